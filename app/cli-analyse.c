@@ -1,0 +1,11 @@
+/* Placeholder while the subcommand is written; replaced by its owner. */
+#include "cli.h"
+
+int
+rw_cli_analyse (int argc, char **argv)
+{
+  (void) argc;
+  (void) argv;
+  fprintf (stderr, "roomwave-cli analyse: not built yet\n");
+  return RW_EXIT_INPUT;
+}

@@ -1,0 +1,87 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool
+rw_cli_parse_double (const char *s, double lo, double hi, double *out)
+{
+  if (s == NULL || *s == '\0')
+    return false;
+  char *end;
+  errno = 0;
+  double v = strtod (s, &end);
+  if (errno != 0 || *end != '\0' || !isfinite (v) || v < lo || v > hi)
+    return false;
+  *out = v;
+  return true;
+}
+
+bool
+rw_cli_parse_int (const char *s, long lo, long hi, long *out)
+{
+  if (s == NULL || *s == '\0')
+    return false;
+  char *end;
+  errno = 0;
+  long v = strtol (s, &end, 10);
+  if (errno != 0 || *end != '\0' || v < lo || v > hi)
+    return false;
+  *out = v;
+  return true;
+}
+
+bool
+rw_cli_parse_vec3 (const char *s, double v[3])
+{
+  if (s == NULL)
+    return false;
+  char buf[256];
+  if (strlen (s) >= sizeof buf)
+    return false;
+  strcpy (buf, s);
+  char *save = NULL, *tok = strtok_r (buf, ",", &save);
+  for (int i = 0; i < 3; i++)
+    {
+      if (tok == NULL || !rw_cli_parse_double (tok, -1e6, 1e6, &v[i]))
+        return false;
+      tok = strtok_r (NULL, ",", &save);
+    }
+  return tok == NULL;
+}
+
+int
+rw_cli_usage_error (const char *sub, const char *fmt, ...)
+{
+  va_list ap;
+  fprintf (stderr, "roomwave-cli %s: ", sub);
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fprintf (stderr, "\n");
+  fprintf (stderr, _("Try 'roomwave-cli %s --help'.\n"), sub);
+  return RW_EXIT_USAGE;
+}
+
+int
+rw_cli_fail (const RwError *err)
+{
+  fprintf (stderr, "roomwave-cli: %s\n", err->message[0] ? err->message : _("unknown error"));
+  switch (err->code)
+    {
+    case RW_OK:
+      return RW_EXIT_OK;
+    case RW_ERROR_CANCELLED:
+    case RW_ERROR_INPUT:
+    case RW_ERROR_IO:
+    case RW_ERROR_MEMORY:
+    case RW_ERROR_UNSTABLE:
+    case RW_ERROR_UNSUPPORTED:
+    case RW_ERROR_INTERNAL:
+    default:
+      return RW_EXIT_INPUT;
+    }
+}

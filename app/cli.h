@@ -1,0 +1,35 @@
+/* cli.h — roomwave-cli: one file per subcommand (cli-info.c, cli-simulate.c,
+ * …), this header and cli-common.c shared between them.
+ *
+ * Exit statuses: 0 success, 1 bad input (message on stderr naming the file
+ * and the problem), 2 bad usage. Every subcommand answers --help. Option
+ * parsing is getopt_long; numbers are parsed with rw_cli_parse_* so that
+ * "abc", "1e999", "nan" are usage errors, never silently taken. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "rw-error.h"
+#include "rw-i18n.h"
+
+enum { RW_EXIT_OK = 0, RW_EXIT_INPUT = 1, RW_EXIT_USAGE = 2 };
+
+int rw_cli_info (int argc, char **argv);
+int rw_cli_simulate (int argc, char **argv);
+int rw_cli_bench (int argc, char **argv);
+int rw_cli_analyse (int argc, char **argv);
+int rw_cli_auralise (int argc, char **argv);
+int rw_cli_compare (int argc, char **argv);
+
+/* "X,Y,Z" → v. false on anything else. */
+bool rw_cli_parse_vec3 (const char *s, double v[3]);
+/* Finite double, optionally within [lo, hi]. */
+bool rw_cli_parse_double (const char *s, double lo, double hi, double *out);
+bool rw_cli_parse_int (const char *s, long lo, long hi, long *out);
+
+/* Prints "roomwave-cli SUB: message" and returns RW_EXIT_USAGE. */
+int rw_cli_usage_error (const char *sub, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+/* Prints "roomwave-cli: <err->message>" and returns the exit status for
+ * the error's code (1 for input/IO/memory/unstable, …). */
+int rw_cli_fail (const RwError *err);

@@ -1,0 +1,59 @@
+/* roomwave-cli — the headless command line: subcommand dispatch. */
+#include "cli.h"
+#include "rw-config.h"
+
+#include <string.h>
+
+typedef struct {
+  const char *name;
+  int (*run) (int argc, char **argv);
+  const char *summary;
+} Subcommand;
+
+static const Subcommand subcommands[] = {
+  { "info",     rw_cli_info,     N_("Report on a room mesh: volume, surfaces, watertightness") },
+  { "simulate", rw_cli_simulate, N_("Simulate impulse responses of a room") },
+  { "bench",    rw_cli_bench,    N_("Measure solver throughput against the memory roofline") },
+  { "analyse",  rw_cli_analyse,  N_("ISO 3382-1 parameters of an impulse response") },
+  { "auralise", rw_cli_auralise, N_("Convolve a dry recording with an impulse response") },
+  { "compare",  rw_cli_compare,  N_("Compare a simulated with a measured impulse response") },
+};
+
+static void
+print_help (FILE *out)
+{
+  fprintf (out, _("Usage: roomwave-cli COMMAND [OPTIONS…]\n\n"
+                  "Roomwave simulates the acoustics of a room with a wave-based (FDTD) solver.\n\n"
+                  "Commands:\n"));
+  for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+    fprintf (out, "  %-10s %s\n", subcommands[i].name, _(subcommands[i].summary));
+  fprintf (out, _("\n'roomwave-cli COMMAND --help' describes a command's options.\n"
+                  "Exit status: 0 success, 1 bad input, 2 bad usage.\n"));
+}
+
+int
+main (int argc, char **argv)
+{
+  rw_i18n_init ();
+  if (argc < 2)
+    {
+      print_help (stderr);
+      return RW_EXIT_USAGE;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "help") == 0)
+    {
+      print_help (stdout);
+      return RW_EXIT_OK;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("roomwave-cli %s\n", RW_VERSION);
+      return RW_EXIT_OK;
+    }
+  for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+    if (strcmp (argv[1], subcommands[i].name) == 0)
+      return subcommands[i].run (argc - 1, argv + 1);
+  fprintf (stderr, _("roomwave-cli: unknown command '%s'\n"), argv[1]);
+  print_help (stderr);
+  return RW_EXIT_USAGE;
+}

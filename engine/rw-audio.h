@@ -1,0 +1,30 @@
+/* rw-audio.h — audio files in and out (libsndfile, libsamplerate).
+ *
+ * Signals are float, channels interleaved. Readers accept any format and
+ * rate libsndfile reads; writers write 32-bit float WAV or FLAC (chosen by
+ * the file extension) atomically: to a temporary file in the same folder,
+ * then renamed, so that a failure never leaves a half-written file.
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdbool.h>
+#include "rw-error.h"
+
+typedef struct {
+  float *data;        /* frames · channels, interleaved */
+  size_t frames;
+  int channels;
+  double rate_hz;
+} RwAudio;
+
+/* Fails with a message naming the file: missing, not audio, zero length,
+ * non-finite samples. */
+bool rw_audio_read (const char *path, RwAudio *out, RwError *err);
+/* One channel (0-based) as mono; channel < 0 → channel 0 of a mono file,
+ * but fails on a multichannel file asking for a channel. */
+bool rw_audio_read_channel (const char *path, int channel, RwAudio *out, RwError *err);
+bool rw_audio_write (const char *path, const RwAudio *audio, RwError *err);
+/* Resamples in place to rate_hz (libsamplerate, SRC_SINC_BEST_QUALITY). */
+bool rw_audio_resample (RwAudio *audio, double rate_hz, RwError *err);
+void rw_audio_clear (RwAudio *audio);

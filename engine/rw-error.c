@@ -1,0 +1,48 @@
+#include "rw-error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool
+rw_failv (RwError *err, RwErrorCode code, const char *fmt, va_list ap)
+{
+  if (err == NULL)
+    return false;
+  err->code = code;
+  vsnprintf (err->message, sizeof err->message, fmt, ap);
+  return false;
+}
+
+bool
+rw_fail (RwError *err, RwErrorCode code, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  rw_failv (err, code, fmt, ap);
+  va_end (ap);
+  return false;
+}
+
+bool
+rw_fail_prefix (RwError *err, const char *fmt, ...)
+{
+  if (err == NULL)
+    return false;
+  char prefix[512], old[sizeof err->message];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (prefix, sizeof prefix, fmt, ap);
+  va_end (ap);
+  memcpy (old, err->message, sizeof old);
+  snprintf (err->message, sizeof err->message, "%s: %s", prefix, old);
+  return false;
+}
+
+void
+rw_error_clear (RwError *err)
+{
+  if (err == NULL)
+    return;
+  err->code = RW_OK;
+  err->message[0] = '\0';
+}

@@ -1,0 +1,57 @@
+/* rw-materials.h — the material library and the reflection factor of each
+ * surface.
+ *
+ * data/materials.json holds common room materials with octave-band
+ * absorption coefficients α (63 Hz … 8 kHz) and the published source of
+ * each row. The solver's boundaries are frequency independent (DESIGN §2),
+ * so each surface gets one reflection factor R = √(1 − α) from one band
+ * value of α: see rw_material_alpha_for_fmax() for how it is chosen.
+ */
+#pragma once
+
+#include <stddef.h>
+#include "rw-error.h"
+#include "rw-mesh.h"
+
+#define RW_N_OCTAVES 8
+extern const double rw_octave_centres_hz[RW_N_OCTAVES];  /* 63, 125, …, 8000 */
+
+typedef struct {
+  char *name;
+  char *category;
+  double alpha[RW_N_OCTAVES];
+  char *source;               /* published reference of the row */
+} RwMaterial;
+
+typedef struct {
+  size_t n;
+  RwMaterial *items;
+} RwMaterialLibrary;
+
+/* path NULL → the bundled data/materials.json (rw_data_path()). */
+RwMaterialLibrary *rw_materials_load (const char *path, RwError *err);
+void rw_materials_free (RwMaterialLibrary *lib);
+const RwMaterial *rw_materials_find (const RwMaterialLibrary *lib, const char *name);
+
+/* The single α that stands for the material in a band-limited simulation
+ * valid up to fmax_hz (documented in the .c and docs/PHYSICS.md). */
+double rw_material_alpha_for_fmax (const RwMaterial *m, double fmax_hz);
+double rw_reflection_from_alpha (double alpha);   /* √(1 − α) */
+double rw_admittance_from_reflection (double R);  /* β = (1 − R)/(1 + R) */
+
+/* One R per surface of `mesh`. Precedence: uniform_R when finite (the
+ * --reflection option); else the map file (JSON object: surface name →
+ * material name, or {"R": r}, or {"alpha": a}), when map_path is not NULL;
+ * else a surface whose name matches a library material; else the default
+ * material ("plaster on masonry" style, named in the .c). Writes
+ * R_out[n_surfaces] and, when material_out is not NULL, a newly allocated
+ * name per surface (free each and the array). A map naming an unknown
+ * surface or material fails with the file and the name. */
+bool rw_materials_assign (const RwMaterialLibrary *lib, const RwMesh *mesh,
+                          const char *map_path, double uniform_R, double fmax_hz,
+                          double *R_out, char ***material_out, RwError *err);
+
+/* Locates data files: $ROOMWAVE_DATA_DIR, then the source tree's data/
+ * (uninstalled build), then the installed data dir. Returns a newly
+ * allocated path of `relative` (e.g. "materials.json"), or NULL. */
+char *rw_data_path (const char *relative);

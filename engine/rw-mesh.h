@@ -1,0 +1,70 @@
+/* rw-mesh.h — a room model as triangles grouped into named surfaces.
+ *
+ * Import goes through Assimp, so every format it reads works (OBJ, glTF,
+ * STL, PLY, FBX, DAE, 3DS, IFC…). A surface is a mesh or material name of
+ * the model; its index is the surface id used by the voxeliser and the
+ * solver. Coordinates are metres after `scale` has been applied.
+ *
+ * Ownership: an RwMesh owns all its arrays; free with rw_mesh_free().
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "rw-error.h"
+
+typedef struct {
+  size_t n_vertices;
+  double *xyz;              /* 3 per vertex, metres */
+  size_t n_triangles;
+  uint32_t *tri;            /* 3 vertex indices per triangle */
+  uint32_t *tri_surface;    /* surface id per triangle */
+  size_t n_surfaces;
+  char **surface_names;     /* n_surfaces names, unique, never NULL */
+  char *path;               /* file it was loaded from, or NULL */
+} RwMesh;
+
+/* Loads any format Assimp reads. Fails (RW_ERROR_IO / RW_ERROR_INPUT) with
+ * a message naming the file: missing, empty, not a mesh, no triangles,
+ * truncated, non-finite coordinates. scale must be finite and > 0. */
+RwMesh *rw_mesh_load (const char *path, double scale, RwError *err);
+
+/* Programmatic construction (tests, demo shapes). */
+RwMesh *rw_mesh_new (void);
+uint32_t rw_mesh_add_surface (RwMesh *mesh, const char *name);   /* returns id; existing name → its id */
+uint32_t rw_mesh_add_vertex (RwMesh *mesh, double x, double y, double z);
+void rw_mesh_add_triangle (RwMesh *mesh, uint32_t a, uint32_t b, uint32_t c, uint32_t surface);
+/* Writes the mesh with Assimp's exporter; format id as Assimp names it
+ * ("obj", "stl", "stlb", "ply", "plyb", "gltf2", "glb2", "collada"…). */
+bool rw_mesh_export (const RwMesh *mesh, const char *path, const char *format_id, RwError *err);
+void rw_mesh_free (RwMesh *mesh);
+
+/* The mesh report: what an acoustician checks before simulating. */
+#define RW_MESH_REPORT_MAX_EDGES 16
+typedef struct {
+  double bbox_min[3], bbox_max[3];
+  double volume_m3;            /* divergence theorem, signed: > 0 when normals point outward */
+  double area_m2;              /* total */
+  double *surface_area_m2;     /* n_surfaces */
+  size_t n_surfaces;
+  bool watertight;             /* every edge shared by exactly two triangles of opposite orientation */
+  bool outward;                /* consistent orientation with outward normals */
+  size_t n_open_edges;         /* edges used by one triangle */
+  size_t n_nonmanifold_edges;  /* edges used by more than two */
+  size_t n_misoriented_edges;  /* edges shared by two triangles of the same orientation */
+  size_t n_degenerate;         /* triangles of (near) zero area */
+  size_t n_nonfinite;          /* vertices with NaN or infinite coordinates */
+  size_t n_edge_samples;       /* up to RW_MESH_REPORT_MAX_EDGES open edges … */
+  double edge_samples[RW_MESH_REPORT_MAX_EDGES][6];  /* … as x0,y0,z0,x1,y1,z1 */
+  bool looks_like_millimetres; /* bounding box over 200 m */
+  double suggested_scale;      /* e.g. 0.001, when looks_like_millimetres */
+} RwMeshReport;
+
+bool rw_mesh_report (const RwMesh *mesh, RwMeshReport *report, RwError *err);
+void rw_mesh_report_clear (RwMeshReport *report);
+
+/* The leak check the voxeliser needs: fails with RW_ERROR_INPUT and a
+ * message naming the file, the number of open edges and the coordinates of
+ * the first few, when the mesh is not closed. */
+bool rw_mesh_check_closed (const RwMesh *mesh, RwError *err);

@@ -1,0 +1,114 @@
+/* rw-solver.h — the solver and the backend interface.
+ *
+ * A solver advances the FDTD scheme of rw-scheme.h over an RwGrid. The
+ * backends (CPU: rw-cpu-backend.c; CUDA: kernels/) implement RwBackendOps;
+ * callers use the rw_solver_* functions and never see a backend's state.
+ *
+ * Time stepping: step n reads p (time n) and p_prev (time n−1) and writes
+ * p_next into p_prev's storage (two arrays, in place, as in the seeds).
+ * Within a step, in this order: every inside cell is updated; then the
+ * source sample s[n] is applied at the source cell of the new field (soft:
+ * added; hard: assigned); then every receiver records the new field at its
+ * cell. So receiver sample n is the pressure at time n+1. Outside cells stay
+ * 0 for ever.
+ *
+ * Ownership: the setup's grid, surface_R, source signal and receiver list
+ * are borrowed and must outlive the solver.
+ */
+#pragma once
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "rw-error.h"
+#include "rw-scheme.h"
+#include "rw-voxel.h"
+
+typedef enum {
+  RW_PRECISION_F32 = 0,    /* default */
+  RW_PRECISION_F64,        /* reference */
+  RW_PRECISION_F16,        /* fp16 storage, fp32 arithmetic (CUDA only) */
+} RwPrecision;
+
+typedef enum { RW_SOURCE_SOFT = 0, RW_SOURCE_HARD } RwSourceKind;
+
+typedef enum { RW_BACKEND_AUTO = 0, RW_BACKEND_CPU, RW_BACKEND_CUDA } RwBackendKind;
+
+typedef struct {
+  const RwGrid *grid;
+  const double *surface_R;        /* grid->n_surfaces reflection factors */
+  RwBoundary boundary;
+  RwPrecision precision;
+  size_t n_steps;                 /* length of the run (and of source_signal) */
+  size_t source_cell;
+  RwSourceKind source_kind;
+  const double *source_signal;    /* n_steps samples */
+  size_t n_receivers;
+  const size_t *receiver_cells;
+  int threads;                    /* CPU: ≤ 0 → all cores */
+  int block_x, block_y;           /* GPU thread-block shape; 0 → autotuned */
+} RwSolverSetup;
+
+/* What a backend implements. State is opaque to the caller. */
+typedef struct {
+  const char *name;                                          /* "cpu", "cuda" */
+  /* true when usable here; else why (e.g. "no CUDA device found"). */
+  bool (*available) (char *why, size_t why_len);
+  /* Bytes the backend will allocate for this setup (checked before any
+   * allocation; out-of-memory is predicted, not discovered). */
+  size_t (*memory_bytes) (const RwSolverSetup *setup);
+  void *(*create) (const RwSolverSetup *setup, RwError *err);
+  /* Runs steps [step0, step0 + n), writing receiver r's sample of step k
+   * to rcv[r * stride + k]. Checks the field for non-finite values at
+   * least once per call and fails with RW_ERROR_UNSTABLE, naming the step. */
+  bool (*advance) (void *state, size_t step0, size_t n, double *rcv, size_t stride, RwError *err);
+  /* Copies the whole field (nx·ny·nz each, as double) at the current step:
+   * p at time n and p_prev at time n−1. Either may be NULL. */
+  bool (*read_field) (void *state, double *p, double *p_prev, RwError *err);
+  /* Copies one plane of p: axis 0 → x = index (ny·nz values, y fastest),
+   * axis 1 → y = index (nx·nz, x fastest), axis 2 → z = index (nx·ny). */
+  bool (*read_slice) (void *state, int axis, size_t index, float *out, RwError *err);
+  const char *(*device_name) (void *state);                 /* "AMD EPYC … (16 threads)", "NVIDIA H100 …" */
+  void (*destroy) (void *state);
+} RwBackendOps;
+
+extern const RwBackendOps rw_cpu_backend;
+/* NULL when Roomwave was built without CUDA. */
+const RwBackendOps *rw_cuda_backend (void);
+
+typedef struct RwSolver RwSolver;
+
+/* Chooses the backend (AUTO → CUDA when available, else CPU), checks the
+ * setup (cells inside, R in [−1, 1], precision supported by the backend)
+ * and the memory need, then creates it. */
+RwSolver *rw_solver_new (const RwSolverSetup *setup, RwBackendKind kind, RwError *err);
+const char *rw_solver_backend_name (const RwSolver *s);
+const char *rw_solver_device_name (const RwSolver *s);
+size_t rw_solver_step (const RwSolver *s);               /* steps done so far */
+bool rw_solver_advance (RwSolver *s, size_t n, RwError *err);
+/* Receiver r's samples so far (rw_solver_step() of them). */
+const double *rw_solver_receiver (const RwSolver *s, size_t r);
+bool rw_solver_read_field (RwSolver *s, double *p, double *p_prev, RwError *err);
+bool rw_solver_read_slice (RwSolver *s, int axis, size_t index, float *out, RwError *err);
+void rw_solver_free (RwSolver *s);
+
+typedef struct {
+  double fraction;          /* 0…1 */
+  double mvox_per_s;        /* inside cells updated per second / 1e6 */
+  double seconds_left;
+  size_t step, n_steps;
+} RwProgress;
+
+/* Return false to cancel. Called from the thread running rw_solver_run. */
+typedef bool (*RwProgressFn) (const RwProgress *progress, void *user_data);
+
+/* Runs the remaining steps in chunks, reporting progress after each and
+ * checking `cancel` (may be NULL) at least every ~0.1 s; a cancel returns
+ * false with RW_ERROR_CANCELLED and leaves the solver usable. */
+bool rw_solver_run (RwSolver *s, RwProgressFn progress, void *user_data,
+                    const atomic_int *cancel, RwError *err);
+
+/* The discrete energy of the FV scheme with β = 0 (rw-scheme.h), from two
+ * consecutive fields. For the conservation tests. */
+double rw_field_energy (const RwGrid *g, const double *p, const double *p_prev);

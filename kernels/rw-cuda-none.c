@@ -1,0 +1,8 @@
+/* Built when nvcc was not found: there is no CUDA backend. */
+#include "rw-solver.h"
+
+const RwBackendOps *
+rw_cuda_backend (void)
+{
+  return NULL;
+}

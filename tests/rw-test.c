@@ -1,0 +1,57 @@
+#include "rw-test.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <ftw.h>
+#include <unistd.h>
+
+int rw_test_failures = 0;
+int rw_test_checks = 0;
+static bool skipped = false;
+static char tmpdir[4096];
+
+void
+rw_test_skip (const char *why)
+{
+  printf ("SKIP: %s\n", why);
+  skipped = true;
+}
+
+const char *
+rw_test_tmpdir (void)
+{
+  if (tmpdir[0] == '\0')
+    {
+      const char *base = getenv ("TMPDIR");
+      snprintf (tmpdir, sizeof tmpdir, "%s/rwtest-XXXXXX", base ? base : "/tmp");
+      if (mkdtemp (tmpdir) == NULL)
+        {
+          perror ("mkdtemp");
+          exit (1);
+        }
+    }
+  return tmpdir;
+}
+
+static int
+remove_entry (const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+  (void) sb; (void) flag; (void) ftw;
+  return remove (path);
+}
+
+int
+rw_test_finish (void)
+{
+  if (tmpdir[0] != '\0' && getenv ("RW_TEST_KEEP") == NULL)
+    nftw (tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  if (rw_test_failures > 0)
+    {
+      fprintf (stderr, "%d of %d checks failed\n", rw_test_failures, rw_test_checks);
+      return 1;
+    }
+  if (skipped)
+    return 77;
+  printf ("all %d checks passed\n", rw_test_checks);
+  return 0;
+}

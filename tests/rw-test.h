@@ -1,0 +1,40 @@
+/* rw-test.h — a minimal test harness: checks that print what failed and
+ * where, and a summary. A test program returns rw_test_finish (): 0 when
+ * every check held, 1 otherwise, 77 (meson's "skipped") after
+ * rw_test_skip (). */
+#pragma once
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+extern int rw_test_failures;
+extern int rw_test_checks;
+
+#define RW_CHECK(cond, ...)                                                     \
+  do {                                                                          \
+    rw_test_checks++;                                                           \
+    if (!(cond))                                                                \
+      {                                                                         \
+        rw_test_failures++;                                                     \
+        fprintf (stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);        \
+        fprintf (stderr, __VA_ARGS__);                                          \
+        fprintf (stderr, "\n");                                                 \
+      }                                                                         \
+  } while (0)
+
+/* |a − b| ≤ tol, printing both values. */
+#define RW_CHECK_CLOSE(a, b, tol, what)                                         \
+  do {                                                                          \
+    double _a = (a), _b = (b), _t = (tol);                                      \
+    RW_CHECK (fabs (_a - _b) <= _t, "%s: %.9g vs %.9g (tolerance %.3g)",       \
+              what, _a, _b, _t);                                                \
+  } while (0)
+
+/* Prints a measured figure so the log shows what was checked. */
+#define RW_NOTE(...) do { printf (__VA_ARGS__); printf ("\n"); } while (0)
+
+void rw_test_skip (const char *why);
+int rw_test_finish (void);
+/* A fresh empty directory under $TMPDIR (removed by rw_test_finish). */
+const char *rw_test_tmpdir (void);
