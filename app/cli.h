@@ -17,6 +17,8 @@ enum { RW_EXIT_OK = 0, RW_EXIT_INPUT = 1, RW_EXIT_USAGE = 2 };
 int rw_cli_info (int argc, char **argv);
 int rw_cli_simulate (int argc, char **argv);
 int rw_cli_bench (int argc, char **argv);
+/* `bench --backend cuda …`: in cli-bench-cuda.c (kernels helper). */
+int rw_cli_bench_cuda (int argc, char **argv);
 int rw_cli_analyse (int argc, char **argv);
 int rw_cli_auralise (int argc, char **argv);
 int rw_cli_compare (int argc, char **argv);

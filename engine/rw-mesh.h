@@ -30,7 +30,8 @@ typedef struct {
  * truncated, non-finite coordinates. scale must be finite and > 0. */
 RwMesh *rw_mesh_load (const char *path, double scale, RwError *err);
 
-/* Programmatic construction (tests, demo shapes). */
+/* Programmatic construction (tests, demo shapes, and the importer: every
+ * RwMesh comes from rw_mesh_new(), which rw_mesh_free() relies on). */
 RwMesh *rw_mesh_new (void);
 uint32_t rw_mesh_add_surface (RwMesh *mesh, const char *name);   /* returns id; existing name → its id */
 uint32_t rw_mesh_add_vertex (RwMesh *mesh, double x, double y, double z);
