@@ -1,0 +1,643 @@
+/* rw-auralise.c — uniformly partitioned overlap-save convolution (FFTW) and
+ * the two-pass, streaming file auralisation. See rw-auralise.h and
+ * docs/REPORT.md §1. */
+#include "rw-auralise.h"
+#include "rw-audio.h"
+#include "rw-i18n.h"
+
+#include <errno.h>
+#include <fftw3.h>
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <sndfile.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* FFTW's planner is not thread-safe; the GUI auralises in a worker thread
+ * while other engine code may plan too. Only planning and plan destruction
+ * are serialised; execution with fftwf_execute_dft_* is thread-safe. */
+static pthread_mutex_t plan_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct RwConvolver {
+  size_t B;               /* block = partition length */
+  size_t n_fft;           /* 2B */
+  size_t n_bins;          /* B + 1 */
+  size_t P;               /* partitions */
+  size_t n_irs;
+  fftwf_complex *H;       /* n_irs · P · n_bins partition spectra, 1/n_fft folded in */
+  fftwf_complex *fdl;     /* P · n_bins input spectra, a ring */
+  size_t fdl_head;        /* slot of the newest spectrum */
+  float *frame;           /* n_fft: previous block, current block */
+  fftwf_complex *acc;     /* n_bins */
+  float *y;               /* n_fft */
+  fftwf_plan fwd, inv;
+};
+
+void
+rw_convolver_free (RwConvolver *cv)
+{
+  if (cv == NULL)
+    return;
+  pthread_mutex_lock (&plan_lock);
+  if (cv->fwd)
+    fftwf_destroy_plan (cv->fwd);
+  if (cv->inv)
+    fftwf_destroy_plan (cv->inv);
+  pthread_mutex_unlock (&plan_lock);
+  fftwf_free (cv->H);
+  fftwf_free (cv->fdl);
+  fftwf_free (cv->frame);
+  fftwf_free (cv->acc);
+  fftwf_free (cv->y);
+  free (cv);
+}
+
+size_t
+rw_convolver_block_frames (const RwConvolver *cv)
+{
+  return cv->B;
+}
+
+size_t
+rw_convolver_channels (const RwConvolver *cv)
+{
+  return cv->n_irs;
+}
+
+void
+rw_convolver_reset (RwConvolver *cv)
+{
+  memset (cv->fdl, 0, cv->P * cv->n_bins * sizeof (fftwf_complex));
+  memset (cv->frame, 0, cv->n_fft * sizeof (float));
+  cv->fdl_head = 0;
+}
+
+RwConvolver *
+rw_convolver_new (const float *const *irs, size_t n_irs, size_t ir_frames,
+                  size_t block_frames, RwError *err)
+{
+  if (n_irs < 1 || n_irs > RW_AURALISE_MAX_CHANNELS)
+    {
+      rw_fail (err, RW_ERROR_INPUT, _("%zu impulse responses given; auralisation takes 1 or 2"), n_irs);
+      return NULL;
+    }
+  if (ir_frames == 0)
+    {
+      rw_fail (err, RW_ERROR_INPUT, _("the impulse response is empty"));
+      return NULL;
+    }
+  if (block_frames < 16 || block_frames > ((size_t) 1 << 24))
+    {
+      rw_fail (err, RW_ERROR_INPUT, _("convolution block of %zu frames: must be 16 to 16777216"), block_frames);
+      return NULL;
+    }
+  RwConvolver *cv = calloc (1, sizeof *cv);
+  if (cv == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("out of memory for the convolution"));
+      return NULL;
+    }
+  cv->B = block_frames;
+  cv->n_fft = 2 * block_frames;
+  cv->n_bins = block_frames + 1;
+  cv->P = (ir_frames + block_frames - 1) / block_frames;
+  cv->n_irs = n_irs;
+  cv->H = fftwf_malloc (n_irs * cv->P * cv->n_bins * sizeof (fftwf_complex));
+  cv->fdl = fftwf_malloc (cv->P * cv->n_bins * sizeof (fftwf_complex));
+  cv->frame = fftwf_malloc (cv->n_fft * sizeof (float));
+  cv->acc = fftwf_malloc (cv->n_bins * sizeof (fftwf_complex));
+  cv->y = fftwf_malloc (cv->n_fft * sizeof (float));
+  if (!cv->H || !cv->fdl || !cv->frame || !cv->acc || !cv->y)
+    {
+      rw_convolver_free (cv);
+      rw_fail (err, RW_ERROR_MEMORY, _("out of memory for the convolution (%zu IR frames)"), ir_frames);
+      return NULL;
+    }
+  /* FFTW_ESTIMATE: planning must not cost more than the convolution of a
+   * short dry signal, and must not overwrite the arrays. */
+  pthread_mutex_lock (&plan_lock);
+  cv->fwd = fftwf_plan_dft_r2c_1d ((int) cv->n_fft, cv->frame, cv->acc, FFTW_ESTIMATE);
+  cv->inv = fftwf_plan_dft_c2r_1d ((int) cv->n_fft, cv->acc, cv->y, FFTW_ESTIMATE);
+  pthread_mutex_unlock (&plan_lock);
+  if (cv->fwd == NULL || cv->inv == NULL)
+    {
+      rw_convolver_free (cv);
+      rw_fail (err, RW_ERROR_INTERNAL, _("FFTW could not plan a transform of %zu points"), 2 * block_frames);
+      return NULL;
+    }
+
+  /* Partition spectra: H[c][p] = FFT of [ir_c[pB … pB+B), B zeros] / n_fft
+   * (FFTW's transforms are unnormalised; the 1/n_fft is folded in here
+   * once rather than applied to every output block). */
+  const float scale = 1.0f / (float) cv->n_fft;
+  for (size_t c = 0; c < n_irs; c++)
+    for (size_t p = 0; p < cv->P; p++)
+      {
+        memset (cv->frame, 0, cv->n_fft * sizeof (float));
+        size_t start = p * cv->B;
+        size_t n = ir_frames - start < cv->B ? ir_frames - start : cv->B;
+        for (size_t i = 0; i < n; i++)
+          cv->frame[i] = irs[c][start + i] * scale;
+        fftwf_complex *dst = cv->H + (c * cv->P + p) * cv->n_bins;
+        fftwf_execute_dft_r2c (cv->fwd, cv->frame, cv->acc);
+        memcpy (dst, cv->acc, cv->n_bins * sizeof (fftwf_complex));
+      }
+  rw_convolver_reset (cv);
+  return cv;
+}
+
+void
+rw_convolver_process (RwConvolver *cv, const float *in, float *out)
+{
+  const size_t B = cv->B, nb = cv->n_bins, P = cv->P;
+
+  /* Overlap-save: the transform frame is [previous block, this block]; of
+   * the circular convolution of 2B points the last B are the linear ones. */
+  memmove (cv->frame, cv->frame + B, B * sizeof (float));
+  memcpy (cv->frame + B, in, B * sizeof (float));
+  cv->fdl_head = (cv->fdl_head + P - 1) % P;
+  fftwf_execute_dft_r2c (cv->fwd, cv->frame, cv->acc);
+  memcpy (cv->fdl + cv->fdl_head * nb, cv->acc, nb * sizeof (fftwf_complex));
+
+  for (size_t c = 0; c < cv->n_irs; c++)
+    {
+      /* acc = Σ_p X[m − p] · H[p]: the spectrum of the block p blocks ago
+       * times partition p. Plain float arrays (re, im pairs) so that the
+       * compiler can vectorise the multiply-accumulate. */
+      float *restrict acc = (float *) cv->acc;
+      memset (acc, 0, nb * sizeof (fftwf_complex));
+      for (size_t p = 0; p < P; p++)
+        {
+          const float *restrict x = (const float *) (cv->fdl + ((cv->fdl_head + p) % P) * nb);
+          const float *restrict h = (const float *) (cv->H + (c * P + p) * nb);
+          for (size_t k = 0; k < nb; k++)
+            {
+              float xr = x[2 * k], xi = x[2 * k + 1];
+              float hr = h[2 * k], hi = h[2 * k + 1];
+              acc[2 * k] += xr * hr - xi * hi;
+              acc[2 * k + 1] += xr * hi + xi * hr;
+            }
+        }
+      fftwf_execute_dft_c2r (cv->inv, cv->acc, cv->y);
+      for (size_t i = 0; i < B; i++)
+        out[i * cv->n_irs + c] = cv->y[B + i];
+    }
+}
+
+bool
+rw_convolve (const float *in, size_t n_in, const float *const *irs, size_t n_irs,
+             size_t ir_frames, size_t block_frames, float *out, RwError *err)
+{
+  RwConvolver *cv = rw_convolver_new (irs, n_irs, ir_frames, block_frames, err);
+  if (cv == NULL)
+    return false;
+  const size_t B = cv->B, n_out = n_in + ir_frames - 1;
+  float *blk_in = malloc (B * sizeof (float));
+  float *blk_out = malloc (B * n_irs * sizeof (float));
+  if (blk_in == NULL || blk_out == NULL)
+    {
+      free (blk_in);
+      free (blk_out);
+      rw_convolver_free (cv);
+      return rw_fail (err, RW_ERROR_MEMORY, _("out of memory for the convolution"));
+    }
+  for (size_t done = 0; done < n_out; done += B)
+    {
+      for (size_t i = 0; i < B; i++)
+        blk_in[i] = done + i < n_in ? in[done + i] : 0.0f;
+      rw_convolver_process (cv, blk_in, blk_out);
+      size_t n = n_out - done < B ? n_out - done : B;
+      memcpy (out + done * n_irs, blk_out, n * n_irs * sizeof (float));
+    }
+  free (blk_in);
+  free (blk_out);
+  rw_convolver_free (cv);
+  return true;
+}
+
+/* ---- files ---- */
+
+void
+rw_auralise_options_init (RwAuraliseOptions *opt)
+{
+  memset (opt, 0, sizeof *opt);
+  opt->block_frames = RW_AURALISE_DEFAULT_BLOCK;
+  opt->peak_dbfs = -1.0;
+}
+
+static bool
+has_extension (const char *path, const char *ext)
+{
+  size_t n = strlen (path), m = strlen (ext);
+  return n > m && strcasecmp (path + n - m, ext) == 0;
+}
+
+/* The folder of path ("." when it has none), into buf. */
+static void
+dirname_of (const char *path, char *buf, size_t len)
+{
+  const char *slash = strrchr (path, '/');
+  if (slash == NULL)
+    snprintf (buf, len, ".");
+  else if (slash == path)
+    snprintf (buf, len, "/");
+  else
+    snprintf (buf, len, "%.*s", (int) (slash - path), path);
+}
+
+/* Reads the IR(s) and brings them to rate_hz, as n_irs planar channels of
+ * equal length (*irs[c], *frames). */
+static bool
+load_irs (const char *ir_path, const char *ir_right_path, double rate_hz,
+          float **irs, size_t *n_irs, size_t *frames, bool *resampled, RwError *err)
+{
+  RwAudio a[2] = { { 0 }, { 0 } };
+  const char *paths[2] = { ir_path, ir_right_path };
+  int n_files = ir_right_path ? 2 : 1;
+  *resampled = false;
+
+  for (int f = 0; f < n_files; f++)
+    {
+      if (!rw_audio_read (paths[f], &a[f], err))
+        goto fail;
+      if (a[f].channels > 2 || (n_files == 2 && a[f].channels != 1))
+        {
+          rw_fail (err, RW_ERROR_INPUT,
+                   n_files == 2
+                   ? _("%s: the impulse response has %d channels; with --ir-right each impulse response must be mono")
+                   : _("%s: the impulse response has %d channels; auralisation takes a mono or a stereo impulse response"),
+                   paths[f], a[f].channels);
+          goto fail;
+        }
+      if (fabs (a[f].rate_hz - rate_hz) > 1e-6)
+        {
+          if (!rw_audio_resample (&a[f], rate_hz, err))
+            {
+              rw_fail_prefix (err, "%s", paths[f]);
+              goto fail;
+            }
+          *resampled = true;
+        }
+    }
+
+  *n_irs = n_files == 2 ? 2 : (size_t) a[0].channels;
+  size_t n = a[0].frames;
+  if (n_files == 2 && a[1].frames > n)
+    n = a[1].frames;
+  *frames = n;
+  for (size_t c = 0; c < *n_irs; c++)
+    {
+      irs[c] = calloc (n, sizeof (float));
+      if (irs[c] == NULL)
+        {
+          rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory for the impulse response"), ir_path);
+          goto fail;
+        }
+      const RwAudio *src = n_files == 2 ? &a[c] : &a[0];
+      int ch = n_files == 2 ? 0 : (int) c;
+      for (size_t i = 0; i < src->frames; i++)
+        irs[c][i] = src->data[i * src->channels + ch];
+    }
+  rw_audio_clear (&a[0]);
+  rw_audio_clear (&a[1]);
+  return true;
+
+fail:
+  rw_audio_clear (&a[0]);
+  rw_audio_clear (&a[1]);
+  for (size_t c = 0; c < 2; c++)
+    {
+      free (irs[c]);
+      irs[c] = NULL;
+    }
+  return false;
+}
+
+typedef struct {
+  SNDFILE *dry;
+  FILE *raw;
+  SNDFILE *out;
+  char out_tmp[4096];
+  float *irs[2];
+  RwConvolver *cv;
+  float *rd, *in, *blk;
+} AuraliseState;
+
+static void
+state_clear (AuraliseState *s)
+{
+  if (s->dry)
+    sf_close (s->dry);
+  if (s->raw)
+    fclose (s->raw);
+  if (s->out)
+    sf_close (s->out);
+  if (s->out_tmp[0])
+    unlink (s->out_tmp);
+  free (s->irs[0]);
+  free (s->irs[1]);
+  rw_convolver_free (s->cv);
+  free (s->rd);
+  free (s->in);
+  free (s->blk);
+}
+
+static bool
+cancelled (const RwAuraliseOptions *opt, RwError *err)
+{
+  if (opt->cancel && atomic_load (opt->cancel))
+    return !rw_fail (err, RW_ERROR_CANCELLED, _("auralisation cancelled"));
+  return false;
+}
+
+bool
+rw_auralise_file (const char *ir_path, const char *ir_right_path,
+                  const char *dry_path, const char *out_path,
+                  const RwAuraliseOptions *opt_in, RwAuraliseStats *stats,
+                  RwError *err)
+{
+  RwAuraliseOptions opt;
+  if (opt_in)
+    opt = *opt_in;
+  else
+    rw_auralise_options_init (&opt);
+  if (opt.block_frames == 0)
+    opt.block_frames = RW_AURALISE_DEFAULT_BLOCK;
+  if (!(opt.peak_dbfs <= 0.0) || !isfinite (opt.peak_dbfs))
+    return rw_fail (err, RW_ERROR_INPUT, _("output peak of %g dBFS: must be at most 0 dBFS"), opt.peak_dbfs);
+
+  int out_format;
+  if (has_extension (out_path, ".wav"))
+    out_format = SF_FORMAT_WAV | SF_FORMAT_FLOAT;
+  else if (has_extension (out_path, ".flac"))
+    out_format = SF_FORMAT_FLAC | SF_FORMAT_PCM_24;
+  else
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: unknown output format; the name must end in .wav (32-bit float) or .flac (24-bit)"), out_path);
+
+  AuraliseState s;
+  memset (&s, 0, sizeof s);
+  RwAuraliseStats st;
+  memset (&st, 0, sizeof st);
+
+  /* The dry file: opened first so that its rate is known; streamed. */
+  SF_INFO dinfo;
+  memset (&dinfo, 0, sizeof dinfo);
+  struct stat dst;
+  if (stat (dry_path, &dst) != 0 || access (dry_path, R_OK) != 0)
+    return rw_fail (err, RW_ERROR_IO, _("%s: cannot open the dry signal: %s"), dry_path, strerror (errno));
+  if (S_ISDIR (dst.st_mode))
+    return rw_fail (err, RW_ERROR_IO, _("%s: is a folder, not an audio file"), dry_path);
+  if (dst.st_size == 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: the file is empty"), dry_path);
+  s.dry = sf_open (dry_path, SFM_READ, &dinfo);
+  if (s.dry == NULL)
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: not an audio file that can be read (%s)"), dry_path, sf_strerror (NULL));
+  if (dinfo.frames == 0 || dinfo.channels < 1 || dinfo.samplerate <= 0)
+    {
+      state_clear (&s);
+      return rw_fail (err, RW_ERROR_INPUT, _("%s: the dry signal is empty (no audio frames)"), dry_path);
+    }
+  bool length_known = dinfo.frames > 0 && dinfo.frames < SF_COUNT_MAX;
+  st.rate_hz = dinfo.samplerate;
+  st.dry_channels = dinfo.channels;
+
+  size_t n_irs = 0, ir_frames = 0;
+  if (!load_irs (ir_path, ir_right_path, st.rate_hz, s.irs, &n_irs, &ir_frames, &st.ir_resampled, err))
+    {
+      state_clear (&s);
+      return false;
+    }
+  st.channels = (int) n_irs;
+  st.ir_frames = ir_frames;
+
+  s.cv = rw_convolver_new ((const float *const *) s.irs, n_irs, ir_frames, opt.block_frames, err);
+  if (s.cv == NULL)
+    {
+      state_clear (&s);
+      return false;
+    }
+  /* The IR is now in the partition spectra: its time-domain copies go. */
+  free (s.irs[0]);
+  free (s.irs[1]);
+  s.irs[0] = s.irs[1] = NULL;
+
+  const size_t B = opt.block_frames;
+  s.rd = malloc (B * (size_t) dinfo.channels * sizeof (float));
+  s.in = malloc (B * sizeof (float));
+  s.blk = malloc (B * n_irs * sizeof (float));
+  if (!s.rd || !s.in || !s.blk)
+    {
+      state_clear (&s);
+      return rw_fail (err, RW_ERROR_MEMORY, _("out of memory for the convolution"));
+    }
+
+  /* Pass 1: convolve into an anonymous temporary file (unlinked at once,
+   * so that nothing is left behind whatever happens). */
+  char dir[4096], raw_tmpl[4200];
+  if (opt.tmp_dir)
+    snprintf (dir, sizeof dir, "%s", opt.tmp_dir);
+  else
+    dirname_of (out_path, dir, sizeof dir);
+  snprintf (raw_tmpl, sizeof raw_tmpl, "%s/.roomwave-auralise-XXXXXX", dir);
+  int raw_fd = mkstemp (raw_tmpl);
+  if (raw_fd < 0)
+    {
+      state_clear (&s);
+      return rw_fail (err, RW_ERROR_IO, _("%s: cannot write a temporary file in %s: %s"), out_path, dir, strerror (errno));
+    }
+  unlink (raw_tmpl);
+  s.raw = fdopen (raw_fd, "w+b");
+  if (s.raw == NULL)
+    {
+      close (raw_fd);
+      state_clear (&s);
+      return rw_fail (err, RW_ERROR_IO, _("%s: cannot write a temporary file: %s"), out_path, strerror (errno));
+    }
+
+  float peak = 0.0f;
+  size_t n_dry = 0, n_out = 0;
+  bool dry_done = false;
+  size_t tail_left = 0;
+  for (;;)
+    {
+      size_t got = 0;
+      if (!dry_done)
+        {
+          sf_count_t r = sf_readf_float (s.dry, s.rd, (sf_count_t) B);
+          if (r < 0 || sf_error (s.dry) != SF_ERR_NO_ERROR)
+            {
+              rw_fail (err, RW_ERROR_INPUT, _("%s: read error after %zu frames: %s"), dry_path, n_dry, sf_strerror (s.dry));
+              state_clear (&s);
+              return false;
+            }
+          got = (size_t) r;
+          /* Mix-down: the mean of the channels (a multichannel dry file is
+           * taken as one source; the mean keeps a mono file's level). */
+          for (size_t i = 0; i < got; i++)
+            {
+              float sum = 0.0f;
+              for (int c = 0; c < dinfo.channels; c++)
+                sum += s.rd[i * dinfo.channels + c];
+              float v = sum / (float) dinfo.channels;
+              if (!isfinite (v))
+                {
+                  rw_fail (err, RW_ERROR_INPUT, _("%s: non-finite sample at frame %zu"), dry_path, n_dry + i);
+                  state_clear (&s);
+                  return false;
+                }
+              s.in[i] = v;
+            }
+          n_dry += got;
+          if (got < B)
+            {
+              dry_done = true;
+              if (n_dry == 0)
+                {
+                  state_clear (&s);
+                  return rw_fail (err, RW_ERROR_INPUT, _("%s: the dry signal is empty (no audio frames)"), dry_path);
+                }
+              tail_left = n_dry + ir_frames - 1 - (n_out + 0);
+            }
+        }
+      for (size_t i = got; i < B; i++)
+        s.in[i] = 0.0f;
+      rw_convolver_process (s.cv, s.in, s.blk);
+      size_t n = B;
+      if (dry_done)
+        n = tail_left < B ? tail_left : B;
+      for (size_t i = 0; i < n * n_irs; i++)
+        if (fabsf (s.blk[i]) > peak)
+          peak = fabsf (s.blk[i]);
+      if (n > 0 && fwrite (s.blk, sizeof (float) * n_irs, n, s.raw) != n)
+        {
+          rw_fail (err, RW_ERROR_IO, _("%s: cannot write the temporary file in %s: %s"), out_path, dir, strerror (errno));
+          state_clear (&s);
+          return false;
+        }
+      n_out += n;
+      if (dry_done)
+        {
+          tail_left -= n;
+          if (tail_left == 0)
+            break;
+        }
+      if (opt.progress && length_known)
+        opt.progress (0.9 * fmin (1.0, (double) n_out / (double) (dinfo.frames + ir_frames)), opt.user_data);
+      if (cancelled (&opt, err))
+        {
+          state_clear (&s);
+          return false;
+        }
+    }
+  sf_close (s.dry);
+  s.dry = NULL;
+  rw_convolver_free (s.cv);
+  s.cv = NULL;
+  st.dry_frames = n_dry;
+  st.out_frames = n_out;
+  st.raw_peak = peak;
+  if (!(peak > 0.0f))
+    {
+      state_clear (&s);
+      return rw_fail (err, RW_ERROR_INPUT, _("%s: the result is silent (the dry signal or the impulse response %s is all zeros)"),
+                      dry_path, ir_path);
+    }
+
+  /* The gain puts the peak at peak_dbfs. Computed in double, then nudged
+   * down until the peak sample, scaled in float as it will be written,
+   * does not exceed the target: never above, by construction. */
+  const float target = (float) pow (10.0, opt.peak_dbfs / 20.0);
+  float gain = (float) ((double) target / (double) peak);
+  while (peak * gain > target)
+    gain = nextafterf (gain, 0.0f);
+  st.gain_db = 20.0 * log10 ((double) gain);
+
+  /* Pass 2: scale while copying into the final file (temporary name in the
+   * output's folder, renamed at the end). */
+  SF_INFO oinfo;
+  memset (&oinfo, 0, sizeof oinfo);
+  oinfo.samplerate = dinfo.samplerate;
+  oinfo.channels = (int) n_irs;
+  oinfo.format = out_format;
+  /* A WAV holds at most 4 GiB of data; RF64 beyond (the same samples,
+   * 64-bit sizes; libsndfile, sox and DAWs read it). */
+  if ((out_format & SF_FORMAT_TYPEMASK) == SF_FORMAT_WAV
+      && (double) n_out * n_irs * sizeof (float) > 4.0e9)
+    oinfo.format = SF_FORMAT_RF64 | SF_FORMAT_FLOAT;
+  snprintf (s.out_tmp, sizeof s.out_tmp, "%s.XXXXXX", out_path);
+  int out_fd = mkstemp (s.out_tmp);
+  if (out_fd < 0)
+    {
+      s.out_tmp[0] = '\0';
+      state_clear (&s);
+      return rw_fail (err, RW_ERROR_IO, _("%s: cannot write: %s"), out_path, strerror (errno));
+    }
+  s.out = sf_open_fd (out_fd, SFM_WRITE, &oinfo, SF_TRUE);
+  if (s.out == NULL)
+    {
+      /* The descriptor is left alone: whether libsndfile closed it on a
+       * failed open differs between versions, and closing twice could
+       * close another thread's file. */
+      rw_fail (err, RW_ERROR_IO, _("%s: cannot write audio: %s"), out_path, sf_strerror (NULL));
+      state_clear (&s);
+      return false;
+    }
+  sf_command (s.out, SFC_SET_CLIPPING, NULL, SF_TRUE);
+  if (fflush (s.raw) != 0 || fseek (s.raw, 0, SEEK_SET) != 0)
+    {
+      rw_fail (err, RW_ERROR_IO, _("%s: cannot read back the temporary file: %s"), out_path, strerror (errno));
+      state_clear (&s);
+      return false;
+    }
+  for (size_t done = 0; done < n_out;)
+    {
+      size_t n = n_out - done < B ? n_out - done : B;
+      if (fread (s.blk, sizeof (float) * n_irs, n, s.raw) != n)
+        {
+          rw_fail (err, RW_ERROR_IO, _("%s: cannot read back the temporary file"), out_path);
+          state_clear (&s);
+          return false;
+        }
+      for (size_t i = 0; i < n * n_irs; i++)
+        s.blk[i] *= gain;
+      if (sf_writef_float (s.out, s.blk, (sf_count_t) n) != (sf_count_t) n)
+        {
+          rw_fail (err, RW_ERROR_IO, _("%s: cannot write audio: %s"), out_path, sf_strerror (s.out));
+          state_clear (&s);
+          return false;
+        }
+      done += n;
+      if (opt.progress)
+        opt.progress (0.9 + 0.1 * (double) done / (double) n_out, opt.user_data);
+      if (cancelled (&opt, err))
+        {
+          state_clear (&s);
+          return false;
+        }
+    }
+  int close_rc = sf_close (s.out);
+  s.out = NULL;
+  if (close_rc != 0)
+    {
+      rw_fail (err, RW_ERROR_IO, _("%s: cannot finish writing audio: %s"), out_path, sf_error_number (close_rc));
+      state_clear (&s);
+      return false;
+    }
+  if (rename (s.out_tmp, out_path) != 0)
+    {
+      rw_fail (err, RW_ERROR_IO, _("%s: cannot write: %s"), out_path, strerror (errno));
+      state_clear (&s);
+      return false;
+    }
+  s.out_tmp[0] = '\0';
+  state_clear (&s);
+  if (stats)
+    *stats = st;
+  return true;
+}

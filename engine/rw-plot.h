@@ -1,0 +1,168 @@
+/* rw-plot.h — the plots of Roomwave, drawn with cairo.
+ *
+ * ONE drawing routine per plot. Each draws into any cairo_t inside a given
+ * rectangle (user-space units: pixels on screen and in PNG, points in PDF
+ * and SVG) and touches nothing outside it; the cairo state is saved and
+ * restored. The GUI calls the same routines from a GtkDrawingArea's draw
+ * function; the report calls them on PDF pages; rw_plot_write_png/svg wrap
+ * any of them for files. docs/REPORT.md §4 shows how.
+ *
+ * Text uses cairo's toy font API with the "sans-serif" family, which the
+ * PDF surface keeps as real text (extractable, searchable; SVG gets glyph
+ * outlines). Font sizes follow the rectangle's height (legible from about
+ * 240 × 160 units up). Each plot paints its rectangle white first.
+ *
+ * Colours: the Okabe–Ito palette (colour-blind safe); series also differ
+ * in dash pattern, so a greyscale print keeps them apart. Series 0 is
+ * blue, solid (the simulation by convention), series 1 vermillion, dashed
+ * (the measurement). Regions above the simulation's valid fmax are shaded
+ * grey and labelled "above fmax".
+ *
+ * Ownership: every routine borrows what it is given, for the call only.
+ */
+#pragma once
+
+#include <cairo.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include "rw-analysis.h"
+#include "rw-error.h"
+
+typedef struct {
+  double x, y, width, height;
+} RwRect;
+
+#define RW_PLOT_MAX_SERIES 6
+
+/* Okabe–Ito colour of series i (wraps after 6), components 0…1. */
+void rw_plot_series_colour (int i, double rgb[3]);
+/* Sets colour, line width and dash of series i on cr. */
+void rw_plot_set_series_style (cairo_t *cr, int i, double line_width);
+
+/* ---- IR waveform ---- */
+
+typedef struct {
+  const char *label;        /* legend text; NULL → no legend entry */
+  const float *samples;
+  size_t n;
+  double rate_hz;
+  double t0_s;              /* time of samples[0] on the axis (e.g. −onset) */
+  double scale;             /* multiplies the samples (0 → 1) */
+} RwPlotSignal;
+
+/* Amplitude against time (s or ms, chosen from the span) over
+ * [t_min_s, t_max_s] (t_max_s ≤ t_min_s → the signals' whole span).
+ * Long signals are drawn as a min/max envelope per device pixel column,
+ * so a 10 s IR costs as little as a short one. */
+void rw_plot_ir (cairo_t *cr, RwRect area, const char *title, const char *y_label,
+                 const RwPlotSignal *signals, size_t n_signals,
+                 double t_min_s, double t_max_s);
+
+/* ---- energy decay curves ---- */
+
+typedef struct {
+  const char *label;
+  const RwAnalysis *analysis;
+} RwPlotSeries;
+
+typedef enum {
+  RW_PLOT_FIT_NONE = 0,
+  RW_PLOT_FIT_EDT,
+  RW_PLOT_FIT_T20,
+  RW_PLOT_FIT_T30,
+} RwPlotFit;
+
+/* One band (0 … RW_ANALYSIS_BROADBAND): the Schroeder curves of every
+ * series (dB against time from the onset, 0 … −decay_range) and, dotted,
+ * each series' fit line over its evaluation range. The band is shaded and
+ * marked when any series flags it above_fmax. */
+void rw_plot_edc (cairo_t *cr, RwRect area, int band, const RwPlotSeries *series,
+                  size_t n_series, RwPlotFit fit);
+/* The bands whose bit is set in band_mask (bit b = band b; 0 → all bands
+ * and broadband) as a grid of rw_plot_edc panels, with a shared title and
+ * legend. */
+void rw_plot_edc_grid (cairo_t *cr, RwRect area, const char *title, unsigned band_mask,
+                       const RwPlotSeries *series, size_t n_series, RwPlotFit fit);
+
+/* ---- parameter bars per band ---- */
+
+typedef enum {
+  RW_PLOT_PARAM_EDT = 0,
+  RW_PLOT_PARAM_T20,
+  RW_PLOT_PARAM_T30,
+  RW_PLOT_PARAM_C50,
+  RW_PLOT_PARAM_C80,
+  RW_PLOT_PARAM_D50,
+  RW_PLOT_PARAM_TS,
+  RW_PLOT_N_PARAMS,
+} RwPlotParam;
+
+/* Short name ("EDT", "T30", "C80", …) and unit ("s", "dB", "", "ms"). */
+const char *rw_plot_param_name (RwPlotParam p);
+const char *rw_plot_param_unit (RwPlotParam p);
+/* The parameter's value of a band in display units (Ts in ms); NAN when
+ * absent or the band was not analysed. */
+double rw_plot_param_value (const RwBandResult *band, RwPlotParam p);
+
+/* Bars per octave band (63 Hz … 8 kHz), the series side by side; an absent
+ * value is drawn as "n/a" instead of a bar. Bands above fmax shaded. */
+void rw_plot_band_bars (cairo_t *cr, RwRect area, const char *title, RwPlotParam param,
+                        const RwPlotSeries *series, size_t n_series);
+
+/* ---- frequency response ---- */
+
+typedef struct {
+  const char *label;
+  const RwSpectrum *spectrum;
+  double offset_db;         /* added to the levels (e.g. to align a measurement) */
+} RwPlotSpectrum;
+
+/* Level in dB against a log frequency axis over [f_lo_hz, f_hi_hz]
+ * (≤ 0 → the spectra's range). fmax_hz (INFINITY → none): shades above.
+ * modes (may be NULL): a marker per mode at its frequency, labelled with
+ * its indices (l,m,n) while the labels do not overlap; axial modes drawn
+ * solid, tangential dashed, oblique dotted. */
+void rw_plot_frequency_response (cairo_t *cr, RwRect area, const char *title,
+                                 const RwPlotSpectrum *spectra, size_t n_spectra,
+                                 double f_lo_hz, double f_hi_hz, double fmax_hz,
+                                 const RwRoomMode *modes, size_t n_modes);
+
+/* ---- tables ---- */
+
+enum {
+  RW_PLOT_CELL_FLAGGED = 1 << 0,   /* drawn bold on a tinted background */
+  RW_PLOT_CELL_SHADED = 1 << 1,    /* grey background (e.g. above fmax) */
+  RW_PLOT_CELL_HEADER = 1 << 2,    /* bold */
+};
+
+typedef struct {
+  size_t n_rows, n_cols;           /* including the header row/column */
+  const char *const *cells;        /* n_rows · n_cols, row-major; NULL → empty */
+  const unsigned char *flags;      /* n_rows · n_cols RW_PLOT_CELL_* or NULL */
+  const double *col_weights;       /* relative column widths or NULL (equal) */
+} RwPlotTable;
+
+/* A grid of text cells filling area's width; row height from the font
+ * size; text shrunk to fit a cell when it is too wide. Unlike the plots it
+ * paints no background (it sits on a page). Returns the height used. */
+double rw_plot_table (cairo_t *cr, RwRect area, const char *title, const RwPlotTable *table);
+
+/* ---- files ---- */
+
+typedef void (*RwPlotDrawFn) (cairo_t *cr, RwRect area, void *user_data);
+
+/* width × height pixels (PNG, white background) or points (SVG);
+ * written atomically (temporary file in the same folder, renamed). */
+bool rw_plot_write_png (const char *path, int width, int height, RwPlotDrawFn draw,
+                        void *user_data, RwError *err);
+bool rw_plot_write_svg (const char *path, double width, double height, RwPlotDrawFn draw,
+                        void *user_data, RwError *err);
+
+/* ---- drawing primitives shared with the report ---- */
+
+/* Base font size for an area: its height / 26, within 7 … 10 units. */
+double rw_plot_font_size (RwRect area);
+/* Draws text with its anchor at (x, y): halign 0 left, 0.5 centre, 1
+ * right; valign 0 top, 0.5 middle, 1 baseline-ish bottom. */
+void rw_plot_text (cairo_t *cr, double x, double y, double halign, double valign,
+                   const char *text);

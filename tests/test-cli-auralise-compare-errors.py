@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""cli-auralise-compare-errors: `roomwave-cli auralise` and `compare` on bad
+input exit 1 with a message that names the offending file, and leave no
+output (nor a temporary) behind; bad usage exits 2; --help exits 0; a good
+run exits 0 and writes its output.
+
+Environment: ROOMWAVE_CLI (the roomwave-cli to run), ROOMWAVE_DATA_DIR
+(the bundled dry signals in audio/).
+"""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import wave
+
+CLI = os.environ.get("ROOMWAVE_CLI")
+failures = 0
+
+
+def check(cond, msg):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", msg, file=sys.stderr)
+
+
+def run(args):
+    p = subprocess.run([CLI] + args, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def write_wav(path, channels, rate=48000):
+    n = len(channels[0])
+    with wave.open(path, "wb") as w:
+        w.setnchannels(len(channels))
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(b"".join(struct.pack("<h", int(max(-1.0, min(1.0, ch[i] * 0.7)) * 32000)) for i in range(n) for ch in channels))
+
+
+def decay(n, rate=48000, t60=0.5, seed=1):
+    import random
+    r = random.Random(seed)
+    return [(1.0 if i == 100 else 0.0) + 0.3 * r.uniform(-1, 1) * 10 ** (-3 * i / (rate * t60)) for i in range(n)]
+
+
+def listing(d):
+    return sorted(os.listdir(d))
+
+
+def main():
+    if not CLI:
+        print("ROOMWAVE_CLI not set", file=sys.stderr)
+        return 1
+    tmp = tempfile.mkdtemp(prefix="rw-cli-errors-")
+    try:
+        good_ir = os.path.join(tmp, "ir.wav")
+        write_wav(good_ir, [decay(24000)])
+        stereo_ir = os.path.join(tmp, "ir-stereo.wav")
+        write_wav(stereo_ir, [decay(24000, seed=1), decay(24000, seed=2)])
+        silent = os.path.join(tmp, "silent.wav")
+        write_wav(silent, [[0.0] * 4800])
+        dry = os.path.join(tmp, "dry.wav")
+        write_wav(dry, [decay(9600, t60=0.05, seed=3)])
+        empty = os.path.join(tmp, "empty.wav")
+        open(empty, "wb").close()
+        garbage = os.path.join(tmp, "garbage.wav")
+        with open(garbage, "wb") as f:
+            f.write(b"RIFF\x10\x00\x00\x00WAVEfmt definitely not audio" * 8)
+        header_only = os.path.join(tmp, "header-only.wav")
+        write_wav(header_only, [[]])
+        missing = os.path.join(tmp, "no-such-file.wav")
+        folder = os.path.join(tmp, "a-folder.wav")
+        os.mkdir(folder)
+        outdir = os.path.join(tmp, "out")
+        os.mkdir(outdir)
+
+        bad_files = [empty, garbage, header_only, missing, folder]
+        # auralise: each bad file as the IR, the right IR and the dry signal
+        for bad in bad_files:
+            for args in ([bad, dry], [good_ir, bad], [good_ir, dry, "--ir-right", bad]):
+                for ext in ("wav", "flac"):
+                    out = os.path.join(outdir, "wet." + ext)
+                    rc, o, e = run(["auralise"] + args + ["-o", out])
+                    check(rc == 1, f"auralise {args}: exit {rc}, expected 1 ({e.strip()})")
+                    check(os.path.basename(bad) in e, f"auralise {args}: message does not name {bad}: {e.strip()}")
+                    check(listing(outdir) == [], f"auralise {args}: left {listing(outdir)}")
+        # silent result, 2-channel IR plus --ir-right, unknown output type
+        for args, name in (([silent, dry], "silent.wav"),
+                           ([stereo_ir, dry, "--ir-right", good_ir], "ir-stereo.wav"),
+                           ([good_ir, dry], "wet.ogg")):
+            out = os.path.join(outdir, "wet.ogg" if name == "wet.ogg" else "wet.wav")
+            rc, o, e = run(["auralise"] + args + ["-o", out])
+            check(rc == 1 and name in e, f"auralise {args}: exit {rc}: {e.strip()}")
+            check(listing(outdir) == [], f"auralise {args}: left {listing(outdir)}")
+        # an output folder that does not exist
+        rc, o, e = run(["auralise", good_ir, dry, "-o", os.path.join(tmp, "nowhere", "wet.wav")])
+        check(rc == 1 and "nowhere" in e, f"auralise into a missing folder: exit {rc}: {e.strip()}")
+
+        # compare: each bad file as SIM and as MEASURED
+        meas = os.path.join(tmp, "measured.wav")
+        write_wav(meas, [decay(48000, t60=0.6, seed=4)])
+        stereo_meas = os.path.join(tmp, "measured-stereo.wav")
+        write_wav(stereo_meas, [decay(48000, seed=5), decay(48000, seed=6)])
+        for bad in bad_files:
+            for args in ([bad, meas], [good_ir, bad]):
+                pdf = os.path.join(outdir, "r.pdf")
+                csv = os.path.join(outdir, "r.csv")
+                rc, o, e = run(["compare"] + args + ["--report", pdf, "--csv", csv, "--json-out", os.path.join(outdir, "r.json")])
+                check(rc == 1, f"compare {args}: exit {rc}, expected 1 ({e.strip()})")
+                check(os.path.basename(bad) in e, f"compare {args}: message does not name {bad}: {e.strip()}")
+                check(listing(outdir) == [], f"compare {args}: left {listing(outdir)}")
+        for args, name in (([good_ir, stereo_meas], "measured-stereo.wav"),
+                           ([good_ir, stereo_meas, "--channel", "2"], "measured-stereo.wav"),
+                           ([silent, meas], "silent.wav"),
+                           ([stereo_ir, meas], "ir-stereo.wav")):
+            rc, o, e = run(["compare"] + args + ["--report", os.path.join(outdir, "r.pdf")])
+            check(rc == 1 and name in e, f"compare {args}: exit {rc}: {e.strip()}")
+            check(listing(outdir) == [], f"compare {args}: left {listing(outdir)}")
+        # a broken results.json beside the simulation
+        simdir = os.path.join(tmp, "sim")
+        os.mkdir(simdir)
+        shutil.copy(good_ir, os.path.join(simdir, "receiver-0.wav"))
+        with open(os.path.join(simdir, "results.json"), "w") as f:
+            f.write("{ \"fmax_hz\": ")
+        rc, o, e = run(["compare", os.path.join(simdir, "receiver-0.wav"), meas])
+        check(rc == 1 and "results.json" in e, f"compare with a broken results.json: exit {rc}: {e.strip()}")
+
+        # usage errors: exit 2
+        usage = [
+            ["auralise"],
+            ["auralise", good_ir],
+            ["auralise", good_ir, dry],                        # no -o
+            ["auralise", good_ir, dry, dry, "-o", "x.wav"],    # extra file
+            ["auralise", good_ir, dry, "-o"],
+            ["auralise", good_ir, dry, "-o", "x.wav", "--peak", "3"],
+            ["auralise", good_ir, dry, "-o", "x.wav", "--peak", "nan"],
+            ["auralise", good_ir, dry, "-o", "x.wav", "--block", "abc"],
+            ["auralise", good_ir, dry, "-o", "x.wav", "--frobnicate"],
+            ["compare"],
+            ["compare", good_ir],
+            ["compare", good_ir, meas, meas],
+            ["compare", good_ir, meas, "--channel", "-1"],
+            ["compare", good_ir, meas, "--channel", "one"],
+            ["compare", good_ir, meas, "--fmax", "1e999"],
+            ["compare", good_ir, meas, "--fmax", "nan"],
+            ["compare", good_ir, meas, "--report"],
+            ["compare", good_ir, meas, "--bogus"],
+        ]
+        for args in usage:
+            rc, o, e = run(args)
+            check(rc == 2, f"{args}: exit {rc}, expected 2 ({e.strip()})")
+            check("roomwave-cli" in e, f"{args}: no usage message on stderr")
+        for sub in ("auralise", "compare"):
+            rc, o, e = run([sub, "--help"])
+            check(rc == 0 and "Usage: roomwave-cli " + sub in o, f"{sub} --help: exit {rc}")
+
+        # good runs
+        out = os.path.join(outdir, "wet.flac")
+        rc, o, e = run(["auralise", good_ir, dry, "-o", out])
+        check(rc == 0 and os.path.getsize(out) > 0, f"auralise: exit {rc}: {e.strip()}")
+        data = os.environ.get("ROOMWAVE_DATA_DIR")
+        if data:
+            clap = os.path.join(data, "audio", "clap.flac")
+            rc, o, e = run(["auralise", stereo_ir, clap, "-o", os.path.join(outdir, "clap-wet.wav")])
+            check(rc == 0, f"auralise the bundled clap: exit {rc}: {e.strip()}")
+        rc, o, e = run(["compare", good_ir, stereo_meas, "--channel", "1"])
+        check(rc == 0 and "T30" in o, f"compare --channel 1: exit {rc}: {e.strip()}")
+        check(sorted(f for f in listing(outdir) if f.startswith(".") or ".wav." in f or ".flac." in f) == [],
+              f"temporaries left: {listing(outdir)}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        print(f"{failures} checks failed", file=sys.stderr)
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
