@@ -4,6 +4,13 @@
  * also available on its own (rw-mesh.h, rw-materials.h, rw-voxel.h,
  * rw-solver.h, rw-postprocess.h) for callers that need to stop in between
  * (the GUI shows the mesh report before voxelising).
+ *
+ * Stages: rw_mesh_load → rw_mesh_check_closed → rw_materials_assign →
+ * h and fs from fmax, ppw and temperature (rw-physics.h) → rw_voxelise →
+ * rw_grid_locate source and receivers → a unit soft impulse at step 0 →
+ * rw_solver_run (progress and cancel passed through) → rw_postprocess per
+ * receiver. n_steps = ceil (duration_s · fs). Every failure names the file
+ * or the point; cancel returns RW_ERROR_CANCELLED between or during stages.
  */
 #pragma once
 
@@ -39,7 +46,9 @@ void rw_sim_config_init (RwSimConfig *cfg);   /* the defaults above */
 typedef struct {
   /* grid and scheme */
   double c, spacing_m, fs_grid_hz, fmax_hz, fs_out_hz;
-  size_t nx, ny, nz, n_inside, n_boundary, n_steps;
+  size_t nx, ny, nz, n_inside, n_boundary;
+  size_t n_steps;                   /* ceil (duration_s · fs): the IR's length */
+  size_t n_steps_run;               /* steps solved: n_steps + the post-processing tail */
   double mesh_volume_m3, grid_volume_m3;
   char backend[32];
   char device[128];
@@ -53,14 +62,36 @@ typedef struct {
   float **ir;
   size_t ir_frames;
   /* seconds */
-  double t_import_s, t_voxelise_s, t_solve_s, t_postprocess_s;
+  double t_import_s, t_voxelise_s, t_solve_s, t_postprocess_s, t_total_s;
   double mvox_per_s;
+  /* the cells the source and receivers snapped to, and their centres */
+  size_t source_cell;
+  double source_at[3];
+  size_t *receiver_cells;
+  double (*receivers_at)[3];
 } RwSimResult;
 
 bool rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
                   const atomic_int *cancel, RwSimResult *out, RwError *err);
 /* out_dir/receiver-N.wav (32-bit float, fs_out) and out_dir/results.json
- * (settings, fs, h, grid size, cell counts, backend, timings). */
+ * (settings, fs, h, grid size, cell counts, backend, timings). out_dir is
+ * created when missing (one level of parents too); every file is written
+ * to a temporary file and renamed, so no file is ever half-written. */
 bool rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
                            const char *out_dir, RwError *err);
+/* The results JSON as written to results.json (newly allocated, free()),
+ * listing the receiver WAV names whether or not they were written. */
+char *rw_sim_results_json (const RwSimConfig *cfg, const RwSimResult *res);
+/* "receiver-N.wav", N from 1: the name of receiver r's file. */
+void rw_sim_output_name (size_t r, char *buf, size_t len);
 void rw_sim_result_clear (RwSimResult *res);
+
+/* Names used in the JSON, the CLI and the GUI: "fv" "lrs" "savioja",
+ * "auto" "cpu" "cuda", "f32" "f64" "f16". The parsers return false on an
+ * unknown name. */
+const char *rw_boundary_name (RwBoundary b);
+const char *rw_backend_kind_name (RwBackendKind k);
+const char *rw_precision_name (RwPrecision p);
+bool rw_boundary_parse (const char *s, RwBoundary *out);
+bool rw_backend_kind_parse (const char *s, RwBackendKind *out);
+bool rw_precision_parse (const char *s, RwPrecision *out);

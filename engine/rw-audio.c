@@ -1,0 +1,355 @@
+/* rw-audio.c — audio files in and out (libsndfile, libsamplerate).
+ *
+ * Reading is untrusted-input handling: every way a file can be wrong
+ * (missing, not audio, a truncated header, no frames, NaN or infinite
+ * samples, a channel that does not exist) ends in an RwError naming the
+ * file. Writing goes to a temporary file in the destination folder that is
+ * renamed over the destination only once it is complete and synced, so a
+ * reader never sees a half-written file and a failure leaves nothing
+ * behind.
+ */
+#include "rw-audio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <samplerate.h>
+#include <sndfile.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rw-i18n.h"
+
+/* Frames read per sf_readf_float call: the file's own frame count is not
+ * trusted (some containers report none, or a wrong one). */
+#define RW_AUDIO_READ_CHUNK 65536
+
+void
+rw_audio_clear (RwAudio *audio)
+{
+  if (audio == NULL)
+    return;
+  free (audio->data);
+  audio->data = NULL;
+  audio->frames = 0;
+  audio->channels = 0;
+  audio->rate_hz = 0.0;
+}
+
+bool
+rw_audio_read (const char *path, RwAudio *out, RwError *err)
+{
+  memset (out, 0, sizeof *out);
+
+  struct stat st;
+  if (path == NULL || stat (path, &st) != 0)
+    return rw_fail (err, RW_ERROR_IO, _("%s: cannot open audio file: %s"),
+                    path ? path : "(null)", strerror (errno));
+  if (S_ISDIR (st.st_mode))
+    return rw_fail (err, RW_ERROR_IO, _("%s: is a folder, not an audio file"), path);
+  if (st.st_size == 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: the file is empty"), path);
+
+  SF_INFO info;
+  memset (&info, 0, sizeof info);
+  SNDFILE *sf = sf_open (path, SFM_READ, &info);
+  if (sf == NULL)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("%s: not an audio file that can be read (%s)"),
+                    path, sf_strerror (NULL));
+
+  if (info.channels <= 0 || info.channels > 1024)
+    {
+      sf_close (sf);
+      return rw_fail (err, RW_ERROR_INPUT, _("%s: invalid channel count %d"),
+                      path, info.channels);
+    }
+  if (info.samplerate <= 0)
+    {
+      sf_close (sf);
+      return rw_fail (err, RW_ERROR_INPUT, _("%s: invalid sample rate %d Hz"),
+                      path, info.samplerate);
+    }
+
+  const size_t ch = (size_t) info.channels;
+  size_t cap = 0, frames = 0;
+  float *data = NULL;
+  for (;;)
+    {
+      if (frames + RW_AUDIO_READ_CHUNK > cap)
+        {
+          size_t new_cap = cap == 0 ? RW_AUDIO_READ_CHUNK : cap * 2;
+          if (new_cap > SIZE_MAX / sizeof (float) / ch)
+            {
+              free (data);
+              sf_close (sf);
+              return rw_fail (err, RW_ERROR_MEMORY, _("%s: too many frames"), path);
+            }
+          float *grown = realloc (data, new_cap * ch * sizeof (float));
+          if (grown == NULL)
+            {
+              free (data);
+              sf_close (sf);
+              return rw_fail (err, RW_ERROR_MEMORY,
+                              _("%s: not enough memory to read the audio"), path);
+            }
+          data = grown;
+          cap = new_cap;
+        }
+      sf_count_t got = sf_readf_float (sf, data + frames * ch, RW_AUDIO_READ_CHUNK);
+      if (got < 0)
+        break;
+      frames += (size_t) got;
+      if (got < RW_AUDIO_READ_CHUNK)
+        break;
+    }
+  int sf_err = sf_error (sf);
+  char sf_msg[256];
+  snprintf (sf_msg, sizeof sf_msg, "%s", sf_strerror (sf));
+  sf_close (sf);
+
+  if (sf_err != SF_ERR_NO_ERROR)
+    {
+      free (data);
+      return rw_fail (err, RW_ERROR_INPUT, _("%s: damaged audio data (%s)"), path, sf_msg);
+    }
+  if (frames == 0)
+    {
+      free (data);
+      return rw_fail (err, RW_ERROR_INPUT, _("%s: the audio file holds no samples"), path);
+    }
+  for (size_t i = 0; i < frames * ch; i++)
+    if (!isfinite (data[i]))
+      {
+        size_t frame = i / ch;
+        free (data);
+        return rw_fail (err, RW_ERROR_INPUT,
+                        _("%s: non-finite sample (NaN or infinite) at frame %zu"),
+                        path, frame);
+      }
+
+  out->data = data;
+  out->frames = frames;
+  out->channels = info.channels;
+  out->rate_hz = info.samplerate;
+  return true;
+}
+
+bool
+rw_audio_read_channel (const char *path, int channel, RwAudio *out, RwError *err)
+{
+  RwAudio all;
+  if (!rw_audio_read (path, &all, err))
+    {
+      memset (out, 0, sizeof *out);
+      return false;
+    }
+  if (channel < 0)
+    {
+      if (all.channels != 1)
+        {
+          int n = all.channels;
+          rw_audio_clear (&all);
+          memset (out, 0, sizeof *out);
+          return rw_fail (err, RW_ERROR_INPUT,
+                          _("%s: the file has %d channels; choose one (0 to %d)"),
+                          path, n, n - 1);
+        }
+      *out = all;
+      return true;
+    }
+  if (channel >= all.channels)
+    {
+      int n = all.channels;
+      rw_audio_clear (&all);
+      memset (out, 0, sizeof *out);
+      return rw_fail (err, RW_ERROR_INPUT,
+                      _("%s: channel %d does not exist (the file has %d channel(s), numbered from 0)"),
+                      path, channel, n);
+    }
+  if (all.channels == 1)
+    {
+      *out = all;
+      return true;
+    }
+  /* Compact in place: frame i's chosen sample moves to index i ≤ its old
+   * index i·channels + channel, so no sample is overwritten before read. */
+  for (size_t i = 0; i < all.frames; i++)
+    all.data[i] = all.data[i * (size_t) all.channels + (size_t) channel];
+  float *shrunk = realloc (all.data, all.frames * sizeof (float));
+  if (shrunk != NULL)
+    all.data = shrunk;
+  all.channels = 1;
+  *out = all;
+  return true;
+}
+
+static bool
+has_extension (const char *path, const char *ext)
+{
+  size_t n = strlen (path), m = strlen (ext);
+  return n >= m && strcasecmp (path + n - m, ext) == 0;
+}
+
+bool
+rw_audio_write (const char *path, const RwAudio *audio, RwError *err)
+{
+  if (path == NULL || *path == '\0')
+    return rw_fail (err, RW_ERROR_INPUT, _("no output file name given"));
+  if (audio == NULL || audio->data == NULL || audio->frames == 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: nothing to write (no samples)"), path);
+  if (audio->channels <= 0 || audio->channels > 1024)
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: invalid channel count %d"),
+                    path, audio->channels);
+  if (!isfinite (audio->rate_hz) || audio->rate_hz < 1.0 || audio->rate_hz > INT_MAX
+      || audio->rate_hz != floor (audio->rate_hz))
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("%s: sample rate %g Hz cannot be written (a whole number of Hz is needed)"),
+                    path, audio->rate_hz);
+
+  const size_t n = audio->frames * (size_t) audio->channels;
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite (audio->data[i]))
+      return rw_fail (err, RW_ERROR_INPUT,
+                      _("%s: refusing to write a non-finite sample (frame %zu)"),
+                      path, i / (size_t) audio->channels);
+
+  const bool flac = has_extension (path, ".flac");
+  SF_INFO info;
+  memset (&info, 0, sizeof info);
+  info.samplerate = (int) audio->rate_hz;
+  info.channels = audio->channels;
+  info.format = flac ? (SF_FORMAT_FLAC | SF_FORMAT_PCM_24) : (SF_FORMAT_WAV | SF_FORMAT_FLOAT);
+  if (!sf_format_check (&info))
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("%s: %s cannot hold %d channel(s) at %d Hz"),
+                    path, flac ? "FLAC" : "WAV", info.channels, info.samplerate);
+
+  /* The temporary file sits next to the destination, so that rename() is
+   * atomic (same file system). */
+  size_t len = strlen (path);
+  char *tmp = malloc (len + 16);
+  if (tmp == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
+  snprintf (tmp, len + 16, "%s.tmp-XXXXXX", path);
+  int fd = mkstemp (tmp);
+  if (fd < 0)
+    {
+      int e = errno;
+      free (tmp);
+      return rw_fail (err, RW_ERROR_IO, _("%s: cannot create the file: %s"), path, strerror (e));
+    }
+  /* mkstemp creates 0600; an IR is an ordinary document. */
+  (void) fchmod (fd, 0644);
+
+  SNDFILE *sf = sf_open_fd (fd, SFM_WRITE, &info, 0);
+  if (sf == NULL)
+    {
+      close (fd);
+      unlink (tmp);
+      free (tmp);
+      return rw_fail (err, RW_ERROR_IO, _("%s: cannot write audio: %s"), path, sf_strerror (NULL));
+    }
+  /* Float → 24-bit FLAC: saturate rather than wrap around on overflow. */
+  if (flac)
+    sf_command (sf, SFC_SET_CLIPPING, NULL, SF_TRUE);
+
+  sf_count_t wrote = sf_writef_float (sf, audio->data, (sf_count_t) audio->frames);
+  char sf_msg[256];
+  snprintf (sf_msg, sizeof sf_msg, "%s", sf_strerror (sf));
+  int close_rc = sf_close (sf);
+  bool ok = wrote == (sf_count_t) audio->frames && close_rc == 0;
+  if (ok && fsync (fd) != 0)
+    {
+      snprintf (sf_msg, sizeof sf_msg, "%s", strerror (errno));
+      ok = false;
+    }
+  if (close (fd) != 0 && ok)
+    {
+      snprintf (sf_msg, sizeof sf_msg, "%s", strerror (errno));
+      ok = false;
+    }
+  if (!ok)
+    {
+      unlink (tmp);
+      free (tmp);
+      return rw_fail (err, RW_ERROR_IO, _("%s: writing failed: %s"), path, sf_msg);
+    }
+  if (rename (tmp, path) != 0)
+    {
+      int e = errno;
+      unlink (tmp);
+      free (tmp);
+      return rw_fail (err, RW_ERROR_IO, _("%s: cannot write the file: %s"), path, strerror (e));
+    }
+  free (tmp);
+  return true;
+}
+
+bool
+rw_audio_resample (RwAudio *audio, double rate_hz, RwError *err)
+{
+  if (audio == NULL || audio->data == NULL || audio->frames == 0 || audio->channels <= 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("resampling: no audio"));
+  if (!isfinite (rate_hz) || rate_hz <= 0.0)
+    return rw_fail (err, RW_ERROR_INPUT, _("resampling: invalid target rate %g Hz"), rate_hz);
+  if (!isfinite (audio->rate_hz) || audio->rate_hz <= 0.0)
+    return rw_fail (err, RW_ERROR_INPUT, _("resampling: invalid source rate %g Hz"),
+                    audio->rate_hz);
+  if (rate_hz == audio->rate_hz)
+    return true;
+
+  const double ratio = rate_hz / audio->rate_hz;
+  if (!src_is_valid_ratio (ratio))
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("resampling: %g Hz → %g Hz is beyond the ratio libsamplerate handles (1/256 … 256)"),
+                    audio->rate_hz, rate_hz);
+  if (audio->frames > (size_t) LONG_MAX / 512)
+    return rw_fail (err, RW_ERROR_MEMORY, _("resampling: signal too long"));
+
+  /* The output has the same duration: round(frames · ratio) frames. */
+  const size_t ch = (size_t) audio->channels;
+  size_t n_out = (size_t) llround ((double) audio->frames * ratio);
+  if (n_out == 0)
+    n_out = 1;
+  /* Room for the converter to overshoot by a few frames. */
+  size_t cap = n_out + 64;
+  if (cap > SIZE_MAX / sizeof (float) / ch)
+    return rw_fail (err, RW_ERROR_MEMORY, _("resampling: signal too long"));
+  float *out = calloc (cap * ch, sizeof (float));
+  if (out == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("resampling: out of memory"));
+
+  SRC_DATA d;
+  memset (&d, 0, sizeof d);
+  d.data_in = audio->data;
+  d.input_frames = (long) audio->frames;
+  d.data_out = out;
+  d.output_frames = (long) cap;
+  d.src_ratio = ratio;
+  /* src_simple runs the whole signal with end_of_input set and compensates
+   * the sinc filter's delay, so t = 0 stays t = 0: arrival times survive
+   * resampling. */
+  int rc = src_simple (&d, SRC_SINC_BEST_QUALITY, audio->channels);
+  if (rc != 0)
+    {
+      free (out);
+      return rw_fail (err, RW_ERROR_INTERNAL, _("resampling: %s"), src_strerror (rc));
+    }
+  /* Frames the converter did not produce (it may stop a few short of the
+   * exact length) stay zero. */
+  float *shrunk = realloc (out, n_out * ch * sizeof (float));
+  if (shrunk != NULL)
+    out = shrunk;
+  free (audio->data);
+  audio->data = out;
+  audio->frames = n_out;
+  audio->rate_hz = rate_hz;
+  return true;
+}

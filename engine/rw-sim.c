@@ -1,0 +1,680 @@
+/* rw-sim.c — the simulate pipeline: mesh file → calibrated IRs and the
+ * results JSON (see rw-sim.h for the stages, docs/PHYSICS.md for the
+ * physics behind each number written). */
+#include "rw-sim.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rw-audio.h"
+#include "rw-config.h"
+#include "rw-i18n.h"
+#include "rw-materials.h"
+#include "rw-mesh.h"
+#include "rw-physics.h"
+#include "rw-postprocess.h"
+#include "rw-voxel.h"
+
+/* Amplitude of the soft impulse. rw_postprocess divides it out, so any
+ * value gives the same IR; 1 keeps the raw field near unit scale. */
+#define RW_SIM_SOURCE_AMPLITUDE 1.0
+
+static double
+now_s (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+void
+rw_sim_config_init (RwSimConfig *cfg)
+{
+  memset (cfg, 0, sizeof *cfg);
+  cfg->scale = 1.0;
+  cfg->fmax_hz = 1000.0;
+  cfg->ppw = RW_DEFAULT_PPW;
+  cfg->duration_s = 1.0;
+  cfg->temperature_c = RW_DEFAULT_TEMPERATURE_C;
+  cfg->uniform_R = NAN;
+  cfg->boundary = RW_BOUNDARY_FV;
+  cfg->backend = RW_BACKEND_AUTO;
+  cfg->precision = RW_PRECISION_F32;
+  cfg->fs_out_hz = RW_OUTPUT_RATE_HZ;
+  cfg->threads = 0;
+}
+
+const char *
+rw_boundary_name (RwBoundary b)
+{
+  switch (b)
+    {
+    case RW_BOUNDARY_FV: return "fv";
+    case RW_BOUNDARY_LRS: return "lrs";
+    case RW_BOUNDARY_SAVIOJA: return "savioja";
+    default: return "?";
+    }
+}
+
+const char *
+rw_backend_kind_name (RwBackendKind k)
+{
+  switch (k)
+    {
+    case RW_BACKEND_AUTO: return "auto";
+    case RW_BACKEND_CPU: return "cpu";
+    case RW_BACKEND_CUDA: return "cuda";
+    default: return "?";
+    }
+}
+
+const char *
+rw_precision_name (RwPrecision p)
+{
+  switch (p)
+    {
+    case RW_PRECISION_F32: return "f32";
+    case RW_PRECISION_F64: return "f64";
+    case RW_PRECISION_F16: return "f16";
+    default: return "?";
+    }
+}
+
+bool
+rw_boundary_parse (const char *s, RwBoundary *out)
+{
+  for (int b = RW_BOUNDARY_FV; b <= RW_BOUNDARY_SAVIOJA; b++)
+    if (s != NULL && strcmp (s, rw_boundary_name ((RwBoundary) b)) == 0)
+      {
+        *out = (RwBoundary) b;
+        return true;
+      }
+  return false;
+}
+
+bool
+rw_backend_kind_parse (const char *s, RwBackendKind *out)
+{
+  for (int k = RW_BACKEND_AUTO; k <= RW_BACKEND_CUDA; k++)
+    if (s != NULL && strcmp (s, rw_backend_kind_name ((RwBackendKind) k)) == 0)
+      {
+        *out = (RwBackendKind) k;
+        return true;
+      }
+  return false;
+}
+
+bool
+rw_precision_parse (const char *s, RwPrecision *out)
+{
+  for (int p = RW_PRECISION_F32; p <= RW_PRECISION_F16; p++)
+    if (s != NULL && strcmp (s, rw_precision_name ((RwPrecision) p)) == 0)
+      {
+        *out = (RwPrecision) p;
+        return true;
+      }
+  return false;
+}
+
+void
+rw_sim_output_name (size_t r, char *buf, size_t len)
+{
+  snprintf (buf, len, "receiver-%zu.wav", r + 1);
+}
+
+void
+rw_sim_result_clear (RwSimResult *res)
+{
+  if (res == NULL)
+    return;
+  for (size_t i = 0; i < res->n_surfaces; i++)
+    {
+      if (res->surface_names)
+        free (res->surface_names[i]);
+      if (res->surface_materials)
+        free (res->surface_materials[i]);
+    }
+  free (res->surface_names);
+  free (res->surface_materials);
+  free (res->surface_R);
+  for (size_t r = 0; r < res->n_receivers; r++)
+    if (res->ir)
+      free (res->ir[r]);
+  free (res->ir);
+  free (res->receiver_cells);
+  free (res->receivers_at);
+  memset (res, 0, sizeof *res);
+}
+
+/* Settings a user can get wrong, each named with its value. */
+static bool
+check_config (const RwSimConfig *cfg, RwError *err)
+{
+  if (cfg->mesh_path == NULL || cfg->mesh_path[0] == '\0')
+    return rw_fail (err, RW_ERROR_INPUT, _("No mesh file given"));
+  if (!isfinite (cfg->scale) || cfg->scale <= 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("Scale %g: must be a positive number"), cfg->scale);
+  if (!isfinite (cfg->fmax_hz) || cfg->fmax_hz <= 0 || cfg->fmax_hz > 100000)
+    return rw_fail (err, RW_ERROR_INPUT, _("fmax %g Hz: must be between 0 and 100 kHz"), cfg->fmax_hz);
+  /* Below 4 points per wavelength the phase error at fmax passes 10 %:
+   * the IR would not be valid up to the fmax it claims. */
+  if (!isfinite (cfg->ppw) || cfg->ppw < 4 || cfg->ppw > 100)
+    return rw_fail (err, RW_ERROR_INPUT, _("Points per wavelength %g: must be between 4 and 100"),
+                    cfg->ppw);
+  if (!isfinite (cfg->duration_s) || cfg->duration_s <= 0 || cfg->duration_s > 600)
+    return rw_fail (err, RW_ERROR_INPUT, _("Duration %g s: must be between 0 and 600 s"),
+                    cfg->duration_s);
+  if (!isfinite (cfg->temperature_c) || cfg->temperature_c < -50 || cfg->temperature_c > 60)
+    return rw_fail (err, RW_ERROR_INPUT, _("Air temperature %g °C: must be between −50 and 60 °C"),
+                    cfg->temperature_c);
+  if (!isnan (cfg->uniform_R) && !(cfg->uniform_R >= -1 && cfg->uniform_R <= 1))
+    return rw_fail (err, RW_ERROR_INPUT, _("Reflection factor %g: must be between −1 and 1"),
+                    cfg->uniform_R);
+  if (!isfinite (cfg->fs_out_hz) || cfg->fs_out_hz < 1000 || cfg->fs_out_hz > 768000
+      || cfg->fs_out_hz != floor (cfg->fs_out_hz))
+    return rw_fail (err, RW_ERROR_INPUT, _("Output rate %g Hz: must be a whole number of Hz, 1–768 kHz"),
+                    cfg->fs_out_hz);
+  if (cfg->n_receivers == 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("No receiver given"));
+  if (cfg->n_receivers > RW_SIM_MAX_RECEIVERS)
+    return rw_fail (err, RW_ERROR_INPUT, _("%zu receivers: at most %d"), cfg->n_receivers,
+                    RW_SIM_MAX_RECEIVERS);
+  for (int k = 0; k < 3; k++)
+    if (!isfinite (cfg->source[k]))
+      return rw_fail (err, RW_ERROR_INPUT, _("Source position is not a finite number"));
+  for (size_t r = 0; r < cfg->n_receivers; r++)
+    for (int k = 0; k < 3; k++)
+      if (!isfinite (cfg->receivers[r][k]))
+        return rw_fail (err, RW_ERROR_INPUT, _("Receiver %zu position is not a finite number"), r + 1);
+  return true;
+}
+
+static bool
+cancelled (const atomic_int *cancel, RwError *err)
+{
+  if (cancel != NULL && atomic_load (cancel))
+    return !rw_fail (err, RW_ERROR_CANCELLED, _("Simulation cancelled"));
+  return false;
+}
+
+static void
+cell_centre (const RwGrid *g, size_t cell, double out[3])
+{
+  size_t x = cell % g->nx, y = (cell / g->nx) % g->ny, z = cell / (g->nx * g->ny);
+  out[0] = g->origin[0] + g->h * (double) x;
+  out[1] = g->origin[1] + g->h * (double) y;
+  out[2] = g->origin[2] + g->h * (double) z;
+}
+
+bool
+rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
+             const atomic_int *cancel, RwSimResult *out, RwError *err)
+{
+  memset (out, 0, sizeof *out);
+  if (!check_config (cfg, err))
+    return false;
+
+  const double t_start = now_s ();
+  bool ok = false;
+  RwMesh *mesh = NULL;
+  RwMaterialLibrary *lib = NULL;
+  RwGrid *grid = NULL;
+  RwSolver *solver = NULL;
+  double *signal = NULL;
+  char **materials = NULL;
+  RwMeshReport report;
+  memset (&report, 0, sizeof report);
+  const char *path = cfg->mesh_path;
+
+  /* Import: mesh, leak check, materials. */
+  mesh = rw_mesh_load (path, cfg->scale, err);
+  if (mesh == NULL)
+    goto out;
+  if (!rw_mesh_check_closed (mesh, err))
+    goto out;
+  if (!rw_mesh_report (mesh, &report, err))
+    goto out;
+  if (cancelled (cancel, err))
+    goto out;
+  /* The library is only consulted when no uniform R is given; a broken
+   * bundled library must not stop a --reflection run. */
+  if (isnan (cfg->uniform_R))
+    {
+      lib = rw_materials_load (NULL, err);
+      if (lib == NULL)
+        goto out;
+    }
+  out->n_surfaces = mesh->n_surfaces;
+  out->surface_R = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (double));
+  out->surface_names = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (char *));
+  if (out->surface_R == NULL || out->surface_names == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+      goto out;
+    }
+  if (!rw_materials_assign (lib, mesh, cfg->materials_map, cfg->uniform_R, cfg->fmax_hz,
+                            out->surface_R, &materials, err))
+    goto out;
+  out->surface_materials = materials;
+  materials = NULL;
+  for (size_t i = 0; i < mesh->n_surfaces; i++)
+    out->surface_names[i] = strdup (mesh->surface_names[i]);
+  out->mesh_volume_m3 = report.volume_m3;
+  out->t_import_s = now_s () - t_start;
+
+  /* Grid: h from fmax and points per wavelength, fs from the Courant
+   * number (rw-physics.h, docs/PHYSICS.md). */
+  out->c = rw_speed_of_sound (cfg->temperature_c);
+  out->fmax_hz = cfg->fmax_hz;
+  out->spacing_m = rw_spacing_for_fmax (out->c, cfg->fmax_hz, cfg->ppw);
+  out->fs_grid_hz = rw_grid_rate (out->c, out->spacing_m);
+  out->fs_out_hz = cfg->fs_out_hz;
+  double t0 = now_s ();
+  grid = rw_voxelise (mesh, out->spacing_m, cfg->threads, err);
+  if (grid == NULL)
+    {
+      if (err != NULL && strstr (err->message, path) == NULL)
+        rw_fail_prefix (err, "%s", path);
+      goto out;
+    }
+  out->t_voxelise_s = now_s () - t0;
+  out->nx = grid->nx;
+  out->ny = grid->ny;
+  out->nz = grid->nz;
+  out->n_inside = grid->n_inside;
+  out->n_boundary = grid->n_boundary;
+  out->grid_volume_m3 = rw_grid_air_volume_m3 (grid);
+  if (cancelled (cancel, err))
+    goto out;
+
+  /* Source and receivers: the nearest cell, which must be inside. */
+  out->receiver_cells = calloc (cfg->n_receivers, sizeof (size_t));
+  out->receivers_at = calloc (cfg->n_receivers, sizeof *out->receivers_at);
+  if (out->receiver_cells == NULL || out->receivers_at == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+      goto out;
+    }
+  if (!rw_grid_locate (grid, cfg->source, _("source"), &out->source_cell, err))
+    goto out;
+  cell_centre (grid, out->source_cell, out->source_at);
+  for (size_t r = 0; r < cfg->n_receivers; r++)
+    {
+      char what[64];
+      snprintf (what, sizeof what, _("receiver %zu"), r + 1);
+      if (!rw_grid_locate (grid, cfg->receivers[r], what, &out->receiver_cells[r], err))
+        goto out;
+      cell_centre (grid, out->receiver_cells[r], out->receivers_at[r]);
+    }
+
+  /* Solve: a unit soft impulse at step 0 (rw-postprocess.h explains its
+   * time origin and the calibration that undoes its amplitude). */
+  out->n_steps = (size_t) ceil (cfg->duration_s * out->fs_grid_hz);
+  /* A few more steps than the IR needs, so that the end of the IR is not
+   * the end of the filtered signal (rw_postprocess_tail_steps). */
+  out->n_steps_run = out->n_steps + rw_postprocess_tail_steps (out->fs_grid_hz, cfg->fmax_hz);
+  signal = calloc (out->n_steps_run, sizeof (double));
+  if (signal == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for a source signal of %zu steps"), out->n_steps_run);
+      goto out;
+    }
+  signal[0] = RW_SIM_SOURCE_AMPLITUDE;
+  RwSolverSetup setup = {
+    .grid = grid,
+    .surface_R = out->surface_R,
+    .boundary = cfg->boundary,
+    .precision = cfg->precision,
+    .n_steps = out->n_steps_run,
+    .source_cell = out->source_cell,
+    .source_kind = RW_SOURCE_SOFT,
+    .source_signal = signal,
+    .n_receivers = cfg->n_receivers,
+    .receiver_cells = out->receiver_cells,
+    .threads = cfg->threads,
+  };
+  solver = rw_solver_new (&setup, cfg->backend, err);
+  if (solver == NULL)
+    goto out;
+  snprintf (out->backend, sizeof out->backend, "%s", rw_solver_backend_name (solver));
+  snprintf (out->device, sizeof out->device, "%s", rw_solver_device_name (solver));
+  t0 = now_s ();
+  if (!rw_solver_run (solver, progress, user_data, cancel, err))
+    goto out;
+  out->t_solve_s = now_s () - t0;
+  out->mvox_per_s = out->t_solve_s > 0
+                    ? (double) grid->n_inside * (double) out->n_steps_run / out->t_solve_s / 1e6 : 0.0;
+
+  /* Post-process every receiver. */
+  t0 = now_s ();
+  RwPostprocess pp;
+  rw_postprocess_init (&pp, out->fs_grid_hz, cfg->fmax_hz, out->spacing_m);
+  pp.fs_out_hz = cfg->fs_out_hz;
+  pp.source_amplitude = RW_SIM_SOURCE_AMPLITUDE;
+  out->ir = calloc (cfg->n_receivers, sizeof (float *));
+  if (out->ir == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+      goto out;
+    }
+  out->n_receivers = cfg->n_receivers;
+  for (size_t r = 0; r < cfg->n_receivers; r++)
+    {
+      size_t frames = 0;
+      /* The drift model's N and G are the room's; only the arrival
+       * differs between receivers (one pass over the grid, not one each). */
+      if (r == 0)
+        rw_postprocess_set_room (&pp, grid, out->surface_R, cfg->boundary, out->source_cell,
+                                 out->receiver_cells[r]);
+      double d2 = 0;
+      for (int k = 0; k < 3; k++)
+        d2 += (out->receivers_at[r][k] - out->source_at[k]) * (out->receivers_at[r][k] - out->source_at[k]);
+      pp.arrival_s = sqrt (d2) / out->c;
+      if (!rw_postprocess (&pp, rw_solver_receiver (solver, r), rw_solver_step (solver),
+                           &out->ir[r], &frames, err))
+        {
+          rw_fail_prefix (err, _("receiver %zu"), r + 1);
+          goto out;
+        }
+      /* rw_postprocess left out the tail steps: what remains is the
+       * requested duration, round (n_steps · fs_out / fs) samples. */
+      out->ir_frames = frames;
+      if (cancelled (cancel, err))
+        goto out;
+    }
+  out->t_postprocess_s = now_s () - t0;
+  out->t_total_s = now_s () - t_start;
+  ok = true;
+
+out:
+  if (!ok)
+    rw_sim_result_clear (out);
+  free (signal);
+  rw_solver_free (solver);
+  rw_grid_free (grid);
+  rw_mesh_report_clear (&report);
+  rw_materials_free (lib);
+  rw_mesh_free (mesh);
+  return ok;
+}
+
+/* A double written with 10 significant digits ("0.3", not
+ * "0.29999999999999999"); null when not finite (JSON has no NaN). */
+static json_object *
+dbl (double v)
+{
+  if (!isfinite (v))
+    return NULL;
+  char buf[64];
+  snprintf (buf, sizeof buf, "%.10g", v);
+  if (strchr (buf, '.') == NULL && strchr (buf, 'e') == NULL && strlen (buf) < 60)
+    strcat (buf, ".0");
+  return json_object_new_double_s (v, buf);
+}
+
+static json_object *
+vec3 (const double v[3])
+{
+  json_object *a = json_object_new_array ();
+  for (int k = 0; k < 3; k++)
+    json_object_array_add (a, dbl (v[k]));
+  return a;
+}
+
+char *
+rw_sim_results_json (const RwSimConfig *cfg, const RwSimResult *res)
+{
+  json_object *root = json_object_new_object ();
+  json_object_object_add (root, "roomwave_version", json_object_new_string (RW_VERSION));
+  json_object_object_add (root, "mesh_file", json_object_new_string (cfg->mesh_path ? cfg->mesh_path : ""));
+
+  json_object *set = json_object_new_object ();
+  json_object_object_add (set, "fmax_hz", dbl (cfg->fmax_hz));
+  json_object_object_add (set, "ppw", dbl (cfg->ppw));
+  json_object_object_add (set, "duration_s", dbl (cfg->duration_s));
+  json_object_object_add (set, "temperature_c", dbl (cfg->temperature_c));
+  json_object_object_add (set, "c_m_per_s", dbl (res->c));
+  json_object_object_add (set, "scale", dbl (cfg->scale));
+  json_object_object_add (set, "boundary", json_object_new_string (rw_boundary_name (cfg->boundary)));
+  json_object_object_add (set, "reflection",
+                          dbl (cfg->uniform_R));
+  json_object_object_add (set, "materials_map",
+                          cfg->materials_map ? json_object_new_string (cfg->materials_map) : NULL);
+  json_object_object_add (set, "backend_requested",
+                          json_object_new_string (rw_backend_kind_name (cfg->backend)));
+  json_object_object_add (set, "backend_used", json_object_new_string (res->backend));
+  json_object_object_add (set, "device", json_object_new_string (res->device));
+  json_object_object_add (set, "precision", json_object_new_string (rw_precision_name (cfg->precision)));
+  json_object *src = json_object_new_object ();
+  json_object_object_add (src, "position_m", vec3 (cfg->source));
+  json_object_object_add (src, "cell_centre_m", vec3 (res->source_at));
+  json_object_object_add (src, "kind", json_object_new_string ("soft impulse"));
+  json_object_object_add (set, "source", src);
+  json_object *rcvs = json_object_new_array ();
+  for (size_t r = 0; r < cfg->n_receivers; r++)
+    {
+      json_object *o = json_object_new_object ();
+      json_object_object_add (o, "position_m", vec3 (cfg->receivers[r]));
+      if (res->receivers_at != NULL)
+        {
+          json_object_object_add (o, "cell_centre_m", vec3 (res->receivers_at[r]));
+          double d2 = 0;
+          for (int k = 0; k < 3; k++)
+            d2 += (res->receivers_at[r][k] - res->source_at[k]) * (res->receivers_at[r][k] - res->source_at[k]);
+          json_object_object_add (o, "distance_m", dbl (sqrt (d2)));
+        }
+      json_object_array_add (rcvs, o);
+    }
+  json_object_object_add (set, "receivers", rcvs);
+  json_object_object_add (root, "settings", set);
+
+  json_object_object_add (root, "fs_grid_hz", dbl (res->fs_grid_hz));
+  json_object_object_add (root, "fs_out_hz", dbl (res->fs_out_hz));
+  json_object_object_add (root, "spacing_m", dbl (res->spacing_m));
+  json_object_object_add (root, "courant", dbl (RW_COURANT_3D));
+  json_object_object_add (root, "n_steps", json_object_new_int64 ((int64_t) res->n_steps));
+  json_object_object_add (root, "n_steps_run", json_object_new_int64 ((int64_t) res->n_steps_run));
+  json_object *grid = json_object_new_object ();
+  json_object_object_add (grid, "nx", json_object_new_int64 ((int64_t) res->nx));
+  json_object_object_add (grid, "ny", json_object_new_int64 ((int64_t) res->ny));
+  json_object_object_add (grid, "nz", json_object_new_int64 ((int64_t) res->nz));
+  json_object_object_add (root, "grid", grid);
+  json_object *cells = json_object_new_object ();
+  json_object_object_add (cells, "inside", json_object_new_int64 ((int64_t) res->n_inside));
+  json_object_object_add (cells, "boundary", json_object_new_int64 ((int64_t) res->n_boundary));
+  json_object_object_add (root, "cells", cells);
+  json_object *vol = json_object_new_object ();
+  json_object_object_add (vol, "mesh_m3", dbl (res->mesh_volume_m3));
+  json_object_object_add (vol, "grid_m3", dbl (res->grid_volume_m3));
+  json_object_object_add (root, "volumes", vol);
+
+  json_object *surf = json_object_new_array ();
+  for (size_t i = 0; i < res->n_surfaces; i++)
+    {
+      json_object *o = json_object_new_object ();
+      json_object_object_add (o, "name", json_object_new_string (res->surface_names[i] ? res->surface_names[i] : ""));
+      json_object_object_add (o, "material",
+                              json_object_new_string (res->surface_materials && res->surface_materials[i]
+                                                      ? res->surface_materials[i] : ""));
+      json_object_object_add (o, "R", dbl (res->surface_R[i]));
+      json_object_array_add (surf, o);
+    }
+  json_object_object_add (root, "surfaces", surf);
+
+  json_object *outs = json_object_new_array ();
+  for (size_t r = 0; r < cfg->n_receivers; r++)
+    {
+      char name[64];
+      rw_sim_output_name (r, name, sizeof name);
+      json_object_array_add (outs, json_object_new_string (name));
+    }
+  json_object_object_add (root, "outputs", outs);
+  json_object_object_add (root, "ir_frames", json_object_new_int64 ((int64_t) res->ir_frames));
+
+  json_object *tim = json_object_new_object ();
+  json_object_object_add (tim, "import_s", dbl (res->t_import_s));
+  json_object_object_add (tim, "voxelise_s", dbl (res->t_voxelise_s));
+  json_object_object_add (tim, "solve_s", dbl (res->t_solve_s));
+  json_object_object_add (tim, "postprocess_s", dbl (res->t_postprocess_s));
+  json_object_object_add (tim, "total_s", dbl (res->t_total_s));
+  json_object_object_add (root, "timings", tim);
+  json_object_object_add (root, "mvox_per_s", dbl (res->mvox_per_s));
+
+  /* An output rate below 2 fmax cuts the IR at its Nyquist frequency. */
+  const double valid_hz = fmin (res->fmax_hz, 0.5 * res->fs_out_hz);
+  char note[640];
+  snprintf (note, sizeof note,
+            "valid up to fmax = %g Hz%s: low-passed there (flat to fmax, -60 dB from %g Hz); "
+            "DC-blocked below %g Hz; calibrated so that the free-field direct sound at 1 m sums to 1 "
+            "(area 1/r at distance r)",
+            valid_hz, valid_hz < res->fmax_hz ? " (the output rate's Nyquist frequency, below fmax)" : "",
+            RW_LOWPASS_STOP_FACTOR * res->fmax_hz, RW_DC_BLOCK_HZ);
+  json_object_object_add (root, "validity", json_object_new_string (note));
+  json_object_object_add (root, "valid_up_to_hz", dbl (valid_hz));
+
+  const char *s = json_object_to_json_string_ext (root, JSON_C_TO_STRING_PRETTY
+                                                  | JSON_C_TO_STRING_NOSLASHESCAPE);
+  char *copy = strdup (s);
+  json_object_put (root);
+  return copy;
+}
+
+/* Writes `text` to path atomically (temporary file in the same folder,
+ * fsync, rename). */
+static bool
+write_file_atomic (const char *path, const char *text, RwError *err)
+{
+  size_t len = strlen (path);
+  char *tmp = malloc (len + 16);
+  if (tmp == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
+  snprintf (tmp, len + 16, "%s.tmp-XXXXXX", path);
+  int fd = mkstemp (tmp);
+  if (fd < 0)
+    {
+      int e = errno;
+      free (tmp);
+      return rw_fail (err, RW_ERROR_IO, _("%s: cannot create the file: %s"), path, strerror (e));
+    }
+  (void) fchmod (fd, 0644);
+  size_t n = strlen (text), done = 0;
+  bool ok = true;
+  int e = 0;
+  while (done < n)
+    {
+      ssize_t w = write (fd, text + done, n - done);
+      if (w < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          e = errno;
+          ok = false;
+          break;
+        }
+      done += (size_t) w;
+    }
+  if (ok && fsync (fd) != 0)
+    {
+      e = errno;
+      ok = false;
+    }
+  if (close (fd) != 0 && ok)
+    {
+      e = errno;
+      ok = false;
+    }
+  if (ok && rename (tmp, path) != 0)
+    {
+      e = errno;
+      ok = false;
+    }
+  if (!ok)
+    {
+      unlink (tmp);
+      free (tmp);
+      return rw_fail (err, RW_ERROR_IO, _("%s: cannot write the file: %s"), path, strerror (e));
+    }
+  free (tmp);
+  return true;
+}
+
+static bool
+make_dir (const char *dir, RwError *err)
+{
+  struct stat st;
+  if (stat (dir, &st) == 0)
+    {
+      if (!S_ISDIR (st.st_mode))
+        return rw_fail (err, RW_ERROR_IO, _("%s: exists and is not a folder"), dir);
+      return true;
+    }
+  if (mkdir (dir, 0755) == 0)
+    return true;
+  if (errno == ENOENT)
+    {
+      /* One missing parent, as `mkdir -p` would make. */
+      char *parent = strdup (dir);
+      char *slash = parent ? strrchr (parent, '/') : NULL;
+      if (slash != NULL && slash != parent)
+        {
+          *slash = '\0';
+          bool made = mkdir (parent, 0755) == 0 || errno == EEXIST;
+          free (parent);
+          if (made && mkdir (dir, 0755) == 0)
+            return true;
+        }
+      else
+        free (parent);
+    }
+  return rw_fail (err, RW_ERROR_IO, _("%s: cannot create the output folder: %s"), dir, strerror (errno));
+}
+
+bool
+rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
+                      const char *out_dir, RwError *err)
+{
+  if (out_dir == NULL || out_dir[0] == '\0')
+    return rw_fail (err, RW_ERROR_INPUT, _("No output folder given"));
+  if (res->ir == NULL || res->n_receivers == 0 || res->ir_frames == 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: no impulse responses to write"), out_dir);
+  if (!make_dir (out_dir, err))
+    return false;
+
+  size_t len = strlen (out_dir) + 64;
+  char *path = malloc (len);
+  if (path == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  for (size_t r = 0; r < res->n_receivers; r++)
+    {
+      char name[64];
+      rw_sim_output_name (r, name, sizeof name);
+      snprintf (path, len, "%s/%s", out_dir, name);
+      RwAudio a = {
+        .data = res->ir[r],
+        .frames = res->ir_frames,
+        .channels = 1,
+        .rate_hz = res->fs_out_hz,
+      };
+      if (!rw_audio_write (path, &a, err))
+        {
+          free (path);
+          return false;
+        }
+    }
+  char *json = rw_sim_results_json (cfg, res);
+  snprintf (path, len, "%s/results.json", out_dir);
+  bool ok = json != NULL && write_file_atomic (path, json, err);
+  if (json == NULL)
+    rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  free (json);
+  free (path);
+  return ok;
+}

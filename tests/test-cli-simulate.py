@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""cli-simulate-errors: `roomwave-cli simulate` answers every bad input with
+exit 1 (bad file or point, message naming it) or 2 (bad usage), never
+crashes, and leaves no half-written file; a good tiny run exits 0 and
+writes the IRs and results.json; --json prints the same JSON; Ctrl-C
+cancels with exit 1 and "cancelled" and writes nothing.
+
+Environment: ROOMWAVE_CLI (the binary), ROOMWAVE_DATA_DIR (data/)."""
+import json
+import os
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+CLI = os.environ["ROOMWAVE_CLI"]
+DATA = os.environ.get("ROOMWAVE_DATA_DIR", "")
+failures = 0
+checks = 0
+
+
+def check(cond, what):
+    global failures, checks
+    checks += 1
+    if not cond:
+        failures += 1
+        print("FAIL:", what, file=sys.stderr)
+
+
+def run(args, timeout=120):
+    p = subprocess.run([CLI, "simulate"] + args, capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def box_obj(path, size=2.0, drop_face=False, nan=False):
+    """A closed, outward box [0, size]³ with one surface per face."""
+    L = size
+    v = [(0, 0, 0), (L, 0, 0), (L, L, 0), (0, L, 0), (0, 0, L), (L, 0, L), (L, L, L), (0, L, L)]
+    faces = {
+        "floor": [(1, 3, 2), (1, 4, 3)],
+        "ceiling": [(5, 6, 7), (5, 7, 8)],
+        "wall_y0": [(1, 2, 6), (1, 6, 5)],
+        "wall_y1": [(4, 8, 7), (4, 7, 3)],
+        "wall_x0": [(1, 5, 8), (1, 8, 4)],
+        "wall_x1": [(2, 3, 7), (2, 7, 6)],
+    }
+    with open(path, "w") as f:
+        for i, (x, y, z) in enumerate(v):
+            if nan and i == 6:
+                f.write("v nan %g %g\n" % (y, z))
+            else:
+                f.write("v %g %g %g\n" % (x, y, z))
+        for name, tris in faces.items():
+            if drop_face and name == "ceiling":
+                continue
+            f.write("g %s\n" % name)
+            for t in tris:
+                f.write("f %d %d %d\n" % t)
+
+
+def expect(args, code, words, what):
+    rc, out, err = run(args)
+    check(rc == code, "%s: exit %d, expected %d (stderr: %s)" % (what, rc, code, err.strip()))
+    for w in words:
+        check(w in err, "%s: stderr lacks %r: %s" % (what, w, err.strip()))
+    check("Traceback" not in err and "AddressSanitizer" not in err and "runtime error" not in err,
+          "%s: crashed: %s" % (what, err))
+    print("%-28s exit %d: %s" % (what, rc, err.strip().splitlines()[0] if err.strip() else ""))
+    return rc, out, err
+
+
+def files_in(d):
+    return sorted(os.listdir(d)) if os.path.isdir(d) else []
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    good = os.path.join(tmp, "box.obj")
+    box_obj(good)
+    empty = os.path.join(tmp, "empty.obj")
+    open(empty, "w").close()
+    garbage = os.path.join(tmp, "garbage.obj")
+    with open(garbage, "wb") as f:
+        f.write(bytes(range(256)) * 8)
+    nanfile = os.path.join(tmp, "nan.obj")
+    box_obj(nanfile, nan=True)
+    openfile = os.path.join(tmp, "open.obj")
+    box_obj(openfile, drop_face=True)
+    missing = os.path.join(tmp, "missing.obj")
+    out = os.path.join(tmp, "out")
+    base = ["--source", "0.5,0.5,0.5", "--receiver", "1.5,1.2,1.0", "--fmax", "200",
+            "--duration", "0.05", "--reflection", "0.9", "--out", out]
+
+    # Bad files: exit 1, the message names the file.
+    expect(["--mesh", missing] + base, 1, ["missing.obj"], "missing mesh")
+    expect(["--mesh", empty] + base, 1, ["empty.obj"], "empty mesh")
+    expect(["--mesh", garbage] + base, 1, ["garbage.obj"], "garbage mesh")
+    expect(["--mesh", nanfile] + base, 1, ["nan.obj"], "NaN coordinates")
+    expect(["--mesh", openfile] + base, 1, ["open.obj"], "open mesh")
+    bad_map = os.path.join(tmp, "map.json")
+    with open(bad_map, "w") as f:
+        f.write('{"floor": "no such material at all"')
+    expect(["--mesh", good, "--source", "0.5,0.5,0.5", "--receiver", "1.5,1.2,1.0", "--fmax", "200",
+            "--duration", "0.05", "--materials", bad_map, "--out", out], 1, ["map.json"], "broken materials map")
+    check(not os.path.exists(out), "a failed run created the output folder")
+
+    # An output "folder" that is a file: exit 1, the path named.
+    not_dir = os.path.join(tmp, "not-a-folder")
+    open(not_dir, "w").close()
+    expect(["--mesh", good] + base[:-2] + ["--out", not_dir], 1, ["not-a-folder"], "--out is a file")
+
+    # Points outside the room: exit 1, the point named.
+    expect(["--mesh", good, "--source", "5,0.5,0.5", "--receiver", "1.5,1.2,1.0", "--fmax", "200",
+            "--duration", "0.05", "--out", out], 1, ["source", "5.00"], "source outside")
+    expect(["--mesh", good, "--source", "0.5,0.5,0.5", "--receiver", "1,1,1", "--receiver", "1,1,-3",
+            "--fmax", "200", "--duration", "0.05", "--out", out], 1, ["receiver 2", "-3.00"],
+           "receiver outside")
+
+    # Bad usage: exit 2.
+    g = ["--mesh", good]
+    for args, word, what in [
+        (g + base + ["--fmax", "abc"], "--fmax", "fmax not a number"),
+        (g + base + ["--fmax", "1e999"], "--fmax", "fmax overflow"),
+        (g + base + ["--duration", "nan"], "--duration", "duration NaN"),
+        (g + base + ["--duration", "-1"], "--duration", "negative duration"),
+        (g + ["--source", "1,2", "--receiver", "1,1,1"], "--source", "source with two numbers"),
+        (g + ["--source", "nan,1,1", "--receiver", "1,1,1"], "--source", "source NaN"),
+        (g + ["--source", "1,1,1", "--receiver", "1,1,x"], "--receiver", "receiver not numbers"),
+        (g + base + ["--reflection", "1.5"], "--reflection", "R out of range"),
+        (g + base + ["--materials", bad_map], "exclude", "both --reflection and --materials"),
+        (g + base + ["--boundary", "rigid"], "--boundary", "unknown boundary"),
+        (g + base + ["--backend", "opencl"], "--backend", "unknown backend"),
+        (g + base + ["--precision", "f8"], "--precision", "unknown precision"),
+        (g + base + ["--threads", "0"], "--threads", "zero threads"),
+        (g + base + ["--ppw", "2"], "--ppw", "too few points per wavelength"),
+        (g + base + ["--frobnicate"], "frobnicate", "unknown option"),
+        (base, "--mesh", "missing --mesh"),
+        (g + ["--receiver", "1,1,1"], "--source", "missing --source"),
+        (g + ["--source", "1,1,1"], "--receiver", "missing --receiver"),
+        (g + base + ["extra"], "extra", "stray argument"),
+    ]:
+        expect(args, 2, [word], what)
+    check(not os.path.exists(out), "a usage error created the output folder")
+
+    rc, hout, _ = run(["--help"])
+    check(rc == 0 and "--mesh" in hout and "--receiver" in hout, "--help")
+
+    # A good tiny run.
+    rc, sout, serr = run(["--mesh", good] + base + ["--receiver", "1.0,1.5,1.5"])
+    check(rc == 0, "good run: exit %d: %s" % (rc, serr))
+    print("good run stdout:\n" + sout)
+    check(files_in(out) == ["receiver-1.wav", "receiver-2.wav", "results.json"],
+          "outputs: %s" % files_in(out))
+    for name in ("receiver-1.wav", "receiver-2.wav"):
+        with open(os.path.join(out, name), "rb") as f:
+            head = f.read(64)
+        check(head[:4] == b"RIFF" and head[8:12] == b"WAVE", name + " is not a WAV")
+        fmt_tag, channels, rate = struct.unpack("<HHI", head[20:28])
+        bits = struct.unpack("<H", head[34:36])[0]
+        check((fmt_tag in (3, 0xFFFE)) and channels == 1 and rate == 48000 and bits == 32,
+              "%s: format %d, %d ch, %d Hz, %d bits" % (name, fmt_tag, channels, rate, bits))
+    with open(os.path.join(out, "results.json")) as f:
+        res = json.load(f)
+    for key in ("roomwave_version", "mesh_file", "settings", "fs_grid_hz", "fs_out_hz", "spacing_m",
+                "grid", "cells", "volumes", "surfaces", "outputs", "timings", "mvox_per_s", "validity"):
+        check(key in res, "results.json lacks " + key)
+    check(res.get("settings", {}).get("fmax_hz") == 200, "fmax_hz in settings")
+    check(res.get("outputs") == ["receiver-1.wav", "receiver-2.wav"], "outputs list")
+    check(abs(res.get("volumes", {}).get("mesh_m3", 0) - 8.0) < 1e-6, "mesh volume 8 m³")
+    check(all(abs(s["R"] - 0.9) < 1e-12 for s in res.get("surfaces", [])), "every R = 0.9")
+    check(len(res.get("surfaces", [])) == 6, "six surfaces")
+    check("Grid" in sout and "results.json" in sout, "summary on stdout")
+
+    # --json prints the same document; --quiet silences stderr progress.
+    out2 = os.path.join(tmp, "deeper", "out2")
+    rc, jout, jerr = run(["--mesh", good] + base[:-2] + ["--out", out2, "--json", "--quiet"])
+    check(rc == 0, "--json run: exit %d: %s" % (rc, jerr))
+    try:
+        j = json.loads(jout)
+        check(j.get("grid") == res.get("grid"), "--json grid differs from results.json")
+    except ValueError as e:
+        check(False, "--json output does not parse: %s" % e)
+    check(jerr.strip() == "", "--quiet printed on stderr: %r" % jerr)
+    check(files_in(out2) == ["receiver-1.wav", "results.json"], "out2: %s" % files_in(out2))
+
+    # Ctrl-C: exit 1, "cancelled", nothing written. A run long enough to be
+    # interrupted (the demo room at 1 kHz for 2 s takes minutes).
+    demo = os.path.join(DATA, "rooms", "demo-room.obj")
+    if os.path.exists(demo):
+        out3 = os.path.join(tmp, "cancelled")
+        p = subprocess.Popen([CLI, "simulate", "--mesh", demo, "--source", "2,2.5,1.5",
+                              "--receiver", "5,3,1.2", "--fmax", "1000", "--duration", "2",
+                              "--threads", "1", "--out", out3],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(2.0)
+        p.send_signal(signal.SIGINT)
+        try:
+            sout, serr = p.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            sout, serr = p.communicate()
+            check(False, "SIGINT did not stop the run within 60 s")
+        print("cancelled run: exit %d, stderr tail: %s" % (p.returncode, serr.strip().splitlines()[-1:]))
+        check(p.returncode == 1, "cancel: exit %d" % p.returncode)
+        check("cancelled" in serr, "cancel: stderr lacks 'cancelled': %s" % serr[-300:])
+        check(files_in(out3) == [], "cancel left files: %s" % files_in(out3))
+        check("solving" in serr, "no progress line on stderr")
+    else:
+        print("demo room not found, cancel case not run")
+
+print("%d of %d checks failed" % (failures, checks) if failures else "all %d checks passed" % checks)
+sys.exit(1 if failures else 0)
