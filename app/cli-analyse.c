@@ -1,11 +1,218 @@
-/* Placeholder while the subcommand is written; replaced by its owner. */
+/* cli-analyse.c — `roomwave-cli analyse IR`: ISO 3382-1 parameters of an
+ * impulse response per octave band (63 Hz … 8 kHz) and broadband, as a
+ * table or as JSON (--json). Definitions and the JSON schema:
+ * docs/ANALYSIS.md.
+ *
+ * fmax: --fmax wins; else "fmax_hz" from a results.json beside the IR (what
+ * `roomwave-cli simulate` writes); else none (a measured IR). Bands whose
+ * upper edge lies above fmax are marked in both outputs. */
 #include "cli.h"
+#include "rw-analysis.h"
+#include "rw-audio.h"
+#include "rw-compare.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, _("Usage: roomwave-cli analyse IR [--channel N] [--fmax HZ] [--json]\n\n"
+                  "Room-acoustic parameters of an impulse response (ISO 3382-1) per octave\n"
+                  "band, 63 Hz to 8 kHz, and broadband: EDT, T20, T30 from the Schroeder\n"
+                  "decay with Lundeby noise compensation, C50, C80, D50 and the centre time Ts.\n"
+                  "A value the decay range does not support is shown as \xe2\x80\x94 with the reason.\n\n"
+                  "Options:\n"
+                  "  --channel N  channel of a multichannel file, counted from 0\n"
+                  "  --fmax HZ    highest valid frequency of a simulated IR: bands reaching\n"
+                  "               above it are marked. Default: fmax_hz of a results.json\n"
+                  "               beside IR, else none (a measured IR); 'none' ignores\n"
+                  "               a results.json\n"
+                  "  --json       write the results as JSON on standard output\n"
+                  "  -h, --help   show this help\n\n"
+                  "Exit status: 0 results written, 1 bad input (missing, unreadable, empty or\n"
+                  "silent audio file, bad results.json; nothing is written then), 2 bad usage.\n"));
+}
+
+/* "%7.3f" or a dash, right-aligned in `width` columns. */
+static void
+cell (double v, int width, int decimals)
+{
+  if (isfinite (v))
+    printf (" %*.*f", width, decimals, v);
+  else
+    printf (" %*s\xe2\x80\x94", width - 1, "");   /* the dash is one column wide */
+}
+
+static void
+print_row (const RwBandResult *b, const char *label)
+{
+  printf ("%-10s", label);
+  cell (b->edt.value_s, 6, 2);
+  cell (b->t20.value_s, 6, 2);
+  cell (b->t30.value_s, 6, 2);
+  cell (b->C50_db, 7, 1);
+  cell (b->C80_db, 7, 1);
+  cell (b->D50, 6, 2);
+  cell (b->Ts_s * 1e3, 7, 0);
+  cell (b->decay_range_db, 7, 1);
+  cell (b->noise_floor_db, 8, 1);
+  printf ("\n");
+}
+
+static void
+band_label (const RwBandResult *b, bool broadband, char *buf, size_t size)
+{
+  if (broadband)
+    snprintf (buf, size, "%s", _("broadband"));
+  else if (b->centre_hz >= 1000.0)
+    snprintf (buf, size, "%g kHz%s", b->centre_hz / 1000.0, b->above_fmax ? "*" : "");
+  else
+    snprintf (buf, size, "%g Hz%s", b->centre_hz, b->above_fmax ? "*" : "");
+}
+
+static void
+print_table (const RwAnalysis *a, const char *path, const char *fmax_source)
+{
+  printf (_("%s: %.0f Hz, %.3f s, onset at %.1f ms\n"), path, a->rate_hz, a->duration_s,
+          a->onset_s * 1e3);
+  if (isfinite (a->fmax_hz))
+    printf (_("valid up to fmax = %.0f Hz (%s)\n"), a->fmax_hz, fmax_source);
+  else
+    printf (_("no fmax: every band is treated as valid (a measured IR)\n"));
+  printf ("\n%-10s %6s %6s %6s %7s %7s %6s %7s %7s %8s\n", _("band"), "EDT", "T20", "T30",
+          "C50", "C80", "D50", "Ts", _("range"), _("noise"));
+  printf ("%-10s %6s %6s %6s %7s %7s %6s %7s %7s %8s\n", "", "s", "s", "s", "dB", "dB", "", "ms",
+          "dB", "dB");
+
+  bool any_above = false;
+  char label[64];
+  for (int k = 0; k < RW_ANALYSIS_N_BANDS; k++)
+    {
+      const RwBandResult *b = &a->bands[k];
+      bool bb = k == RW_ANALYSIS_BROADBAND;
+      band_label (b, bb, label, sizeof label);
+      print_row (b, label);
+      any_above = any_above || b->above_fmax;
+    }
+  if (any_above)
+    printf (_("\n* band reaches above fmax = %.0f Hz: the simulation resolves it only in "
+              "part (values shown) or not at all (values absent)\n"), a->fmax_hz);
+  printf (_("\nrange: decay range of the EDC (dB) down to the Lundeby truncation point; "
+            "noise: background noise, dB re the peak\n"));
+
+  bool header = false;
+  for (int k = 0; k < RW_ANALYSIS_N_BANDS; k++)
+    {
+      const RwBandResult *b = &a->bands[k];
+      band_label (b, k == RW_ANALYSIS_BROADBAND, label, sizeof label);
+      const RwDecayFit *fits[3] = { &b->edt, &b->t20, &b->t30 };
+      const char *names[3] = { "EDT", "T20", "T30" };
+      if (!b->analysed)
+        {
+          if (!header)
+            printf (_("\nAbsent values:\n"));
+          header = true;
+          printf ("  %s: %s\n", label, b->absent_reason);
+          continue;
+        }
+      for (int i = 0; i < 3; i++)
+        if (!isfinite (fits[i]->value_s))
+          {
+            if (!header)
+              printf (_("\nAbsent values:\n"));
+            header = true;
+            printf ("  %s %s: %s\n", label, names[i], fits[i]->absent_reason);
+          }
+    }
+}
 
 int
 rw_cli_analyse (int argc, char **argv)
 {
-  (void) argc;
-  (void) argv;
-  fprintf (stderr, "roomwave-cli analyse: not built yet\n");
-  return RW_EXIT_INPUT;
+  static const struct option options[] = {
+    { "channel", required_argument, NULL, 'c' },
+    { "fmax", required_argument, NULL, 'f' },
+    { "json", no_argument, NULL, 'j' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+  };
+  long channel = -1;
+  double fmax_hz = NAN;
+  bool as_json = false;
+  optind = 0;   /* glibc: full re-initialisation, argv[0] is "analyse" */
+  opterr = 0;
+  int c;
+  while ((c = getopt_long (argc, argv, "h", options, NULL)) != -1)
+    switch (c)
+      {
+      case 'c':
+        if (!rw_cli_parse_int (optarg, 0, 1023, &channel))
+          return rw_cli_usage_error ("analyse", _("--channel needs a channel number from 0, "
+                                                  "not '%s'"), optarg);
+        break;
+      case 'f':
+        if (strcmp (optarg, "none") == 0)
+          fmax_hz = INFINITY;
+        else if (!rw_cli_parse_double (optarg, 1.0, 1e6, &fmax_hz))
+          return rw_cli_usage_error ("analyse", _("--fmax needs a frequency in Hz, not '%s'"),
+                                     optarg);
+        break;
+      case 'j':
+        as_json = true;
+        break;
+      case 'h':
+        print_usage (stdout);
+        return RW_EXIT_OK;
+      default:
+        if (optopt)
+          return rw_cli_usage_error ("analyse", _("unknown option or missing value near '%s'"),
+                                     argv[optind - 1]);
+        return rw_cli_usage_error ("analyse", _("unknown option '%s'"), argv[optind - 1]);
+      }
+  if (optind >= argc)
+    return rw_cli_usage_error ("analyse", _("no impulse response file given"));
+  if (optind + 1 < argc)
+    return rw_cli_usage_error ("analyse", _("one impulse response at a time ('%s' is extra)"),
+                               argv[optind + 1]);
+  const char *path = argv[optind];
+
+  RwError err = { 0 };
+  const char *fmax_source = _("--fmax");
+  if (isnan (fmax_hz))
+    {
+      bool found = false;
+      if (!rw_compare_read_fmax (path, &fmax_hz, &found, &err))
+        return rw_cli_fail (&err);
+      fmax_source = _("results.json beside the IR");
+      if (!found)
+        fmax_hz = INFINITY;
+    }
+
+  RwAudio audio = { 0 };
+  if (!rw_audio_read_channel (path, (int) channel, &audio, &err))
+    return rw_cli_fail (&err);
+
+  RwAnalysis analysis;
+  if (!rw_analyse (audio.data, audio.frames, audio.rate_hz, fmax_hz, &analysis, &err))
+    {
+      rw_audio_clear (&audio);
+      rw_fail_prefix (&err, "%s", path);
+      return rw_cli_fail (&err);
+    }
+  rw_audio_clear (&audio);
+
+  if (as_json)
+    {
+      char *json = rw_analysis_to_json (&analysis, path);
+      if (json)
+        printf ("%s\n", json);
+      free (json);
+    }
+  else
+    print_table (&analysis, path, fmax_source);
+  rw_analysis_clear (&analysis);
+  return RW_EXIT_OK;
 }

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""cli-analyse: `roomwave-cli analyse` on synthetic impulse responses written
+here as 32-bit float WAV files: exponentially decaying random-sign noise
+with T60 = 1.0 s over a -70 dB noise floor gives T30, T20 and EDT within 2 %
+(broadband, --json); the JSON holds the documented keys, 8 bands
+63 Hz ... 8 kHz; --fmax and a results.json beside the IR mark the bands
+whose upper edge lies above fmax; a -30 dB floor leaves T30 null with the
+reason; the text table shows the dash and the reason; a stereo file needs
+--channel. Empty, garbage, missing, zero-length and silent files exit 1
+naming the file with nothing on stdout; bad usage exits 2; --help exits 0.
+
+Environment (tests/meson.build): ROOMWAVE_CLI."""
+import json
+import math
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+
+cli = os.environ["ROOMWAVE_CLI"]
+failures = 0
+RATE = 48000
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", what, file=sys.stderr)
+
+
+def run(*args):
+    p = subprocess.run([cli, "analyse", *args], capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def write_float_wav(path, frames, channels=1, rate=RATE):
+    """frames: list of samples (mono) or of tuples (multichannel)."""
+    flat = []
+    for f in frames:
+        flat.extend(f if channels > 1 else (f,))
+    data = struct.pack("<%df" % len(flat), *flat)
+    fmt = struct.pack("<HHIIHHH", 3, channels, rate, rate * 4 * channels, 4 * channels, 32, 0)
+    fact = struct.pack("<I", len(frames))
+    body = (b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt
+            + b"fact" + struct.pack("<I", 4) + fact
+            + b"data" + struct.pack("<I", len(data)) + data)
+    with open(path, "wb") as f:
+        f.write(b"RIFF" + struct.pack("<I", len(body)) + body)
+
+
+def decay_ir(T, floor_db, seed=7, duration=None):
+    """Random-sign noise whose energy falls 60 dB in T (its square is the
+    envelope exactly), after 50 ms of Gaussian background noise."""
+    rng = random.Random(seed)
+    t_floor = T * -floor_db / 60.0
+    duration = duration or (0.05 + t_floor + max(1.0, 0.4 * t_floor))
+    fl = 10 ** (floor_db / 20) * 0.5
+    out = []
+    for i in range(int(duration * RATE)):
+        t = i / RATE - 0.05
+        v = 0.0
+        if t >= 0:
+            v = 0.5 * math.exp(-0.5 * 13.815510557964274 * t / T) * (1 if rng.random() < 0.5 else -1)
+        out.append(v + fl * rng.gauss(0, 1))
+    return out
+
+
+tmp = tempfile.mkdtemp(prefix="rw-cli-analyse-")
+sim_dir = os.path.join(tmp, "sim")
+os.mkdir(sim_dir)
+
+ir = decay_ir(1.0, -70.0)
+good = os.path.join(tmp, "room.wav")
+write_float_wav(good, ir)
+
+# --json: keys, bands, values.
+rc, out, err = run(good, "--json")
+check(rc == 0, f"--json exit {rc}: {err}")
+j = json.loads(out) if rc == 0 else {}
+for k in ["file", "rate_hz", "fmax_hz", "bands", "broadband"]:
+    check(k in j, f"key {k}")
+check(j.get("rate_hz") == RATE, f"rate {j.get('rate_hz')}")
+check(j.get("fmax_hz") is None, "fmax null for an IR without results.json")
+bands = j.get("bands", [])
+check([b.get("center_hz") for b in bands] == [63, 125, 250, 500, 1000, 2000, 4000, 8000],
+      f"band centres {[b.get('center_hz') for b in bands]}")
+BAND_KEYS = ["EDT_s", "T20_s", "T30_s", "C50_db", "C80_db", "D50", "Ts_s", "T20_range_db",
+             "T30_range_db", "noise_floor_db", "above_fmax", "absent"]
+for b in bands + [j.get("broadband", {})]:
+    for k in BAND_KEYS:
+        check(k in b, f"key {k} in band {b.get('center_hz', 'broadband')}")
+bb = j.get("broadband", {})
+for k in ["EDT_s", "T20_s", "T30_s"]:
+    v = bb.get(k)
+    check(v is not None and abs(v - 1.0) <= 0.02, f"broadband {k} = {v}, expected 1.0 s within 2 %")
+print("broadband:", {k: bb.get(k) for k in ["EDT_s", "T20_s", "T30_s", "C50_db", "noise_floor_db"]})
+# Closed form for the ratios of a pure exponential (docs/ANALYSIS.md).
+q50 = math.exp(-13.815510557964274 * 0.05 / 1.0)
+check(bb.get("C50_db") is not None and abs(bb["C50_db"] - 10 * math.log10((1 - q50) / q50)) < 0.2,
+      f"broadband C50 {bb.get('C50_db')}")
+check(all(not b["above_fmax"] for b in bands), "no band above fmax without fmax")
+# Per band the decay is the same: T30 within 5 % from 500 Hz up. (Random-sign
+# noise is white; in a band its energy scatters like any noise, the more the
+# narrower the band: at 63 Hz the T30 of one realisation is off by 10 %.)
+for b in bands[3:]:
+    check(b["T30_s"] is not None and abs(b["T30_s"] - 1.0) < 0.05,
+          f"{b['center_hz']} Hz T30 {b['T30_s']}")
+
+# --fmax 1000: bands with upper edge above 1 kHz (1 k … 8 k) marked.
+rc, out, err = run(good, "--json", "--fmax", "1000")
+j = json.loads(out) if rc == 0 else {"bands": []}
+check(j.get("fmax_hz") == 1000, f"fmax {j.get('fmax_hz')}")
+check([b["above_fmax"] for b in j["bands"]] == [False] * 4 + [True] * 4,
+      f"above_fmax with --fmax 1000: {[b['above_fmax'] for b in j['bands']]}")
+rc, out, err = run(good, "--fmax", "1000")
+check(rc == 0 and "1 kHz*" in out and "above fmax" in out, f"text marks bands above fmax: {out}")
+
+# results.json beside the IR: fmax_hz 2000 → 2 k … 8 k marked; --fmax wins.
+sim_ir = os.path.join(sim_dir, "ir.wav")
+write_float_wav(sim_ir, ir)
+with open(os.path.join(sim_dir, "results.json"), "w") as f:
+    json.dump({"settings": {"fmax_hz": 2000.0}}, f)
+rc, out, err = run(sim_ir, "--json")
+j = json.loads(out) if rc == 0 else {"bands": []}
+check(j.get("fmax_hz") == 2000, f"fmax from results.json {j.get('fmax_hz')}: {err}")
+check([b["above_fmax"] for b in j["bands"]] == [False] * 5 + [True] * 3,
+      f"above_fmax from results.json: {[b['above_fmax'] for b in j['bands']]}")
+rc, out, err = run(sim_ir, "--json", "--fmax", "500")
+j = json.loads(out) if rc == 0 else {}
+check(j.get("fmax_hz") == 500, "--fmax overrides results.json")
+rc, out, err = run(sim_ir, "--json", "--fmax", "none")
+j = json.loads(out) if rc == 0 else {"bands": []}
+check(j.get("fmax_hz") is None and not any(b["above_fmax"] for b in j["bands"]),
+      "--fmax none ignores results.json")
+with open(os.path.join(sim_dir, "results.json"), "w") as f:
+    f.write("{ not json")
+rc, out, err = run(sim_ir)
+check(rc == 1 and "results.json" in err and out == "", f"bad results.json: exit {rc} {err}")
+
+# A -30 dB floor: T30 and T20 absent with the reason; text shows dash + reason.
+short = os.path.join(tmp, "noisy.wav")
+write_float_wav(short, decay_ir(0.5, -30.0, seed=3))
+rc, out, err = run(short, "--json")
+j = json.loads(out) if rc == 0 else {}
+bb = j.get("broadband", {})
+check(bb.get("T30_s") is None, f"T30 with a 30 dB range: {bb.get('T30_s')}")
+check("decay range" in bb.get("absent", {}).get("T30_s", ""), f"reason: {bb.get('absent')}")
+check(bb.get("EDT_s") is not None and abs(bb["EDT_s"] - 0.5) < 0.02, f"EDT {bb.get('EDT_s')}")
+rc, out, err = run(short)
+check(rc == 0 and "\u2014" in out and "T30: decay range" in out, f"text absent values: {out}")
+
+# Stereo: --channel picks; without it, a message.
+stereo = os.path.join(tmp, "stereo.wav")
+write_float_wav(stereo, [(0.0, v) for v in ir], channels=2)
+rc, out, err = run(stereo, "--json", "--channel", "1")
+j = json.loads(out) if rc == 0 else {}
+check(rc == 0 and abs((j.get("broadband", {}).get("T30_s") or 0) - 1.0) < 0.02,
+      f"stereo channel 1: exit {rc} {err}")
+rc, out, err = run(stereo)
+check(rc == 1 and stereo in err and out == "", f"stereo without --channel: exit {rc} {err}")
+rc, out, err = run(good, "--channel", "3")
+check(rc == 1 and good in err, f"missing channel: exit {rc} {err}")
+
+# Bad files: exit 1, the file named, nothing on stdout.
+empty = os.path.join(tmp, "empty.wav")
+open(empty, "wb").close()
+garbage = os.path.join(tmp, "garbage.wav")
+with open(garbage, "wb") as f:
+    f.write(b"RIFF\x10\x00\x00\x00WAVEfmt this is not audio at all" * 10)
+zero = os.path.join(tmp, "zero.wav")
+write_float_wav(zero, [])
+silent = os.path.join(tmp, "silent.wav")
+write_float_wav(silent, [0.0] * 48000)
+missing = os.path.join(tmp, "missing.wav")
+for path in [empty, garbage, zero, silent, missing]:
+    for extra in [[], ["--json"]]:
+        rc, out, err = run(path, *extra)
+        check(rc == 1, f"{os.path.basename(path)} {extra}: exit {rc}, expected 1")
+        check(path in err, f"{os.path.basename(path)}: message names the file: {err!r}")
+        check(out == "", f"{os.path.basename(path)}: stdout not empty: {out!r}")
+
+# Usage: exit 2.
+for args in [["--bogus", good], [], [good, good], ["--fmax", "abc", good], ["--fmax", "nan", good],
+             ["--channel", "-1", good], ["--fmax"]]:
+    rc, out, err = run(*args)
+    check(rc == 2, f"usage {args}: exit {rc}, expected 2 ({err.strip()})")
+rc, out, err = run("--help")
+check(rc == 0 and "Usage" in out and "--fmax" in out, "--help")
+
+if failures:
+    print(f"{failures} checks failed", file=sys.stderr)
+    sys.exit(1)
+print("all checks passed")
