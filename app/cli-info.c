@@ -1,11 +1,305 @@
-/* Placeholder while the subcommand is written; replaced by its owner. */
+/* cli-info.c — `roomwave-cli info MESH`: what an acoustician checks before
+ * simulating a room (size, volume, areas, materials, leaks, orientation,
+ * units), as text or as JSON (--json) for scripts. Fields: docs/IMPORT.md. */
 #include "cli.h"
+#include "rw-materials.h"
+#include "rw-mesh.h"
+
+#include <getopt.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, _("Usage: roomwave-cli info MESH [--scale S] [--materials MAP] [--fmax HZ] [--json]\n\n"
+                  "Reports on a room model: bounding box, volume, surface areas and their\n"
+                  "materials, whether it is closed (watertight) and where it leaks, whether its\n"
+                  "normals point outward, and whether it looks drawn in millimetres.\n\n"
+                  "Options:\n"
+                  "  --scale S        multiply coordinates by S to get metres (0.001 for mm)\n"
+                  "  --materials MAP  JSON map of surface names to materials (docs/IMPORT.md)\n"
+                  "  --fmax HZ        highest simulated frequency, for the reflection factor R\n"
+                  "                   shown per surface (default 1000)\n"
+                  "  --json           write the report as JSON on standard output\n"
+                  "  -h, --help       show this help\n\n"
+                  "Exit status: 0 report written (also for a leaky mesh: see \"watertight\"),\n"
+                  "1 bad input (unreadable or invalid mesh or map), 2 bad usage.\n"));
+}
+
+typedef struct {
+  char text[512];
+} Warning;
+
+/* Collects the warnings an acoustician should act on, in order of harm. */
+static size_t
+collect_warnings (const RwMesh *mesh, const RwMeshReport *r, double scale, Warning *w, size_t max)
+{
+  size_t n = 0;
+#define ADD(...) do { if (n < max) snprintf (w[n++].text, sizeof w[0].text, __VA_ARGS__); } while (0)
+  if (r->n_open_edges > 0)
+    ADD (_("the mesh is not closed: %zu open edges; the room leaks and cannot be simulated"), r->n_open_edges);
+  if (r->n_nonmanifold_edges > 0)
+    ADD (_("%zu edges are shared by more than two triangles (internal faces or duplicated geometry)"),
+         r->n_nonmanifold_edges);
+  if (r->n_misoriented_edges > 0)
+    ADD (_("%zu edges join triangles of opposite orientation: the normals are inconsistent"),
+         r->n_misoriented_edges);
+  if (r->watertight && !r->outward)
+    ADD (_("the normals point into the room (negative volume); flip them in the modelling tool"));
+  if (r->n_degenerate > 0)
+    ADD (_("%zu degenerate triangles (zero area)"), r->n_degenerate);
+  if (r->n_nonfinite > 0)
+    ADD (_("%zu vertices have non-finite coordinates"), r->n_nonfinite);
+  if (r->looks_like_millimetres)
+    {
+      double side = 0;
+      for (int i = 0; i < 3; i++)
+        side = fmax (side, r->bbox_max[i] - r->bbox_min[i]);
+      if (r->alternative_scale > 0)
+        ADD (_("the model is %.0f m across: probably not drawn in metres; try --scale %g (%.1f m) or, "
+               "for inches, --scale %g (%.1f m)"),
+             side, scale * r->suggested_scale, side * r->suggested_scale, scale * r->alternative_scale,
+             side * r->alternative_scale);
+      else
+        ADD (_("the model is %.0f m across: probably not drawn in metres; try --scale %g (%.1f m)"), side,
+             scale * r->suggested_scale, side * r->suggested_scale);
+    }
+  else
+    {
+      double side = 0;
+      for (int i = 0; i < 3; i++)
+        side = fmax (side, r->bbox_max[i] - r->bbox_min[i]);
+      if (side < 1.0)
+        ADD (_("the model is only %.3g m across: was it drawn in another unit? (--scale)"), side);
+    }
+  (void) mesh;
+#undef ADD
+  return n;
+}
+
+static struct json_object *
+json_vec3 (const double v[3])
+{
+  struct json_object *a = json_object_new_array ();
+  for (int i = 0; i < 3; i++)
+    json_object_array_add (a, json_object_new_double (v[i]));
+  return a;
+}
 
 int
 rw_cli_info (int argc, char **argv)
 {
-  (void) argc;
-  (void) argv;
-  fprintf (stderr, "roomwave-cli info: not built yet\n");
-  return RW_EXIT_INPUT;
+  static const struct option options[] = {
+    { "scale", required_argument, NULL, 's' },
+    { "materials", required_argument, NULL, 'm' },
+    { "fmax", required_argument, NULL, 'f' },
+    { "json", no_argument, NULL, 'j' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+  };
+  double scale = 1.0, fmax_hz = 1000.0;
+  const char *map_path = NULL;
+  bool as_json = false;
+  optind = 0;   /* glibc: full re-initialisation, argv[0] is "info" */
+  opterr = 0;
+  int c;
+  while ((c = getopt_long (argc, argv, "h", options, NULL)) != -1)
+    switch (c)
+      {
+      case 's':
+        if (!rw_cli_parse_double (optarg, 1e-9, 1e9, &scale) || !(scale > 0))
+          return rw_cli_usage_error ("info", _("--scale needs a positive number, not '%s'"), optarg);
+        break;
+      case 'm':
+        map_path = optarg;
+        break;
+      case 'f':
+        if (!rw_cli_parse_double (optarg, 1.0, 1e6, &fmax_hz))
+          return rw_cli_usage_error ("info", _("--fmax needs a frequency in Hz, not '%s'"), optarg);
+        break;
+      case 'j':
+        as_json = true;
+        break;
+      case 'h':
+        print_usage (stdout);
+        return RW_EXIT_OK;
+      default:
+        if (optopt)
+          return rw_cli_usage_error ("info", _("unknown option or missing value near '%s'"), argv[optind - 1]);
+        return rw_cli_usage_error ("info", _("unknown option '%s'"), argv[optind - 1]);
+      }
+  if (optind >= argc)
+    return rw_cli_usage_error ("info", _("no mesh file given"));
+  if (optind + 1 < argc)
+    return rw_cli_usage_error ("info", _("one mesh file at a time ('%s' is extra)"), argv[optind + 1]);
+  const char *path = argv[optind];
+
+  RwError err = { 0 };
+  RwMesh *mesh = rw_mesh_load (path, scale, &err);
+  if (mesh == NULL)
+    return rw_cli_fail (&err);
+  RwMeshReport r;
+  if (!rw_mesh_report (mesh, &r, &err))
+    {
+      rw_mesh_free (mesh);
+      return rw_cli_fail (&err);
+    }
+
+  /* Materials are informative here: a missing library leaves them out, a
+   * bad map file is an error (the user asked for it). */
+  RwMaterialLibrary *lib = rw_materials_load (NULL, &err);
+  double *R = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (double));
+  size_t *tri_count = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (size_t));
+  char **material = NULL;
+  int status = RW_EXIT_OK;
+  if (R == NULL || tri_count == NULL)
+    {
+      rw_fail (&err, RW_ERROR_MEMORY, _("out of memory"));
+      status = rw_cli_fail (&err);
+      goto out;
+    }
+  if (lib == NULL && map_path != NULL)
+    {
+      status = rw_cli_fail (&err);
+      goto out;
+    }
+  if (lib != NULL && !rw_materials_assign (lib, mesh, map_path, NAN, fmax_hz, R, &material, &err))
+    {
+      status = rw_cli_fail (&err);
+      goto out;
+    }
+  for (size_t t = 0; t < mesh->n_triangles; t++)
+    if (mesh->tri_surface[t] < mesh->n_surfaces)
+      tri_count[mesh->tri_surface[t]]++;
+
+  Warning warnings[16];
+  size_t n_warn = collect_warnings (mesh, &r, scale, warnings, 16);
+  double dims[3];
+  for (int i = 0; i < 3; i++)
+    dims[i] = r.bbox_max[i] - r.bbox_min[i];
+
+  if (as_json)
+    {
+      /* Ten significant digits: 0.0254 stays 0.0254, and millimetre
+       * precision survives in a 1 km model. */
+      json_c_set_serialization_double_format ("%.10g", JSON_C_OPTION_THREAD);
+      struct json_object *o = json_object_new_object ();
+      json_object_object_add (o, "file", json_object_new_string (path));
+      json_object_object_add (o, "scale", json_object_new_double (scale));
+      json_object_object_add (o, "vertices", json_object_new_int64 ((int64_t) mesh->n_vertices));
+      json_object_object_add (o, "triangles", json_object_new_int64 ((int64_t) mesh->n_triangles));
+      json_object_object_add (o, "volume_m3", json_object_new_double (r.volume_m3));
+      json_object_object_add (o, "area_m2", json_object_new_double (r.area_m2));
+      json_object_object_add (o, "bbox_min", json_vec3 (r.bbox_min));
+      json_object_object_add (o, "bbox_max", json_vec3 (r.bbox_max));
+      json_object_object_add (o, "dimensions_m", json_vec3 (dims));
+      json_object_object_add (o, "watertight", json_object_new_boolean (r.watertight));
+      json_object_object_add (o, "outward", json_object_new_boolean (r.outward));
+      json_object_object_add (o, "open_edges", json_object_new_int64 ((int64_t) r.n_open_edges));
+      json_object_object_add (o, "nonmanifold_edges", json_object_new_int64 ((int64_t) r.n_nonmanifold_edges));
+      json_object_object_add (o, "misoriented_edges", json_object_new_int64 ((int64_t) r.n_misoriented_edges));
+      json_object_object_add (o, "degenerate_triangles", json_object_new_int64 ((int64_t) r.n_degenerate));
+      json_object_object_add (o, "nonfinite_vertices", json_object_new_int64 ((int64_t) r.n_nonfinite));
+      struct json_object *leaks = json_object_new_array ();
+      for (size_t i = 0; i < r.n_edge_samples; i++)
+        {
+          struct json_object *e = json_object_new_array ();
+          json_object_array_add (e, json_vec3 (r.edge_samples[i]));
+          json_object_array_add (e, json_vec3 (r.edge_samples[i] + 3));
+          json_object_array_add (leaks, e);
+        }
+      json_object_object_add (o, "open_edge_samples", leaks);
+      json_object_object_add (o, "suggested_scale",
+                              r.looks_like_millimetres ? json_object_new_double (scale * r.suggested_scale) : NULL);
+      json_object_object_add (o, "alternative_scale",
+                              r.alternative_scale > 0 ? json_object_new_double (scale * r.alternative_scale) : NULL);
+      json_object_object_add (o, "fmax_hz", json_object_new_double (fmax_hz));
+      struct json_object *warr = json_object_new_array ();
+      for (size_t i = 0; i < n_warn; i++)
+        json_object_array_add (warr, json_object_new_string (warnings[i].text));
+      json_object_object_add (o, "warnings", warr);
+      struct json_object *surfs = json_object_new_array ();
+      for (size_t s = 0; s < mesh->n_surfaces; s++)
+        {
+          struct json_object *so = json_object_new_object ();
+          json_object_object_add (so, "name", json_object_new_string (mesh->surface_names[s]));
+          json_object_object_add (so, "area_m2", json_object_new_double (r.surface_area_m2[s]));
+          json_object_object_add (so, "triangles", json_object_new_int64 ((int64_t) tri_count[s]));
+          const char *hint = mesh->surface_materials ? mesh->surface_materials[s] : NULL;
+          json_object_object_add (so, "model_material", hint ? json_object_new_string (hint) : NULL);
+          json_object_object_add (so, "material", material ? json_object_new_string (material[s]) : NULL);
+          json_object_object_add (so, "R", material ? json_object_new_double (R[s]) : NULL);
+          json_object_array_add (surfs, so);
+        }
+      json_object_object_add (o, "surfaces", surfs);
+      puts (json_object_to_json_string_ext (o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+      json_object_put (o);
+      goto out;
+    }
+
+  printf (_("Mesh: %s\n"), path);
+  if (scale != 1.0)
+    printf (_("Scale: %g (coordinates multiplied to give metres)\n"), scale);
+  printf (_("Vertices: %zu   triangles: %zu   surfaces: %zu\n"), mesh->n_vertices, mesh->n_triangles,
+          mesh->n_surfaces);
+  printf (_("Bounding box: (%.3f, %.3f, %.3f) – (%.3f, %.3f, %.3f) m\n"), r.bbox_min[0], r.bbox_min[1],
+          r.bbox_min[2], r.bbox_max[0], r.bbox_max[1], r.bbox_max[2]);
+  printf (_("Dimensions: %.3f × %.3f × %.3f m\n"), dims[0], dims[1], dims[2]);
+  if (r.watertight)
+    printf (_("Volume: %.3f m³\n"), fabs (r.volume_m3));
+  else
+    printf (_("Volume: %.3f m³ (not meaningful: the mesh is not closed)\n"), r.volume_m3);
+  printf (_("Surface area: %.3f m²\n"), r.area_m2);
+  printf (_("\nSurfaces (R at fmax %g Hz):\n"), fmax_hz);
+  int name_w = 8;
+  for (size_t s = 0; s < mesh->n_surfaces; s++)
+    name_w = (int) fmax (name_w, fmin (40, (double) strlen (mesh->surface_names[s])));
+  for (size_t s = 0; s < mesh->n_surfaces; s++)
+    {
+      printf ("  %-*s %10.3f m² %7zu %-9s", name_w, mesh->surface_names[s], r.surface_area_m2[s], tri_count[s],
+              dngettext (GETTEXT_PACKAGE, "triangle", "triangles", tri_count[s]));
+      if (material)
+        printf ("  %s (R = %.3f)", material[s], R[s]);
+      printf ("\n");
+    }
+  printf (_("\nWatertight: %s\n"), r.watertight ? _("yes") : _("no"));
+  if (!r.watertight)
+    {
+      printf (_("  open edges: %zu, non-manifold edges: %zu, misoriented edges: %zu\n"), r.n_open_edges,
+              r.n_nonmanifold_edges, r.n_misoriented_edges);
+      for (size_t i = 0; i < r.n_edge_samples; i++)
+        {
+          const double *e = r.edge_samples[i];
+          printf (_("  leak: edge (%.3f, %.3f, %.3f) – (%.3f, %.3f, %.3f)\n"), e[0], e[1], e[2], e[3], e[4], e[5]);
+        }
+      if (r.n_open_edges > r.n_edge_samples)
+        printf (_("  … and %zu more open edges\n"), r.n_open_edges - r.n_edge_samples);
+    }
+  printf (_("Normals: %s\n"), r.outward ? _("outward")
+                              : r.watertight ? _("inward (flip them)") : _("undetermined (mesh not closed)"));
+  if (n_warn > 0)
+    {
+      printf (_("\nWarnings:\n"));
+      for (size_t i = 0; i < n_warn; i++)
+        printf ("  - %s\n", warnings[i].text);
+    }
+  if (lib == NULL)
+    printf (_("\n(material library not found: %s)\n"), err.message);
+
+out:
+  if (material)
+    {
+      for (size_t s = 0; s < mesh->n_surfaces; s++)
+        free (material[s]);
+      free (material);
+    }
+  free (R);
+  free (tri_count);
+  rw_materials_free (lib);
+  rw_mesh_report_clear (&r);
+  rw_mesh_free (mesh);
+  return status;
 }

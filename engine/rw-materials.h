@@ -9,6 +9,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "rw-error.h"
 #include "rw-mesh.h"
@@ -21,6 +22,7 @@ typedef struct {
   char *category;
   double alpha[RW_N_OCTAVES];
   char *source;               /* published reference of the row */
+  bool extrapolated[RW_N_OCTAVES];  /* band copied from its neighbour, not in the source */
 } RwMaterial;
 
 typedef struct {
@@ -34,7 +36,9 @@ void rw_materials_free (RwMaterialLibrary *lib);
 const RwMaterial *rw_materials_find (const RwMaterialLibrary *lib, const char *name);
 
 /* The single α that stands for the material in a band-limited simulation
- * valid up to fmax_hz (documented in the .c and docs/PHYSICS.md). */
+ * valid up to fmax_hz: the mean of α over the octave bands whose centre is
+ * ≤ fmax_hz (the 63 Hz band alone below 125 Hz). Why, and the trade-off:
+ * rw-materials.c and docs/IMPORT.md. */
 double rw_material_alpha_for_fmax (const RwMaterial *m, double fmax_hz);
 double rw_reflection_from_alpha (double alpha);   /* √(1 − α) */
 double rw_admittance_from_reflection (double R);  /* β = (1 − R)/(1 + R) */
@@ -42,7 +46,8 @@ double rw_admittance_from_reflection (double R);  /* β = (1 − R)/(1 + R) */
 /* One R per surface of `mesh`. Precedence: uniform_R when finite (the
  * --reflection option); else the map file (JSON object: surface name →
  * material name, or {"R": r}, or {"alpha": a}), when map_path is not NULL;
- * else a surface whose name matches a library material; else the default
+ * else the surface's model material name (mesh->surface_materials) or,
+ * failing that, its surface name matching a library material; else the default
  * material ("plaster on masonry" style, named in the .c). Writes
  * R_out[n_surfaces] and, when material_out is not NULL, a newly allocated
  * name per surface (free each and the array). A map naming an unknown
@@ -50,6 +55,14 @@ double rw_admittance_from_reflection (double R);  /* β = (1 − R)/(1 + R) */
 bool rw_materials_assign (const RwMaterialLibrary *lib, const RwMesh *mesh,
                           const char *map_path, double uniform_R, double fmax_hz,
                           double *R_out, char ***material_out, RwError *err);
+
+/* The library material a surface name matches (the rule of
+ * rw_materials_assign: exact, then word prefix, then longest whole-word
+ * material name inside the surface name; case, '_', '-', '.' and a
+ * trailing ".001" ignored), or NULL. */
+const RwMaterial *rw_materials_match (const RwMaterialLibrary *lib, const char *surface_name);
+/* The material a surface falls back to when nothing else assigns one. */
+const char *rw_materials_default_name (void);
 
 /* Locates data files: $ROOMWAVE_DATA_DIR, then the source tree's data/
  * (uninstalled build), then the installed data dir. Returns a newly

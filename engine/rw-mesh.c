@@ -42,8 +42,20 @@ rw_mesh_add_surface (RwMesh *mesh, const char *name)
     if (strcmp (mesh->surface_names[i], name) == 0)
       return (uint32_t) i;
   RwMeshBuilder *b = (RwMeshBuilder *) mesh;
+  size_t old_cap = b->cap_s;
   mesh->surface_names = grow (mesh->surface_names, mesh->n_surfaces + 1, &b->cap_s, sizeof (char *));
+  if (mesh->surface_materials != NULL && b->cap_s != old_cap)
+    {
+      /* The material hints keep the capacity of the names. */
+      char **m = realloc (mesh->surface_materials, b->cap_s * sizeof (char *));
+      if (m == NULL)
+        abort ();
+      memset (m + old_cap, 0, (b->cap_s - old_cap) * sizeof (char *));
+      mesh->surface_materials = m;
+    }
   mesh->surface_names[mesh->n_surfaces] = strdup (name);
+  if (mesh->surface_materials != NULL)
+    mesh->surface_materials[mesh->n_surfaces] = NULL;
   return (uint32_t) mesh->n_surfaces++;
 }
 
@@ -73,12 +85,35 @@ rw_mesh_add_triangle (RwMesh *mesh, uint32_t a, uint32_t b, uint32_t c, uint32_t
 }
 
 void
+rw_mesh_set_surface_material (RwMesh *mesh, uint32_t surface, const char *material)
+{
+  if (surface >= mesh->n_surfaces)
+    return;
+  RwMeshBuilder *b = (RwMeshBuilder *) mesh;
+  if (mesh->surface_materials == NULL)
+    {
+      if (material == NULL)
+        return;
+      mesh->surface_materials = calloc (b->cap_s, sizeof (char *));
+      if (mesh->surface_materials == NULL)
+        abort ();
+    }
+  free (mesh->surface_materials[surface]);
+  mesh->surface_materials[surface] = material ? strdup (material) : NULL;
+}
+
+void
 rw_mesh_free (RwMesh *mesh)
 {
   if (mesh == NULL)
     return;
   for (size_t i = 0; i < mesh->n_surfaces; i++)
-    free (mesh->surface_names[i]);
+    {
+      free (mesh->surface_names[i]);
+      if (mesh->surface_materials)
+        free (mesh->surface_materials[i]);
+    }
+  free (mesh->surface_materials);
   free (mesh->surface_names);
   free (mesh->xyz);
   free (mesh->tri);

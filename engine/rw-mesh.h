@@ -23,11 +23,19 @@ typedef struct {
   size_t n_surfaces;
   char **surface_names;     /* n_surfaces names, unique, never NULL */
   char *path;               /* file it was loaded from, or NULL */
+  char **surface_materials; /* NULL, or n_surfaces entries: the model's material
+                               name of each surface where it has one that differs
+                               from the surface name, else NULL (a hint for
+                               rw_materials_assign) */
 } RwMesh;
 
 /* Loads any format Assimp reads. Fails (RW_ERROR_IO / RW_ERROR_INPUT) with
  * a message naming the file: missing, empty, not a mesh, no triangles,
- * truncated, non-finite coordinates. scale must be finite and > 0. */
+ * truncated, non-finite coordinates. scale must be finite and > 0.
+ * Node transforms are applied; coincident vertices of different meshes are
+ * welded (1e-7 of the bounding-box diagonal). Assimp itself runs in a
+ * forked child process, so that a file that crashes or hangs it becomes an
+ * error instead (docs/IMPORT.md; ROOMWAVE_IMPORT_IN_PROCESS=1 to debug). */
 RwMesh *rw_mesh_load (const char *path, double scale, RwError *err);
 
 /* Programmatic construction (tests, demo shapes, and the importer: every
@@ -36,6 +44,8 @@ RwMesh *rw_mesh_new (void);
 uint32_t rw_mesh_add_surface (RwMesh *mesh, const char *name);   /* returns id; existing name → its id */
 uint32_t rw_mesh_add_vertex (RwMesh *mesh, double x, double y, double z);
 void rw_mesh_add_triangle (RwMesh *mesh, uint32_t a, uint32_t b, uint32_t c, uint32_t surface);
+/* Records the model's material name of a surface (NULL clears it). */
+void rw_mesh_set_surface_material (RwMesh *mesh, uint32_t surface, const char *material);
 /* Writes the mesh with Assimp's exporter; format id as Assimp names it
  * ("obj", "stl", "stlb", "ply", "plyb", "gltf2", "glb2", "collada"…). */
 bool rw_mesh_export (const RwMesh *mesh, const char *path, const char *format_id, RwError *err);
@@ -58,8 +68,9 @@ typedef struct {
   size_t n_nonfinite;          /* vertices with NaN or infinite coordinates */
   size_t n_edge_samples;       /* up to RW_MESH_REPORT_MAX_EDGES open edges … */
   double edge_samples[RW_MESH_REPORT_MAX_EDGES][6];  /* … as x0,y0,z0,x1,y1,z1 */
-  bool looks_like_millimetres; /* bounding box over 200 m */
+  bool looks_like_millimetres; /* largest bounding-box side over 200 m: drawn in mm, cm or inches */
   double suggested_scale;      /* e.g. 0.001, when looks_like_millimetres */
+  double alternative_scale;    /* 0.0254 when inches would also give a plausible room, else 0 */
 } RwMeshReport;
 
 bool rw_mesh_report (const RwMesh *mesh, RwMeshReport *report, RwError *err);

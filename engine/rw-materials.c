@@ -1,0 +1,705 @@
+/* rw-materials.c — the material library (data/materials.json) and the
+ * reflection factor of each surface.
+ *
+ * The one number per surface. The solver's boundaries are frequency
+ * independent (DESIGN §2), so a material's octave-band α must become one
+ * α. We take the mean of α over the octave bands whose nominal centre is
+ * at or below fmax (63 Hz … 1 kHz for a 1 kHz simulation; only the 63 Hz
+ * band when fmax is below 125 Hz). α is an energy fraction, so its
+ * arithmetic mean is the fraction of energy absorbed per reflection by a
+ * signal with equal energy in each octave (pink noise), over exactly the
+ * range the simulation is valid for: the broadband decay of the simulated
+ * range comes out right. The trade-off: a material whose α rises with
+ * frequency (carpet, curtains) absorbs too much in the low bands of the
+ * simulation and too little in its top band, so per-band reverberation
+ * times are flattened towards their mean; a frequency-dependent boundary
+ * would be needed to do better. Alternatives rejected: the 500 Hz value
+ * (the classic single number, but blind to fmax) and the top band's value
+ * (overstates low-frequency absorption for porous materials).
+ *
+ * Surface → material (rw_materials_assign): a uniform R, else the map
+ * file, else a name match (of the model's material name of the surface,
+ * RwMesh.surface_materials, then of the surface name), else
+ * RW_DEFAULT_MATERIAL. Name matching
+ * normalises both names (lower case; '_', '-', '.' as spaces; a trailing
+ * Blender-style ".001" dropped; spaces collapsed) and takes, in order:
+ * the material of the same name; the first material whose name begins
+ * with the surface name as whole words ("carpet" → "carpet on concrete");
+ * the longest material name found in the surface name as whole words
+ * ("north wall plaster" → "plaster").
+ */
+#include "rw-materials.h"
+#include "rw-i18n.h"
+#include "rw-config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const double rw_octave_centres_hz[RW_N_OCTAVES] = { 63, 125, 250, 500, 1000, 2000, 4000, 8000 };
+
+/* Smooth plaster on masonry: a hard, common wall finish. A surface nobody
+ * named gets a reflective default, so that a forgotten surface shows up as
+ * too long a reverberation rather than as silently missing absorption. */
+#define RW_DEFAULT_MATERIAL "plaster"
+
+/* ---- data path ---------------------------------------------------------- */
+
+static char *
+join_if_readable (const char *dir, const char *relative)
+{
+  if (dir == NULL || *dir == '\0')
+    return NULL;
+  size_t n = strlen (dir) + strlen (relative) + 2;
+  char *p = malloc (n);
+  if (p == NULL)
+    return NULL;
+  snprintf (p, n, "%s/%s", dir, relative);
+  if (access (p, R_OK) == 0)
+    return p;
+  free (p);
+  return NULL;
+}
+
+char *
+rw_data_path (const char *relative)
+{
+  if (relative == NULL)
+    return NULL;
+  char *p = join_if_readable (getenv ("ROOMWAVE_DATA_DIR"), relative);
+  if (p == NULL)
+    p = join_if_readable (RW_SOURCE_DATA_DIR, relative);
+  if (p == NULL)
+    p = join_if_readable (RW_INSTALL_DATA_DIR, relative);
+  return p;
+}
+
+/* ---- library ------------------------------------------------------------ */
+
+void
+rw_materials_free (RwMaterialLibrary *lib)
+{
+  if (lib == NULL)
+    return;
+  for (size_t i = 0; i < lib->n; i++)
+    {
+      free (lib->items[i].name);
+      free (lib->items[i].category);
+      free (lib->items[i].source);
+    }
+  free (lib->items);
+  free (lib);
+}
+
+/* json-c's own messages say where parsing stopped; we add the file. */
+static struct json_object *
+parse_json_file (const char *path, RwError *err)
+{
+  FILE *f = fopen (path, "rb");
+  if (f == NULL)
+    {
+      rw_fail (err, RW_ERROR_IO, _("%s: cannot open: %s"), path, strerror (errno));
+      return NULL;
+    }
+  size_t cap = 4096, n = 0;
+  char *buf = malloc (cap);
+  while (buf != NULL)
+    {
+      size_t got = fread (buf + n, 1, cap - n, f);
+      n += got;
+      if (n < cap)
+        break;
+      if (cap > (64u << 20))
+        {
+          free (buf);
+          fclose (f);
+          rw_fail (err, RW_ERROR_INPUT, _("%s: file too large for a JSON material file"), path);
+          return NULL;
+        }
+      char *b2 = realloc (buf, cap * 2);
+      if (b2 == NULL)
+        {
+          free (buf);
+          buf = NULL;
+          break;
+        }
+      buf = b2;
+      cap *= 2;
+    }
+  bool read_error = ferror (f);
+  fclose (f);
+  if (buf == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
+      return NULL;
+    }
+  if (read_error)
+    {
+      free (buf);
+      rw_fail (err, RW_ERROR_IO, _("%s: read error"), path);
+      return NULL;
+    }
+  if (n == 0)
+    {
+      free (buf);
+      rw_fail (err, RW_ERROR_INPUT, _("%s: the file is empty (expected JSON)"), path);
+      return NULL;
+    }
+  struct json_tokener *tok = json_tokener_new ();
+  if (tok == NULL || n > INT32_MAX)
+    {
+      free (buf);
+      if (tok)
+        json_tokener_free (tok);
+      rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
+      return NULL;
+    }
+  struct json_object *root = json_tokener_parse_ex (tok, buf, (int) n);
+  enum json_tokener_error jerr = json_tokener_get_error (tok);
+  /* Anything but whitespace after the value is an error too. */
+  if (root != NULL && jerr == json_tokener_success)
+    {
+      size_t used = json_tokener_get_parse_end (tok);
+      while (used < n && isspace ((unsigned char) buf[used]))
+        used++;
+      if (used < n)
+        {
+          json_object_put (root);
+          root = NULL;
+          jerr = json_tokener_error_parse_unexpected;
+        }
+    }
+  else if (root != NULL)
+    {
+      json_object_put (root);
+      root = NULL;
+    }
+  if (root == NULL)
+    {
+      if (jerr == json_tokener_continue)
+        rw_fail (err, RW_ERROR_INPUT, _("%s: not valid JSON: the file ends in the middle of a value"), path);
+      else
+        rw_fail (err, RW_ERROR_INPUT, _("%s: not valid JSON (%s)"), path, json_tokener_error_desc (jerr));
+    }
+  json_tokener_free (tok);
+  free (buf);
+  return root;
+}
+
+static bool
+get_number (struct json_object *o, double *out)
+{
+  if (o == NULL)
+    return false;
+  enum json_type t = json_object_get_type (o);
+  if (t != json_type_double && t != json_type_int)
+    return false;
+  *out = json_object_get_double (o);
+  return isfinite (*out);
+}
+
+RwMaterialLibrary *
+rw_materials_load (const char *path, RwError *err)
+{
+  char *found = NULL;
+  if (path == NULL)
+    {
+      found = rw_data_path ("materials.json");
+      if (found == NULL)
+        {
+          rw_fail (err, RW_ERROR_IO,
+                   _("materials.json: the material library was not found (set ROOMWAVE_DATA_DIR to the "
+                     "folder that holds it)"));
+          return NULL;
+        }
+      path = found;
+    }
+  RwMaterialLibrary *lib = NULL;
+  struct json_object *root = parse_json_file (path, err);
+  if (root == NULL)
+    goto out;
+  struct json_object *version, *mats, *bands;
+  if (!json_object_is_type (root, json_type_object))
+    {
+      rw_fail (err, RW_ERROR_INPUT, _("%s: expected a JSON object with \"version\" and \"materials\""), path);
+      goto out;
+    }
+  if (!json_object_object_get_ex (root, "version", &version) || json_object_get_int (version) != 1)
+    {
+      rw_fail (err, RW_ERROR_INPUT, _("%s: unsupported or missing \"version\" (this program reads version 1)"),
+               path);
+      goto out;
+    }
+  if (json_object_object_get_ex (root, "bands_hz", &bands))
+    {
+      bool ok = json_object_is_type (bands, json_type_array)
+                && json_object_array_length (bands) == RW_N_OCTAVES;
+      for (size_t b = 0; ok && b < RW_N_OCTAVES; b++)
+        {
+          double f;
+          ok = get_number (json_object_array_get_idx (bands, b), &f) && f == rw_octave_centres_hz[b];
+        }
+      if (!ok)
+        {
+          rw_fail (err, RW_ERROR_INPUT, _("%s: \"bands_hz\" must be [63, 125, 250, 500, 1000, 2000, 4000, 8000]"),
+                   path);
+          goto out;
+        }
+    }
+  if (!json_object_object_get_ex (root, "materials", &mats) || !json_object_is_type (mats, json_type_array))
+    {
+      rw_fail (err, RW_ERROR_INPUT, _("%s: \"materials\" must be an array"), path);
+      goto out;
+    }
+  size_t n = json_object_array_length (mats);
+  lib = calloc (1, sizeof *lib);
+  if (lib == NULL || (n > 0 && (lib->items = calloc (n, sizeof *lib->items)) == NULL))
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
+      goto fail;
+    }
+  for (size_t i = 0; i < n; i++)
+    {
+      struct json_object *m = json_object_array_get_idx (mats, i), *v;
+      RwMaterial *it = &lib->items[lib->n];
+      if (!json_object_is_type (m, json_type_object) || !json_object_object_get_ex (m, "name", &v)
+          || !json_object_is_type (v, json_type_string) || json_object_get_string_len (v) == 0)
+        {
+          rw_fail (err, RW_ERROR_INPUT, _("%s: material %zu has no \"name\""), path, i + 1);
+          goto fail;
+        }
+      const char *name = json_object_get_string (v);
+      if (rw_materials_find (lib, name) != NULL)
+        {
+          rw_fail (err, RW_ERROR_INPUT, _("%s: material \"%s\" appears twice"), path, name);
+          goto fail;
+        }
+      if (!json_object_object_get_ex (m, "alpha", &v) || !json_object_is_type (v, json_type_array)
+          || json_object_array_length (v) != RW_N_OCTAVES)
+        {
+          rw_fail (err, RW_ERROR_INPUT, _("%s: material \"%s\": \"alpha\" must hold %d numbers (63 Hz … 8 kHz)"),
+                   path, name, RW_N_OCTAVES);
+          goto fail;
+        }
+      double alpha[RW_N_OCTAVES];
+      for (size_t b = 0; b < RW_N_OCTAVES; b++)
+        if (!get_number (json_object_array_get_idx (v, b), &alpha[b]) || alpha[b] < 0 || alpha[b] > 1)
+          {
+            rw_fail (err, RW_ERROR_INPUT, _("%s: material \"%s\": alpha at %g Hz must be a number in [0, 1]"),
+                     path, name, rw_octave_centres_hz[b]);
+            goto fail;
+          }
+      const char *source = NULL, *category = "";
+      if (json_object_object_get_ex (m, "source", &v) && json_object_is_type (v, json_type_string))
+        source = json_object_get_string (v);
+      if (source == NULL || *source == '\0')
+        {
+          rw_fail (err, RW_ERROR_INPUT, _("%s: material \"%s\" has no \"source\" (every row needs its reference)"),
+                   path, name);
+          goto fail;
+        }
+      if (json_object_object_get_ex (m, "category", &v) && json_object_is_type (v, json_type_string))
+        category = json_object_get_string (v);
+      memset (it->extrapolated, 0, sizeof it->extrapolated);
+      if (json_object_object_get_ex (m, "extrapolated_bands", &v) && json_object_is_type (v, json_type_array))
+        for (size_t k = 0; k < json_object_array_length (v); k++)
+          {
+            double f = -1;
+            get_number (json_object_array_get_idx (v, k), &f);
+            bool known = false;
+            for (size_t b = 0; b < RW_N_OCTAVES; b++)
+              if (f == rw_octave_centres_hz[b])
+                known = it->extrapolated[b] = true;
+            if (!known)
+              {
+                rw_fail (err, RW_ERROR_INPUT, _("%s: material \"%s\": \"extrapolated_bands\" names no octave band"),
+                         path, name);
+                goto fail;
+              }
+          }
+      it->name = strdup (name);
+      it->category = strdup (category);
+      it->source = strdup (source);
+      memcpy (it->alpha, alpha, sizeof alpha);
+      lib->n++;
+      if (it->name == NULL || it->category == NULL || it->source == NULL)
+        {
+          rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
+          goto fail;
+        }
+    }
+  if (lib->n == 0)
+    {
+      rw_fail (err, RW_ERROR_INPUT, _("%s: the library holds no materials"), path);
+      goto fail;
+    }
+  goto out;
+
+fail:
+  rw_materials_free (lib);
+  lib = NULL;
+out:
+  if (root)
+    json_object_put (root);
+  free (found);
+  return lib;
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+/* Lower case, '_' '-' '.' as spaces, a trailing ".NNN" (Blender's copy
+ * suffix) dropped, spaces collapsed and trimmed. */
+static void
+normalise (const char *in, char *out, size_t size)
+{
+  char tmp[512];
+  snprintf (tmp, sizeof tmp, "%s", in);
+  size_t len = strlen (tmp);
+  size_t d = len;
+  while (d > 0 && isdigit ((unsigned char) tmp[d - 1]))
+    d--;
+  if (d > 0 && d < len && tmp[d - 1] == '.')
+    tmp[d - 1] = '\0';
+  size_t o = 0;
+  bool space = true;   /* drops leading spaces */
+  for (const char *p = tmp; *p && o + 1 < size; p++)
+    {
+      char c = (char) tolower ((unsigned char) *p);
+      if (c == '_' || c == '-' || c == '.' || isspace ((unsigned char) c))
+        c = ' ';
+      if (c == ' ' && space)
+        continue;
+      out[o++] = c;
+      space = c == ' ';
+    }
+  while (o > 0 && out[o - 1] == ' ')
+    o--;
+  out[o] = '\0';
+}
+
+const RwMaterial *
+rw_materials_find (const RwMaterialLibrary *lib, const char *name)
+{
+  if (lib == NULL || name == NULL)
+    return NULL;
+  for (size_t i = 0; i < lib->n; i++)
+    if (lib->items[i].name && strcasecmp (lib->items[i].name, name) == 0)
+      return &lib->items[i];
+  return NULL;
+}
+
+/* Is `needle` in `hay` as whole words? */
+static bool
+contains_words (const char *hay, const char *needle)
+{
+  size_t n = strlen (needle);
+  if (n == 0)
+    return false;
+  for (const char *p = strstr (hay, needle); p; p = strstr (p + 1, needle))
+    if ((p == hay || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
+      return true;
+  return false;
+}
+
+/* The name rule of the file comment; NULL when nothing matches. */
+static const RwMaterial *
+match_surface_name (const RwMaterialLibrary *lib, const char *surface)
+{
+  char s[512], m[512];
+  normalise (surface, s, sizeof s);
+  if (s[0] == '\0')
+    return NULL;
+  for (size_t i = 0; i < lib->n; i++)
+    {
+      normalise (lib->items[i].name, m, sizeof m);
+      if (strcmp (s, m) == 0)
+        return &lib->items[i];
+    }
+  size_t ls = strlen (s);
+  for (size_t i = 0; i < lib->n; i++)
+    {
+      normalise (lib->items[i].name, m, sizeof m);
+      if (strncmp (m, s, ls) == 0 && m[ls] == ' ')
+        return &lib->items[i];
+    }
+  const RwMaterial *best = NULL;
+  size_t best_len = 0;
+  for (size_t i = 0; i < lib->n; i++)
+    {
+      normalise (lib->items[i].name, m, sizeof m);
+      size_t lm = strlen (m);
+      if (lm > best_len && contains_words (s, m))
+        {
+          best = &lib->items[i];
+          best_len = lm;
+        }
+    }
+  return best;
+}
+
+/* ---- physics ------------------------------------------------------------ */
+
+double
+rw_material_alpha_for_fmax (const RwMaterial *m, double fmax_hz)
+{
+  if (m == NULL)
+    return 0.0;
+  double sum = 0;
+  int n = 0;
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    if (rw_octave_centres_hz[b] <= fmax_hz || b == 0)
+      {
+        sum += m->alpha[b];
+        n++;
+      }
+  return sum / n;
+}
+
+double
+rw_reflection_from_alpha (double alpha)
+{
+  /* Normal-incidence plane-wave relation |R|² = 1 − α (real, positive R). */
+  if (!(alpha > 0))
+    return 1.0;
+  if (alpha >= 1)
+    return 0.0;
+  return sqrt (1.0 - alpha);
+}
+
+double
+rw_admittance_from_reflection (double R)
+{
+  /* Specific admittance of a locally reacting surface at normal incidence:
+   * R = (1 − β)/(1 + β) ⇔ β = (1 − R)/(1 + R). R = −1 (pressure release)
+   * has infinite admittance. */
+  if (R <= -1)
+    return INFINITY;
+  return (1.0 - R) / (1.0 + R);
+}
+
+/* ---- assignment --------------------------------------------------------- */
+
+static char *
+printf_dup (const char *fmt, double v)
+{
+  char buf[64];
+  snprintf (buf, sizeof buf, fmt, v);
+  return strdup (buf);
+}
+
+static void
+free_names (char **names, size_t n)
+{
+  if (names == NULL)
+    return;
+  for (size_t i = 0; i < n; i++)
+    free (names[i]);
+  free (names);
+}
+
+static long
+find_surface (const RwMesh *mesh, const char *name)
+{
+  for (size_t s = 0; s < mesh->n_surfaces; s++)
+    if (strcmp (mesh->surface_names[s], name) == 0)
+      return (long) s;
+  for (size_t s = 0; s < mesh->n_surfaces; s++)
+    if (strcasecmp (mesh->surface_names[s], name) == 0)
+      return (long) s;
+  return -1;
+}
+
+bool
+rw_materials_assign (const RwMaterialLibrary *lib, const RwMesh *mesh,
+                     const char *map_path, double uniform_R, double fmax_hz,
+                     double *R_out, char ***material_out, RwError *err)
+{
+  if (mesh == NULL || R_out == NULL)
+    return rw_fail (err, RW_ERROR_INTERNAL, _("rw_materials_assign: missing argument"));
+  size_t n = mesh->n_surfaces;
+  char **names = NULL;
+  if (material_out != NULL)
+    {
+      *material_out = NULL;
+      names = calloc (n ? n : 1, sizeof (char *));
+      if (names == NULL)
+        return rw_fail (err, RW_ERROR_MEMORY, _("out of memory"));
+    }
+
+  if (isfinite (uniform_R))
+    {
+      if (uniform_R < -1 || uniform_R > 1)
+        {
+          free (names);
+          return rw_fail (err, RW_ERROR_INPUT, _("reflection factor %g is outside [-1, 1]"), uniform_R);
+        }
+      for (size_t s = 0; s < n; s++)
+        {
+          R_out[s] = uniform_R;
+          if (names && (names[s] = printf_dup ("R = %g", uniform_R)) == NULL)
+            goto oom;
+        }
+      if (material_out)
+        *material_out = names;
+      return true;
+    }
+
+  bool *set = calloc (n ? n : 1, sizeof (bool));
+  if (set == NULL)
+    goto oom;
+  if (map_path != NULL)
+    {
+      struct json_object *root = parse_json_file (map_path, err);
+      if (root == NULL)
+        goto fail_set;
+      if (!json_object_is_type (root, json_type_object))
+        {
+          json_object_put (root);
+          rw_fail (err, RW_ERROR_INPUT,
+                   _("%s: expected a JSON object mapping surface names to materials, "
+                     "e.g. {\"floor\": \"carpet on concrete\", \"ceiling\": {\"alpha\": 0.6}}"),
+                   map_path);
+          goto fail_set;
+        }
+      json_object_object_foreach (root, key, val)
+        {
+          long s = find_surface (mesh, key);
+          if (s < 0)
+            {
+              rw_fail (err, RW_ERROR_INPUT, _("%s: surface \"%s\" is not in the mesh %s"), map_path, key,
+                       mesh->path ? mesh->path : "");
+              json_object_put (root);
+              goto fail_set;
+            }
+          double R = NAN;
+          char *label = NULL;
+          if (json_object_is_type (val, json_type_string))
+            {
+              const RwMaterial *m = rw_materials_find (lib, json_object_get_string (val));
+              if (m == NULL)
+                {
+                  rw_fail (err, RW_ERROR_INPUT, _("%s: surface \"%s\": unknown material \"%s\""), map_path, key,
+                           json_object_get_string (val));
+                  json_object_put (root);
+                  goto fail_set;
+                }
+              R = rw_reflection_from_alpha (rw_material_alpha_for_fmax (m, fmax_hz));
+              label = strdup (m->name);
+            }
+          else if (json_object_is_type (val, json_type_object))
+            {
+              struct json_object *r, *a;
+              bool has_r = json_object_object_get_ex (val, "R", &r);
+              bool has_a = json_object_object_get_ex (val, "alpha", &a);
+              double x = NAN;
+              if (has_r == has_a)
+                {
+                  rw_fail (err, RW_ERROR_INPUT, _("%s: surface \"%s\": give either {\"R\": r} or {\"alpha\": a}"),
+                           map_path, key);
+                  json_object_put (root);
+                  goto fail_set;
+                }
+              if (has_r && (!get_number (r, &x) || x < -1 || x > 1))
+                {
+                  rw_fail (err, RW_ERROR_INPUT, _("%s: surface \"%s\": R must be a number in [-1, 1]"), map_path,
+                           key);
+                  json_object_put (root);
+                  goto fail_set;
+                }
+              if (has_a && (!get_number (a, &x) || x < 0 || x > 1))
+                {
+                  rw_fail (err, RW_ERROR_INPUT, _("%s: surface \"%s\": alpha must be a number in [0, 1]"),
+                           map_path, key);
+                  json_object_put (root);
+                  goto fail_set;
+                }
+              R = has_r ? x : rw_reflection_from_alpha (x);
+              label = printf_dup (has_r ? "R = %g" : "alpha = %g", x);
+            }
+          else
+            {
+              rw_fail (err, RW_ERROR_INPUT,
+                       _("%s: surface \"%s\": expected a material name, {\"R\": r} or {\"alpha\": a}"), map_path,
+                       key);
+              json_object_put (root);
+              goto fail_set;
+            }
+          R_out[s] = R;
+          set[s] = true;
+          if (names)
+            {
+              free (names[s]);
+              names[s] = label;
+              if (label == NULL)
+                {
+                  json_object_put (root);
+                  free (set);
+                  goto oom;
+                }
+            }
+          else
+            free (label);
+        }
+      json_object_put (root);
+    }
+
+  for (size_t s = 0; s < n; s++)
+    {
+      if (set[s])
+        continue;
+      /* The model's material name first: it is what the modeller meant
+       * as the material ("Floor" made of "Carpet"). */
+      const RwMaterial *m = NULL;
+      if (lib && mesh->surface_materials && mesh->surface_materials[s])
+        m = match_surface_name (lib, mesh->surface_materials[s]);
+      if (m == NULL && lib)
+        m = match_surface_name (lib, mesh->surface_names[s]);
+      if (m == NULL && lib)
+        m = rw_materials_find (lib, RW_DEFAULT_MATERIAL);
+      if (m == NULL)
+        {
+          rw_fail (err, RW_ERROR_INPUT,
+                   _("surface \"%s\": no material matches its name and the library has no default \"%s\""),
+                   mesh->surface_names[s], RW_DEFAULT_MATERIAL);
+          goto fail_set;
+        }
+      R_out[s] = rw_reflection_from_alpha (rw_material_alpha_for_fmax (m, fmax_hz));
+      if (names && (names[s] = strdup (m->name)) == NULL)
+        {
+          free (set);
+          goto oom;
+        }
+    }
+  free (set);
+  if (material_out)
+    *material_out = names;
+  return true;
+
+fail_set:
+  free (set);
+  free_names (names, n);
+  return false;
+oom:
+  free_names (names, n);
+  return rw_fail (err, RW_ERROR_MEMORY, _("out of memory"));
+}
+
+const char *
+rw_materials_default_name (void)
+{
+  return RW_DEFAULT_MATERIAL;
+}
+
+const RwMaterial *
+rw_materials_match (const RwMaterialLibrary *lib, const char *surface_name)
+{
+  if (lib == NULL || surface_name == NULL)
+    return NULL;
+  return match_surface_name (lib, surface_name);
+}

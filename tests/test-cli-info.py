@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""cli-info: `roomwave-cli info` exits 0 with a report for good meshes (also
+for a leaky one, which it reports as such), 1 with the file named for bad
+input, 2 for bad usage; --json parses and holds the documented keys with
+the right values for the demo room and the test box; --help works.
+
+Environment (tests/meson.build): ROOMWAVE_CLI, ROOMWAVE_DATA_DIR,
+ROOMWAVE_TEST_DATA."""
+import json
+import os
+import subprocess
+import sys
+
+cli = os.environ["ROOMWAVE_CLI"]
+data = os.environ["ROOMWAVE_DATA_DIR"]
+meshes = os.path.join(os.environ["ROOMWAVE_TEST_DATA"], "meshes")
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", what, file=sys.stderr)
+
+
+def run(*args):
+    p = subprocess.run([cli, "info", *args], capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+KEYS = ["file", "volume_m3", "area_m2", "bbox_min", "bbox_max", "watertight", "outward",
+        "open_edges", "nonmanifold_edges", "degenerate_triangles", "nonfinite_vertices",
+        "warnings", "surfaces"]
+
+# The demo room: closed, outward, 100.5 m³, five surfaces with materials.
+demo = os.path.join(data, "rooms", "demo-room.obj")
+rc, out, err = run(demo, "--json")
+check(rc == 0, f"demo --json exit {rc}: {err}")
+j = json.loads(out)
+for k in KEYS:
+    check(k in j, f"key {k} in JSON")
+check(abs(j["volume_m3"] - 100.5) < 1e-6, f"demo volume {j['volume_m3']}")
+check(j["watertight"] is True and j["outward"] is True, "demo closed and outward")
+check(j["open_edges"] == 0 and j["warnings"] == [], f"demo has no warnings: {j['warnings']}")
+check(j["bbox_min"] == [0, 0, 0] and j["bbox_max"] == [7, 5, 3], f"demo bbox {j['bbox_min']} {j['bbox_max']}")
+names = {s["name"]: s for s in j["surfaces"]}
+check(set(names) == {"carpet_on_concrete", "acoustic_tile", "plaster", "glass", "door"}, f"surfaces {set(names)}")
+check(names.get("glass", {}).get("material") == "glass", "glass matched")
+check(abs(names.get("door", {}).get("area_m2", 0) - 2.1) < 1e-9, "door area 1 m × 2.1 m")
+check(abs(sum(s["area_m2"] for s in j["surfaces"]) - j["area_m2"]) < 1e-8 * j["area_m2"], "areas add up")
+check(sum(s["triangles"] for s in j["surfaces"]) == j["triangles"], "triangles add up")
+
+# Text output names the volume and watertightness.
+rc, out, err = run(demo)
+check(rc == 0 and "100.500" in out and "Watertight: yes" in out, f"demo text report: {out}")
+
+# A leaky box: still a report (exit 0), not watertight, the hole located.
+rc, out, err = run(os.path.join(meshes, "box-open.obj"), "--json")
+check(rc == 0, f"open box exit {rc}")
+j = json.loads(out)
+check(j["watertight"] is False and j["open_edges"] == 3, "open box: 3 open edges")
+check(len(j["open_edge_samples"]) == 3 and all(e[0][2] == 2.5 and e[1][2] == 2.5 for e in j["open_edge_samples"]),
+      "leak on the ceiling")
+check(any("not closed" in w for w in j["warnings"]), "leak warning")
+rc, out, err = run(os.path.join(meshes, "box-open.obj"))
+check("leak: edge" in out, "text report shows the leak")
+
+# Millimetres: the suggestion, and --scale applied.
+rc, out, err = run(os.path.join(meshes, "room-mm.obj"), "--json")
+j = json.loads(out)
+check(j["suggested_scale"] == 0.001 and any("--scale 0.001" in w for w in j["warnings"]), "mm suggestion")
+rc, out, err = run(os.path.join(meshes, "room-mm.obj"), "--scale", "0.001", "--json")
+j = json.loads(out)
+check(abs(j["volume_m3"] - 72) < 1e-9 and j["suggested_scale"] is None, "scaled mm room")
+
+# A material map: applied per surface; a bad map is bad input.
+mapfile = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"rw-cli-info-map-{os.getpid()}.json")
+with open(mapfile, "w") as f:
+    f.write('{"floor": "carpet on concrete", "ceiling": {"R": 0.5}}')
+rc, out, err = run(os.path.join(meshes, "box.obj"), "--materials", mapfile, "--json")
+j = json.loads(out)
+s = {x["name"]: x for x in j["surfaces"]}
+check(rc == 0 and s["floor"]["material"] == "carpet on concrete" and s["ceiling"]["R"] == 0.5, "map applied")
+with open(mapfile, "w") as f:
+    f.write('{"balcony": "glass"}')
+rc, out, err = run(os.path.join(meshes, "box.obj"), "--materials", mapfile)
+check(rc == 1 and mapfile in err and "balcony" in err, f"bad map: {rc} {err}")
+os.remove(mapfile)
+
+# Bad input: exit 1 and the file named.
+for bad in ["no-such.obj", "empty.obj", "garbage.bin", "truncated.obj", "truncated.stl", "nan.obj", "lines.obj"]:
+    path = os.path.join(meshes, bad)
+    rc, out, err = run(path)
+    check(rc == 1, f"{bad}: exit {rc}")
+    check(path in err, f"{bad}: file named in '{err.strip()}'")
+    check("Traceback" not in err and out == "", f"{bad}: nothing on stdout")
+
+# Bad usage: exit 2.
+for args in [[], ["--scale"], ["--scale", "abc", demo], ["--scale", "0", demo], ["--scale", "nan", demo],
+             ["--bogus", demo], [demo, demo], ["--fmax", "-5", demo]]:
+    rc, out, err = run(*args)
+    check(rc == 2, f"usage {args}: exit {rc}")
+    check("--help" in err, f"usage {args}: points to --help")
+
+rc, out, err = run("--help")
+check(rc == 0 and "--scale" in out and "--json" in out, "help")
+
+if failures:
+    print(f"{failures} checks failed", file=sys.stderr)
+    sys.exit(1)
+print("all checks passed")

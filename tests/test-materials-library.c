@@ -1,0 +1,137 @@
+/* materials-library: the bundled data/materials.json loads; it holds at
+ * least 30 materials covering the categories of a room; every row has
+ * 8 bands of α in [0, 1], a category and a published source; the names the
+ * demo room uses are there; the α-for-fmax rule is the mean over the bands
+ * up to fmax; R = √(1 − α) and β = (1 − R)/(1 + R). A damaged library
+ * (bad JSON, α outside [0, 1], missing source, 6 bands) is refused with the
+ * file and the row named. */
+#include "rw-materials.h"
+#include "rw-test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *
+write_file (const char *name, const char *text)
+{
+  static char path[4096];
+  snprintf (path, sizeof path, "%s/%s", rw_test_tmpdir (), name);
+  FILE *f = fopen (path, "w");
+  fputs (text, f);
+  fclose (f);
+  return path;
+}
+
+static void
+expect_refused (const char *name, const char *text, const char *words)
+{
+  const char *path = write_file (name, text);
+  RwError err = { 0 };
+  RwMaterialLibrary *lib = rw_materials_load (path, &err);
+  RW_CHECK (lib == NULL, "%s must be refused", name);
+  rw_materials_free (lib);
+  RW_CHECK (err.code == RW_ERROR_INPUT, "%s: code %d", name, err.code);
+  RW_CHECK (strstr (err.message, path) != NULL, "%s: file named in '%s'", name, err.message);
+  RW_CHECK (strstr (err.message, words) != NULL, "%s: '%s' in '%s'", name, words, err.message);
+  RW_NOTE ("%s → %s", name, err.message);
+}
+
+#define ROW(a) "{\"version\": 1, \"materials\": [" a "]}"
+
+int
+main (void)
+{
+  RwError err = { 0 };
+  RwMaterialLibrary *lib = rw_materials_load (NULL, &err);
+  RW_CHECK (lib != NULL, "bundled library: %s", err.message);
+  if (lib == NULL)
+    return rw_test_finish ();
+  RW_NOTE ("%zu materials", lib->n);
+  RW_CHECK (lib->n >= 30, "%zu materials, want ≥ 30", lib->n);
+  const char *categories[] = { "masonry/concrete", "plaster", "glass", "wood", "floor", "curtain",
+                               "seating", "acoustic tile/absorber", "door" };
+  for (size_t c = 0; c < sizeof categories / sizeof categories[0]; c++)
+    {
+      size_t count = 0;
+      for (size_t i = 0; i < lib->n; i++)
+        count += strcmp (lib->items[i].category, categories[c]) == 0;
+      RW_CHECK (count > 0, "category %s present", categories[c]);
+    }
+  for (size_t i = 0; i < lib->n; i++)
+    {
+      const RwMaterial *m = &lib->items[i];
+      RW_CHECK (m->name && *m->name, "row %zu has a name", i);
+      RW_CHECK (m->source && strlen (m->source) > 20, "%s has a source", m->name);
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        RW_CHECK (m->alpha[b] >= 0 && m->alpha[b] <= 1, "%s: α(%g Hz) = %g", m->name,
+                  rw_octave_centres_hz[b], m->alpha[b]);
+      /* Extrapolated bands copy the nearest measured band. */
+      if (m->extrapolated[0])
+        RW_CHECK (m->alpha[0] == m->alpha[1], "%s: 63 Hz copies 125 Hz", m->name);
+      if (m->extrapolated[7])
+        RW_CHECK (m->alpha[7] == m->alpha[6], "%s: 8 kHz copies 4 kHz", m->name);
+      RW_CHECK (rw_materials_find (lib, m->name) == m, "%s: found by name", m->name);
+    }
+  const char *demo[] = { "carpet on concrete", "plaster", "acoustic tile", "glass", "door" };
+  for (size_t i = 0; i < 5; i++)
+    RW_CHECK (rw_materials_find (lib, demo[i]) != NULL, "demo room material '%s'", demo[i]);
+  RW_CHECK (rw_materials_find (lib, "CARPET ON CONCRETE") != NULL, "find ignores case");
+  RW_CHECK (rw_materials_find (lib, "unobtainium") == NULL, "unknown name → NULL");
+
+  /* Carpet on concrete: α = 0.02 0.02 0.06 0.14 0.37 0.60 0.65 0.65. */
+  const RwMaterial *carpet = rw_materials_find (lib, "carpet on concrete");
+  if (carpet)
+    {
+      RW_CHECK_CLOSE (rw_material_alpha_for_fmax (carpet, 1000), (0.02 + 0.02 + 0.06 + 0.14 + 0.37) / 5, 1e-12,
+                      "fmax 1 kHz: mean of 63…1k");
+      RW_CHECK_CLOSE (rw_material_alpha_for_fmax (carpet, 1400), (0.02 + 0.02 + 0.06 + 0.14 + 0.37) / 5, 1e-12,
+                      "fmax 1.4 kHz: still 63…1k");
+      RW_CHECK_CLOSE (rw_material_alpha_for_fmax (carpet, 250), (0.02 + 0.02 + 0.06) / 3, 1e-12, "fmax 250");
+      RW_CHECK_CLOSE (rw_material_alpha_for_fmax (carpet, 40), 0.02, 1e-12, "fmax below 63 Hz: 63 Hz band");
+      RW_CHECK_CLOSE (rw_material_alpha_for_fmax (carpet, 20000),
+                      (0.02 + 0.02 + 0.06 + 0.14 + 0.37 + 0.60 + 0.65 + 0.65) / 8, 1e-12, "all bands");
+    }
+  RW_CHECK_CLOSE (rw_reflection_from_alpha (0.36), 0.8, 1e-12, "R(α = 0.36)");
+  RW_CHECK_CLOSE (rw_reflection_from_alpha (0), 1, 0, "R(0) = 1");
+  RW_CHECK_CLOSE (rw_reflection_from_alpha (1), 0, 0, "R(1) = 0");
+  RW_CHECK_CLOSE (rw_admittance_from_reflection (0.8), 0.2 / 1.8, 1e-12, "β(R = 0.8)");
+  RW_CHECK_CLOSE (rw_admittance_from_reflection (1), 0, 0, "rigid: β = 0");
+  RW_CHECK (isinf (rw_admittance_from_reflection (-1)), "R = −1: β infinite");
+  rw_materials_free (lib);
+
+  const char *good = "{\"name\": \"x\", \"category\": \"c\", \"alpha\": [0,0,0,0,0,0,0,0], \"source\": \"s\"}";
+  char text[1024];
+  snprintf (text, sizeof text, ROW ("%s"), good);
+  lib = rw_materials_load (write_file ("ok.json", text), &err);
+  RW_CHECK (lib != NULL && lib->n == 1, "minimal library loads: %s", err.message);
+  rw_materials_free (lib);
+  expect_refused ("bad.json", "{\"version\": 1, \"materials\": [", "not valid JSON");
+  expect_refused ("empty.json", "", "empty");
+  expect_refused ("array.json", "[1, 2]", "JSON object");
+  expect_refused ("version.json", "{\"version\": 2, \"materials\": []}", "version");
+  expect_refused ("alpha.json",
+                  ROW ("{\"name\": \"felt\", \"alpha\": [0,0,0,1.5,0,0,0,0], \"source\": \"s\"}"),
+                  "\"felt\": alpha at 500 Hz");
+  expect_refused ("bands.json", ROW ("{\"name\": \"felt\", \"alpha\": [0,0,0,0,0,0], \"source\": \"s\"}"),
+                  "\"felt\"");
+  expect_refused ("source.json", ROW ("{\"name\": \"felt\", \"alpha\": [0,0,0,0,0,0,0,0]}"), "source");
+  expect_refused ("twice.json",
+                  ROW ("{\"name\": \"a\", \"alpha\": [0,0,0,0,0,0,0,0], \"source\": \"s\"},"
+                       "{\"name\": \"a\", \"alpha\": [0,0,0,0,0,0,0,0], \"source\": \"s\"}"),
+                  "twice");
+  RW_CHECK (rw_materials_load ("/no/such/materials.json", &err) == NULL && err.code == RW_ERROR_IO
+              && strstr (err.message, "/no/such/materials.json"),
+            "missing file: %s", err.message);
+
+  /* rw_data_path: ROOMWAVE_DATA_DIR first, NULL for a file nowhere. */
+  char *p = rw_data_path ("materials.json");
+  RW_CHECK (p != NULL && strstr (p, "materials.json") != NULL, "data path found");
+  free (p);
+  p = rw_data_path ("rooms/demo-room.obj");
+  RW_CHECK (p != NULL, "demo room found");
+  free (p);
+  p = rw_data_path ("no-such-file.xyz");
+  RW_CHECK (p == NULL, "missing data file → NULL");
+  free (p);
+  return rw_test_finish ();
+}
