@@ -50,14 +50,36 @@ rw_grid_index (const RwGrid *g, size_t x, size_t y, size_t z)
 
 /* Voxelises a closed mesh (rw_mesh_check_closed() first: an open mesh is
  * refused with where it leaks). threads ≤ 0: all cores. Fails with
- * RW_ERROR_MEMORY, naming the bytes needed, if the grid would not fit. */
+ * RW_ERROR_MEMORY, naming the bytes needed, if the grid would not fit, and
+ * with RW_ERROR_INPUT when no cell centre lies inside the mesh (a model
+ * thinner than h). The grid is the same whatever the number of threads. */
 RwGrid *rw_voxelise (const RwMesh *mesh, double spacing_m, int threads, RwError *err);
 
+/* rw_voxelise's lattice: centred on the mesh's bounding box, round (e/h) + 4
+ * cells along an extent e, so that round (e/h) centres fall within it, a
+ * side that is a whole number of cells long falls halfway between two
+ * centres (a box of whole cells gets exactly its cells) and the outside
+ * layer is at least one cell thick. */
+
+/* The same on a lattice the caller chooses (cell (0,0,0) centred at origin,
+ * n[0]·n[1]·n[2] cells): to align a grid with another one, or to put walls
+ * exactly on cell centres in tests. The mesh must lie strictly between the
+ * first and the last centres on every axis (RW_ERROR_INPUT otherwise). */
+RwGrid *rw_voxelise_lattice (const RwMesh *mesh, double spacing_m, const double origin[3],
+                             const size_t n[3], int threads, RwError *err);
+
 /* A bare box of nx·ny·nz inside cells (plus the outside layer), every
- * boundary on surface 0: for benchmarks and solver tests that need no mesh. */
+ * boundary on surface 0: for benchmarks and solver tests that need no mesh.
+ * Inside cell (i, j, k) is grid cell (i + 1, j + 1, k + 1), centred at
+ * ((i + ½)·h, (j + ½)·h, (k + ½)·h): the room is [0, nx·h] × [0, ny·h] ×
+ * [0, nz·h]: the inside cells rw_voxelise finds for rw_shape_box of that
+ * size, with a thinner outside layer. NULL when a size is 0, h is not
+ * finite and positive, or memory runs out. */
 RwGrid *rw_grid_new_box (size_t nx, size_t ny, size_t nz, double spacing_m);
 
-/* Bytes rw_voxelise would allocate for this mesh at this spacing. */
+/* Bytes rw_voxelise would allocate for this mesh at this spacing: exact for
+ * the grid (3 per cell, 8 per column), an estimate of the scan's working
+ * set. 0 for a NULL or empty mesh or a bad spacing; SIZE_MAX on overflow. */
 size_t rw_voxel_memory_bytes (const RwMesh *mesh, double spacing_m);
 
 /* The cell whose centre is nearest to point p (metres). Fails with

@@ -1,0 +1,1027 @@
+/* rw-voxel.c — a closed triangle mesh turned into the solver's cell grid.
+ *
+ * Inside test. For each of the three axes w, lines parallel to w are cast
+ * through the cell centres (one line per cell of the perpendicular plane).
+ * Each line collects its crossings with the triangles: a 2-D point-in-
+ * triangle test in the projected plane (u, v), then the crossing abscissa
+ * on the triangle's plane. The crossings are sorted and a cell is inside
+ * along that axis when an odd number of them lie at or before its centre.
+ * A cell is inside when at least two of the three axes say so.
+ *
+ * Why it is robust. A single ray's parity breaks when the ray passes
+ * exactly through an edge or a vertex (counted twice, or not at all), which
+ * is the rule, not the exception, for architectural models on a regular
+ * grid. Here every test decides as if the cell centre p were moved to
+ * p + δ, δ = (ε, ε², ε³) with ε → 0 (simulation of simplicity, Edelsbrunner
+ * & Mücke 1990): a point on a projected edge lies on the side the symbolic
+ * shift puts it on, the same for both triangles of the edge because the edge
+ * function is evaluated with its end points in a canonical (lexicographic)
+ * order, so a shared edge or vertex is crossed exactly once; a centre that
+ * lies on a triangle's plane is before or after it according to n·δ. All
+ * three axes thus classify the same shifted point, and agree wherever the
+ * arithmetic is exact (walls on cell centres, vertices on scanlines: the
+ * cases that break single-ray parity). The 2-of-3 vote absorbs what rounding
+ * still flips on one axis in degenerate, non-exact input.
+ *
+ * Surfaces. The crossings are kept per line; a boundary node's surface is
+ * the triangle surface crossed on the segment to an outside neighbour (the
+ * nearest such crossing over its missing neighbours, so that an edge or
+ * corner node gets one of the faces it touches).
+ *
+ * Cost. Triangles are binned by their projected bounding box into tiles of
+ * TILE × TILE lines; a line tests only its tile's triangles. The work is
+ * O(lines × candidates + cells), never O(cells × triangles); the cell passes
+ * are plain loops over the arrays, OpenMP over tiles, slabs and rows.
+ */
+#include "rw-voxel.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rw-i18n.h"
+
+#define TILE 8
+
+typedef struct {
+  double c;          /* crossing abscissa along the scan axis, metres */
+  uint32_t tri;
+} Crossing;
+
+/* One axis: lines parallel to axis w, indexed line = j + nu·k over the
+ * perpendicular axes u < v. */
+typedef struct {
+  int w, u, v;
+  size_t nu, nv, nw;
+  size_t stride_w, stride_u, stride_v;   /* cell index strides */
+  size_t *line_off;                      /* nu·nv + 1: CSR into cross */
+  Crossing *cross;
+} Axis;
+
+typedef struct {
+  const RwMesh *mesh;
+  RwGrid *g;
+  double tol;        /* |c − w| below which a crossing is decided exactly */
+  Axis ax[3];
+} Vox;
+
+static inline double
+cell_coord (const RwGrid *g, int axis, size_t i)
+{
+  /* the one expression for a centre coordinate: every comparison with a
+   * crossing must see the same double */
+  return g->origin[axis] + g->h * (double) i;
+}
+
+static const char *
+mesh_name (const RwMesh *mesh)
+{
+  return mesh->path ? mesh->path : _("(mesh)");
+}
+
+/* ---- predicates ------------------------------------------------------ */
+
+/* Side of q = (qu, qv) + (ε, ε²) with respect to the directed line a → b:
+ * +1 left, −1 right, 0 only when a == b. The end points are put in
+ * lexicographic order first, so that the two triangles sharing an edge
+ * evaluate bit-identical products and disagree only by the traversal sign. */
+static inline int
+edge_side (double au, double av, double bu, double bv, double qu, double qv,
+           double *magnitude)
+{
+  int flip = 1;
+  if (au > bu || (au == bu && av > bv))
+    {
+      double t = au; au = bu; bu = t;
+      t = av; av = bv; bv = t;
+      flip = -1;
+    }
+  double du = bu - au, dv = bv - av;
+  double e = du * (qv - av) - dv * (qu - au);
+  *magnitude = fabs (e);
+  if (e > 0)
+    return flip;
+  if (e < 0)
+    return -flip;
+  /* e(q + δ) = e(q) − dv·ε + du·ε² */
+  if (dv != 0)
+    return dv < 0 ? flip : -flip;
+  if (du != 0)
+    return du > 0 ? flip : -flip;
+  return 0;
+}
+
+/* Whether the line through (qu, qv) along w crosses triangle t, and where. */
+static inline bool
+line_hits (const RwMesh *mesh, const Axis *a, uint32_t t, double qu, double qv, double *c)
+{
+  const uint32_t *tri = mesh->tri + 3 * (size_t) t;
+  const double *p0 = mesh->xyz + 3 * (size_t) tri[0];
+  const double *p1 = mesh->xyz + 3 * (size_t) tri[1];
+  const double *p2 = mesh->xyz + 3 * (size_t) tri[2];
+  int u = a->u, v = a->v, w = a->w;
+  double m12, m20, m01;
+  int s12 = edge_side (p1[u], p1[v], p2[u], p2[v], qu, qv, &m12);
+  int s20 = edge_side (p2[u], p2[v], p0[u], p0[v], qu, qv, &m20);
+  int s01 = edge_side (p0[u], p0[v], p1[u], p1[v], qu, qv, &m01);
+  /* Inside a projected triangle of either winding: on the same side of all
+   * three edges. A triangle seen edge-on (zero projected area) never
+   * passes: its three edges lie on one line, traversed both ways. */
+  if (s12 == 0 || s12 != s20 || s12 != s01)
+    return false;
+  if (p0[w] == p1[w] && p1[w] == p2[w])
+    {
+      *c = p0[w];    /* a wall square to the axis: exact, for the tie rule */
+      return true;
+    }
+  double sum = m12 + m20 + m01;
+  if (sum == 0)
+    {
+      *c = p0[w];
+      return true;
+    }
+  double x = (m12 * p0[w] + m20 * p1[w] + m01 * p2[w]) / sum;
+  double lo = fmin (p0[w], fmin (p1[w], p2[w])), hi = fmax (p0[w], fmax (p1[w], p2[w]));
+  *c = fmin (hi, fmax (lo, x));
+  return true;
+}
+
+/* Whether the crossing lies at or before the centre p + δ along +w, i.e.
+ * counts towards the parity of the cell whose centre is p. */
+static bool
+crossing_before (const Vox *vx, const Axis *a, const Crossing *cr, const double p[3])
+{
+  double pw = p[a->w];
+  if (cr->c < pw - vx->tol)
+    return true;
+  if (cr->c > pw + vx->tol)
+    return false;
+  /* Near a tie: the side of p relative to the triangle's plane, n·(p − p0)
+   * (exact when the coordinates are short dyadic numbers, as walls placed
+   * on cell centres are), the shift δ deciding an exact zero. */
+  const RwMesh *mesh = vx->mesh;
+  const uint32_t *tri = mesh->tri + 3 * (size_t) cr->tri;
+  const double *p0 = mesh->xyz + 3 * (size_t) tri[0];
+  const double *p1 = mesh->xyz + 3 * (size_t) tri[1];
+  const double *p2 = mesh->xyz + 3 * (size_t) tri[2];
+  double e1[3], e2[3], n[3], d[3];
+  for (int k = 0; k < 3; k++)
+    {
+      e1[k] = p1[k] - p0[k];
+      e2[k] = p2[k] - p0[k];
+      d[k] = p[k] - p0[k];
+    }
+  n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+  n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+  n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+  if (n[a->w] == 0)
+    return cr->c <= pw;
+  double side = n[0] * d[0] + n[1] * d[1] + n[2] * d[2];
+  if (side == 0)
+    side = n[0] != 0 ? n[0] : (n[1] != 0 ? n[1] : n[2]);   /* n·δ */
+  return (side > 0) == (n[a->w] > 0);
+}
+
+/* ---- scanlines ------------------------------------------------------- */
+
+typedef struct {
+  Crossing *buf;     /* crossings of the current line */
+  size_t n_buf, cap_buf;
+  Crossing *store;   /* every line this thread did, in its order */
+  size_t n_store, cap_store;
+  size_t *first;     /* per crossing of the line: the first cell it counts for */
+  size_t cap_first;
+  bool failed;
+} ThreadWork;
+
+static bool
+reserve (void **ptr, size_t *cap, size_t need, size_t elem)
+{
+  if (need <= *cap)
+    return true;
+  size_t cap2 = *cap ? *cap : 64;
+  while (cap2 < need)
+    cap2 *= 2;
+  void *p = realloc (*ptr, cap2 * elem);
+  if (p == NULL)
+    return false;
+  *ptr = p;
+  *cap = cap2;
+  return true;
+}
+
+static int
+crossing_cmp (const void *pa, const void *pb)
+{
+  const Crossing *a = pa, *b = pb;
+  if (a->c != b->c)
+    return a->c < b->c ? -1 : 1;
+  return (a->tri > b->tri) - (a->tri < b->tri);
+}
+
+static void
+sort_crossings (Crossing *c, size_t n)
+{
+  if (n > 32)
+    {
+      qsort (c, n, sizeof *c, crossing_cmp);
+      return;
+    }
+  for (size_t i = 1; i < n; i++)
+    {
+      Crossing x = c[i];
+      size_t j = i;
+      while (j > 0 && crossing_cmp (&c[j - 1], &x) > 0)
+        {
+          c[j] = c[j - 1];
+          j--;
+        }
+      c[j] = x;
+    }
+}
+
+typedef struct {
+  uint32_t thread, n;
+  size_t off;
+} LineRef;
+
+/* Casts every line along one axis: parity bit `1 << w` into g->K, and the
+ * sorted crossings of each line into a->cross (CSR by a->line_off). */
+static bool
+scan_axis (Vox *vx, Axis *a, int n_threads, RwError *err)
+{
+  const RwMesh *mesh = vx->mesh;
+  RwGrid *g = vx->g;
+  const double h = g->h;
+  const size_t nu = a->nu, nv = a->nv, nw = a->nw;
+  const size_t ntu = (nu + TILE - 1) / TILE, ntv = (nv + TILE - 1) / TILE;
+  const size_t n_tiles = ntu * ntv, n_lines = nu * nv;
+  const uint8_t bit = (uint8_t) (1u << a->w);
+
+  /* Bin the triangles into tiles by their projected bounding box (the
+   * floor/ceil bounds include lines that touch the box's edge). */
+  size_t *tile_off = calloc (n_tiles + 1, sizeof *tile_off);
+  LineRef *refs = calloc (n_lines, sizeof *refs);
+  ThreadWork *tw = calloc ((size_t) n_threads, sizeof *tw);
+  uint32_t *tile_tri = NULL;
+  bool ok = false;
+  if (tile_off == NULL || refs == NULL || tw == NULL)
+    goto out;
+  for (int pass = 0; pass < 2; pass++)
+    {
+      for (size_t t = 0; t < mesh->n_triangles; t++)
+        {
+          const uint32_t *tri = mesh->tri + 3 * t;
+          double umin = INFINITY, umax = -INFINITY, vmin = INFINITY, vmax = -INFINITY;
+          for (int k = 0; k < 3; k++)
+            {
+              const double *p = mesh->xyz + 3 * (size_t) tri[k];
+              umin = fmin (umin, p[a->u]);
+              umax = fmax (umax, p[a->u]);
+              vmin = fmin (vmin, p[a->v]);
+              vmax = fmax (vmax, p[a->v]);
+            }
+          double j0 = floor ((umin - g->origin[a->u]) / h), j1 = ceil ((umax - g->origin[a->u]) / h);
+          double k0 = floor ((vmin - g->origin[a->v]) / h), k1 = ceil ((vmax - g->origin[a->v]) / h);
+          j0 = fmax (j0, 1);
+          k0 = fmax (k0, 1);
+          j1 = fmin (j1, (double) nu - 2);
+          k1 = fmin (k1, (double) nv - 2);
+          if (j0 > j1 || k0 > k1)
+            continue;
+          for (size_t tv = (size_t) k0 / TILE; tv <= (size_t) k1 / TILE; tv++)
+            for (size_t tu = (size_t) j0 / TILE; tu <= (size_t) j1 / TILE; tu++)
+              {
+                size_t tile = tu + ntu * tv;
+                if (pass == 0)
+                  tile_off[tile + 1]++;
+                else
+                  tile_tri[tile_off[tile]++] = (uint32_t) t;
+              }
+        }
+      if (pass == 0)
+        {
+          for (size_t i = 0; i < n_tiles; i++)
+            tile_off[i + 1] += tile_off[i];
+          tile_tri = malloc ((tile_off[n_tiles] + 1) * sizeof *tile_tri);
+          if (tile_tri == NULL)
+            goto out;
+        }
+    }
+  /* the fill pass advanced each start to the next tile's: shift back */
+  for (size_t i = n_tiles; i > 0; i--)
+    tile_off[i] = tile_off[i - 1];
+  tile_off[0] = 0;
+
+  #pragma omp parallel num_threads (n_threads)
+  {
+    int me = omp_get_thread_num ();
+    ThreadWork *w = &tw[me];
+    double p[3];
+    #pragma omp for schedule (dynamic, 1)
+    for (size_t tile = 0; tile < n_tiles; tile++)
+      {
+        size_t tu = tile % ntu, tv = tile / ntu;
+        size_t kend = (tv + 1) * TILE < nv - 1 ? (tv + 1) * TILE : nv - 1;
+        size_t jend = (tu + 1) * TILE < nu - 1 ? (tu + 1) * TILE : nu - 1;
+        for (size_t k = tv * TILE > 1 ? tv * TILE : 1; k < kend && !w->failed; k++)
+          for (size_t j = tu * TILE > 1 ? tu * TILE : 1; j < jend && !w->failed; j++)
+            {
+              double qu = cell_coord (g, a->u, j), qv = cell_coord (g, a->v, k);
+              p[a->u] = qu;
+              p[a->v] = qv;
+              w->n_buf = 0;
+              for (size_t c = tile_off[tile]; c < tile_off[tile + 1]; c++)
+                {
+                  double x;
+                  if (!line_hits (mesh, a, tile_tri[c], qu, qv, &x))
+                    continue;
+                  if (!reserve ((void **) &w->buf, &w->cap_buf, w->n_buf + 1, sizeof (Crossing)))
+                    {
+                      w->failed = true;
+                      break;
+                    }
+                  w->buf[w->n_buf++] = (Crossing) { x, tile_tri[c] };
+                }
+              if (w->n_buf == 0 || w->failed)
+                continue;
+              sort_crossings (w->buf, w->n_buf);
+
+              /* Parity runs. Each crossing starts to count at the first
+               * centre it lies at or before (decided exactly near a tie);
+               * the parity flips at each such cell. The starts are sorted
+               * anew, since two crossings with the same abscissa (faces
+               * meeting at a vertex on the line) may start at different
+               * cells under the shift. Odd and even starts bound the
+               * inside runs; a last unpaired crossing (an open mesh) opens
+               * nothing. */
+              if (!reserve ((void **) &w->first, &w->cap_first, w->n_buf, sizeof (size_t)))
+                {
+                  w->failed = true;
+                  continue;
+                }
+              for (size_t q = 0; q < w->n_buf; q++)
+                {
+                  double f = floor ((w->buf[q].c - g->origin[a->w]) / h) - 1;
+                  size_t i = f > 1 ? (size_t) f : 1;
+                  for (; i + 1 < nw; i++)
+                    {
+                      p[a->w] = cell_coord (g, a->w, i);
+                      if (crossing_before (vx, a, &w->buf[q], p))
+                        break;
+                    }
+                  size_t *first = w->first;
+                  size_t m = q;
+                  while (m > 0 && first[m - 1] > i)
+                    {
+                      first[m] = first[m - 1];
+                      m--;
+                    }
+                  first[m] = i;
+                }
+              size_t base = j * a->stride_u + k * a->stride_v;
+              uint8_t *K = g->K + base;
+              const size_t sw = a->stride_w;
+              const size_t *first = w->first;
+              for (size_t q = 0; q + 1 < w->n_buf; q += 2)
+                {
+                  uint8_t *cell = K + first[q] * sw, *end = K + first[q + 1] * sw;
+                  for (; cell < end; cell += sw)
+                    *cell |= bit;
+                }
+
+              size_t line = j + nu * k;
+              if (!reserve ((void **) &w->store, &w->cap_store, w->n_store + w->n_buf, sizeof (Crossing)))
+                {
+                  w->failed = true;
+                  continue;
+                }
+              memcpy (w->store + w->n_store, w->buf, w->n_buf * sizeof (Crossing));
+              refs[line] = (LineRef) { (uint32_t) me, (uint32_t) w->n_buf, w->n_store };
+              w->n_store += w->n_buf;
+            }
+      }
+  }
+  for (int t = 0; t < n_threads; t++)
+    if (tw[t].failed)
+      goto out;
+
+  a->line_off = malloc ((n_lines + 1) * sizeof *a->line_off);
+  if (a->line_off == NULL)
+    goto out;
+  a->line_off[0] = 0;
+  for (size_t l = 0; l < n_lines; l++)
+    a->line_off[l + 1] = a->line_off[l] + refs[l].n;
+  a->cross = malloc ((a->line_off[n_lines] + 1) * sizeof *a->cross);
+  if (a->cross == NULL)
+    goto out;
+  #pragma omp parallel for num_threads (n_threads) schedule (static)
+  for (size_t l = 0; l < n_lines; l++)
+    if (refs[l].n > 0)
+      memcpy (a->cross + a->line_off[l], tw[refs[l].thread].store + refs[l].off,
+              refs[l].n * sizeof (Crossing));
+  ok = true;
+
+out:
+  if (tw != NULL)
+    for (int t = 0; t < n_threads; t++)
+      {
+        free (tw[t].buf);
+        free (tw[t].store);
+        free (tw[t].first);
+      }
+  free (tw);
+  free (refs);
+  free (tile_off);
+  free (tile_tri);
+  if (!ok)
+    return rw_fail (err, RW_ERROR_MEMORY,
+                    _("%s: out of memory while casting scanlines through %zu × %zu × %zu cells"),
+                    mesh_name (mesh), g->nx, g->ny, g->nz);
+  return true;
+}
+
+/* ---- surfaces -------------------------------------------------------- */
+
+/* The nearest crossing between cell (x, y, z) and its neighbour one step
+ * along ±axis a, as (distance, triangle); false when the line has none
+ * there. A crossing lies between the two cells when it is before one
+ * centre and not before the other. */
+static bool
+crossing_towards (const Vox *vx, const Axis *a, const size_t xyz[3], int dir,
+                  double *dist, uint32_t *tri)
+{
+  const RwGrid *g = vx->g;
+  size_t i = xyz[a->w];
+  size_t line = xyz[a->u] + a->nu * xyz[a->v];
+  const Crossing *c = a->cross + a->line_off[line];
+  size_t n = a->line_off[line + 1] - a->line_off[line];
+  if (n == 0)
+    return false;
+  double p[3] = { cell_coord (g, 0, xyz[0]), cell_coord (g, 1, xyz[1]), cell_coord (g, 2, xyz[2]) };
+  double q[3] = { p[0], p[1], p[2] };
+  double pw = p[a->w];
+  q[a->w] = cell_coord (g, a->w, dir > 0 ? i + 1 : i - 1);
+  double lo_w = fmin (pw, q[a->w]) - vx->tol, hi_w = fmax (pw, q[a->w]) + vx->tol;
+  /* first crossing at or after lo_w */
+  size_t lo = 0, hi = n;
+  while (lo < hi)
+    {
+      size_t mid = (lo + hi) / 2;
+      if (c[mid].c < lo_w)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  bool found = false;
+  for (size_t k = lo; k < n && c[k].c <= hi_w; k++)
+    {
+      bool at_p = crossing_before (vx, a, &c[k], p), at_q = crossing_before (vx, a, &c[k], q);
+      if (at_p == at_q)
+        continue;
+      double d = fabs (c[k].c - pw);
+      if (!found || d < *dist)
+        {
+          *dist = d;
+          *tri = c[k].tri;
+          found = true;
+        }
+    }
+  return found;
+}
+
+/* The surface behind a boundary node's missing neighbours. */
+static uint16_t
+node_surface (const Vox *vx, size_t x, size_t y, size_t z)
+{
+  const RwGrid *g = vx->g;
+  const RwMesh *mesh = vx->mesh;
+  const size_t xyz[3] = { x, y, z };
+  const size_t stride[3] = { 1, g->nx, g->nx * g->ny };
+  size_t i = rw_grid_index (g, x, y, z);
+  double best = INFINITY;
+  uint32_t best_tri = UINT32_MAX;
+  for (int axis = 0; axis < 3; axis++)
+    for (int dir = -1; dir <= 1; dir += 2)
+      {
+        size_t nb = dir > 0 ? i + stride[axis] : i - stride[axis];
+        if (g->K[nb] != 0)
+          continue;
+        double d;
+        uint32_t t;
+        if (crossing_towards (vx, &vx->ax[axis], xyz, dir, &d, &t) && d < best)
+          {
+            best = d;
+            best_tri = t;
+          }
+      }
+  if (best_tri == UINT32_MAX)
+    {
+      /* The neighbour is outside by the vote (or was an isolated cell), not
+       * by this axis's parity: take the nearest crossing on any of the
+       * node's three lines. */
+      for (int axis = 0; axis < 3; axis++)
+        {
+          const Axis *a = &vx->ax[axis];
+          size_t line = xyz[a->u] + a->nu * xyz[a->v];
+          double pw = cell_coord (g, axis, xyz[axis]);
+          for (size_t c = a->line_off[line]; c < a->line_off[line + 1]; c++)
+            if (fabs (a->cross[c].c - pw) < best)
+              {
+                best = fabs (a->cross[c].c - pw);
+                best_tri = a->cross[c].tri;
+              }
+        }
+    }
+  if (best_tri == UINT32_MAX)
+    return 0;
+  return (uint16_t) mesh->tri_surface[best_tri];
+}
+
+/* ---- the grid -------------------------------------------------------- */
+
+static bool
+grid_alloc (RwGrid *g)
+{
+  size_t n = g->nx * g->ny * g->nz, cols = g->nx * g->ny;
+  g->K = calloc (n, 1);
+  g->surface = malloc (n * sizeof *g->surface);
+  g->zlo = malloc (cols * sizeof *g->zlo);
+  g->zhi = malloc (cols * sizeof *g->zhi);
+  return g->K && g->surface && g->zlo && g->zhi;
+}
+
+static size_t
+phys_memory_bytes (void)
+{
+  long pages = sysconf (_SC_PHYS_PAGES), size = sysconf (_SC_PAGE_SIZE);
+  if (pages <= 0 || size <= 0)
+    return SIZE_MAX;
+  return (size_t) pages * (size_t) size;
+}
+
+/* Cells of the grid and bytes: 1 (K) + 2 (surface) per cell, 8 per
+ * column (zlo, zhi), and the working set of the scan: per line of each
+ * axis 8 bytes of offsets, 16 of line record and, assumed, four crossings
+ * of 16 bytes; per triangle and axis 4 bytes of tile lists per tile
+ * touched (assumed 4). Returns SIZE_MAX when it overflows. */
+static size_t
+memory_bytes (size_t nx, size_t ny, size_t nz, size_t n_triangles)
+{
+  if (nx == 0 || ny == 0 || nz == 0)
+    return 0;
+  if (nx > SIZE_MAX / ny || nx * ny > SIZE_MAX / nz)
+    return SIZE_MAX;
+  size_t cells = nx * ny * nz;
+  if (cells > SIZE_MAX / 4)
+    return SIZE_MAX;
+  double lines = (double) ny * nz + (double) nx * nz + (double) nx * ny;
+  double bytes = 3.0 * (double) cells + 8.0 * (double) nx * ny + lines * (8 + 16 + 4 * 16)
+                 + 3.0 * 4 * 4 * (double) n_triangles;
+  if (bytes >= (double) SIZE_MAX)
+    return SIZE_MAX;
+  return (size_t) bytes;
+}
+
+/* The automatic lattice: centred on the bounding box, round (e/h) + 4 cells
+ * along an extent e. The centres within the extent then number exactly
+ * round (e/h) (whichever of integer or half-integer offsets from the middle
+ * the parity of n gives), so a box of any size is neither systematically
+ * shrunk nor grown; a side that is a whole multiple of h falls exactly
+ * halfway between two centres, so a box of whole cells gets exactly its
+ * cells; and the first and last centres lie at least 1.25·h beyond the
+ * box, so the outside layer is there on every side. */
+static void
+auto_lattice (const double bmin[3], const double bmax[3], double h,
+              double origin[3], double n[3])
+{
+  for (int k = 0; k < 3; k++)
+    {
+      double e = bmax[k] - bmin[k];
+      n[k] = floor (e / h + 0.5) + 4;
+      origin[k] = 0.5 * (bmin[k] + bmax[k]) - 0.5 * h * (n[k] - 1);
+    }
+}
+
+static bool
+mesh_bbox (const RwMesh *mesh, double bmin[3], double bmax[3])
+{
+  for (int k = 0; k < 3; k++)
+    {
+      bmin[k] = INFINITY;
+      bmax[k] = -INFINITY;
+    }
+  for (size_t i = 0; i < mesh->n_vertices; i++)
+    for (int k = 0; k < 3; k++)
+      {
+        double x = mesh->xyz[3 * i + k];
+        if (!isfinite (x))
+          return false;
+        bmin[k] = fmin (bmin[k], x);
+        bmax[k] = fmax (bmax[k], x);
+      }
+  return mesh->n_vertices > 0;
+}
+
+size_t
+rw_voxel_memory_bytes (const RwMesh *mesh, double spacing_m)
+{
+  double bmin[3], bmax[3], origin[3], n[3];
+  if (mesh == NULL || !(spacing_m > 0) || !isfinite (spacing_m) || !mesh_bbox (mesh, bmin, bmax))
+    return 0;
+  auto_lattice (bmin, bmax, spacing_m, origin, n);
+  if (n[0] * n[1] * n[2] > 1e18)
+    return SIZE_MAX;
+  return memory_bytes ((size_t) n[0], (size_t) n[1], (size_t) n[2], mesh->n_triangles);
+}
+
+static bool
+check_mesh (const RwMesh *mesh, RwError *err)
+{
+  if (!rw_mesh_check_closed (mesh, err))
+    return false;
+  if (mesh->n_surfaces == 0 || mesh->n_surfaces >= RW_NO_SURFACE)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("%s: %zu surfaces; the voxeliser handles 1 to %d"),
+                    mesh_name (mesh), mesh->n_surfaces, RW_NO_SURFACE - 1);
+  for (size_t t = 0; t < mesh->n_triangles; t++)
+    {
+      if (mesh->tri_surface[t] >= mesh->n_surfaces)
+        return rw_fail (err, RW_ERROR_INPUT, _("%s: triangle %zu names surface %u of %zu"),
+                        mesh_name (mesh), t, mesh->tri_surface[t], mesh->n_surfaces);
+      for (int k = 0; k < 3; k++)
+        if (mesh->tri[3 * t + k] >= mesh->n_vertices)
+          return rw_fail (err, RW_ERROR_INPUT, _("%s: triangle %zu uses vertex %u of %zu"),
+                          mesh_name (mesh), t, mesh->tri[3 * t + k], mesh->n_vertices);
+    }
+  return true;
+}
+
+/* Validation shared by the two entry points: the mesh is closed, its
+ * surfaces fit in the grid's 16-bit ids, its coordinates are finite. */
+static bool
+check_input (const RwMesh *mesh, double spacing_m, double bmin[3], double bmax[3], RwError *err)
+{
+  if (mesh == NULL)
+    return rw_fail (err, RW_ERROR_INPUT, _("no mesh to voxelise"));
+  if (!isfinite (spacing_m) || !(spacing_m > 0))
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: grid spacing %g m must be finite and positive"),
+                    mesh_name (mesh), spacing_m);
+  if (!check_mesh (mesh, err))
+    return false;
+  if (!mesh_bbox (mesh, bmin, bmax))
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: the mesh has non-finite coordinates"),
+                    mesh_name (mesh));
+  return true;
+}
+
+static RwGrid *
+voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
+                  const size_t n[3], int threads, const double bmin[3], const double bmax[3],
+                  RwError *err)
+{
+  for (int k = 0; k < 3; k++)
+    {
+      /* the outside layer: centres 0 and n − 1 must lie beyond the mesh */
+      if (n[k] < 3 || !isfinite (origin[k]) || !(origin[k] < bmin[k])
+          || !(origin[k] + spacing_m * (double) (n[k] - 1) > bmax[k]) || n[k] > UINT32_MAX)
+        {
+          rw_fail (err, RW_ERROR_INPUT,
+                   _("%s: the grid (%zu cells from %.4g m along axis %d) does not cover "
+                     "the mesh (%.4g … %.4g m) with a layer of outside cells"),
+                   mesh_name (mesh), n[k], origin[k], k, bmin[k], bmax[k]);
+          return NULL;
+        }
+    }
+
+  size_t need = memory_bytes (n[0], n[1], n[2], mesh->n_triangles);
+  size_t have = phys_memory_bytes ();
+  if (need == SIZE_MAX || need > have)
+    {
+      double side = fmax (bmax[0] - bmin[0], fmax (bmax[1] - bmin[1], bmax[2] - bmin[2]));
+      if (side > 200.0)
+        /* the usual cause: a model in millimetres or centimetres read as metres */
+        rw_fail (err, RW_ERROR_MEMORY,
+                 _("%s: voxelising at h = %.4g m needs %.3g GiB for %zu × %zu × %zu cells, "
+                   "more than this machine's %.3g GiB: the model is %.4g × %.4g × %.4g m; "
+                   "if its units are millimetres or centimetres, import it with a scale of "
+                   "0.001 or 0.01"),
+                 mesh_name (mesh), spacing_m, (double) need / 1073741824.0, n[0], n[1], n[2],
+                 (double) have / 1073741824.0, bmax[0] - bmin[0], bmax[1] - bmin[1],
+                 bmax[2] - bmin[2]);
+      else
+        rw_fail (err, RW_ERROR_MEMORY,
+                 _("%s: voxelising at h = %.4g m needs %.3g GiB for %zu × %zu × %zu cells, "
+                   "more than this machine's %.3g GiB; choose a lower maximum frequency"),
+                 mesh_name (mesh), spacing_m, (double) need / 1073741824.0, n[0], n[1], n[2],
+                 (double) have / 1073741824.0);
+      return NULL;
+    }
+
+  RwGrid *g = calloc (1, sizeof *g);
+  if (g == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("out of memory"));
+      return NULL;
+    }
+  g->nx = n[0];
+  g->ny = n[1];
+  g->nz = n[2];
+  g->h = spacing_m;
+  for (int k = 0; k < 3; k++)
+    g->origin[k] = origin[k];
+  g->n_surfaces = mesh->n_surfaces;
+  if (!grid_alloc (g))
+    {
+      rw_fail (err, RW_ERROR_MEMORY,
+               _("%s: could not allocate %.3g GiB for %zu × %zu × %zu cells at h = %.4g m"),
+               mesh_name (mesh), (double) need / 1073741824.0, n[0], n[1], n[2], spacing_m);
+      rw_grid_free (g);
+      return NULL;
+    }
+
+  const int n_threads = threads > 0 ? threads : omp_get_max_threads ();
+  const size_t nx = g->nx, ny = g->ny, nz = g->nz, sxy = nx * ny;
+  Vox vx = { .mesh = mesh, .g = g };
+  double extent = 0;
+  for (int k = 0; k < 3; k++)
+    extent = fmax (extent, fmax (fabs (bmin[k]), fabs (bmax[k])));
+  vx.tol = 1e-9 * (extent + spacing_m);
+  const size_t dims[3] = { nx, ny, nz }, strides[3] = { 1, nx, sxy };
+  for (int w = 0; w < 3; w++)
+    {
+      Axis *a = &vx.ax[w];
+      a->w = w;
+      a->u = w == 0 ? 1 : 0;
+      a->v = w == 2 ? 1 : 2;
+      a->nu = dims[a->u];
+      a->nv = dims[a->v];
+      a->nw = dims[w];
+      a->stride_w = strides[w];
+      a->stride_u = strides[a->u];
+      a->stride_v = strides[a->v];
+    }
+
+  bool ok = true;
+  for (int w = 0; w < 3 && ok; w++)
+    ok = scan_axis (&vx, &vx.ax[w], n_threads, err);
+  if (!ok)
+    goto fail;
+
+  /* Vote and count in one pass: a cell is inside when two of its three
+   * parity bits are set (the table), and K is the number of its six
+   * neighbours for which that holds. The count goes into `surface` (free
+   * until the last pass) so that no cell is read while it is written; the
+   * outside layer has no bits set, so the ±1 neighbours of an inside cell
+   * exist. A cell with no inside neighbour gets K = 0: it is dropped. */
+  static const uint8_t vote[8] = { 0, 0, 0, 1, 0, 1, 1, 1 };
+  const size_t n_cells = nx * ny * nz;
+  #pragma omp parallel for num_threads (n_threads) schedule (static)
+  for (size_t z = 0; z < nz; z++)
+    for (size_t y = 0; y < ny; y++)
+      {
+        const uint8_t *K = g->K + nx * (y + ny * z);
+        uint16_t *out = g->surface + nx * (y + ny * z);
+        for (size_t x = 0; x < nx; x++)
+          out[x] = vote[K[x] & 7]
+                   ? (uint16_t) (vote[K[x - 1] & 7] + vote[K[x + 1] & 7] + vote[K[x - nx] & 7]
+                                 + vote[K[x + nx] & 7] + vote[K[x - sxy] & 7] + vote[K[x + sxy] & 7])
+                   : 0;
+      }
+  #pragma omp parallel for num_threads (n_threads) schedule (static)
+  for (size_t i = 0; i < n_cells; i++)
+    g->K[i] = (uint8_t) g->surface[i];
+
+  /* Surfaces, counts and column ranges ([zlo, zhi) spans the inside cells
+   * of each (x, y)) in one pass, a thread per row of columns. */
+  size_t n_inside = 0, n_boundary = 0;
+  #pragma omp parallel for num_threads (n_threads) schedule (dynamic, 1) reduction (+ : n_inside, n_boundary)
+  for (size_t y = 0; y < ny; y++)
+    {
+      uint32_t *lo = g->zlo + nx * y, *hi = g->zhi + nx * y;
+      for (size_t x = 0; x < nx; x++)
+        {
+          lo[x] = UINT32_MAX;
+          hi[x] = 0;
+        }
+      for (size_t z = 0; z < nz; z++)
+        {
+          size_t row = nx * (y + ny * z);
+          const uint8_t *K = g->K + row;
+          uint16_t *surface = g->surface + row;
+          for (size_t x = 0; x < nx; x++)
+            {
+              uint8_t k = K[x];
+              if (k == 0)
+                {
+                  surface[x] = RW_NO_SURFACE;
+                  continue;
+                }
+              n_inside++;
+              if (lo[x] == UINT32_MAX)
+                lo[x] = (uint32_t) z;
+              hi[x] = (uint32_t) z + 1;
+              if (k < 6)
+                {
+                  n_boundary++;
+                  surface[x] = node_surface (&vx, x, y, z);
+                }
+              else
+                surface[x] = RW_NO_SURFACE;
+            }
+        }
+      for (size_t x = 0; x < nx; x++)
+        if (lo[x] == UINT32_MAX)
+          lo[x] = 0;
+    }
+  g->n_inside = n_inside;
+  g->n_boundary = n_boundary;
+  if (n_inside == 0)
+    {
+      rw_fail (err, RW_ERROR_INPUT,
+               _("%s: no cell of h = %.4g m fits inside the %.4g × %.4g × %.4g m model; "
+                 "the grid is too coarse for it (raise the maximum frequency) or the model "
+                 "is not a room"),
+               mesh_name (mesh), spacing_m, bmax[0] - bmin[0], bmax[1] - bmin[1], bmax[2] - bmin[2]);
+      goto fail;
+    }
+
+  for (int w = 0; w < 3; w++)
+    {
+      free (vx.ax[w].line_off);
+      free (vx.ax[w].cross);
+    }
+  return g;
+
+fail:
+  for (int w = 0; w < 3; w++)
+    {
+      free (vx.ax[w].line_off);
+      free (vx.ax[w].cross);
+    }
+  rw_grid_free (g);
+  return NULL;
+}
+
+RwGrid *
+rw_voxelise_lattice (const RwMesh *mesh, double spacing_m, const double origin[3],
+                     const size_t n[3], int threads, RwError *err)
+{
+  double bmin[3], bmax[3];
+  if (!check_input (mesh, spacing_m, bmin, bmax, err))
+    return NULL;
+  return voxelise_checked (mesh, spacing_m, origin, n, threads, bmin, bmax, err);
+}
+
+RwGrid *
+rw_voxelise (const RwMesh *mesh, double spacing_m, int threads, RwError *err)
+{
+  double bmin[3], bmax[3], origin[3], nd[3];
+  if (!check_input (mesh, spacing_m, bmin, bmax, err))
+    return NULL;
+  auto_lattice (bmin, bmax, spacing_m, origin, nd);
+  if (!(nd[0] * nd[1] * nd[2] <= 1e15))
+    {
+      rw_fail (err, RW_ERROR_MEMORY,
+               _("%s: at h = %.4g m the %.4g × %.4g × %.4g m room needs %.3g cells, "
+                 "far more than any machine holds; check the model's units and the maximum frequency"),
+               mesh_name (mesh), spacing_m, bmax[0] - bmin[0], bmax[1] - bmin[1],
+               bmax[2] - bmin[2], nd[0] * nd[1] * nd[2]);
+      return NULL;
+    }
+  const size_t n[3] = { (size_t) nd[0], (size_t) nd[1], (size_t) nd[2] };
+  return voxelise_checked (mesh, spacing_m, origin, n, threads, bmin, bmax, err);
+}
+
+RwGrid *
+rw_grid_new_box (size_t nx, size_t ny, size_t nz, double spacing_m)
+{
+  if (nx == 0 || ny == 0 || nz == 0 || !isfinite (spacing_m) || !(spacing_m > 0)
+      || nx > UINT32_MAX - 2 || ny > UINT32_MAX - 2 || nz > UINT32_MAX - 2)
+    return NULL;
+  RwGrid *g = calloc (1, sizeof *g);
+  if (g == NULL)
+    return NULL;
+  /* the room is [0, nx·h] × [0, ny·h] × [0, nz·h]: inside centres at
+   * (i + ½)·h, cell 0 the outside layer */
+  g->nx = nx + 2;
+  g->ny = ny + 2;
+  g->nz = nz + 2;
+  if (memory_bytes (g->nx, g->ny, g->nz, 0) == SIZE_MAX || !grid_alloc (g))
+    {
+      rw_grid_free (g);
+      return NULL;
+    }
+  g->h = spacing_m;
+  for (int k = 0; k < 3; k++)
+    g->origin[k] = -0.5 * spacing_m;
+  g->n_surfaces = 1;
+  const size_t gx = g->nx, gy = g->ny, gz = g->nz;
+  size_t n_boundary = 0;
+  #pragma omp parallel for schedule (static) reduction (+ : n_boundary)
+  for (size_t z = 0; z < gz; z++)
+    for (size_t y = 0; y < gy; y++)
+      for (size_t x = 0; x < gx; x++)
+        {
+          size_t i = x + gx * (y + gy * z);
+          bool in = x > 0 && y > 0 && z > 0 && x < gx - 1 && y < gy - 1 && z < gz - 1;
+          uint8_t k = 0;
+          if (in)
+            k = (uint8_t) ((x > 1) + (x < gx - 2) + (y > 1) + (y < gy - 2) + (z > 1) + (z < gz - 2));
+          g->K[i] = k;
+          g->surface[i] = (k > 0 && k < 6) ? 0 : RW_NO_SURFACE;
+          n_boundary += k > 0 && k < 6;
+        }
+  /* columns: every inside column holds cells 1 … gz − 2 (a box of a
+   * single cell has no inside neighbour and is dropped, like rw_voxelise) */
+  size_t n_inside = 0;
+  for (size_t y = 0; y < gy; y++)
+    for (size_t x = 0; x < gx; x++)
+      {
+        size_t c = x + gx * y;
+        bool col = x > 0 && y > 0 && x < gx - 1 && y < gy - 1 && g->K[rw_grid_index (g, x, y, 1)] > 0;
+        g->zlo[c] = col ? 1 : 0;
+        g->zhi[c] = col ? (uint32_t) (gz - 1) : 0;
+        n_inside += col ? gz - 2 : 0;
+      }
+  g->n_inside = n_inside;
+  g->n_boundary = n_boundary;
+  return g;
+}
+
+/* no "-0.00" in messages */
+static double
+tidy (double x)
+{
+  return fabs (x) < 0.005 ? 0.0 : x;
+}
+
+bool
+rw_grid_locate (const RwGrid *g, const double p[3], const char *what,
+                size_t *index, RwError *err)
+{
+  size_t c[3];
+  bool inside = true;
+  const size_t n[3] = { g->nx, g->ny, g->nz };
+  for (int k = 0; k < 3 && inside; k++)
+    {
+      double f = (p[k] - g->origin[k]) / g->h;
+      if (!isfinite (f) || f < -0.5 || f >= (double) n[k] - 0.5)
+        inside = false;
+      else
+        c[k] = (size_t) floor (f + 0.5);
+    }
+  if (inside && g->K[rw_grid_index (g, c[0], c[1], c[2])] == 0)
+    inside = false;
+  if (!inside)
+    {
+      /* the room's extent from the column ranges, for the message */
+      double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
+      for (size_t y = 0; y < g->ny; y++)
+        for (size_t x = 0; x < g->nx; x++)
+          {
+            size_t col = x + g->nx * y;
+            if (g->zlo[col] == g->zhi[col])
+              continue;
+            const double cell[3][2] = { { (double) x, (double) x }, { (double) y, (double) y },
+                                        { (double) g->zlo[col], (double) g->zhi[col] - 1 } };
+            for (int k = 0; k < 3; k++)
+              {
+                lo[k] = fmin (lo[k], g->origin[k] + g->h * (cell[k][0] - 0.5));
+                hi[k] = fmax (hi[k], g->origin[k] + g->h * (cell[k][1] + 0.5));
+              }
+          }
+      if (!(lo[0] <= hi[0]))
+        return rw_fail (err, RW_ERROR_INPUT,
+                        _("%s at (%.2f, %.2f, %.2f) m lies outside the room (the grid has no air)"),
+                        what ? what : _("point"), p[0], p[1], p[2]);
+      return rw_fail (err, RW_ERROR_INPUT,
+                      _("%s at (%.2f, %.2f, %.2f) m lies outside the room "
+                        "(its air spans x %.2f … %.2f, y %.2f … %.2f, z %.2f … %.2f m)"),
+                      what ? what : _("point"), p[0], p[1], p[2],
+                      tidy (lo[0]), tidy (hi[0]), tidy (lo[1]), tidy (hi[1]), tidy (lo[2]), tidy (hi[2]));
+    }
+  if (index)
+    *index = rw_grid_index (g, c[0], c[1], c[2]);
+  return true;
+}
+
+double
+rw_grid_air_volume_m3 (const RwGrid *g)
+{
+  return (double) g->n_inside * g->h * g->h * g->h;
+}
+
+void
+rw_grid_free (RwGrid *g)
+{
+  if (g == NULL)
+    return;
+  free (g->K);
+  free (g->surface);
+  free (g->zlo);
+  free (g->zhi);
+  free (g);
+}
