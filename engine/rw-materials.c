@@ -472,6 +472,50 @@ rw_reflection_from_alpha (double alpha)
   return sqrt (1.0 - alpha);
 }
 
+/* Statistical (random-incidence) absorption of a locally reacting surface
+ * with real specific impedance ζ (Paris' integral in closed form;
+ * Kuttruff, Room Acoustics, eq. 2.42 with zero reactance). */
+double
+rw_statistical_absorption (double zeta)
+{
+  if (!(zeta > 0))
+    return 0.0;
+  return 8.0 / zeta * (1.0 + 1.0 / (1.0 + zeta) - 2.0 / zeta * log1p (zeta));
+}
+
+/* α_st(ζ) peaks at ζ ≈ 1.567 (α_st ≈ 0.951) and falls monotonically
+ * towards 0 as ζ grows; the branch ζ ≥ ζ_peak is the one with R ≥ 0.2. */
+#define RW_ZETA_PEAK 1.5671
+
+double
+rw_reflection_from_statistical_alpha (double alpha)
+{
+  /* Material tables give random-incidence absorption measured in a
+   * reverberation room (ISO 354), not normal-incidence α. The solver's
+   * boundary is locally reacting with a real admittance, whose diffuse-field
+   * absorption is α_st(ζ): so solve α_st(ζ) = α and take the normal-
+   * incidence R = (ζ − 1)/(ζ + 1) of that surface. Using R = √(1 − α)
+   * instead would make every surface absorb 1.5–1.75× what the table says
+   * in a diffuse field (T30 some 40 % short). Above the peak of α_st no real
+   * impedance absorbs that much: the surface gets the peak value. */
+  if (!(alpha > 0))
+    return 1.0;
+  double peak = rw_statistical_absorption (RW_ZETA_PEAK);
+  if (alpha >= peak)
+    return (RW_ZETA_PEAK - 1.0) / (RW_ZETA_PEAK + 1.0);
+  double lo = RW_ZETA_PEAK, hi = 1e12;
+  for (int i = 0; i < 200; i++)
+    {
+      double mid = sqrt (lo * hi);   /* geometric: ζ spans many decades */
+      if (rw_statistical_absorption (mid) > alpha)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  double zeta = sqrt (lo * hi);
+  return (zeta - 1.0) / (zeta + 1.0);
+}
+
 double
 rw_admittance_from_reflection (double R)
 {
@@ -589,7 +633,7 @@ rw_materials_assign (const RwMaterialLibrary *lib, const RwMesh *mesh,
                   json_object_put (root);
                   goto fail_set;
                 }
-              R = rw_reflection_from_alpha (rw_material_alpha_for_fmax (m, fmax_hz));
+              R = rw_reflection_from_statistical_alpha (rw_material_alpha_for_fmax (m, fmax_hz));
               label = strdup (m->name);
             }
           else if (json_object_is_type (val, json_type_object))
@@ -619,7 +663,7 @@ rw_materials_assign (const RwMaterialLibrary *lib, const RwMesh *mesh,
                   json_object_put (root);
                   goto fail_set;
                 }
-              R = has_r ? x : rw_reflection_from_alpha (x);
+              R = has_r ? x : rw_reflection_from_statistical_alpha (x);
               label = printf_dup (has_r ? "R = %g" : "alpha = %g", x);
             }
           else
@@ -669,7 +713,7 @@ rw_materials_assign (const RwMaterialLibrary *lib, const RwMesh *mesh,
                    mesh->surface_names[s], RW_DEFAULT_MATERIAL);
           goto fail_set;
         }
-      R_out[s] = rw_reflection_from_alpha (rw_material_alpha_for_fmax (m, fmax_hz));
+      R_out[s] = rw_reflection_from_statistical_alpha (rw_material_alpha_for_fmax (m, fmax_hz));
       if (names && (names[s] = strdup (m->name)) == NULL)
         {
           free (set);

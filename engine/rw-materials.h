@@ -4,8 +4,10 @@
  * data/materials.json holds common room materials with octave-band
  * absorption coefficients α (63 Hz … 8 kHz) and the published source of
  * each row. The solver's boundaries are frequency independent (DESIGN §2),
- * so each surface gets one reflection factor R = √(1 − α) from one band
- * value of α: see rw_material_alpha_for_fmax() for how it is chosen.
+ * so each surface gets one reflection factor R from one band value of α
+ * (the random-incidence α of the tables, converted through Paris' formula:
+ * rw_reflection_from_statistical_alpha); rw_material_alpha_for_fmax() says
+ * how the band value is chosen.
  */
 #pragma once
 
@@ -40,7 +42,15 @@ const RwMaterial *rw_materials_find (const RwMaterialLibrary *lib, const char *n
  * ≤ fmax_hz (the 63 Hz band alone below 125 Hz). Why, and the trade-off:
  * rw-materials.c and docs/IMPORT.md. */
 double rw_material_alpha_for_fmax (const RwMaterial *m, double fmax_hz);
-double rw_reflection_from_alpha (double alpha);   /* √(1 − α) */
+double rw_reflection_from_alpha (double alpha);   /* normal incidence: √(1 − α) */
+/* Random-incidence absorption of a locally reacting surface of real
+ * specific impedance ζ (Paris / Kuttruff), and its inverse: the R (normal
+ * incidence) of the surface whose diffuse-field absorption is α. Library
+ * rows and map-file "alpha" values are random-incidence coefficients and go
+ * through the latter. α above ≈ 0.951 (the most a real impedance absorbs
+ * in a diffuse field) gives that maximum's R ≈ 0.221. */
+double rw_statistical_absorption (double zeta);
+double rw_reflection_from_statistical_alpha (double alpha);
 double rw_admittance_from_reflection (double R);  /* β = (1 − R)/(1 + R) */
 
 /* One R per surface of `mesh`. Precedence: uniform_R when finite (the
