@@ -1,0 +1,680 @@
+/* rw-cpu-backend.c — the CPU backend: the sliced z-march of DESIGN §2/§3
+ * with OpenMP, in fp32 and fp64.
+ *
+ * Work split. The grid is cut into strips of whole x-rows, `by` rows deep
+ * in y (an (x, y) column block of nx × by columns); each strip walks z
+ * over the union of its columns' [zlo, zhi) ranges. OpenMP hands the
+ * strips (at least four per thread) out dynamically. Walking z keeps the
+ * planes z−1, z, z+1 of the strip (3 · nx · by words) in L2, so that p is
+ * read from memory once per step and p⁻ read and written once: 12 B per
+ * cell and step in fp32, the roofline the benchmark holds the speed
+ * against (rw-bench.c).
+ *
+ * A strip plane (rows y0 … y1−1 at one z) in two passes:
+ *  1. the air update p⁺ = λ² Σ₆ p_nbr − p⁻ over every run of consecutive
+ *     inside cells of its rows, without branches, so that it vectorises
+ *     (outside cells hold 0, so the sum over six neighbours is the sum
+ *     over the inside ones; runs never touch outside cells, which stay 0);
+ *  2. a scalar fix-up over its boundary nodes (precomputed list, in
+ *     memory order) with the boundary form of rw-scheme.h. In place: pass 1
+ *     has overwritten p⁻ of the boundary nodes, so their p⁻ is saved
+ *     before pass 1 and the fix-up uses the saved value.
+ * The physics is only in rw-scheme.h (shared with the GPU): called here,
+ * never re-derived.
+ *
+ * Precision: the T-generic part at the end of this file is included twice
+ * (T = float, then double), so there is no per-cell branch on precision.
+ *
+ * Non-finite values: pass 1 and 2 sum every new value of the step (one
+ * add per cell, free in a memory-bound loop); a NaN or an overflow makes
+ * the sum non-finite, and the step fails with RW_ERROR_UNSTABLE naming it.
+ * The source cell is checked after the source is applied. */
+#ifndef RW_CPU_T
+
+#include "rw-solver.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rw-i18n.h"
+
+/* Strip depth: 3 planes of the strip in fp64 should stay within ~256 KiB
+ * (half of a small L2, leaving room for p⁻'s stream). */
+#define RW_CPU_STRIP_BYTES (256 * 1024)
+
+typedef struct {
+  uint32_t y0, y1;             /* rows [y0, y1) */
+  uint32_t zlo, zhi;           /* union of the columns' ranges; zlo == zhi: empty */
+} CpuStrip;
+
+typedef struct {
+  RwSolverSetup setup;         /* copy of the borrowed setup */
+  const RwGrid *g;
+  size_t nx, ny, nz, nxy, n;
+  int threads;
+  RwPrecision precision;
+  RwBoundary boundary;
+
+  void *p, *q;                 /* p: time n; q: time n−1, overwritten by n+1 */
+
+  /* Per row r = y + ny·z: runs [run_off[r], run_off[r+1]) of (x0, x1)
+   * pairs; boundary nodes [bnd_off[r], bnd_off[r+1]). */
+  size_t *run_off, *bnd_off;
+  uint32_t *runs;              /* 2 per run */
+  size_t *b_index;             /* cell index */
+  uint8_t *b_mask;             /* bit d: neighbour d inside (RW_NBR_*) */
+  uint8_t *b_K;
+  uint16_t *b_surf;
+  size_t n_bnd;
+
+  double *beta_f64, *R_f64;    /* per surface */
+  float *beta_f32, *R_f32;
+
+  CpuStrip *strips;
+  size_t n_strips;
+  void *save;                  /* per thread, save_len values of T */
+  size_t save_len;             /* most boundary nodes in one strip plane */
+
+  char device[256];
+} CpuState;
+
+static bool
+cpu_available (char *why, size_t why_len)
+{
+  if (why != NULL && why_len > 0)
+    why[0] = '\0';
+  return true;
+}
+
+/* Threads: as asked, else all cores — but a small grid gets fewer, since
+ * every step ends in a barrier that costs more than the step's work when
+ * the grid is small (and, on a loaded machine, a descheduled thread holds
+ * every other at that barrier for a whole time slice). About half a
+ * million cells per thread keeps a step at ≥ 0.1 ms of work per thread. */
+static int
+cpu_threads (const RwSolverSetup *s)
+{
+  if (s->threads > 0)
+    return s->threads;
+  int all = omp_get_max_threads ();
+  size_t want = 1 + s->grid->n_inside / 500000;
+  return want < (size_t) all ? (int) want : all;
+}
+
+static size_t
+word_bytes (RwPrecision p)
+{
+  return p == RW_PRECISION_F64 ? sizeof (double) : sizeof (float);
+}
+
+/* Two fields, the boundary list (index, mask, K, surface: 12 B), the row
+ * tables, the runs (a run starts at a boundary node, so there are at most
+ * n_boundary of them), strips, per-thread save buffers (at most a plane). */
+static size_t
+cpu_memory_bytes (const RwSolverSetup *s)
+{
+  const RwGrid *g = s->grid;
+  size_t n = g->nx * g->ny * g->nz, rows = g->ny * g->nz;
+  return 2 * n * word_bytes (s->precision)
+         + g->n_boundary * (sizeof (size_t) + 2 + sizeof (uint16_t) + 2 * sizeof (uint32_t))
+         + 2 * (rows + 1) * sizeof (size_t)
+         + g->ny * sizeof (CpuStrip)
+         + (size_t) cpu_threads (s) * (g->nx * g->ny + 1) * sizeof (double)
+         + 4 * g->n_surfaces * sizeof (double);
+}
+
+static void
+cpu_destroy (void *state)
+{
+  CpuState *st = state;
+  if (st == NULL)
+    return;
+  free (st->p);
+  free (st->q);
+  free (st->run_off);
+  free (st->bnd_off);
+  free (st->runs);
+  free (st->b_index);
+  free (st->b_mask);
+  free (st->b_K);
+  free (st->b_surf);
+  free (st->beta_f64);
+  free (st->R_f64);
+  free (st->beta_f32);
+  free (st->R_f32);
+  free (st->strips);
+  free (st->save);
+  free (st);
+}
+
+static void
+read_cpu_model (char *out, size_t len, int threads)
+{
+  char model[192] = "CPU";
+  FILE *f = fopen ("/proc/cpuinfo", "r");
+  if (f != NULL)
+    {
+      char line[512];
+      while (fgets (line, sizeof line, f) != NULL)
+        if (strncmp (line, "model name", 10) == 0)
+          {
+            char *c = strchr (line, ':');
+            if (c != NULL)
+              {
+                c++;
+                while (*c == ' ' || *c == '\t')
+                  c++;
+                c[strcspn (c, "\n")] = '\0';
+                snprintf (model, sizeof model, "%s", c);
+              }
+            break;
+          }
+      fclose (f);
+    }
+  snprintf (out, len, _("%s (%d threads)"), model, threads);
+}
+
+/* Builds the row tables: runs of inside cells and the boundary nodes with
+ * their neighbour masks. */
+static bool
+build_rows (CpuState *st, RwError *err)
+{
+  const RwGrid *g = st->g;
+  const size_t nx = st->nx, ny = st->ny, nz = st->nz, nxy = st->nxy, rows = ny * nz;
+  const ptrdiff_t off[6] = { -1, 1, -(ptrdiff_t) nx, (ptrdiff_t) nx,
+                             -(ptrdiff_t) nxy, (ptrdiff_t) nxy };
+
+  st->run_off = malloc ((rows + 1) * sizeof (size_t));
+  st->bnd_off = malloc ((rows + 1) * sizeof (size_t));
+  size_t max_b = g->n_boundary > 0 ? g->n_boundary : 1;
+  st->runs = malloc (2 * max_b * sizeof (uint32_t));
+  st->b_index = malloc (max_b * sizeof (size_t));
+  st->b_mask = malloc (max_b);
+  st->b_K = malloc (max_b);
+  st->b_surf = malloc (max_b * sizeof (uint16_t));
+  if (!st->run_off || !st->bnd_off || !st->runs || !st->b_index || !st->b_mask
+      || !st->b_K || !st->b_surf)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the solver's boundary tables"));
+
+  size_t nr = 0, nb = 0;
+  for (size_t z = 0; z < nz; z++)
+    for (size_t y = 0; y < ny; y++)
+      {
+        size_t r = y + ny * z, base = nx * r;
+        st->run_off[r] = nr;
+        st->bnd_off[r] = nb;
+        bool edge = z == 0 || y == 0 || z == nz - 1 || y == ny - 1;
+        for (size_t x = 0; x < nx; x++)
+          {
+            size_t i = base + x;
+            uint8_t K = g->K[i];
+            if (K == 0)
+              continue;
+            if (edge || x == 0 || x == nx - 1)
+              return rw_fail (err, RW_ERROR_INTERNAL,
+                              _("The grid has an inside cell (%zu, %zu, %zu) on its outer layer"),
+                              x, y, z);
+            if (z < g->zlo[x + nx * y] || z >= g->zhi[x + nx * y])
+              return rw_fail (err, RW_ERROR_INTERNAL,
+                              _("Grid cell (%zu, %zu, %zu) is inside but outside its column's "
+                                "range [%u, %u)"), x, y, z, g->zlo[x + nx * y], g->zhi[x + nx * y]);
+            int mask = 0, k = 0;
+            for (int d = 0; d < 6; d++)
+              if (g->K[i + off[d]] != 0)
+                {
+                  mask |= 1 << d;
+                  k++;
+                }
+            if (k != K)
+              return rw_fail (err, RW_ERROR_INTERNAL,
+                              _("Grid cell (%zu, %zu, %zu) says K = %d but has %d inside neighbours"),
+                              x, y, z, K, k);
+            if (K < 6)
+              {
+                if (nb >= g->n_boundary)
+                  return rw_fail (err, RW_ERROR_INTERNAL,
+                                  _("The grid has more boundary nodes than its count %zu"),
+                                  g->n_boundary);
+                uint16_t s = g->surface != NULL ? g->surface[i] : 0;
+                if (s >= g->n_surfaces)
+                  return rw_fail (err, RW_ERROR_INTERNAL,
+                                  _("Boundary cell (%zu, %zu, %zu) has no valid surface (%u of %zu)"),
+                                  x, y, z, (unsigned) s, g->n_surfaces);
+                st->b_index[nb] = i;
+                st->b_mask[nb] = (uint8_t) mask;
+                st->b_K[nb] = K;
+                st->b_surf[nb] = s;
+                nb++;
+              }
+            /* A run starts where the −x neighbour is outside (such a cell
+             * is a boundary node, so runs ≤ boundary nodes). */
+            if (!(mask & (1 << RW_NBR_XM)))
+              {
+                if (nr >= max_b)
+                  return rw_fail (err, RW_ERROR_INTERNAL, _("The grid's boundary count is too low"));
+                size_t x1 = x;
+                while (g->K[base + x1] != 0)
+                  x1++;
+                st->runs[2 * nr] = (uint32_t) x;
+                st->runs[2 * nr + 1] = (uint32_t) x1;
+                nr++;
+              }
+          }
+        /* A row whose inside cells are all boundary nodes (the faces of a
+         * box) needs no air pass: the fix-up writes every cell of it. */
+        size_t inside = 0;
+        for (size_t k = st->run_off[r]; k < nr; k++)
+          inside += st->runs[2 * k + 1] - st->runs[2 * k];
+        if (inside == nb - st->bnd_off[r])
+          nr = st->run_off[r];
+      }
+  st->run_off[rows] = nr;
+  st->bnd_off[rows] = nb;
+  st->n_bnd = nb;
+  return true;
+}
+
+static bool
+build_strips (CpuState *st, RwError *err)
+{
+  const RwGrid *g = st->g;
+  /* Strip depth: the three planes z−1, z, z+1 of a strip should fill about
+   * half of L2 (the other half streams p⁻), and the strips should be as
+   * deep as that allows, because each strip plane is one contiguous run
+   * of memory that the hardware prefetcher follows. */
+  long l2 = sysconf (_SC_LEVEL2_CACHE_SIZE);
+  size_t budget = l2 > 0 ? (size_t) l2 / 2 : RW_CPU_STRIP_BYTES;
+  size_t by = budget / (3 * st->nx * word_bytes (st->precision));
+  const char *env = getenv ("RW_CPU_STRIP_ROWS");
+  if (env != NULL && atoi (env) > 0)
+    by = (size_t) atoi (env);
+  if (by < 1)
+    by = 1;
+  /* Several strips per thread, handed out dynamically: on a shared or
+   * virtual machine a thread that loses its core for a moment leaves its
+   * strips to the others instead of holding up the step's barrier. */
+  size_t min_strips = 4 * (size_t) st->threads;
+  if (st->ny / by < min_strips)
+    by = st->ny / min_strips > 0 ? st->ny / min_strips : 1;
+
+  st->strips = malloc ((st->ny / by + 1) * sizeof (CpuStrip));
+  if (st->strips == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the solver's strips"));
+  st->n_strips = 0;
+  for (size_t y0 = 0; y0 < st->ny; y0 += by)
+    {
+      size_t y1 = y0 + by < st->ny ? y0 + by : st->ny;
+      uint32_t zlo = UINT32_MAX, zhi = 0;
+      for (size_t y = y0; y < y1; y++)
+        for (size_t x = 0; x < st->nx; x++)
+          {
+            size_t c = x + st->nx * y;
+            if (g->zlo[c] < g->zhi[c])
+              {
+                if (g->zlo[c] < zlo)
+                  zlo = g->zlo[c];
+                if (g->zhi[c] > zhi)
+                  zhi = g->zhi[c];
+              }
+          }
+      if (zlo >= zhi)
+        continue;          /* an empty block is never visited */
+      if (zhi > st->nz)
+        return rw_fail (err, RW_ERROR_INTERNAL, _("A grid column ends at z = %u beyond nz = %zu"),
+                        zhi, st->nz);
+      st->strips[st->n_strips++] = (CpuStrip) { (uint32_t) y0, (uint32_t) y1, zlo, zhi };
+      for (size_t z = zlo; z < zhi; z++)
+        {
+          size_t nb = st->bnd_off[y1 + st->ny * z] - st->bnd_off[y0 + st->ny * z];
+          if (nb > st->save_len)
+            st->save_len = nb;
+        }
+    }
+  return true;
+}
+
+/* Function multiversioning for the hot loop (GCC's target_clones; not
+ * under the sanitizers, whose instrumentation does not mix with ifuncs). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define RW_CPU_CLONES __attribute__ ((target_clones ("avx512f", "avx2", "default")))
+#else
+#define RW_CPU_CLONES
+#endif
+
+#define RW_CPU_FN3(a, b) a##_##b
+#define RW_CPU_FN2(a, b) RW_CPU_FN3 (a, b)
+#define RW_CPU_FN(name) RW_CPU_FN2 (name, RW_CPU_SUFFIX)
+
+#define RW_CPU_T float
+#define RW_CPU_SUFFIX f32
+#include __FILE__
+#undef RW_CPU_T
+#undef RW_CPU_SUFFIX
+
+#define RW_CPU_T double
+#define RW_CPU_SUFFIX f64
+#include __FILE__
+#undef RW_CPU_T
+#undef RW_CPU_SUFFIX
+
+static void *
+cpu_create (const RwSolverSetup *setup, RwError *err)
+{
+  if (setup->precision != RW_PRECISION_F32 && setup->precision != RW_PRECISION_F64)
+    {
+      rw_fail (err, RW_ERROR_UNSUPPORTED,
+               _("The CPU backend computes in fp32 or fp64; fp16 storage is CUDA-only"));
+      return NULL;
+    }
+  CpuState *st = calloc (1, sizeof *st);
+  if (st == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("Out of memory creating the CPU solver"));
+      return NULL;
+    }
+  const RwGrid *g = setup->grid;
+  st->setup = *setup;
+  st->g = g;
+  st->nx = g->nx;
+  st->ny = g->ny;
+  st->nz = g->nz;
+  st->nxy = g->nx * g->ny;
+  st->n = st->nxy * g->nz;
+  st->threads = cpu_threads (setup);
+  st->precision = setup->precision;
+  st->boundary = setup->boundary;
+  read_cpu_model (st->device, sizeof st->device, st->threads);
+
+  size_t ns = g->n_surfaces > 0 ? g->n_surfaces : 1;
+  st->beta_f64 = calloc (ns, sizeof (double));
+  st->R_f64 = calloc (ns, sizeof (double));
+  st->beta_f32 = calloc (ns, sizeof (float));
+  st->R_f32 = calloc (ns, sizeof (float));
+  size_t w = word_bytes (st->precision);
+  /* Zeroed: outside cells hold 0 for ever and the run starts from rest. */
+  st->p = calloc (st->n, w);
+  st->q = calloc (st->n, w);
+  if (!st->beta_f64 || !st->R_f64 || !st->beta_f32 || !st->R_f32 || !st->p || !st->q)
+    {
+      cpu_destroy (st);
+      rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the pressure fields (%.2f GiB)"),
+               2.0 * (double) (st->n * w) / 1073741824.0);
+      return NULL;
+    }
+  for (size_t s = 0; s < g->n_surfaces; s++)
+    {
+      double R = setup->surface_R[s];
+      double beta = R > -1.0 ? (1.0 - R) / (1.0 + R) : 0.0;   /* R = −1: Savioja only */
+      st->beta_f64[s] = beta;
+      st->R_f64[s] = R;
+      st->beta_f32[s] = (float) beta;
+      st->R_f32[s] = (float) R;
+    }
+  if (!build_rows (st, err) || !build_strips (st, err))
+    {
+      cpu_destroy (st);
+      return NULL;
+    }
+  st->save = malloc ((size_t) st->threads * (st->save_len + 1) * w);
+  if (st->save == NULL)
+    {
+      cpu_destroy (st);
+      rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the solver's boundary buffers"));
+      return NULL;
+    }
+  return st;
+}
+
+static bool
+cpu_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride, RwError *err)
+{
+  CpuState *st = state;
+  if (st->precision == RW_PRECISION_F64)
+    return advance_f64 (st, step0, n, rcv, stride, err);
+  return advance_f32 (st, step0, n, rcv, stride, err);
+}
+
+static bool
+cpu_read_field (void *state, double *p, double *p_prev, RwError *err)
+{
+  (void) err;
+  CpuState *st = state;
+  if (st->precision == RW_PRECISION_F64)
+    read_field_f64 (st, p, p_prev);
+  else
+    read_field_f32 (st, p, p_prev);
+  return true;
+}
+
+static bool
+cpu_read_slice (void *state, int axis, size_t index, float *out, RwError *err)
+{
+  CpuState *st = state;
+  size_t lim = axis == 0 ? st->nx : axis == 1 ? st->ny : axis == 2 ? st->nz : 0;
+  if (index >= lim)
+    return rw_fail (err, RW_ERROR_INPUT, _("Slice %zu on axis %d is outside the grid"), index, axis);
+  if (st->precision == RW_PRECISION_F64)
+    read_slice_f64 (st, axis, index, out);
+  else
+    read_slice_f32 (st, axis, index, out);
+  return true;
+}
+
+static const char *
+cpu_device_name (void *state)
+{
+  return ((CpuState *) state)->device;
+}
+
+const RwBackendOps rw_cpu_backend = {
+  .name = "cpu",
+  .available = cpu_available,
+  .memory_bytes = cpu_memory_bytes,
+  .create = cpu_create,
+  .advance = cpu_advance,
+  .read_field = cpu_read_field,
+  .read_slice = cpu_read_slice,
+  .device_name = cpu_device_name,
+  .destroy = cpu_destroy,
+};
+
+#else /* RW_CPU_T: the T-generic part, included twice from above */
+
+#define T RW_CPU_T
+
+/* One plane z of a strip (rows y0 … y1−1, whose runs and boundary nodes
+ * are consecutive in the tables): save the boundary nodes' p⁻, pass 1
+ * (air update over every run), pass 2 (boundary fix-up with the saved
+ * p⁻). Returns the sum of the new values (the non-finite check).
+ * Compiled for AVX-512, AVX2 and baseline x86-64, chosen at load time
+ * (the library is built for baseline x86-64); arithmetic is the same in
+ * each (no FMA contraction in ISO C mode), only the vector width differs. */
+RW_CPU_CLONES static T
+RW_CPU_FN (update_plane) (const CpuState *st, const T *restrict p, T *restrict q,
+                          size_t r0, size_t r1, T *restrict save, const T *beta, const T *R)
+{
+  const size_t nx = st->nx, nxy = st->nxy;
+  const size_t b0 = st->bnd_off[r0], b1 = st->bnd_off[r1];
+  const size_t *restrict b_index = st->b_index;
+  T acc = 0;
+
+  for (size_t b = b0; b < b1; b++)
+    save[b - b0] = q[b_index[b]];
+
+  for (size_t r = r0; r < r1; r++)
+    {
+      const size_t base = nx * r;
+      for (size_t k = st->run_off[r]; k < st->run_off[r + 1]; k++)
+        {
+          const size_t i0 = base + st->runs[2 * k], i1 = base + st->runs[2 * k + 1];
+          /* Neighbour sum in the order −x, +x, −y, +y, −z, +z, as the
+           * boundary fix-up and the GPU kernels sum it. */
+#pragma omp simd reduction(+:acc)
+          for (size_t i = i0; i < i1; i++)
+            {
+              T sum6 = p[i - 1] + p[i + 1] + p[i - nx] + p[i + nx] + p[i - nxy] + p[i + nxy];
+              T v = RW_CPU_FN (rw_update_air) (sum6, q[i]);
+              q[i] = v;
+              acc += v;
+            }
+        }
+    }
+
+  switch (st->boundary)
+    {
+    case RW_BOUNDARY_FV:
+      for (size_t b = b0; b < b1; b++)
+        {
+          size_t i = b_index[b];
+          /* Outside neighbours hold 0: the six-sum is the inside sum. */
+          T sum_in = p[i - 1] + p[i + 1] + p[i - nx] + p[i + nx] + p[i - nxy] + p[i + nxy];
+          T v = RW_CPU_FN (rw_update_fv) (st->b_K[b], p[i], sum_in, save[b - b0],
+                                          beta[st->b_surf[b]]);
+          q[i] = v;
+          acc += v;
+        }
+      break;
+    case RW_BOUNDARY_LRS:
+      for (size_t b = b0; b < b1; b++)
+        {
+          size_t i = b_index[b];
+          const T nbr[6] = { p[i - 1], p[i + 1], p[i - nx], p[i + nx], p[i - nxy], p[i + nxy] };
+          T v = RW_CPU_FN (rw_update_lrs) (st->b_mask[b], p[i], nbr, save[b - b0],
+                                           beta[st->b_surf[b]]);
+          q[i] = v;
+          acc += v;
+        }
+      break;
+    case RW_BOUNDARY_SAVIOJA:
+      for (size_t b = b0; b < b1; b++)
+        {
+          size_t i = b_index[b];
+          const T nbr[6] = { p[i - 1], p[i + 1], p[i - nx], p[i + nx], p[i - nxy], p[i + nxy] };
+          T v = RW_CPU_FN (rw_update_savioja) (st->b_mask[b], nbr, save[b - b0],
+                                               R[st->b_surf[b]]);
+          q[i] = v;
+          acc += v;
+        }
+      break;
+    }
+  return acc;
+}
+
+static bool
+RW_CPU_FN (advance) (CpuState *st, size_t step0, size_t n, double *rcv, size_t stride,
+                     RwError *err)
+{
+  const RwSolverSetup *su = &st->setup;
+  const T *beta = (const T *) (sizeof (T) == sizeof (double) ? (void *) st->beta_f64
+                                                             : (void *) st->beta_f32);
+  const T *R = (const T *) (sizeof (T) == sizeof (double) ? (void *) st->R_f64
+                                                          : (void *) st->R_f32);
+  T *p = st->p, *q = st->q;
+  double acc = 0.0;
+  size_t bad_step = SIZE_MAX;
+  bool bad_source = false;
+
+#pragma omp parallel num_threads (st->threads) shared (p, q, acc, bad_step, bad_source)
+  {
+    T *save = (T *) st->save + (size_t) omp_get_thread_num () * (st->save_len + 1);
+    for (size_t k = 0; k < n; k++)
+      {
+        /* p, q are shared: read them once the previous step's single
+         * block has swapped them (the barrier below orders it). */
+        const T *pk = p;
+        T *qk = q;
+#pragma omp for schedule (dynamic, 1) reduction (+:acc)
+        for (size_t s = 0; s < st->n_strips; s++)
+          {
+            const CpuStrip *sp = &st->strips[s];
+            for (size_t z = sp->zlo; z < sp->zhi; z++)
+              acc += (double) RW_CPU_FN (update_plane) (st, pk, qk, sp->y0 + st->ny * z,
+                                                        sp->y1 + st->ny * z, save, beta, R);
+          }
+        /* implicit barrier: the whole field is at time step0+k+1 */
+#pragma omp single
+        {
+          size_t step = step0 + k;
+          T s = (T) su->source_signal[step];
+          if (su->source_kind == RW_SOURCE_HARD)
+            qk[su->source_cell] = s;
+          else
+            qk[su->source_cell] += s;
+          if (!isfinite (acc))
+            bad_step = step;
+          else if (!isfinite ((double) qk[su->source_cell]))
+            {
+              bad_step = step;
+              bad_source = true;
+            }
+          for (size_t r = 0; r < su->n_receivers; r++)
+            rcv[r * stride + step] = (double) qk[su->receiver_cells[r]];
+          acc = 0.0;
+          p = qk;
+          q = (T *) pk;
+        }
+        /* implicit barrier: every thread sees the swap and bad_step */
+        if (bad_step != SIZE_MAX)
+          break;
+      }
+  }
+  st->p = p;
+  st->q = q;
+  if (bad_step != SIZE_MAX)
+    {
+      if (bad_source)
+        return rw_fail (err, RW_ERROR_UNSTABLE,
+                        _("The simulation became unstable at step %zu: the source signal "
+                          "made the pressure at the source non-finite (sample %g)"),
+                        bad_step, su->source_signal[bad_step]);
+      return rw_fail (err, RW_ERROR_UNSTABLE,
+                      _("The simulation became unstable at step %zu: the pressure field "
+                        "holds non-finite values"), bad_step);
+    }
+  return true;
+}
+
+static void
+RW_CPU_FN (read_field) (const CpuState *st, double *p, double *p_prev)
+{
+  const T *a = st->p, *b = st->q;
+  for (size_t i = 0; i < st->n; i++)
+    {
+      if (p != NULL)
+        p[i] = (double) a[i];
+      if (p_prev != NULL)
+        p_prev[i] = (double) b[i];
+    }
+}
+
+static void
+RW_CPU_FN (read_slice) (const CpuState *st, int axis, size_t index, float *out)
+{
+  const T *a = st->p;
+  const size_t nx = st->nx, ny = st->ny, nz = st->nz;
+  if (axis == 0)
+    {
+      for (size_t z = 0; z < nz; z++)
+        for (size_t y = 0; y < ny; y++)
+          out[y + ny * z] = (float) a[index + nx * (y + ny * z)];
+    }
+  else if (axis == 1)
+    {
+      for (size_t z = 0; z < nz; z++)
+        for (size_t x = 0; x < nx; x++)
+          out[x + nx * z] = (float) a[x + nx * (index + ny * z)];
+    }
+  else
+    {
+      for (size_t i = 0; i < st->nxy; i++)
+        out[i] = (float) a[index * st->nxy + i];
+    }
+}
+
+#undef T
+
+#endif /* RW_CPU_T */

@@ -1,0 +1,443 @@
+/* rw-solver.c — the solver front end: backend choice, setup checks, the
+ * memory prediction, receiver buffers, chunked runs with progress and
+ * cancel, and the discrete energy of the scheme.
+ *
+ * The backends (rw-cpu-backend.c, kernels/) only step the field; every
+ * check a user can trip over lives here, once, so that the CPU and the GPU
+ * answer bad input with the same message. */
+#include "rw-solver.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rw-i18n.h"
+
+struct RwSolver {
+  RwSolverSetup setup;           /* copy: the backend borrows it */
+  const RwBackendOps *ops;
+  void *state;
+  size_t step;                   /* steps done */
+  double *rcv;                   /* n_receivers × n_steps, receiver-major */
+  bool failed;                   /* a backend step failed: the field is unusable */
+  RwError failure;
+};
+
+/* Progress granularity: a chunk of steps is sized to about this much wall
+ * time, so that cancel answers within it and progress stays smooth. */
+#define RW_CHUNK_SECONDS 0.1
+
+static double
+now_s (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+/* Bytes of memory the kernel says a new allocation may take without
+ * swapping: MemAvailable, else free pages. 0 when unknown. */
+static size_t
+available_ram_bytes (void)
+{
+  FILE *f = fopen ("/proc/meminfo", "r");
+  if (f != NULL)
+    {
+      char line[256];
+      unsigned long long kib;
+      while (fgets (line, sizeof line, f) != NULL)
+        if (sscanf (line, "MemAvailable: %llu kB", &kib) == 1)
+          {
+            fclose (f);
+            return (size_t) kib * 1024;
+          }
+      fclose (f);
+    }
+  long pages = sysconf (_SC_AVPHYS_PAGES), page = sysconf (_SC_PAGESIZE);
+  if (pages > 0 && page > 0)
+    return (size_t) pages * (size_t) page;
+  return 0;
+}
+
+static const char *
+precision_name (RwPrecision p)
+{
+  switch (p)
+    {
+    case RW_PRECISION_F32: return "fp32";
+    case RW_PRECISION_F64: return "fp64";
+    case RW_PRECISION_F16: return "fp16";
+    default: return "?";
+    }
+}
+
+/* AUTO → CUDA when it is built in and finds a device, else the CPU. */
+static const RwBackendOps *
+choose_backend (RwBackendKind kind, RwPrecision precision, RwError *err)
+{
+  const RwBackendOps *cuda = rw_cuda_backend ();
+  char why[512] = "";
+
+  switch (kind)
+    {
+    case RW_BACKEND_CPU:
+      return &rw_cpu_backend;
+    case RW_BACKEND_CUDA:
+      if (cuda == NULL)
+        {
+          rw_fail (err, RW_ERROR_UNSUPPORTED, _("Roomwave was built without CUDA"));
+          return NULL;
+        }
+      if (!cuda->available (why, sizeof why))
+        {
+          rw_fail (err, RW_ERROR_UNSUPPORTED, _("The CUDA backend cannot run: %s"),
+                   why[0] ? why : _("no CUDA device found"));
+          return NULL;
+        }
+      return cuda;
+    case RW_BACKEND_AUTO:
+      if (cuda != NULL && cuda->available (why, sizeof why))
+        return cuda;
+      if (precision == RW_PRECISION_F16)
+        {
+          rw_fail (err, RW_ERROR_UNSUPPORTED,
+                   _("fp16 storage needs the CUDA backend, which cannot run here (%s); "
+                     "choose fp32 or fp64 for the CPU"),
+                   cuda == NULL ? _("Roomwave was built without CUDA")
+                                : (why[0] ? why : _("no CUDA device found")));
+          return NULL;
+        }
+      return &rw_cpu_backend;
+    default:
+      rw_fail (err, RW_ERROR_INPUT, _("Unknown solver backend %d"), (int) kind);
+      return NULL;
+    }
+}
+
+static bool
+check_cell (const RwGrid *g, size_t cell, const char *what, RwError *err)
+{
+  size_t n = g->nx * g->ny * g->nz;
+  if (cell >= n)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("The %s cell index %zu lies beyond the grid of %zu × %zu × %zu cells"),
+                    what, cell, g->nx, g->ny, g->nz);
+  if (g->K[cell] == 0)
+    {
+      size_t x = cell % g->nx, y = (cell / g->nx) % g->ny, z = cell / (g->nx * g->ny);
+      return rw_fail (err, RW_ERROR_INPUT,
+                      _("The %s cell (%zu, %zu, %zu) at (%.3f, %.3f, %.3f) m is outside the room"),
+                      what, x, y, z,
+                      g->origin[0] + g->h * (double) x,
+                      g->origin[1] + g->h * (double) y,
+                      g->origin[2] + g->h * (double) z);
+    }
+  return true;
+}
+
+static bool
+check_setup (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
+{
+  const RwGrid *g = st->grid;
+
+  if (g == NULL || g->K == NULL)
+    return rw_fail (err, RW_ERROR_INPUT, _("The solver was given no grid"));
+  if (g->zlo == NULL || g->zhi == NULL)
+    return rw_fail (err, RW_ERROR_INTERNAL, _("The grid has no column ranges (zlo, zhi)"));
+  if (g->nx < 3 || g->ny < 3 || g->nz < 3 || g->n_inside == 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("The grid holds no inside cells: nothing to simulate"));
+  if (st->n_steps == 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("The number of time steps must be positive"));
+  if (st->source_signal == NULL)
+    return rw_fail (err, RW_ERROR_INPUT, _("The solver was given no source signal"));
+  if (st->n_receivers > 0 && st->receiver_cells == NULL)
+    return rw_fail (err, RW_ERROR_INPUT, _("The solver was given no receiver cells"));
+  if (g->n_surfaces > 0 && st->surface_R == NULL)
+    return rw_fail (err, RW_ERROR_INPUT, _("The solver was given no reflection factors"));
+  if (st->boundary != RW_BOUNDARY_FV && st->boundary != RW_BOUNDARY_LRS
+      && st->boundary != RW_BOUNDARY_SAVIOJA)
+    return rw_fail (err, RW_ERROR_INPUT, _("Unknown boundary form %d"), (int) st->boundary);
+  if (st->precision != RW_PRECISION_F32 && st->precision != RW_PRECISION_F64
+      && st->precision != RW_PRECISION_F16)
+    return rw_fail (err, RW_ERROR_INPUT, _("Unknown precision %d"), (int) st->precision);
+  if (ops == &rw_cpu_backend && st->precision == RW_PRECISION_F16)
+    return rw_fail (err, RW_ERROR_UNSUPPORTED,
+                    _("fp16 storage is available only on the CUDA backend; "
+                      "the CPU backend computes in fp32 or fp64"));
+  if (st->source_kind != RW_SOURCE_SOFT && st->source_kind != RW_SOURCE_HARD)
+    return rw_fail (err, RW_ERROR_INPUT, _("Unknown source kind %d"), (int) st->source_kind);
+
+  for (size_t s = 0; s < g->n_surfaces; s++)
+    {
+      double R = st->surface_R[s];
+      if (!isfinite (R) || R < -1.0 || R > 1.0)
+        return rw_fail (err, RW_ERROR_INPUT,
+                        _("Surface %zu: the reflection factor %g is outside [−1, 1]"), s, R);
+      /* β = (1 − R)/(1 + R) is infinite at R = −1: the admittance forms
+       * (FV, LRS) cannot express a pressure-release wall; the 1-D
+       * Savioja termination can. */
+      if (R == -1.0 && st->boundary != RW_BOUNDARY_SAVIOJA)
+        return rw_fail (err, RW_ERROR_INPUT,
+                        _("Surface %zu: a reflection factor of −1 (pressure release) has infinite "
+                          "admittance, which the FV and LRS boundaries cannot represent; "
+                          "use R > −1 or the Savioja boundary"), s);
+    }
+
+  if (!check_cell (g, st->source_cell, _("source"), err))
+    return false;
+  for (size_t r = 0; r < st->n_receivers; r++)
+    {
+      char what[64];
+      snprintf (what, sizeof what, _("receiver %zu"), r + 1);
+      if (!check_cell (g, st->receiver_cells[r], what, err))
+        return false;
+    }
+  return true;
+}
+
+/* Predicts the memory need (backend + receiver buffers) and refuses what
+ * would not fit, before anything is allocated. The CUDA backend's own
+ * figure is device memory and is checked by the backend; here only what
+ * lands in host RAM counts for it. */
+static bool
+check_memory (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
+{
+  if (st->n_receivers > 0 && st->n_steps > SIZE_MAX / sizeof (double) / st->n_receivers)
+    return rw_fail (err, RW_ERROR_MEMORY, _("%zu receivers × %zu steps do not fit in memory"),
+                    st->n_receivers, st->n_steps);
+  size_t need = st->n_receivers * st->n_steps * sizeof (double);
+  if (ops == &rw_cpu_backend)
+    need += ops->memory_bytes (st);
+
+  size_t avail = available_ram_bytes ();
+  if (avail > 0 && need > avail)
+    {
+      const RwGrid *g = st->grid;
+      return rw_fail (err, RW_ERROR_MEMORY,
+                      _("The simulation needs %.2f GiB of memory (%zu × %zu × %zu cells in %s, "
+                        "%zu receivers × %zu steps) but only %.2f GiB is available. "
+                        "Lower fmax (memory falls with the cube of fmax), simulate a shorter "
+                        "duration or a smaller room, use fp32 rather than fp64, or run on a GPU"),
+                      (double) need / 1073741824.0, g->nx, g->ny, g->nz,
+                      precision_name (st->precision), st->n_receivers, st->n_steps,
+                      (double) avail / 1073741824.0);
+    }
+  return true;
+}
+
+RwSolver *
+rw_solver_new (const RwSolverSetup *setup, RwBackendKind kind, RwError *err)
+{
+  if (setup == NULL)
+    {
+      rw_fail (err, RW_ERROR_INPUT, _("The solver was given no setup"));
+      return NULL;
+    }
+  const RwBackendOps *ops = choose_backend (kind, setup->precision, err);
+  if (ops == NULL)
+    return NULL;
+  if (!check_setup (setup, ops, err) || !check_memory (setup, ops, err))
+    return NULL;
+
+  RwSolver *s = calloc (1, sizeof *s);
+  if (s == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("Out of memory creating the solver"));
+      return NULL;
+    }
+  s->setup = *setup;
+  s->ops = ops;
+  if (setup->n_receivers > 0)
+    {
+      s->rcv = calloc (setup->n_receivers * setup->n_steps, sizeof (double));
+      if (s->rcv == NULL)
+        {
+          free (s);
+          rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for %zu receiver signals of %zu samples"),
+                   setup->n_receivers, setup->n_steps);
+          return NULL;
+        }
+    }
+  s->state = ops->create (&s->setup, err);
+  if (s->state == NULL)
+    {
+      free (s->rcv);
+      free (s);
+      return NULL;
+    }
+  return s;
+}
+
+const char *
+rw_solver_backend_name (const RwSolver *s)
+{
+  return s->ops->name;
+}
+
+const char *
+rw_solver_device_name (const RwSolver *s)
+{
+  return s->ops->device_name (s->state);
+}
+
+size_t
+rw_solver_step (const RwSolver *s)
+{
+  return s->step;
+}
+
+bool
+rw_solver_advance (RwSolver *s, size_t n, RwError *err)
+{
+  if (s->failed)
+    {
+      if (err != NULL)
+        *err = s->failure;
+      return false;
+    }
+  if (n > s->setup.n_steps - s->step)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("Cannot advance %zu steps: the run has %zu steps and %zu are done"),
+                    n, s->setup.n_steps, s->step);
+  if (n == 0)
+    return true;
+  RwError local;
+  rw_error_clear (&local);
+  if (!s->ops->advance (s->state, s->step, n, s->rcv, s->setup.n_steps, &local))
+    {
+      /* The field is now partly stepped (or non-finite): keep the message
+       * so that later calls say why the solver stopped. */
+      s->failed = true;
+      s->failure = local;
+      if (err != NULL)
+        *err = local;
+      return false;
+    }
+  s->step += n;
+  return true;
+}
+
+const double *
+rw_solver_receiver (const RwSolver *s, size_t r)
+{
+  if (r >= s->setup.n_receivers)
+    return NULL;
+  return s->rcv + r * s->setup.n_steps;
+}
+
+bool
+rw_solver_read_field (RwSolver *s, double *p, double *p_prev, RwError *err)
+{
+  return s->ops->read_field (s->state, p, p_prev, err);
+}
+
+bool
+rw_solver_read_slice (RwSolver *s, int axis, size_t index, float *out, RwError *err)
+{
+  const RwGrid *g = s->setup.grid;
+  size_t n = axis == 0 ? g->nx : axis == 1 ? g->ny : axis == 2 ? g->nz : 0;
+  if (n == 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("Slice axis %d is not 0 (x), 1 (y) or 2 (z)"), axis);
+  if (index >= n)
+    return rw_fail (err, RW_ERROR_INPUT, _("Slice %zu is beyond the grid's %zu planes on axis %d"),
+                    index, n, axis);
+  return s->ops->read_slice (s->state, axis, index, out, err);
+}
+
+void
+rw_solver_free (RwSolver *s)
+{
+  if (s == NULL)
+    return;
+  if (s->state != NULL)
+    s->ops->destroy (s->state);
+  free (s->rcv);
+  free (s);
+}
+
+bool
+rw_solver_run (RwSolver *s, RwProgressFn progress, void *user_data,
+               const atomic_int *cancel, RwError *err)
+{
+  const size_t n_steps = s->setup.n_steps;
+  const double cells = (double) s->setup.grid->n_inside;
+  const size_t step_start = s->step;
+  const double t_start = now_s ();
+  /* Start with a chunk of about a million cell updates to measure the
+   * speed, then size chunks to RW_CHUNK_SECONDS of work. */
+  size_t chunk = (size_t) fmax (1.0, 1e6 / cells);
+
+  while (s->step < n_steps)
+    {
+      if (cancel != NULL && atomic_load (cancel))
+        return rw_fail (err, RW_ERROR_CANCELLED, _("Simulation cancelled at step %zu of %zu"),
+                        s->step, n_steps);
+      size_t n = chunk < n_steps - s->step ? chunk : n_steps - s->step;
+      double t0 = now_s ();
+      if (!rw_solver_advance (s, n, err))
+        return false;
+      double t1 = now_s ();
+
+      double dt = t1 - t0;
+      size_t grow = chunk * 8;
+      if (dt > 0)
+        {
+          double want = RW_CHUNK_SECONDS * (double) n / dt;
+          chunk = want < 1.0 ? 1 : (want > (double) grow ? grow : (size_t) want);
+        }
+      else
+        chunk = grow;
+
+      double elapsed = t1 - t_start;
+      double done = (double) (s->step - step_start);
+      double steps_per_s = elapsed > 0 ? done / elapsed : 0.0;
+      RwProgress pr = {
+        .fraction = (double) s->step / (double) n_steps,
+        .mvox_per_s = steps_per_s * cells / 1e6,
+        .seconds_left = steps_per_s > 0 ? (double) (n_steps - s->step) / steps_per_s : 0.0,
+        .step = s->step,
+        .n_steps = n_steps,
+      };
+      if (progress != NULL && !progress (&pr, user_data))
+        return rw_fail (err, RW_ERROR_CANCELLED, _("Simulation cancelled at step %zu of %zu"),
+                        s->step, n_steps);
+    }
+  return true;
+}
+
+/* E = Σ_i (p_i − p⁻_i)² + λ² Σ_edges (p_i − p_j)(p⁻_i − p⁻_j), the edges
+ * joining inside cells i–j along ±x, ±y, ±z (rw-scheme.h). Conserved by the
+ * scheme with β = 0; non-negative for λ² ≤ 1/3. Summed in double with a
+ * per-plane partial so that the rounding of a large sum stays below the
+ * 1e-9 the lossless test asks for. */
+double
+rw_field_energy (const RwGrid *g, const double *p, const double *p_prev)
+{
+  const size_t nx = g->nx, nxy = g->nx * g->ny;
+  const double l2 = RW_LAMBDA2;
+  double total = 0.0;
+
+  for (size_t z = 0; z < g->nz; z++)
+    {
+      double plane = 0.0;
+      for (size_t y = 0; y < g->ny; y++)
+        for (size_t x = 0; x < g->nx; x++)
+          {
+            size_t i = x + nx * (y + g->ny * z);
+            if (g->K[i] == 0)
+              continue;
+            double d = p[i] - p_prev[i];
+            plane += d * d;
+            size_t nb[3] = { i + 1, i + nx, i + nxy };
+            bool ok[3] = { x + 1 < g->nx, y + 1 < g->ny, z + 1 < g->nz };
+            for (int a = 0; a < 3; a++)
+              if (ok[a] && g->K[nb[a]] != 0)
+                plane += l2 * (p[i] - p[nb[a]]) * (p_prev[i] - p_prev[nb[a]]);
+          }
+      total += plane;
+    }
+  return total;
+}
