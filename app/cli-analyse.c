@@ -167,10 +167,7 @@ rw_cli_analyse (int argc, char **argv)
         print_usage (stdout);
         return RW_EXIT_OK;
       default:
-        if (optopt)
-          return rw_cli_usage_error ("analyse", _("unknown option or missing value near '%s'"),
-                                     argv[optind - 1]);
-        return rw_cli_usage_error ("analyse", _("unknown option '%s'"), argv[optind - 1]);
+        return rw_cli_bad_option ("analyse", argv);
       }
   if (optind >= argc)
     return rw_cli_usage_error ("analyse", _("no impulse response file given"));
@@ -204,15 +201,11 @@ rw_cli_analyse (int argc, char **argv)
     }
   rw_audio_clear (&audio);
 
+  int status = RW_EXIT_OK;
   if (as_json)
-    {
-      char *json = rw_analysis_to_json (&analysis, path);
-      if (json)
-        printf ("%s\n", json);
-      free (json);
-    }
+    status = rw_cli_print_owned (rw_analysis_to_json (&analysis, path), "\n");
   else
     print_table (&analysis, path, fmax_source);
   rw_analysis_clear (&analysis);
-  return RW_EXIT_OK;
+  return status;
 }

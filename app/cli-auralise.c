@@ -69,9 +69,7 @@ rw_cli_auralise (int argc, char **argv)
         print_usage (stdout);
         return RW_EXIT_OK;
       default:
-        if (optopt)
-          return rw_cli_usage_error ("auralise", _("unknown option or missing value near '%s'"), argv[optind - 1]);
-        return rw_cli_usage_error ("auralise", _("unknown option '%s'"), argv[optind - 1]);
+        return rw_cli_bad_option ("auralise", argv);
       }
   /* GNU getopt permutes: the files may come before or after options. */
   const char *files[2] = { NULL, NULL };

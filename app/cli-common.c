@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -84,4 +85,27 @@ rw_cli_fail (const RwError *err)
     default:
       return RW_EXIT_INPUT;
     }
+}
+
+int
+rw_cli_bad_option (const char *sub, char **argv)
+{
+  if (optopt)
+    return rw_cli_usage_error (sub, _("unknown option or missing value near '%s'"), argv[optind - 1]);
+  return rw_cli_usage_error (sub, _("unknown option '%s'"), argv[optind - 1]);
+}
+
+int
+rw_cli_print_owned (char *text, const char *end)
+{
+  if (text == NULL)
+    {
+      RwError err = { 0 };
+      rw_fail (&err, RW_ERROR_MEMORY, _("out of memory"));
+      return rw_cli_fail (&err);
+    }
+  fputs (text, stdout);
+  fputs (end, stdout);
+  free (text);
+  return RW_EXIT_OK;
 }

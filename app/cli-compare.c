@@ -93,9 +93,7 @@ rw_cli_compare (int argc, char **argv)
         print_usage (stdout);
         return RW_EXIT_OK;
       default:
-        if (optopt)
-          return rw_cli_usage_error ("compare", _("unknown option or missing value near '%s'"), argv[optind - 1]);
-        return rw_cli_usage_error ("compare", _("unknown option '%s'"), argv[optind - 1]);
+        return rw_cli_bad_option ("compare", argv);
       }
   if (argc - optind < 2)
     return rw_cli_usage_error ("compare", argc - optind == 0 ? _("no simulated and no measured IR given")
@@ -115,21 +113,11 @@ rw_cli_compare (int argc, char **argv)
       || (json_out && !rw_report_write_json (json_out, &cmp, &err)))
     status = rw_cli_fail (&err);
   else if (json)
-    {
-      char *s = rw_report_to_json (&cmp);
-      if (s)
-        printf ("%s\n", s);
-      free (s);
-    }
+    status = rw_cli_print_owned (rw_report_to_json (&cmp), "\n");
   else
     {
       if (!pdf && !csv && !json_out)
-        {
-          char *s = rw_report_to_text (&cmp);
-          if (s)
-            fputs (s, stdout);
-          free (s);
-        }
+        status = rw_cli_print_owned (rw_report_to_text (&cmp), "");
       else
         {
           printf (_("%zu of %zu compared values differ by more than one JND.\n"), cmp.n_exceeding, cmp.n_compared);

@@ -35,9 +35,12 @@ typedef struct {
 
 /* Collects the warnings an acoustician should act on, in order of harm. */
 static size_t
-collect_warnings (const RwMesh *mesh, const RwMeshReport *r, double scale, Warning *w, size_t max)
+collect_warnings (const RwMeshReport *r, double scale, Warning *w, size_t max)
 {
   size_t n = 0;
+  double side = 0;   /* the longest side of the bounding box */
+  for (int i = 0; i < 3; i++)
+    side = fmax (side, r->bbox_max[i] - r->bbox_min[i]);
 #define ADD(...) do { if (n < max) snprintf (w[n++].text, sizeof w[0].text, __VA_ARGS__); } while (0)
   if (r->n_open_edges > 0)
     ADD (_("the mesh is not closed: %zu open edges; the room leaks and cannot be simulated"), r->n_open_edges);
@@ -55,9 +58,6 @@ collect_warnings (const RwMesh *mesh, const RwMeshReport *r, double scale, Warni
     ADD (_("%zu vertices have non-finite coordinates"), r->n_nonfinite);
   if (r->looks_like_millimetres)
     {
-      double side = 0;
-      for (int i = 0; i < 3; i++)
-        side = fmax (side, r->bbox_max[i] - r->bbox_min[i]);
       if (r->alternative_scale > 0)
         ADD (_("the model is %.0f m across: probably not drawn in metres; try --scale %g (%.1f m) or, "
                "for inches, --scale %g (%.1f m)"),
@@ -67,15 +67,8 @@ collect_warnings (const RwMesh *mesh, const RwMeshReport *r, double scale, Warni
         ADD (_("the model is %.0f m across: probably not drawn in metres; try --scale %g (%.1f m)"), side,
              scale * r->suggested_scale, side * r->suggested_scale);
     }
-  else
-    {
-      double side = 0;
-      for (int i = 0; i < 3; i++)
-        side = fmax (side, r->bbox_max[i] - r->bbox_min[i]);
-      if (side < 1.0)
-        ADD (_("the model is only %.3g m across: was it drawn in another unit? (--scale)"), side);
-    }
-  (void) mesh;
+  else if (side < 1.0)
+    ADD (_("the model is only %.3g m across: was it drawn in another unit? (--scale)"), side);
 #undef ADD
   return n;
 }
@@ -127,9 +120,7 @@ rw_cli_info (int argc, char **argv)
         print_usage (stdout);
         return RW_EXIT_OK;
       default:
-        if (optopt)
-          return rw_cli_usage_error ("info", _("unknown option or missing value near '%s'"), argv[optind - 1]);
-        return rw_cli_usage_error ("info", _("unknown option '%s'"), argv[optind - 1]);
+        return rw_cli_bad_option ("info", argv);
       }
   if (optind >= argc)
     return rw_cli_usage_error ("info", _("no mesh file given"));
@@ -176,7 +167,7 @@ rw_cli_info (int argc, char **argv)
       tri_count[mesh->tri_surface[t]]++;
 
   Warning warnings[16];
-  size_t n_warn = collect_warnings (mesh, &r, scale, warnings, 16);
+  size_t n_warn = collect_warnings (&r, scale, warnings, 16);
   double dims[3];
   for (int i = 0; i < 3; i++)
     dims[i] = r.bbox_max[i] - r.bbox_min[i];

@@ -324,15 +324,11 @@ rw_cli_simulate (int argc, char **argv)
       return rw_cli_fail (&err);
     }
 
+  int status = RW_EXIT_OK;
   if (json)
-    {
-      char *text = rw_sim_results_json (&cfg, &res);
-      if (text != NULL)
-        printf ("%s\n", text);
-      free (text);
-    }
+    status = rw_cli_print_owned (rw_sim_results_json (&cfg, &res), "\n");
   else if (!quiet)
     print_summary (&cfg, &res, out_dir);
   rw_sim_result_clear (&res);
-  return RW_EXIT_OK;
+  return status;
 }

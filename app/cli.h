@@ -35,3 +35,11 @@ int rw_cli_usage_error (const char *sub, const char *fmt, ...)
 /* Prints "roomwave-cli: <err->message>" and returns the exit status for
  * the error's code (1 for input/IO/memory/unstable, …). */
 int rw_cli_fail (const RwError *err);
+/* The `default:` of a getopt_long loop run with opterr = 0: "unknown
+ * option or missing value near 'ARG'" when getopt set optopt, else
+ * "unknown option 'ARG'"; returns RW_EXIT_USAGE. */
+int rw_cli_bad_option (const char *sub, char **argv);
+/* Prints `text` (a string the engine allocated; freed here), then `end`,
+ * on standard output. A NULL `text` means the engine ran out of memory
+ * formatting it: reported on stderr, RW_EXIT_INPUT. */
+int rw_cli_print_owned (char *text, const char *end);

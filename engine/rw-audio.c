@@ -11,7 +11,6 @@
 #include "rw-audio.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <samplerate.h>
@@ -22,8 +21,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
+#include "rw-file.h"
 #include "rw-i18n.h"
 
 /* Frames read per sf_readf_float call: the file's own frame count is not
@@ -142,52 +141,41 @@ rw_audio_read (const char *path, RwAudio *out, RwError *err)
 }
 
 bool
-rw_audio_read_channel (const char *path, int channel, RwAudio *out, RwError *err)
+rw_audio_select_channel (RwAudio *audio, int channel, const char *path, RwError *err)
 {
-  RwAudio all;
-  if (!rw_audio_read (path, &all, err))
+  const int n = audio->channels;
+  if (channel < 0 && n != 1)
     {
-      memset (out, 0, sizeof *out);
-      return false;
+      rw_audio_clear (audio);
+      return rw_fail (err, RW_ERROR_INPUT,
+                      _("%s: the file has %d channels; choose one (0 to %d)"),
+                      path, n, n - 1);
     }
-  if (channel < 0)
+  if (channel >= n)
     {
-      if (all.channels != 1)
-        {
-          int n = all.channels;
-          rw_audio_clear (&all);
-          memset (out, 0, sizeof *out);
-          return rw_fail (err, RW_ERROR_INPUT,
-                          _("%s: the file has %d channels; choose one (0 to %d)"),
-                          path, n, n - 1);
-        }
-      *out = all;
-      return true;
-    }
-  if (channel >= all.channels)
-    {
-      int n = all.channels;
-      rw_audio_clear (&all);
-      memset (out, 0, sizeof *out);
+      rw_audio_clear (audio);
       return rw_fail (err, RW_ERROR_INPUT,
                       _("%s: channel %d does not exist (the file has %d channel(s), numbered from 0)"),
                       path, channel, n);
     }
-  if (all.channels == 1)
-    {
-      *out = all;
-      return true;
-    }
+  if (n == 1)
+    return true;
   /* Compact in place: frame i's chosen sample moves to index i ≤ its old
    * index i·channels + channel, so no sample is overwritten before read. */
-  for (size_t i = 0; i < all.frames; i++)
-    all.data[i] = all.data[i * (size_t) all.channels + (size_t) channel];
-  float *shrunk = realloc (all.data, all.frames * sizeof (float));
+  for (size_t i = 0; i < audio->frames; i++)
+    audio->data[i] = audio->data[i * (size_t) n + (size_t) channel];
+  float *shrunk = realloc (audio->data, audio->frames * sizeof (float));
   if (shrunk != NULL)
-    all.data = shrunk;
-  all.channels = 1;
-  *out = all;
+    audio->data = shrunk;
+  audio->channels = 1;
   return true;
+}
+
+bool
+rw_audio_read_channel (const char *path, int channel, RwAudio *out, RwError *err)
+{
+  return rw_audio_read (path, out, err)
+         && rw_audio_select_channel (out, channel, path, err);
 }
 
 static bool
@@ -231,29 +219,15 @@ rw_audio_write (const char *path, const RwAudio *audio, RwError *err)
                     _("%s: %s cannot hold %d channel(s) at %d Hz"),
                     path, flac ? "FLAC" : "WAV", info.channels, info.samplerate);
 
-  /* The temporary file sits next to the destination, so that rename() is
-   * atomic (same file system). */
-  size_t len = strlen (path);
-  char *tmp = malloc (len + 16);
-  if (tmp == NULL)
-    return rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
-  snprintf (tmp, len + 16, "%s.tmp-XXXXXX", path);
-  int fd = mkstemp (tmp);
-  if (fd < 0)
-    {
-      int e = errno;
-      free (tmp);
-      return rw_fail (err, RW_ERROR_IO, _("%s: cannot create the file: %s"), path, strerror (e));
-    }
-  /* mkstemp creates 0600; an IR is an ordinary document. */
-  (void) fchmod (fd, 0644);
-
-  SNDFILE *sf = sf_open_fd (fd, SFM_WRITE, &info, 0);
+  RwAtomicFile af;
+  if (!rw_atomic_file_open (&af, path, err))
+    return false;
+  /* close_desc false: the descriptor stays af's, synced and closed by
+   * rw_atomic_file_commit. */
+  SNDFILE *sf = sf_open_fd (af.fd, SFM_WRITE, &info, SF_FALSE);
   if (sf == NULL)
     {
-      close (fd);
-      unlink (tmp);
-      free (tmp);
+      rw_atomic_file_abort (&af);
       return rw_fail (err, RW_ERROR_IO, _("%s: cannot write audio: %s"), path, sf_strerror (NULL));
     }
   /* Float → 24-bit FLAC: saturate rather than wrap around on overflow. */
@@ -264,32 +238,12 @@ rw_audio_write (const char *path, const RwAudio *audio, RwError *err)
   char sf_msg[256];
   snprintf (sf_msg, sizeof sf_msg, "%s", sf_strerror (sf));
   int close_rc = sf_close (sf);
-  bool ok = wrote == (sf_count_t) audio->frames && close_rc == 0;
-  if (ok && fsync (fd) != 0)
+  if (wrote != (sf_count_t) audio->frames || close_rc != 0)
     {
-      snprintf (sf_msg, sizeof sf_msg, "%s", strerror (errno));
-      ok = false;
-    }
-  if (close (fd) != 0 && ok)
-    {
-      snprintf (sf_msg, sizeof sf_msg, "%s", strerror (errno));
-      ok = false;
-    }
-  if (!ok)
-    {
-      unlink (tmp);
-      free (tmp);
+      rw_atomic_file_abort (&af);
       return rw_fail (err, RW_ERROR_IO, _("%s: writing failed: %s"), path, sf_msg);
     }
-  if (rename (tmp, path) != 0)
-    {
-      int e = errno;
-      unlink (tmp);
-      free (tmp);
-      return rw_fail (err, RW_ERROR_IO, _("%s: cannot write the file: %s"), path, strerror (e));
-    }
-  free (tmp);
-  return true;
+  return rw_atomic_file_commit (&af, err);
 }
 
 bool

@@ -24,6 +24,9 @@ bool rw_audio_read (const char *path, RwAudio *out, RwError *err);
 /* One channel (0-based) as mono; channel < 0 → channel 0 of a mono file,
  * but fails on a multichannel file asking for a channel. */
 bool rw_audio_read_channel (const char *path, int channel, RwAudio *out, RwError *err);
+/* The same on audio already read (from path, named in the messages):
+ * keeps one channel, in place; on failure clears audio. */
+bool rw_audio_select_channel (RwAudio *audio, int channel, const char *path, RwError *err);
 bool rw_audio_write (const char *path, const RwAudio *audio, RwError *err);
 /* Resamples in place to rate_hz (libsamplerate, SRC_SINC_BEST_QUALITY). */
 bool rw_audio_resample (RwAudio *audio, double rate_hz, RwError *err);

@@ -3,6 +3,7 @@
  * docs/REPORT.md §1. */
 #include "rw-auralise.h"
 #include "rw-audio.h"
+#include "rw-file.h"
 #include "rw-i18n.h"
 
 #include <errno.h>
@@ -238,19 +239,6 @@ has_extension (const char *path, const char *ext)
   return n > m && strcasecmp (path + n - m, ext) == 0;
 }
 
-/* The folder of path ("." when it has none), into buf. */
-static void
-dirname_of (const char *path, char *buf, size_t len)
-{
-  const char *slash = strrchr (path, '/');
-  if (slash == NULL)
-    snprintf (buf, len, ".");
-  else if (slash == path)
-    snprintf (buf, len, "/");
-  else
-    snprintf (buf, len, "%.*s", (int) (slash - path), path);
-}
-
 /* Reads the IR(s) and brings them to rate_hz, as n_irs planar channels of
  * equal length (*irs[c], *frames). */
 static bool
@@ -323,7 +311,7 @@ typedef struct {
   SNDFILE *dry;
   FILE *raw;
   SNDFILE *out;
-  char out_tmp[4096];
+  RwAtomicFile out_file;   /* fd −1 until pass 2 opens it */
   float *irs[2];
   RwConvolver *cv;
   float *rd, *in, *blk;
@@ -338,8 +326,7 @@ state_clear (AuraliseState *s)
     fclose (s->raw);
   if (s->out)
     sf_close (s->out);
-  if (s->out_tmp[0])
-    unlink (s->out_tmp);
+  rw_atomic_file_abort (&s->out_file);
   free (s->irs[0]);
   free (s->irs[1]);
   rw_convolver_free (s->cv);
@@ -382,6 +369,7 @@ rw_auralise_file (const char *ir_path, const char *ir_right_path,
 
   AuraliseState s;
   memset (&s, 0, sizeof s);
+  s.out_file.fd = -1;
   RwAuraliseStats st;
   memset (&st, 0, sizeof st);
 
@@ -443,7 +431,7 @@ rw_auralise_file (const char *ir_path, const char *ir_right_path,
   if (opt.tmp_dir)
     snprintf (dir, sizeof dir, "%s", opt.tmp_dir);
   else
-    dirname_of (out_path, dir, sizeof dir);
+    rw_file_dirname (out_path, dir, sizeof dir);
   snprintf (raw_tmpl, sizeof raw_tmpl, "%s/.roomwave-auralise-XXXXXX", dir);
   int raw_fd = mkstemp (raw_tmpl);
   if (raw_fd < 0)
@@ -570,20 +558,16 @@ rw_auralise_file (const char *ir_path, const char *ir_right_path,
   if ((out_format & SF_FORMAT_TYPEMASK) == SF_FORMAT_WAV
       && (double) n_out * n_irs * sizeof (float) > 4.0e9)
     oinfo.format = SF_FORMAT_RF64 | SF_FORMAT_FLOAT;
-  snprintf (s.out_tmp, sizeof s.out_tmp, "%s.XXXXXX", out_path);
-  int out_fd = mkstemp (s.out_tmp);
-  if (out_fd < 0)
+  if (!rw_atomic_file_open (&s.out_file, out_path, err))
     {
-      s.out_tmp[0] = '\0';
       state_clear (&s);
-      return rw_fail (err, RW_ERROR_IO, _("%s: cannot write: %s"), out_path, strerror (errno));
+      return false;
     }
-  s.out = sf_open_fd (out_fd, SFM_WRITE, &oinfo, SF_TRUE);
+  /* close_desc false: the descriptor stays out_file's, synced and closed
+   * by rw_atomic_file_commit (or closed by state_clear's abort). */
+  s.out = sf_open_fd (s.out_file.fd, SFM_WRITE, &oinfo, SF_FALSE);
   if (s.out == NULL)
     {
-      /* The descriptor is left alone: whether libsndfile closed it on a
-       * failed open differs between versions, and closing twice could
-       * close another thread's file. */
       rw_fail (err, RW_ERROR_IO, _("%s: cannot write audio: %s"), out_path, sf_strerror (NULL));
       state_clear (&s);
       return false;
@@ -629,13 +613,11 @@ rw_auralise_file (const char *ir_path, const char *ir_right_path,
       state_clear (&s);
       return false;
     }
-  if (rename (s.out_tmp, out_path) != 0)
+  if (!rw_atomic_file_commit (&s.out_file, err))
     {
-      rw_fail (err, RW_ERROR_IO, _("%s: cannot write: %s"), out_path, strerror (errno));
       state_clear (&s);
       return false;
     }
-  s.out_tmp[0] = '\0';
   state_clear (&s);
   if (stats)
     *stats = st;

@@ -16,8 +16,6 @@
  * so that the direct sound is not cut at the left edge. */
 #define PRE_ROLL_S 0.005
 
-static const double nominal_hz[RW_N_OCTAVES] = { 63, 125, 250, 500, 1000, 2000, 4000, 8000 };
-
 void
 rw_compare_options_init (RwCompareOptions *opt)
 {
@@ -150,8 +148,9 @@ to_rate (const float *in, size_t n, double rate, double rate_hz, float **out, si
   return true;
 }
 
-/* Keeps the signal from pre_roll before its ISO 3382-1 onset. */
-static void
+/* Keeps the signal from pre_roll before its ISO 3382-1 onset; false when
+ * memory for the padding runs out. */
+static bool
 trim_to_onset (float **x, size_t *n, double rate, double *onset_s)
 {
   size_t on = rw_onset_index (*x, *n);
@@ -164,15 +163,16 @@ trim_to_onset (float **x, size_t *n, double rate, double *onset_s)
       size_t pad = pre - on;
       float *y = calloc (*n + pad, sizeof (float));
       if (y == NULL)
-        return;
+        return false;
       memcpy (y + pad, *x, *n * sizeof (float));
       free (*x);
       *x = y;
       *n += pad;
-      return;
+      return true;
     }
   memmove (*x, *x + start, (*n - start) * sizeof (float));
   *n -= start;
+  return true;
 }
 
 bool
@@ -218,8 +218,12 @@ rw_compare_signals (const float *sim, size_t n_sim, double sim_rate_hz,
       rw_comparison_clear (out);
       return false;
     }
-  trim_to_onset (&out->sim_ir, &out->sim_frames, rate_hz, &out->sim_onset_s);
-  trim_to_onset (&out->meas_ir, &out->meas_frames, rate_hz, &out->meas_onset_s);
+  if (!trim_to_onset (&out->sim_ir, &out->sim_frames, rate_hz, &out->sim_onset_s)
+      || !trim_to_onset (&out->meas_ir, &out->meas_frames, rate_hz, &out->meas_onset_s))
+    {
+      rw_comparison_clear (out);
+      return rw_fail (err, RW_ERROR_MEMORY, _("out of memory aligning the impulse responses"));
+    }
   /* onsets in each file's own time (the trimmed signal lost the start) */
 
   if (!rw_analyse (out->sim_ir, out->sim_frames, rate_hz, fmax_hz, &out->sim, err))
@@ -238,7 +242,7 @@ rw_compare_signals (const float *sim, size_t n_sim, double sim_rate_hz,
   for (int b = 0; b < RW_ANALYSIS_N_BANDS; b++)
     {
       RwBandCompare *bc = &out->bands[b];
-      bc->centre_hz = b < RW_N_OCTAVES ? nominal_hz[b] : 0.0;
+      bc->centre_hz = b < RW_N_OCTAVES ? rw_octave_centres_hz[b] : 0.0;
       bc->above_fmax = out->sim.bands[b].above_fmax;
       for (int p = 0; p < RW_PLOT_N_PARAMS; p++)
         {
@@ -264,34 +268,14 @@ rw_compare_signals (const float *sim, size_t n_sim, double sim_rate_hz,
   return true;
 }
 
+/* One channel of path as mono; *channels: how many the file has. */
 static bool
 read_one (const char *path, int channel, RwAudio *a, int *channels, RwError *err)
 {
-  /* rw_audio_read_channel fails naming the file on a multichannel file
-   * without a channel, and on a channel that does not exist. */
   if (!rw_audio_read (path, a, err))
     return false;
   *channels = a->channels;
-  if (channel < 0 && a->channels > 1)
-    {
-      int n = a->channels;
-      rw_audio_clear (a);
-      return rw_fail (err, RW_ERROR_INPUT, _("%s: has %d channels; choose one (--channel / --sim-channel, counted from 0)"), path, n);
-    }
-  if (channel >= a->channels)
-    {
-      int n = a->channels;
-      rw_audio_clear (a);
-      return rw_fail (err, RW_ERROR_INPUT, _("%s: has no channel %d (it has %d, counted from 0)"), path, channel, n);
-    }
-  if (a->channels > 1)
-    {
-      int c = channel < 0 ? 0 : channel;
-      for (size_t i = 0; i < a->frames; i++)
-        a->data[i] = a->data[i * a->channels + c];
-      a->channels = 1;
-    }
-  return true;
+  return rw_audio_select_channel (a, channel, path, err);
 }
 
 bool

@@ -25,6 +25,7 @@
  * (STL, PLY) keep only the geometry.
  */
 #include "rw-mesh.h"
+#include "rw-file.h"
 #include "rw-i18n.h"
 
 #include <assimp/cexport.h>
@@ -689,23 +690,6 @@ out:
  * ROOMWAVE_IMPORT_IN_PROCESS=1 imports in-process (debugging).
  */
 
-static bool
-write_all (int fd, const void *data, size_t n)
-{
-  const char *p = data;
-  while (n > 0)
-    {
-      ssize_t w = write (fd, p, n);
-      if (w < 0 && errno == EINTR)
-        continue;
-      if (w <= 0)
-        return false;
-      p += w;
-      n -= (size_t) w;
-    }
-  return true;
-}
-
 /* Reads exactly n bytes, waiting at most until `deadline` (CLOCK_MONOTONIC
  * seconds); false on EOF, error or timeout (*timed_out set). */
 static bool
@@ -750,30 +734,30 @@ child_import (int fd, const char *path, double scale)
   memset (&raw, 0, sizeof raw);
   RwError err = { 0 };
   uint8_t ok = import_raw (path, scale, &raw, &err);
-  bool w = write_all (fd, &ok, 1);
+  bool w = rw_file_write_all (fd, &ok, 1);
   if (!ok)
     {
       int32_t code = err.code;
       uint32_t len = (uint32_t) strlen (err.message);
-      w = w && write_all (fd, &code, sizeof code) && write_all (fd, &len, sizeof len)
-          && write_all (fd, err.message, len);
+      w = w && rw_file_write_all (fd, &code, sizeof code) && rw_file_write_all (fd, &len, sizeof len)
+          && rw_file_write_all (fd, err.message, len);
     }
   else
     {
       uint64_t counts[4] = { raw.n_surf, raw.n_v, raw.n_t, raw.n_nonfinite };
-      w = w && write_all (fd, counts, sizeof counts)
-          && write_all (fd, raw.first_nonfinite, sizeof raw.first_nonfinite);
+      w = w && rw_file_write_all (fd, counts, sizeof counts)
+          && rw_file_write_all (fd, raw.first_nonfinite, sizeof raw.first_nonfinite);
       for (size_t i = 0; w && i < raw.n_surf; i++)
         {
           uint32_t len = (uint32_t) strlen (raw.surf[i]);
           uint32_t mlen = raw.surf_mat[i] ? (uint32_t) strlen (raw.surf_mat[i]) : UINT32_MAX;
-          w = write_all (fd, &len, sizeof len) && write_all (fd, raw.surf[i], len)
-              && write_all (fd, &mlen, sizeof mlen)
-              && (mlen == UINT32_MAX || write_all (fd, raw.surf_mat[i], mlen));
+          w = rw_file_write_all (fd, &len, sizeof len) && rw_file_write_all (fd, raw.surf[i], len)
+              && rw_file_write_all (fd, &mlen, sizeof mlen)
+              && (mlen == UINT32_MAX || rw_file_write_all (fd, raw.surf_mat[i], mlen));
         }
-      w = w && write_all (fd, raw.xyz, 3 * raw.n_v * sizeof (double))
-          && write_all (fd, raw.tri, 3 * raw.n_t * sizeof (uint32_t))
-          && write_all (fd, raw.tri_surf, raw.n_t * sizeof (uint32_t));
+      w = w && rw_file_write_all (fd, raw.xyz, 3 * raw.n_v * sizeof (double))
+          && rw_file_write_all (fd, raw.tri, 3 * raw.n_t * sizeof (uint32_t))
+          && rw_file_write_all (fd, raw.tri_surf, raw.n_t * sizeof (uint32_t));
     }
   close (fd);
   _exit (w ? 0 : 3);
@@ -1033,6 +1017,9 @@ rw_mesh_load (const char *path, double scale, RwError *err)
     goto oom;
   size_t n_welded = weld_vertices (raw.xyz, raw.n_v, tol, remap, welded);
   if (n_welded == SIZE_MAX)
+    goto oom;
+  /* A large file must fail with a message, not abort in the builder. */
+  if (!rw_mesh_reserve (out, n_welded, raw.n_t))
     goto oom;
   for (size_t v = 0; v < n_welded; v++)
     rw_mesh_add_vertex (out, welded[3 * v], welded[3 * v + 1], welded[3 * v + 2]);

@@ -226,6 +226,15 @@ rw_mesh_check_closed (const RwMesh *mesh, RwError *err)
   RwMeshReport r;
   if (!rw_mesh_report (mesh, &r, err))
     return false;
+  bool ok = rw_mesh_report_check_closed (mesh, &r, err);
+  rw_mesh_report_clear (&r);
+  return ok;
+}
+
+bool
+rw_mesh_report_check_closed (const RwMesh *mesh, const RwMeshReport *report, RwError *err)
+{
+  const RwMeshReport r = *report;
   const char *name = mesh->path ? mesh->path : _("(mesh)");
   bool ok = false;
   if (mesh->n_triangles == 0)
@@ -261,6 +270,5 @@ rw_mesh_check_closed (const RwMesh *mesh, RwError *err)
              name, r.n_misoriented_edges);
   else
     ok = true;
-  rw_mesh_report_clear (&r);
   return ok;
 }

@@ -2,6 +2,7 @@
  * rw-import.c, the mesh report in rw-mesh-report.c. */
 #include "rw-mesh.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,38 @@ typedef struct {
   RwMesh mesh;
   size_t cap_v, cap_t, cap_ts, cap_s;
 } RwMeshBuilder;
+
+/* Grows *ptr to hold n elements; false (nothing changed) when memory runs
+ * out. */
+static bool
+reserve (void **ptr, size_t n, size_t *cap, size_t elem)
+{
+  if (n <= *cap)
+    return true;
+  if (n > SIZE_MAX / elem)
+    return false;
+  void *p = realloc (*ptr, n * elem);
+  if (p == NULL)
+    return false;
+  *ptr = p;
+  *cap = n;
+  return true;
+}
+
+bool
+rw_mesh_reserve (RwMesh *mesh, size_t n_vertices, size_t n_triangles)
+{
+  RwMeshBuilder *b = (RwMeshBuilder *) mesh;
+  void *xyz = mesh->xyz, *tri = mesh->tri, *ts = mesh->tri_surface;
+  bool ok = n_vertices <= SIZE_MAX / 3 && n_triangles <= SIZE_MAX / 3
+            && reserve (&xyz, 3 * n_vertices, &b->cap_v, sizeof (double));
+  mesh->xyz = xyz;
+  ok = ok && reserve (&tri, 3 * n_triangles, &b->cap_t, sizeof (uint32_t));
+  mesh->tri = tri;
+  ok = ok && reserve (&ts, n_triangles, &b->cap_ts, sizeof (uint32_t));
+  mesh->tri_surface = ts;
+  return ok;
+}
 
 RwMesh *
 rw_mesh_new (void)

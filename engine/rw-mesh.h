@@ -44,6 +44,11 @@ RwMesh *rw_mesh_new (void);
 uint32_t rw_mesh_add_surface (RwMesh *mesh, const char *name);   /* returns id; existing name → its id */
 uint32_t rw_mesh_add_vertex (RwMesh *mesh, double x, double y, double z);
 void rw_mesh_add_triangle (RwMesh *mesh, uint32_t a, uint32_t b, uint32_t c, uint32_t surface);
+/* Makes room for n_vertices and n_triangles in all (adding within it never
+ * allocates); false when memory runs out. The add functions abort when
+ * they cannot grow, so code that builds a mesh from user data reserves
+ * first and reports the failure instead. */
+bool rw_mesh_reserve (RwMesh *mesh, size_t n_vertices, size_t n_triangles);
 /* Records the model's material name of a surface (NULL clears it). */
 void rw_mesh_set_surface_material (RwMesh *mesh, uint32_t surface, const char *material);
 /* Writes the mesh with Assimp's exporter; format id as Assimp names it
@@ -80,3 +85,6 @@ void rw_mesh_report_clear (RwMeshReport *report);
  * message naming the file, the number of open edges and the coordinates of
  * the first few, when the mesh is not closed. */
 bool rw_mesh_check_closed (const RwMesh *mesh, RwError *err);
+/* The same check on a report already made of mesh (the report is the
+ * costly part: a caller that needs both makes it once). */
+bool rw_mesh_report_check_closed (const RwMesh *mesh, const RwMeshReport *report, RwError *err);

@@ -32,6 +32,7 @@
 
 #include "rw-analysis.h"
 #include "rw-i18n.h"
+#include "rw-json.h"
 
 #define RW_DYNAMIC_MARGIN_DB 10.0
 
@@ -367,12 +368,6 @@ rw_analysis_clear (RwAnalysis *analysis)
 /* ---- JSON -------------------------------------------------------------- */
 
 static json_object *
-json_number (double v)
-{
-  return isfinite (v) ? json_object_new_double (v) : NULL;   /* NULL = JSON null */
-}
-
-static json_object *
 band_json (const RwBandResult *b, bool broadband)
 {
   json_object *o = json_object_new_object ();
@@ -392,9 +387,9 @@ band_json (const RwBandResult *b, bool broadband)
   };
   for (int i = 0; i < 3; i++)
     {
-      json_object_object_add (o, fits[i].key, json_number (fits[i].fit->value_s));
-      json_object_object_add (o, fits[i].range_key, json_number (fits[i].fit->range_db));
-      json_object_object_add (o, fits[i].xi_key, json_number (fits[i].fit->xi_permille));
+      json_object_object_add (o, fits[i].key, rw_json_number (fits[i].fit->value_s));
+      json_object_object_add (o, fits[i].range_key, rw_json_number (fits[i].fit->range_db));
+      json_object_object_add (o, fits[i].xi_key, rw_json_number (fits[i].fit->xi_permille));
       if (!isfinite (fits[i].fit->value_s))
         json_object_object_add (absent, fits[i].key,
                                 json_object_new_string (fits[i].fit->absent_reason));
@@ -404,16 +399,16 @@ band_json (const RwBandResult *b, bool broadband)
   };
   for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
     {
-      json_object_object_add (o, vals[i].key, json_number (vals[i].v));
+      json_object_object_add (o, vals[i].key, rw_json_number (vals[i].v));
       if (!isfinite (vals[i].v))
         json_object_object_add (absent, vals[i].key,
                                 json_object_new_string (b->absent_reason[0] ? b->absent_reason
                                                         : _("no energy to compare")));
     }
-  json_object_object_add (o, "decay_range_db", json_number (b->decay_range_db));
-  json_object_object_add (o, "noise_floor_db", json_number (b->noise_floor_db));
+  json_object_object_add (o, "decay_range_db", rw_json_number (b->decay_range_db));
+  json_object_object_add (o, "noise_floor_db", rw_json_number (b->noise_floor_db));
   json_object_object_add (o, "noise_found", json_object_new_boolean (b->noise.noise_found));
-  json_object_object_add (o, "truncation_s", json_number (b->truncation_s));
+  json_object_object_add (o, "truncation_s", rw_json_number (b->truncation_s));
   json_object_object_add (o, "absent", absent);
   return o;
 }
@@ -424,7 +419,7 @@ rw_analysis_to_json (const RwAnalysis *a, const char *file)
   json_object *root = json_object_new_object ();
   json_object_object_add (root, "file", file ? json_object_new_string (file) : NULL);
   json_object_object_add (root, "rate_hz", json_object_new_double (a->rate_hz));
-  json_object_object_add (root, "fmax_hz", json_number (a->fmax_hz));
+  json_object_object_add (root, "fmax_hz", rw_json_number (a->fmax_hz));
   json_object_object_add (root, "onset_s", json_object_new_double (a->onset_s));
   json_object_object_add (root, "duration_s", json_object_new_double (a->duration_s));
   json_object *bands = json_object_new_array ();
@@ -432,8 +427,5 @@ rw_analysis_to_json (const RwAnalysis *a, const char *file)
     json_object_array_add (bands, band_json (&a->bands[k], false));
   json_object_object_add (root, "bands", bands);
   json_object_object_add (root, "broadband", band_json (&a->bands[RW_ANALYSIS_BROADBAND], true));
-  char *s = strdup (json_object_to_json_string_ext (root, JSON_C_TO_STRING_PRETTY
-                                                    | JSON_C_TO_STRING_NOSLASHESCAPE));
-  json_object_put (root);
-  return s;
+  return rw_json_take_string (root);
 }

@@ -1,15 +1,14 @@
 /* rw-plot.c — plots drawn with cairo into a rectangle; see rw-plot.h. */
 #include "rw-plot.h"
+#include "rw-file.h"
 #include "rw-i18n.h"
 
 #include <cairo-svg.h>
-#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define FONT "sans-serif"
 
@@ -23,9 +22,6 @@ static const double palette[6][3] = {
   { 0.902, 0.624, 0.000 },  /* orange */
   { 0.337, 0.706, 0.914 },  /* sky blue */
 };
-
-/* Nominal octave-band centres (IEC 61260-1), the labels of the bands. */
-static const double nominal_hz[RW_N_OCTAVES] = { 63, 125, 250, 500, 1000, 2000, 4000, 8000 };
 
 static const double shade_grey = 0.90;
 static const double grid_grey = 0.86;
@@ -711,7 +707,7 @@ band_label (char *buf, size_t len, int band)
   else
     {
       char f[32];
-      format_hz (f, sizeof f, nominal_hz[band]);
+      format_hz (f, sizeof f, rw_octave_centres_hz[band]);
       snprintf (buf, len, _("%s Hz"), f);
     }
 }
@@ -1010,7 +1006,7 @@ rw_plot_band_bars (cairo_t *cr, RwRect area, const char *title, RwPlotParam para
     for (int b = 0; b < RW_N_OCTAVES; b++)
       {
         char hz[32];
-        format_hz (hz, sizeof hz, nominal_hz[b]);
+        format_hz (hz, sizeof hz, rw_octave_centres_hz[b]);
         rw_plot_text (cr, ax_x (&ay, b + 0.5), f->y + f->height + ay.fs * 0.5, 0.5, 0.0, hz);
       }
     rw_plot_text (cr, f->x + f->width / 2, f->y + f->height + ay.fs * 2.0, 0.5, 0.0, _("Octave band (Hz)"));
@@ -1296,15 +1292,19 @@ rw_plot_table (cairo_t *cr, RwRect area, const char *title, const RwPlotTable *t
 
 /* ---- files ---- */
 
+/* cairo writes under the temporary name of an RwAtomicFile; the
+ * descriptor af holds on the same file is what commit syncs. */
 static bool
-tmp_name (const char *path, char *buf, size_t len, RwError *err)
+finish_image (RwAtomicFile *af, cairo_status_t st, RwError *err)
 {
-  snprintf (buf, len, "%s.XXXXXX", path);
-  int fd = mkstemp (buf);
-  if (fd < 0)
-    return rw_fail (err, RW_ERROR_IO, _("%s: cannot write: %s"), path, strerror (errno));
-  close (fd);
-  return true;
+  if (st != CAIRO_STATUS_SUCCESS)
+    {
+      rw_fail (err, RW_ERROR_IO, _("%s: cannot write the image: %s"), af->path,
+               cairo_status_to_string (st));
+      rw_atomic_file_abort (af);
+      return false;
+    }
+  return rw_atomic_file_commit (af, err);
 }
 
 bool
@@ -1313,8 +1313,8 @@ rw_plot_write_png (const char *path, int width, int height, RwPlotDrawFn draw,
 {
   if (width < 16 || height < 16 || width > 20000 || height > 20000)
     return rw_fail (err, RW_ERROR_INPUT, _("%s: image size %d × %d is out of range (16 … 20000)"), path, width, height);
-  char tmp[4200];
-  if (!tmp_name (path, tmp, sizeof tmp, err))
+  RwAtomicFile af;
+  if (!rw_atomic_file_open (&af, path, err))
     return false;
   cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
   cairo_t *cr = cairo_create (s);
@@ -1324,15 +1324,9 @@ rw_plot_write_png (const char *path, int width, int height, RwPlotDrawFn draw,
   cairo_status_t st = cairo_status (cr);
   cairo_destroy (cr);
   if (st == CAIRO_STATUS_SUCCESS)
-    st = cairo_surface_write_to_png (s, tmp);
+    st = cairo_surface_write_to_png (s, af.tmp_path);
   cairo_surface_destroy (s);
-  if (st != CAIRO_STATUS_SUCCESS || rename (tmp, path) != 0)
-    {
-      unlink (tmp);
-      return rw_fail (err, RW_ERROR_IO, _("%s: cannot write the image: %s"), path,
-                      st != CAIRO_STATUS_SUCCESS ? cairo_status_to_string (st) : strerror (errno));
-    }
-  return true;
+  return finish_image (&af, st, err);
 }
 
 bool
@@ -1341,10 +1335,10 @@ rw_plot_write_svg (const char *path, double width, double height, RwPlotDrawFn d
 {
   if (!(width >= 16 && height >= 16 && width <= 20000 && height <= 20000))
     return rw_fail (err, RW_ERROR_INPUT, _("%s: image size %g × %g is out of range (16 … 20000)"), path, width, height);
-  char tmp[4200];
-  if (!tmp_name (path, tmp, sizeof tmp, err))
+  RwAtomicFile af;
+  if (!rw_atomic_file_open (&af, path, err))
     return false;
-  cairo_surface_t *s = cairo_svg_surface_create (tmp, width, height);
+  cairo_surface_t *s = cairo_svg_surface_create (af.tmp_path, width, height);
   cairo_t *cr = cairo_create (s);
   draw (cr, (RwRect) { 0, 0, width, height }, user_data);
   cairo_status_t st = cairo_status (cr);
@@ -1353,11 +1347,5 @@ rw_plot_write_svg (const char *path, double width, double height, RwPlotDrawFn d
   if (st == CAIRO_STATUS_SUCCESS)
     st = cairo_surface_status (s);
   cairo_surface_destroy (s);
-  if (st != CAIRO_STATUS_SUCCESS || rename (tmp, path) != 0)
-    {
-      unlink (tmp);
-      return rw_fail (err, RW_ERROR_IO, _("%s: cannot write the image: %s"), path,
-                      st != CAIRO_STATUS_SUCCESS ? cairo_status_to_string (st) : strerror (errno));
-    }
-  return true;
+  return finish_image (&af, st, err);
 }

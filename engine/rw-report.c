@@ -2,17 +2,17 @@
  * rw-report.h and docs/REPORT.md §3. */
 #include "rw-report.h"
 #include "rw-config.h"
+#include "rw-file.h"
 #include "rw-i18n.h"
+#include "rw-json.h"
 
 #include <cairo-pdf.h>
-#include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #define A4_W 595.28
 #define A4_H 841.89
@@ -84,38 +84,6 @@ fmt_diff (char *buf, size_t len, RwPlotParam p, const RwParamDiff *d)
     snprintf (buf, len, "%+.1f%s", tidy (d->difference, 1), star);
 }
 
-static bool
-write_atomic (const char *path, const char *data, size_t len, RwError *err)
-{
-  char tmp[4200];
-  snprintf (tmp, sizeof tmp, "%s.XXXXXX", path);
-  int fd = mkstemp (tmp);
-  if (fd < 0)
-    return rw_fail (err, RW_ERROR_IO, _("%s: cannot write: %s"), path, strerror (errno));
-  size_t done = 0;
-  while (done < len)
-    {
-      ssize_t w = write (fd, data + done, len - done);
-      if (w < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          int e = errno;
-          close (fd);
-          unlink (tmp);
-          return rw_fail (err, RW_ERROR_IO, _("%s: cannot write: %s"), path, strerror (e));
-        }
-      done += (size_t) w;
-    }
-  if (fsync (fd) != 0 || close (fd) != 0 || rename (tmp, path) != 0)
-    {
-      int e = errno;
-      unlink (tmp);
-      return rw_fail (err, RW_ERROR_IO, _("%s: cannot write: %s"), path, strerror (e));
-    }
-  return true;
-}
-
 /* ---- CSV ---- */
 
 static void
@@ -162,18 +130,12 @@ rw_report_write_csv (const char *path, const RwComparison *cmp, RwError *err)
   char *s = rw_report_to_csv (cmp);
   if (s == NULL)
     return rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
-  bool ok = write_atomic (path, s, strlen (s), err);
+  bool ok = rw_file_write_atomic (path, s, strlen (s), err);
   free (s);
   return ok;
 }
 
 /* ---- JSON ---- */
-
-static json_object *
-jnum (double v)
-{
-  return isfinite (v) ? json_object_new_double (v) : NULL;
-}
 
 static json_object *
 side_json (const char *path, int channel, int channels, double rate, double onset)
@@ -182,8 +144,8 @@ side_json (const char *path, int channel, int channels, double rate, double onse
   json_object_object_add (o, "file", json_object_new_string (path));
   json_object_object_add (o, "channel", json_object_new_int (channel));
   json_object_object_add (o, "channels", json_object_new_int (channels));
-  json_object_object_add (o, "rate_hz", jnum (rate));
-  json_object_object_add (o, "onset_s", jnum (onset));
+  json_object_object_add (o, "rate_hz", rw_json_number (rate));
+  json_object_object_add (o, "onset_s", rw_json_number (onset));
   return o;
 }
 
@@ -196,8 +158,8 @@ rw_report_to_json (const RwComparison *cmp)
                                                         cmp->sim_file_rate_hz, cmp->sim_onset_s));
   json_object_object_add (root, "measured", side_json (cmp->meas_path, cmp->meas_channel, cmp->meas_channels,
                                                        cmp->meas_file_rate_hz, cmp->meas_onset_s));
-  json_object_object_add (root, "analysis_rate_hz", jnum (cmp->rate_hz));
-  json_object_object_add (root, "fmax_hz", jnum (cmp->fmax_hz));
+  json_object_object_add (root, "analysis_rate_hz", rw_json_number (cmp->rate_hz));
+  json_object_object_add (root, "fmax_hz", rw_json_number (cmp->fmax_hz));
   json_object_object_add (root, "fmax_source", json_object_new_string (cmp->fmax_source));
   json_object_object_add (root, "alignment", json_object_new_string ("iso3382-onset-20dB"));
 
@@ -207,7 +169,7 @@ rw_report_to_json (const RwComparison *cmp)
       bool rel;
       double j = rw_compare_jnd (p, &rel);
       json_object *o = json_object_new_object ();
-      json_object_object_add (o, "value", jnum (j));
+      json_object_object_add (o, "value", rw_json_number (j));
       json_object_object_add (o, "relative", json_object_new_boolean (rel));
       json_object_object_add (o, "unit", json_object_new_string (rel ? "fraction" : rw_plot_param_unit (p)));
       json_object_object_add (jnds, rw_plot_param_name (p), o);
@@ -220,7 +182,7 @@ rw_report_to_json (const RwComparison *cmp)
       const RwBandCompare *bc = &cmp->bands[b];
       json_object *jb = json_object_new_object ();
       json_object_object_add (jb, "band", json_object_new_string (band_names[b]));
-      json_object_object_add (jb, "centre_hz", b < RW_N_OCTAVES ? jnum (bc->centre_hz) : NULL);
+      json_object_object_add (jb, "centre_hz", b < RW_N_OCTAVES ? rw_json_number (bc->centre_hz) : NULL);
       json_object_object_add (jb, "above_fmax", json_object_new_boolean (bc->above_fmax));
       json_object *params = json_object_new_object ();
       for (int p = 0; p < RW_PLOT_N_PARAMS; p++)
@@ -228,11 +190,11 @@ rw_report_to_json (const RwComparison *cmp)
           const RwParamDiff *d = &bc->p[p];
           json_object *o = json_object_new_object ();
           json_object_object_add (o, "unit", json_object_new_string (rw_plot_param_unit (p)));
-          json_object_object_add (o, "simulated", jnum (d->sim));
-          json_object_object_add (o, "measured", jnum (d->measured));
-          json_object_object_add (o, "difference", jnum (d->difference));
-          json_object_object_add (o, "relative_difference", jnum (d->relative));
-          json_object_object_add (o, "jnds", jnum (d->jnds));
+          json_object_object_add (o, "simulated", rw_json_number (d->sim));
+          json_object_object_add (o, "measured", rw_json_number (d->measured));
+          json_object_object_add (o, "difference", rw_json_number (d->difference));
+          json_object_object_add (o, "relative_difference", rw_json_number (d->relative));
+          json_object_object_add (o, "jnds", rw_json_number (d->jnds));
           json_object_object_add (o, "exceeds_jnd", json_object_new_boolean (d->exceeds_jnd));
           json_object_object_add (params, rw_plot_param_name (p), o);
         }
@@ -245,10 +207,7 @@ rw_report_to_json (const RwComparison *cmp)
   json_object_object_add (sum, "exceeding_jnd", json_object_new_int64 ((int64_t) cmp->n_exceeding));
   json_object_object_add (root, "summary", sum);
 
-  const char *s = json_object_to_json_string_ext (root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-  char *copy = s ? strdup (s) : NULL;
-  json_object_put (root);
-  return copy;
+  return rw_json_take_string (root);
 }
 
 bool
@@ -257,17 +216,20 @@ rw_report_write_json (const char *path, const RwComparison *cmp, RwError *err)
   char *s = rw_report_to_json (cmp);
   if (s == NULL)
     return rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
-  size_t n = strlen (s);
-  char *t = realloc (s, n + 2);
-  if (t == NULL)
+  RwAtomicFile af;
+  bool ok = rw_atomic_file_open (&af, path, err);
+  if (ok)
     {
-      free (s);
-      return rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
+      if (rw_atomic_file_write (&af, s, strlen (s), err)
+          && rw_atomic_file_write (&af, "\n", 1, err))
+        ok = rw_atomic_file_commit (&af, err);
+      else
+        {
+          rw_atomic_file_abort (&af);
+          ok = false;
+        }
     }
-  t[n] = '\n';
-  t[n + 1] = '\0';
-  bool ok = write_atomic (path, t, n + 1, err);
-  free (t);
+  free (s);
   return ok;
 }
 
@@ -681,13 +643,12 @@ rw_report_draw_page (cairo_t *cr, int page, double width, double height, const R
 bool
 rw_report_write_pdf (const char *path, const RwComparison *cmp, RwError *err)
 {
-  char tmp[4200];
-  snprintf (tmp, sizeof tmp, "%s.XXXXXX", path);
-  int fd = mkstemp (tmp);
-  if (fd < 0)
-    return rw_fail (err, RW_ERROR_IO, _("%s: cannot write: %s"), path, strerror (errno));
-  close (fd);
-  cairo_surface_t *s = cairo_pdf_surface_create (tmp, A4_W, A4_H);
+  /* cairo writes the PDF under the temporary name; the descriptor af
+   * holds on the same file is what commit syncs. */
+  RwAtomicFile af;
+  if (!rw_atomic_file_open (&af, path, err))
+    return false;
+  cairo_surface_t *s = cairo_pdf_surface_create (af.tmp_path, A4_W, A4_H);
   cairo_pdf_surface_set_metadata (s, CAIRO_PDF_METADATA_TITLE, _("Roomwave comparison report"));
   cairo_pdf_surface_set_metadata (s, CAIRO_PDF_METADATA_CREATOR, "Roomwave " RW_VERSION);
   cairo_t *cr = cairo_create (s);
@@ -702,12 +663,11 @@ rw_report_write_pdf (const char *path, const RwComparison *cmp, RwError *err)
   if (st == CAIRO_STATUS_SUCCESS)
     st = cairo_surface_status (s);
   cairo_surface_destroy (s);
-  if (st != CAIRO_STATUS_SUCCESS || rename (tmp, path) != 0)
+  if (st != CAIRO_STATUS_SUCCESS)
     {
-      int e = errno;
-      unlink (tmp);
+      rw_atomic_file_abort (&af);
       return rw_fail (err, RW_ERROR_IO, _("%s: cannot write the report: %s"), path,
-                      st != CAIRO_STATUS_SUCCESS ? cairo_status_to_string (st) : strerror (e));
+                      cairo_status_to_string (st));
     }
-  return true;
+  return rw_atomic_file_commit (&af, err);
 }

@@ -75,6 +75,25 @@ extrude_wall (RwMesh *m, const uint32_t *vf, const uint32_t *vc,
   add_quad (m, vf[a], vf[b], vc[b], vc[a], surface);
 }
 
+/* The six surfaces every axis-aligned room starts with, in the order (and
+ * so with the ids) the tests and docs rely on. */
+typedef struct {
+  uint32_t floor, ceiling, x0, x1, y0, y1;
+} Shoebox;
+
+static Shoebox
+add_shoebox_surfaces (RwMesh *m)
+{
+  Shoebox sb;
+  sb.floor = rw_mesh_add_surface (m, "floor");
+  sb.ceiling = rw_mesh_add_surface (m, "ceiling");
+  sb.x0 = rw_mesh_add_surface (m, "wall_x0");
+  sb.x1 = rw_mesh_add_surface (m, "wall_x1");
+  sb.y0 = rw_mesh_add_surface (m, "wall_y0");
+  sb.y1 = rw_mesh_add_surface (m, "wall_y1");
+  return sb;
+}
+
 /* Volume: lx·ly·lz. */
 RwMesh *
 rw_shape_box (double lx, double ly, double lz)
@@ -82,12 +101,9 @@ rw_shape_box (double lx, double ly, double lz)
   if (!positive (lx) || !positive (ly) || !positive (lz))
     return NULL;
   RwMesh *m = rw_mesh_new ();
-  uint32_t floor_s = rw_mesh_add_surface (m, "floor");
-  uint32_t ceiling_s = rw_mesh_add_surface (m, "ceiling");
-  uint32_t x0 = rw_mesh_add_surface (m, "wall_x0");
-  uint32_t x1 = rw_mesh_add_surface (m, "wall_x1");
-  uint32_t y0 = rw_mesh_add_surface (m, "wall_y0");
-  uint32_t y1 = rw_mesh_add_surface (m, "wall_y1");
+  const Shoebox sb = add_shoebox_surfaces (m);
+  const uint32_t floor_s = sb.floor, ceiling_s = sb.ceiling;
+  const uint32_t x0 = sb.x0, x1 = sb.x1, y0 = sb.y0, y1 = sb.y1;
 
   uint32_t v[8];   /* v[i + 2j + 4k] = (i·lx, j·ly, k·lz) */
   for (int k = 0; k < 2; k++)
@@ -114,12 +130,9 @@ rw_shape_lroom (double lx, double ly, double lz, double cx, double cy)
       || !positive (cy) || !(cx < lx) || !(cy < ly))
     return NULL;
   RwMesh *m = rw_mesh_new ();
-  uint32_t floor_s = rw_mesh_add_surface (m, "floor");
-  uint32_t ceiling_s = rw_mesh_add_surface (m, "ceiling");
-  uint32_t x0 = rw_mesh_add_surface (m, "wall_x0");
-  uint32_t x1 = rw_mesh_add_surface (m, "wall_x1");
-  uint32_t y0 = rw_mesh_add_surface (m, "wall_y0");
-  uint32_t y1 = rw_mesh_add_surface (m, "wall_y1");
+  const Shoebox sb = add_shoebox_surfaces (m);
+  const uint32_t floor_s = sb.floor, ceiling_s = sb.ceiling;
+  const uint32_t x0 = sb.x0, x1 = sb.x1, y0 = sb.y0, y1 = sb.y1;
   uint32_t ix = rw_mesh_add_surface (m, "wall_inner_x");
   uint32_t iy = rw_mesh_add_surface (m, "wall_inner_y");
 
@@ -153,12 +166,9 @@ rw_shape_box_with_pillar (double lx, double ly, double lz,
       || !positive (py) || !positive (side) || !(px + side < lx) || !(py + side < ly))
     return NULL;
   RwMesh *m = rw_mesh_new ();
-  uint32_t floor_s = rw_mesh_add_surface (m, "floor");
-  uint32_t ceiling_s = rw_mesh_add_surface (m, "ceiling");
-  uint32_t x0 = rw_mesh_add_surface (m, "wall_x0");
-  uint32_t x1 = rw_mesh_add_surface (m, "wall_x1");
-  uint32_t y0 = rw_mesh_add_surface (m, "wall_y0");
-  uint32_t y1 = rw_mesh_add_surface (m, "wall_y1");
+  const Shoebox sb = add_shoebox_surfaces (m);
+  const uint32_t floor_s = sb.floor, ceiling_s = sb.ceiling;
+  const uint32_t x0 = sb.x0, x1 = sb.x1, y0 = sb.y0, y1 = sb.y1;
   uint32_t pillar = rw_mesh_add_surface (m, "pillar");
 
   const double plan[8][2] = {

@@ -4,7 +4,6 @@
 #include "rw-sim.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,11 +11,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "rw-audio.h"
 #include "rw-config.h"
+#include "rw-file.h"
 #include "rw-i18n.h"
+#include "rw-json.h"
 #include "rw-materials.h"
 #include "rw-mesh.h"
 #include "rw-physics.h"
@@ -238,9 +238,8 @@ rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
   mesh = rw_mesh_load (path, cfg->scale, err);
   if (mesh == NULL)
     goto out;
-  if (!rw_mesh_check_closed (mesh, err))
-    goto out;
-  if (!rw_mesh_report (mesh, &report, err))
+  if (!rw_mesh_report (mesh, &report, err)
+      || !rw_mesh_report_check_closed (mesh, &report, err))
     goto out;
   if (cancelled (cancel, err))
     goto out;
@@ -266,7 +265,11 @@ rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
   out->surface_materials = materials;
   materials = NULL;
   for (size_t i = 0; i < mesh->n_surfaces; i++)
-    out->surface_names[i] = strdup (mesh->surface_names[i]);
+    if ((out->surface_names[i] = strdup (mesh->surface_names[i])) == NULL)
+      {
+        rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+        goto out;
+      }
   out->mesh_volume_m3 = report.volume_m3;
   out->t_import_s = now_s () - t_start;
 
@@ -540,70 +543,7 @@ rw_sim_results_json (const RwSimConfig *cfg, const RwSimResult *res)
   json_object_object_add (root, "validity", json_object_new_string (note));
   json_object_object_add (root, "valid_up_to_hz", dbl (valid_hz));
 
-  const char *s = json_object_to_json_string_ext (root, JSON_C_TO_STRING_PRETTY
-                                                  | JSON_C_TO_STRING_NOSLASHESCAPE);
-  char *copy = strdup (s);
-  json_object_put (root);
-  return copy;
-}
-
-/* Writes `text` to path atomically (temporary file in the same folder,
- * fsync, rename). */
-static bool
-write_file_atomic (const char *path, const char *text, RwError *err)
-{
-  size_t len = strlen (path);
-  char *tmp = malloc (len + 16);
-  if (tmp == NULL)
-    return rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
-  snprintf (tmp, len + 16, "%s.tmp-XXXXXX", path);
-  int fd = mkstemp (tmp);
-  if (fd < 0)
-    {
-      int e = errno;
-      free (tmp);
-      return rw_fail (err, RW_ERROR_IO, _("%s: cannot create the file: %s"), path, strerror (e));
-    }
-  (void) fchmod (fd, 0644);
-  size_t n = strlen (text), done = 0;
-  bool ok = true;
-  int e = 0;
-  while (done < n)
-    {
-      ssize_t w = write (fd, text + done, n - done);
-      if (w < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          e = errno;
-          ok = false;
-          break;
-        }
-      done += (size_t) w;
-    }
-  if (ok && fsync (fd) != 0)
-    {
-      e = errno;
-      ok = false;
-    }
-  if (close (fd) != 0 && ok)
-    {
-      e = errno;
-      ok = false;
-    }
-  if (ok && rename (tmp, path) != 0)
-    {
-      e = errno;
-      ok = false;
-    }
-  if (!ok)
-    {
-      unlink (tmp);
-      free (tmp);
-      return rw_fail (err, RW_ERROR_IO, _("%s: cannot write the file: %s"), path, strerror (e));
-    }
-  free (tmp);
-  return true;
+  return rw_json_take_string (root);
 }
 
 static bool
@@ -671,7 +611,7 @@ rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
     }
   char *json = rw_sim_results_json (cfg, res);
   snprintf (path, len, "%s/results.json", out_dir);
-  bool ok = json != NULL && write_file_atomic (path, json, err);
+  bool ok = json != NULL && rw_file_write_atomic (path, json, strlen (json), err);
   if (json == NULL)
     rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
   free (json);
