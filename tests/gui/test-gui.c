@@ -1,0 +1,865 @@
+/* test-gui.c — the GUI tests, run under Xvfb (.ci/test wraps meson test in
+ * xvfb-run) with G_DEBUG=fatal-criticals, so that any GTK critical fails
+ * them.
+ *
+ * One program, one scenario per argument:
+ *   starts-demo  the app starts with the demo room: the window shows, the
+ *                mesh report is filled, the 3-D view draws (or says why not)
+ *   run-small    a small box room, CPU backend, low fmax: win.run through
+ *                g_action_group_activate_action, the live slice is fed and
+ *                every results page fills; the IR's direct sound arrives
+ *                at r/c
+ *   broken-mesh  opening a broken mesh shows the error dialog naming the
+ *                file; the window keeps its room and opens the next file
+ *   cancel       win.cancel mid-run ends the run as cancelled, the project
+ *                is unchanged, and a new run then completes
+ *   close-running  closing the window mid-run cancels the job and the
+ *                application quits cleanly once the worker has stopped
+ *   project      save as .roomwave, reload it: the same materials, points
+ *                and settings; a truncated and a newer-version file are
+ *                refused without touching the open project
+ *
+ * The scenarios drive the real RwApplication through its actions and a
+ * polling state machine on the main loop. Screenshots of the main views go
+ * to $ROOMWAVE_TEST_ARTIFACTS (<builddir>/tests/artifacts).
+ */
+#include <dlfcn.h>
+#include <gtk/gtk.h>
+#include <link.h>
+#include <math.h>
+#include <string.h>
+
+#include "rw-analysis.h"
+#include "rw-application.h"
+#include "rw-audio.h"
+#include "rw-compare-view.h"
+#include "rw-listen-view.h"
+#include "rw-materials.h"
+#include "rw-i18n.h"
+#include "rw-results-view.h"
+#include "rw-room-view.h"
+#include "rw-shapes.h"
+#include "rw-test.h"
+#include "rw-window.h"
+
+typedef struct {
+  const char *mode;
+  RwApplication *app;
+  RwWindow *win;
+  int state;
+  int ticks;             /* polls spent in the current state */
+  gboolean finished, run_ok;
+  int n_finished;
+  gint64 t_cancel_us, t_done_us;
+  char *box_path, *broken_path, *tmp;
+  const RwMesh *mesh_before;
+  double source_before[3];
+  char *saved_path;
+  gboolean auralised;
+  char *wet_path, *aur_error;
+} Ctx;
+
+static Ctx ctx;
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static void
+screenshot (GtkWidget *widget, const char *name)
+{
+  const char *dir = g_getenv ("ROOMWAVE_TEST_ARTIFACTS");
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+
+  if (dir == NULL || w <= 0 || h <= 0)
+    return;
+  g_mkdir_with_parents (dir, 0755);
+  /* The German run (gui-german) writes de-*.png beside the others. */
+  g_autofree char *file = g_strconcat (g_getenv ("ROOMWAVE_TEST_EXPECT_DE") ? "de-" : "", name, NULL);
+  g_autofree char *path = g_build_filename (dir, file, NULL);
+  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  GskRenderNode *node = gtk_snapshot_free_to_node (snapshot);
+  if (node != NULL)
+    {
+      GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+      graphene_rect_t viewport = GRAPHENE_RECT_INIT (0, 0, w, h);
+      GdkTexture *texture = gsk_renderer_render_texture (renderer, node, &viewport);
+      RW_CHECK (gdk_texture_save_to_png (texture, path), "screenshot %s written", path);
+      RW_NOTE ("screenshot: %s (%d × %d)", path, w, h);
+      g_object_unref (texture);
+      gsk_render_node_unref (node);
+    }
+  g_object_unref (paintable);
+}
+
+static char *
+write_box (const char *dir, const char *name, double lx, double ly, double lz)
+{
+  RwMesh *m = rw_shape_box (lx, ly, lz);
+  RwError err = { 0 };
+  char *path = g_build_filename (dir, name, NULL);
+  RW_CHECK (rw_mesh_export (m, path, "obj", &err), "export %s: %s", path, err.message);
+  rw_mesh_free (m);
+  return path;
+}
+
+static void
+activate (const char *action)
+{
+  g_action_group_activate_action (G_ACTION_GROUP (ctx.win), action, NULL);
+}
+
+static gboolean
+action_enabled (const char *action)
+{
+  return g_action_group_get_action_enabled (G_ACTION_GROUP (ctx.win), action);
+}
+
+static void
+set_run_settings (double fmax_hz, double duration_s)
+{
+  RwProject *p = rw_window_get_project (ctx.win);
+  RwSimSettings s = *rw_project_get_settings (p);
+  s.fmax_hz = fmax_hz;
+  s.duration_s = duration_s;
+  s.backend = RW_BACKEND_CPU;
+  s.precision = RW_PRECISION_F32;
+  rw_project_set_settings (p, &s);
+}
+
+static void
+on_run_finished (RwWindow *win, gboolean ok, gpointer data)
+{
+  (void) win;
+  (void) data;
+  ctx.finished = TRUE;
+  ctx.run_ok = ok;
+  ctx.n_finished++;
+  ctx.t_done_us = g_get_monotonic_time ();
+}
+
+static void
+on_auralised (RwListenView *lv, const char *wet_path, const char *error, gpointer data)
+{
+  (void) lv;
+  (void) data;
+  ctx.auralised = TRUE;
+  ctx.wet_path = g_strdup (wet_path);
+  ctx.aur_error = g_strdup (error);
+}
+
+static void pin_modules (void);
+
+static void
+done (void)
+{
+  pin_modules ();
+  /* Close without the unsaved-changes prompt: the tests leave edits. */
+  if (ctx.win != NULL)
+    rw_project_set_dirty (rw_window_get_project (ctx.win), FALSE);
+  g_application_quit (G_APPLICATION (ctx.app));
+}
+
+static void
+next (void)
+{
+  ctx.state++;
+  ctx.ticks = 0;
+}
+
+static GtkWidget *
+find_in (GtkWidget *w)
+{
+  if (RW_IS_ROOM_VIEW (w))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_in (c);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_room_view (void)
+{
+  return find_in (GTK_WIDGET (ctx.win));
+}
+
+/* ---- scenarios (one poll every 50 ms) ----------------------------------- */
+
+static gboolean
+poll_starts_demo (void)
+{
+  switch (ctx.state)
+    {
+    case 0:   /* wait for the window to be mapped and drawn a few times */
+      if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || ctx.ticks < 20)
+        return TRUE;
+      {
+        RwProject *p = rw_window_get_project (ctx.win);
+        const char *report = rw_window_get_report_text (ctx.win);
+        RW_CHECK (rw_project_get_mesh (p) != NULL, "the demo room is loaded");
+        RW_CHECK (strstr (report, "demo-room.obj") != NULL, "the report names the file: %s", report);
+        RW_CHECK (strstr (report, "Volume") != NULL || strstr (report, "m³") != NULL,
+                  "the report gives the volume: %s", report);
+        RW_CHECK (rw_project_get_report (p) && rw_project_get_report (p)->volume_m3 > 50,
+                  "demo room volume %.1f m³", rw_project_get_report (p) ? rw_project_get_report (p)->volume_m3 : 0);
+        RW_CHECK (action_enabled ("run"), "win.run is enabled with a room");
+        RW_CHECK (!action_enabled ("cancel"), "win.cancel is disabled without a run");
+        RW_NOTE ("mesh report:\n%s", report);
+        if (g_getenv ("ROOMWAVE_TEST_EXPECT_DE"))
+          RW_CHECK (strstr (report, "Volumen") != NULL && strstr (report, "Geschlossen") != NULL,
+                    "the report is in German: %s", report);
+        GtkWidget *view = find_room_view ();
+        RW_CHECK (view != NULL, "the window has a room view");
+        if (view != NULL)
+          {
+            const char *gl_error = rw_room_view_get_gl_error (RW_ROOM_VIEW (view));
+            RW_NOTE ("3-D view: %s", gl_error ? gl_error : "OpenGL 3.3 core context, drawing");
+          }
+        screenshot (GTK_WIDGET (ctx.win), "room-view.png");
+        rw_window_show_page (ctx.win, "run");
+      }
+      next ();
+      return TRUE;
+    case 1:
+      if (ctx.ticks < 6)
+        return TRUE;
+      screenshot (GTK_WIDGET (ctx.win), "run-page-idle.png");
+      /* The materials panel with a surface picked, as a click in the
+       * view would. */
+      rw_window_show_page (ctx.win, "room");
+      rw_window_show_side_page (ctx.win, "materials");
+      g_signal_emit_by_name (find_room_view (), "surface-clicked", 0u, FALSE);
+      next ();
+      return TRUE;
+    case 2:
+      if (ctx.ticks < 6)
+        return TRUE;
+      screenshot (GTK_WIDGET (ctx.win), "materials-panel.png");
+      rw_window_show_side_page (ctx.win, "settings");
+      next ();
+      return TRUE;
+    case 3:
+      if (ctx.ticks < 6)
+        return TRUE;
+      screenshot (GTK_WIDGET (ctx.win), "simulation-settings.png");
+      /* The other windows build from their templates without a critical. */
+      g_action_group_activate_action (G_ACTION_GROUP (ctx.app), "preferences", NULL);
+      g_action_group_activate_action (G_ACTION_GROUP (ctx.app), "shortcuts", NULL);
+      g_action_group_activate_action (G_ACTION_GROUP (ctx.app), "about", NULL);
+      next ();
+      return TRUE;
+    case 4:
+      if (ctx.ticks < 6)
+        return TRUE;
+      {
+        GListModel *tops = gtk_window_get_toplevels ();
+        g_autoptr (GPtrArray) others = g_ptr_array_new_with_free_func (g_object_unref);
+        gboolean prefs = FALSE, shortcuts = FALSE, about = FALSE;
+        for (guint i = 0; i < g_list_model_get_n_items (tops); i++)
+          {
+            GtkWindow *w = g_list_model_get_item (tops, i);
+            const char *type = G_OBJECT_TYPE_NAME (w);
+            prefs |= g_str_equal (type, "RwPreferences");
+            shortcuts |= GTK_IS_SHORTCUTS_WINDOW (w);
+            about |= GTK_IS_ABOUT_DIALOG (w);
+            if (g_str_equal (type, "RwPreferences"))
+              screenshot (GTK_WIDGET (w), "preferences.png");
+            if (!RW_IS_WINDOW (w))
+              g_ptr_array_add (others, g_object_ref (w));
+            g_object_unref (w);
+          }
+        RW_CHECK (prefs && shortcuts && about, "preferences %d, shortcuts %d and about %d windows open",
+                  prefs, shortcuts, about);
+        for (guint i = 0; i < others->len; i++)
+          gtk_window_destroy (g_ptr_array_index (others, i));
+      }
+      done ();
+      return FALSE;
+    }
+  return FALSE;
+}
+
+static gboolean
+poll_run_small (void)
+{
+  RwProject *p = ctx.win ? rw_window_get_project (ctx.win) : NULL;
+
+  switch (ctx.state)
+    {
+    case 0:
+      if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || ctx.ticks < 10)
+        return TRUE;
+      RW_CHECK (rw_project_get_mesh (p) != NULL, "the box room is loaded");
+      {
+        double s[3] = { 1.0, 1.2, 1.1 }, r[3] = { 2.5, 1.2, 1.1 };
+        RW_CHECK (rw_project_set_source (p, s, NULL), "source inside");
+        RW_CHECK (rw_project_set_receiver (p, 0, r, NULL), "receiver inside");
+        /* A second receiver beside the first: a stereo pair. */
+        RW_CHECK (rw_project_add_receiver (p) == 1, "a second receiver added");
+      }
+      set_run_settings (500, 0.4);
+      g_signal_connect (ctx.win, "run-finished", G_CALLBACK (on_run_finished), NULL);
+      activate ("run");
+      RW_CHECK (rw_window_is_running (ctx.win), "win.run started a job");
+      RW_CHECK (!action_enabled ("run") && action_enabled ("cancel"), "run disabled, cancel enabled while running");
+      next ();
+      return TRUE;
+    case 1:
+      if (!ctx.finished)
+        return TRUE;
+      RW_CHECK (ctx.run_ok, "the run succeeded");
+      {
+        RwResultsView *rv = RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win));
+        const RwSimOutput *out = rw_results_view_get_output (rv);
+        RW_CHECK (out != NULL && rw_results_view_is_filled (rv), "every results page is filled");
+        RW_CHECK (out != NULL && out->n_receivers == 2, "an IR per receiver");
+        RW_CHECK (rw_window_get_n_slices_shown (ctx.win) >= 1, "the live slice was shown (%u frames)",
+                  rw_window_get_n_slices_shown (ctx.win));
+        if (out != NULL)
+          {
+            /* Direct sound at r/c (1.5 m): the IR is quiet before it
+             * (nothing travels faster than sound) and rises within the
+             * width of the pulse low-passed at fmax (~1/fmax). */
+            double t_expect = 1.5 / out->c, w = 1.0 / out->fmax_hz;
+            double before = 0, arrival = 0;
+            for (size_t i = 0; i < out->ir_frames; i++)
+              {
+                double t = i / out->fs_out_hz, v = fabs (out->ir[0][i]);
+                if (t < t_expect - w)
+                  before = MAX (before, v);
+                else if (t < t_expect + w)
+                  arrival = MAX (arrival, v);
+              }
+            RW_NOTE ("grid %zu×%zu×%zu, %zu steps, %.1f Mvox/s; peak before r/c − 1/fmax %.3g, around r/c %.3g",
+                     out->nx, out->ny, out->nz, out->n_steps, out->mvox_per_s, before, arrival);
+            RW_CHECK (arrival > 0 && before < 0.1 * arrival, "direct sound arrives at r/c = %.2f ms", t_expect * 1e3);
+            RW_CHECK (out->analysis_ok[0], "analysis: %s", out->analysis_error[0] ? out->analysis_error[0] : "ok");
+            g_autofree char *csv = rw_results_view_table_csv (rv);
+            RW_CHECK (csv != NULL && strstr (csv, "band_hz,EDT_s") == csv, "CSV header: %.40s", csv ? csv : "(null)");
+            RW_CHECK (csv != NULL && strstr (csv, "8000") && strstr (csv, ",yes\n"),
+                      "bands above fmax are flagged in the CSV");
+          }
+      }
+      RW_CHECK (action_enabled ("run") && !action_enabled ("cancel"), "run enabled again after the run");
+      rw_results_view_show_page (RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win)), 0);
+      next ();
+      return TRUE;
+    case 2: case 3: case 4: case 5: case 6:
+      {
+        static const char *names[] = { "results-ir.png", "results-decay.png", "results-reverberation.png",
+                                       "results-frequency-response.png", "results-parameters.png" };
+        int page = ctx.state - 2;
+        if (ctx.ticks < 6)
+          return TRUE;
+        screenshot (GTK_WIDGET (ctx.win), names[page]);
+        if (page < 4)
+          rw_results_view_show_page (RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win)), page + 1);
+        else
+          rw_window_show_page (ctx.win, "run");
+        next ();
+        return TRUE;
+      }
+    case 7:
+      if (ctx.ticks < 6)
+        return TRUE;
+      screenshot (GTK_WIDGET (ctx.win), "run-page-slice.png");
+      {
+        /* Listen: the bundled clap through the room. */
+        RwResultsView *rv = RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win));
+        RwListenView *lv = RW_LISTEN_VIEW (rw_results_view_get_listen_view (rv));
+        char *dry = rw_data_path ("audio/clap.flac");
+        RW_CHECK (dry != NULL, "bundled dry signal found");
+        g_signal_connect (lv, "auralised", G_CALLBACK (on_auralised), NULL);
+        rw_window_show_page (ctx.win, "results");
+        rw_results_view_show_page (rv, 5);
+        if (dry != NULL)
+          rw_listen_view_auralise (lv, dry);
+        free (dry);
+      }
+      next ();
+      return TRUE;
+    case 8:
+      if (!ctx.auralised)
+        return TRUE;
+      {
+        RwAudio wet = { 0 };
+        RwError err = { 0 };
+        RW_CHECK (ctx.wet_path != NULL, "auralisation written: %s", ctx.aur_error ? ctx.aur_error : "");
+        if (ctx.wet_path && rw_audio_read (ctx.wet_path, &wet, &err))
+          {
+            float peak = 0;
+            for (size_t i = 0; i < wet.frames * wet.channels; i++)
+              peak = MAX (peak, fabsf (wet.data[i]));
+            RW_NOTE ("auralisation: %zu frames, %d channel(s), %.0f Hz, peak %.3f", wet.frames, wet.channels,
+                     wet.rate_hz, peak);
+            RW_CHECK (wet.channels == 2, "two receivers give a stereo auralisation (%d channels)", wet.channels);
+            /* rw_auralise_file normalises to −1 dBFS. */
+            RW_CHECK_CLOSE (peak, pow (10, -1 / 20.0), 0.01, "auralisation peak");
+            rw_audio_clear (&wet);
+          }
+        else
+          RW_CHECK (FALSE, "auralisation readable: %s", err.message);
+      }
+      if (ctx.ticks < 4)
+        return TRUE;
+      screenshot (GTK_WIDGET (ctx.win), "results-listen.png");
+      {
+        /* Compare with itself as the "measurement": nothing above a JND. */
+        RwResultsView *rv = RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win));
+        RwCompareView *cv = RW_COMPARE_VIEW (rw_results_view_get_compare_view (rv));
+        const RwSimOutput *out = rw_results_view_get_output (rv);
+        g_autofree char *meas = g_build_filename (ctx.tmp, "measured.wav", NULL);
+        g_autofree char *pdf = g_build_filename (ctx.tmp, "report.pdf", NULL);
+        RwAudio a = { out->ir[0], out->ir_frames, 1, out->fs_out_hz };
+        RwError err = { 0 };
+        g_autoptr (GError) error = NULL;
+        RW_CHECK (rw_audio_write (meas, &a, &err), "write measured: %s", err.message);
+        RW_CHECK (rw_compare_view_load_measured (cv, meas, &error), "compare: %s", error ? error->message : "");
+        const RwComparison *cmp = rw_compare_view_get_comparison (cv);
+        RW_CHECK (cmp && cmp->n_compared > 10 && cmp->n_exceeding == 0,
+                  "self-comparison: %zu compared, %zu above the JND", cmp ? cmp->n_compared : 0,
+                  cmp ? cmp->n_exceeding : 0);
+        RW_CHECK (rw_compare_view_export_pdf (cv, pdf, &error), "PDF: %s", error ? error->message : "");
+        g_autofree char *head = NULL;
+        gsize len = 0;
+        RW_CHECK (g_file_get_contents (pdf, &head, &len, NULL) && len > 1000 && memcmp (head, "%PDF", 4) == 0,
+                  "the report is a PDF (%zu bytes)", len);
+        rw_results_view_show_page (rv, 6);
+      }
+      next ();
+      return TRUE;
+    case 9:
+      if (ctx.ticks < 6)
+        return TRUE;
+      screenshot (GTK_WIDGET (ctx.win), "results-compare.png");
+      {
+        /* Save with the results, reopen: the same results come back. */
+        RwResultsView *rv = RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win));
+        const RwSimOutput *before = rw_results_view_get_output (rv);
+        double t30_before = before->analysis[0].bands[RW_ANALYSIS_BROADBAND].t30.value_s;
+        size_t frames_before = before->ir_frames;
+        float sample_before = before->ir[1][frames_before / 3];
+        g_autofree char *path = g_build_filename (ctx.tmp, "with-results.roomwave", NULL);
+        g_autofree char *wav = g_build_filename (ctx.tmp, "with-results.results", "receiver-2.wav", NULL);
+        g_autoptr (GFile) file = g_file_new_for_path (path);
+        RW_CHECK (rw_window_save_to (ctx.win, file), "saved with results");
+        RW_CHECK (g_file_test (wav, G_FILE_TEST_EXISTS), "%s written", wav);
+        RW_CHECK (rw_window_open_file (ctx.win, file), "reopened");
+        const RwSimOutput *after = rw_results_view_get_output (rv);
+        RW_CHECK (after != NULL, "results loaded with the project");
+        if (after != NULL)
+          {
+            RW_CHECK (after->n_receivers == 2 && after->ir_frames == frames_before, "same IRs (%u, %zu frames)",
+                      after->n_receivers, after->ir_frames);
+            RW_CHECK (after->ir[1][frames_before / 3] == sample_before, "IR samples identical (32-bit float WAV)");
+            double t30_after = after->analysis[0].bands[RW_ANALYSIS_BROADBAND].t30.value_s;
+            RW_NOTE ("broadband T30 %.4f s before saving, %.4f s after reloading", t30_before, t30_after);
+            RW_CHECK (isfinite (t30_before) && t30_after == t30_before, "the same T30 after reloading");
+            RW_CHECK (rw_results_view_is_filled (rv), "every results page is filled again");
+            RW_CHECK (!rw_results_view_get_stale (rv), "reloaded results are current");
+            rw_project_set_surface_R (rw_window_get_project (ctx.win), 0, 0.5);
+            RW_CHECK (rw_results_view_get_stale (rv), "an edit marks the results out of date");
+          }
+      }
+      done ();
+      return FALSE;
+    }
+  return FALSE;
+}
+
+static gboolean
+poll_broken_mesh (void)
+{
+  RwProject *p = ctx.win ? rw_window_get_project (ctx.win) : NULL;
+
+  switch (ctx.state)
+    {
+    case 0:
+      if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || ctx.ticks < 10)
+        return TRUE;
+      RW_CHECK (rw_project_get_mesh (p) != NULL, "a room is loaded first");
+      ctx.mesh_before = rw_project_get_mesh (p);
+      {
+        g_autoptr (GFile) f = g_file_new_for_path (ctx.broken_path);
+        RW_CHECK (!rw_window_open_file (ctx.win, f), "opening the broken mesh fails");
+      }
+      next ();
+      return TRUE;
+    case 1:
+      {
+        GtkWindow *dialog = rw_window_get_error_dialog (ctx.win);
+        if (ctx.ticks < 6)
+          return TRUE;
+        RW_CHECK (dialog != NULL && gtk_widget_get_visible (GTK_WIDGET (dialog)), "the error dialog shows");
+        if (dialog != NULL)
+          {
+            g_autofree char *secondary = NULL;
+            g_object_get (dialog, "secondary-text", &secondary, NULL);
+            RW_NOTE ("dialog: %s", secondary);
+            RW_CHECK (secondary && strstr (secondary, "broken.obj"), "the message names the file: %s", secondary);
+            screenshot (GTK_WIDGET (dialog), "error-dialog.png");
+            gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
+          }
+        RW_CHECK (rw_project_get_mesh (p) == ctx.mesh_before, "the open room is kept");
+        RW_CHECK (action_enabled ("run"), "the window stays usable: win.run enabled");
+        g_autoptr (GFile) f = g_file_new_for_path (ctx.box_path);
+        RW_CHECK (rw_window_open_file (ctx.win, f), "the next file opens");
+        RW_CHECK (rw_project_get_mesh (p) != NULL && rw_project_get_mesh (p)->n_surfaces == 6,
+                  "the box (6 surfaces) is loaded");
+        RW_CHECK (rw_window_get_error_dialog (ctx.win) == NULL, "the dialog is gone");
+      }
+      next ();
+      return TRUE;
+    case 2:
+      {
+        /* The opened room appears under Open Recent (the recent manager
+         * reports its change from the main loop). */
+        GMenuModel *recent = rw_window_get_recent_menu (ctx.win);
+        gboolean found = FALSE;
+        for (int i = 0; i < g_menu_model_get_n_items (recent); i++)
+          {
+            g_autoptr (GVariant) target = g_menu_model_get_item_attribute_value (recent, i, G_MENU_ATTRIBUTE_TARGET,
+                                                                                 G_VARIANT_TYPE_STRING);
+            found |= target != NULL && g_str_has_suffix (g_variant_get_string (target, NULL), "/box.obj");
+          }
+        if (!found && ctx.ticks < 60)
+          return TRUE;
+        RW_CHECK (found, "the room is listed under Open Recent (%d items)", g_menu_model_get_n_items (recent));
+      }
+      done ();
+      return FALSE;
+    }
+  return FALSE;
+}
+
+static gboolean
+poll_cancel (void)
+{
+  RwProject *p = ctx.win ? rw_window_get_project (ctx.win) : NULL;
+
+  switch (ctx.state)
+    {
+    case 0:
+      if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || ctx.ticks < 10)
+        return TRUE;
+      /* Long enough that it is still running when cancelled: ~10⁵ cells
+       * for 5 s of signal. */
+      set_run_settings (1500, 5.0);
+      rw_project_set_dirty (p, FALSE);
+      ctx.mesh_before = rw_project_get_mesh (p);
+      rw_project_get_source (p, ctx.source_before);
+      g_signal_connect (ctx.win, "run-finished", G_CALLBACK (on_run_finished), NULL);
+      activate ("run");
+      next ();
+      return TRUE;
+    case 1:   /* wait for the solver to report, then cancel */
+      if (ctx.finished)
+        {
+          RW_CHECK (!ctx.finished, "the run was still going when cancel came (it ended: %d)", ctx.run_ok);
+          done ();
+          return FALSE;
+        }
+      if (rw_window_get_n_slices_shown (ctx.win) < 2)
+        return TRUE;
+      screenshot (GTK_WIDGET (ctx.win), "run-page-live.png");
+      ctx.t_cancel_us = g_get_monotonic_time ();
+      activate ("cancel");
+      next ();
+      return TRUE;
+    case 2:
+      if (!ctx.finished)
+        return TRUE;
+      {
+        double dt = (ctx.t_done_us - ctx.t_cancel_us) / 1e6;
+        double s[3];
+        RW_NOTE ("cancel answered after %.3f s", dt);
+        RW_CHECK (!ctx.run_ok, "the run ended as cancelled");
+        /* Not a timing test: a hang detector with room for ASan. */
+        RW_CHECK (dt < 10.0, "cancel answered (%.3f s)", dt);
+        RW_CHECK (rw_project_get_mesh (p) == ctx.mesh_before, "the mesh is unchanged");
+        rw_project_get_source (p, s);
+        RW_CHECK (memcmp (s, ctx.source_before, sizeof s) == 0, "the source is unchanged");
+        RW_CHECK (!rw_project_get_dirty (p), "the project is not marked changed");
+        RW_CHECK (rw_results_view_get_output (RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win))) == NULL,
+                  "no half results are shown");
+        RW_CHECK (action_enabled ("run"), "win.run is enabled again");
+        screenshot (GTK_WIDGET (ctx.win), "run-page-cancelled.png");
+      }
+      /* And the window still runs. */
+      ctx.finished = FALSE;
+      set_run_settings (200, 0.2);
+      activate ("run");
+      next ();
+      return TRUE;
+    case 3:
+      if (!ctx.finished)
+        return TRUE;
+      RW_CHECK (ctx.run_ok, "a run after the cancel completes");
+      done ();
+      return FALSE;
+    }
+  return FALSE;
+}
+
+/* Closing the window mid-run cancels the job; the application waits for
+ * the worker and then quits cleanly (no use of the disposed widgets). */
+static gboolean
+poll_close_running (void)
+{
+  RwProject *p = ctx.win ? rw_window_get_project (ctx.win) : NULL;
+
+  switch (ctx.state)
+    {
+    case 0:
+      if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || ctx.ticks < 10)
+        return TRUE;
+      set_run_settings (1500, 5.0);
+      rw_project_set_dirty (p, FALSE);
+      activate ("run");
+      next ();
+      return TRUE;
+    case 1:
+      if (rw_window_get_n_slices_shown (ctx.win) < 1)
+        return TRUE;
+      ctx.t_cancel_us = g_get_monotonic_time ();
+      gtk_window_close (GTK_WINDOW (ctx.win));
+      ctx.win = NULL;
+      next ();
+      return FALSE;   /* the application quits by itself */
+    }
+  return FALSE;
+}
+
+static gboolean
+poll_project (void)
+{
+  RwProject *p = ctx.win ? rw_window_get_project (ctx.win) : NULL;
+
+  if (ctx.state == 0 && (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || ctx.ticks < 5))
+    return TRUE;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = g_build_filename (ctx.tmp, "room.roomwave", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  double src[3] = { 0.7, 0.8, 0.9 }, src2[3];
+
+  /* A point outside the room is refused and the source stays. */
+  {
+    double outside[3] = { 10.0, 1.0, 1.0 }, before[3], after[3];
+    g_autoptr (GError) e = NULL;
+    rw_project_get_source (p, before);
+    RW_CHECK (!rw_project_set_source (p, outside, &e) && e && e->code == RW_PROJECT_ERROR_POINT,
+              "a source outside the room is refused: %s", e ? e->message : "");
+    rw_project_get_source (p, after);
+    RW_CHECK (memcmp (before, after, sizeof before) == 0, "the source stays where it was");
+  }
+
+  /* Edit, save, reload in a fresh project. */
+  RW_CHECK (rw_project_set_source (p, src, NULL), "source set");
+  rw_project_set_surface_R (p, 2, 0.42);
+  RW_CHECK (rw_project_add_receiver (p) == 1, "second receiver");
+  set_run_settings (321, 0.75);
+  RW_CHECK (rw_project_save (p, file, &error), "save: %s", error ? error->message : "");
+  RW_CHECK (!rw_project_get_dirty (p), "saved project is clean");
+
+  g_autoptr (RwProject) q = rw_project_new ();
+  RW_CHECK (rw_project_load (q, file, &error), "reload: %s", error ? error->message : "");
+  if (rw_project_get_mesh (q) != NULL)
+    {
+      rw_project_get_source (q, src2);
+      RW_CHECK_CLOSE (src2[0], 0.7, 1e-12, "source x");
+      RW_CHECK_CLOSE (rw_project_get_surface_R (q, 2), 0.42, 1e-12, "surface 2 R");
+      RW_CHECK (g_str_equal (rw_project_get_surface_material (q, 2), "custom"), "surface 2 custom");
+      RW_CHECK_CLOSE (rw_project_get_settings (q)->fmax_hz, 321, 1e-9, "fmax");
+      RW_CHECK_CLOSE (rw_project_get_settings (q)->duration_s, 0.75, 1e-9, "duration");
+      RW_CHECK (rw_project_get_settings (q)->backend == RW_BACKEND_CPU, "backend");
+      RW_CHECK (rw_project_get_n_receivers (q) == 2, "two receivers (%u)", rw_project_get_n_receivers (q));
+    }
+
+  /* Refused files leave the open project exactly as it was. */
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+  RW_CHECK (g_file_get_contents (path, &contents, &len, NULL), "read back");
+  const RwMesh *mesh_before = rw_project_get_mesh (q);
+  struct { const char *name; char *text; int code; } bad[] = {
+    { "truncated.roomwave", g_strndup (contents, len / 2), RW_PROJECT_ERROR_FILE },
+    { "newer.roomwave", NULL, RW_PROJECT_ERROR_VERSION },
+    { "not-json.roomwave", g_strdup ("this is not a project"), RW_PROJECT_ERROR_FILE },
+    { "missing-mesh.roomwave", NULL, RW_PROJECT_ERROR_MESH },
+  };
+  GRegex *re = g_regex_new ("\"version\":\\s*1", 0, 0, NULL);
+  bad[1].text = g_regex_replace (re, contents, -1, 0, "\"version\": 99", 0, NULL);
+  g_regex_unref (re);
+  re = g_regex_new ("\"mesh\":\\s*\"[^\"]*\"", 0, 0, NULL);
+  bad[3].text = g_regex_replace (re, contents, -1, 0, "\"mesh\": \"no-such-room.obj\"", 0, NULL);
+  g_regex_unref (re);
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *bp = g_build_filename (ctx.tmp, bad[i].name, NULL);
+      g_autoptr (GFile) bf = g_file_new_for_path (bp);
+      g_autoptr (GError) e = NULL;
+      g_file_set_contents (bp, bad[i].text, -1, NULL);
+      RW_CHECK (!rw_project_load (q, bf, &e), "%s refused", bad[i].name);
+      RW_CHECK (e && e->code == bad[i].code, "%s: error code %d (%s)", bad[i].name, e ? e->code : -1,
+                e ? e->message : "");
+      RW_CHECK (e && strstr (e->message, bad[i].name), "%s: message names the file: %s", bad[i].name,
+                e ? e->message : "");
+      RW_NOTE ("%s: %s", bad[i].name, e ? e->message : "");
+      RW_CHECK (rw_project_get_mesh (q) == mesh_before, "%s: project kept", bad[i].name);
+      RW_CHECK_CLOSE (rw_project_get_settings (q)->fmax_hz, 321, 1e-9, "fmax kept");
+      g_free (bad[i].text);
+    }
+
+  /* And through the window: the error dialog, the room kept. */
+  g_autofree char *tp = g_build_filename (ctx.tmp, "truncated.roomwave", NULL);
+  g_autoptr (GFile) tf = g_file_new_for_path (tp);
+  const RwMesh *win_mesh = rw_project_get_mesh (p);
+  RW_CHECK (!rw_window_open_file (ctx.win, tf), "the window refuses the truncated project");
+  RW_CHECK (rw_window_get_error_dialog (ctx.win) != NULL, "with a dialog");
+  RW_CHECK (rw_project_get_mesh (p) == win_mesh, "and keeps its room");
+  if (rw_window_get_error_dialog (ctx.win))
+    gtk_window_destroy (rw_window_get_error_dialog (ctx.win));
+  RW_CHECK (rw_window_open_file (ctx.win, file), "the window opens the saved project");
+  done ();
+  return FALSE;
+}
+
+/* Mesa unloads its GL driver, and GLib some loadable modules, when GTK
+ * lets go of them at exit; LeakSanitizer then sees their never-freed
+ * allocations from an "unknown module" that no suppression can name
+ * (tests/gui/lsan.supp names the libraries). Marking every loaded module
+ * RTLD_NODELETE keeps the names on the stacks, so the suppressions apply
+ * and only Roomwave's own leaks are reported. */
+static int
+pin_module (struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void) size;
+  (void) data;
+  if (info->dlpi_name != NULL && info->dlpi_name[0] == '/')
+    dlopen (info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+  return 0;
+}
+
+static void
+pin_modules (void)
+{
+  dl_iterate_phdr (pin_module, NULL);
+}
+
+/* GTK probes GL once at start-up and closes that display again, unloading
+ * Mesa's software driver before anything could pin it: load it first,
+ * resident (when it is where Debian and Fedora put it). */
+static void
+pin_gl_driver_early (void)
+{
+  static const char *const dirs[] = { "/usr/lib/x86_64-linux-gnu/dri", "/usr/lib64/dri", "/usr/lib/dri" };
+  for (gsize i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_autofree char *path = g_build_filename (dirs[i], "swrast_dri.so", NULL);
+      if (g_file_test (path, G_FILE_TEST_EXISTS) && dlopen (path, RTLD_NOW | RTLD_NODELETE) != NULL)
+        return;
+    }
+}
+
+static gboolean
+poll (gpointer data)
+{
+  static gboolean pinned;
+
+  (void) data;
+  if (ctx.win == NULL)
+    return TRUE;
+  ctx.ticks++;
+  if (!pinned && gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) && ctx.ticks > 3)
+    {
+      pin_modules ();
+      pinned = TRUE;
+    }
+  if (g_str_equal (ctx.mode, "starts-demo"))
+    return poll_starts_demo ();
+  if (g_str_equal (ctx.mode, "run-small"))
+    return poll_run_small ();
+  if (g_str_equal (ctx.mode, "broken-mesh"))
+    return poll_broken_mesh ();
+  if (g_str_equal (ctx.mode, "cancel"))
+    return poll_cancel ();
+  if (g_str_equal (ctx.mode, "project"))
+    return poll_project ();
+  if (g_str_equal (ctx.mode, "close-running"))
+    return poll_close_running ();
+  return FALSE;
+}
+
+static gboolean
+watchdog (gpointer data)
+{
+  (void) data;
+  RW_CHECK (FALSE, "scenario %s did not finish in time (state %d)", ctx.mode, ctx.state);
+  done ();
+  return FALSE;
+}
+
+static void
+on_window_added (GtkApplication *app, GtkWindow *window, gpointer data)
+{
+  (void) app;
+  (void) data;
+  if (ctx.win == NULL && RW_IS_WINDOW (window))
+    ctx.win = RW_WINDOW (window);
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 2)
+    {
+      fprintf (stderr, "usage: test-gui starts-demo|run-small|broken-mesh|cancel|close-running|project\n");
+      return 2;
+    }
+  gtk_disable_setlocale ();
+  rw_i18n_init ();
+  pin_gl_driver_early ();
+  if (!gtk_init_check ())
+    {
+      rw_test_skip ("no display (run under xvfb-run)");
+      return rw_test_finish ();
+    }
+  ctx.mode = argv[1];
+  ctx.tmp = g_strdup (rw_test_tmpdir ());
+  ctx.box_path = write_box (ctx.tmp, "box.obj", 3.5, 2.4, 2.2);
+  ctx.broken_path = g_build_filename (ctx.tmp, "broken.obj", NULL);
+  /* Vertices, then a face that names vertices that do not exist. */
+  g_file_set_contents (ctx.broken_path, "v 0 0 0\nv 1 0 0\nf 1 2 7\nf 9 9 9 9\n", -1, NULL);
+
+  ctx.app = rw_application_new ();
+  g_signal_connect (ctx.app, "window-added", G_CALLBACK (on_window_added), NULL);
+  g_timeout_add (50, poll, NULL);
+  g_timeout_add_seconds (g_str_equal (ctx.mode, "cancel") ? 240 : 150, watchdog, NULL);
+
+  char *app_argv[3] = { argv[0], NULL, NULL };
+  int app_argc = 1;
+  if (g_str_equal (ctx.mode, "run-small") || g_str_equal (ctx.mode, "cancel") || g_str_equal (ctx.mode, "project")
+      || g_str_equal (ctx.mode, "close-running"))
+    {
+      app_argv[1] = ctx.box_path;
+      app_argc = 2;
+    }
+  int status = g_application_run (G_APPLICATION (ctx.app), app_argc, app_argv);
+  RW_CHECK (status == 0, "application exit status %d", status);
+  if (g_str_equal (ctx.mode, "close-running"))
+    {
+      RW_CHECK (ctx.state == 2, "the window was closed mid-run (state %d)", ctx.state);
+      RW_NOTE ("the application quit %.3f s after the window closed",
+               (g_get_monotonic_time () - ctx.t_cancel_us) / 1e6);
+    }
+  g_object_unref (ctx.app);
+  g_free (ctx.box_path);
+  g_free (ctx.broken_path);
+  g_free (ctx.tmp);
+  g_free (ctx.wet_path);
+  g_free (ctx.aur_error);
+  return rw_test_finish ();
+}

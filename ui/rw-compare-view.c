@@ -1,0 +1,238 @@
+/* rw-compare-view.c — see rw-compare-view.h. */
+#include "rw-compare-view.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "rw-audio.h"
+#include "rw-plot-view.h"
+#include "rw-report.h"
+
+/* A4 in points, the report's page. */
+#define PAGE_W_PT 595.0
+#define PAGE_H_PT 842.0
+
+struct _RwCompareView
+{
+  GtkBox parent_instance;
+
+  GtkButton *load_button, *export_button;
+  GtkSpinButton *page_spin;
+  GtkLabel *summary_label;
+  RwPlotView *page_view;
+
+  const RwSimOutput *out;
+  RwComparison cmp;
+  gboolean have_cmp;
+};
+
+G_DEFINE_TYPE (RwCompareView, rw_compare_view, GTK_TYPE_BOX)
+
+enum { COMPARED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+/* The report's page scaled to fit, on grey like a print preview. */
+static void
+draw_page (cairo_t *cr, RwRect area, void *user_data)
+{
+  RwCompareView *self = user_data;
+  int page = (int) gtk_spin_button_get_value (self->page_spin) - 1;
+  double s = MIN ((area.width - 20) / PAGE_W_PT, (area.height - 20) / PAGE_H_PT);
+
+  if (s <= 0)
+    return;
+  cairo_save (cr);
+  cairo_set_source_rgb (cr, 0.75, 0.75, 0.75);
+  cairo_rectangle (cr, area.x, area.y, area.width, area.height);
+  cairo_fill (cr);
+  cairo_translate (cr, area.x + (area.width - s * PAGE_W_PT) / 2, area.y + (area.height - s * PAGE_H_PT) / 2);
+  cairo_scale (cr, s, s);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_rectangle (cr, 0, 0, PAGE_W_PT, PAGE_H_PT);
+  cairo_fill (cr);
+  rw_report_draw_page (cr, CLAMP (page, 0, RW_REPORT_N_PAGES - 1), PAGE_W_PT, PAGE_H_PT, &self->cmp);
+  cairo_restore (cr);
+}
+
+static void
+clear_comparison (RwCompareView *self)
+{
+  if (self->have_cmp)
+    rw_comparison_clear (&self->cmp);
+  self->have_cmp = FALSE;
+  rw_plot_view_set_draw (self->page_view, NULL, NULL, NULL);
+}
+
+void
+rw_compare_view_set_output (RwCompareView *self, const RwSimOutput *out)
+{
+  clear_comparison (self);
+  self->out = out;
+  gtk_widget_set_sensitive (GTK_WIDGET (self->load_button), out != NULL);
+  gtk_label_set_text (self->summary_label, out ? _("Load a measured impulse response of the real room to compare.")
+                                               : _("Run a simulation first."));
+}
+
+gboolean
+rw_compare_view_load_measured (RwCompareView *self, const char *path, GError **error)
+{
+  RwAudio meas = { 0 };
+  RwError err = { 0 };
+  RwComparison cmp = { 0 };
+
+  g_return_val_if_fail (self->out != NULL, FALSE);
+  if (!rw_audio_read_channel (path, 0, &meas, &err))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, err.message);
+      return FALSE;
+    }
+  gboolean ok = rw_compare_signals (self->out->ir[0], self->out->ir_frames, self->out->fs_out_hz,
+                                    meas.data, meas.frames, meas.rate_hz, self->out->fmax_hz, 0, &cmp, &err);
+  rw_audio_clear (&meas);
+  if (!ok)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path, err.message);
+      return FALSE;
+    }
+  clear_comparison (self);
+  self->cmp = cmp;
+  self->have_cmp = TRUE;
+  /* rw_compare_signals takes paths as labels only: name the files. */
+  g_strlcpy (self->cmp.sim_path, _("simulation (receiver 1)"), sizeof self->cmp.sim_path);
+  g_strlcpy (self->cmp.meas_path, path, sizeof self->cmp.meas_path);
+  /* The report says where fmax came from. */
+  g_strlcpy (self->cmp.fmax_source, _("the simulation settings"), sizeof self->cmp.fmax_source);
+
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *text =
+    g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %zu of %zu band values differ by more than the JND",
+                               "%s: %zu of %zu band values differ by more than the JND", cmp.n_exceeding),
+                     base, cmp.n_exceeding, cmp.n_compared);
+  gtk_label_set_text (self->summary_label, text);
+  rw_plot_view_set_draw (self->page_view, draw_page, NULL, self);
+  g_signal_emit (self, signals[COMPARED], 0);
+  return TRUE;
+}
+
+const RwComparison *
+rw_compare_view_get_comparison (RwCompareView *self)
+{
+  return self->have_cmp ? &self->cmp : NULL;
+}
+
+gboolean
+rw_compare_view_export_pdf (RwCompareView *self, const char *path, GError **error)
+{
+  RwError err = { 0 };
+
+  if (!self->have_cmp)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: load a measured impulse response first"), path);
+      return FALSE;
+    }
+  if (!rw_report_write_pdf (path, &self->cmp, &err))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, err.message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+rw_compare_view_show_page (RwCompareView *self, int page)
+{
+  gtk_spin_button_set_value (self->page_spin, page + 1);
+}
+
+static void
+on_load_response (GtkNativeDialog *native, int response, RwCompareView *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr (GError) error = NULL;
+      if (path != NULL && !rw_compare_view_load_measured (self, path, &error))
+        {
+          GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+          GtkWidget *dialog = gtk_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                      GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                                      GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s",
+                                                      _("The measurement could not be compared"));
+          gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
+          g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+          gtk_window_present (GTK_WINDOW (dialog));
+        }
+    }
+  g_object_unref (native);
+}
+
+static void
+on_load_clicked (RwCompareView *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *native =
+    gtk_file_chooser_native_new (_("Load a Measured Impulse Response"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                 GTK_FILE_CHOOSER_ACTION_OPEN, _("_Load"), _("_Cancel"));
+  g_autoptr (GtkFileFilter) audio = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (audio, _("Audio files"));
+  gtk_file_filter_add_mime_type (audio, "audio/*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), audio);
+  g_signal_connect (native, "response", G_CALLBACK (on_load_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+static void
+on_page_changed (RwCompareView *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self->page_view));
+}
+
+static void
+rw_compare_view_dispose (GObject *object)
+{
+  RwCompareView *self = RW_COMPARE_VIEW (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), RW_TYPE_COMPARE_VIEW);
+  G_OBJECT_CLASS (rw_compare_view_parent_class)->dispose (object);
+}
+
+static void
+rw_compare_view_finalize (GObject *object)
+{
+  RwCompareView *self = RW_COMPARE_VIEW (object);
+
+  if (self->have_cmp)
+    rw_comparison_clear (&self->cmp);
+  G_OBJECT_CLASS (rw_compare_view_parent_class)->finalize (object);
+}
+
+static void
+rw_compare_view_class_init (RwCompareViewClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = rw_compare_view_dispose;
+  G_OBJECT_CLASS (klass)->finalize = rw_compare_view_finalize;
+  g_type_ensure (RW_TYPE_PLOT_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/roomwave/Roomwave/rw-compare-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, RwCompareView, load_button);
+  gtk_widget_class_bind_template_child (widget_class, RwCompareView, export_button);
+  gtk_widget_class_bind_template_child (widget_class, RwCompareView, page_spin);
+  gtk_widget_class_bind_template_child (widget_class, RwCompareView, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, RwCompareView, page_view);
+  gtk_widget_class_bind_template_callback (widget_class, on_load_clicked);
+
+  /* a measurement was loaded and compared */
+  signals[COMPARED] =
+    g_signal_new ("compared", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+rw_compare_view_init (RwCompareView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect_swapped (self->page_spin, "value-changed", G_CALLBACK (on_page_changed), self);
+  rw_compare_view_set_output (self, NULL);
+}

@@ -1,0 +1,26 @@
+/* rw-listen-view.h — the Listen page: auralise a dry recording with the
+ * simulated IR and play it.
+ *
+ * Choose a bundled dry signal (data/audio/) or any file libsndfile reads;
+ * Auralise writes the IR to a WAV in the window's scratch folder and runs
+ * rw_auralise_file in a GTask thread (it never touches GTK); the result
+ * plays in GtkMediaControls over a GtkMediaFile (GTK's GStreamer media
+ * backend: libgtk-4-media-gstreamer) and can be exported as WAV. */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "rw-sim-job.h"
+
+G_BEGIN_DECLS
+
+#define RW_TYPE_LISTEN_VIEW (rw_listen_view_get_type ())
+G_DECLARE_FINAL_TYPE (RwListenView, rw_listen_view, RW, LISTEN_VIEW, GtkBox)
+
+/* out is borrowed (the results view owns it); NULL clears. */
+void rw_listen_view_set_output (RwListenView *self, const RwSimOutput *out);
+/* Starts the auralisation of dry_path (NULL → the chosen one); emits
+ * "auralised" (path of the wet WAV or NULL, error message or NULL). */
+void rw_listen_view_auralise (RwListenView *self, const char *dry_path);
+const char *rw_listen_view_get_wet_path (RwListenView *self);
+
+G_END_DECLS

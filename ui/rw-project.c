@@ -1,0 +1,1039 @@
+/* rw-project.c — the document model and its .roomwave file (see rw-project.h). */
+#include "rw-project.h"
+
+#include <glib/gi18n-lib.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <string.h>
+
+#include "rw-physics.h"
+
+struct _RwProject
+{
+  GObject parent_instance;
+
+  RwMaterialLibrary *library;    /* may be NULL when data/materials.json is unreadable */
+  char *library_error;
+
+  char *mesh_path;               /* absolute */
+  double scale;                  /* model units → metres of the loaded mesh */
+  double import_scale;           /* for the next rw_project_load_mesh */
+  RwMesh *mesh;
+  RwMeshReport report;
+  gboolean have_report;
+
+  char **surface_material;       /* n_surfaces; "custom" for a typed R */
+  double *surface_R;
+
+  double source[3];
+  guint n_receivers;
+  double receivers[RW_PROJECT_MAX_RECEIVERS][3];
+
+  RwSimSettings settings;
+  char *results_ref;             /* relative to the project file, or NULL */
+  GFile *file;
+  gboolean dirty;
+};
+
+G_DEFINE_TYPE (RwProject, rw_project, G_TYPE_OBJECT)
+
+enum { PROP_0, PROP_DIRTY, PROP_FILE, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+enum { CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+#define CUSTOM_MATERIAL "custom"
+
+G_DEFINE_QUARK (rw-project-error-quark, rw_project_error)
+
+static void
+clear_mesh (RwProject *self)
+{
+  if (self->mesh != NULL)
+    {
+      for (size_t i = 0; i < self->mesh->n_surfaces; i++)
+        g_free (self->surface_material[i]);
+    }
+  g_clear_pointer (&self->surface_material, g_free);
+  g_clear_pointer (&self->surface_R, g_free);
+  if (self->have_report)
+    rw_mesh_report_clear (&self->report);
+  self->have_report = FALSE;
+  g_clear_pointer (&self->mesh, rw_mesh_free);
+  g_clear_pointer (&self->mesh_path, g_free);
+}
+
+static void
+rw_project_finalize (GObject *object)
+{
+  RwProject *self = RW_PROJECT (object);
+
+  clear_mesh (self);
+  g_clear_pointer (&self->library, rw_materials_free);
+  g_clear_pointer (&self->library_error, g_free);
+  g_clear_pointer (&self->results_ref, g_free);
+  g_clear_object (&self->file);
+  G_OBJECT_CLASS (rw_project_parent_class)->finalize (object);
+}
+
+static void
+rw_project_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  RwProject *self = RW_PROJECT (object);
+
+  switch (prop_id)
+    {
+    case PROP_DIRTY:
+      g_value_set_boolean (value, self->dirty);
+      break;
+    case PROP_FILE:
+      g_value_set_object (value, self->file);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rw_project_class_init (RwProjectClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = rw_project_finalize;
+  object_class->get_property = rw_project_get_property;
+
+  properties[PROP_DIRTY] =
+    g_param_spec_boolean ("dirty", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_FILE] =
+    g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* what: "mesh", "materials", "points" or "settings" */
+  signals[CHANGED] =
+    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+rw_project_init (RwProject *self)
+{
+  RwError err = { 0 };
+
+  self->library = rw_materials_load (NULL, &err);
+  if (self->library == NULL)
+    self->library_error = g_strdup (err.message);
+
+  self->scale = 1.0;
+  self->import_scale = 1.0;
+  self->settings.fmax_hz = 500.0;
+  self->settings.duration_s = 1.0;
+  self->settings.temperature_c = RW_DEFAULT_TEMPERATURE_C;
+  self->settings.ppw = RW_DEFAULT_PPW;
+  self->settings.boundary = RW_BOUNDARY_FV;
+  self->settings.backend = RW_BACKEND_AUTO;
+  self->settings.precision = RW_PRECISION_F32;
+}
+
+RwProject *
+rw_project_new (void)
+{
+  return g_object_new (RW_TYPE_PROJECT, NULL);
+}
+
+static void
+emit_changed (RwProject *self, const char *what)
+{
+  rw_project_set_dirty (self, TRUE);
+  g_signal_emit (self, signals[CHANGED], 0, what);
+}
+
+void
+rw_project_set_dirty (RwProject *self, gboolean dirty)
+{
+  g_return_if_fail (RW_IS_PROJECT (self));
+  if (self->dirty == !!dirty)
+    return;
+  self->dirty = !!dirty;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIRTY]);
+}
+
+gboolean
+rw_project_get_dirty (RwProject *self)
+{
+  return self->dirty;
+}
+
+static void
+set_file (RwProject *self, GFile *file)
+{
+  if (g_set_object (&self->file, file))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
+}
+
+GFile *
+rw_project_get_file (RwProject *self)
+{
+  return self->file;
+}
+
+const RwMesh *
+rw_project_get_mesh (RwProject *self)
+{
+  return self->mesh;
+}
+
+const RwMeshReport *
+rw_project_get_report (RwProject *self)
+{
+  return self->have_report ? &self->report : NULL;
+}
+
+const RwMaterialLibrary *
+rw_project_get_library (RwProject *self)
+{
+  return self->library;
+}
+
+const char *
+rw_project_get_mesh_path (RwProject *self)
+{
+  return self->mesh_path;
+}
+
+void
+rw_project_set_import_scale (RwProject *self, double scale)
+{
+  g_return_if_fail (isfinite (scale) && scale > 0);
+  self->import_scale = scale;
+}
+
+double
+rw_project_get_import_scale (RwProject *self)
+{
+  return self->import_scale;
+}
+
+/* ---- point in mesh ---------------------------------------------------- */
+
+/* Parity of the crossings of the ray p + t·e_axis (t > 0) with the mesh.
+ * Möller–Trumbore specialised to an axis direction. */
+static int
+ray_parity (const RwMesh *m, const double p[3], int axis)
+{
+  double d[3] = { 0, 0, 0 };
+  int crossings = 0;
+
+  /* A slightly skewed direction keeps the ray off shared edges and
+   * vertices of axis-aligned rooms, which would count twice. */
+  d[axis] = 1.0;
+  d[(axis + 1) % 3] = 1.234567e-4;
+  d[(axis + 2) % 3] = 2.345678e-4;
+
+  for (size_t t = 0; t < m->n_triangles; t++)
+    {
+      const double *a = m->xyz + 3 * m->tri[3 * t];
+      const double *b = m->xyz + 3 * m->tri[3 * t + 1];
+      const double *c = m->xyz + 3 * m->tri[3 * t + 2];
+      double e1[3], e2[3], pv[3], tv[3], qv[3];
+
+      for (int k = 0; k < 3; k++)
+        {
+          e1[k] = b[k] - a[k];
+          e2[k] = c[k] - a[k];
+          tv[k] = p[k] - a[k];
+        }
+      pv[0] = d[1] * e2[2] - d[2] * e2[1];
+      pv[1] = d[2] * e2[0] - d[0] * e2[2];
+      pv[2] = d[0] * e2[1] - d[1] * e2[0];
+      double det = e1[0] * pv[0] + e1[1] * pv[1] + e1[2] * pv[2];
+      if (fabs (det) < 1e-15)
+        continue;
+      double u = (tv[0] * pv[0] + tv[1] * pv[1] + tv[2] * pv[2]) / det;
+      if (u < 0 || u > 1)
+        continue;
+      qv[0] = tv[1] * e1[2] - tv[2] * e1[1];
+      qv[1] = tv[2] * e1[0] - tv[0] * e1[2];
+      qv[2] = tv[0] * e1[1] - tv[1] * e1[0];
+      double v = (d[0] * qv[0] + d[1] * qv[1] + d[2] * qv[2]) / det;
+      if (v < 0 || u + v > 1)
+        continue;
+      double tt = (e2[0] * qv[0] + e2[1] * qv[1] + e2[2] * qv[2]) / det;
+      if (tt > 0)
+        crossings++;
+    }
+  return crossings & 1;
+}
+
+static gboolean
+mesh_point_inside (const RwMesh *m, const double p[3])
+{
+  if (m == NULL || !isfinite (p[0]) || !isfinite (p[1]) || !isfinite (p[2]))
+    return FALSE;
+  int votes = ray_parity (m, p, 0) + ray_parity (m, p, 1) + ray_parity (m, p, 2);
+  return votes >= 2;
+}
+
+gboolean
+rw_project_point_inside (RwProject *self, const double p[3])
+{
+  return mesh_point_inside (self->mesh, p);
+}
+
+/* A point inside the room near the fraction f of the bounding box; falls
+ * back to a scan of the box's diagonal planes when that is outside (an L
+ * room, a hall with a raked floor). */
+static void
+default_point (const RwMesh *m, const RwMeshReport *r, const double f[3], double out[3])
+{
+  for (int k = 0; k < 3; k++)
+    out[k] = r->bbox_min[k] + f[k] * (r->bbox_max[k] - r->bbox_min[k]);
+  if (mesh_point_inside (m, out))
+    return;
+  for (int i = 1; i < 20; i++)
+    for (int j = 1; j < 20; j++)
+      {
+        double q[3] = {
+          r->bbox_min[0] + (r->bbox_max[0] - r->bbox_min[0]) * (f[0] + (i - 10) * 0.04),
+          r->bbox_min[1] + (r->bbox_max[1] - r->bbox_min[1]) * (f[1] + (j - 10) * 0.04),
+          r->bbox_min[2] + (r->bbox_max[2] - r->bbox_min[2]) * f[2],
+        };
+        if (mesh_point_inside (m, q))
+          {
+            memcpy (out, q, sizeof q);
+            return;
+          }
+      }
+}
+
+/* ---- materials -------------------------------------------------------- */
+
+static double
+material_R (RwProject *self, const char *name, double fallback_R)
+{
+  const RwMaterial *mat = self->library ? rw_materials_find (self->library, name) : NULL;
+  if (mat == NULL)
+    return fallback_R;
+  return rw_reflection_from_alpha (rw_material_alpha_for_fmax (mat, self->settings.fmax_hz));
+}
+
+/* Gives each surface of `mesh` the engine's choice (name matching, else the
+ * default material) into freshly allocated arrays. */
+static gboolean
+assign_defaults (RwProject *self, const RwMesh *mesh, char ***names_out, double **R_out, GError **error)
+{
+  size_t n = mesh->n_surfaces;
+  g_autofree double *R = g_new0 (double, n ? n : 1);
+  char **names = g_new0 (char *, n ? n : 1);
+  RwError err = { 0 };
+
+  if (self->library != NULL)
+    {
+      char **eng_names = NULL;
+      if (!rw_materials_assign (self->library, mesh, NULL, NAN, self->settings.fmax_hz,
+                                R, &eng_names, &err))
+        {
+          g_free (names);
+          g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_MESH, "%s", err.message);
+          return FALSE;
+        }
+      for (size_t i = 0; i < n; i++)
+        {
+          names[i] = g_strdup (eng_names && eng_names[i] ? eng_names[i] : CUSTOM_MATERIAL);
+          if (eng_names)
+            free (eng_names[i]);
+        }
+      free (eng_names);
+    }
+  else
+    {
+      /* No library: every surface starts as a hard wall, R = 0.95 (α ≈ 0.1). */
+      for (size_t i = 0; i < n; i++)
+        {
+          names[i] = g_strdup (CUSTOM_MATERIAL);
+          R[i] = 0.95;
+        }
+    }
+  *names_out = names;
+  *R_out = g_steal_pointer (&R);
+  return TRUE;
+}
+
+static gboolean
+import_mesh (const char *path, double scale, RwMesh **mesh_out, RwMeshReport *report, GError **error)
+{
+  RwError err = { 0 };
+  RwMesh *mesh = rw_mesh_load (path, scale, &err);
+
+  if (mesh == NULL)
+    {
+      g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_MESH, "%s", err.message);
+      return FALSE;
+    }
+  memset (report, 0, sizeof *report);
+  if (!rw_mesh_report (mesh, report, &err))
+    {
+      rw_mesh_free (mesh);
+      g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_MESH, "%s", err.message);
+      return FALSE;
+    }
+  *mesh_out = mesh;
+  return TRUE;
+}
+
+static void
+install_mesh (RwProject *self, const char *abs_path, RwMesh *mesh, RwMeshReport *report,
+              char **names, double *R)
+{
+  clear_mesh (self);
+  self->mesh_path = g_strdup (abs_path);
+  self->mesh = mesh;
+  self->report = *report;
+  self->have_report = TRUE;
+  self->surface_material = names;
+  self->surface_R = R;
+}
+
+gboolean
+rw_project_load_mesh (RwProject *self, const char *path, GError **error)
+{
+  g_return_val_if_fail (RW_IS_PROJECT (self), FALSE);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autofree char *abs_path = g_file_get_path (file);
+  RwMesh *mesh = NULL;
+  RwMeshReport report;
+  char **names = NULL;
+  double *R = NULL;
+
+  if (!import_mesh (abs_path, self->import_scale, &mesh, &report, error))
+    return FALSE;
+  if (!assign_defaults (self, mesh, &names, &R, error))
+    {
+      rw_mesh_report_clear (&report);
+      rw_mesh_free (mesh);
+      return FALSE;
+    }
+  install_mesh (self, abs_path, mesh, &report, names, R);
+  self->scale = self->import_scale;
+  g_clear_pointer (&self->results_ref, g_free);
+
+  /* Defaults: the source a quarter of the way along the room, the
+   * receiver across it, both at 40–45 % of the height (default_point
+   * moves them inside when the shape puts that spot outside). */
+  static const double fs[3] = { 0.25, 0.4, 0.45 };
+  static const double fr[3] = { 0.7, 0.55, 0.4 };
+  default_point (self->mesh, &self->report, fs, self->source);
+  self->n_receivers = 1;
+  default_point (self->mesh, &self->report, fr, self->receivers[0]);
+
+  set_file (self, NULL);
+  g_signal_emit (self, signals[CHANGED], 0, "mesh");
+  rw_project_set_dirty (self, FALSE);
+  return TRUE;
+}
+
+char *
+rw_project_report_text (RwProject *self)
+{
+  if (!self->have_report)
+    return g_strdup (_("No room loaded."));
+
+  const RwMeshReport *r = &self->report;
+  GString *s = g_string_new (NULL);
+  g_autofree char *base = g_path_get_basename (self->mesh_path);
+
+  g_string_append_printf (s, _("File: %s\n"), base);
+  g_string_append_printf (s, _("Size: %.2f × %.2f × %.2f m\n"),
+                          r->bbox_max[0] - r->bbox_min[0], r->bbox_max[1] - r->bbox_min[1],
+                          r->bbox_max[2] - r->bbox_min[2]);
+  g_string_append_printf (s, _("Volume: %.1f m³\n"), r->volume_m3);
+  g_string_append_printf (s, _("Surface area: %.1f m²\n"), r->area_m2);
+  g_string_append_printf (s, _("Surfaces: %zu, triangles: %zu\n"),
+                          self->mesh->n_surfaces, self->mesh->n_triangles);
+  if (r->watertight && r->outward)
+    g_string_append (s, _("Watertight, normals outward\n"));
+  else if (r->watertight)
+    g_string_append (s, _("Watertight, but normals point inward\n"));
+  else
+    g_string_append_printf (s, _("Not watertight: %zu open, %zu non-manifold, %zu misoriented edges\n"),
+                            r->n_open_edges, r->n_nonmanifold_edges, r->n_misoriented_edges);
+  for (size_t i = 0; i < r->n_edge_samples && i < 3; i++)
+    g_string_append_printf (s, _("  leak at (%.2f, %.2f, %.2f)–(%.2f, %.2f, %.2f)\n"),
+                            r->edge_samples[i][0], r->edge_samples[i][1], r->edge_samples[i][2],
+                            r->edge_samples[i][3], r->edge_samples[i][4], r->edge_samples[i][5]);
+  if (r->n_degenerate > 0)
+    g_string_append_printf (s, _("Warning: %zu degenerate triangles\n"), r->n_degenerate);
+  if (r->n_nonfinite > 0)
+    g_string_append_printf (s, _("Warning: %zu vertices with non-finite coordinates\n"), r->n_nonfinite);
+  if (r->looks_like_millimetres)
+    g_string_append_printf (s, _("Warning: the model looks like it is in millimetres (suggested scale %g): "
+                                 "choose its unit in Preferences → Model units and open it again\n"),
+                            r->suggested_scale);
+  if (self->library == NULL)
+    g_string_append_printf (s, _("Warning: material library not loaded: %s\n"), self->library_error);
+  if (s->len > 0 && s->str[s->len - 1] == '\n')
+    g_string_truncate (s, s->len - 1);
+  return g_string_free (s, FALSE);
+}
+
+const char *
+rw_project_get_surface_material (RwProject *self, guint surface)
+{
+  g_return_val_if_fail (self->mesh && surface < self->mesh->n_surfaces, NULL);
+  return self->surface_material[surface];
+}
+
+double
+rw_project_get_surface_R (RwProject *self, guint surface)
+{
+  g_return_val_if_fail (self->mesh && surface < self->mesh->n_surfaces, 1.0);
+  return self->surface_R[surface];
+}
+
+int
+rw_project_get_surface_material_index (RwProject *self, guint surface)
+{
+  g_return_val_if_fail (self->mesh && surface < self->mesh->n_surfaces, -1);
+  if (self->library == NULL)
+    return -1;
+  for (size_t i = 0; i < self->library->n; i++)
+    if (g_strcmp0 (self->library->items[i].name, self->surface_material[surface]) == 0)
+      return (int) i;
+  return -1;
+}
+
+void
+rw_project_set_surface_material (RwProject *self, guint surface, const char *material)
+{
+  g_return_if_fail (self->mesh && surface < self->mesh->n_surfaces);
+  g_free (self->surface_material[surface]);
+  self->surface_material[surface] = g_strdup (material);
+  self->surface_R[surface] = material_R (self, material, self->surface_R[surface]);
+  emit_changed (self, "materials");
+}
+
+void
+rw_project_set_surface_R (RwProject *self, guint surface, double R)
+{
+  g_return_if_fail (self->mesh && surface < self->mesh->n_surfaces);
+  if (!isfinite (R))
+    return;
+  g_free (self->surface_material[surface]);
+  self->surface_material[surface] = g_strdup (CUSTOM_MATERIAL);
+  self->surface_R[surface] = CLAMP (R, -1.0, 1.0);
+  emit_changed (self, "materials");
+}
+
+/* ---- points ----------------------------------------------------------- */
+
+static gboolean
+check_point (RwProject *self, const double p[3], gboolean is_source, GError **error)
+{
+  if (!mesh_point_inside (self->mesh, p))
+    {
+      /* Two whole sentences, not a word slotted in: translations need the
+       * noun's gender. */
+      g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_POINT,
+                   is_source ? _("The source at (%.2f, %.2f, %.2f) m is outside the room.")
+                             : _("The receiver at (%.2f, %.2f, %.2f) m is outside the room."),
+                   p[0], p[1], p[2]);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+rw_project_get_source (RwProject *self, double p[3])
+{
+  memcpy (p, self->source, sizeof self->source);
+}
+
+gboolean
+rw_project_set_source (RwProject *self, const double p[3], GError **error)
+{
+  if (!check_point (self, p, TRUE, error))
+    return FALSE;
+  memcpy (self->source, p, sizeof self->source);
+  emit_changed (self, "points");
+  return TRUE;
+}
+
+guint
+rw_project_get_n_receivers (RwProject *self)
+{
+  return self->n_receivers;
+}
+
+void
+rw_project_get_receiver (RwProject *self, guint i, double p[3])
+{
+  g_return_if_fail (i < self->n_receivers);
+  memcpy (p, self->receivers[i], 3 * sizeof (double));
+}
+
+gboolean
+rw_project_set_receiver (RwProject *self, guint i, const double p[3], GError **error)
+{
+  g_return_val_if_fail (i < RW_PROJECT_MAX_RECEIVERS && i <= self->n_receivers, FALSE);
+  if (!check_point (self, p, FALSE, error))
+    return FALSE;
+  memcpy (self->receivers[i], p, 3 * sizeof (double));
+  if (i == self->n_receivers)
+    self->n_receivers++;
+  emit_changed (self, "points");
+  return TRUE;
+}
+
+int
+rw_project_add_receiver (RwProject *self)
+{
+  static const double offsets[][3] = {
+    { 0, 0.3, 0 }, { 0, -0.3, 0 }, { 0.3, 0, 0 }, { -0.3, 0, 0 }, { 0, 0, 0.3 }, { 0, 0, -0.3 },
+    { 0.3, 0.3, 0 }, { -0.3, -0.3, 0 },
+  };
+
+  if (self->mesh == NULL || self->n_receivers >= RW_PROJECT_MAX_RECEIVERS || self->n_receivers == 0)
+    return -1;
+  for (gsize k = 0; k < G_N_ELEMENTS (offsets); k++)
+    for (double scale = 1; scale > 0.05; scale /= 2)
+      {
+        double p[3];
+        for (int c = 0; c < 3; c++)
+          p[c] = self->receivers[self->n_receivers - 1][c] + scale * offsets[k][c];
+        if (mesh_point_inside (self->mesh, p))
+          {
+            guint i = self->n_receivers;
+            memcpy (self->receivers[i], p, sizeof p);
+            self->n_receivers++;
+            emit_changed (self, "points");
+            return (int) i;
+          }
+      }
+  return -1;
+}
+
+gboolean
+rw_project_remove_receiver (RwProject *self, guint i)
+{
+  if (i >= self->n_receivers || self->n_receivers <= 1)
+    return FALSE;
+  memmove (self->receivers[i], self->receivers[i + 1], (self->n_receivers - i - 1) * sizeof self->receivers[0]);
+  self->n_receivers--;
+  emit_changed (self, "points");
+  return TRUE;
+}
+
+/* ---- settings --------------------------------------------------------- */
+
+const char *
+rw_project_get_results_ref (RwProject *self)
+{
+  return self->results_ref;
+}
+
+void
+rw_project_set_results_ref (RwProject *self, const char *relative)
+{
+  g_free (self->results_ref);
+  self->results_ref = g_strdup (relative);
+}
+
+const RwSimSettings *
+rw_project_get_settings (RwProject *self)
+{
+  return &self->settings;
+}
+
+void
+rw_project_set_settings (RwProject *self, const RwSimSettings *settings)
+{
+  gboolean fmax_changed = settings->fmax_hz != self->settings.fmax_hz;
+
+  if (memcmp (settings, &self->settings, sizeof *settings) == 0)
+    return;
+  self->settings = *settings;
+  /* A library material's R depends on fmax (rw_material_alpha_for_fmax). */
+  if (fmax_changed && self->mesh != NULL)
+    {
+      for (size_t i = 0; i < self->mesh->n_surfaces; i++)
+        self->surface_R[i] = material_R (self, self->surface_material[i], self->surface_R[i]);
+      g_signal_emit (self, signals[CHANGED], 0, "materials");
+    }
+  emit_changed (self, "settings");
+}
+
+void
+rw_project_estimate (RwProject *self, double mvox_per_s, RwRunEstimate *out)
+{
+  const RwSimSettings *s = &self->settings;
+  static const double bytes_per_value[] = { 4.0, 8.0, 2.0 };
+
+  memset (out, 0, sizeof *out);
+  out->c = rw_speed_of_sound (s->temperature_c);
+  out->spacing_m = rw_spacing_for_fmax (out->c, s->fmax_hz, s->ppw);
+  out->fs_grid_hz = rw_grid_rate (out->c, out->spacing_m);
+  out->n_steps = (size_t) ceil (s->duration_s * out->fs_grid_hz);
+  if (!self->have_report)
+    return;
+  size_t n[3];
+  for (int k = 0; k < 3; k++)
+    n[k] = (size_t) ceil ((self->report.bbox_max[k] - self->report.bbox_min[k]) / out->spacing_m) + 3;
+  out->nx = n[0];
+  out->ny = n[1];
+  out->nz = n[2];
+  double cells = (double) n[0] * (double) n[1] * (double) n[2];
+  out->n_inside_estimate = fabs (self->report.volume_m3) / pow (out->spacing_m, 3);
+  /* K (1 B) + surface id (2 B) per cell, two pressure fields (rw-voxel.h,
+   * DESIGN §2), plus the column ranges. */
+  out->memory_bytes = cells * (3.0 + 2.0 * bytes_per_value[s->precision])
+                      + (double) n[0] * (double) n[1] * 8.0;
+  if (mvox_per_s > 0)
+    out->seconds_estimate = out->n_inside_estimate * (double) out->n_steps / (mvox_per_s * 1e6);
+}
+
+/* ---- the .roomwave file ------------------------------------------------ */
+
+static const char *const boundary_ids[] = { "fv", "lrs", "savioja" };
+static const char *const backend_ids[] = { "auto", "cpu", "cuda" };
+static const char *const precision_ids[] = { "f32", "f64", "f16" };
+
+static int
+id_index (const char *const *ids, int n, const char *s)
+{
+  for (int i = 0; i < n; i++)
+    if (g_strcmp0 (ids[i], s) == 0)
+      return i;
+  return -1;
+}
+
+static json_object *
+vec3_json (const double p[3])
+{
+  json_object *a = json_object_new_array ();
+  for (int k = 0; k < 3; k++)
+    json_object_array_add (a, json_object_new_double (p[k]));
+  return a;
+}
+
+gboolean
+rw_project_save (RwProject *self, GFile *file, GError **error)
+{
+  g_return_val_if_fail (RW_IS_PROJECT (self) && G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (self->mesh != NULL, FALSE);
+
+  g_autoptr (GFile) dir = g_file_get_parent (file);
+  g_autoptr (GFile) mesh_file = g_file_new_for_path (self->mesh_path);
+  g_autofree char *rel = dir ? g_file_get_relative_path (dir, mesh_file) : NULL;
+  json_object *root = json_object_new_object ();
+  json_object *surfaces = json_object_new_array ();
+  json_object *receivers = json_object_new_array ();
+  json_object *settings = json_object_new_object ();
+
+  json_object_object_add (root, "format", json_object_new_string ("roomwave-project"));
+  json_object_object_add (root, "version", json_object_new_int (RW_PROJECT_FORMAT_VERSION));
+  /* Relative when the mesh lies at or below the project's folder, so that
+   * the pair can be moved together; absolute otherwise. */
+  json_object_object_add (root, "mesh", json_object_new_string (rel ? rel : self->mesh_path));
+  json_object_object_add (root, "scale", json_object_new_double (self->scale));
+  for (size_t i = 0; i < self->mesh->n_surfaces; i++)
+    {
+      json_object *o = json_object_new_object ();
+      json_object_object_add (o, "name", json_object_new_string (self->mesh->surface_names[i]));
+      json_object_object_add (o, "material", json_object_new_string (self->surface_material[i]));
+      json_object_object_add (o, "R", json_object_new_double (self->surface_R[i]));
+      json_object_array_add (surfaces, o);
+    }
+  json_object_object_add (root, "surfaces", surfaces);
+  json_object_object_add (root, "source", vec3_json (self->source));
+  for (guint i = 0; i < self->n_receivers; i++)
+    json_object_array_add (receivers, vec3_json (self->receivers[i]));
+  json_object_object_add (root, "receivers", receivers);
+  json_object_object_add (settings, "fmax_hz", json_object_new_double (self->settings.fmax_hz));
+  json_object_object_add (settings, "duration_s", json_object_new_double (self->settings.duration_s));
+  json_object_object_add (settings, "temperature_c", json_object_new_double (self->settings.temperature_c));
+  json_object_object_add (settings, "ppw", json_object_new_double (self->settings.ppw));
+  json_object_object_add (settings, "boundary", json_object_new_string (boundary_ids[self->settings.boundary]));
+  json_object_object_add (settings, "backend", json_object_new_string (backend_ids[self->settings.backend]));
+  json_object_object_add (settings, "precision", json_object_new_string (precision_ids[self->settings.precision]));
+  json_object_object_add (root, "settings", settings);
+  if (self->results_ref != NULL)
+    json_object_object_add (root, "results", json_object_new_string (self->results_ref));
+
+  const char *text = json_object_to_json_string_ext (root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
+  g_autofree char *contents = g_strconcat (text, "\n", NULL);
+  json_object_put (root);
+
+  /* g_file_replace_contents writes a temporary file and renames it over
+   * the old one: a crash mid-save never loses the saved project. */
+  if (!g_file_replace_contents (file, contents, strlen (contents), NULL, TRUE,
+                                G_FILE_CREATE_NONE, NULL, NULL, error))
+    return FALSE;
+  set_file (self, file);
+  rw_project_set_dirty (self, FALSE);
+  return TRUE;
+}
+
+static gboolean
+file_error (GError **error, GFile *file, const char *what)
+{
+  g_autofree char *name = g_file_get_parse_name (file);
+  g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_FILE, "%s: %s", name, what);
+  return FALSE;
+}
+
+static gboolean
+get_number (json_object *o, const char *key, double lo, double hi, double *out)
+{
+  json_object *v;
+  if (!json_object_object_get_ex (o, key, &v))
+    return FALSE;
+  if (!json_object_is_type (v, json_type_double) && !json_object_is_type (v, json_type_int))
+    return FALSE;
+  double d = json_object_get_double (v);
+  if (!isfinite (d) || d < lo || d > hi)
+    return FALSE;
+  *out = d;
+  return TRUE;
+}
+
+static gboolean
+get_vec3 (json_object *v, double p[3])
+{
+  if (!json_object_is_type (v, json_type_array) || json_object_array_length (v) != 3)
+    return FALSE;
+  for (int k = 0; k < 3; k++)
+    {
+      json_object *e = json_object_array_get_idx (v, k);
+      if (!json_object_is_type (e, json_type_double) && !json_object_is_type (e, json_type_int))
+        return FALSE;
+      p[k] = json_object_get_double (e);
+      if (!isfinite (p[k]))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static const char *
+get_string (json_object *o, const char *key)
+{
+  json_object *v;
+  if (!json_object_object_get_ex (o, key, &v) || !json_object_is_type (v, json_type_string))
+    return NULL;
+  return json_object_get_string (v);
+}
+
+gboolean
+rw_project_load (RwProject *self, GFile *file, GError **error)
+{
+  g_return_val_if_fail (RW_IS_PROJECT (self) && G_IS_FILE (file), FALSE);
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  g_autoptr (GFile) dir = g_file_get_parent (file);
+  json_object *root = NULL, *v = NULL;
+  gboolean ok = FALSE;
+  RwSimSettings settings = self->settings;
+  double source[3], receivers[RW_PROJECT_MAX_RECEIVERS][3];
+  guint n_receivers = 0;
+  RwMesh *mesh = NULL;
+  RwMeshReport report;
+  char **names = NULL;
+  double *R = NULL;
+  g_autofree char *mesh_path = NULL;
+  gboolean have_report = FALSE;
+  double old_fmax_hz = self->settings.fmax_hz;
+
+  if (!g_file_load_contents (file, NULL, &contents, &length, NULL, error))
+    return FALSE;
+
+  /* Parse the whole text in one go: json_tokener_continue at the end means
+   * the file stops mid-value (truncated). */
+  json_tokener *tok = json_tokener_new ();
+  root = json_tokener_parse_ex (tok, contents, (int) length);
+  enum json_tokener_error jerr = json_tokener_get_error (tok);
+  json_tokener_free (tok);
+  if (root == NULL || jerr != json_tokener_success)
+    {
+      g_clear_pointer (&root, json_object_put);
+      if (jerr == json_tokener_continue || length == 0)
+        return file_error (error, file, _("the file is truncated (it ends before the project does)"));
+      return file_error (error, file, _("not a Roomwave project (invalid JSON)"));
+    }
+
+  if (!json_object_is_type (root, json_type_object)
+      || g_strcmp0 (get_string (root, "format"), "roomwave-project") != 0)
+    {
+      file_error (error, file, _("not a Roomwave project"));
+      goto out;
+    }
+  double version = 0;
+  if (!get_number (root, "version", 1, G_MAXINT, &version))
+    {
+      file_error (error, file, _("the project has no valid format version"));
+      goto out;
+    }
+  if (version > RW_PROJECT_FORMAT_VERSION)
+    {
+      g_autofree char *name = g_file_get_parse_name (file);
+      g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_VERSION,
+                   _("%s: written by a newer Roomwave (format version %d; this version reads up to %d)"),
+                   name, (int) version, RW_PROJECT_FORMAT_VERSION);
+      goto out;
+    }
+
+  double scale = 1.0;
+  if (json_object_object_get_ex (root, "scale", &v) && !get_number (root, "scale", 1e-6, 1e6, &scale))
+    {
+      file_error (error, file, _("the mesh scale is invalid"));
+      goto out;
+    }
+
+  const char *mesh_rel = get_string (root, "mesh");
+  if (mesh_rel == NULL)
+    {
+      file_error (error, file, _("the project names no mesh file"));
+      goto out;
+    }
+  if (g_path_is_absolute (mesh_rel) || dir == NULL)
+    mesh_path = g_strdup (mesh_rel);
+  else
+    {
+      g_autoptr (GFile) mf = g_file_resolve_relative_path (dir, mesh_rel);
+      mesh_path = g_file_get_path (mf);
+    }
+
+  json_object *jset;
+  if (!json_object_object_get_ex (root, "settings", &jset) || !json_object_is_type (jset, json_type_object)
+      || !get_number (jset, "fmax_hz", 10, 48000, &settings.fmax_hz)
+      || !get_number (jset, "duration_s", 0.001, 60, &settings.duration_s)
+      || !get_number (jset, "temperature_c", -50, 60, &settings.temperature_c)
+      || !get_number (jset, "ppw", 2, 100, &settings.ppw))
+    {
+      file_error (error, file, _("the simulation settings are missing or out of range"));
+      goto out;
+    }
+  int b = id_index (boundary_ids, 3, get_string (jset, "boundary"));
+  int k = id_index (backend_ids, 3, get_string (jset, "backend"));
+  int p = id_index (precision_ids, 3, get_string (jset, "precision"));
+  if (b < 0 || k < 0 || p < 0)
+    {
+      file_error (error, file, _("unknown boundary form, backend or precision"));
+      goto out;
+    }
+  settings.boundary = b;
+  settings.backend = k;
+  settings.precision = p;
+
+  if (!json_object_object_get_ex (root, "source", &v) || !get_vec3 (v, source))
+    {
+      file_error (error, file, _("the source position is missing or invalid"));
+      goto out;
+    }
+  if (!json_object_object_get_ex (root, "receivers", &v) || !json_object_is_type (v, json_type_array)
+      || json_object_array_length (v) < 1 || json_object_array_length (v) > RW_PROJECT_MAX_RECEIVERS)
+    {
+      file_error (error, file, _("the receiver list is missing or invalid"));
+      goto out;
+    }
+  n_receivers = (guint) json_object_array_length (v);
+  for (guint i = 0; i < n_receivers; i++)
+    if (!get_vec3 (json_object_array_get_idx (v, i), receivers[i]))
+      {
+        file_error (error, file, _("a receiver position is invalid"));
+        goto out;
+      }
+
+  /* Only now the mesh: the file is known to be whole. */
+  if (!import_mesh (mesh_path, scale, &mesh, &report, error))
+    {
+      g_prefix_error (error, _("%s: the project's mesh could not be loaded: "),
+                      g_file_peek_path (file) ? g_file_peek_path (file) : "");
+      goto out;
+    }
+  have_report = TRUE;
+  old_fmax_hz = self->settings.fmax_hz;
+  self->settings.fmax_hz = settings.fmax_hz;   /* material R uses it; restored on failure */
+  if (!assign_defaults (self, mesh, &names, &R, error))
+    goto out;
+
+  json_object *jsurf;
+  if (!json_object_object_get_ex (root, "surfaces", &jsurf) || !json_object_is_type (jsurf, json_type_array))
+    {
+      file_error (error, file, _("the surface list is missing"));
+      goto out;
+    }
+  for (size_t i = 0; i < json_object_array_length (jsurf); i++)
+    {
+      json_object *o = json_object_array_get_idx (jsurf, i);
+      const char *name = get_string (o, "name");
+      const char *mat = get_string (o, "material");
+      double r;
+      if (name == NULL || mat == NULL || !get_number (o, "R", -1, 1, &r))
+        {
+          file_error (error, file, _("a surface entry is invalid"));
+          goto out;
+        }
+      size_t s;
+      for (s = 0; s < mesh->n_surfaces; s++)
+        if (strcmp (mesh->surface_names[s], name) == 0)
+          break;
+      if (s == mesh->n_surfaces)
+        {
+          g_autofree char *msg = g_strdup_printf (_("the mesh has no surface named “%s”"), name);
+          file_error (error, file, msg);
+          goto out;
+        }
+      g_free (names[s]);
+      names[s] = g_strdup (mat);
+      R[s] = r;
+    }
+
+  if (!mesh_point_inside (mesh, source))
+    {
+      file_error (error, file, _("the source lies outside the room"));
+      goto out;
+    }
+  for (guint i = 0; i < n_receivers; i++)
+    if (!mesh_point_inside (mesh, receivers[i]))
+      {
+        file_error (error, file, _("a receiver lies outside the room"));
+        goto out;
+      }
+
+  /* Everything checked: commit. */
+  install_mesh (self, mesh_path, mesh, &report, names, R);
+  mesh = NULL;
+  names = NULL;
+  R = NULL;
+  have_report = FALSE;
+  self->settings = settings;
+  self->scale = scale;
+  g_free (self->results_ref);
+  self->results_ref = g_strdup (get_string (root, "results"));
+  memcpy (self->source, source, sizeof source);
+  memcpy (self->receivers, receivers, sizeof receivers);
+  self->n_receivers = n_receivers;
+  set_file (self, file);
+  g_signal_emit (self, signals[CHANGED], 0, "mesh");
+  g_signal_emit (self, signals[CHANGED], 0, "settings");
+  rw_project_set_dirty (self, FALSE);
+  ok = TRUE;
+
+out:
+  if (names != NULL)
+    {
+      for (size_t i = 0; mesh && i < mesh->n_surfaces; i++)
+        g_free (names[i]);
+      g_free (names);
+    }
+  g_free (R);
+  if (have_report)
+    rw_mesh_report_clear (&report);
+  if (mesh != NULL)
+    rw_mesh_free (mesh);
+  if (!ok)
+    self->settings.fmax_hz = old_fmax_hz;
+  json_object_put (root);
+  return ok;
+}

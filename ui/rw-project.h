@@ -1,0 +1,116 @@
+/* rw-project.h — the document the window edits: a room mesh, a material
+ * per surface, sources, receivers and the simulation settings.
+ *
+ * RwProject is a plain GObject model (no widgets). It owns the RwMesh and
+ * its report; views listen to "changed" (what = "mesh", "materials",
+ * "points", "settings") and to notify::dirty. Saved as a versioned JSON
+ * file (.roomwave, see docs/GUI.md) written atomically; loading parses and
+ * checks the whole file before touching the project, so a bad file is
+ * refused without half-loading it.
+ *
+ * Units: metres, hertz, seconds, degrees Celsius.
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include "rw-mesh.h"
+#include "rw-materials.h"
+#include "rw-solver.h"
+
+G_BEGIN_DECLS
+
+#define RW_PROJECT_FORMAT_VERSION 1
+#define RW_PROJECT_MAX_RECEIVERS 8
+
+#define RW_PROJECT_ERROR (rw_project_error_quark ())
+GQuark rw_project_error_quark (void);
+
+typedef enum {
+  RW_PROJECT_ERROR_MESH,      /* the mesh file could not be imported */
+  RW_PROJECT_ERROR_FILE,      /* the project file is unreadable, truncated or invalid */
+  RW_PROJECT_ERROR_VERSION,   /* written by a newer Roomwave */
+  RW_PROJECT_ERROR_POINT,     /* a source or receiver outside the room */
+} RwProjectError;
+
+typedef struct {
+  double fmax_hz;
+  double duration_s;
+  double temperature_c;
+  double ppw;
+  RwBoundary boundary;
+  RwBackendKind backend;
+  RwPrecision precision;
+} RwSimSettings;
+
+/* What a run will need, computed from the mesh and the settings. */
+typedef struct {
+  double c, spacing_m, fs_grid_hz;
+  size_t nx, ny, nz;
+  double n_inside_estimate;     /* mesh volume / h³ */
+  size_t n_steps;
+  double memory_bytes;          /* grid cell data + two pressure fields */
+  double seconds_estimate;      /* at the given throughput */
+} RwRunEstimate;
+
+#define RW_TYPE_PROJECT (rw_project_get_type ())
+G_DECLARE_FINAL_TYPE (RwProject, rw_project, RW, PROJECT, GObject)
+
+RwProject *rw_project_new (void);
+
+/* Imports a mesh (any format Assimp reads), computes its report and gives
+ * every surface its default material. On failure the project is unchanged
+ * and the error names the file and the problem. */
+gboolean rw_project_load_mesh (RwProject *self, const char *path, GError **error);
+/* The factor from model units to metres that the next rw_project_load_mesh
+ * applies (1 for metres, 0.001 for millimetres…); saved with the project. */
+void rw_project_set_import_scale (RwProject *self, double scale);
+double rw_project_get_import_scale (RwProject *self);
+
+gboolean rw_project_load (RwProject *self, GFile *file, GError **error);
+gboolean rw_project_save (RwProject *self, GFile *file, GError **error);
+
+const RwMesh *rw_project_get_mesh (RwProject *self);
+const RwMeshReport *rw_project_get_report (RwProject *self);
+const RwMaterialLibrary *rw_project_get_library (RwProject *self);
+const char *rw_project_get_mesh_path (RwProject *self);
+GFile *rw_project_get_file (RwProject *self);          /* NULL until saved or loaded */
+gboolean rw_project_get_dirty (RwProject *self);
+void rw_project_set_dirty (RwProject *self, gboolean dirty);
+
+/* A text summary of the mesh report (translated, several lines). */
+char *rw_project_report_text (RwProject *self);
+
+/* Surfaces: material name (may be a library name or "custom"), R. */
+const char *rw_project_get_surface_material (RwProject *self, guint surface);
+double rw_project_get_surface_R (RwProject *self, guint surface);
+void rw_project_set_surface_material (RwProject *self, guint surface, const char *material);
+void rw_project_set_surface_R (RwProject *self, guint surface, double R);
+/* Index of the material in the library, or -1 for a custom R. */
+int rw_project_get_surface_material_index (RwProject *self, guint surface);
+
+/* Points (metres). Setting a point outside the room fails and leaves it. */
+void rw_project_get_source (RwProject *self, double p[3]);
+gboolean rw_project_set_source (RwProject *self, const double p[3], GError **error);
+guint rw_project_get_n_receivers (RwProject *self);
+void rw_project_get_receiver (RwProject *self, guint i, double p[3]);
+gboolean rw_project_set_receiver (RwProject *self, guint i, const double p[3], GError **error);
+/* Adds a receiver inside the room near receiver 1 (0.3 m aside, the
+ * spacing of a stereo pair, or the nearest free spot tried); returns its
+ * index, or -1 when there are RW_PROJECT_MAX_RECEIVERS already. */
+int rw_project_add_receiver (RwProject *self);
+/* Removes receiver i; the last one cannot be removed. */
+gboolean rw_project_remove_receiver (RwProject *self, guint i);
+/* Point-in-mesh test on the triangles (majority of three axis rays). */
+gboolean rw_project_point_inside (RwProject *self, const double p[3]);
+
+/* The results folder saved with the project (relative to the project
+ * file, see rw-results-io.h), or NULL. Saved as "results". */
+const char *rw_project_get_results_ref (RwProject *self);
+void rw_project_set_results_ref (RwProject *self, const char *relative);
+
+const RwSimSettings *rw_project_get_settings (RwProject *self);
+void rw_project_set_settings (RwProject *self, const RwSimSettings *settings);
+
+void rw_project_estimate (RwProject *self, double mvox_per_s, RwRunEstimate *out);
+
+G_END_DECLS

@@ -1,0 +1,802 @@
+/* rw-room-view.c — see rw-room-view.h. */
+#include "rw-room-view.h"
+
+#include <epoxy/gl.h>
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#define FOV_Y_RAD (45.0 * G_PI / 180.0)
+#define MARKER_PICK_PX 14.0
+#define CLICK_SLOP_PX 4.0
+
+struct _RwRoomView
+{
+  GtkGLArea parent_instance;
+
+  RwProject *project;
+  gulong changed_id;
+
+  /* camera: orbit around target, z up */
+  double target[3];
+  double distance;
+  double yaw, pitch;      /* radians */
+  double scene_radius;
+
+  /* drag state */
+  double drag_yaw0, drag_pitch0, drag_target0[3];
+  int drag_mode;          /* 0 none, 1 orbit, 2 pan, 3 move marker */
+  int drag_marker;        /* -1 source, ≥ 0 receiver */
+  double drag_x0, drag_y0;
+  double marker_z;
+
+  gboolean *selected;
+  guint n_selected;
+
+  /* GL */
+  gboolean gl_ready;
+  char *gl_error;
+  GLuint program, vao, vbo, marker_vao, marker_vbo;
+  GLint u_mvp, u_offset, u_scale, u_tint;
+  GLsizei n_vertices, n_marker_vertices;
+  gboolean mesh_dirty;
+};
+
+G_DEFINE_TYPE (RwRoomView, rw_room_view, GTK_TYPE_GL_AREA)
+
+enum { SURFACE_CLICKED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+/* ---- colours ---------------------------------------------------------- */
+
+void
+rw_room_view_material_color (RwProject *project, const char *material, GdkRGBA *color)
+{
+  /* Colours by order of first use in the project: neighbouring entries
+   * of a hand-picked palette stay distinct, which hashed hues do not. */
+  static const guint32 palette[] = {
+    0x8ecae6, 0xffb703, 0x90be6d, 0xe07a5f, 0xb39ddb, 0xf6bd60, 0x4d908e,
+    0xf28482, 0xa3b18a, 0x84a59d, 0xcdb4db, 0xbc6c25,
+  };
+  const RwMesh *mesh = project ? rw_project_get_mesh (project) : NULL;
+  guint rank = 0;
+  guint32 rgb = 0xb0b0b0;   /* a material not in the project: grey */
+
+  if (mesh != NULL)
+    for (size_t s = 0; s < mesh->n_surfaces; s++)
+      {
+        const char *m = rw_project_get_surface_material (project, s);
+        gboolean first = TRUE;
+        for (size_t t = 0; t < s && first; t++)
+          if (g_strcmp0 (rw_project_get_surface_material (project, t), m) == 0)
+            first = FALSE;
+        if (!first)
+          continue;
+        if (g_strcmp0 (m, material) == 0)
+          {
+            rgb = palette[rank % G_N_ELEMENTS (palette)];
+            break;
+          }
+        rank++;
+      }
+  color->red = ((rgb >> 16) & 0xff) / 255.0f;
+  color->green = ((rgb >> 8) & 0xff) / 255.0f;
+  color->blue = (rgb & 0xff) / 255.0f;
+  color->alpha = 1.0f;
+}
+
+/* ---- small matrix helpers (column-major, as GL wants) ------------------ */
+
+static void
+camera_basis (RwRoomView *self, double eye[3], double fwd[3], double right[3], double up[3])
+{
+  double cp = cos (self->pitch), sp = sin (self->pitch);
+  double cy = cos (self->yaw), sy = sin (self->yaw);
+  double dir[3] = { cp * cy, cp * sy, sp };   /* from target towards eye */
+
+  for (int k = 0; k < 3; k++)
+    {
+      eye[k] = self->target[k] + self->distance * dir[k];
+      fwd[k] = -dir[k];
+    }
+  /* right = fwd × z, up = right × fwd */
+  right[0] = fwd[1];
+  right[1] = -fwd[0];
+  right[2] = 0;
+  double rl = hypot (right[0], right[1]);
+  if (rl < 1e-9)
+    rl = 1;
+  right[0] /= rl;
+  right[1] /= rl;
+  up[0] = right[1] * fwd[2] - right[2] * fwd[1];
+  up[1] = right[2] * fwd[0] - right[0] * fwd[2];
+  up[2] = right[0] * fwd[1] - right[1] * fwd[0];
+}
+
+static void
+view_projection (RwRoomView *self, double aspect, float m[16])
+{
+  double eye[3], f[3], r[3], u[3];
+  double near = MAX (self->distance * 0.01, 0.01), far = self->distance + 4 * self->scene_radius + 1;
+  double t = 1.0 / tan (FOV_Y_RAD / 2);
+  double view[16] = { 0 }, proj[16] = { 0 };
+
+  camera_basis (self, eye, f, r, u);
+  /* view: rows r, u, −f; translation −R·eye */
+  view[0] = r[0]; view[4] = r[1]; view[8] = r[2];
+  view[1] = u[0]; view[5] = u[1]; view[9] = u[2];
+  view[2] = -f[0]; view[6] = -f[1]; view[10] = -f[2];
+  view[12] = -(r[0] * eye[0] + r[1] * eye[1] + r[2] * eye[2]);
+  view[13] = -(u[0] * eye[0] + u[1] * eye[1] + u[2] * eye[2]);
+  view[14] = (f[0] * eye[0] + f[1] * eye[1] + f[2] * eye[2]);
+  view[15] = 1;
+  proj[0] = t / aspect;
+  proj[5] = t;
+  proj[10] = -(far + near) / (far - near);
+  proj[11] = -1;
+  proj[14] = -2 * far * near / (far - near);
+  for (int c = 0; c < 4; c++)
+    for (int rr = 0; rr < 4; rr++)
+      {
+        double s = 0;
+        for (int k = 0; k < 4; k++)
+          s += proj[k * 4 + rr] * view[c * 4 + k];
+        m[c * 4 + rr] = (float) s;
+      }
+}
+
+static double
+widget_aspect (RwRoomView *self)
+{
+  int w = gtk_widget_get_width (GTK_WIDGET (self));
+  int h = gtk_widget_get_height (GTK_WIDGET (self));
+  return h > 0 && w > 0 ? (double) w / h : 1.0;
+}
+
+/* Widget point → world ray (origin = eye). */
+static void
+pixel_ray (RwRoomView *self, double px, double py, double origin[3], double dir[3])
+{
+  double eye[3], f[3], r[3], u[3];
+  int w = MAX (gtk_widget_get_width (GTK_WIDGET (self)), 1);
+  int h = MAX (gtk_widget_get_height (GTK_WIDGET (self)), 1);
+  double nx = 2.0 * px / w - 1.0, ny = 1.0 - 2.0 * py / h;
+  double th = tan (FOV_Y_RAD / 2);
+
+  camera_basis (self, eye, f, r, u);
+  for (int k = 0; k < 3; k++)
+    {
+      origin[k] = eye[k];
+      dir[k] = f[k] + r[k] * nx * th * widget_aspect (self) + u[k] * ny * th;
+    }
+}
+
+static gboolean
+project_point (RwRoomView *self, const double p[3], double *sx, double *sy)
+{
+  float m[16];
+  view_projection (self, widget_aspect (self), m);
+  double clip[4];
+  for (int r = 0; r < 4; r++)
+    clip[r] = m[0 * 4 + r] * p[0] + m[1 * 4 + r] * p[1] + m[2 * 4 + r] * p[2] + m[3 * 4 + r];
+  if (clip[3] <= 1e-9)
+    return FALSE;
+  *sx = (clip[0] / clip[3] + 1) * 0.5 * gtk_widget_get_width (GTK_WIDGET (self));
+  *sy = (1 - clip[1] / clip[3]) * 0.5 * gtk_widget_get_height (GTK_WIDGET (self));
+  return TRUE;
+}
+
+/* ---- geometry upload -------------------------------------------------- */
+
+static void
+upload_mesh (RwRoomView *self)
+{
+  const RwMesh *m = self->project ? rw_project_get_mesh (self->project) : NULL;
+  self->mesh_dirty = FALSE;
+  self->n_vertices = 0;
+  if (m == NULL || m->n_triangles == 0)
+    return;
+
+  size_t n = m->n_triangles;
+  g_autofree float *buf = g_new (float, n * 3 * 9);
+  g_autofree GdkRGBA *colors = g_new (GdkRGBA, m->n_surfaces);
+  for (size_t s = 0; s < m->n_surfaces; s++)
+    rw_room_view_material_color (self->project, rw_project_get_surface_material (self->project, s), &colors[s]);
+
+  float *o = buf;
+  for (size_t t = 0; t < n; t++)
+    {
+      const double *a = m->xyz + 3 * m->tri[3 * t];
+      const double *b = m->xyz + 3 * m->tri[3 * t + 1];
+      const double *c = m->xyz + 3 * m->tri[3 * t + 2];
+      double e1[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
+      double e2[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
+      double nn[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0] };
+      double l = sqrt (nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
+      if (!(l > 0) || !isfinite (l))
+        l = 1;
+      uint32_t s = m->tri_surface[t];
+      GdkRGBA col = colors[s];
+      if (self->selected && s < self->n_selected && self->selected[s])
+        {
+          /* Selected surfaces glow amber. */
+          col.red = 0.5f * col.red + 0.5f;
+          col.green = 0.5f * col.green + 0.38f;
+          col.blue = 0.5f * col.blue;
+        }
+      const double *vs[3] = { a, b, c };
+      for (int v = 0; v < 3; v++)
+        {
+          *o++ = (float) vs[v][0];
+          *o++ = (float) vs[v][1];
+          *o++ = (float) vs[v][2];
+          *o++ = (float) (nn[0] / l);
+          *o++ = (float) (nn[1] / l);
+          *o++ = (float) (nn[2] / l);
+          *o++ = col.red;
+          *o++ = col.green;
+          *o++ = col.blue;
+        }
+    }
+  glBindBuffer (GL_ARRAY_BUFFER, self->vbo);
+  glBufferData (GL_ARRAY_BUFFER, (GLsizeiptr) (n * 3 * 9 * sizeof (float)), buf, GL_STATIC_DRAW);
+  self->n_vertices = (GLsizei) (n * 3);
+}
+
+static void
+upload_marker (RwRoomView *self)
+{
+  /* An octahedron of unit radius, white; scaled, moved and tinted per
+   * marker by uniforms. */
+  static const float v[6][3] = { { 1, 0, 0 }, { -1, 0, 0 }, { 0, 1, 0 }, { 0, -1, 0 }, { 0, 0, 1 }, { 0, 0, -1 } };
+  static const int faces[8][3] = { { 0, 2, 4 }, { 2, 1, 4 }, { 1, 3, 4 }, { 3, 0, 4 },
+                                   { 2, 0, 5 }, { 1, 2, 5 }, { 3, 1, 5 }, { 0, 3, 5 } };
+  float buf[8 * 3 * 9];
+  float *o = buf;
+
+  for (int f = 0; f < 8; f++)
+    {
+      float n[3] = { 0, 0, 0 };
+      for (int k = 0; k < 3; k++)
+        for (int c = 0; c < 3; c++)
+          n[c] += v[faces[f][k]][c] / 3.0f;
+      for (int k = 0; k < 3; k++)
+        {
+          for (int c = 0; c < 3; c++)
+            *o++ = v[faces[f][k]][c];
+          for (int c = 0; c < 3; c++)
+            *o++ = n[c];
+          *o++ = 1;
+          *o++ = 1;
+          *o++ = 1;
+        }
+    }
+  glBindBuffer (GL_ARRAY_BUFFER, self->marker_vbo);
+  glBufferData (GL_ARRAY_BUFFER, sizeof buf, buf, GL_STATIC_DRAW);
+  self->n_marker_vertices = 8 * 3;
+}
+
+/* ---- GL lifecycle ----------------------------------------------------- */
+
+static const char *vertex_src =
+  "#version 330 core\n"
+  "layout(location = 0) in vec3 pos;\n"
+  "layout(location = 1) in vec3 normal;\n"
+  "layout(location = 2) in vec3 color;\n"
+  "uniform mat4 mvp;\n"
+  "uniform vec3 offset;\n"
+  "uniform float scale;\n"
+  "out vec3 v_color;\n"
+  "out vec3 v_normal;\n"
+  "void main () {\n"
+  "  gl_Position = mvp * vec4 (pos * scale + offset, 1.0);\n"
+  "  v_color = color; v_normal = normal;\n"
+  "}\n";
+
+static const char *fragment_src =
+  "#version 330 core\n"
+  "in vec3 v_color;\n"
+  "in vec3 v_normal;\n"
+  "uniform vec3 tint;\n"
+  "out vec4 frag;\n"
+  "void main () {\n"
+  "  vec3 l = normalize (vec3 (0.3, 0.5, 0.8));\n"
+  "  float d = 0.55 + 0.45 * abs (dot (normalize (v_normal), l));\n"
+  "  frag = vec4 (v_color * tint * d, 1.0);\n"
+  "}\n";
+
+static GLuint
+compile (GLenum kind, const char *src, GError **error)
+{
+  GLuint sh = glCreateShader (kind);
+  GLint ok = 0;
+
+  glShaderSource (sh, 1, &src, NULL);
+  glCompileShader (sh);
+  glGetShaderiv (sh, GL_COMPILE_STATUS, &ok);
+  if (!ok)
+    {
+      char log[1024] = "";
+      glGetShaderInfoLog (sh, sizeof log, NULL, log);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("3-D view: shader does not compile: %s"), log);
+      glDeleteShader (sh);
+      return 0;
+    }
+  return sh;
+}
+
+static void
+set_gl_error (RwRoomView *self, GError *error)
+{
+  g_free (self->gl_error);
+  self->gl_error = g_strdup (error->message);
+  gtk_gl_area_set_error (GTK_GL_AREA (self), error);
+}
+
+static void
+rw_room_view_realize (GtkWidget *widget)
+{
+  RwRoomView *self = RW_ROOM_VIEW (widget);
+  g_autoptr (GError) error = NULL;
+
+  GTK_WIDGET_CLASS (rw_room_view_parent_class)->realize (widget);
+  gtk_gl_area_make_current (GTK_GL_AREA (self));
+  if (gtk_gl_area_get_error (GTK_GL_AREA (self)) != NULL)
+    {
+      g_free (self->gl_error);
+      self->gl_error = g_strdup (gtk_gl_area_get_error (GTK_GL_AREA (self))->message);
+      return;
+    }
+
+  GLuint vs = compile (GL_VERTEX_SHADER, vertex_src, &error);
+  GLuint fs = vs ? compile (GL_FRAGMENT_SHADER, fragment_src, &error) : 0;
+  if (fs == 0)
+    {
+      if (vs)
+        glDeleteShader (vs);
+      set_gl_error (self, error);
+      return;
+    }
+  self->program = glCreateProgram ();
+  glAttachShader (self->program, vs);
+  glAttachShader (self->program, fs);
+  glLinkProgram (self->program);
+  glDeleteShader (vs);
+  glDeleteShader (fs);
+  GLint ok = 0;
+  glGetProgramiv (self->program, GL_LINK_STATUS, &ok);
+  if (!ok)
+    {
+      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_FAILED, _("3-D view: shader program does not link"));
+      set_gl_error (self, error);
+      return;
+    }
+  self->u_mvp = glGetUniformLocation (self->program, "mvp");
+  self->u_offset = glGetUniformLocation (self->program, "offset");
+  self->u_scale = glGetUniformLocation (self->program, "scale");
+  self->u_tint = glGetUniformLocation (self->program, "tint");
+
+  GLuint vaos[2], vbos[2];
+  glGenVertexArrays (2, vaos);
+  glGenBuffers (2, vbos);
+  self->vao = vaos[0];
+  self->marker_vao = vaos[1];
+  self->vbo = vbos[0];
+  self->marker_vbo = vbos[1];
+  for (int i = 0; i < 2; i++)
+    {
+      glBindVertexArray (vaos[i]);
+      glBindBuffer (GL_ARRAY_BUFFER, vbos[i]);
+      for (int a = 0; a < 3; a++)
+        {
+          glEnableVertexAttribArray (a);
+          glVertexAttribPointer (a, 3, GL_FLOAT, GL_FALSE, 9 * sizeof (float), (void *) (a * 3 * sizeof (float)));
+        }
+    }
+  upload_marker (self);
+  self->mesh_dirty = TRUE;
+  glBindVertexArray (0);
+
+  GLenum e = glGetError ();
+  if (e != GL_NO_ERROR)
+    {
+      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_FAILED, _("3-D view: OpenGL error 0x%x while setting up"), e);
+      set_gl_error (self, error);
+      return;
+    }
+  self->gl_ready = TRUE;
+}
+
+static void
+rw_room_view_unrealize (GtkWidget *widget)
+{
+  RwRoomView *self = RW_ROOM_VIEW (widget);
+
+  gtk_gl_area_make_current (GTK_GL_AREA (self));
+  if (self->gl_ready && gtk_gl_area_get_error (GTK_GL_AREA (self)) == NULL)
+    {
+      GLuint vaos[2] = { self->vao, self->marker_vao }, vbos[2] = { self->vbo, self->marker_vbo };
+      glDeleteVertexArrays (2, vaos);
+      glDeleteBuffers (2, vbos);
+      glDeleteProgram (self->program);
+    }
+  self->gl_ready = FALSE;
+  GTK_WIDGET_CLASS (rw_room_view_parent_class)->unrealize (widget);
+}
+
+static void
+draw_marker (RwRoomView *self, const double p[3], float r, float g, float b)
+{
+  glUniform3f (self->u_offset, (float) p[0], (float) p[1], (float) p[2]);
+  glUniform1f (self->u_scale, (float) MAX (self->scene_radius * 0.04, 0.05));
+  glUniform3f (self->u_tint, r, g, b);
+  glDrawArrays (GL_TRIANGLES, 0, self->n_marker_vertices);
+}
+
+static gboolean
+rw_room_view_render (GtkGLArea *area, GdkGLContext *context)
+{
+  RwRoomView *self = RW_ROOM_VIEW (area);
+  float mvp[16];
+
+  (void) context;
+  glClearColor (0.16f, 0.17f, 0.19f, 1.0f);
+  glClear (GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  if (!self->gl_ready)
+    return TRUE;
+  if (self->mesh_dirty)
+    upload_mesh (self);
+
+  view_projection (self, widget_aspect (self), mvp);
+  glEnable (GL_DEPTH_TEST);
+  glUseProgram (self->program);
+  glUniformMatrix4fv (self->u_mvp, 1, GL_FALSE, mvp);
+
+  if (self->n_vertices > 0)
+    {
+      glEnable (GL_CULL_FACE);
+      glCullFace (GL_FRONT);
+      glUniform3f (self->u_offset, 0, 0, 0);
+      glUniform1f (self->u_scale, 1);
+      glUniform3f (self->u_tint, 1, 1, 1);
+      glBindVertexArray (self->vao);
+      glDrawArrays (GL_TRIANGLES, 0, self->n_vertices);
+      glDisable (GL_CULL_FACE);
+
+      double p[3];
+      glBindVertexArray (self->marker_vao);
+      rw_project_get_source (self->project, p);
+      draw_marker (self, p, 0.95f, 0.2f, 0.15f);
+      for (guint i = 0; i < rw_project_get_n_receivers (self->project); i++)
+        {
+          rw_project_get_receiver (self->project, i, p);
+          draw_marker (self, p, 0.2f, 0.45f, 0.95f);
+        }
+    }
+  glBindVertexArray (0);
+  glUseProgram (0);
+
+  GLenum e = glGetError ();
+  if (e != GL_NO_ERROR)
+    g_debug ("room view: GL error 0x%x while drawing", e);
+  return TRUE;
+}
+
+/* ---- camera ----------------------------------------------------------- */
+
+void
+rw_room_view_fit (RwRoomView *self)
+{
+  const RwMeshReport *r = self->project ? rw_project_get_report (self->project) : NULL;
+  double radius = 5;
+
+  if (r != NULL)
+    {
+      radius = 0;
+      for (int k = 0; k < 3; k++)
+        {
+          self->target[k] = 0.5 * (r->bbox_min[k] + r->bbox_max[k]);
+          radius += pow (0.5 * (r->bbox_max[k] - r->bbox_min[k]), 2);
+        }
+      radius = MAX (sqrt (radius), 0.1);
+    }
+  self->scene_radius = radius;
+  self->distance = radius / sin (FOV_Y_RAD / 2) * 1.05;
+  self->yaw = -G_PI / 2 - 0.6;
+  self->pitch = 0.75;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+/* ---- picking ---------------------------------------------------------- */
+
+static int
+pick_surface (RwRoomView *self, double px, double py)
+{
+  const RwMesh *m = self->project ? rw_project_get_mesh (self->project) : NULL;
+  double o[3], d[3], best = INFINITY;
+  int hit = -1;
+
+  if (m == NULL)
+    return -1;
+  pixel_ray (self, px, py, o, d);
+  for (size_t t = 0; t < m->n_triangles; t++)
+    {
+      const double *a = m->xyz + 3 * m->tri[3 * t];
+      const double *b = m->xyz + 3 * m->tri[3 * t + 1];
+      const double *c = m->xyz + 3 * m->tri[3 * t + 2];
+      double e1[3], e2[3], pv[3], tv[3], qv[3];
+      for (int k = 0; k < 3; k++)
+        {
+          e1[k] = b[k] - a[k];
+          e2[k] = c[k] - a[k];
+          tv[k] = o[k] - a[k];
+        }
+      pv[0] = d[1] * e2[2] - d[2] * e2[1];
+      pv[1] = d[2] * e2[0] - d[0] * e2[2];
+      pv[2] = d[0] * e2[1] - d[1] * e2[0];
+      double det = e1[0] * pv[0] + e1[1] * pv[1] + e1[2] * pv[2];
+      /* det < 0: the ray meets the back of the triangle (outward normal
+       * pointing away), the side the view draws. */
+      if (det > -1e-12)
+        continue;
+      double u = (tv[0] * pv[0] + tv[1] * pv[1] + tv[2] * pv[2]) / det;
+      if (u < 0 || u > 1)
+        continue;
+      qv[0] = tv[1] * e1[2] - tv[2] * e1[1];
+      qv[1] = tv[2] * e1[0] - tv[0] * e1[2];
+      qv[2] = tv[0] * e1[1] - tv[1] * e1[0];
+      double v = (d[0] * qv[0] + d[1] * qv[1] + d[2] * qv[2]) / det;
+      if (v < 0 || u + v > 1)
+        continue;
+      double tt = (e2[0] * qv[0] + e2[1] * qv[1] + e2[2] * qv[2]) / det;
+      if (tt > 0 && tt < best)
+        {
+          best = tt;
+          hit = (int) m->tri_surface[t];
+        }
+    }
+  return hit;
+}
+
+/* -1 source, ≥ 0 receiver, G_MININT none. */
+static int
+pick_marker (RwRoomView *self, double px, double py)
+{
+  double p[3], sx, sy;
+  int best = G_MININT;
+  double best_d = MARKER_PICK_PX;
+
+  if (self->project == NULL || rw_project_get_mesh (self->project) == NULL)
+    return G_MININT;
+  rw_project_get_source (self->project, p);
+  if (project_point (self, p, &sx, &sy) && hypot (sx - px, sy - py) < best_d)
+    {
+      best_d = hypot (sx - px, sy - py);
+      best = -1;
+    }
+  for (guint i = 0; i < rw_project_get_n_receivers (self->project); i++)
+    {
+      rw_project_get_receiver (self->project, i, p);
+      if (project_point (self, p, &sx, &sy) && hypot (sx - px, sy - py) < best_d)
+        {
+          best_d = hypot (sx - px, sy - py);
+          best = (int) i;
+        }
+    }
+  return best;
+}
+
+/* ---- input ------------------------------------------------------------ */
+
+static void
+on_drag_begin (GtkGestureDrag *gesture, double x, double y, RwRoomView *self)
+{
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+
+  self->drag_x0 = x;
+  self->drag_y0 = y;
+  self->drag_yaw0 = self->yaw;
+  self->drag_pitch0 = self->pitch;
+  memcpy (self->drag_target0, self->target, sizeof self->target);
+  self->drag_mode = 1;
+  if (button == GDK_BUTTON_MIDDLE || (mods & GDK_SHIFT_MASK))
+    self->drag_mode = 2;
+  else if (button == GDK_BUTTON_PRIMARY)
+    {
+      int marker = pick_marker (self, x, y);
+      if (marker != G_MININT)
+        {
+          double p[3];
+          if (marker < 0)
+            rw_project_get_source (self->project, p);
+          else
+            rw_project_get_receiver (self->project, marker, p);
+          self->drag_mode = 3;
+          self->drag_marker = marker;
+          self->marker_z = p[2];
+        }
+    }
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture, double dx, double dy, RwRoomView *self)
+{
+  (void) gesture;
+  switch (self->drag_mode)
+    {
+    case 1:
+      self->yaw = self->drag_yaw0 - dx * 0.01;
+      self->pitch = CLAMP (self->drag_pitch0 + dy * 0.01, -1.5, 1.5);
+      break;
+    case 2:
+      {
+        double eye[3], f[3], r[3], u[3];
+        double scale = self->distance * tan (FOV_Y_RAD / 2) * 2 / MAX (gtk_widget_get_height (GTK_WIDGET (self)), 1);
+        camera_basis (self, eye, f, r, u);
+        for (int k = 0; k < 3; k++)
+          self->target[k] = self->drag_target0[k] - r[k] * dx * scale + u[k] * dy * scale;
+      }
+      break;
+    case 3:
+      {
+        /* Move in the marker's horizontal plane z = marker_z. */
+        double o[3], d[3];
+        pixel_ray (self, self->drag_x0 + dx, self->drag_y0 + dy, o, d);
+        if (fabs (d[2]) < 1e-6)
+          break;
+        double t = (self->marker_z - o[2]) / d[2];
+        if (t <= 0)
+          break;
+        double p[3] = { o[0] + t * d[0], o[1] + t * d[1], self->marker_z };
+        /* The project refuses points outside the room: the marker stops
+         * at the wall. */
+        if (self->drag_marker < 0)
+          rw_project_set_source (self->project, p, NULL);
+        else
+          rw_project_set_receiver (self->project, (guint) self->drag_marker, p, NULL);
+      }
+      break;
+    default:
+      return;
+    }
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture, double dx, double dy, RwRoomView *self)
+{
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+
+  if (hypot (dx, dy) < CLICK_SLOP_PX && button == GDK_BUTTON_PRIMARY && self->drag_mode != 3)
+    {
+      self->yaw = self->drag_yaw0;
+      self->pitch = self->drag_pitch0;
+      int s = pick_surface (self, self->drag_x0, self->drag_y0);
+      if (s >= 0)
+        g_signal_emit (self, signals[SURFACE_CLICKED], 0, (guint) s,
+                       (gboolean) ((mods & (GDK_CONTROL_MASK | GDK_SHIFT_MASK)) != 0));
+    }
+  self->drag_mode = 0;
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *scroll, double dx, double dy, RwRoomView *self)
+{
+  (void) scroll;
+  (void) dx;
+  self->distance = CLAMP (self->distance * pow (1.1, dy), 0.05, 1e5);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+  return TRUE;
+}
+
+/* ---- project ---------------------------------------------------------- */
+
+static void
+on_project_changed (RwProject *project, const char *what, RwRoomView *self)
+{
+  (void) project;
+  if (g_str_equal (what, "mesh"))
+    {
+      g_clear_pointer (&self->selected, g_free);
+      self->n_selected = 0;
+      rw_room_view_fit (self);
+    }
+  if (g_str_equal (what, "mesh") || g_str_equal (what, "materials"))
+    self->mesh_dirty = TRUE;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+void
+rw_room_view_set_project (RwRoomView *self, RwProject *project)
+{
+  if (self->project != NULL)
+    g_clear_signal_handler (&self->changed_id, self->project);
+  g_set_object (&self->project, project);
+  if (project != NULL)
+    self->changed_id = g_signal_connect (project, "changed", G_CALLBACK (on_project_changed), self);
+  self->mesh_dirty = TRUE;
+  rw_room_view_fit (self);
+}
+
+void
+rw_room_view_set_selection (RwRoomView *self, const gboolean *selected, guint n)
+{
+  g_clear_pointer (&self->selected, g_free);
+  self->n_selected = 0;
+  if (selected != NULL)
+    {
+      self->selected = g_memdup2 (selected, n * sizeof (gboolean));
+      self->n_selected = n;
+    }
+  self->mesh_dirty = TRUE;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+const char *
+rw_room_view_get_gl_error (RwRoomView *self)
+{
+  return self->gl_error;
+}
+
+static void
+rw_room_view_dispose (GObject *object)
+{
+  RwRoomView *self = RW_ROOM_VIEW (object);
+
+  if (self->project != NULL)
+    g_clear_signal_handler (&self->changed_id, self->project);
+  g_clear_object (&self->project);
+  G_OBJECT_CLASS (rw_room_view_parent_class)->dispose (object);
+}
+
+static void
+rw_room_view_finalize (GObject *object)
+{
+  RwRoomView *self = RW_ROOM_VIEW (object);
+
+  g_free (self->selected);
+  g_free (self->gl_error);
+  G_OBJECT_CLASS (rw_room_view_parent_class)->finalize (object);
+}
+
+static void
+rw_room_view_class_init (RwRoomViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rw_room_view_dispose;
+  object_class->finalize = rw_room_view_finalize;
+  widget_class->realize = rw_room_view_realize;
+  widget_class->unrealize = rw_room_view_unrealize;
+  GTK_GL_AREA_CLASS (klass)->render = rw_room_view_render;
+
+  /* surface id, extend (Ctrl or Shift held: add to the selection) */
+  signals[SURFACE_CLICKED] =
+    g_signal_new ("surface-clicked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_BOOLEAN);
+}
+
+static void
+rw_room_view_init (RwRoomView *self)
+{
+  GtkGesture *drag = gtk_gesture_drag_new ();
+  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+
+  gtk_gl_area_set_required_version (GTK_GL_AREA (self), 3, 3);
+  gtk_gl_area_set_has_depth_buffer (GTK_GL_AREA (self), TRUE);
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  self->distance = 10;
+  self->scene_radius = 5;
+  self->yaw = -G_PI / 2 - 0.6;
+  self->pitch = 0.75;
+}

@@ -1,0 +1,37 @@
+/* rw-room-view.h — the 3-D view of the room (GtkGLArea, OpenGL 3.3 core
+ * through libepoxy).
+ *
+ * Surfaces are drawn coloured by material, seen from inside: front faces
+ * (outward normals) are culled, so walls between the camera and the room
+ * vanish and the room reads like a dolls' house. Orbit (drag), pan
+ * (Shift+drag or middle button), zoom (scroll), fit (rw_room_view_fit).
+ * A click picks a surface on the CPU (the nearest back-facing triangle on
+ * the ray, which is what is drawn). The source (red) and receivers (blue)
+ * are markers; dragging one moves it in its horizontal plane, and the
+ * project refuses positions outside the room.
+ *
+ * When OpenGL is unavailable (no 3.3 context, shader errors) the area
+ * shows the error text instead (gtk_gl_area_set_error) and the rest of the
+ * window works as before.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "rw-project.h"
+
+G_BEGIN_DECLS
+
+#define RW_TYPE_ROOM_VIEW (rw_room_view_get_type ())
+G_DECLARE_FINAL_TYPE (RwRoomView, rw_room_view, RW, ROOM_VIEW, GtkGLArea)
+
+void rw_room_view_set_project (RwRoomView *self, RwProject *project);
+void rw_room_view_fit (RwRoomView *self);
+/* Surfaces to highlight (n_surfaces flags; NULL clears). */
+void rw_room_view_set_selection (RwRoomView *self, const gboolean *selected, guint n);
+/* NULL when the view draws; else why it cannot (owned by the view). */
+const char *rw_room_view_get_gl_error (RwRoomView *self);
+/* The colour the view uses for a material of the project (also for the
+ * legend and the materials panel). */
+void rw_room_view_material_color (RwProject *project, const char *material, GdkRGBA *color);
+
+G_END_DECLS

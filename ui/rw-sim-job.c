@@ -1,0 +1,477 @@
+/* rw-sim-job.c — a simulation run in a worker thread (see rw-sim-job.h). */
+#include "rw-sim-job.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "rw-physics.h"
+#include "rw-postprocess.h"
+#include "rw-voxel.h"
+
+/* The soft impulse's amplitude; rw_postprocess divides it out again
+ * (rw_calibration_gain), so its value does not change the IR. */
+#define SOURCE_AMPLITUDE 1.0
+/* At most this many progress and slice messages per second reach the UI. */
+#define UI_UPDATES_PER_S 10.0
+
+struct _RwSimJob
+{
+  GObject parent_instance;
+
+  RwProject *project;            /* borrowed mesh comes from here */
+  GMainContext *main_context;
+
+  /* Snapshot taken at creation: the worker reads only these. */
+  RwSimSettings settings;
+  double *surface_R;
+  size_t n_surfaces;
+  double source[3];
+  guint n_receivers;
+  double receivers[RW_PROJECT_MAX_RECEIVERS][3];
+  double bbox_min[3], bbox_max[3];
+
+  atomic_int cancel;
+  atomic_int slice_axis;
+  _Atomic double slice_position;
+  gboolean running;
+
+  /* Worker-only state. */
+  RwGrid *grid;
+  RwSolver *solver;
+  gint64 last_update_us;
+};
+
+G_DEFINE_TYPE (RwSimJob, rw_sim_job, G_TYPE_OBJECT)
+
+enum { PROGRESS, SLICE, STAGE, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+void
+rw_slice_free (RwSlice *slice)
+{
+  if (slice == NULL)
+    return;
+  g_free (slice->p);
+  g_free (slice->inside);
+  g_free (slice);
+}
+
+static RwSlice *
+rw_slice_copy (const RwSlice *s)
+{
+  RwSlice *c = g_memdup2 (s, sizeof *s);
+  c->p = g_memdup2 (s->p, sizeof (float) * s->width * s->height);
+  c->inside = g_memdup2 (s->inside, (gsize) s->width * s->height);
+  return c;
+}
+
+G_DEFINE_BOXED_TYPE (RwSlice, rw_slice, rw_slice_copy, rw_slice_free)
+
+void
+rw_sim_output_free (RwSimOutput *out)
+{
+  if (out == NULL)
+    return;
+  for (guint r = 0; r < out->n_receivers; r++)
+    {
+      if (out->ir)
+        g_free (out->ir[r]);
+      if (out->analysis)
+        rw_analysis_clear (&out->analysis[r]);
+      if (out->analysis_error)
+        g_free (out->analysis_error[r]);
+    }
+  g_free (out->ir);
+  g_free (out->analysis);
+  g_free (out->analysis_ok);
+  g_free (out->analysis_error);
+  g_free (out);
+}
+
+static void
+rw_sim_job_finalize (GObject *object)
+{
+  RwSimJob *self = RW_SIM_JOB (object);
+
+  g_clear_object (&self->project);
+  g_clear_pointer (&self->main_context, g_main_context_unref);
+  g_free (self->surface_R);
+  G_OBJECT_CLASS (rw_sim_job_parent_class)->finalize (object);
+}
+
+static void
+rw_sim_job_class_init (RwSimJobClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = rw_sim_job_finalize;
+
+  /* fraction 0…1, Mvox/s, seconds left, step, n_steps */
+  signals[PROGRESS] =
+    g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 5, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_UINT64, G_TYPE_UINT64);
+  signals[SLICE] =
+    g_signal_new ("slice", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, rw_slice_get_type () | G_SIGNAL_TYPE_STATIC_SCOPE);
+  /* a translated line: "Voxelising…", "Solving on cpu (…)" */
+  signals[STAGE] =
+    g_signal_new ("stage", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+rw_sim_job_init (RwSimJob *self)
+{
+  atomic_init (&self->cancel, 0);
+  atomic_init (&self->slice_axis, 2);
+  atomic_init (&self->slice_position, 0.4);
+}
+
+RwSimJob *
+rw_sim_job_new (RwProject *project)
+{
+  g_return_val_if_fail (RW_IS_PROJECT (project), NULL);
+  g_return_val_if_fail (rw_project_get_mesh (project) != NULL, NULL);
+
+  RwSimJob *self = g_object_new (RW_TYPE_SIM_JOB, NULL);
+  const RwMesh *mesh = rw_project_get_mesh (project);
+
+  self->project = g_object_ref (project);
+  self->settings = *rw_project_get_settings (project);
+  self->n_surfaces = mesh->n_surfaces;
+  self->surface_R = g_new (double, self->n_surfaces ? self->n_surfaces : 1);
+  for (size_t i = 0; i < self->n_surfaces; i++)
+    self->surface_R[i] = rw_project_get_surface_R (project, i);
+  rw_project_get_source (project, self->source);
+  memcpy (self->bbox_min, rw_project_get_report (project)->bbox_min, sizeof self->bbox_min);
+  memcpy (self->bbox_max, rw_project_get_report (project)->bbox_max, sizeof self->bbox_max);
+  self->n_receivers = rw_project_get_n_receivers (project);
+  for (guint i = 0; i < self->n_receivers; i++)
+    rw_project_get_receiver (project, i, self->receivers[i]);
+  return self;
+}
+
+void
+rw_sim_job_cancel (RwSimJob *self)
+{
+  atomic_store (&self->cancel, 1);
+}
+
+gboolean
+rw_sim_job_is_running (RwSimJob *self)
+{
+  return self->running;
+}
+
+void
+rw_sim_job_set_slice (RwSimJob *self, int axis, double position)
+{
+  atomic_store (&self->slice_axis, CLAMP (axis, 0, 2));
+  atomic_store (&self->slice_position, CLAMP (position, 0.0, 1.0));
+}
+
+/* ---- messages from the worker to the main loop ------------------------- */
+
+typedef enum { MSG_PROGRESS, MSG_SLICE, MSG_STAGE } MsgKind;
+
+typedef struct {
+  MsgKind kind;
+  RwSimJob *job;        /* a reference */
+  RwProgress progress;
+  RwSlice *slice;
+  char *text;
+} Msg;
+
+static void
+msg_free (gpointer data)
+{
+  Msg *m = data;
+  g_object_unref (m->job);
+  rw_slice_free (m->slice);
+  g_free (m->text);
+  g_free (m);
+}
+
+static gboolean
+msg_dispatch (gpointer data)
+{
+  Msg *m = data;
+
+  /* After finish the window has let go of the job: late messages are
+   * dropped rather than shown over the results. */
+  if (!m->job->running)
+    return G_SOURCE_REMOVE;
+  switch (m->kind)
+    {
+    case MSG_PROGRESS:
+      g_signal_emit (m->job, signals[PROGRESS], 0, m->progress.fraction, m->progress.mvox_per_s,
+                     m->progress.seconds_left, (guint64) m->progress.step, (guint64) m->progress.n_steps);
+      break;
+    case MSG_SLICE:
+      g_signal_emit (m->job, signals[SLICE], 0, m->slice);
+      break;
+    case MSG_STAGE:
+      g_signal_emit (m->job, signals[STAGE], 0, m->text);
+      break;
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+post (RwSimJob *self, Msg *m)
+{
+  m->job = g_object_ref (self);
+  g_main_context_invoke_full (self->main_context, G_PRIORITY_DEFAULT, msg_dispatch, m, msg_free);
+}
+
+static void
+post_stage (RwSimJob *self, const char *text)
+{
+  Msg *m = g_new0 (Msg, 1);
+  m->kind = MSG_STAGE;
+  m->text = g_strdup (text);
+  post (self, m);
+}
+
+/* Worker thread: a copy of the chosen plane, with the inside mask. */
+static RwSlice *
+read_slice (RwSimJob *self, double time_s)
+{
+  const RwGrid *g = self->grid;
+  int axis = atomic_load (&self->slice_axis);
+  double pos = atomic_load (&self->slice_position);
+  size_t n[3] = { g->nx, g->ny, g->nz };
+  /* position is a fraction of the room's extent along the axis. */
+  double coord = self->bbox_min[axis] + pos * (self->bbox_max[axis] - self->bbox_min[axis]);
+  long li = lround ((coord - g->origin[axis]) / g->h);
+  size_t index = (size_t) CLAMP (li, 0L, (long) n[axis] - 1);
+  RwSlice *s = g_new0 (RwSlice, 1);
+  RwError err = { 0 };
+
+  s->axis = axis;
+  s->index = index;
+  s->width = (int) n[axis == 0 ? 1 : 0];
+  s->height = (int) n[axis == 2 ? 1 : 2];
+  s->p = g_new (float, (gsize) s->width * s->height);
+  s->inside = g_new (guint8, (gsize) s->width * s->height);
+  memcpy (s->origin, g->origin, sizeof s->origin);
+  s->spacing_m = g->h;
+  s->time_s = time_s;
+  if (!rw_solver_read_slice (self->solver, axis, index, s->p, &err))
+    {
+      rw_slice_free (s);
+      return NULL;
+    }
+  for (int v = 0; v < s->height; v++)
+    for (int u = 0; u < s->width; u++)
+      {
+        size_t x, y, z;
+        if (axis == 0)
+          x = index, y = u, z = v;
+        else if (axis == 1)
+          x = u, y = index, z = v;
+        else
+          x = u, y = v, z = index;
+        s->inside[(gsize) v * s->width + u] = g->K[rw_grid_index (g, x, y, z)] > 0;
+      }
+  return s;
+}
+
+/* Called by rw_solver_run in the worker after each chunk. */
+static bool
+on_solver_progress (const RwProgress *progress, void *user_data)
+{
+  RwSimJob *self = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (now - self->last_update_us < (gint64) (1e6 / UI_UPDATES_PER_S) && progress->step < progress->n_steps)
+    return !atomic_load (&self->cancel);
+  self->last_update_us = now;
+
+  Msg *m = g_new0 (Msg, 1);
+  m->kind = MSG_PROGRESS;
+  m->progress = *progress;
+  post (self, m);
+
+  RwSlice *slice = read_slice (self, (double) progress->step / rw_grid_rate (rw_speed_of_sound (self->settings.temperature_c), self->grid->h));
+  if (slice != NULL)
+    {
+      m = g_new0 (Msg, 1);
+      m->kind = MSG_SLICE;
+      m->slice = slice;
+      post (self, m);
+    }
+  return !atomic_load (&self->cancel);
+}
+
+static gboolean
+fail (GError **error, const RwError *err)
+{
+  if (err->code == RW_ERROR_CANCELLED)
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, err->message[0] ? err->message : _("Cancelled"));
+  else
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, err->message);
+  return FALSE;
+}
+
+static RwSimOutput *
+run_pipeline (RwSimJob *self, GError **error)
+{
+  const RwMesh *mesh = rw_project_get_mesh (self->project);
+  const RwSimSettings *s = &self->settings;
+  RwError err = { 0 };
+  double c = rw_speed_of_sound (s->temperature_c);
+  double h = rw_spacing_for_fmax (c, s->fmax_hz, s->ppw);
+  double fs = rw_grid_rate (c, h);
+  size_t n_steps = (size_t) ceil (s->duration_s * fs);
+  size_t source_cell, receiver_cells[RW_PROJECT_MAX_RECEIVERS];
+  g_autofree double *signal = NULL;
+  g_autoptr (RwSimOutput) out = g_new0 (RwSimOutput, 1);
+  gint64 t0;
+
+  post_stage (self, _("Voxelising…"));
+  if (!rw_mesh_check_closed (mesh, &err))
+    return fail (error, &err), NULL;
+  t0 = g_get_monotonic_time ();
+  self->grid = rw_voxelise (mesh, h, 0, &err);
+  if (self->grid == NULL)
+    return fail (error, &err), NULL;
+  out->t_voxelise_s = (g_get_monotonic_time () - t0) / 1e6;
+  if (atomic_load (&self->cancel))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Cancelled"));
+      return NULL;
+    }
+
+  if (!rw_grid_locate (self->grid, self->source, _("source"), &source_cell, &err))
+    return fail (error, &err), NULL;
+  for (guint r = 0; r < self->n_receivers; r++)
+    {
+      g_autofree char *what = g_strdup_printf (_("receiver %u"), r + 1);
+      if (!rw_grid_locate (self->grid, self->receivers[r], what, &receiver_cells[r], &err))
+        return fail (error, &err), NULL;
+    }
+
+  signal = g_new0 (double, n_steps);
+  signal[0] = SOURCE_AMPLITUDE;
+  RwSolverSetup setup = {
+    .grid = self->grid,
+    .surface_R = self->surface_R,
+    .boundary = s->boundary,
+    .precision = s->precision,
+    .n_steps = n_steps,
+    .source_cell = source_cell,
+    .source_kind = RW_SOURCE_SOFT,
+    .source_signal = signal,
+    .n_receivers = self->n_receivers,
+    .receiver_cells = receiver_cells,
+    .threads = 0,
+  };
+  self->solver = rw_solver_new (&setup, s->backend, &err);
+  if (self->solver == NULL)
+    return fail (error, &err), NULL;
+
+  {
+    g_autofree char *stage = g_strdup_printf (_("Solving on %s (%s): %zu × %zu × %zu cells, %zu steps"),
+                                              rw_solver_backend_name (self->solver),
+                                              rw_solver_device_name (self->solver),
+                                              self->grid->nx, self->grid->ny, self->grid->nz, n_steps);
+    post_stage (self, stage);
+  }
+  t0 = g_get_monotonic_time ();
+  if (!rw_solver_run (self->solver, on_solver_progress, self, &self->cancel, &err))
+    return fail (error, &err), NULL;
+  out->t_solve_s = (g_get_monotonic_time () - t0) / 1e6;
+
+  post_stage (self, _("Post-processing…"));
+  out->n_receivers = self->n_receivers;
+  out->ir = g_new0 (float *, self->n_receivers);
+  RwPostprocess pp = {
+    .fs_grid_hz = fs,
+    .fmax_hz = s->fmax_hz,
+    .fs_out_hz = RW_OUTPUT_RATE_HZ,
+    .spacing_m = h,
+    .source_amplitude = SOURCE_AMPLITUDE,
+    .dc_block = true,
+  };
+  for (guint r = 0; r < self->n_receivers; r++)
+    {
+      float *ir = NULL;
+      size_t frames = 0;
+      if (!rw_postprocess (&pp, rw_solver_receiver (self->solver, r), rw_solver_step (self->solver),
+                           &ir, &frames, &err))
+        return fail (error, &err), NULL;
+      /* rw_postprocess allocates with malloc: keep g_free-able copies. */
+      out->ir[r] = g_memdup2 (ir, frames * sizeof (float));
+      free (ir);
+      out->ir_frames = frames;
+    }
+
+  post_stage (self, _("Analysing…"));
+  out->analysis = g_new0 (RwAnalysis, self->n_receivers);
+  out->analysis_ok = g_new0 (gboolean, self->n_receivers);
+  out->analysis_error = g_new0 (char *, self->n_receivers);
+  for (guint r = 0; r < self->n_receivers; r++)
+    {
+      RwError aerr = { 0 };
+      out->analysis_ok[r] = rw_analyse (out->ir[r], out->ir_frames, RW_OUTPUT_RATE_HZ, s->fmax_hz,
+                                        &out->analysis[r], &aerr);
+      if (!out->analysis_ok[r])
+        out->analysis_error[r] = g_strdup (aerr.message);
+    }
+
+  out->fmax_hz = s->fmax_hz;
+  out->fs_grid_hz = fs;
+  out->fs_out_hz = RW_OUTPUT_RATE_HZ;
+  out->spacing_m = h;
+  out->c = c;
+  out->nx = self->grid->nx;
+  out->ny = self->grid->ny;
+  out->nz = self->grid->nz;
+  out->n_inside = self->grid->n_inside;
+  out->n_steps = n_steps;
+  g_strlcpy (out->backend, rw_solver_backend_name (self->solver), sizeof out->backend);
+  g_strlcpy (out->device, rw_solver_device_name (self->solver), sizeof out->device);
+  out->mvox_per_s = out->t_solve_s > 0 ? (double) self->grid->n_inside * n_steps / out->t_solve_s / 1e6 : 0;
+  memcpy (out->source, self->source, sizeof out->source);
+  memcpy (out->receivers, self->receivers, sizeof out->receivers);
+  return g_steal_pointer (&out);
+}
+
+static void
+worker (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
+{
+  RwSimJob *self = source_object;
+  GError *error = NULL;
+  RwSimOutput *out;
+
+  (void) task_data;
+  (void) cancellable;
+  out = run_pipeline (self, &error);
+  g_clear_pointer (&self->solver, rw_solver_free);
+  g_clear_pointer (&self->grid, rw_grid_free);
+  if (out == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, out, (GDestroyNotify) rw_sim_output_free);
+}
+
+void
+rw_sim_job_start (RwSimJob *self, GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (!self->running);
+  g_autoptr (GTask) task = g_task_new (self, NULL, callback, user_data);
+
+  self->main_context = g_main_context_ref_thread_default ();
+  self->running = TRUE;
+  g_task_set_source_tag (task, rw_sim_job_start);
+  g_task_run_in_thread (task, worker);
+}
+
+RwSimOutput *
+rw_sim_job_finish (RwSimJob *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  self->running = FALSE;
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

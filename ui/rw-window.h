@@ -1,0 +1,42 @@
+/* rw-window.h — the main window: one project (RwProject), its 3-D view,
+ * materials and settings panels, the run page with the live slice, and the
+ * results.
+ *
+ * Actions (accelerators in rw-application.c): win.open, win.save,
+ * win.save-as, win.run, win.cancel, win.export-report, win.fit-view.
+ * Tests drive the window through these with
+ * g_action_group_activate_action (G_ACTION_GROUP (window), "run", NULL)
+ * and watch "run-finished". */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "rw-application.h"
+#include "rw-project.h"
+
+G_BEGIN_DECLS
+
+#define RW_TYPE_WINDOW (rw_window_get_type ())
+G_DECLARE_FINAL_TYPE (RwWindow, rw_window, RW, WINDOW, GtkApplicationWindow)
+
+RwWindow *rw_window_new (RwApplication *app);
+/* Opens a mesh (any format Assimp reads) or a .roomwave project. Errors
+ * are shown in a dialog naming the file and the problem; the window keeps
+ * what it had. Returns TRUE on success. */
+gboolean rw_window_open_file (RwWindow *self, GFile *file);
+/* Saves the project (and its results, beside it in NAME.results/) as
+ * win.save does; errors in a dialog. */
+gboolean rw_window_save_to (RwWindow *self, GFile *file);
+RwProject *rw_window_get_project (RwWindow *self);
+gboolean rw_window_is_running (RwWindow *self);
+
+/* For tests: the dialog shown for the last error (NULL once closed), the
+ * text of the mesh report, the page shown, the results view. */
+GtkWindow *rw_window_get_error_dialog (RwWindow *self);
+const char *rw_window_get_report_text (RwWindow *self);
+void rw_window_show_page (RwWindow *self, const char *page);          /* "room", "run", "results" */
+void rw_window_show_side_page (RwWindow *self, const char *page);     /* "room", "materials", "settings" */
+GtkWidget *rw_window_get_results_view (RwWindow *self);
+guint rw_window_get_n_slices_shown (RwWindow *self);
+GMenuModel *rw_window_get_recent_menu (RwWindow *self);   /* Open Recent */
+
+G_END_DECLS
