@@ -155,13 +155,11 @@ rw_sim_result_clear (RwSimResult *res)
 }
 
 /* Settings a user can get wrong, each named with its value. */
+/* Everything but the mesh: rw_sim_solve checks it for callers that hold
+ * their own mesh (the GUI); rw_simulate before a possibly slow import. */
 static bool
-check_config (const RwSimConfig *cfg, RwError *err)
+check_settings (const RwSimConfig *cfg, RwError *err)
 {
-  if (cfg->mesh_path == NULL || cfg->mesh_path[0] == '\0')
-    return rw_fail (err, RW_ERROR_INPUT, _("No mesh file given"));
-  if (!isfinite (cfg->scale) || cfg->scale <= 0)
-    return rw_fail (err, RW_ERROR_INPUT, _("Scale %g: must be a positive number"), cfg->scale);
   if (!isfinite (cfg->fmax_hz) || cfg->fmax_hz <= 0 || cfg->fmax_hz > 100000)
     return rw_fail (err, RW_ERROR_INPUT, _("fmax %g Hz: must be between 0 and 100 kHz"), cfg->fmax_hz);
   /* Below 4 points per wavelength the phase error at fmax passes 10 %:
@@ -215,63 +213,19 @@ cell_centre (const RwGrid *g, size_t cell, double out[3])
 }
 
 bool
-rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
-             const atomic_int *cancel, RwSimResult *out, RwError *err)
+rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
+              RwProgressFn progress, void *user_data, const atomic_int *cancel,
+              RwSimResult *out, RwError *err)
 {
-  memset (out, 0, sizeof *out);
-  if (!check_config (cfg, err))
-    return false;
-
-  const double t_start = now_s ();
   bool ok = false;
-  RwMesh *mesh = NULL;
-  RwMaterialLibrary *lib = NULL;
   RwGrid *grid = NULL;
   RwSolver *solver = NULL;
   double *signal = NULL;
-  char **materials = NULL;
-  RwMeshReport report;
-  memset (&report, 0, sizeof report);
-  const char *path = cfg->mesh_path;
 
-  /* Import: mesh, leak check, materials. */
-  mesh = rw_mesh_load (path, cfg->scale, err);
-  if (mesh == NULL)
-    goto out;
-  if (!rw_mesh_report (mesh, &report, err)
-      || !rw_mesh_report_check_closed (mesh, &report, err))
-    goto out;
-  if (cancelled (cancel, err))
-    goto out;
-  /* The library is only consulted when no uniform R is given; a broken
-   * bundled library must not stop a --reflection run. */
-  if (isnan (cfg->uniform_R))
-    {
-      lib = rw_materials_load (NULL, err);
-      if (lib == NULL)
-        goto out;
-    }
-  out->n_surfaces = mesh->n_surfaces;
-  out->surface_R = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (double));
-  out->surface_names = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (char *));
-  if (out->surface_R == NULL || out->surface_names == NULL)
-    {
-      rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
-      goto out;
-    }
-  if (!rw_materials_assign (lib, mesh, cfg->materials_map, cfg->uniform_R, cfg->fmax_hz,
-                            out->surface_R, &materials, err))
-    goto out;
-  out->surface_materials = materials;
-  materials = NULL;
-  for (size_t i = 0; i < mesh->n_surfaces; i++)
-    if ((out->surface_names[i] = strdup (mesh->surface_names[i])) == NULL)
-      {
-        rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
-        goto out;
-      }
-  out->mesh_volume_m3 = report.volume_m3;
-  out->t_import_s = now_s () - t_start;
+  if (!check_settings (cfg, err))
+    return false;
+  if (surface_R == NULL)
+    return rw_fail (err, RW_ERROR_INPUT, _("No reflection factors given for the surfaces"));
 
   /* Grid: h from fmax and points per wavelength, fs from the Courant
    * number (rw-physics.h, docs/PHYSICS.md). */
@@ -284,8 +238,8 @@ rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
   grid = rw_voxelise (mesh, out->spacing_m, cfg->threads, err);
   if (grid == NULL)
     {
-      if (err != NULL && strstr (err->message, path) == NULL)
-        rw_fail_prefix (err, "%s", path);
+      if (err != NULL && cfg->mesh_path != NULL && strstr (err->message, cfg->mesh_path) == NULL)
+        rw_fail_prefix (err, "%s", cfg->mesh_path);
       goto out;
     }
   out->t_voxelise_s = now_s () - t0;
@@ -333,7 +287,7 @@ rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
   signal[0] = RW_SIM_SOURCE_AMPLITUDE;
   RwSolverSetup setup = {
     .grid = grid,
-    .surface_R = out->surface_R,
+    .surface_R = surface_R,
     .boundary = cfg->boundary,
     .precision = cfg->precision,
     .n_steps = out->n_steps_run,
@@ -375,7 +329,7 @@ rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
       /* The drift model's N and G are the room's; only the arrival
        * differs between receivers (one pass over the grid, not one each). */
       if (r == 0)
-        rw_postprocess_set_room (&pp, grid, out->surface_R, cfg->boundary, out->source_cell,
+        rw_postprocess_set_room (&pp, grid, surface_R, cfg->boundary, out->source_cell,
                                  out->receiver_cells[r]);
       double d2 = 0;
       for (int k = 0; k < 3; k++)
@@ -394,15 +348,83 @@ rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
         goto out;
     }
   out->t_postprocess_s = now_s () - t0;
+  ok = true;
+
+out:
+  free (signal);
+  rw_solver_free (solver);
+  rw_grid_free (grid);
+  return ok;
+}
+
+bool
+rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
+             const atomic_int *cancel, RwSimResult *out, RwError *err)
+{
+  memset (out, 0, sizeof *out);
+  if (cfg->mesh_path == NULL || cfg->mesh_path[0] == '\0')
+    return rw_fail (err, RW_ERROR_INPUT, _("No mesh file given"));
+  if (!isfinite (cfg->scale) || cfg->scale <= 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("Scale %g: must be a positive number"), cfg->scale);
+  if (!check_settings (cfg, err))
+    return false;
+
+  const double t_start = now_s ();
+  bool ok = false;
+  RwMesh *mesh = NULL;
+  RwMaterialLibrary *lib = NULL;
+  char **materials = NULL;
+  RwMeshReport report;
+  memset (&report, 0, sizeof report);
+  const char *path = cfg->mesh_path;
+
+  /* Import: mesh, leak check, materials. */
+  mesh = rw_mesh_load (path, cfg->scale, err);
+  if (mesh == NULL)
+    goto out;
+  if (!rw_mesh_report (mesh, &report, err)
+      || !rw_mesh_report_check_closed (mesh, &report, err))
+    goto out;
+  if (cancelled (cancel, err))
+    goto out;
+  /* The library is only consulted when no uniform R is given; a broken
+   * bundled library must not stop a --reflection run. */
+  if (isnan (cfg->uniform_R))
+    {
+      lib = rw_materials_load (NULL, err);
+      if (lib == NULL)
+        goto out;
+    }
+  out->n_surfaces = mesh->n_surfaces;
+  out->surface_R = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (double));
+  out->surface_names = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (char *));
+  if (out->surface_R == NULL || out->surface_names == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+      goto out;
+    }
+  if (!rw_materials_assign (lib, mesh, cfg->materials_map, cfg->uniform_R, cfg->fmax_hz,
+                            out->surface_R, &materials, err))
+    goto out;
+  out->surface_materials = materials;
+  materials = NULL;
+  for (size_t i = 0; i < mesh->n_surfaces; i++)
+    if ((out->surface_names[i] = strdup (mesh->surface_names[i])) == NULL)
+      {
+        rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+        goto out;
+      }
+  out->mesh_volume_m3 = report.volume_m3;
+  out->t_import_s = now_s () - t_start;
+
+  if (!rw_sim_solve (cfg, mesh, out->surface_R, progress, user_data, cancel, out, err))
+    goto out;
   out->t_total_s = now_s () - t_start;
   ok = true;
 
 out:
   if (!ok)
     rw_sim_result_clear (out);
-  free (signal);
-  rw_solver_free (solver);
-  rw_grid_free (grid);
   rw_mesh_report_clear (&report);
   rw_materials_free (lib);
   rw_mesh_free (mesh);

@@ -73,6 +73,19 @@ typedef struct {
 
 bool rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
                   const atomic_int *cancel, RwSimResult *out, RwError *err);
+/* The stages after import, on a mesh the caller holds: voxelise, locate
+ * the source and receivers, solve, post-process. `surface_R` gives one
+ * reflection factor per mesh surface (rw_materials_assign, or the GUI's
+ * materials panel) and must outlive the call. Fills the grid, solver,
+ * receiver and IR fields of `out` and their timings; its surface fields
+ * are the caller's. rw_simulate calls this after importing; the GUI calls
+ * it from its worker thread, reading live slices through
+ * RwProgress.solver. On failure `out` may hold part of a result: free it
+ * with rw_sim_result_clear(). */
+bool rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
+                   RwProgressFn progress, void *user_data, const atomic_int *cancel,
+                   RwSimResult *out, RwError *err);
+
 /* out_dir/receiver-N.wav (32-bit float, fs_out) and out_dir/results.json
  * (settings, fs, h, grid size, cell counts, backend, timings). out_dir is
  * created when missing (one level of parents too); every file is written

@@ -283,6 +283,12 @@ rw_solver_device_name (const RwSolver *s)
   return s->ops->device_name (s->state);
 }
 
+const RwGrid *
+rw_solver_grid (const RwSolver *s)
+{
+  return s->setup.grid;
+}
+
 size_t
 rw_solver_step (const RwSolver *s)
 {
@@ -400,6 +406,7 @@ rw_solver_run (RwSolver *s, RwProgressFn progress, void *user_data,
         .seconds_left = steps_per_s > 0 ? (double) (n_steps - s->step) / steps_per_s : 0.0,
         .step = s->step,
         .n_steps = n_steps,
+        .solver = s,
       };
       if (progress != NULL && !progress (&pr, user_data))
         return rw_fail (err, RW_ERROR_CANCELLED, _("Simulation cancelled at step %zu of %zu"),

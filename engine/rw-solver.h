@@ -86,6 +86,7 @@ RwSolver *rw_solver_new (const RwSolverSetup *setup, RwBackendKind kind, RwError
 const char *rw_solver_backend_name (const RwSolver *s);
 const char *rw_solver_device_name (const RwSolver *s);
 size_t rw_solver_step (const RwSolver *s);               /* steps done so far */
+const RwGrid *rw_solver_grid (const RwSolver *s);        /* the setup's grid */
 bool rw_solver_advance (RwSolver *s, size_t n, RwError *err);
 /* Receiver r's samples so far (rw_solver_step() of them). */
 const double *rw_solver_receiver (const RwSolver *s, size_t r);
@@ -98,6 +99,10 @@ typedef struct {
   double mvox_per_s;        /* inside cells updated per second / 1e6 */
   double seconds_left;
   size_t step, n_steps;
+  /* The solver being run. The callback runs in the solver's thread between
+   * two chunks, so it may read a preview from it (rw_solver_read_slice,
+   * rw_solver_grid): how the GUI shows the live pressure field. */
+  RwSolver *solver;
 } RwProgress;
 
 /* Return false to cancel. Called from the thread running rw_solver_run. */

@@ -7,12 +7,9 @@
 #include <string.h>
 
 #include "rw-physics.h"
-#include "rw-postprocess.h"
+#include "rw-sim.h"
 #include "rw-voxel.h"
 
-/* The soft impulse's amplitude; rw_postprocess divides it out again
- * (rw_calibration_gain), so its value does not change the IR. */
-#define SOURCE_AMPLITUDE 1.0
 /* At most this many progress and slice messages per second reach the UI. */
 #define UI_UPDATES_PER_S 10.0
 
@@ -38,9 +35,8 @@ struct _RwSimJob
   gboolean running;
 
   /* Worker-only state. */
-  RwGrid *grid;
-  RwSolver *solver;
   gint64 last_update_us;
+  gboolean solving_posted;
 };
 
 G_DEFINE_TYPE (RwSimJob, rw_sim_job, G_TYPE_OBJECT)
@@ -235,9 +231,9 @@ post_stage (RwSimJob *self, const char *text)
 
 /* Worker thread: a copy of the chosen plane, with the inside mask. */
 static RwSlice *
-read_slice (RwSimJob *self, double time_s)
+read_slice (RwSimJob *self, RwSolver *solver, double time_s)
 {
-  const RwGrid *g = self->grid;
+  const RwGrid *g = rw_solver_grid (solver);
   int axis = atomic_load (&self->slice_axis);
   double pos = atomic_load (&self->slice_position);
   size_t n[3] = { g->nx, g->ny, g->nz };
@@ -257,7 +253,7 @@ read_slice (RwSimJob *self, double time_s)
   memcpy (s->origin, g->origin, sizeof s->origin);
   s->spacing_m = g->h;
   s->time_s = time_s;
-  if (!rw_solver_read_slice (self->solver, axis, index, s->p, &err))
+  if (!rw_solver_read_slice (solver, axis, index, s->p, &err))
     {
       rw_slice_free (s);
       return NULL;
@@ -283,6 +279,17 @@ on_solver_progress (const RwProgress *progress, void *user_data)
 {
   RwSimJob *self = user_data;
   gint64 now = g_get_monotonic_time ();
+  const RwGrid *g = rw_solver_grid (progress->solver);
+
+  if (!self->solving_posted)
+    {
+      g_autofree char *stage = g_strdup_printf (_("Solving on %s (%s): %zu × %zu × %zu cells, %zu steps"),
+                                                rw_solver_backend_name (progress->solver),
+                                                rw_solver_device_name (progress->solver),
+                                                g->nx, g->ny, g->nz, progress->n_steps);
+      post_stage (self, stage);
+      self->solving_posted = TRUE;
+    }
 
   if (now - self->last_update_us < (gint64) (1e6 / UI_UPDATES_PER_S) && progress->step < progress->n_steps)
     return !atomic_load (&self->cancel);
@@ -293,7 +300,8 @@ on_solver_progress (const RwProgress *progress, void *user_data)
   m->progress = *progress;
   post (self, m);
 
-  RwSlice *slice = read_slice (self, (double) progress->step / rw_grid_rate (rw_speed_of_sound (self->settings.temperature_c), self->grid->h));
+  RwSlice *slice = read_slice (self, progress->solver,
+                               (double) progress->step / rw_grid_rate (rw_speed_of_sound (self->settings.temperature_c), g->h));
   if (slice != NULL)
     {
       m = g_new0 (Msg, 1);
@@ -314,98 +322,66 @@ fail (GError **error, const RwError *err)
   return FALSE;
 }
 
+/* The engine's pipeline after import (rw_sim_solve: voxelise, solve,
+ * post-process — the same path as roomwave-cli simulate), with the
+ * project's mesh and the R its materials panel set; then the ISO 3382-1
+ * analysis of each IR, so that the main loop only draws. */
 static RwSimOutput *
 run_pipeline (RwSimJob *self, GError **error)
 {
   const RwMesh *mesh = rw_project_get_mesh (self->project);
   const RwSimSettings *s = &self->settings;
   RwError err = { 0 };
-  double c = rw_speed_of_sound (s->temperature_c);
-  double h = rw_spacing_for_fmax (c, s->fmax_hz, s->ppw);
-  double fs = rw_grid_rate (c, h);
-  size_t n_steps = (size_t) ceil (s->duration_s * fs);
-  size_t source_cell, receiver_cells[RW_PROJECT_MAX_RECEIVERS];
-  g_autofree double *signal = NULL;
+  RwSimConfig cfg;
+  RwSimResult res;
   g_autoptr (RwSimOutput) out = g_new0 (RwSimOutput, 1);
-  gint64 t0;
+
+  rw_sim_config_init (&cfg);
+  cfg.mesh_path = mesh->path;
+  cfg.fmax_hz = s->fmax_hz;
+  cfg.ppw = s->ppw;
+  cfg.duration_s = s->duration_s;
+  cfg.temperature_c = s->temperature_c;
+  cfg.boundary = s->boundary;
+  cfg.backend = s->backend;
+  cfg.precision = s->precision;
+  memcpy (cfg.source, self->source, sizeof cfg.source);
+  cfg.n_receivers = self->n_receivers;
+  memcpy (cfg.receivers, self->receivers, sizeof self->receivers[0] * self->n_receivers);
 
   post_stage (self, _("Voxelising…"));
-  if (!rw_mesh_check_closed (mesh, &err))
-    return fail (error, &err), NULL;
-  t0 = g_get_monotonic_time ();
-  self->grid = rw_voxelise (mesh, h, 0, &err);
-  if (self->grid == NULL)
-    return fail (error, &err), NULL;
-  out->t_voxelise_s = (g_get_monotonic_time () - t0) / 1e6;
-  if (atomic_load (&self->cancel))
+  memset (&res, 0, sizeof res);
+  if (!rw_sim_solve (&cfg, mesh, self->surface_R, on_solver_progress, self, &self->cancel, &res, &err))
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Cancelled"));
-      return NULL;
+      rw_sim_result_clear (&res);
+      return fail (error, &err), NULL;
     }
 
-  if (!rw_grid_locate (self->grid, self->source, _("source"), &source_cell, &err))
-    return fail (error, &err), NULL;
-  for (guint r = 0; r < self->n_receivers; r++)
-    {
-      g_autofree char *what = g_strdup_printf (_("receiver %u"), r + 1);
-      if (!rw_grid_locate (self->grid, self->receivers[r], what, &receiver_cells[r], &err))
-        return fail (error, &err), NULL;
-    }
-
-  signal = g_new0 (double, n_steps);
-  signal[0] = SOURCE_AMPLITUDE;
-  RwSolverSetup setup = {
-    .grid = self->grid,
-    .surface_R = self->surface_R,
-    .boundary = s->boundary,
-    .precision = s->precision,
-    .n_steps = n_steps,
-    .source_cell = source_cell,
-    .source_kind = RW_SOURCE_SOFT,
-    .source_signal = signal,
-    .n_receivers = self->n_receivers,
-    .receiver_cells = receiver_cells,
-    .threads = 0,
-  };
-  self->solver = rw_solver_new (&setup, s->backend, &err);
-  if (self->solver == NULL)
-    return fail (error, &err), NULL;
-
-  {
-    g_autofree char *stage = g_strdup_printf (_("Solving on %s (%s): %zu × %zu × %zu cells, %zu steps"),
-                                              rw_solver_backend_name (self->solver),
-                                              rw_solver_device_name (self->solver),
-                                              self->grid->nx, self->grid->ny, self->grid->nz, n_steps);
-    post_stage (self, stage);
-  }
-  t0 = g_get_monotonic_time ();
-  if (!rw_solver_run (self->solver, on_solver_progress, self, &self->cancel, &err))
-    return fail (error, &err), NULL;
-  out->t_solve_s = (g_get_monotonic_time () - t0) / 1e6;
-
-  post_stage (self, _("Post-processing…"));
+  /* The IRs move into the output (rw_postprocess allocates with malloc;
+   * the output is freed with g_free: keep g_free-able copies). */
   out->n_receivers = self->n_receivers;
   out->ir = g_new0 (float *, self->n_receivers);
-  RwPostprocess pp = {
-    .fs_grid_hz = fs,
-    .fmax_hz = s->fmax_hz,
-    .fs_out_hz = RW_OUTPUT_RATE_HZ,
-    .spacing_m = h,
-    .source_amplitude = SOURCE_AMPLITUDE,
-    .dc_block = true,
-  };
   for (guint r = 0; r < self->n_receivers; r++)
-    {
-      float *ir = NULL;
-      size_t frames = 0;
-      if (!rw_postprocess (&pp, rw_solver_receiver (self->solver, r), rw_solver_step (self->solver),
-                           &ir, &frames, &err))
-        return fail (error, &err), NULL;
-      /* rw_postprocess allocates with malloc: keep g_free-able copies. */
-      out->ir[r] = g_memdup2 (ir, frames * sizeof (float));
-      free (ir);
-      out->ir_frames = frames;
-    }
+    out->ir[r] = g_memdup2 (res.ir[r], res.ir_frames * sizeof (float));
+  out->ir_frames = res.ir_frames;
+  out->fmax_hz = res.fmax_hz;
+  out->fs_grid_hz = res.fs_grid_hz;
+  out->fs_out_hz = res.fs_out_hz;
+  out->spacing_m = res.spacing_m;
+  out->c = res.c;
+  out->nx = res.nx;
+  out->ny = res.ny;
+  out->nz = res.nz;
+  out->n_inside = res.n_inside;
+  out->n_steps = res.n_steps;
+  g_strlcpy (out->backend, res.backend, sizeof out->backend);
+  g_strlcpy (out->device, res.device, sizeof out->device);
+  out->mvox_per_s = res.mvox_per_s;
+  out->t_voxelise_s = res.t_voxelise_s;
+  out->t_solve_s = res.t_solve_s;
+  memcpy (out->source, self->source, sizeof out->source);
+  memcpy (out->receivers, self->receivers, sizeof out->receivers);
+  rw_sim_result_clear (&res);
 
   post_stage (self, _("Analysing…"));
   out->analysis = g_new0 (RwAnalysis, self->n_receivers);
@@ -414,27 +390,11 @@ run_pipeline (RwSimJob *self, GError **error)
   for (guint r = 0; r < self->n_receivers; r++)
     {
       RwError aerr = { 0 };
-      out->analysis_ok[r] = rw_analyse (out->ir[r], out->ir_frames, RW_OUTPUT_RATE_HZ, s->fmax_hz,
+      out->analysis_ok[r] = rw_analyse (out->ir[r], out->ir_frames, out->fs_out_hz, s->fmax_hz,
                                         &out->analysis[r], &aerr);
       if (!out->analysis_ok[r])
         out->analysis_error[r] = g_strdup (aerr.message);
     }
-
-  out->fmax_hz = s->fmax_hz;
-  out->fs_grid_hz = fs;
-  out->fs_out_hz = RW_OUTPUT_RATE_HZ;
-  out->spacing_m = h;
-  out->c = c;
-  out->nx = self->grid->nx;
-  out->ny = self->grid->ny;
-  out->nz = self->grid->nz;
-  out->n_inside = self->grid->n_inside;
-  out->n_steps = n_steps;
-  g_strlcpy (out->backend, rw_solver_backend_name (self->solver), sizeof out->backend);
-  g_strlcpy (out->device, rw_solver_device_name (self->solver), sizeof out->device);
-  out->mvox_per_s = out->t_solve_s > 0 ? (double) self->grid->n_inside * n_steps / out->t_solve_s / 1e6 : 0;
-  memcpy (out->source, self->source, sizeof out->source);
-  memcpy (out->receivers, self->receivers, sizeof out->receivers);
   return g_steal_pointer (&out);
 }
 
@@ -448,8 +408,6 @@ worker (GTask *task, gpointer source_object, gpointer task_data, GCancellable *c
   (void) task_data;
   (void) cancellable;
   out = run_pipeline (self, &error);
-  g_clear_pointer (&self->solver, rw_solver_free);
-  g_clear_pointer (&self->grid, rw_grid_free);
   if (out == NULL)
     g_task_return_error (task, error);
   else

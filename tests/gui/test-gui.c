@@ -440,7 +440,9 @@ poll_run_small (void)
         /* Save with the results, reopen: the same results come back. */
         RwResultsView *rv = RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win));
         const RwSimOutput *before = rw_results_view_get_output (rv);
-        double t30_before = before->analysis[0].bands[RW_ANALYSIS_BROADBAND].t30.value_s;
+        /* T20: a 0.4 s IR of this reverberant box has the 35 dB range T20
+         * needs but not the 45 dB of T30 (which is then absent, rightly). */
+        double t20_before = before->analysis[0].bands[RW_ANALYSIS_BROADBAND].t20.value_s;
         size_t frames_before = before->ir_frames;
         float sample_before = before->ir[1][frames_before / 3];
         g_autofree char *path = g_build_filename (ctx.tmp, "with-results.roomwave", NULL);
@@ -456,9 +458,9 @@ poll_run_small (void)
             RW_CHECK (after->n_receivers == 2 && after->ir_frames == frames_before, "same IRs (%u, %zu frames)",
                       after->n_receivers, after->ir_frames);
             RW_CHECK (after->ir[1][frames_before / 3] == sample_before, "IR samples identical (32-bit float WAV)");
-            double t30_after = after->analysis[0].bands[RW_ANALYSIS_BROADBAND].t30.value_s;
-            RW_NOTE ("broadband T30 %.4f s before saving, %.4f s after reloading", t30_before, t30_after);
-            RW_CHECK (isfinite (t30_before) && t30_after == t30_before, "the same T30 after reloading");
+            double t20_after = after->analysis[0].bands[RW_ANALYSIS_BROADBAND].t20.value_s;
+            RW_NOTE ("broadband T20 %.4f s before saving, %.4f s after reloading", t20_before, t20_after);
+            RW_CHECK (isfinite (t20_before) && t20_after == t20_before, "the same T20 after reloading");
             RW_CHECK (rw_results_view_is_filled (rv), "every results page is filled again");
             RW_CHECK (!rw_results_view_get_stale (rv), "reloaded results are current");
             rw_project_set_surface_R (rw_window_get_project (ctx.win), 0, 0.5);
