@@ -1,0 +1,1415 @@
+/* rw-cuda-backend.cu — the CUDA solver backend (RwBackendOps, rw-solver.h).
+ *
+ * Production kernel: the sliced z-march of seeds/fdtd-cuda-six-strategies.txt
+ * §4.2 (thread per (x, y) column, the centre, below and above values kept in
+ * registers) with the start/stop heights of §4.3.3, taken further:
+ *   - the launch is a compact list of work items (tile of block_x × block_y
+ *     columns, z range); tiles with no inside cell are never launched, and
+ *     each tile's z range is cut into chunks so that there are many more
+ *     items than resident blocks (a tile-per-block z-march of a 200 M-cell
+ *     hall is only ~2 waves of blocks: the last wave would leave the GPU
+ *     half idle);
+ *   - each thread then clips the item's range to its own column's
+ *     [zlo, zhi), so that the cells below the floor and above the ceiling
+ *     of a sloped room cost nothing;
+ *   - x/y neighbours come through the read-only cache (__ldg); they are
+ *     the centres of the neighbouring threads, so DRAM sees each p once;
+ *   - a thread updates W cells of a row with 16-byte vector loads, and air
+ *     cells cost a bit instead of a cell byte (rw_kernel_air, variant 5;
+ *     fp16 adds a cp.async ring, rw_kernel_async, variant 9).
+ * The kernel variants below (0–10) are all kept, tested cell by cell and
+ * benchmarked (docs/GPU.md has their table); rw_cuda_variant () picks the
+ * production one per precision. Device rows are padded to a pitch of 32
+ * cells (st->nx; st->gx is the grid's nx): rows start 128-byte aligned.
+ * Two arrays in place (rw-solver.h): step n reads p and writes p_next over
+ * p_prev; the host swaps the pointers.
+ *
+ * Source and receivers: one single-block launch after each step applies the
+ * source sample and gathers the receivers into a device buffer, copied out
+ * once per advance call. Non-finite values: each thread checks what it
+ * stores (free in a memory-bound kernel) and the first bad step is kept
+ * with atomicMin; advance reads that flag once per call.
+ */
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "rw-cuda-state.cuh"
+
+const int rw_cuda_tune_shapes[RW_CUDA_N_TUNE_SHAPES][2] = {
+  { 32, 4 }, { 32, 8 }, { 64, 4 }, { 64, 2 }, { 128, 2 }, { 16, 16 }, { 32, 16 },
+  { 128, 1 }, { 256, 1 }, { 256, 2 },
+};
+
+#define RW_RCV_CHUNK 8192      /* receiver samples buffered on the device per copy */
+#define RW_MIN_ZCHUNK 16       /* shortest z-chunk: the register pipeline's restart costs 1 extra read */
+#define RW_MAX_ZCHUNK 64       /* longest: more items than 4 a resident block where the grid allows */
+
+
+/* ---------------------------------------------------------------- cells */
+
+bool
+rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, size_t pitch, uint8_t *cells,
+                    double *slot_R, double *slot_beta, int *n_slots, RwError *err)
+{
+  /* surface → slot, over the surfaces that boundary cells actually touch */
+  std::vector<int> slot_of (g->n_surfaces, -1);
+  int ns = 0;
+  const size_t n = g->nx * g->ny * g->nz;
+  for (size_t i = 0; i < n; i++)
+    {
+      const int K = g->K[i];
+      if (K > 6)
+        return rw_fail (err, RW_ERROR_INTERNAL, _("grid cell %zu has K = %d"), i, K);
+      uint8_t slot = 0;
+      if (K > 0 && K < 6)
+        {
+          const unsigned s = g->surface[i];
+          if (s >= g->n_surfaces)
+            return rw_fail (err, RW_ERROR_INTERNAL,
+                            _("boundary cell %zu has no surface (id %u of %zu)"),
+                            i, s, g->n_surfaces);
+          if (slot_of[s] < 0)
+            {
+              const double R = surface_R[s];
+              for (int k = 0; k < ns; k++)
+                if (slot_R[k] == R)
+                  slot_of[s] = k;
+              if (slot_of[s] < 0)
+                {
+                  if (ns == RW_CUDA_MAX_SLOTS)
+                    return rw_fail (err, RW_ERROR_UNSUPPORTED,
+                                    _("the room's surfaces use more than %d distinct reflection "
+                                      "factors, the most the CUDA backend holds: give surfaces "
+                                      "with similar absorption the same material, or use the "
+                                      "CPU backend"), RW_CUDA_MAX_SLOTS);
+                  slot_R[ns] = R;
+                  slot_beta[ns] = (1.0 - R) / (1.0 + R);
+                  slot_of[s] = ns++;
+                }
+            }
+          slot = (uint8_t) slot_of[s];
+        }
+      const size_t x = i % g->nx, yz = i / g->nx;
+      cells[x + pitch * yz] = (uint8_t) (K | (slot << 3));
+    }
+  for (int k = ns; k < RW_CUDA_MAX_SLOTS; k++)
+    slot_R[k] = 1.0, slot_beta[k] = 0.0;
+  *n_slots = ns;
+  return true;
+}
+
+/* -------------------------------------------------------------- kernels */
+
+/* Variants 0–2: one cell per thread. Bytes per inside cell and step, DRAM:
+ *   fp32: read p 4 + read p_prev 4 + write p_next 4 + cell byte 1 = 13 B
+ *         (the roofline counts the 12 B of the three words);
+ *   fp16: 2 + 2 + 2 + 1 = 7 B;  fp64: 8 + 8 + 8 + 1 = 25 B.
+ * The x/y neighbours are other threads' centres (L1/L2 hits); the z
+ * neighbours are registers; per work item one extra p (the one below the
+ * chunk), i.e. 1/chunk-length extra. LRS/Savioja boundary nodes also read
+ * their six neighbours' cell bytes (cache hits).
+ *
+ * Variants (V), the same arithmetic; chosen by rw_cuda_variant ():
+ *   0: the loads of the neighbours and of p_prev wait for the cell byte
+ *      (outside cells inside a column's range cost 1 B), two memory
+ *      round trips per z step;
+ *   1: every load of a z step issued at once, only the store predicated:
+ *      one round trip per step;
+ *   2: as 1, unrolled by 2 so that two steps' loads are in flight. */
+template <typename S, int BND, int V>
+__global__ void __launch_bounds__ (512)
+rw_kernel_production (const S *__restrict__ p, S *__restrict__ q,
+                      const uint8_t *__restrict__ cell, const uint2 *__restrict__ zrange,
+                      const int4 *__restrict__ items, int nx, int ny, size_t sz,
+                      RwSlotTable slots, int step, int *__restrict__ bad,
+                      const unsigned *__restrict__ air)
+{
+  typedef typename RwArith<S>::type A;
+  (void) air;
+  const int4 it = items[blockIdx.x];
+  const int x = it.x + (int) threadIdx.x, y = it.y + (int) threadIdx.y;
+  if (x >= nx || y >= ny)
+    return;
+  const size_t col = (size_t) x + (size_t) nx * (size_t) y;
+  const uint2 zr = zrange[col];
+  const int z0 = max (it.z, (int) zr.x), z1 = min (it.w, (int) zr.y);
+  if (z0 >= z1)
+    return;
+  size_t i = col + sz * (size_t) z0;
+  A below = rw_ldg (p, i - sz), centre = rw_ldg (p, i);
+  bool bad_here = false;
+#pragma unroll (V == 2 ? 2 : 1)
+  for (int z = z0; z < z1; z++, i += sz)
+    {
+      const A above = rw_ldg (p, i + sz);
+      const uint8_t c = __ldg (cell + i);
+      if (V == 0)
+        {
+          if (RW_CELL_K (c) != 0)
+            {
+              const A xm = rw_ldg (p, i - 1), xp = rw_ldg (p, i + 1);
+              const A ym = rw_ldg (p, i - nx), yp = rw_ldg (p, i + nx);
+              const A next = rw_node_update<BND, A> (c, centre, xm, xp, ym, yp, below, above,
+                                                     rw_ld (q, i), slots, cell, i, 1, nx, sz);
+              bad_here |= !rw_stored_finite (next, q);
+              rw_st (q, i, next);
+            }
+        }
+      else
+        {
+          const A xm = rw_ldg (p, i - 1), xp = rw_ldg (p, i + 1);
+          const A ym = rw_ldg (p, i - nx), yp = rw_ldg (p, i + nx);
+          const A prev = rw_ld (q, i);
+          if (RW_CELL_K (c) != 0)
+            {
+              const A next = rw_node_update<BND, A> (c, centre, xm, xp, ym, yp, below, above,
+                                                     prev, slots, cell, i, 1, nx, sz);
+              bad_here |= !rw_stored_finite (next, q);
+              rw_st (q, i, next);
+            }
+        }
+      below = centre;
+      centre = above;
+    }
+  if (bad_here)
+    atomicMin (bad, step);
+}
+
+/* Variants 3 and 4, "wide": each thread updates W consecutive cells of a
+ * row (variant 3: W = 4 fp32, 8 fp16, 2 fp64, 16-byte vectors; variant 4:
+ * W = 2 fp32, 4 fp16, 2 fp64, 8-byte vectors except fp64), so that the
+ * loads of p, p_prev and the rows y ± 1 are vectors and a thread keeps W
+ * times the bytes in flight with fewer instructions per cell: the plain
+ * z-march is latency-bound on Hopper (one 4-byte load per stream per
+ * thread in flight is not enough to cover HBM latency at 3 TB/s). The x
+ * neighbours inside the vector are registers; the two at its ends are
+ * scalar loads (L1 hits). Rows are padded to a pitch of 32 cells so that
+ * every vector is aligned. Outside cells among the W are written back
+ * unchanged (each cell belongs to exactly one thread, so this races with
+ * nothing). Bytes per cell and step: as the production kernel. */
+/* Cells per thread: variant 3 loads 16-byte vectors, variant 4 8-byte
+ * ones (fp64: 16 in both). */
+__host__ __device__ constexpr int
+rw_wide_w (int variant, int elem_bytes)
+{
+  return elem_bytes == 8 ? 2 : (variant == 4 || variant == 7 ? 8 : 16) / elem_bytes;   /* 3, 5, 6, 8, 9, 10: 16 */
+}
+
+/* Dynamic shared memory of a launch: the cp.async ring of variants 8, 9. */
+static size_t
+rw_variant_shm (int variant, int threads)
+{
+  return variant >= 8 ? (size_t) 2 * (variant - 8 + 3) * threads * 16 : 0;
+}
+
+template <bool NC>
+__device__ __forceinline__ void
+rw_vld (const float *a, size_t i, float (&v)[4])
+{
+  const float4 f = NC ? __ldg ((const float4 *) (a + i)) : *(const float4 *) (a + i);
+  v[0] = f.x, v[1] = f.y, v[2] = f.z, v[3] = f.w;
+}
+
+template <bool NC>
+__device__ __forceinline__ void
+rw_vld (const float *a, size_t i, float (&v)[2])
+{
+  const float2 f = NC ? __ldg ((const float2 *) (a + i)) : *(const float2 *) (a + i);
+  v[0] = f.x, v[1] = f.y;
+}
+
+template <bool NC>
+__device__ __forceinline__ void
+rw_vld (const double *a, size_t i, double (&v)[2])
+{
+  const double2 d = NC ? __ldg ((const double2 *) (a + i)) : *(const double2 *) (a + i);
+  v[0] = d.x, v[1] = d.y;
+}
+
+__device__ __forceinline__ float2
+rw_h2_to_f2 (unsigned w)
+{
+  __half2_raw r;
+  r.x = (unsigned short) (w & 0xffffu);
+  r.y = (unsigned short) (w >> 16);
+  return __half22float2 (__half2 (r));
+}
+
+__device__ __forceinline__ unsigned
+rw_f2_to_h2 (float a, float b)
+{
+  const __half2_raw r = (__half2_raw) __floats2half2_rn (a, b);
+  return (unsigned) r.x | ((unsigned) r.y << 16);
+}
+
+template <bool NC>
+__device__ __forceinline__ void
+rw_vld (const __half *a, size_t i, float (&v)[4])
+{
+  const uint2 u = NC ? __ldg ((const uint2 *) (a + i)) : *(const uint2 *) (a + i);
+  const float2 lo = rw_h2_to_f2 (u.x), hi = rw_h2_to_f2 (u.y);
+  v[0] = lo.x, v[1] = lo.y, v[2] = hi.x, v[3] = hi.y;
+}
+
+template <bool NC>
+__device__ __forceinline__ void
+rw_vld (const __half *a, size_t i, float (&v)[8])
+{
+  const uint4 u = NC ? __ldg ((const uint4 *) (a + i)) : *(const uint4 *) (a + i);
+  const unsigned w[4] = { u.x, u.y, u.z, u.w };
+#pragma unroll
+  for (int k = 0; k < 4; k++)
+    {
+      const float2 f = rw_h2_to_f2 (w[k]);
+      v[2 * k] = f.x, v[2 * k + 1] = f.y;
+    }
+}
+
+__device__ __forceinline__ void
+rw_vst (float *a, size_t i, const float (&v)[2])
+{
+  *(float2 *) (a + i) = make_float2 (v[0], v[1]);
+}
+
+__device__ __forceinline__ void
+rw_vst (__half *a, size_t i, const float (&v)[8])
+{
+  *(uint4 *) (a + i) = make_uint4 (rw_f2_to_h2 (v[0], v[1]), rw_f2_to_h2 (v[2], v[3]),
+                                   rw_f2_to_h2 (v[4], v[5]), rw_f2_to_h2 (v[6], v[7]));
+}
+
+__device__ __forceinline__ void
+rw_vst (float *a, size_t i, const float (&v)[4])
+{
+  *(float4 *) (a + i) = make_float4 (v[0], v[1], v[2], v[3]);
+}
+
+__device__ __forceinline__ void
+rw_vst (double *a, size_t i, const double (&v)[2])
+{
+  *(double2 *) (a + i) = make_double2 (v[0], v[1]);
+}
+
+__device__ __forceinline__ void
+rw_vst (__half *a, size_t i, const float (&v)[4])
+{
+  *(uint2 *) (a + i) = make_uint2 (rw_f2_to_h2 (v[0], v[1]), rw_f2_to_h2 (v[2], v[3]));
+}
+
+/* Streaming (evict-first) access to p_prev, which a step reads once and
+ * writes once: it should not push p, whose rows are re-read as neighbours,
+ * out of L2. */
+__device__ __forceinline__ void
+rw_vld_cs (const float *a, size_t i, float (&v)[4])
+{
+  const float4 f = __ldcs ((const float4 *) (a + i));
+  v[0] = f.x, v[1] = f.y, v[2] = f.z, v[3] = f.w;
+}
+
+__device__ __forceinline__ void
+rw_vld_cs (const double *a, size_t i, double (&v)[2])
+{
+  const double2 d = __ldcs ((const double2 *) (a + i));
+  v[0] = d.x, v[1] = d.y;
+}
+
+__device__ __forceinline__ void
+rw_vld_cs (const __half *a, size_t i, float (&v)[8])
+{
+  const uint4 u = __ldcs ((const uint4 *) (a + i));
+  const unsigned w[4] = { u.x, u.y, u.z, u.w };
+#pragma unroll
+  for (int k = 0; k < 4; k++)
+    {
+      const float2 f = rw_h2_to_f2 (w[k]);
+      v[2 * k] = f.x, v[2 * k + 1] = f.y;
+    }
+}
+
+__device__ __forceinline__ void
+rw_vst_cs (float *a, size_t i, const float (&v)[4])
+{
+  __stcs ((float4 *) (a + i), make_float4 (v[0], v[1], v[2], v[3]));
+}
+
+__device__ __forceinline__ void
+rw_vst_cs (double *a, size_t i, const double (&v)[2])
+{
+  __stcs ((double2 *) (a + i), make_double2 (v[0], v[1]));
+}
+
+__device__ __forceinline__ void
+rw_vst_cs (__half *a, size_t i, const float (&v)[8])
+{
+  __stcs ((uint4 *) (a + i), make_uint4 (rw_f2_to_h2 (v[0], v[1]), rw_f2_to_h2 (v[2], v[3]),
+                                         rw_f2_to_h2 (v[4], v[5]), rw_f2_to_h2 (v[6], v[7])));
+}
+
+template <int W>
+__device__ __forceinline__ unsigned long long
+rw_cells (const uint8_t *__restrict__ c, size_t i)
+{
+  return W == 8 ? __ldg ((const unsigned long long *) (c + i))
+         : W == 4 ? (unsigned long long) __ldg ((const unsigned *) (c + i))
+         : (unsigned long long) __ldg ((const unsigned short *) (c + i));
+}
+
+template <typename S, int BND, int V>
+__global__ void __launch_bounds__ (512)
+rw_kernel_wide (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ cell,
+                const uint2 *__restrict__ zrange, const int4 *__restrict__ items, int nx, int ny,
+                size_t sz, RwSlotTable slots, int step, int *__restrict__ bad,
+                const unsigned *__restrict__ air)
+{
+  typedef typename RwArith<S>::type A;
+  enum { W = rw_wide_w (V, sizeof (S)) };
+  (void) air;
+  const int4 it = items[blockIdx.x];
+  const int x = it.x + (int) threadIdx.x * W, y = it.y + (int) threadIdx.y;
+  if (x >= nx || y >= ny)
+    return;
+  /* zrange here holds one range per group of W columns (their union) */
+  const uint2 zr = zrange[(size_t) (x / W) + (size_t) (nx / W) * (size_t) y];
+  const int z0 = max (it.z, (int) zr.x), z1 = min (it.w, (int) zr.y);
+  if (z0 >= z1)
+    return;
+  size_t i = (size_t) x + (size_t) nx * (size_t) y + sz * (size_t) z0;
+  A below[W], centre[W], above[W], ym[W], yp[W], prev[W], next[W];
+  rw_vld<true> (p, i - sz, below);
+  rw_vld<true> (p, i, centre);
+  bool bad_here = false;
+#pragma unroll 1
+  for (int z = z0; z < z1; z++, i += sz)
+    {
+      rw_vld<true> (p, i + sz, above);
+      rw_vld<true> (p, i - nx, ym);
+      rw_vld<true> (p, i + nx, yp);
+      rw_vld<false> (q, i, prev);
+      const A xm0 = rw_ldg (p, i - 1), xpw = rw_ldg (p, i + W);
+      const unsigned long long cw = rw_cells<W> (cell, i);
+      if (cw != 0)
+        {
+#pragma unroll
+          for (int k = 0; k < W; k++)
+            {
+              const uint8_t c = (uint8_t) (cw >> (8 * k));
+              const A xm = k == 0 ? xm0 : centre[k > 0 ? k - 1 : 0];
+              const A xp = k == W - 1 ? xpw : centre[k < W - 1 ? k + 1 : 0];
+              if (RW_CELL_K (c) != 0)
+                {
+                  next[k] = rw_node_update<BND, A> (c, centre[k], xm, xp, ym[k], yp[k], below[k],
+                                                    above[k], prev[k], slots, cell, i + k, 1, nx,
+                                                    sz);
+                  bad_here |= !rw_stored_finite (next[k], q);
+                }
+              else
+                next[k] = prev[k];
+            }
+          rw_vst (q, i, next);
+        }
+#pragma unroll
+      for (int k = 0; k < W; k++)
+        {
+          below[k] = centre[k];
+          centre[k] = above[k];
+        }
+    }
+  if (bad_here)
+    atomicMin (bad, step);
+}
+
+/* Variants 5, 6 and 7: the wide kernel without the cell byte of air cells.
+ * A bit per group of W cells says "all W are air (K = 6)"; a warp reads
+ * one or two 32-bit words of bits per row (1/W bit per cell), and the cell
+ * bytes only where a group holds a boundary or outside cell, so the cell
+ * data costs ~0.03 B per cell instead of 1 B: 12 B per cell and step in
+ * fp32 (6 B fp16, 24 B fp64), exactly what the roofline counts, plus the
+ * boundary cells' bytes.
+ * 6 and 7 also prefetch: the next z step's p above and p_prev are loaded
+ * before the current step is computed, so that two steps' DRAM loads are
+ * in flight per thread (the kernel is latency-bound: 83 % of the stalls of
+ * variant 3 wait on L1TEX). 5 and 6 use 16-byte vectors, 7 8-byte ones.
+ * 10 is 5 with p_prev read and written with evict-first (streaming) cache
+ * hints. */
+template <typename S, int BND, int V>
+__global__ void __launch_bounds__ (512)
+rw_kernel_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ cell,
+               const uint2 *__restrict__ zrange, const int4 *__restrict__ items, int nx, int ny,
+               size_t sz, RwSlotTable slots, int step, int *__restrict__ bad,
+               const unsigned *__restrict__ air)
+{
+  typedef typename RwArith<S>::type A;
+  enum { W = rw_wide_w (V, sizeof (S)) };
+  const bool prefetch = V == 6 || V == 7;
+  const int4 it = items[blockIdx.x];
+  const int x = it.x + (int) threadIdx.x * W, y = it.y + (int) threadIdx.y;
+  if (x >= nx || y >= ny)
+    return;
+  const uint2 zr = zrange[(size_t) (x / W) + (size_t) (nx / W) * (size_t) y];
+  const int z0 = max (it.z, (int) zr.x), z1 = min (it.w, (int) zr.y);
+  if (z0 >= z1)
+    return;
+  size_t i = (size_t) x + (size_t) nx * (size_t) y + sz * (size_t) z0;
+  A below[W], centre[W], above[W], ym[W], yp[W], prev[W], next[W], above_n[W], prev_n[W];
+  rw_vld<true> (p, i - sz, below);
+  rw_vld<true> (p, i, centre);
+  if (prefetch)
+    {
+      rw_vld<true> (p, i + sz, above_n);
+      rw_vld<false> (q, i, prev_n);
+    }
+  bool bad_here = false;
+#pragma unroll 1
+  for (int z = z0; z < z1; z++, i += sz)
+    {
+      if (prefetch)
+        {
+#pragma unroll
+          for (int k = 0; k < W; k++)
+            above[k] = above_n[k], prev[k] = prev_n[k];
+          if (z + 1 < z1)
+            {
+              rw_vld<true> (p, i + 2 * sz, above_n);
+              rw_vld<false> (q, i + sz, prev_n);
+            }
+        }
+      else
+        {
+          rw_vld<true> (p, i + sz, above);
+          if constexpr (V == 10)
+            rw_vld_cs (q, i, prev);
+          else
+            rw_vld<false> (q, i, prev);
+        }
+      rw_vld<true> (p, i - nx, ym);
+      rw_vld<true> (p, i + nx, yp);
+      const A xm0 = rw_ldg (p, i - 1), xpw = rw_ldg (p, i + W);
+      const size_t grp = i / W;
+      const bool all_air = (__ldg (air + (grp >> 5)) >> (grp & 31)) & 1u;
+      const unsigned long long cw = all_air ? 0x0606060606060606ULL : rw_cells<W> (cell, i);
+      if (cw != 0)
+        {
+#pragma unroll
+          for (int k = 0; k < W; k++)
+            {
+              const uint8_t c = (uint8_t) (cw >> (8 * k));
+              const A xm = k == 0 ? xm0 : centre[k > 0 ? k - 1 : 0];
+              const A xp = k == W - 1 ? xpw : centre[k < W - 1 ? k + 1 : 0];
+              if (RW_CELL_K (c) != 0)
+                {
+                  next[k] = rw_node_update<BND, A> (c, centre[k], xm, xp, ym[k], yp[k], below[k],
+                                                    above[k], prev[k], slots, cell, i + k, 1, nx,
+                                                    sz);
+                  bad_here |= !rw_stored_finite (next[k], q);
+                }
+              else
+                next[k] = prev[k];
+            }
+          if constexpr (V == 10)
+            rw_vst_cs (q, i, next);
+          else
+            rw_vst (q, i, next);
+        }
+#pragma unroll
+      for (int k = 0; k < W; k++)
+        {
+          below[k] = centre[k];
+          centre[k] = above[k];
+        }
+    }
+  if (bad_here)
+    atomicMin (bad, step);
+}
+
+/* Variants 8 and 9, "async": variant 5 (16-byte vectors, air bits) with
+ * the two DRAM streams of each z step — p above and p_prev — fetched D = 2
+ * (variant 8) or 3 (variant 9) steps ahead by cp.async into a per-thread
+ * ring in shared memory. The copies hold no registers while in flight, so
+ * that D steps of loads are outstanding per thread without the register
+ * cost that sank variant 6's prefetch (occupancy) — variants 3–7 are
+ * latency-bound: 83 % of their stalls wait on L1TEX. Each thread reads only
+ * its own slots: no barrier. Air groups take a path without per-cell K
+ * tests, and the non-finite check is one test of the sum of everything the
+ * thread stored (a NaN or infinity survives any sum). */
+__device__ __forceinline__ void
+rw_cp_async16 (void *smem, const void *gmem)
+{
+  const unsigned s = (unsigned) __cvta_generic_to_shared (smem);
+  asm volatile ("cp.async.ca.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
+}
+
+__device__ __forceinline__ void
+rw_cp_commit (void)
+{
+  asm volatile ("cp.async.commit_group;\n" ::: "memory");
+}
+
+template <int N>
+__device__ __forceinline__ void
+rw_cp_wait (void)
+{
+  asm volatile ("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+__device__ __forceinline__ void
+rw_unpack (uint4 u, float (&v)[4])
+{
+  v[0] = __uint_as_float (u.x), v[1] = __uint_as_float (u.y);
+  v[2] = __uint_as_float (u.z), v[3] = __uint_as_float (u.w);
+}
+
+__device__ __forceinline__ void
+rw_unpack (uint4 u, double (&v)[2])
+{
+  v[0] = __hiloint2double ((int) u.y, (int) u.x);
+  v[1] = __hiloint2double ((int) u.w, (int) u.z);
+}
+
+__device__ __forceinline__ void
+rw_unpack (uint4 u, float (&v)[8])
+{
+  const unsigned w[4] = { u.x, u.y, u.z, u.w };
+#pragma unroll
+  for (int k = 0; k < 4; k++)
+    {
+      const float2 f = rw_h2_to_f2 (w[k]);
+      v[2 * k] = f.x, v[2 * k + 1] = f.y;
+    }
+}
+
+/* Non-finite values once stored: the sum catches NaN and infinity; fp16
+ * also overflows above 65504, which the largest magnitude catches. */
+__device__ __forceinline__ bool
+rw_bad_sum (float sum, float maxabs, const __half *)
+{
+  return !isfinite (sum) || maxabs >= 65520.0f;
+}
+
+template <typename S, typename A>
+__device__ __forceinline__ bool
+rw_bad_sum (A sum, A, const S *)
+{
+  return !isfinite (sum);
+}
+
+template <typename S, int BND, int D>
+__global__ void __launch_bounds__ (512)
+rw_kernel_async (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ cell,
+                 const uint2 *__restrict__ zrange, const int4 *__restrict__ items, int nx,
+                 int ny, size_t sz, RwSlotTable slots, int step, int *__restrict__ bad,
+                 const unsigned *__restrict__ air)
+{
+  typedef typename RwArith<S>::type A;
+  enum { W = 16 / (int) sizeof (S) };
+  extern __shared__ uint4 rw_ring[];
+  const int tid = threadIdx.x + blockDim.x * threadIdx.y, nthr = blockDim.x * blockDim.y;
+  const int4 it = items[blockIdx.x];
+  const int x = it.x + (int) threadIdx.x * W, y = it.y + (int) threadIdx.y;
+  if (x >= nx || y >= ny)
+    return;
+  const uint2 zr = zrange[(size_t) (x / W) + (size_t) (nx / W) * (size_t) y];
+  const int z0 = max (it.z, (int) zr.x), z1 = min (it.w, (int) zr.y);
+  if (z0 >= z1)
+    return;
+  const size_t i0 = (size_t) x + (size_t) nx * (size_t) y + sz * (size_t) z0;
+  /* slot s: rw_ring[(2 s) nthr + tid] = p above, [(2 s + 1) nthr + tid] = p_prev */
+#pragma unroll
+  for (int d = 0; d < D; d++)
+    {
+      if (z0 + d < z1)
+        {
+          const size_t j = i0 + (size_t) d * sz;
+          rw_cp_async16 (&rw_ring[(2 * d) * nthr + tid], p + j + sz);
+          rw_cp_async16 (&rw_ring[(2 * d + 1) * nthr + tid], q + j);
+        }
+      rw_cp_commit ();
+    }
+  A below[W], centre[W], above[W], ym[W], yp[W], prev[W], next[W];
+  rw_vld<true> (p, i0 - sz, below);
+  rw_vld<true> (p, i0, centre);
+  A sum_all = 0, max_abs = 0;
+  size_t i = i0;
+  int slot = 0;
+#pragma unroll 1
+  for (int z = z0; z < z1; z++, i += sz)
+    {
+      int ahead = slot + D;
+      ahead -= ahead > D ? D + 1 : 0;
+      if (z + D < z1)
+        {
+          rw_cp_async16 (&rw_ring[(2 * ahead) * nthr + tid], p + i + (size_t) (D + 1) * sz);
+          rw_cp_async16 (&rw_ring[(2 * ahead + 1) * nthr + tid], q + i + (size_t) D * sz);
+        }
+      rw_cp_commit ();
+      rw_vld<true> (p, i - nx, ym);
+      rw_vld<true> (p, i + nx, yp);
+      const A xm0 = rw_ldg (p, i - 1), xpw = rw_ldg (p, i + W);
+      const size_t grp = i / W;
+      const bool all_air = (__ldg (air + (grp >> 5)) >> (grp & 31)) & 1u;
+      rw_cp_wait<D> ();
+      rw_unpack (rw_ring[(2 * slot) * nthr + tid], above);
+      rw_unpack (rw_ring[(2 * slot + 1) * nthr + tid], prev);
+      if (all_air)
+        {
+#pragma unroll
+          for (int k = 0; k < W; k++)
+            {
+              const A xm = k == 0 ? xm0 : centre[k > 0 ? k - 1 : 0];
+              const A xp = k == W - 1 ? xpw : centre[k < W - 1 ? k + 1 : 0];
+              next[k] = rw_air (((((xm + xp) + ym[k]) + yp[k]) + below[k]) + above[k], prev[k]);
+              sum_all += next[k];
+              if (sizeof (S) == 2)
+                max_abs = fmax (max_abs, fabs (next[k]));
+            }
+          rw_vst (q, i, next);
+        }
+      else
+        {
+          const unsigned long long cw = rw_cells<W> (cell, i);
+          if (cw != 0)
+            {
+#pragma unroll
+              for (int k = 0; k < W; k++)
+                {
+                  const uint8_t c = (uint8_t) (cw >> (8 * k));
+                  const A xm = k == 0 ? xm0 : centre[k > 0 ? k - 1 : 0];
+                  const A xp = k == W - 1 ? xpw : centre[k < W - 1 ? k + 1 : 0];
+                  /* an outside cell keeps its own value */
+                  next[k] = prev[k];
+                  if (RW_CELL_K (c) != 0)
+                    {
+                      next[k] = rw_node_update<BND, A> (c, centre[k], xm, xp, ym[k], yp[k],
+                                                        below[k], above[k], prev[k], slots, cell,
+                                                        i + k, 1, nx, sz);
+                      sum_all += next[k];
+                      if (sizeof (S) == 2)
+                        max_abs = fmax (max_abs, fabs (next[k]));
+                    }
+                }
+              rw_vst (q, i, next);
+            }
+        }
+#pragma unroll
+      for (int k = 0; k < W; k++)
+        {
+          below[k] = centre[k];
+          centre[k] = above[k];
+        }
+      slot = slot == D ? 0 : slot + 1;
+    }
+  rw_cp_wait<0> ();
+  if (rw_bad_sum (sum_all, max_abs, q))
+    atomicMin (bad, step);
+}
+
+/* Source and receivers of one step, on the new field. One block: the
+ * barrier orders the source write before a receiver at the same cell. */
+template <typename S>
+__global__ void
+rw_kernel_io (S *f, long long src, int hard, double s, const size_t *__restrict__ rcv,
+              int n_rcv, double *__restrict__ out, size_t k, size_t chunk)
+{
+  typedef typename RwArith<S>::type A;
+  if (threadIdx.x == 0 && src >= 0)
+    rw_st (f, (size_t) src, hard ? (A) s : rw_ld (f, (size_t) src) + (A) s);
+  __syncthreads ();
+  for (int r = threadIdx.x; r < n_rcv; r += blockDim.x)
+    out[(size_t) r * chunk + k] = (double) rw_ld (f, rcv[r]);
+}
+
+template <typename S>
+__global__ void
+rw_kernel_slice (const S *__restrict__ f, int axis, size_t index, size_t nx, size_t ny,
+                 size_t nz, size_t pitch, float *__restrict__ out)
+{
+  const size_t n0 = axis == 0 ? ny : nx, n1 = axis == 2 ? ny : nz;
+  for (size_t k = blockIdx.x * (size_t) blockDim.x + threadIdx.x; k < n0 * n1;
+       k += (size_t) gridDim.x * blockDim.x)
+    {
+      const size_t a = k % n0, b = k / n0;
+      size_t x, y, z;
+      if (axis == 0)
+        x = index, y = a, z = b;
+      else if (axis == 1)
+        x = a, y = index, z = b;
+      else
+        x = a, y = b, z = index;
+      out[k] = (float) rw_ld (f, x + pitch * (y + ny * z));
+    }
+}
+
+/* ------------------------------------------------------ launch geometry */
+
+/* Work items for a block shape: every tile with an inside cell, its z range
+ * [min zlo, max zhi) cut into chunks of equal length: at least 4 items per
+ * resident block where the grid allows (the last wave's imbalance stays
+ * small), chunks of 16 to 64 planes (each restart reads one plane of p
+ * more). Measured on the H100: 64 on the 220 M-cell hall is 1.7 % faster
+ * than ~100; on the 22 M-cell e2e room, ~20 instead of 64 cuts the solve
+ * from 7.43 s to 6.74 s. */
+static std::vector<int4>
+rw_build_items (const RwCudaState *st, int bx, int by, int resident_blocks)
+{
+  const size_t tx = (st->nx + bx - 1) / bx, ty = (st->ny + by - 1) / by;
+  std::vector<int4> tiles;
+  size_t total_z = 0;
+  for (size_t j = 0; j < ty; j++)
+    for (size_t i = 0; i < tx; i++)
+      {
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (size_t y = j * by; y < std::min (st->ny, (j + 1) * by); y++)
+          for (size_t x = i * bx; x < std::min (st->nx, (i + 1) * bx); x++)
+            {
+              const size_t c = x + st->nx * y;
+              const uint32_t zl = (*st->zlo_host)[c], zh = (*st->zhi_host)[c];
+              if (zl < zh)
+                lo = std::min (lo, zl), hi = std::max (hi, zh);
+            }
+        if (lo < hi)
+          {
+            tiles.push_back (make_int4 ((int) (i * bx), (int) (j * by), (int) lo, (int) hi));
+            total_z += hi - lo;
+          }
+      }
+  const size_t target = 4 * (size_t) std::max (resident_blocks, 1);
+  const size_t chunk = std::min ((size_t) RW_MAX_ZCHUNK,
+                                 std::max ((size_t) RW_MIN_ZCHUNK, (total_z + target - 1) / target));
+  std::vector<int4> items;
+  for (const int4 &t : tiles)
+    {
+      const int len = t.w - t.z;
+      const int nc = (int) ((len + chunk - 1) / chunk);
+      for (int c = 0; c < nc; c++)
+        items.push_back (make_int4 (t.x, t.y, t.z + (int) ((size_t) len * c / nc),
+                                    t.z + (int) ((size_t) len * (c + 1) / nc)));
+    }
+  return items;
+}
+
+/* Upper bound of the items for any block shape of ≥ 64 threads. */
+static size_t
+rw_items_bound (size_t nx, size_t ny, size_t nz)
+{
+  return (nx / 16 + 2) * (ny / 2 + 2) * (nz / RW_MIN_ZCHUNK + 2) + 1024 * 1024;
+}
+
+/* The kernel for a precision and boundary form: a table, launched with
+ * cudaLaunchKernel (its arguments are the same for every entry). */
+typedef const void *RwProdKernel;
+
+/* The production variant of each precision: the fastest measured on an
+ * H100 (docs/GPU.md, docs/PERFORMANCE.md): 5 for fp32 and fp64, 9 (the
+ * cp.async pipeline, which pays where the fp16 conversions lengthen each
+ * step) for fp16. ROOMWAVE_CUDA_VARIANT=0…10 overrides it (benchmarks,
+ * tests). */
+static int
+rw_cuda_variant (RwPrecision precision)
+{
+  const char *v = getenv ("ROOMWAVE_CUDA_VARIANT");
+  char *end;
+  const long n = v ? strtol (v, &end, 10) : -1;
+  if (v && *v && *end == '\0' && n >= 0 && n < RW_N_VARIANTS)
+    return (int) n;
+  return precision == RW_PRECISION_F16 ? 9 : 5;
+}
+
+static RwProdKernel
+rw_production_kernel (RwPrecision prec, RwBoundary bnd, int variant)
+{
+#define RW_K(S, B, V) ((RwProdKernel) rw_kernel_production<S, B, V>)
+#define RW_KV(V) { { RW_K (float, 0, V), RW_K (float, 1, V), RW_K (float, 2, V) },        \
+                   { RW_K (double, 0, V), RW_K (double, 1, V), RW_K (double, 2, V) },     \
+                   { RW_K (__half, 0, V), RW_K (__half, 1, V), RW_K (__half, 2, V) } }
+#define RW_KW(S, B, V) ((RwProdKernel) rw_kernel_wide<S, B, V>)
+#define RW_KWV(V) { { RW_KW (float, 0, V), RW_KW (float, 1, V), RW_KW (float, 2, V) },    \
+                    { RW_KW (double, 0, V), RW_KW (double, 1, V), RW_KW (double, 2, V) }, \
+                    { RW_KW (__half, 0, V), RW_KW (__half, 1, V), RW_KW (__half, 2, V) } }
+#define RW_KA(S, B, V) ((RwProdKernel) rw_kernel_air<S, B, V>)
+#define RW_KAV(V) { { RW_KA (float, 0, V), RW_KA (float, 1, V), RW_KA (float, 2, V) },    \
+                    { RW_KA (double, 0, V), RW_KA (double, 1, V), RW_KA (double, 2, V) }, \
+                    { RW_KA (__half, 0, V), RW_KA (__half, 1, V), RW_KA (__half, 2, V) } }
+#define RW_KC(S, B, D) ((RwProdKernel) rw_kernel_async<S, B, D>)
+#define RW_KCV(D) { { RW_KC (float, 0, D), RW_KC (float, 1, D), RW_KC (float, 2, D) },    \
+                    { RW_KC (double, 0, D), RW_KC (double, 1, D), RW_KC (double, 2, D) }, \
+                    { RW_KC (__half, 0, D), RW_KC (__half, 1, D), RW_KC (__half, 2, D) } }
+  static const RwProdKernel table[RW_N_VARIANTS][3][3] = {
+    RW_KV (0), RW_KV (1), RW_KV (2), RW_KWV (3), RW_KWV (4), RW_KAV (5), RW_KAV (6), RW_KAV (7),
+    RW_KCV (2), RW_KCV (3), RW_KAV (10),
+  };
+#undef RW_KCV
+#undef RW_KC
+#undef RW_KAV
+#undef RW_KA
+#undef RW_KWV
+#undef RW_KW
+#undef RW_KV
+#undef RW_K
+  return table[variant][prec][bnd];
+}
+
+const void *
+rw_cuda_production_func (RwPrecision precision, RwBoundary boundary)
+{
+  return rw_production_kernel (precision, boundary, rw_cuda_variant (precision));
+}
+
+static bool
+rw_set_items (RwCudaState *st, int bx, int by, RwError *err)
+{
+  int dev, sms, per_sm = 1;
+  RwProdKernel k = rw_production_kernel (st->precision, st->boundary, st->variant);
+  const size_t shm = rw_variant_shm (st->variant, bx * by);
+  if (!RW_CUDA (cudaGetDevice (&dev))
+      || !RW_CUDA (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev))
+      || (shm > 0 && !RW_CUDA (cudaFuncSetAttribute (k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                     (int) shm)))
+      || !RW_CUDA (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, k, bx * by, shm)))
+    return false;
+  const int tile_x = bx * (int) st->wide_w;
+  std::vector<int4> items = rw_build_items (st, tile_x, by, sms * per_sm);
+  if (items.size () > st->items_cap)
+    return rw_fail (err, RW_ERROR_INTERNAL, _("%zu work items exceed the %zu allocated"),
+                    items.size (), st->items_cap);
+  if (!items.empty ()
+      && !RW_CUDA (cudaMemcpy (st->items, items.data (), items.size () * sizeof (int4),
+                               cudaMemcpyHostToDevice)))
+    return false;
+  st->n_items = items.size ();
+  st->bx = bx;
+  st->by = by;
+  st->shm = shm;
+  return true;
+}
+
+void
+rw_cuda_launch_step (RwCudaState *st, int step)
+{
+  if (st->n_items == 0)
+    return;
+  int nx = (int) st->nx, ny = (int) st->ny;
+  size_t sz = st->nx * st->ny;
+  void *args[] = { &st->p, &st->q, &st->cell, st->variant >= 3 ? &st->zrange_w : &st->zrange,
+                   &st->items, &nx, &ny, &sz, &st->slots, &step, &st->bad, &st->air };
+  (void) cudaLaunchKernel (rw_production_kernel (st->precision, st->boundary, st->variant),
+                           dim3 ((unsigned) st->n_items), dim3 (st->bx, st->by), args, st->shm,
+                           st->stream);
+}
+
+/* ------------------------------------------------------------- autotune */
+
+static const char *
+rw_precision_name (RwPrecision p)
+{
+  return p == RW_PRECISION_F64 ? "f64" : p == RW_PRECISION_F16 ? "f16" : "f32";
+}
+
+/* One-shot search over rw_cuda_tune_shapes, on the fields as they are at
+ * creation (all zero: the same traffic as any field, and nothing changes);
+ * best of 3 timed steps each. Cached per device, grid, precision and
+ * boundary form. */
+static bool
+rw_autotune (RwCudaState *st, RwError *err)
+{
+  char key[512];
+  snprintf (key, sizeof key, "%s|%zux%zux%zu|%s|%d|v%d", st->name, st->gx, st->ny, st->nz,
+            rw_precision_name (st->precision), (int) st->boundary, st->variant);
+  int bx, by;
+  if (rw_cuda_autotune_lookup (key, &bx, &by))
+    return rw_set_items (st, bx, by, err);
+  double best_ms = 1e30;
+  int best = 1;
+  for (int s = 0; s < RW_CUDA_N_TUNE_SHAPES; s++)
+    {
+      if (!rw_set_items (st, rw_cuda_tune_shapes[s][0], rw_cuda_tune_shapes[s][1], err))
+        return false;
+      rw_cuda_launch_step (st, 0);
+      for (int r = 0; r < 3; r++)
+        {
+          float ms;
+          if (!RW_CUDA (cudaEventRecord (st->ev0, st->stream)))
+            return false;
+          rw_cuda_launch_step (st, 0);
+          if (!RW_CUDA (cudaEventRecord (st->ev1, st->stream))
+              || !RW_CUDA (cudaEventSynchronize (st->ev1))
+              || !RW_CUDA (cudaEventElapsedTime (&ms, st->ev0, st->ev1)))
+            return false;
+          if (ms < best_ms)
+            best_ms = ms, best = s;
+        }
+    }
+  if (!RW_CUDA (cudaGetLastError ()))
+    return false;
+  bx = rw_cuda_tune_shapes[best][0];
+  by = rw_cuda_tune_shapes[best][1];
+  rw_cuda_autotune_store (key, bx, by, st->n_inside / (best_ms * 1e-3) / 1e9);
+  return rw_set_items (st, bx, by, err);
+}
+
+/* ---------------------------------------------------------------- ops */
+
+static bool
+rw_cuda_available (char *why, size_t why_len)
+{
+  int n = 0;
+  cudaError_t e = cudaGetDeviceCount (&n);
+  if (e != cudaSuccess)
+    {
+      (void) cudaGetLastError ();
+      snprintf (why, why_len, _("no CUDA device: %s"), cudaGetErrorString (e));
+      return false;
+    }
+  if (n == 0)
+    {
+      snprintf (why, why_len, _("no CUDA device found"));
+      return false;
+    }
+  return true;
+}
+
+/* Device rows are padded to a multiple of 32 cells (outside cells), so
+ * that rows start 128-byte aligned and the wide kernel's vectors are
+ * aligned. */
+static size_t
+rw_pitch (size_t nx)
+{
+  return (nx + 31) / 32 * 32;
+}
+
+/* Grid index → padded device index. */
+static size_t
+rw_pad_index (const RwCudaState *st, size_t i)
+{
+  return i % st->gx + st->nx * (i / st->gx);
+}
+
+static size_t
+rw_elem_bytes (RwPrecision p)
+{
+  return p == RW_PRECISION_F64 ? 8 : p == RW_PRECISION_F16 ? 2 : 4;
+}
+
+static size_t
+rw_cuda_memory_bytes (const RwSolverSetup *setup)
+{
+  const RwGrid *g = setup->grid;
+  const size_t pitch = rw_pitch (g->nx);
+  const size_t n = pitch * g->ny * g->nz;
+  const size_t plane = std::max (g->ny * g->nz, std::max (g->nx * g->nz, g->nx * g->ny));
+  return n * (2 * rw_elem_bytes (setup->precision) + 1)          /* p, p_prev, cell */
+         + 2 * pitch * g->ny * sizeof (uint2)                      /* column ranges */
+         + n / 8 + 8                                               /* air bits (≥ 2 cells a bit) */
+         + rw_items_bound (pitch, g->ny, g->nz) * sizeof (int4)    /* work items */
+         + setup->n_receivers * (RW_RCV_CHUNK * sizeof (double) + sizeof (size_t))
+         + plane * sizeof (float) + 256;
+}
+
+static void rw_cuda_destroy (void *state);
+
+static void *
+rw_cuda_create (const RwSolverSetup *setup, RwError *err)
+{
+  const RwGrid *g = setup->grid;
+  char why[256];
+  if (!rw_cuda_available (why, sizeof why))
+    {
+      rw_fail (err, RW_ERROR_UNSUPPORTED, "%s", why);
+      return NULL;
+    }
+  if ((int) setup->precision < 0 || setup->precision > RW_PRECISION_F16
+      || (int) setup->boundary < 0 || setup->boundary > RW_BOUNDARY_SAVIOJA)
+    {
+      rw_fail (err, RW_ERROR_INPUT, _("unknown precision or boundary form"));
+      return NULL;
+    }
+  if (g->nx > INT_MAX || g->ny > INT_MAX || g->nz > INT_MAX || setup->n_steps > INT_MAX)
+    {
+      rw_fail (err, RW_ERROR_INPUT, _("grid of %zu×%zu×%zu cells or %zu steps is too large "
+                                      "for the CUDA backend"), g->nx, g->ny, g->nz,
+               setup->n_steps);
+      return NULL;
+    }
+  if (setup->block_x < 0 || setup->block_y < 0
+      || (setup->block_x > 0) != (setup->block_y > 0)
+      || setup->block_x * setup->block_y > 512
+      || (setup->block_x > 0 && setup->block_x * setup->block_y < 32))
+    {
+      rw_fail (err, RW_ERROR_INPUT, _("thread-block shape %d×%d: both sides > 0 and 32 to "
+                                      "512 threads in all"), setup->block_x, setup->block_y);
+      return NULL;
+    }
+  const size_t n = g->nx * g->ny * g->nz;
+  for (size_t r = 0; r < setup->n_receivers; r++)
+    if (setup->receiver_cells[r] >= n)
+      {
+        rw_fail (err, RW_ERROR_INPUT, _("receiver %zu: cell %zu is outside the grid"), r + 1,
+                 setup->receiver_cells[r]);
+        return NULL;
+      }
+  if (setup->source_signal && setup->source_cell >= n)
+    {
+      rw_fail (err, RW_ERROR_INPUT, _("source: cell %zu is outside the grid"),
+               setup->source_cell);
+      return NULL;
+    }
+
+  RwCudaState *st = (RwCudaState *) calloc (1, sizeof *st);
+  if (!st)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
+      return NULL;
+    }
+  st->gx = g->nx;
+  st->nx = rw_pitch (g->nx), st->ny = g->ny, st->nz = g->nz;
+  st->n = st->nx * st->ny * st->nz;
+  st->n_inside = g->n_inside;
+  st->precision = setup->precision;
+  st->boundary = setup->boundary;
+  st->variant = rw_cuda_variant (setup->precision);
+  st->elem = rw_elem_bytes (setup->precision);
+  st->source = setup->source_signal;
+  st->n_steps = setup->n_steps;
+  st->source_cell = setup->source_signal ? (long long) rw_pad_index (st, setup->source_cell) : -1;
+  st->source_hard = setup->source_kind == RW_SOURCE_HARD;
+  st->n_rcv = setup->n_receivers;
+
+  std::vector<uint8_t> cells;
+  int n_slots;
+  std::vector<uint2> zr, zrw;
+  std::vector<size_t> rcv_pad;
+  std::vector<unsigned> air;
+  cudaDeviceProp prop;
+  size_t free_b, total_b;
+  const size_t need = rw_cuda_memory_bytes (setup);
+  st->slice_cap = std::max (g->ny * g->nz, std::max (g->nx * g->nz, g->nx * g->ny));
+  st->items_cap = rw_items_bound (st->nx, g->ny, g->nz);
+
+  /* the need is checked before anything of the grid's size is allocated,
+   * here or on the device */
+  if (!RW_CUDA (cudaSetDevice (0)) || !RW_CUDA (cudaGetDeviceProperties (&prop, 0))
+      || !RW_CUDA (cudaMemGetInfo (&free_b, &total_b)))
+    goto fail;
+  snprintf (st->name, sizeof st->name, "%s", prop.name);
+  if (need > free_b)
+    {
+      rw_fail (err, RW_ERROR_MEMORY,
+               _("the simulation needs %.2f GB on the GPU (%zu cells at %zu bytes per value), "
+                 "but %s has %.2f GB free of %.2f GB: lower fmax (memory falls with fmax³), "
+                 "use precision f16 (half the field memory), or use the CPU backend"),
+               need / 1e9, st->n, st->elem, st->name, free_b / 1e9, total_b / 1e9);
+      goto fail;
+    }
+  cells.assign (st->n, 0);
+  if (!rw_cuda_pack_cells (g, setup->surface_R, st->nx, cells.data (), st->slots.R,
+                           st->slots.beta, &n_slots, err))
+    goto fail;
+  /* column ranges on the padded rows (padding columns are empty), and
+   * their unions over the wide kernel's groups of W columns */
+  st->wide_w = st->variant >= 3 ? rw_wide_w (st->variant, (int) st->elem) : 1;
+  st->zlo_host = new std::vector<uint32_t> (st->nx * st->ny, 0);
+  st->zhi_host = new std::vector<uint32_t> (st->nx * st->ny, 0);
+  zr.assign (st->nx * st->ny, make_uint2 (0, 0));
+  zrw.assign (st->nx / st->wide_w * st->ny, make_uint2 (UINT32_MAX, 0));
+  for (size_t y = 0; y < g->ny; y++)
+    for (size_t x = 0; x < g->nx; x++)
+      {
+        const size_t c = x + g->nx * y, d = x + st->nx * y;
+        const uint32_t lo = g->zlo[c], hi = g->zhi[c];
+        (*st->zlo_host)[d] = lo;
+        (*st->zhi_host)[d] = hi;
+        zr[d] = make_uint2 (lo, hi);
+        uint2 &w = zrw[x / st->wide_w + st->nx / st->wide_w * y];
+        if (lo < hi)
+          w = make_uint2 (std::min (w.x, lo), std::max (w.y, hi));
+      }
+  for (uint2 &w : zrw)
+    if (w.x >= w.y)
+      w = make_uint2 (0, 0);
+  for (size_t r = 0; r < st->n_rcv; r++)
+    rcv_pad.push_back (rw_pad_index (st, setup->receiver_cells[r]));
+  /* one bit per group of wide_w cells: all air (variants 5–7) */
+  air.assign (st->n / st->wide_w / 32 + 1, 0u);
+  for (size_t grp = 0; grp < st->n / st->wide_w; grp++)
+    {
+      bool all = true;
+      for (size_t k = 0; k < st->wide_w; k++)
+        all = all && RW_CELL_K (cells[grp * st->wide_w + k]) == 6;
+      if (all)
+        air[grp >> 5] |= 1u << (grp & 31);
+    }
+
+  if (!RW_CUDA (cudaStreamCreateWithFlags (&st->stream, cudaStreamNonBlocking))
+      || !RW_CUDA (cudaEventCreate (&st->ev0)) || !RW_CUDA (cudaEventCreate (&st->ev1))
+      || !RW_CUDA (cudaMalloc (&st->p, st->n * st->elem))
+      || !RW_CUDA (cudaMalloc (&st->q, st->n * st->elem))
+      || !RW_CUDA (cudaMalloc ((void **) &st->cell, st->n))
+      || !RW_CUDA (cudaMalloc ((void **) &st->zrange, zr.size () * sizeof (uint2)))
+      || !RW_CUDA (cudaMalloc ((void **) &st->zrange_w, zrw.size () * sizeof (uint2)))
+      || !RW_CUDA (cudaMalloc ((void **) &st->air, air.size () * sizeof (unsigned)))
+      || !RW_CUDA (cudaMemcpy (st->air, air.data (), air.size () * sizeof (unsigned),
+                               cudaMemcpyHostToDevice))
+      || !RW_CUDA (cudaMalloc ((void **) &st->items, st->items_cap * sizeof (int4)))
+      || !RW_CUDA (cudaMalloc ((void **) &st->bad, sizeof (int)))
+      || !RW_CUDA (cudaMalloc ((void **) &st->slice, st->slice_cap * sizeof (float)))
+      || !RW_CUDA (cudaMemset (st->p, 0, st->n * st->elem))
+      || !RW_CUDA (cudaMemset (st->q, 0, st->n * st->elem))
+      || !RW_CUDA (cudaMemcpy (st->cell, cells.data (), st->n, cudaMemcpyHostToDevice))
+      || !RW_CUDA (cudaMemcpy (st->zrange, zr.data (), zr.size () * sizeof (uint2),
+                               cudaMemcpyHostToDevice))
+      || !RW_CUDA (cudaMemcpy (st->zrange_w, zrw.data (), zrw.size () * sizeof (uint2),
+                               cudaMemcpyHostToDevice)))
+    goto fail;
+  {
+    const int none = INT_MAX;
+    if (!RW_CUDA (cudaMemcpy (st->bad, &none, sizeof none, cudaMemcpyHostToDevice)))
+      goto fail;
+  }
+  if (st->n_rcv > 0)
+    {
+      st->rcv_host = (double *) malloc (st->n_rcv * RW_RCV_CHUNK * sizeof (double));
+      if (!st->rcv_host)
+        {
+          rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
+          goto fail;
+        }
+      if (!RW_CUDA (cudaMalloc ((void **) &st->rcv_cells, st->n_rcv * sizeof (size_t)))
+          || !RW_CUDA (cudaMalloc ((void **) &st->rcv_dev,
+                                   st->n_rcv * RW_RCV_CHUNK * sizeof (double)))
+          || !RW_CUDA (cudaMemcpy (st->rcv_cells, rcv_pad.data (),
+                                   st->n_rcv * sizeof (size_t), cudaMemcpyHostToDevice)))
+        goto fail;
+    }
+  if (setup->block_x > 0)
+    {
+      if (!rw_set_items (st, setup->block_x, setup->block_y, err))
+        goto fail;
+    }
+  else if (!rw_autotune (st, err))
+    goto fail;
+  /* the autotune ran steps over the zero field: it is still zero, but make
+   * sure of it rather than rely on it */
+  if (!RW_CUDA (cudaMemsetAsync (st->p, 0, st->n * st->elem, st->stream))
+      || !RW_CUDA (cudaMemsetAsync (st->q, 0, st->n * st->elem, st->stream))
+      || !RW_CUDA (cudaStreamSynchronize (st->stream)))
+    goto fail;
+  return st;
+
+fail:
+  rw_cuda_destroy (st);
+  return NULL;
+}
+
+static bool
+rw_cuda_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride,
+                 RwError *err)
+{
+  RwCudaState *st = (RwCudaState *) state;
+  for (size_t done = 0; done < n;)
+    {
+      const size_t chunk = std::min ((size_t) RW_RCV_CHUNK, n - done);
+      for (size_t k = 0; k < chunk; k++)
+        {
+          const size_t step = step0 + done + k;
+          rw_cuda_launch_step (st, (int) step);
+          const double s = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
+          if (st->source_cell >= 0 || st->n_rcv > 0)
+            {
+              const int threads = (int) std::min ((size_t) 256, ((st->n_rcv + 31) / 32) * 32 + 32);
+              if (st->precision == RW_PRECISION_F64)
+                rw_kernel_io<<<1, threads, 0, st->stream>>> ((double *) st->q, st->source_cell,
+                                                             st->source_hard, s, st->rcv_cells,
+                                                             (int) st->n_rcv, st->rcv_dev, k, chunk);
+              else if (st->precision == RW_PRECISION_F16)
+                rw_kernel_io<<<1, threads, 0, st->stream>>> ((__half *) st->q, st->source_cell,
+                                                             st->source_hard, s, st->rcv_cells,
+                                                             (int) st->n_rcv, st->rcv_dev, k, chunk);
+              else
+                rw_kernel_io<<<1, threads, 0, st->stream>>> ((float *) st->q, st->source_cell,
+                                                             st->source_hard, s, st->rcv_cells,
+                                                             (int) st->n_rcv, st->rcv_dev, k, chunk);
+            }
+          std::swap (st->p, st->q);
+        }
+      if (!RW_CUDA (cudaGetLastError ()))
+        return false;
+      if (st->n_rcv > 0)
+        {
+          if (!RW_CUDA (cudaMemcpyAsync (st->rcv_host, st->rcv_dev,
+                                         st->n_rcv * chunk * sizeof (double),
+                                         cudaMemcpyDeviceToHost, st->stream)))
+            return false;
+        }
+      int bad;
+      if (!RW_CUDA (cudaMemcpyAsync (&bad, st->bad, sizeof bad, cudaMemcpyDeviceToHost,
+                                     st->stream))
+          || !RW_CUDA (cudaStreamSynchronize (st->stream)))
+        return false;
+      if (bad != INT_MAX)
+        return rw_fail (err, RW_ERROR_UNSTABLE,
+                        _("the simulation became unstable: non-finite pressure at step %d "
+                          "(CUDA backend, %s)"), bad, rw_precision_name (st->precision));
+      if (rcv)
+        for (size_t r = 0; r < st->n_rcv; r++)
+          memcpy (rcv + r * stride + step0 + done, st->rcv_host + r * chunk,
+                  chunk * sizeof (double));
+      done += chunk;
+    }
+  return true;
+}
+
+static bool
+rw_field_to_double (const RwCudaState *st, const void *dev, double *out, RwError *err)
+{
+  void *tmp = malloc (st->n * st->elem);
+  if (!tmp)
+    return rw_fail (err, RW_ERROR_MEMORY, _("out of host memory (%zu bytes)"),
+                    st->n * st->elem);
+  bool ok = RW_CUDA (cudaMemcpyAsync (tmp, dev, st->n * st->elem, cudaMemcpyDeviceToHost,
+                                      st->stream))
+            && RW_CUDA (cudaStreamSynchronize (st->stream));
+  const size_t n = st->gx * st->ny * st->nz;
+  if (ok)
+    for (size_t i = 0; i < n; i++)
+      {
+        const size_t j = rw_pad_index (st, i);
+        out[i] = st->precision == RW_PRECISION_F64 ? ((double *) tmp)[j]
+                 : st->precision == RW_PRECISION_F16 ? (double) __half2float (((__half *) tmp)[j])
+                 : (double) ((float *) tmp)[j];
+      }
+  free (tmp);
+  return ok;
+}
+
+static bool
+rw_cuda_read_field (void *state, double *p, double *p_prev, RwError *err)
+{
+  RwCudaState *st = (RwCudaState *) state;
+  return (!p || rw_field_to_double (st, st->p, p, err))
+         && (!p_prev || rw_field_to_double (st, st->q, p_prev, err));
+}
+
+static bool
+rw_cuda_read_slice (void *state, int axis, size_t index, float *out, RwError *err)
+{
+  RwCudaState *st = (RwCudaState *) state;
+  const size_t dims[3] = { st->gx, st->ny, st->nz };
+  if (axis < 0 || axis > 2 || index >= dims[axis])
+    return rw_fail (err, RW_ERROR_INPUT, _("slice %zu on axis %d is outside the %zu×%zu×%zu grid"),
+                    index, axis, st->gx, st->ny, st->nz);
+  const size_t count = st->gx * st->ny * st->nz / dims[axis];
+  const unsigned blocks = (unsigned) std::min ((size_t) 1024, (count + 255) / 256);
+  if (st->precision == RW_PRECISION_F64)
+    rw_kernel_slice<<<blocks, 256, 0, st->stream>>> ((const double *) st->p, axis, index,
+                                                     st->gx, st->ny, st->nz, st->nx, st->slice);
+  else if (st->precision == RW_PRECISION_F16)
+    rw_kernel_slice<<<blocks, 256, 0, st->stream>>> ((const __half *) st->p, axis, index,
+                                                     st->gx, st->ny, st->nz, st->nx, st->slice);
+  else
+    rw_kernel_slice<<<blocks, 256, 0, st->stream>>> ((const float *) st->p, axis, index,
+                                                     st->gx, st->ny, st->nz, st->nx, st->slice);
+  return RW_CUDA (cudaGetLastError ())
+         && RW_CUDA (cudaMemcpyAsync (out, st->slice, count * sizeof (float),
+                                      cudaMemcpyDeviceToHost, st->stream))
+         && RW_CUDA (cudaStreamSynchronize (st->stream));
+}
+
+static const char *
+rw_cuda_device_name (void *state)
+{
+  return ((RwCudaState *) state)->name;
+}
+
+static void
+rw_cuda_destroy (void *state)
+{
+  RwCudaState *st = (RwCudaState *) state;
+  if (!st)
+    return;
+  if (st->stream)
+    cudaStreamSynchronize (st->stream);
+  cudaFree (st->p);
+  cudaFree (st->q);
+  cudaFree (st->cell);
+  cudaFree (st->zrange);
+  cudaFree (st->zrange_w);
+  cudaFree (st->air);
+  cudaFree (st->items);
+  cudaFree (st->bad);
+  cudaFree (st->slice);
+  cudaFree (st->rcv_cells);
+  cudaFree (st->rcv_dev);
+  if (st->ev0)
+    cudaEventDestroy (st->ev0);
+  if (st->ev1)
+    cudaEventDestroy (st->ev1);
+  if (st->stream)
+    cudaStreamDestroy (st->stream);
+  (void) cudaGetLastError ();
+  free (st->rcv_host);
+  delete st->zlo_host;
+  delete st->zhi_host;
+  free (st);
+}
+
+static const RwBackendOps rw_cuda_ops = {
+  "cuda",
+  rw_cuda_available,
+  rw_cuda_memory_bytes,
+  rw_cuda_create,
+  rw_cuda_advance,
+  rw_cuda_read_field,
+  rw_cuda_read_slice,
+  rw_cuda_device_name,
+  rw_cuda_destroy,
+};
+
+extern "C" const RwBackendOps *
+rw_cuda_backend (void)
+{
+  return &rw_cuda_ops;
+}
+
+/* ------------------------------------------------------------ test hooks */
+
+extern "C" bool
+rw_cuda_debug_write_field (void *state, const double *p, const double *p_prev, RwError *err)
+{
+  RwCudaState *st = (RwCudaState *) state;
+  std::vector<unsigned char> tmp (st->n * st->elem);
+  const double *src[2] = { p, p_prev };
+  void *dst[2] = { st->p, st->q };
+  for (int a = 0; a < 2; a++)
+    {
+      if (!src[a])
+        continue;
+      /* padding cells are outside: 0 */
+      std::fill (tmp.begin (), tmp.end (), 0);
+      for (size_t i = 0; i < st->gx * st->ny * st->nz; i++)
+        {
+          const size_t j = rw_pad_index (st, i);
+          if (st->precision == RW_PRECISION_F64)
+            ((double *) tmp.data ())[j] = src[a][i];
+          else if (st->precision == RW_PRECISION_F16)
+            ((__half *) tmp.data ())[j] = __float2half_rn ((float) src[a][i]);
+          else
+            ((float *) tmp.data ())[j] = (float) src[a][i];
+        }
+      if (!RW_CUDA (cudaMemcpyAsync (dst[a], tmp.data (), tmp.size (), cudaMemcpyHostToDevice,
+                                     st->stream))
+          || !RW_CUDA (cudaStreamSynchronize (st->stream)))
+        return false;
+    }
+  return true;
+}
+
+extern "C" void
+rw_cuda_debug_launch (void *state, int *block_x, int *block_y, size_t *n_items)
+{
+  RwCudaState *st = (RwCudaState *) state;
+  *block_x = st->bx;
+  *block_y = st->by;
+  *n_items = st->n_items;
+}

@@ -1,0 +1,113 @@
+/* rw-cuda-common.cuh — shared by the CUDA sources: the one error-checking
+ * macro, storage/arithmetic type helpers, the cell byte, and the node
+ * update every kernel calls (so that the six strategies and the production
+ * kernel compute the same numbers and can be compared bit for bit).
+ */
+#pragma once
+
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <stdint.h>
+
+/* rw-solver.h includes <stdatomic.h>, whose atomic_int C++17 does not
+ * have; it only appears in rw_solver_run's prototype, which no CUDA file
+ * calls. */
+#define atomic_int int
+#include "rw-cuda.h"
+#undef atomic_int
+#include "rw-i18n.h"
+#include "rw-scheme.h"
+
+/* Every CUDA runtime call goes through this: a failure becomes an RwError
+ * (never an exit), naming the call and the CUDA error. Needs `err` in
+ * scope; evaluates to true on success. */
+#define RW_CUDA(call) rw_cuda_ok ((call), err, #call)
+
+static inline bool
+rw_cuda_ok (cudaError_t e, RwError *err, const char *what)
+{
+  if (e == cudaSuccess)
+    return true;
+  (void) cudaGetLastError ();   /* clear a non-sticky error */
+  RwErrorCode code = RW_ERROR_INTERNAL;
+  if (e == cudaErrorMemoryAllocation)
+    code = RW_ERROR_MEMORY;
+  else if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
+    code = RW_ERROR_UNSUPPORTED;
+  return rw_fail (err, code, _("CUDA error in %s: %s (%s)"), what,
+                  cudaGetErrorString (e), cudaGetErrorName (e));
+}
+
+/* The cell byte: K in bits 0–2, surface slot in bits 3–7. */
+#define RW_CELL_K(c) ((c) & 7)
+#define RW_CELL_SLOT(c) ((c) >> 3)
+
+/* Reflection factors of the surfaces, by slot; by-value kernel parameter
+ * (it lands in the constant bank, and two solvers in one process cannot
+ * overwrite each other's table as a __constant__ symbol would). */
+struct RwSlotTable
+{
+  double R[RW_CUDA_MAX_SLOTS];
+  double beta[RW_CUDA_MAX_SLOTS];
+};
+
+/* Storage → arithmetic and back. fp16 storage computes in fp32. */
+template <typename S> struct RwArith { typedef S type; };
+template <> struct RwArith<__half> { typedef float type; };
+
+__device__ __forceinline__ float rw_ld (const float *a, size_t i) { return a[i]; }
+__device__ __forceinline__ double rw_ld (const double *a, size_t i) { return a[i]; }
+__device__ __forceinline__ float rw_ld (const __half *a, size_t i) { return __half2float (a[i]); }
+/* Through the read-only (non-coherent) cache: the arrays read by a launch
+ * are never written by it. */
+__device__ __forceinline__ float rw_ldg (const float *a, size_t i) { return __ldg (a + i); }
+__device__ __forceinline__ double rw_ldg (const double *a, size_t i) { return __ldg (a + i); }
+__device__ __forceinline__ float rw_ldg (const __half *a, size_t i) { return __half2float (__ldg (a + i)); }
+__device__ __forceinline__ void rw_st (float *a, size_t i, float v) { a[i] = v; }
+__device__ __forceinline__ void rw_st (double *a, size_t i, double v) { a[i] = v; }
+__device__ __forceinline__ void rw_st (__half *a, size_t i, float v) { a[i] = __float2half_rn (v); }
+
+/* Finite once stored: fp16 overflows to infinity above 65504. */
+__device__ __forceinline__ bool rw_stored_finite (float v, const float *) { return isfinite (v); }
+__device__ __forceinline__ bool rw_stored_finite (double v, const double *) { return isfinite (v); }
+__device__ __forceinline__ bool rw_stored_finite (float v, const __half *) { return fabsf (v) < 65520.0f; }
+
+__device__ __forceinline__ float rw_air (float s, float pp) { return rw_update_air_f32 (s, pp); }
+__device__ __forceinline__ double rw_air (double s, double pp) { return rw_update_air_f64 (s, pp); }
+__device__ __forceinline__ float rw_fv (int K, float p, float s, float pp, float b) { return rw_update_fv_f32 (K, p, s, pp, b); }
+__device__ __forceinline__ double rw_fv (int K, double p, double s, double pp, double b) { return rw_update_fv_f64 (K, p, s, pp, b); }
+__device__ __forceinline__ float rw_lrs (int m, float p, const float n[6], float pp, float b) { return rw_update_lrs_f32 (m, p, n, pp, b); }
+__device__ __forceinline__ double rw_lrs (int m, double p, const double n[6], double pp, double b) { return rw_update_lrs_f64 (m, p, n, pp, b); }
+__device__ __forceinline__ float rw_sav (int m, const float n[6], float pp, float R) { return rw_update_savioja_f32 (m, n, pp, R); }
+__device__ __forceinline__ double rw_sav (int m, const double n[6], double pp, double R) { return rw_update_savioja_f64 (m, n, pp, R); }
+
+/* The update of one inside node (K = RW_CELL_K (c) > 0) from its six
+ * neighbours (order −x, +x, −y, +y, −z, +z; outside ones hold 0). The
+ * sum is taken in that order, as the CPU backend does, so that fp64 agrees
+ * with it to rounding. For LRS and Savioja the inside mask comes from the
+ * neighbours' cell bytes, read only at boundary nodes. */
+template <int BND, typename A>
+__device__ __forceinline__ A
+rw_node_update (uint8_t c, A centre, A xm, A xp, A ym, A yp, A zm, A zp, A prev,
+                const RwSlotTable &slots, const uint8_t *__restrict__ cell, size_t i,
+                size_t sx, size_t sy, size_t sz)
+{
+  const int K = RW_CELL_K (c);
+  const A sum = ((((xm + xp) + ym) + yp) + zm) + zp;
+  if (K == 6)
+    return rw_air (sum, prev);
+  const int slot = RW_CELL_SLOT (c);
+  if (BND == RW_BOUNDARY_FV)
+    return rw_fv (K, centre, sum, prev, (A) slots.beta[slot]);
+  int mask = 0;
+  mask |= (RW_CELL_K (__ldg (cell + i - sx)) != 0) << 0;
+  mask |= (RW_CELL_K (__ldg (cell + i + sx)) != 0) << 1;
+  mask |= (RW_CELL_K (__ldg (cell + i - sy)) != 0) << 2;
+  mask |= (RW_CELL_K (__ldg (cell + i + sy)) != 0) << 3;
+  mask |= (RW_CELL_K (__ldg (cell + i - sz)) != 0) << 4;
+  mask |= (RW_CELL_K (__ldg (cell + i + sz)) != 0) << 5;
+  const A nbr[6] = { xm, xp, ym, yp, zm, zp };
+  if (BND == RW_BOUNDARY_LRS)
+    return rw_lrs (mask, centre, nbr, prev, (A) slots.beta[slot]);
+  return rw_sav (mask, nbr, prev, (A) slots.R[slot]);
+}

@@ -1,0 +1,52 @@
+/* rw-cuda-state.cuh — the state of the CUDA backend, shared by the backend
+ * (rw-cuda-backend.cu) and the benchmark (rw-cuda-bench.cu), which runs
+ * the production kernel and the six strategies over the same arrays. */
+#pragma once
+
+#include <vector>
+#include "rw-cuda-common.cuh"
+
+#define RW_N_VARIANTS RW_CUDA_N_VARIANTS
+
+struct RwCudaState
+{
+  char name[256];
+  size_t gx;                    /* the grid's nx */
+  size_t nx, ny, nz, n, n_inside; /* nx: the device row pitch (gx rounded up to 32) */
+  RwPrecision precision;
+  RwBoundary boundary;
+  int variant;                  /* production kernel variant (rw-cuda-backend.cu) */
+  size_t elem;                  /* bytes per stored value */
+  void *p, *q;                  /* p: time n; q: time n − 1, overwritten with n + 1 */
+  uint8_t *cell;
+  uint2 *zrange;                /* per column: zlo, zhi */
+  uint2 *zrange_w;              /* per group of wide_w columns: their union */
+  size_t wide_w;                /* cells per thread of the wide kernel */
+  unsigned *air;                /* a bit per group of wide_w cells: all air */
+  int4 *items;                  /* x0, y0, z0, z1 */
+  size_t n_items, items_cap;
+  int bx, by;
+  size_t shm;                   /* dynamic shared memory per block (variants 8, 9) */
+  RwSlotTable slots;
+  const double *source;         /* host, borrowed */
+  size_t n_steps;
+  long long source_cell;
+  int source_hard;
+  size_t n_rcv;
+  size_t *rcv_cells;            /* device */
+  double *rcv_dev;              /* n_rcv × RW_RCV_CHUNK, receiver-major */
+  double *rcv_host;
+  int *bad;                     /* first non-finite step, INT_MAX if none */
+  float *slice;                 /* largest plane */
+  size_t slice_cap;
+  std::vector<uint32_t> *zlo_host, *zhi_host;   /* for rebuilding items */
+  cudaStream_t stream;
+  cudaEvent_t ev0, ev1;
+};
+
+/* Launches one step of the production kernel (no source, no receivers):
+ * reads st->p, writes st->q. The caller swaps them. */
+void rw_cuda_launch_step (RwCudaState *st, int step);
+/* The production kernel for a precision and boundary form (for
+ * cudaFuncGetAttributes). */
+const void *rw_cuda_production_func (RwPrecision precision, RwBoundary boundary);

@@ -1,0 +1,170 @@
+#!/bin/bash
+# tests/gpu/run.sh — everything the CUDA backend needs checked on a GPU
+# machine, in one call: build (meson, -Dgui=disabled), the GPU tests,
+# compute-sanitizer (memcheck, racecheck), the benchmarks, the end-to-end
+# run, and a short table printed LAST.
+#
+#   tests/gpu/run.sh [quick]          (from the repository root)
+#
+# The GPU machine has no Assimp, libsndfile, libsamplerate, json-c or
+# cairo: when .carry/sysroot exists (Debian packages unpacked with dpkg -x,
+# see docs/GPU.md) this script points pkg-config at rewritten copies of
+# their .pc files and puts the carried libraries that the machine lacks on
+# the library path. Logs go to $OUT (or /tmp/rw-gpu-out).
+# docs/GPU.md, "Running it", says how .carry/sysroot is made.
+#
+# Environment: RW_CELLS (hall inside cells, default 220e6), RW_STEPS
+# (timed steps per kernel, default 50), RW_SKIP_SANITIZER=1, RW_SKIP_E2E=1,
+# RW_ASAN=1 (also build with ASan + UBSan and run the GPU tests under them),
+# RW_PROFILE=1 (ncu on production variants 1, 3 and 6), RW_BUILD_DIR.
+# Logs: $OUT/logs.tar.gz; the benchmark tables also as $OUT/bench-*.txt.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+OUT=${OUT:-/tmp/rw-gpu-out}
+mkdir -p "$OUT"
+# everything but the summary goes to $LOGS, packed into $OUT/logs.tar.gz
+# at the end (the GPU machine returns at most 8 files)
+LOGS=$OUT/logs
+mkdir -p "$LOGS"
+B=${RW_BUILD_DIR:-/tmp/rw-build-gpu}
+QUICK=${1:-}
+CELLS=${RW_CELLS:-220000000}
+STEPS=${RW_STEPS:-50}
+SUMMARY=$LOGS/summary.txt
+: > "$SUMMARY"
+note () { echo "$*" | tee -a "$SUMMARY"; }
+
+# ---------------------------------------------------------------- sysroot
+SYS=$ROOT/.carry/sysroot
+if [ -d "$SYS" ]; then
+  LIB=$SYS/usr/lib/x86_64-linux-gnu
+  PC=/tmp/rw-pc
+  ONLY=/tmp/rw-carried-libs     # the carried libraries this machine lacks
+  rm -rf "$PC" "$ONLY"
+  mkdir -p "$PC" "$ONLY"
+  for f in "$LIB"/pkgconfig/*.pc; do
+    # absolute prefix, and no Requires.private: their .pc files are not
+    # carried, and shared linking does not need them
+    sed -e "s|^prefix=.*|prefix=$SYS/usr|" \
+        -e "s|^libdir=/usr|libdir=$SYS/usr|" -e "s|^includedir=/usr|includedir=$SYS/usr|" \
+        -e '/^Requires.private/d' "$f" > "$PC/$(basename "$f")"
+  done
+  for so in "$LIB"/*.so.*; do
+    name=$(basename "$so")
+    soname=$(echo "$name" | sed -E 's/(\.so\.[0-9]+).*/\1/')
+    if ! ldconfig -p | grep -q " $soname "; then
+      ln -sf "$so" "$ONLY/$soname"
+    fi
+  done
+  export PKG_CONFIG_PATH=$PC${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+  export LD_LIBRARY_PATH=$ONLY${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  export LDFLAGS="-Wl,-rpath-link,$ONLY -Wl,-rpath-link,$LIB"
+  echo "sysroot: carried libraries used: $(ls "$ONLY" | tr '\n' ' ')"
+fi
+export PATH=/usr/local/cuda/bin:$PATH
+
+# ------------------------------------------------------------------ build
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$LOGS/gpu.txt"
+if [ ! -f "$B/build.ninja" ]; then
+  meson setup "$B" -Dgui=disabled -Dcuda=enabled > "$LOGS/setup.log" 2>&1 \
+    || { tail -30 "$LOGS/setup.log"; echo "meson setup failed"; exit 1; }
+fi
+meson compile -C "$B" > "$LOGS/build.log" 2>&1 \
+  || { grep -E "error|FAILED" "$LOGS/build.log" | head -30; echo "build failed"; exit 1; }
+echo "build: ok"
+
+# ------------------------------------------------------------------ tests
+export XDG_CACHE_HOME=$LOGS/cache
+GPU_TESTS="cuda-vs-cpu cuda-every-cell-written cuda-strategies-agree cuda-autotune-cache"
+meson test -C "$B" --print-errorlogs $GPU_TESTS solver-energy-lossless-f64 \
+  solver-energy-lossless-f32 > "$LOGS/tests.log" 2>&1
+TEST_RC=$?
+grep -E "^ *[0-9]+/[0-9]+ " "$LOGS/tests.log"
+cp "$B/meson-logs/testlog.txt" "$LOGS/testlog.txt" 2>/dev/null
+for t in $GPU_TESTS; do
+  note "test $t: $(grep -E "^ *[0-9]+/[0-9]+ .*$t " "$LOGS/tests.log" | awk '{print $3}' | head -1)"
+  # what each test measured, and any failed check
+  "$B/tests/test-$t" 2>&1 | grep -vE "^  variant [1-7]" | grep -E "FAIL|fp64|fp32|fp16|variant|NaN|huge|grid|SKIP" | head -20
+done
+
+# -------------------------------------------------------- compute-sanitizer
+if [ "${RW_SKIP_SANITIZER:-0}" != 1 ]; then
+  for tool in memcheck racecheck; do
+    tests="test-cuda-every-cell-written test-cuda-strategies-agree"
+    [ $tool = racecheck ] && tests=test-cuda-strategies-agree   # the kernels with shared memory
+    for t in $tests; do
+      extra=""
+      [ $tool = memcheck ] && extra="--leak-check full"
+      compute-sanitizer --tool $tool --error-exitcode 99 $extra "$B/tests/$t" > "$LOGS/sanitizer-$tool-$t.log" 2>&1
+      rc=$?
+      summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY" "$LOGS/sanitizer-$tool-$t.log" | tr '\n' ' ')
+      note "compute-sanitizer $tool $t: rc $rc $summary"
+    done
+  done
+fi
+
+# ------------------------------------------- ASan + UBSan on the GPU paths
+# CI runs the suite under the sanitizers but has no GPU: here the host code
+# of the CUDA paths (cell packing, launch lists, conversions) runs under
+# them too. protect_shadow_gap=0: the CUDA driver maps memory where ASan
+# keeps its shadow gap.
+if [ "${RW_ASAN:-0}" = 1 ]; then
+  BA=${B}-asan
+  if [ ! -f "$BA/build.ninja" ]; then
+    meson setup "$BA" -Dgui=disabled -Dcuda=enabled -Dsanitize=true > "$LOGS/setup-asan.log" 2>&1
+  fi
+  if meson compile -C "$BA" > "$LOGS/build-asan.log" 2>&1; then
+    for t in $GPU_TESTS; do
+      ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+        "$BA/tests/test-$t" > "$LOGS/asan-$t.log" 2>&1
+      note "ASan+UBSan $t: rc $? $(grep -cE "ERROR: (Address|Leak)Sanitizer|runtime error" "$LOGS/asan-$t.log") sanitizer reports"
+    done
+  else
+    note "ASan build failed: $(grep -E "error" "$LOGS/build-asan.log" | head -3)"
+  fi
+fi
+
+# ------------------------------------------------------------- benchmarks
+BENCH=$B/tests/bench-cuda
+if [ "$QUICK" != quick ]; then
+  "$BENCH" --room hall --cells "$CELLS" --kernel production --precision all --variants --steps "$STEPS" \
+    > "$LOGS/bench-hall.txt" 2>&1
+  cat "$LOGS/bench-hall.txt"
+  "$BENCH" --size 512,512,512 --kernel all --steps "$STEPS" > "$LOGS/bench-strategies.txt" 2>&1
+  cat "$LOGS/bench-strategies.txt"
+  if [ "${RW_SKIP_E2E:-0}" != 1 ]; then
+    "$B/tests/e2e-cuda" "$LOGS/e2e" f32 > "$LOGS/e2e.txt" 2>&1
+    cat "$LOGS/e2e.txt"
+  fi
+else
+  "$BENCH" --size 128,128,128 --kernel all --steps 10 > "$LOGS/bench-strategies.txt" 2>&1
+  cat "$LOGS/bench-strategies.txt"
+fi
+
+# ---------------------------------------------------------------- profile
+if [ "${RW_PROFILE:-0}" = 1 ] && command -v ncu > /dev/null; then
+  for v in 1 3 6; do
+    ROOMWAVE_CUDA_VARIANT=$v ncu --kernel-name regex:"rw_kernel_wide|rw_kernel_production" \
+      --launch-skip 3 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis \
+      --section Occupancy --section WarpStateStats --section LaunchStats \
+      "$BENCH" --size 512,512,512 --kernel production --block 32x4 --steps 3 \
+      > "$LOGS/ncu-v$v.txt" 2>&1
+    grep -E "DRAM Throughput|Memory Throughput|Achieved Occupancy|Registers Per|L2 Hit|L1/TEX Hit|Stall|Duration|Warp Cycles Per Issued" "$LOGS/ncu-v$v.txt" | head -20
+  done
+fi
+
+# ------------------------------------------------------------------ table
+echo
+echo "================ GPU summary ================"
+cat "$LOGS/gpu.txt"
+cat "$SUMMARY"
+for f in "$LOGS/bench-hall.txt" "$LOGS/bench-strategies.txt"; do
+  [ -f "$f" ] && grep -E "^(device|room|roofline)|^production|^tiled|^naive|^shared|^pure" "$f"
+done
+[ -f "$LOGS/e2e.txt" ] && grep "^e2e" "$LOGS/e2e.txt"
+# the machine returns at most 8 files: the benchmark tables, and the rest packed
+cp "$LOGS"/bench-*.txt "$LOGS"/e2e.txt "$OUT"/ 2>/dev/null
+rm -f "$LOGS"/e2e/*.wav
+tar czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
+exit $TEST_RC
