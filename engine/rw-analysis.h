@@ -107,6 +107,8 @@ typedef struct {
   double late_intercept_db;   /* regression level at t = 0, dB re the peak */
   double correction;          /* energy after truncation, from the late-decay
                                  exponential, in the units of Σ energy */
+  double end_level_db;        /* smoothed envelope at the end of the signal, dB re
+                                 its peak: how far a truncated IR decayed at all */
   int iterations;
 } RwNoiseEstimate;
 

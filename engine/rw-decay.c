@@ -289,6 +289,10 @@ rw_noise_estimate (const double *energy, size_t n, double rate_hz, RwNoiseEstima
     }
   est->truncation_s = (double) est->truncation / rate_hz;
   est->iterations = iterations;
+  {
+    size_t m_end = smooth_envelope (energy, n, len, level, centre);
+    est->end_level_db = m_end > 0 ? level[m_end - 1] - ref_db : 0.0;
+  }
 
   /* Correction: Σ_{k ≥ t1} of the late exponential E(k) = 10^((a + b k)/10),
    * summed as a geometric series. */

@@ -134,6 +134,20 @@ analyse_band (RwBandResult *res, const double *decay_e, size_t n_decay, const do
   res->noise_floor_db = est->noise_level_db;
   res->truncation_s = est->truncation_s;
   res->decay_range_db = -edc[n_edc - 1];
+  /* The noise compensation extends the EDC past the truncation point, so
+   * its end can read far below the noise. The range a decay can be
+   * measured over is also bounded by the peak-to-noise ratio of the
+   * envelope (ISO 3382-1 §5.3.3: the fit must end 10 dB above the noise):
+   * an IR that has hardly decayed by its end — a simulation shorter than
+   * the room's reverberation — has its own tail taken for the "noise" and
+   * must get no T20/T30, not a short one. */
+  if (est->noise_found && -est->noise_level_db < res->decay_range_db)
+    res->decay_range_db = -est->noise_level_db;
+  /* Without a floor the IR was cut off while still decaying: the EDC then
+   * plunges at the end (Schroeder's truncation error), and only what the
+   * envelope itself decayed can be fitted. */
+  if (!est->noise_found && -est->end_level_db < res->decay_range_db)
+    res->decay_range_db = -est->end_level_db;
 
   struct { RwDecayFit *fit; double start, end; const char *name; } fits[3] = {
     { &res->edt, 0.0, -10.0, "EDT" },

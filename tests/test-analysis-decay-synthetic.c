@@ -196,6 +196,50 @@ check_end_click (void)
   rw_analysis_clear (&a);
 }
 
+/* An IR cut off long before it decays (a simulation shorter than the
+ * room's reverberation: T = 3 s, 0.4 s long, no noise): the decay
+ * parameters must be absent with a reason, never short values fitted to
+ * the truncation plunge of the Schroeder curve. A T = 0.1 s decay of the
+ * same length (60 dB in 0.1 s, 240 dB by the end) keeps its values. */
+static void
+check_truncated (void)
+{
+  const double cases[][2] = { { 3.0, 0 }, { 0.1, 1 } };
+  for (size_t c = 0; c < 2; c++)
+    {
+      double T = cases[c][0];
+      bool expect_values = cases[c][1] > 0;
+      size_t n = (size_t) (0.4 * FS);
+      float *x = malloc (n * sizeof *x);
+      for (size_t i = 0; i < n; i++)
+        {
+          double t = (double) i / FS;
+          x[i] = (float) ((uniform () < 0.5 ? -1.0 : 1.0) * sqrt (exp (-LN_1E6 * t / T)) + 1e-30);
+        }
+      RwAnalysis a;
+      RwError err = { 0 };
+      bool ok = rw_analyse (x, n, FS, INFINITY, &a, &err);
+      RW_CHECK (ok, "%s", err.message);
+      if (ok)
+        {
+          const RwBandResult *b = &a.bands[RW_ANALYSIS_BROADBAND];
+          RW_NOTE ("truncated T = %.1f s: decay range %.1f dB, EDT %.3f, T20 %.3f, T30 %.3f", T,
+                   b->decay_range_db, b->edt.value_s, b->t20.value_s, b->t30.value_s);
+          if (expect_values)
+            RW_CHECK (fabs (b->t30.value_s / T - 1) < 0.02, "T30 %.4f of a decayed 0.4 s IR (T %.1f)",
+                      b->t30.value_s, T);
+          else
+            {
+              RW_CHECK (isnan (b->edt.value_s) && isnan (b->t20.value_s) && isnan (b->t30.value_s),
+                        "no decay values for an IR that decayed %.1f dB", -b->noise.end_level_db);
+              RW_CHECK (b->t30.absent_reason[0] != '\0', "T30 absent with a reason");
+            }
+          rw_analysis_clear (&a);
+        }
+      free (x);
+    }
+}
+
 int
 main (void)
 {
@@ -206,5 +250,6 @@ main (void)
       check_single (Ts[i], floors[j]);
   check_double_slope ();
   check_end_click ();
+  check_truncated ();
   return rw_test_finish ();
 }
