@@ -1,0 +1,31 @@
+#!/bin/bash
+# tests/gpu/make-sysroot.sh — run HERE (the Debian development machine),
+# not on the GPU machine: downloads the Debian packages of the engine's
+# libraries that the GPU machine lacks and unpacks them into .carry/sysroot
+# (git-ignored, ~26 MB), which tests/gpu/run.sh uses when it is carried
+# along (device tool: carry [".carry"]). See docs/GPU.md, "Running it".
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SYS=$ROOT/.carry/sysroot
+DEBS=$(mktemp -d)
+trap 'rm -rf "$DEBS"' EXIT
+
+packages=(
+  libassimp5 libassimp-dev libdraco7 libminizip1
+  libsndfile1 libsndfile1-dev libflac12 libogg0 libopus0 libvorbis0a libvorbisenc2
+  libmpg123-0 libmp3lame0
+  libsamplerate0 libsamplerate0-dev
+  libjson-c5 libjson-c-dev
+  libcairo2 libcairo2-dev libpixman-1-0 libpng16-16 libfontconfig1 libfreetype6
+  libx11-6 libxcb-render0 libxcb-shm0 libxcb1 libxext6 libxrender1 libxau6 libxdmcp6
+  libbsd0 libmd0 libexpat1 libbrotli1
+)
+(cd "$DEBS" && apt-get download "${packages[@]}")
+rm -rf "$SYS"
+mkdir -p "$SYS"
+for f in "$DEBS"/*.deb; do
+  dpkg -x "$f" "$SYS"
+done
+rm -rf "$SYS"/usr/share/{doc,man}
+find "$SYS" -name '*.a' -delete
+du -sh "$SYS"
