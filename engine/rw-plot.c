@@ -309,6 +309,65 @@ clip_frame (cairo_t *cr, const Axes *ax)
   cairo_clip (cr);
 }
 
+/* Hands the mapping a routine drew with to its caller: the frame in
+ * device units (the GUI's pointer coordinates), the ranges as drawn. */
+/* The recorder of rw_plot_axes_record_begin: per thread, so a worker
+ * drawing a report never writes into the GUI's buffer. */
+static _Thread_local struct {
+  RwPlotAxes *buf;
+  size_t max, n;
+} recorder;
+
+void
+rw_plot_axes_record_begin (RwPlotAxes *buf, size_t max)
+{
+  recorder.buf = buf;
+  recorder.max = buf ? max : 0;
+  recorder.n = 0;
+}
+
+size_t
+rw_plot_axes_record_end (void)
+{
+  size_t n = recorder.n;
+  recorder.buf = NULL;
+  recorder.max = recorder.n = 0;
+  return n;
+}
+
+static void
+report_axes (cairo_t *cr, const Axes *ax, RwPlotKind kind, const char *x_unit,
+             const char *y_unit, int band, RwPlotParam param, size_t n_series,
+             RwPlotAxes *out)
+{
+  RwPlotAxes *rec = recorder.n < recorder.max ? &recorder.buf[recorder.n] : NULL;
+  if (out == NULL && rec == NULL)
+    return;
+  RwPlotAxes a;
+  double xa = ax->frame.x, ya = ax->frame.y;
+  double xb = ax->frame.x + ax->frame.width, yb = ax->frame.y + ax->frame.height;
+  cairo_user_to_device (cr, &xa, &ya);
+  cairo_user_to_device (cr, &xb, &yb);
+  a = (RwPlotAxes) {
+    .kind = kind,
+    .frame = { fmin (xa, xb), fmin (ya, yb), fabs (xb - xa), fabs (yb - ya) },
+    .x0 = ax->x0, .x1 = ax->x1, .y0 = ax->y0, .y1 = ax->y1,
+    .x_log = ax->xlog,
+    .x_unit = x_unit,
+    .y_unit = y_unit,
+    .band = band,
+    .param = param,
+    .n_series = n_series,
+  };
+  if (out)
+    *out = a;
+  if (rec)
+    {
+      *rec = a;
+      recorder.n++;
+    }
+}
+
 /* Grey band over x ∈ [x_from, frame end) with the label "above fmax". */
 static void
 shade_above_label (cairo_t *cr, const Axes *ax, double x_from_user);
@@ -518,6 +577,14 @@ void
 rw_plot_ir (cairo_t *cr, RwRect area, const char *title, const char *y_label,
             const RwPlotSignal *sig, size_t n_sig, double t_min_s, double t_max_s)
 {
+  rw_plot_ir_axes (cr, area, title, y_label, sig, n_sig, t_min_s, t_max_s, NULL);
+}
+
+void
+rw_plot_ir_axes (cairo_t *cr, RwRect area, const char *title, const char *y_label,
+                 const RwPlotSignal *sig, size_t n_sig, double t_min_s, double t_max_s,
+                 RwPlotAxes *axes_out)
+{
   begin_plot (cr, area);
   Axes ax = { 0 };
   axes_layout (area, title, 5, &ax);
@@ -560,6 +627,7 @@ rw_plot_ir (cairo_t *cr, RwRect area, const char *title, const char *y_label,
 
   draw_title (cr, area, ax.fs, title);
   draw_axes (cr, &ax, ms ? _("Time (ms)") : _("Time (s)"), y_label);
+  report_axes (cr, &ax, RW_PLOT_KIND_IR, ms ? "ms" : "s", "", -1, 0, n_sig, axes_out);
 
   cairo_save (cr);
   clip_frame (cr, &ax);
@@ -729,7 +797,7 @@ fit_of (const RwBandResult *b, RwPlotFit fit)
 
 static void
 draw_edc_panel (cairo_t *cr, RwRect area, int band, const RwPlotSeries *series,
-                size_t n_series, RwPlotFit fit, bool legend)
+                size_t n_series, RwPlotFit fit, bool legend, RwPlotAxes *axes_out)
 {
   begin_plot (cr, area);
   char title[96];
@@ -772,6 +840,7 @@ draw_edc_panel (cairo_t *cr, RwRect area, int band, const RwPlotSeries *series,
   if (above)
     shade_above (cr, &ax, ax.frame.x);
   draw_axes (cr, &ax, _("Time after onset (s)"), _("Level (dB)"));
+  report_axes (cr, &ax, RW_PLOT_KIND_EDC, "s", "dB", band, 0, n_series, axes_out);
   if (above)
     label_above (cr, &ax, ax.frame.x);
   cairo_save (cr);
@@ -860,15 +929,34 @@ void
 rw_plot_edc (cairo_t *cr, RwRect area, int band, const RwPlotSeries *series,
              size_t n_series, RwPlotFit fit)
 {
+  rw_plot_edc_axes (cr, area, band, series, n_series, fit, NULL);
+}
+
+void
+rw_plot_edc_axes (cairo_t *cr, RwRect area, int band, const RwPlotSeries *series,
+                  size_t n_series, RwPlotFit fit, RwPlotAxes *axes_out)
+{
+  if (axes_out)
+    *axes_out = (RwPlotAxes) { .kind = RW_PLOT_KIND_NONE, .band = -1 };
   if (band < 0 || band > RW_ANALYSIS_BROADBAND)
     return;
-  draw_edc_panel (cr, area, band, series, n_series, fit, true);
+  draw_edc_panel (cr, area, band, series, n_series, fit, true, axes_out);
 }
 
 void
 rw_plot_edc_grid (cairo_t *cr, RwRect area, const char *title, unsigned band_mask,
                   const RwPlotSeries *series, size_t n_series, RwPlotFit fit)
 {
+  rw_plot_edc_grid_axes (cr, area, title, band_mask, series, n_series, fit, NULL, 0, NULL);
+}
+
+void
+rw_plot_edc_grid_axes (cairo_t *cr, RwRect area, const char *title, unsigned band_mask,
+                       const RwPlotSeries *series, size_t n_series, RwPlotFit fit,
+                       RwPlotAxes *panels_out, size_t max_panels, size_t *n_panels_out)
+{
+  if (n_panels_out)
+    *n_panels_out = 0;
   int bands[RW_ANALYSIS_N_BANDS], nb = 0;
   for (int b = 0; b < RW_ANALYSIS_N_BANDS; b++)
     if (band_mask == 0 || (band_mask & (1u << b)))
@@ -923,7 +1011,10 @@ rw_plot_edc_grid (cairo_t *cr, RwRect area, const char *title, unsigned band_mas
   for (int i = 0; i < nb; i++)
     {
       RwRect r = { area.x + (i % cols) * cw, area.y + top + (i / cols) * ch, cw, ch };
-      draw_edc_panel (cr, r, bands[i], series, n_series, fit, false);
+      RwPlotAxes *pa = panels_out && (size_t) i < max_panels ? &panels_out[i] : NULL;
+      draw_edc_panel (cr, r, bands[i], series, n_series, fit, false, pa);
+      if (pa && n_panels_out)
+        *n_panels_out = (size_t) i + 1;
     }
   end_plot (cr);
 }
@@ -933,6 +1024,13 @@ rw_plot_edc_grid (cairo_t *cr, RwRect area, const char *title, unsigned band_mas
 void
 rw_plot_band_bars (cairo_t *cr, RwRect area, const char *title, RwPlotParam param,
                    const RwPlotSeries *series, size_t n_series)
+{
+  rw_plot_band_bars_axes (cr, area, title, param, series, n_series, NULL);
+}
+
+void
+rw_plot_band_bars_axes (cairo_t *cr, RwRect area, const char *title, RwPlotParam param,
+                        const RwPlotSeries *series, size_t n_series, RwPlotAxes *axes_out)
 {
   begin_plot (cr, area);
   Axes ax = { 0 };
@@ -961,6 +1059,8 @@ rw_plot_band_bars (cairo_t *cr, RwRect area, const char *title, RwPlotParam para
       ax.y1 = 1.0;
     }
   draw_title (cr, area, ax.fs, title);
+  report_axes (cr, &ax, RW_PLOT_KIND_BARS, "band", rw_plot_param_unit (param), -1, param, n_series,
+               axes_out);
 
   /* axes without x ticks: categorical bands */
   Axes ay = ax;
@@ -1110,6 +1210,17 @@ rw_plot_frequency_response (cairo_t *cr, RwRect area, const char *title,
                             double f_lo_hz, double f_hi_hz, double fmax_hz,
                             const RwRoomMode *modes, size_t n_modes)
 {
+  rw_plot_frequency_response_axes (cr, area, title, spectra, n_spectra, f_lo_hz, f_hi_hz,
+                                   fmax_hz, modes, n_modes, NULL);
+}
+
+void
+rw_plot_frequency_response_axes (cairo_t *cr, RwRect area, const char *title,
+                                 const RwPlotSpectrum *spectra, size_t n_spectra,
+                                 double f_lo_hz, double f_hi_hz, double fmax_hz,
+                                 const RwRoomMode *modes, size_t n_modes,
+                                 RwPlotAxes *axes_out)
+{
   begin_plot (cr, area);
   Axes ax = { 0 };
   ax.xlog = true;
@@ -1165,6 +1276,7 @@ rw_plot_frequency_response (cairo_t *cr, RwRect area, const char *title,
   if (isfinite (fmax_hz) && fmax_hz < hi)
     shade_above (cr, &ax, ax_x (&ax, fmax (fmax_hz, lo)));
   draw_axes (cr, &ax, _("Frequency (Hz)"), _("Level (dB)"));
+  report_axes (cr, &ax, RW_PLOT_KIND_FREQUENCY, "Hz", "dB", -1, 0, n_spectra, axes_out);
   if (isfinite (fmax_hz) && fmax_hz < hi)
     label_above (cr, &ax, ax_x (&ax, fmax (fmax_hz, lo)));
   cairo_save (cr);
@@ -1221,6 +1333,82 @@ rw_plot_frequency_response (cairo_t *cr, RwRect area, const char *title,
     e[ne++] = (LegendEntry) { spectra[s].label, (int) s, false };
   draw_legend (cr, &ax, e, ne, false);
   end_plot (cr);
+}
+
+/* ---- axes, for a hover read-out ---- */
+
+double
+rw_plot_axes_device_x (const RwPlotAxes *a, double x)
+{
+  double u;
+  if (a->x_log)
+    u = (log10 (x) - log10 (a->x0)) / (log10 (a->x1) - log10 (a->x0));
+  else
+    u = (x - a->x0) / (a->x1 - a->x0);
+  return a->frame.x + u * a->frame.width;
+}
+
+double
+rw_plot_axes_device_y (const RwPlotAxes *a, double y)
+{
+  return a->frame.y + a->frame.height - (y - a->y0) / (a->y1 - a->y0) * a->frame.height;
+}
+
+double
+rw_plot_axes_data_x (const RwPlotAxes *a, double device_x)
+{
+  double u = (device_x - a->frame.x) / a->frame.width;
+  if (a->x_log)
+    return pow (10.0, log10 (a->x0) + u * (log10 (a->x1) - log10 (a->x0)));
+  return a->x0 + u * (a->x1 - a->x0);
+}
+
+double
+rw_plot_axes_data_y (const RwPlotAxes *a, double device_y)
+{
+  double u = (a->frame.y + a->frame.height - device_y) / a->frame.height;
+  return a->y0 + u * (a->y1 - a->y0);
+}
+
+bool
+rw_plot_axes_contains (const RwPlotAxes *a, double device_x, double device_y)
+{
+  return a != NULL && a->kind != RW_PLOT_KIND_NONE
+         && device_x >= a->frame.x && device_x <= a->frame.x + a->frame.width
+         && device_y >= a->frame.y && device_y <= a->frame.y + a->frame.height;
+}
+
+int
+rw_plot_axes_find (const RwPlotAxes *axes, size_t n, double device_x, double device_y)
+{
+  for (size_t i = 0; i < n; i++)
+    if (rw_plot_axes_contains (&axes[i], device_x, device_y))
+      return (int) i;
+  return -1;
+}
+
+int
+rw_plot_axes_bar_at (const RwPlotAxes *a, double device_x, double device_y, int *series_out)
+{
+  if (series_out)
+    *series_out = -1;
+  if (a->kind != RW_PLOT_KIND_BARS || !rw_plot_axes_contains (a, device_x, device_y))
+    return -1;
+  /* The geometry of rw_plot_band_bars_axes: groups of equal width, the
+   * bars side by side over 78 % of the group from 11 % in, each drawn
+   * 94 % of its slot wide. */
+  double group = a->frame.width / RW_N_OCTAVES;
+  int band = (int) floor ((device_x - a->frame.x) / group);
+  band = band < 0 ? 0 : band >= RW_N_OCTAVES ? RW_N_OCTAVES - 1 : band;
+  if (series_out && a->n_series > 0)
+    {
+      double bw = group * 0.78 / a->n_series;
+      double u = (device_x - (a->frame.x + band * group + group * 0.11)) / bw;
+      int s = (int) floor (u);
+      if (u >= 0 && s < (int) a->n_series && u - s <= 0.94)
+        *series_out = s;
+    }
+  return band;
 }
 
 /* ---- tables ---- */

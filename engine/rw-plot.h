@@ -147,6 +147,79 @@ typedef struct {
  * paints no background (it sits on a page). Returns the height used. */
 double rw_plot_table (cairo_t *cr, RwRect area, const char *title, const RwPlotTable *table);
 
+/* ---- axes, for a hover read-out ---- */
+
+typedef enum {
+  RW_PLOT_KIND_NONE = 0,
+  RW_PLOT_KIND_IR,
+  RW_PLOT_KIND_EDC,         /* one panel; band in RwPlotAxes.band */
+  RW_PLOT_KIND_BARS,        /* x is the band index: band b spans [b, b + 1) */
+  RW_PLOT_KIND_FREQUENCY,   /* x in Hz on a log axis */
+} RwPlotKind;
+
+/* Where a plot put its data and how its axes map, as the routine drew it.
+ * frame is the data rectangle in DEVICE units of the cairo_t at drawing
+ * time (widget pixels in the GUI, image pixels in a PNG), so a pointer
+ * position maps directly even when the caller scaled or translated cr
+ * (the compare page); only axis-aligned transforms are supported. x and y
+ * are in the axes' display units: the IR's time axis is in ms when
+ * x_unit is "ms", bars in the parameter's display unit (Ts in ms). */
+typedef struct {
+  RwPlotKind kind;
+  RwRect frame;
+  double x0, x1, y0, y1;    /* data values at the frame's left, right, bottom, top */
+  bool x_log;
+  const char *x_unit;       /* "s", "ms", "Hz", "band" (static, untranslated) */
+  const char *y_unit;       /* "dB", "s", "ms", "" (static, untranslated) */
+  int band;                 /* EDC panel: 0 … RW_ANALYSIS_BROADBAND; else −1 */
+  RwPlotParam param;        /* bars */
+  size_t n_series;          /* series drawn (bars: how many side by side per band) */
+} RwPlotAxes;
+
+/* The same routines as above, filling *axes_out (may be NULL) with the
+ * mapping they drew with. The drawing is identical to the plain routines
+ * (those call these with NULL). */
+void rw_plot_ir_axes (cairo_t *cr, RwRect area, const char *title, const char *y_label,
+                      const RwPlotSignal *signals, size_t n_signals,
+                      double t_min_s, double t_max_s, RwPlotAxes *axes_out);
+void rw_plot_edc_axes (cairo_t *cr, RwRect area, int band, const RwPlotSeries *series,
+                       size_t n_series, RwPlotFit fit, RwPlotAxes *axes_out);
+/* One RwPlotAxes per panel drawn, in band order, up to max_panels
+ * (RW_ANALYSIS_N_BANDS is always enough); *n_panels_out (may be NULL)
+ * gets how many were filled. */
+void rw_plot_edc_grid_axes (cairo_t *cr, RwRect area, const char *title, unsigned band_mask,
+                            const RwPlotSeries *series, size_t n_series, RwPlotFit fit,
+                            RwPlotAxes *panels_out, size_t max_panels, size_t *n_panels_out);
+void rw_plot_band_bars_axes (cairo_t *cr, RwRect area, const char *title, RwPlotParam param,
+                             const RwPlotSeries *series, size_t n_series, RwPlotAxes *axes_out);
+void rw_plot_frequency_response_axes (cairo_t *cr, RwRect area, const char *title,
+                                      const RwPlotSpectrum *spectra, size_t n_spectra,
+                                      double f_lo_hz, double f_hi_hz, double fmax_hz,
+                                      const RwRoomMode *modes, size_t n_modes,
+                                      RwPlotAxes *axes_out);
+
+/* Records the axes of every plot drawn on the calling thread until
+ * rw_plot_axes_record_end, into buf (up to max, in drawing order): for a
+ * read-out over a composition drawn by code that does not pass axes on
+ * (a report page). end returns how many were recorded. Not nested. */
+void rw_plot_axes_record_begin (RwPlotAxes *buf, size_t max);
+size_t rw_plot_axes_record_end (void);
+
+/* Data ↔ device mapping of a filled RwPlotAxes (log x where x_log). */
+double rw_plot_axes_device_x (const RwPlotAxes *a, double x);
+double rw_plot_axes_device_y (const RwPlotAxes *a, double y);
+double rw_plot_axes_data_x (const RwPlotAxes *a, double device_x);
+double rw_plot_axes_data_y (const RwPlotAxes *a, double device_y);
+/* Whether device point (x, y) lies inside the data rectangle. */
+bool rw_plot_axes_contains (const RwPlotAxes *a, double device_x, double device_y);
+/* Of n axes (e.g. the EDC grid's panels), the one whose data rectangle
+ * holds (x, y), or −1. */
+int rw_plot_axes_find (const RwPlotAxes *axes, size_t n, double device_x, double device_y);
+/* Bars: the band (0 … RW_N_OCTAVES − 1) whose group holds device x, and
+ * in *series_out (may be NULL) the series whose bar is under x or −1 in
+ * the gap between bars; −1 outside the data rectangle. */
+int rw_plot_axes_bar_at (const RwPlotAxes *a, double device_x, double device_y, int *series_out);
+
 /* ---- files ---- */
 
 typedef void (*RwPlotDrawFn) (cairo_t *cr, RwRect area, void *user_data);

@@ -3,7 +3,15 @@
  * with other widgets), draws something (a share of the rectangle's pixels
  * is not background), survives empty and absent data, and the file helpers
  * write PNG (of the asked size) and SVG atomically, failing with the path
- * named. The PNGs stay in $RW_TEST_ARTIFACTS (plot-*.png) to look at. */
+ * named. The PNGs stay in $RW_TEST_ARTIFACTS (plot-*.png) to look at.
+ *
+ * The axes each routine reports (RwPlotAxes, for the GUI's hover
+ * read-out) map data → device → data back to the same values for every
+ * plot type, the frequency axis is logarithmic (100 Hz halfway between
+ * 20 Hz and 500 Hz), the data rectangle lies inside the given one and is
+ * where the frame was drawn (dark pixels on its edges), the _axes
+ * variants draw exactly what the plain routines draw, a scaled cairo_t
+ * reports device units, and the bar hit-test finds each bar. */
 #include "rw-test.h"
 #include "rw-plot.h"
 
@@ -112,6 +120,216 @@ draw_plot (cairo_t *cr, RwRect r, int k)
 
 #define N_PLOTS 9
 
+static bool
+rect_inside (RwRect in, RwRect out)
+{
+  return in.width > 0 && in.height > 0 && in.x >= out.x && in.y >= out.y
+         && in.x + in.width <= out.x + out.width && in.y + in.height <= out.y + out.height;
+}
+
+/* data → device → data at a few points of each axis, relative error. */
+static void
+check_round_trip (const char *name, const RwPlotAxes *a, RwRect r)
+{
+  RW_CHECK (a->kind != RW_PLOT_KIND_NONE, "%s: axes reported", name);
+  RW_CHECK (rect_inside (a->frame, r), "%s: data rectangle %.1f,%.1f %.1f × %.1f inside %.0f,%.0f %.0f × %.0f",
+            name, a->frame.x, a->frame.y, a->frame.width, a->frame.height, r.x, r.y, r.width, r.height);
+  double worst = 0;
+  for (int i = 0; i <= 4; i++)
+    {
+      double u = i / 4.0;
+      double x = a->x_log ? a->x0 * pow (a->x1 / a->x0, u) : a->x0 + u * (a->x1 - a->x0);
+      double y = a->y0 + u * (a->y1 - a->y0);
+      double dx = rw_plot_axes_device_x (a, x), dy = rw_plot_axes_device_y (a, y);
+      double xb = rw_plot_axes_data_x (a, dx), yb = rw_plot_axes_data_y (a, dy);
+      worst = fmax (worst, fabs (xb - x) / fmax (fabs (a->x1 - a->x0), 1e-300));
+      worst = fmax (worst, fabs (yb - y) / fmax (fabs (a->y1 - a->y0), 1e-300));
+      /* the ends of the ranges are the frame's edges */
+      if (i == 0)
+        RW_CHECK (fabs (dx - a->frame.x) < 1e-9 && fabs (dy - (a->frame.y + a->frame.height)) < 1e-9,
+                  "%s: (x0, y0) at the frame's bottom left", name);
+      if (i == 4)
+        RW_CHECK (fabs (dx - (a->frame.x + a->frame.width)) < 1e-9 && fabs (dy - a->frame.y) < 1e-9,
+                  "%s: (x1, y1) at the frame's top right", name);
+    }
+  RW_CHECK (worst < 1e-12, "%s: round trip data → device → data off by %.3g of the range", name, worst);
+  RW_CHECK (rw_plot_axes_contains (a, a->frame.x + a->frame.width / 2, a->frame.y + a->frame.height / 2)
+            && !rw_plot_axes_contains (a, a->frame.x - 1, a->frame.y + 1)
+            && !rw_plot_axes_contains (a, a->frame.x + 1, a->frame.y + a->frame.height + 1),
+            "%s: contains() is the data rectangle", name);
+}
+
+/* The frame is stroked in black on the reported rectangle: a dark pixel
+ * within one pixel of its left and bottom edges at mid-length. */
+static bool
+dark_at (cairo_surface_t *s, double x, double y)
+{
+  const unsigned char *px = cairo_image_surface_get_data (s);
+  int stride = cairo_image_surface_get_stride (s);
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++)
+      {
+        int xi = (int) floor (x) + dx, yi = (int) floor (y) + dy;
+        if (xi < 0 || yi < 0 || xi >= cairo_image_surface_get_width (s) || yi >= cairo_image_surface_get_height (s))
+          continue;
+        uint32_t v = *(const uint32_t *) (px + yi * stride + 4 * xi);
+        /* the hairline (under a pixel wide) is antialiased to grey; the
+         * grid (0.86 grey) stays lighter than 0xB0 */
+        if ((v >> 24) > 0x80 && ((v >> 16) & 0xFF) < 0xB0 && ((v >> 8) & 0xFF) < 0xB0 && (v & 0xFF) < 0xB0)
+          return true;
+      }
+  return false;
+}
+
+static void
+check_axes (void)
+{
+  const int W = 900, H = 600;
+  const RwRect r = { 60, 40, 760, 500 };
+  RwPlotSeries s[2] = { { "Simulated", &sim }, { "Measured", &meas } };
+  RwPlotSignal sig[2] = { { "Simulated", ir_sim, N, RATE, 0, 1 }, { "Measured", ir_meas, N, RATE, 0, 1 } };
+  RwPlotSpectrum sp[2] = { { "Simulated", &spec_sim, 0 }, { "Measured", &spec_meas, -3 } };
+  RwPlotAxes a;
+
+  for (int k = 0; k < 6; k++)
+    {
+      cairo_surface_t *surf = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+      cairo_surface_t *plain = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+      cairo_t *cr = cairo_create (surf), *cp = cairo_create (plain);
+      const char *name = "?";
+      memset (&a, 0, sizeof a);
+      switch (k)
+        {
+        case 0:
+          name = "axes ir";
+          rw_plot_ir_axes (cr, r, "IR", "Amplitude", sig, 2, 0, 0, &a);
+          rw_plot_ir (cp, r, "IR", "Amplitude", sig, 2, 0, 0);
+          RW_CHECK (strcmp (a.x_unit, "s") == 0 && fabs (a.x1 - (double) N / RATE) < 1e-9 && !a.x_log,
+                    "ir: 1.5 s on a linear axis in s (x1 = %g %s)", a.x1, a.x_unit);
+          break;
+        case 1:
+          name = "axes ir zoom";
+          rw_plot_ir_axes (cr, r, "IR", NULL, sig, 1, -0.005, 0.05, &a);
+          rw_plot_ir (cp, r, "IR", NULL, sig, 1, -0.005, 0.05);
+          RW_CHECK (strcmp (a.x_unit, "ms") == 0 && fabs (a.x0 + 5) < 1e-9 && fabs (a.x1 - 50) < 1e-9,
+                    "ir zoom: −5 … 50 ms (%g … %g %s)", a.x0, a.x1, a.x_unit);
+          break;
+        case 2:
+          name = "axes edc";
+          rw_plot_edc_axes (cr, r, 4, s, 2, RW_PLOT_FIT_T30, &a);
+          rw_plot_edc (cp, r, 4, s, 2, RW_PLOT_FIT_T30);
+          RW_CHECK (a.kind == RW_PLOT_KIND_EDC && a.band == 4 && a.y1 == 3 && a.y0 <= -60,
+                    "edc: band 4, 3 dB down to %g dB", a.y0);
+          break;
+        case 3:
+          name = "axes bars";
+          rw_plot_band_bars_axes (cr, r, "T30", RW_PLOT_PARAM_T30, s, 2, &a);
+          rw_plot_band_bars (cp, r, "T30", RW_PLOT_PARAM_T30, s, 2);
+          break;
+        case 4:
+          name = "axes frequency response";
+          rw_plot_frequency_response_axes (cr, r, "FR", sp, 2, 20, 500, 200, modes, n_modes, &a);
+          rw_plot_frequency_response (cp, r, "FR", sp, 2, 20, 500, 200, modes, n_modes);
+          RW_CHECK (a.x_log && a.x0 == 20 && a.x1 == 500 && strcmp (a.x_unit, "Hz") == 0,
+                    "frequency response: log axis 20 … 500 Hz");
+          /* logarithmic: 100 Hz is the geometric mean of 20 and 500 Hz,
+           * so it sits halfway across */
+          RW_CHECK (fabs (rw_plot_axes_device_x (&a, 100) - (a.frame.x + a.frame.width / 2)) < 1e-9,
+                    "100 Hz halfway across a 20 … 500 Hz log axis (%.3f vs %.3f)",
+                    rw_plot_axes_device_x (&a, 100), a.frame.x + a.frame.width / 2);
+          RW_CHECK (fabs (rw_plot_axes_data_x (&a, a.frame.x + a.frame.width / 4) - 20 * pow (25, 0.25)) < 1e-9,
+                    "a quarter across is 20 · 25^¼ Hz");
+          break;
+        case 5:
+          {
+            name = "axes edc grid";
+            RwPlotAxes panels[RW_ANALYSIS_N_BANDS];
+            size_t np = 0;
+            rw_plot_edc_grid_axes (cr, r, "Decay", 0, s, 2, RW_PLOT_FIT_T20, panels, RW_ANALYSIS_N_BANDS, &np);
+            rw_plot_edc_grid (cp, r, "Decay", 0, s, 2, RW_PLOT_FIT_T20);
+            RW_CHECK (np == RW_ANALYSIS_N_BANDS, "edc grid: %zu panels reported", np);
+            for (size_t i = 0; i < np; i++)
+              {
+                char pn[64];
+                snprintf (pn, sizeof pn, "edc grid panel %zu", i);
+                check_round_trip (pn, &panels[i], r);
+                RW_CHECK (panels[i].band == (int) i, "%s: band %d", pn, panels[i].band);
+                double cx = panels[i].frame.x + panels[i].frame.width / 2, cy = panels[i].frame.y + panels[i].frame.height / 2;
+                RW_CHECK (rw_plot_axes_find (panels, np, cx, cy) == (int) i, "%s: hit-test finds it", pn);
+              }
+            RW_CHECK (rw_plot_axes_find (panels, np, r.x + 1, r.y + 1) == -1, "edc grid: title strip hits no panel");
+            a = panels[np > 4 ? 4 : 0];
+            /* a smaller grid: only the panels drawn, within max_panels */
+            rw_plot_edc_grid_axes (cp, r, "Decay", 0x3, s, 2, RW_PLOT_FIT_T20, panels, 1, &np);
+            RW_CHECK (np == 1, "edc grid: max_panels 1 → %zu filled", np);
+          }
+          break;
+        }
+      check_round_trip (name, &a, r);
+      cairo_surface_flush (surf);
+      RW_CHECK (dark_at (surf, a.frame.x, a.frame.y + a.frame.height / 2)
+                && dark_at (surf, a.frame.x + a.frame.width / 2, a.frame.y + a.frame.height),
+                "%s: the frame is drawn on the reported data rectangle", name);
+      if (k != 5)
+        {
+          cairo_surface_flush (plain);
+          int stride = cairo_image_surface_get_stride (surf);
+          RW_CHECK (memcmp (cairo_image_surface_get_data (surf), cairo_image_surface_get_data (plain),
+                            (size_t) stride * H) == 0, "%s: draws exactly what the plain routine draws", name);
+        }
+      if (k == 3)
+        {
+          /* each bar's centre hits that band and series; the gap between
+           * groups hits the band and no series */
+          int bad = 0;
+          double group = a.frame.width / RW_N_OCTAVES, bw = group * 0.78 / 2;
+          for (int b = 0; b < RW_N_OCTAVES; b++)
+            for (int sr = 0; sr < 2; sr++)
+              {
+                int got_s = -9;
+                double x = a.frame.x + b * group + group * 0.11 + (sr + 0.47) * bw;
+                int got_b = rw_plot_axes_bar_at (&a, x, a.frame.y + a.frame.height / 2, &got_s);
+                bad += got_b != b || got_s != sr;
+              }
+          RW_CHECK (bad == 0, "bars: %d of 16 bar centres hit the wrong band or series", bad);
+          int gs = 0;
+          int gb = rw_plot_axes_bar_at (&a, rw_plot_axes_device_x (&a, 2.02), a.frame.y + 5, &gs);
+          RW_CHECK (gb == 2 && gs == -1, "bars: the gap at the start of band 2 → band %d, series %d", gb, gs);
+          RW_CHECK (rw_plot_axes_bar_at (&a, a.frame.x - 2, a.frame.y + 5, &gs) == -1, "bars: left of the frame → none");
+          RW_CHECK (floor (rw_plot_axes_data_x (&a, rw_plot_axes_device_x (&a, 5.5))) == 5, "bars: x is the band index");
+        }
+      cairo_destroy (cr);
+      cairo_destroy (cp);
+      cairo_surface_destroy (surf);
+      cairo_surface_destroy (plain);
+    }
+
+  /* A scaled, translated cairo_t (the compare page's preview): the frame
+   * comes back in device units. */
+  cairo_surface_t *surf = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 400, 300);
+  cairo_t *cr = cairo_create (surf);
+  RwPlotAxes u, d;
+  rw_plot_frequency_response_axes (cr, r, "FR", sp, 1, 20, 500, 200, NULL, 0, &u);
+  cairo_translate (cr, 10, 20);
+  cairo_scale (cr, 0.4, 0.4);
+  rw_plot_frequency_response_axes (cr, r, "FR", sp, 1, 20, 500, 200, NULL, 0, &d);
+  RW_CHECK (fabs (d.frame.x - (10 + 0.4 * u.frame.x)) < 1e-9 && fabs (d.frame.y - (20 + 0.4 * u.frame.y)) < 1e-9
+            && fabs (d.frame.width - 0.4 * u.frame.width) < 1e-9 && fabs (d.frame.height - 0.4 * u.frame.height) < 1e-9,
+            "scaled cairo_t: data rectangle in device units (%.2f,%.2f %.2f × %.2f)",
+            d.frame.x, d.frame.y, d.frame.width, d.frame.height);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surf);
+
+  /* An out-of-range band reports no axes rather than stale ones. */
+  memset (&a, 0x5a, sizeof a);
+  cairo_surface_t *tiny = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 10, 10);
+  cr = cairo_create (tiny);
+  rw_plot_edc_axes (cr, r, 99, s, 1, RW_PLOT_FIT_T30, &a);
+  RW_CHECK (a.kind == RW_PLOT_KIND_NONE && !rw_plot_axes_contains (&a, 400, 300), "edc band 99: no axes");
+  cairo_destroy (cr);
+  cairo_surface_destroy (tiny);
+}
+
 typedef struct {
   int k;
 } DrawData;
@@ -202,6 +420,8 @@ main (void)
       RW_CHECK (strstr (head, "<svg") != NULL, "%s: not SVG", svg);
       unlink (svg);   /* the PNGs are the artifacts */
     }
+
+  check_axes ();
 
   /* Failures name the path and leave nothing. */
   DrawData dd = { 0 };

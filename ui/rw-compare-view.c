@@ -24,6 +24,14 @@ struct _RwCompareView
   const RwSimOutput *out;
   RwComparison cmp;
   gboolean have_cmp;
+
+  /* The axes of the plots on the page as last drawn (recorded around
+   * rw_report_draw_page, rw-plot.h), in widget units, for the hover
+   * read-out; page_axes_area/page_axes_page say what they are for. */
+  RwPlotAxes page_axes[32];
+  size_t n_page_axes;
+  RwRect page_axes_area;
+  int page_axes_page;
 };
 
 G_DEFINE_TYPE (RwCompareView, rw_compare_view, GTK_TYPE_BOX)
@@ -50,8 +58,112 @@ draw_page (cairo_t *cr, RwRect area, void *user_data)
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_rectangle (cr, 0, 0, PAGE_W_PT, PAGE_H_PT);
   cairo_fill (cr);
+  rw_plot_axes_record_begin (self->page_axes, G_N_ELEMENTS (self->page_axes));
   rw_report_draw_page (cr, CLAMP (page, 0, RW_REPORT_N_PAGES - 1), PAGE_W_PT, PAGE_H_PT, &self->cmp);
+  self->n_page_axes = rw_plot_axes_record_end ();
+  self->page_axes_area = area;
+  self->page_axes_page = page;
   cairo_restore (cr);
+}
+
+/* "−12.3": a real minus sign, as the axes read. */
+static char *
+format_signed (double v, int decimals)
+{
+  if (!isfinite (v))
+    return g_strdup (_("n/a"));
+  if (v < 0 && fabs (v) >= 0.5 * pow (10.0, -decimals))
+    return g_strdup_printf ("−%.*f", decimals, -v);
+  return g_strdup_printf ("%.*f", decimals, fabs (v));
+}
+
+static char *
+format_frequency (double f_hz)
+{
+  if (f_hz >= 1000)
+    return g_strdup_printf (_("%.2f kHz"), f_hz / 1000);
+  return g_strdup_printf (_("%.*f Hz"), f_hz < 100 ? 1 : 0, f_hz);
+}
+
+static double
+edc_at (const RwAnalysis *an, int band, double t_s)
+{
+  const RwBandResult *b = &an->bands[band];
+  double k = round (t_s * an->rate_hz);
+  return b->analysed && k >= 0 && k < b->n_edc ? b->edc_db[(size_t) k] : NAN;
+}
+
+/* The read-out over the page preview: the page's plots were drawn by the
+ * report, so the axes come from the recorder; values from the comparison
+ * where it holds them (bars, decay curves), else the pointer's position
+ * on the axes. */
+static char *
+readout_page (RwRect area, double x, double y, RwPlotHover *hover, void *user_data)
+{
+  RwCompareView *self = user_data;
+  int page = (int) gtk_spin_button_get_value (self->page_spin) - 1;
+
+  if (!self->have_cmp)
+    return NULL;
+  if (self->page_axes_page != page || self->page_axes_area.x != area.x || self->page_axes_area.y != area.y
+      || self->page_axes_area.width != area.width || self->page_axes_area.height != area.height)
+    {
+      /* drawn last at another size (an export) or not yet: once more into
+       * a recording surface, which rasterises nothing */
+      cairo_rectangle_t ext = { area.x, area.y, area.width, area.height };
+      cairo_surface_t *s = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, &ext);
+      cairo_t *cr = cairo_create (s);
+      draw_page (cr, area, self);
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+    }
+  int i = rw_plot_axes_find (self->page_axes, self->n_page_axes, x, y);
+  if (i < 0)
+    return NULL;
+  const RwPlotAxes *a = &self->page_axes[i];
+  hover->frame = a->frame;
+  switch (a->kind)
+    {
+    case RW_PLOT_KIND_BARS:
+      {
+        int band = rw_plot_axes_bar_at (a, x, y, NULL);
+        if (band < 0)
+          return NULL;
+        const RwParamDiff *d = &self->cmp.bands[band].p[a->param];
+        const char *unit = rw_plot_param_unit (a->param);
+        int dec = a->param == RW_PLOT_PARAM_TS ? 0 : 2;
+        g_autofree char *fs = format_frequency (rw_octave_centres_hz[band]);
+        g_autofree char *vs = format_signed (d->sim, dec), *vm = format_signed (d->measured, dec);
+        /* "500 Hz: T30 1.21 s (sim) / 1.15 s (meas)" */
+        return g_strdup_printf (_("%s: %s %s%s%s (sim) / %s%s%s (meas)"), fs, rw_plot_param_name (a->param),
+                                vs, *unit && isfinite (d->sim) ? " " : "", isfinite (d->sim) ? unit : "",
+                                vm, *unit && isfinite (d->measured) ? " " : "", isfinite (d->measured) ? unit : "");
+      }
+    case RW_PLOT_KIND_EDC:
+      {
+        double t = rw_plot_axes_data_x (a, x);
+        g_autofree char *band = a->band == RW_ANALYSIS_BROADBAND ? g_strdup (_("Broadband"))
+                                                                  : format_frequency (rw_octave_centres_hz[a->band]);
+        double vs = edc_at (&self->cmp.sim, a->band, t), vm = edc_at (&self->cmp.meas, a->band, t);
+        g_autofree char *ls = format_signed (vs, 1), *lm = format_signed (vm, 1);
+        return g_strdup_printf (_("%s · t = %.3f s: %s%s (sim) / %s%s (meas)"), band, t, ls,
+                                isfinite (vs) ? " dB" : "", lm, isfinite (vm) ? " dB" : "");
+      }
+    case RW_PLOT_KIND_FREQUENCY:
+      {
+        g_autofree char *fs = format_frequency (rw_plot_axes_data_x (a, x));
+        g_autofree char *ls = format_signed (rw_plot_axes_data_y (a, y), 1);
+        return g_strdup_printf (_("%s, %s dB"), fs, ls);
+      }
+    case RW_PLOT_KIND_IR:
+      {
+        g_autofree char *ts = format_signed (rw_plot_axes_data_x (a, x), g_str_equal (a->x_unit, "ms") ? 2 : 4);
+        return g_strdup_printf (_("t = %s %s"), ts, a->x_unit);
+      }
+    case RW_PLOT_KIND_NONE:
+    default:
+      return NULL;
+    }
 }
 
 static void
@@ -109,7 +221,8 @@ rw_compare_view_load_measured (RwCompareView *self, const char *path, GError **e
                                "%s: %zu of %zu band values differ by more than the JND", cmp.n_exceeding),
                      base, cmp.n_exceeding, cmp.n_compared);
   gtk_label_set_text (self->summary_label, text);
-  rw_plot_view_set_draw (self->page_view, draw_page, NULL, self);
+  self->page_axes_page = -1;
+  rw_plot_view_set_draw (self->page_view, draw_page, readout_page, self);
   g_signal_emit (self, signals[COMPARED], 0);
   return TRUE;
 }

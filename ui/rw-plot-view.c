@@ -2,6 +2,7 @@
 #include "rw-plot-view.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 
 struct _RwPlotView
 {
@@ -32,13 +33,36 @@ draw_func (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer da
 
   if (self->hovering && self->readout != NULL)
     {
-      g_autofree char *text = self->readout (rect, self->hover_x, self->hover_y, self->user_data);
+      RwPlotHover hover = { rect, NAN };
+      g_autofree char *text = self->readout (rect, self->hover_x, self->hover_y, &hover, self->user_data);
       if (text != NULL)
         {
+          const RwRect *f = &hover.frame;
+          /* cross-hair first, under the label, inside the data area only */
+          cairo_save (cr);
+          cairo_rectangle (cr, f->x, f->y, f->width, f->height);
+          cairo_clip (cr);
+          cairo_set_source_rgba (cr, 0, 0, 0, 0.35);
+          cairo_set_line_width (cr, 1);
+          cairo_move_to (cr, floor (self->hover_x) + 0.5, f->y);
+          cairo_line_to (cr, floor (self->hover_x) + 0.5, f->y + f->height);
+          cairo_stroke (cr);
+          if (isfinite (hover.mark_y))
+            {
+              cairo_arc (cr, self->hover_x, hover.mark_y, 3.5, 0, 2 * G_PI);
+              cairo_set_source_rgb (cr, 0, 0, 0);
+              cairo_fill (cr);
+            }
+          cairo_restore (cr);
+
           PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (area), text);
           int lw, lh;
           pango_layout_get_pixel_size (layout, &lw, &lh);
-          double x = MIN (self->hover_x + 12, width - lw - 6), y = MAX (self->hover_y - lh - 8, 4);
+          /* right of the pointer, or left of it near the right edge, so
+           * the label never hides the point read out */
+          double x = self->hover_x + 12, y = MAX (self->hover_y - lh - 8, 4);
+          if (x + lw + 6 > width)
+            x = MAX (self->hover_x - 12 - lw, 4);
           cairo_set_source_rgba (cr, 1, 1, 0.88, 0.95);
           cairo_rectangle (cr, x - 4, y - 2, lw + 8, lh + 4);
           cairo_fill_preserve (cr);
@@ -49,10 +73,6 @@ draw_func (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer da
           cairo_move_to (cr, x, y);
           pango_cairo_show_layout (cr, layout);
           g_object_unref (layout);
-          cairo_set_source_rgba (cr, 0, 0, 0, 0.35);
-          cairo_move_to (cr, self->hover_x + 0.5, 0);
-          cairo_line_to (cr, self->hover_x + 0.5, height);
-          cairo_stroke (cr);
         }
     }
 }
@@ -82,6 +102,28 @@ rw_plot_view_set_draw (RwPlotView *self, RwPlotDrawFn draw, RwPlotReadoutFn read
   self->draw = draw;
   self->readout = readout;
   self->user_data = user_data;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+char *
+rw_plot_view_get_readout (RwPlotView *self, double x, double y)
+{
+  int w = gtk_widget_get_width (GTK_WIDGET (self)), h = gtk_widget_get_height (GTK_WIDGET (self));
+
+  if (self->draw == NULL || self->readout == NULL || w <= 0 || h <= 0)
+    return NULL;
+  /* The same rectangle draw_func hands the plot. */
+  RwRect area = { 0, 0, w, h };
+  RwPlotHover hover = { area, NAN };
+  return self->readout (area, x, y, &hover, self->user_data);
+}
+
+void
+rw_plot_view_set_hover (RwPlotView *self, gboolean hovering, double x, double y)
+{
+  self->hovering = hovering;
+  self->hover_x = x;
+  self->hover_y = y;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

@@ -36,6 +36,14 @@ struct _RwResultsView
   size_t n_modes;
   char *series_label;
   gboolean stale;
+
+  /* The axes each plot last drew with, and the area they are for: the
+   * hover read-out maps the pointer through them (rw-plot.h). An export
+   * draws at another size, so a read-out checks the area and redraws
+   * off screen when it differs. */
+  RwPlotAxes ir_axes, freq_axes, bars_axes[3], edc_axes[RW_ANALYSIS_N_BANDS];
+  size_t n_edc_axes;
+  RwRect ir_axes_area, freq_axes_area, bars_axes_area, edc_axes_area;
 };
 
 G_DEFINE_TYPE (RwResultsView, rw_results_view, GTK_TYPE_BOX)
@@ -64,7 +72,8 @@ draw_ir (cairo_t *cr, RwRect area, void *user_data)
     .scale = 1.0,
   };
   g_autofree char *title = g_strdup_printf (_("Impulse response (valid to %.0f Hz)"), self->out->fmax_hz);
-  rw_plot_ir (cr, area, title, _("Pressure re 1/r at 1 m"), &sig, 1, 0, 0);
+  rw_plot_ir_axes (cr, area, title, _("Pressure re 1/r at 1 m"), &sig, 1, 0, 0, &self->ir_axes);
+  self->ir_axes_area = area;
 }
 
 static void
@@ -72,7 +81,9 @@ draw_edc (cairo_t *cr, RwRect area, void *user_data)
 {
   RwResultsView *self = user_data;
   RwPlotSeries series = { self->series_label, current_analysis (self) };
-  rw_plot_edc_grid (cr, area, _("Energy decay per octave band"), 0, &series, 1, RW_PLOT_FIT_T30);
+  rw_plot_edc_grid_axes (cr, area, _("Energy decay per octave band"), 0, &series, 1, RW_PLOT_FIT_T30,
+                         self->edc_axes, G_N_ELEMENTS (self->edc_axes), &self->n_edc_axes);
+  self->edc_axes_area = area;
 }
 
 static void
@@ -87,8 +98,9 @@ draw_bars (cairo_t *cr, RwRect area, void *user_data)
   for (int i = 0; i < 3; i++)
     {
       RwRect r = { area.x, area.y + i * h, area.width, h };
-      rw_plot_band_bars (cr, r, _(titles[i]), params[i], &series, 1);
+      rw_plot_band_bars_axes (cr, r, _(titles[i]), params[i], &series, 1, &self->bars_axes[i]);
     }
+  self->bars_axes_area = area;
 }
 
 static void
@@ -96,8 +108,191 @@ draw_freq (cairo_t *cr, RwRect area, void *user_data)
 {
   RwResultsView *self = user_data;
   RwPlotSpectrum sp = { self->series_label, &self->spectrum, 0 };
-  rw_plot_frequency_response (cr, area, _("Frequency response"), &sp, 1, 0, 0,
-                              self->out->fmax_hz, self->modes, self->n_modes);
+  rw_plot_frequency_response_axes (cr, area, _("Frequency response"), &sp, 1, 0, 0,
+                                   self->out->fmax_hz, self->modes, self->n_modes, &self->freq_axes);
+  self->freq_axes_area = area;
+}
+
+/* ---- hover read-outs (the axes the plots drew with) ---------------------- */
+
+static gboolean
+same_area (RwRect a, RwRect b)
+{
+  return a.x == b.x && a.y == b.y && a.width == b.width && a.height == b.height;
+}
+
+/* Makes sure the axes behind *cached are those of area: when the last
+ * drawing was for another size (an export), draws once more into a
+ * recording surface, which rasterises nothing. */
+static void
+refresh_axes (RwResultsView *self, RwPlotDrawFn draw, RwRect area, const RwRect *cached)
+{
+  if (same_area (*cached, area))
+    return;
+  cairo_rectangle_t ext = { area.x, area.y, area.width, area.height };
+  cairo_surface_t *s = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, &ext);
+  cairo_t *cr = cairo_create (s);
+  draw (cr, area, self);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
+/* Widget y of value v on a's y axis, NAN when it is off the plot. */
+static double
+mark_at (const RwPlotAxes *a, double v)
+{
+  if (!isfinite (v) || v < fmin (a->y0, a->y1) || v > fmax (a->y0, a->y1))
+    return NAN;
+  return rw_plot_axes_device_y (a, v);
+}
+
+/* "−12.3": a real minus sign, as the axis reads. */
+static char *
+format_signed (double v, int decimals)
+{
+  if (!isfinite (v))
+    return g_strdup (_("n/a"));
+  if (v < 0 && fabs (v) >= 0.5 * pow (10.0, -decimals))
+    return g_strdup_printf ("−%.*f", decimals, -v);
+  return g_strdup_printf ("%.*f", decimals, fabs (v));
+}
+
+static char *
+format_frequency (double f_hz)
+{
+  if (f_hz >= 1000)
+    return g_strdup_printf (_("%.2f kHz"), f_hz / 1000);
+  return g_strdup_printf (_("%.*f Hz"), f_hz < 100 ? 1 : 0, f_hz);
+}
+
+static char *
+readout_freq (RwRect area, double x, double y, RwPlotHover *hover, void *user_data)
+{
+  RwResultsView *self = user_data;
+  if (!self->have_spectrum || self->out == NULL)
+    return NULL;
+  refresh_axes (self, draw_freq, area, &self->freq_axes_area);
+  const RwPlotAxes *a = &self->freq_axes;
+  if (!rw_plot_axes_contains (a, x, y) || self->spectrum.n == 0)
+    return NULL;
+  double f = rw_plot_axes_data_x (a, x);
+  /* The level of the curve at the pointer's frequency (the nearest bin;
+   * the bins are ascending), not the pointer's height: the reader wants
+   * the response, the pointer only picks the frequency. */
+  const RwSpectrum *sp = &self->spectrum;
+  size_t lo = 0, hi = sp->n - 1;
+  while (hi - lo > 1)
+    {
+      size_t mid = (lo + hi) / 2;
+      if (sp->frequency_hz[mid] <= f)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  size_t k = fabs (sp->frequency_hz[hi] - f) < fabs (sp->frequency_hz[lo] - f) ? hi : lo;
+  hover->frame = a->frame;
+  hover->mark_y = mark_at (a, sp->level_db[k]);
+  g_autofree char *fs = format_frequency (f);
+  g_autofree char *level = format_signed (sp->level_db[k], 1);
+  GString *text = g_string_new (NULL);
+  g_string_printf (text, _("%s, %s dB"), fs, level);
+  /* A room mode within a few pixels of the pointer is named. */
+  double best = 4.0;
+  const RwRoomMode *mode = NULL;
+  for (size_t i = 0; i < self->n_modes; i++)
+    {
+      double d = fabs (rw_plot_axes_device_x (a, self->modes[i].frequency_hz) - x);
+      if (d < best)
+        {
+          best = d;
+          mode = &self->modes[i];
+        }
+    }
+  if (mode != NULL)
+    {
+      g_autofree char *mf = format_frequency (mode->frequency_hz);
+      g_string_append_printf (text, _(" · mode (%d,%d,%d) at %s"), mode->l, mode->m, mode->n, mf);
+    }
+  if (f > self->out->fmax_hz)
+    g_string_append (text, _(" · above fmax"));
+  return g_string_free (text, FALSE);
+}
+
+static char *
+readout_ir (RwRect area, double x, double y, RwPlotHover *hover, void *user_data)
+{
+  RwResultsView *self = user_data;
+  if (self->out == NULL)
+    return NULL;
+  refresh_axes (self, draw_ir, area, &self->ir_axes_area);
+  const RwPlotAxes *a = &self->ir_axes;
+  if (!rw_plot_axes_contains (a, x, y))
+    return NULL;
+  double t = rw_plot_axes_data_x (a, x);
+  double t_s = g_str_equal (a->x_unit, "ms") ? t / 1000 : t;
+  double i = round (t_s * self->out->fs_out_hz);
+  double p = i >= 0 && i < self->out->ir_frames ? self->out->ir[self->receiver][(size_t) i] : NAN;
+  hover->frame = a->frame;
+  hover->mark_y = mark_at (a, p);
+  g_autofree char *ts = format_signed (t, g_str_equal (a->x_unit, "ms") ? 2 : 4);
+  g_autofree char *ps = isfinite (p) ? g_strdup_printf ("%s%.4g", p < 0 ? "−" : "", fabs (p)) : g_strdup (_("n/a"));
+  /* %s after "t =" is the time, then its unit (ms or s), then the
+   * pressure re 1/r at 1 m */
+  return g_strdup_printf (_("t = %s %s, p = %s"), ts, a->x_unit, ps);
+}
+
+static char *
+readout_edc (RwRect area, double x, double y, RwPlotHover *hover, void *user_data)
+{
+  RwResultsView *self = user_data;
+  const RwAnalysis *an = current_analysis (self);
+  if (an == NULL)
+    return NULL;
+  refresh_axes (self, draw_edc, area, &self->edc_axes_area);
+  int i = rw_plot_axes_find (self->edc_axes, self->n_edc_axes, x, y);
+  if (i < 0)
+    return NULL;
+  const RwPlotAxes *a = &self->edc_axes[i];
+  const RwBandResult *b = &an->bands[a->band];
+  double t = rw_plot_axes_data_x (a, x);
+  double k = round (t * an->rate_hz);
+  double level = b->analysed && k >= 0 && k < b->n_edc ? b->edc_db[(size_t) k] : NAN;
+  hover->frame = a->frame;
+  hover->mark_y = mark_at (a, level);
+  g_autofree char *band = a->band == RW_ANALYSIS_BROADBAND ? g_strdup (_("Broadband"))
+                                                            : format_frequency (rw_octave_centres_hz[a->band]);
+  g_autofree char *ls = format_signed (level, 1);
+  if (!isfinite (level))
+    return g_strdup_printf (_("%s · t = %.3f s, no decay curve"), band, t);
+  return g_strdup_printf (_("%s · t = %.3f s, %s dB"), band, t, ls);
+}
+
+static char *
+readout_bars (RwRect area, double x, double y, RwPlotHover *hover, void *user_data)
+{
+  RwResultsView *self = user_data;
+  const RwAnalysis *an = current_analysis (self);
+  if (an == NULL)
+    return NULL;
+  refresh_axes (self, draw_bars, area, &self->bars_axes_area);
+  int i = rw_plot_axes_find (self->bars_axes, G_N_ELEMENTS (self->bars_axes), x, y);
+  if (i < 0)
+    return NULL;
+  const RwPlotAxes *a = &self->bars_axes[i];
+  int band = rw_plot_axes_bar_at (a, x, y, NULL);
+  if (band < 0)
+    return NULL;
+  const RwBandResult *b = &an->bands[band];
+  double v = rw_plot_param_value (b, a->param);
+  hover->frame = a->frame;
+  g_autofree char *fs = format_frequency (rw_octave_centres_hz[band]);
+  g_autofree char *vs = format_signed (v, a->param == RW_PLOT_PARAM_TS ? 0 : 2);
+  const char *unit = rw_plot_param_unit (a->param);
+  g_autofree char *text = g_strdup_printf ("%s: %s %s%s%s", fs, rw_plot_param_name (a->param), vs,
+                                           *unit && isfinite (v) ? " " : "", isfinite (v) ? unit : "");
+  if (b->above_fmax)
+    return g_strconcat (text, _(" · above fmax"), NULL);
+  return g_steal_pointer (&text);
 }
 
 /* ---- table -------------------------------------------------------------- */
@@ -228,6 +423,14 @@ update_spectrum (RwResultsView *self)
     g_warning ("frequency response: %s", err.message);
 }
 
+/* New data: the axes drawn so far no longer apply. */
+static void
+forget_axes (RwResultsView *self)
+{
+  RwRect none = { 0, 0, -1, -1 };
+  self->ir_axes_area = self->freq_axes_area = self->bars_axes_area = self->edc_axes_area = none;
+}
+
 static void
 update_all (RwResultsView *self)
 {
@@ -237,10 +440,11 @@ update_all (RwResultsView *self)
   g_free (self->series_label);
   self->series_label = have ? g_strdup_printf (_("Receiver %u (simulated)"), self->receiver + 1) : NULL;
   update_spectrum (self);
-  rw_plot_view_set_draw (self->ir_plot, have ? draw_ir : NULL, NULL, self);
-  rw_plot_view_set_draw (self->edc_plot, have_analysis ? draw_edc : NULL, NULL, self);
-  rw_plot_view_set_draw (self->bars_plot, have_analysis ? draw_bars : NULL, NULL, self);
-  rw_plot_view_set_draw (self->freq_plot, self->have_spectrum ? draw_freq : NULL, NULL, self);
+  forget_axes (self);
+  rw_plot_view_set_draw (self->ir_plot, have ? draw_ir : NULL, readout_ir, self);
+  rw_plot_view_set_draw (self->edc_plot, have_analysis ? draw_edc : NULL, readout_edc, self);
+  rw_plot_view_set_draw (self->bars_plot, have_analysis ? draw_bars : NULL, readout_bars, self);
+  rw_plot_view_set_draw (self->freq_plot, self->have_spectrum ? draw_freq : NULL, readout_freq, self);
   fill_table (self);
   gtk_widget_set_sensitive (GTK_WIDGET (self->copy_button), have_analysis);
   gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), have);
@@ -283,7 +487,8 @@ static void
 on_smoothing_selected (RwResultsView *self)
 {
   update_spectrum (self);
-  rw_plot_view_set_draw (self->freq_plot, self->have_spectrum ? draw_freq : NULL, NULL, self);
+  forget_axes (self);
+  rw_plot_view_set_draw (self->freq_plot, self->have_spectrum ? draw_freq : NULL, readout_freq, self);
 }
 
 void

@@ -8,7 +8,10 @@
  *   run-small    a small box room, CPU backend, low fmax: win.run through
  *                g_action_group_activate_action, the live slice is fed and
  *                every results page fills; the IR's direct sound arrives
- *                at r/c
+ *                at r/c; each plot's hover read-out (IR, decay, bars,
+ *                frequency response in Hz and dB) inside the data area,
+ *                nothing outside it, and the compare preview's over the
+ *                report's bars gives both series
  *   broken-mesh  opening a broken mesh shows the error dialog naming the
  *                file; the window keeps its room and opens the next file
  *   cancel       win.cancel mid-run ends the run as cancelled, the project
@@ -36,6 +39,7 @@
 #include "rw-listen-view.h"
 #include "rw-materials.h"
 #include "rw-i18n.h"
+#include "rw-plot-view.h"
 #include "rw-results-view.h"
 #include "rw-room-view.h"
 #include "rw-shapes.h"
@@ -90,6 +94,21 @@ screenshot (GtkWidget *widget, const char *name)
       gsk_render_node_unref (node);
     }
   g_object_unref (paintable);
+}
+
+/* The RwPlotView under w that is on screen (the notebook's shown page). */
+static RwPlotView *
+find_shown_plot_view (GtkWidget *w)
+{
+  if (RW_IS_PLOT_VIEW (w) && gtk_widget_get_mapped (w))
+    return RW_PLOT_VIEW (w);
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      RwPlotView *v = find_shown_plot_view (c);
+      if (v != NULL)
+        return v;
+    }
+  return NULL;
 }
 
 static char *
@@ -300,6 +319,11 @@ poll_run_small (void)
         RW_CHECK (rw_project_set_receiver (p, 0, r, NULL), "receiver inside");
         /* A second receiver beside the first: a stereo pair. */
         RW_CHECK (rw_project_add_receiver (p) == 1, "a second receiver added");
+        /* Absorbing walls (R = 0.8: α_st ≈ 0.52, Sabine T ≈ 0.13 s), so
+         * that the 0.4 s IR decays far enough for EDT, T20 and T30; with
+         * the default plaster (T ≈ 3 s) they are rightly absent. */
+        for (size_t i = 0; i < rw_project_get_mesh (p)->n_surfaces; i++)
+          rw_project_set_surface_R (p, i, 0.8);
       }
       set_run_settings (500, 0.4);
       g_signal_connect (ctx.win, "run-finished", G_CALLBACK (on_run_finished), NULL);
@@ -355,7 +379,47 @@ poll_run_small (void)
         int page = ctx.state - 2;
         if (ctx.ticks < 6)
           return TRUE;
-        screenshot (GTK_WIDGET (ctx.win), names[page]);
+        /* Pages 0 … 3 are plots: their hover read-out, asked inside the
+         * data area and at the corner (the title strip, outside), then
+         * shown and screenshot six ticks later. */
+        static const char *hover_names[] = { "results-ir-hover.png", "results-decay-hover.png",
+                                             "results-reverberation-hover.png",
+                                             "results-frequency-response-hover.png" };
+        static const char *expect[][2] = { { "t = ", " ms" }, { "t = ", " dB" }, { "Hz: ", "T" }, { "Hz", " dB" } };
+        if (page <= 3 && ctx.ticks >= 12)
+          {
+            screenshot (GTK_WIDGET (ctx.win), hover_names[page]);
+            RwPlotView *pv = find_shown_plot_view (rw_window_get_results_view (ctx.win));
+            if (pv != NULL)
+              rw_plot_view_set_hover (pv, FALSE, 0, 0);
+          }
+        else if (page <= 3 && ctx.ticks > 6)
+          return TRUE;   /* waiting for the read-out to be drawn */
+        else
+          {
+            screenshot (GTK_WIDGET (ctx.win), names[page]);
+            if (page <= 3)
+              {
+                RwPlotView *pv = find_shown_plot_view (rw_window_get_results_view (ctx.win));
+                RW_CHECK (pv != NULL, "plot page %d is on screen", page);
+                if (pv != NULL)
+                  {
+                    /* the decay grid: in the first panel (63 Hz, below fmax) */
+                    double cx = gtk_widget_get_width (GTK_WIDGET (pv)) * (page == 1 ? 0.17 : 0.4);
+                    double cy = gtk_widget_get_height (GTK_WIDGET (pv)) * (page == 1 ? 0.22 : 0.5);
+                    g_autofree char *mid = rw_plot_view_get_readout (pv, cx, cy);
+                    g_autofree char *corner = rw_plot_view_get_readout (pv, 2, 2);
+                    RW_NOTE ("page %d: read-out at (%.0f, %.0f): %s", page, cx, cy, mid ? mid : "(none)");
+                    RW_CHECK (mid != NULL && strstr (mid, expect[page][0]) != NULL && strstr (mid, expect[page][1]) != NULL,
+                              "page %d: the read-out has \"%s\" and \"%s\": %s", page, expect[page][0],
+                              expect[page][1], mid ? mid : "(none)");
+                    RW_CHECK (corner == NULL, "page %d: no read-out outside the data area: %s", page,
+                              corner ? corner : "(none)");
+                    rw_plot_view_set_hover (pv, TRUE, cx, cy);
+                  }
+                return TRUE;
+              }
+          }
         if (page < 4)
           rw_results_view_show_page (RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win)), page + 1);
         else
@@ -437,11 +501,31 @@ poll_run_small (void)
         return TRUE;
       screenshot (GTK_WIDGET (ctx.win), "results-compare.png");
       {
+        /* The preview's read-out over the report's T30 bars (page 2)
+         * gives both series: found by sweeping the page. */
+        RwResultsView *rv = RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win));
+        RwCompareView *cv = RW_COMPARE_VIEW (rw_results_view_get_compare_view (rv));
+        RwPlotView *pv = find_shown_plot_view (GTK_WIDGET (cv));
+        char *found = NULL;
+        rw_compare_view_show_page (cv, 1);
+        for (int y = 2; pv != NULL && found == NULL && y < gtk_widget_get_height (GTK_WIDGET (pv)); y += 6)
+          for (int x = 2; found == NULL && x < gtk_widget_get_width (GTK_WIDGET (pv)); x += 6)
+            {
+              char *t = rw_plot_view_get_readout (pv, x, y);
+              if (t != NULL && strstr (t, "(sim)") && strstr (t, "(meas)") && strstr (t, "T30"))
+                found = t;
+              else
+                g_free (t);
+            }
+        RW_NOTE ("compare preview read-out: %s", found ? found : "(none)");
+        RW_CHECK (found != NULL && strstr (found, "Hz"), "the compare preview reads out T30 of both series per band");
+        g_free (found);
+        rw_compare_view_show_page (cv, 0);
+      }
+      {
         /* Save with the results, reopen: the same results come back. */
         RwResultsView *rv = RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win));
         const RwSimOutput *before = rw_results_view_get_output (rv);
-        /* T20: a 0.4 s IR of this reverberant box has the 35 dB range T20
-         * needs but not the 45 dB of T30 (which is then absent, rightly). */
         double t20_before = before->analysis[0].bands[RW_ANALYSIS_BROADBAND].t20.value_s;
         size_t frames_before = before->ir_frames;
         float sample_before = before->ir[1][frames_before / 3];
@@ -461,6 +545,8 @@ poll_run_small (void)
             double t20_after = after->analysis[0].bands[RW_ANALYSIS_BROADBAND].t20.value_s;
             RW_NOTE ("broadband T20 %.4f s before saving, %.4f s after reloading", t20_before, t20_after);
             RW_CHECK (isfinite (t20_before) && t20_after == t20_before, "the same T20 after reloading");
+            RW_CHECK (isfinite (before->analysis[0].bands[RW_ANALYSIS_BROADBAND].t30.value_s),
+                      "T30 present for a room that decays within the IR");
             RW_CHECK (rw_results_view_is_filled (rv), "every results page is filled again");
             RW_CHECK (!rw_results_view_get_stale (rv), "reloaded results are current");
             rw_project_set_surface_R (rw_window_get_project (ctx.win), 0, 0.5);
