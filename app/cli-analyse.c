@@ -126,6 +126,13 @@ print_table (const RwAnalysis *a, const char *path, const char *fmax_source)
             header = true;
             printf ("  %s %s: %s\n", label, names[i], fits[i]->absent_reason);
           }
+      if (b->ratios_absent_reason[0])
+        {
+          if (!header)
+            printf (_("\nAbsent values:\n"));
+          header = true;
+          printf (_("  %s C50, C80, D50, Ts: %s\n"), label, b->ratios_absent_reason);
+        }
     }
 }
 

@@ -172,6 +172,7 @@ typedef struct {
   double C80_db;
   double D50;            /* E[0, 50 ms) / E[0, ∞), 0 … 1 */
   double Ts_s;           /* centre time ∫ t e / ∫ e */
+  char ratios_absent_reason[160];  /* why C50, C80, D50, Ts are NAN, when they are */
 
   RwNoiseEstimate noise; /* Lundeby: noise level, truncation, correction */
   double noise_floor_db; /* = noise.noise_level_db (dB re peak of the smoothed envelope) */

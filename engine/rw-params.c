@@ -206,6 +206,22 @@ analyse_band (RwBandResult *res, const double *decay_e, size_t n_decay, const do
       moment += est->correction * ((double) t1 / rate_hz + 1.0 / k);
     }
   res->Ts_s = total > 0.0 ? (double) moment / total : NAN;
+  /* The ratios need the energy of the whole decay. An IR cut off while its
+   * envelope is still within 20 dB of the peak, with no late slope to
+   * extrapolate the rest, is missing a share of its late energy that can
+   * reach tens of per cent: C50/C80/D50 would read too high and Ts too
+   * short, so they are left out with the reason. */
+  bool tail_known = est->noise_found
+                    || -est->end_level_db >= 20.0
+                    || (isfinite (est->late_slope_db_per_s) && est->late_slope_db_per_s < 0.0
+                        && -est->end_level_db >= 10.0);
+  if (!tail_known)
+    {
+      res->C50_db = res->C80_db = res->D50 = res->Ts_s = NAN;
+      snprintf (res->ratios_absent_reason, sizeof res->ratios_absent_reason,
+                _("the IR ends only %.1f dB below its peak: its late energy is unknown"),
+                -est->end_level_db);
+    }
 
   res->edc_db = malloc (n_edc * sizeof *res->edc_db);
   if (!res->edc_db)
@@ -417,6 +433,7 @@ band_json (const RwBandResult *b, bool broadband)
       if (!isfinite (vals[i].v))
         json_object_object_add (absent, vals[i].key,
                                 json_object_new_string (b->absent_reason[0] ? b->absent_reason
+                                                        : b->ratios_absent_reason[0] ? b->ratios_absent_reason
                                                         : _("no energy to compare")));
     }
   json_object_object_add (o, "decay_range_db", rw_json_number (b->decay_range_db));

@@ -226,13 +226,18 @@ check_truncated (void)
           RW_NOTE ("truncated T = %.1f s: decay range %.1f dB, EDT %.3f, T20 %.3f, T30 %.3f", T,
                    b->decay_range_db, b->edt.value_s, b->t20.value_s, b->t30.value_s);
           if (expect_values)
-            RW_CHECK (fabs (b->t30.value_s / T - 1) < 0.02, "T30 %.4f of a decayed 0.4 s IR (T %.1f)",
-                      b->t30.value_s, T);
+            {
+              RW_CHECK (fabs (b->t30.value_s / T - 1) < 0.02, "T30 %.4f of a decayed 0.4 s IR (T %.1f)",
+                        b->t30.value_s, T);
+              RW_CHECK (isfinite (b->C80_db) && isfinite (b->Ts_s), "energy ratios of a decayed IR present");
+            }
           else
             {
               RW_CHECK (isnan (b->edt.value_s) && isnan (b->t20.value_s) && isnan (b->t30.value_s),
                         "no decay values for an IR that decayed %.1f dB", -b->noise.end_level_db);
               RW_CHECK (b->t30.absent_reason[0] != '\0', "T30 absent with a reason");
+              RW_CHECK (isnan (b->C80_db) && isnan (b->Ts_s) && b->ratios_absent_reason[0] != '\0',
+                        "energy ratios of an IR missing most of its late energy are absent with a reason");
             }
           rw_analysis_clear (&a);
         }
