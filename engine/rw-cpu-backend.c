@@ -338,8 +338,11 @@ build_strips (CpuState *st, RwError *err)
 }
 
 /* Function multiversioning for the hot loop (GCC's target_clones; not
- * under the sanitizers, whose instrumentation does not mix with ifuncs). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+ * under the sanitizers, whose instrumentation does not mix with ifuncs:
+ * under ThreadSanitizer the instrumented resolver runs at relocation time,
+ * before the TSan runtime is up, and the program crashes at start). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) \
+    && !defined(__SANITIZE_THREAD__)
 #define RW_CPU_CLONES __attribute__ ((target_clones ("avx512f", "avx2", "default")))
 #else
 #define RW_CPU_CLONES

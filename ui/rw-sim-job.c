@@ -17,7 +17,9 @@ struct _RwSimJob
 {
   GObject parent_instance;
 
-  RwProject *project;            /* borrowed mesh comes from here */
+  RwProject *project;            /* a reference: keeps the mesh alive */
+  const RwMesh *mesh;            /* borrowed from project, taken in _new so
+                                  * that the worker never calls into it */
   GMainContext *main_context;
 
   /* Snapshot taken at creation: the worker reads only these. */
@@ -133,6 +135,7 @@ rw_sim_job_new (RwProject *project)
   const RwMesh *mesh = rw_project_get_mesh (project);
 
   self->project = g_object_ref (project);
+  self->mesh = mesh;
   self->settings = *rw_project_get_settings (project);
   self->n_surfaces = mesh->n_surfaces;
   self->surface_R = g_new (double, self->n_surfaces ? self->n_surfaces : 1);
@@ -329,7 +332,7 @@ fail (GError **error, const RwError *err)
 static RwSimOutput *
 run_pipeline (RwSimJob *self, GError **error)
 {
-  const RwMesh *mesh = rw_project_get_mesh (self->project);
+  const RwMesh *mesh = self->mesh;
   const RwSimSettings *s = &self->settings;
   RwError err = { 0 };
   RwSimConfig cfg;
