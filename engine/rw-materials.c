@@ -517,6 +517,14 @@ rw_reflection_from_statistical_alpha (double alpha)
 }
 
 double
+rw_statistical_alpha_from_reflection (double R)
+{
+  if (!(R < 1.0) || !(R > -1.0))
+    return 0.0;
+  return rw_statistical_absorption ((1.0 + R) / (1.0 - R));
+}
+
+double
 rw_admittance_from_reflection (double R)
 {
   /* Specific admittance of a locally reacting surface at normal incidence:

@@ -51,6 +51,10 @@ double rw_reflection_from_alpha (double alpha);   /* normal incidence: √(1 −
  * in a diffuse field) gives that maximum's R ≈ 0.221. */
 double rw_statistical_absorption (double zeta);
 double rw_reflection_from_statistical_alpha (double alpha);
+/* The random-incidence α of a surface of normal-incidence reflection
+ * factor R (0 for R ≥ 1 or R ≤ −1): the inverse of the above, for showing α
+ * beside an R typed by the user. */
+double rw_statistical_alpha_from_reflection (double R);
 double rw_admittance_from_reflection (double R);  /* β = (1 − R)/(1 + R) */
 
 /* One R per surface of `mesh`. Precedence: uniform_R when finite (the

@@ -44,11 +44,14 @@ check_statistical_alpha (void)
       double R = rw_reflection_from_statistical_alpha (a);
       double zeta = (1 + R) / (1 - R);
       RW_CHECK_CLOSE (rw_statistical_absorption (zeta), a, 1e-9, "round trip alpha_st");
+      RW_CHECK_CLOSE (rw_statistical_alpha_from_reflection (R), a, 1e-9, "alpha_st shown for R");
       /* A diffuse field is absorbed more than a normal one by a resistive
        * surface: the normal-incidence α of that R is below the table's α. */
       RW_CHECK (1 - R * R < a, "normal-incidence alpha %.4f below random-incidence %.4f", 1 - R * R, a);
     }
   RW_CHECK (rw_reflection_from_statistical_alpha (0) == 1.0, "alpha 0 is rigid");
+  RW_CHECK (rw_statistical_alpha_from_reflection (1.0) == 0.0 && rw_statistical_alpha_from_reflection (-1.0) == 0.0,
+            "rigid and pressure-release surfaces absorb nothing");
   RW_CHECK_CLOSE (rw_reflection_from_statistical_alpha (1.0), (1.5671 - 1) / (1.5671 + 1), 1e-12,
                   "alpha above the peak gets the peak's R");
 }

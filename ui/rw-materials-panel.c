@@ -162,7 +162,8 @@ update_editor (RwMaterialsPanel *self)
   double R = rw_project_get_surface_R (self->project, first);
   gtk_drop_down_set_selected (self->material_dropdown, (guint) (index + 1));
   gtk_spin_button_set_value (self->r_spin, R);
-  gtk_spin_button_set_value (self->alpha_spin, 1.0 - R * R);
+  /* α shown and typed is the random-incidence α of the tables. */
+  gtk_spin_button_set_value (self->alpha_spin, rw_statistical_alpha_from_reflection (R));
   if (index >= 0)
     {
       const RwMaterial *m = &rw_project_get_library (self->project)->items[index];
@@ -240,7 +241,7 @@ on_r_changed (RwMaterialsPanel *self)
 static void
 on_alpha_changed (RwMaterialsPanel *self)
 {
-  double R = sqrt (1.0 - CLAMP (gtk_spin_button_get_value (self->alpha_spin), 0.0, 1.0));
+  double R = rw_reflection_from_statistical_alpha (CLAMP (gtk_spin_button_get_value (self->alpha_spin), 0.0, 1.0));
   if (self->updating || self->project == NULL)
     return;
   for_each_selected (self, set_R, &R);

@@ -316,7 +316,9 @@ material_R (RwProject *self, const char *name, double fallback_R)
   const RwMaterial *mat = self->library ? rw_materials_find (self->library, name) : NULL;
   if (mat == NULL)
     return fallback_R;
-  return rw_reflection_from_alpha (rw_material_alpha_for_fmax (mat, self->settings.fmax_hz));
+  /* The same conversion as the engine's rw_materials_assign: the table's
+   * random-incidence α through Paris' formula. */
+  return rw_reflection_from_statistical_alpha (rw_material_alpha_for_fmax (mat, self->settings.fmax_hz));
 }
 
 /* Gives each surface of `mesh` the engine's choice (name matching, else the
