@@ -3,6 +3,7 @@
 #include "rw-mesh.h"
 
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,4 +154,70 @@ rw_mesh_free (RwMesh *mesh)
   free (mesh->tri_surface);
   free (mesh->path);
   free ((RwMeshBuilder *) mesh);
+}
+
+bool
+rw_mesh_ray_triangle (const RwMesh *m, size_t tri, const double o[3], const double d[3],
+                      double *t_out, double *det_out)
+{
+  const double *a = m->xyz + 3 * m->tri[3 * tri];
+  const double *b = m->xyz + 3 * m->tri[3 * tri + 1];
+  const double *c = m->xyz + 3 * m->tri[3 * tri + 2];
+  double e1[3], e2[3], pv[3], tv[3], qv[3];
+
+  for (int k = 0; k < 3; k++)
+    {
+      e1[k] = b[k] - a[k];
+      e2[k] = c[k] - a[k];
+      tv[k] = o[k] - a[k];
+    }
+  pv[0] = d[1] * e2[2] - d[2] * e2[1];
+  pv[1] = d[2] * e2[0] - d[0] * e2[2];
+  pv[2] = d[0] * e2[1] - d[1] * e2[0];
+  double det = e1[0] * pv[0] + e1[1] * pv[1] + e1[2] * pv[2];
+  if (fabs (det) < 1e-15)
+    return false;
+  double u = (tv[0] * pv[0] + tv[1] * pv[1] + tv[2] * pv[2]) / det;
+  if (u < 0 || u > 1)
+    return false;
+  qv[0] = tv[1] * e1[2] - tv[2] * e1[1];
+  qv[1] = tv[2] * e1[0] - tv[0] * e1[2];
+  qv[2] = tv[0] * e1[1] - tv[1] * e1[0];
+  double v = (d[0] * qv[0] + d[1] * qv[1] + d[2] * qv[2]) / det;
+  if (v < 0 || u + v > 1)
+    return false;
+  *t_out = (e2[0] * qv[0] + e2[1] * qv[1] + e2[2] * qv[2]) / det;
+  /* Möller–Trumbore's det is −(d · n) for the triangle normal n = e1 × e2:
+   * positive when the ray runs against the normal, i.e. hits the front. */
+  *det_out = det;
+  return true;
+}
+
+/* Parity of the crossings of the ray p + t·d (t > 0) along `axis`, the
+ * direction slightly skewed so that it stays off the shared edges and
+ * vertices of axis-aligned rooms, which would count twice. */
+static int
+ray_parity (const RwMesh *m, const double p[3], int axis)
+{
+  double d[3] = { 0, 0, 0 };
+  int crossings = 0;
+
+  d[axis] = 1.0;
+  d[(axis + 1) % 3] = 1.234567e-4;
+  d[(axis + 2) % 3] = 2.345678e-4;
+  for (size_t t = 0; t < m->n_triangles; t++)
+    {
+      double tt, det;
+      if (rw_mesh_ray_triangle (m, t, p, d, &tt, &det) && tt > 0)
+        crossings++;
+    }
+  return crossings & 1;
+}
+
+bool
+rw_mesh_point_inside (const RwMesh *m, const double p[3])
+{
+  if (m == NULL || !isfinite (p[0]) || !isfinite (p[1]) || !isfinite (p[2]))
+    return false;
+  return ray_parity (m, p, 0) + ray_parity (m, p, 1) + ray_parity (m, p, 2) >= 2;
 }

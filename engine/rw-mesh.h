@@ -56,6 +56,17 @@ void rw_mesh_set_surface_material (RwMesh *mesh, uint32_t surface, const char *m
 bool rw_mesh_export (const RwMesh *mesh, const char *path, const char *format_id, RwError *err);
 void rw_mesh_free (RwMesh *mesh);
 
+/* Where the ray o + t·d meets triangle `tri` (Möller–Trumbore): false when
+ * it misses or runs parallel to it. *t_out (any sign) is the ray parameter;
+ * *det_out > 0 when the ray meets the triangle's front (the side its
+ * counter-clockwise winding faces: outside, for an outward mesh). */
+bool rw_mesh_ray_triangle (const RwMesh *mesh, size_t tri, const double o[3], const double d[3],
+                           double *t_out, double *det_out);
+/* Point-in-mesh for single points (the GUI's markers): the majority of the
+ * crossing parities of three slightly skewed axis rays. For whole grids use
+ * rw_voxelise, whose scanline test is exact on edges and vertices. */
+bool rw_mesh_point_inside (const RwMesh *mesh, const double p[3]);
+
 /* The mesh report: what an acoustician checks before simulating. */
 #define RW_MESH_REPORT_MAX_EDGES 16
 typedef struct {

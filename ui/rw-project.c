@@ -218,68 +218,10 @@ rw_project_get_import_scale (RwProject *self)
 
 /* ---- point in mesh ---------------------------------------------------- */
 
-/* Parity of the crossings of the ray p + t·e_axis (t > 0) with the mesh.
- * Möller–Trumbore specialised to an axis direction. */
-static int
-ray_parity (const RwMesh *m, const double p[3], int axis)
-{
-  double d[3] = { 0, 0, 0 };
-  int crossings = 0;
-
-  /* A slightly skewed direction keeps the ray off shared edges and
-   * vertices of axis-aligned rooms, which would count twice. */
-  d[axis] = 1.0;
-  d[(axis + 1) % 3] = 1.234567e-4;
-  d[(axis + 2) % 3] = 2.345678e-4;
-
-  for (size_t t = 0; t < m->n_triangles; t++)
-    {
-      const double *a = m->xyz + 3 * m->tri[3 * t];
-      const double *b = m->xyz + 3 * m->tri[3 * t + 1];
-      const double *c = m->xyz + 3 * m->tri[3 * t + 2];
-      double e1[3], e2[3], pv[3], tv[3], qv[3];
-
-      for (int k = 0; k < 3; k++)
-        {
-          e1[k] = b[k] - a[k];
-          e2[k] = c[k] - a[k];
-          tv[k] = p[k] - a[k];
-        }
-      pv[0] = d[1] * e2[2] - d[2] * e2[1];
-      pv[1] = d[2] * e2[0] - d[0] * e2[2];
-      pv[2] = d[0] * e2[1] - d[1] * e2[0];
-      double det = e1[0] * pv[0] + e1[1] * pv[1] + e1[2] * pv[2];
-      if (fabs (det) < 1e-15)
-        continue;
-      double u = (tv[0] * pv[0] + tv[1] * pv[1] + tv[2] * pv[2]) / det;
-      if (u < 0 || u > 1)
-        continue;
-      qv[0] = tv[1] * e1[2] - tv[2] * e1[1];
-      qv[1] = tv[2] * e1[0] - tv[0] * e1[2];
-      qv[2] = tv[0] * e1[1] - tv[1] * e1[0];
-      double v = (d[0] * qv[0] + d[1] * qv[1] + d[2] * qv[2]) / det;
-      if (v < 0 || u + v > 1)
-        continue;
-      double tt = (e2[0] * qv[0] + e2[1] * qv[1] + e2[2] * qv[2]) / det;
-      if (tt > 0)
-        crossings++;
-    }
-  return crossings & 1;
-}
-
-static gboolean
-mesh_point_inside (const RwMesh *m, const double p[3])
-{
-  if (m == NULL || !isfinite (p[0]) || !isfinite (p[1]) || !isfinite (p[2]))
-    return FALSE;
-  int votes = ray_parity (m, p, 0) + ray_parity (m, p, 1) + ray_parity (m, p, 2);
-  return votes >= 2;
-}
-
 gboolean
 rw_project_point_inside (RwProject *self, const double p[3])
 {
-  return mesh_point_inside (self->mesh, p);
+  return rw_mesh_point_inside (self->mesh, p);
 }
 
 /* A point inside the room near the fraction f of the bounding box; falls
@@ -290,7 +232,7 @@ default_point (const RwMesh *m, const RwMeshReport *r, const double f[3], double
 {
   for (int k = 0; k < 3; k++)
     out[k] = r->bbox_min[k] + f[k] * (r->bbox_max[k] - r->bbox_min[k]);
-  if (mesh_point_inside (m, out))
+  if (rw_mesh_point_inside (m, out))
     return;
   for (int i = 1; i < 20; i++)
     for (int j = 1; j < 20; j++)
@@ -300,7 +242,7 @@ default_point (const RwMesh *m, const RwMeshReport *r, const double f[3], double
           r->bbox_min[1] + (r->bbox_max[1] - r->bbox_min[1]) * (f[1] + (j - 10) * 0.04),
           r->bbox_min[2] + (r->bbox_max[2] - r->bbox_min[2]) * f[2],
         };
-        if (mesh_point_inside (m, q))
+        if (rw_mesh_point_inside (m, q))
           {
             memcpy (out, q, sizeof q);
             return;
@@ -533,7 +475,7 @@ rw_project_set_surface_R (RwProject *self, guint surface, double R)
 static gboolean
 check_point (RwProject *self, const double p[3], gboolean is_source, GError **error)
 {
-  if (!mesh_point_inside (self->mesh, p))
+  if (!rw_mesh_point_inside (self->mesh, p))
     {
       /* Two whole sentences, not a word slotted in: translations need the
        * noun's gender. */
@@ -604,7 +546,7 @@ rw_project_add_receiver (RwProject *self)
         double p[3];
         for (int c = 0; c < 3; c++)
           p[c] = self->receivers[self->n_receivers - 1][c] + scale * offsets[k][c];
-        if (mesh_point_inside (self->mesh, p))
+        if (rw_mesh_point_inside (self->mesh, p))
           {
             guint i = self->n_receivers;
             memcpy (self->receivers[i], p, sizeof p);
@@ -991,13 +933,13 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
       R[s] = r;
     }
 
-  if (!mesh_point_inside (mesh, source))
+  if (!rw_mesh_point_inside (mesh, source))
     {
       file_error (error, file, _("the source lies outside the room"));
       goto out;
     }
   for (guint i = 0; i < n_receivers; i++)
-    if (!mesh_point_inside (mesh, receivers[i]))
+    if (!rw_mesh_point_inside (mesh, receivers[i]))
       {
         file_error (error, file, _("a receiver lies outside the room"));
         goto out;

@@ -521,34 +521,11 @@ pick_surface (RwRoomView *self, double px, double py)
   pixel_ray (self, px, py, o, d);
   for (size_t t = 0; t < m->n_triangles; t++)
     {
-      const double *a = m->xyz + 3 * m->tri[3 * t];
-      const double *b = m->xyz + 3 * m->tri[3 * t + 1];
-      const double *c = m->xyz + 3 * m->tri[3 * t + 2];
-      double e1[3], e2[3], pv[3], tv[3], qv[3];
-      for (int k = 0; k < 3; k++)
-        {
-          e1[k] = b[k] - a[k];
-          e2[k] = c[k] - a[k];
-          tv[k] = o[k] - a[k];
-        }
-      pv[0] = d[1] * e2[2] - d[2] * e2[1];
-      pv[1] = d[2] * e2[0] - d[0] * e2[2];
-      pv[2] = d[0] * e2[1] - d[1] * e2[0];
-      double det = e1[0] * pv[0] + e1[1] * pv[1] + e1[2] * pv[2];
+      double tt, det;
       /* det < 0: the ray meets the back of the triangle (outward normal
        * pointing away), the side the view draws. */
-      if (det > -1e-12)
+      if (!rw_mesh_ray_triangle (m, t, o, d, &tt, &det) || det > -1e-12)
         continue;
-      double u = (tv[0] * pv[0] + tv[1] * pv[1] + tv[2] * pv[2]) / det;
-      if (u < 0 || u > 1)
-        continue;
-      qv[0] = tv[1] * e1[2] - tv[2] * e1[1];
-      qv[1] = tv[2] * e1[0] - tv[0] * e1[2];
-      qv[2] = tv[0] * e1[1] - tv[1] * e1[0];
-      double v = (d[0] * qv[0] + d[1] * qv[1] + d[2] * qv[2]) / det;
-      if (v < 0 || u + v > 1)
-        continue;
-      double tt = (e2[0] * qv[0] + e2[1] * qv[1] + e2[2] * qv[2]) / det;
       if (tt > 0 && tt < best)
         {
           best = tt;
