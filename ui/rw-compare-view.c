@@ -66,25 +66,6 @@ draw_page (cairo_t *cr, RwRect area, void *user_data)
   cairo_restore (cr);
 }
 
-/* "−12.3": a real minus sign, as the axes read. */
-static char *
-format_signed (double v, int decimals)
-{
-  if (!isfinite (v))
-    return g_strdup (_("n/a"));
-  if (v < 0 && fabs (v) >= 0.5 * pow (10.0, -decimals))
-    return g_strdup_printf ("−%.*f", decimals, -v);
-  return g_strdup_printf ("%.*f", decimals, fabs (v));
-}
-
-static char *
-format_frequency (double f_hz)
-{
-  if (f_hz >= 1000)
-    return g_strdup_printf (_("%.2f kHz"), f_hz / 1000);
-  return g_strdup_printf (_("%.*f Hz"), f_hz < 100 ? 1 : 0, f_hz);
-}
-
 static double
 edc_at (const RwAnalysis *an, int band, double t_s)
 {
@@ -132,8 +113,8 @@ readout_page (RwRect area, double x, double y, RwPlotHover *hover, void *user_da
         const RwParamDiff *d = &self->cmp.bands[band].p[a->param];
         const char *unit = rw_plot_param_unit (a->param);
         int dec = a->param == RW_PLOT_PARAM_TS ? 0 : 2;
-        g_autofree char *fs = format_frequency (rw_octave_centres_hz[band]);
-        g_autofree char *vs = format_signed (d->sim, dec), *vm = format_signed (d->measured, dec);
+        g_autofree char *fs = rw_plot_view_format_frequency (rw_octave_centres_hz[band]);
+        g_autofree char *vs = rw_plot_view_format_signed (d->sim, dec), *vm = rw_plot_view_format_signed (d->measured, dec);
         /* "500 Hz: T30 1.21 s (sim) / 1.15 s (meas)" */
         return g_strdup_printf (_("%s: %s %s%s%s (sim) / %s%s%s (meas)"), fs, rw_plot_param_name (a->param),
                                 vs, *unit && isfinite (d->sim) ? " " : "", isfinite (d->sim) ? unit : "",
@@ -143,21 +124,21 @@ readout_page (RwRect area, double x, double y, RwPlotHover *hover, void *user_da
       {
         double t = rw_plot_axes_data_x (a, x);
         g_autofree char *band = a->band == RW_ANALYSIS_BROADBAND ? g_strdup (_("Broadband"))
-                                                                  : format_frequency (rw_octave_centres_hz[a->band]);
+                                                                  : rw_plot_view_format_frequency (rw_octave_centres_hz[a->band]);
         double vs = edc_at (&self->cmp.sim, a->band, t), vm = edc_at (&self->cmp.meas, a->band, t);
-        g_autofree char *ls = format_signed (vs, 1), *lm = format_signed (vm, 1);
+        g_autofree char *ls = rw_plot_view_format_signed (vs, 1), *lm = rw_plot_view_format_signed (vm, 1);
         return g_strdup_printf (_("%s · t = %.3f s: %s%s (sim) / %s%s (meas)"), band, t, ls,
                                 isfinite (vs) ? " dB" : "", lm, isfinite (vm) ? " dB" : "");
       }
     case RW_PLOT_KIND_FREQUENCY:
       {
-        g_autofree char *fs = format_frequency (rw_plot_axes_data_x (a, x));
-        g_autofree char *ls = format_signed (rw_plot_axes_data_y (a, y), 1);
+        g_autofree char *fs = rw_plot_view_format_frequency (rw_plot_axes_data_x (a, x));
+        g_autofree char *ls = rw_plot_view_format_signed (rw_plot_axes_data_y (a, y), 1);
         return g_strdup_printf (_("%s, %s dB"), fs, ls);
       }
     case RW_PLOT_KIND_IR:
       {
-        g_autofree char *ts = format_signed (rw_plot_axes_data_x (a, x), g_str_equal (a->x_unit, "ms") ? 2 : 4);
+        g_autofree char *ts = rw_plot_view_format_signed (rw_plot_axes_data_x (a, x), g_str_equal (a->x_unit, "ms") ? 2 : 4);
         return g_strdup_printf (_("t = %s %s"), ts, a->x_unit);
       }
     case RW_PLOT_KIND_NONE:

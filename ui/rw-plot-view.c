@@ -180,3 +180,21 @@ rw_plot_view_new (void)
 {
   return g_object_new (RW_TYPE_PLOT_VIEW, NULL);
 }
+
+char *
+rw_plot_view_format_signed (double v, int decimals)
+{
+  if (!isfinite (v))
+    return g_strdup (_("n/a"));
+  if (v < 0 && fabs (v) >= 0.5 * pow (10.0, -decimals))
+    return g_strdup_printf ("−%.*f", decimals, -v);
+  return g_strdup_printf ("%.*f", decimals, fabs (v));
+}
+
+char *
+rw_plot_view_format_frequency (double f_hz)
+{
+  if (f_hz >= 1000)
+    return g_strdup_printf (_("%.2f kHz"), f_hz / 1000);
+  return g_strdup_printf (_("%.*f Hz"), f_hz < 100 ? 1 : 0, f_hz);
+}

@@ -48,4 +48,10 @@ void rw_plot_view_set_hover (RwPlotView *self, gboolean hovering, double x, doub
  * extension of path chooses (.png, .svg). */
 gboolean rw_plot_view_export (RwPlotView *self, const char *path, GError **error);
 
+/* Read-out number formats shared by every view: a value with a real minus
+ * sign ("−12.3", "n/a" when not finite), and a frequency ("83.4 Hz",
+ * "1.25 kHz"). Newly allocated. */
+char *rw_plot_view_format_signed (double v, int decimals);
+char *rw_plot_view_format_frequency (double f_hz);
+
 G_END_DECLS

@@ -146,25 +146,6 @@ mark_at (const RwPlotAxes *a, double v)
   return rw_plot_axes_device_y (a, v);
 }
 
-/* "−12.3": a real minus sign, as the axis reads. */
-static char *
-format_signed (double v, int decimals)
-{
-  if (!isfinite (v))
-    return g_strdup (_("n/a"));
-  if (v < 0 && fabs (v) >= 0.5 * pow (10.0, -decimals))
-    return g_strdup_printf ("−%.*f", decimals, -v);
-  return g_strdup_printf ("%.*f", decimals, fabs (v));
-}
-
-static char *
-format_frequency (double f_hz)
-{
-  if (f_hz >= 1000)
-    return g_strdup_printf (_("%.2f kHz"), f_hz / 1000);
-  return g_strdup_printf (_("%.*f Hz"), f_hz < 100 ? 1 : 0, f_hz);
-}
-
 static char *
 readout_freq (RwRect area, double x, double y, RwPlotHover *hover, void *user_data)
 {
@@ -192,8 +173,8 @@ readout_freq (RwRect area, double x, double y, RwPlotHover *hover, void *user_da
   size_t k = fabs (sp->frequency_hz[hi] - f) < fabs (sp->frequency_hz[lo] - f) ? hi : lo;
   hover->frame = a->frame;
   hover->mark_y = mark_at (a, sp->level_db[k]);
-  g_autofree char *fs = format_frequency (f);
-  g_autofree char *level = format_signed (sp->level_db[k], 1);
+  g_autofree char *fs = rw_plot_view_format_frequency (f);
+  g_autofree char *level = rw_plot_view_format_signed (sp->level_db[k], 1);
   GString *text = g_string_new (NULL);
   g_string_printf (text, _("%s, %s dB"), fs, level);
   /* A room mode within a few pixels of the pointer is named. */
@@ -210,7 +191,7 @@ readout_freq (RwRect area, double x, double y, RwPlotHover *hover, void *user_da
     }
   if (mode != NULL)
     {
-      g_autofree char *mf = format_frequency (mode->frequency_hz);
+      g_autofree char *mf = rw_plot_view_format_frequency (mode->frequency_hz);
       g_string_append_printf (text, _(" · mode (%d,%d,%d) at %s"), mode->l, mode->m, mode->n, mf);
     }
   if (f > self->out->fmax_hz)
@@ -234,7 +215,7 @@ readout_ir (RwRect area, double x, double y, RwPlotHover *hover, void *user_data
   double p = i >= 0 && i < self->out->ir_frames ? self->out->ir[self->receiver][(size_t) i] : NAN;
   hover->frame = a->frame;
   hover->mark_y = mark_at (a, p);
-  g_autofree char *ts = format_signed (t, g_str_equal (a->x_unit, "ms") ? 2 : 4);
+  g_autofree char *ts = rw_plot_view_format_signed (t, g_str_equal (a->x_unit, "ms") ? 2 : 4);
   g_autofree char *ps = isfinite (p) ? g_strdup_printf ("%s%.4g", p < 0 ? "−" : "", fabs (p)) : g_strdup (_("n/a"));
   /* %s after "t =" is the time, then its unit (ms or s), then the
    * pressure re 1/r at 1 m */
@@ -260,8 +241,8 @@ readout_edc (RwRect area, double x, double y, RwPlotHover *hover, void *user_dat
   hover->frame = a->frame;
   hover->mark_y = mark_at (a, level);
   g_autofree char *band = a->band == RW_ANALYSIS_BROADBAND ? g_strdup (_("Broadband"))
-                                                            : format_frequency (rw_octave_centres_hz[a->band]);
-  g_autofree char *ls = format_signed (level, 1);
+                                                            : rw_plot_view_format_frequency (rw_octave_centres_hz[a->band]);
+  g_autofree char *ls = rw_plot_view_format_signed (level, 1);
   if (!isfinite (level))
     return g_strdup_printf (_("%s · t = %.3f s, no decay curve"), band, t);
   return g_strdup_printf (_("%s · t = %.3f s, %s dB"), band, t, ls);
@@ -285,8 +266,8 @@ readout_bars (RwRect area, double x, double y, RwPlotHover *hover, void *user_da
   const RwBandResult *b = &an->bands[band];
   double v = rw_plot_param_value (b, a->param);
   hover->frame = a->frame;
-  g_autofree char *fs = format_frequency (rw_octave_centres_hz[band]);
-  g_autofree char *vs = format_signed (v, a->param == RW_PLOT_PARAM_TS ? 0 : 2);
+  g_autofree char *fs = rw_plot_view_format_frequency (rw_octave_centres_hz[band]);
+  g_autofree char *vs = rw_plot_view_format_signed (v, a->param == RW_PLOT_PARAM_TS ? 0 : 2);
   const char *unit = rw_plot_param_unit (a->param);
   g_autofree char *text = g_strdup_printf ("%s: %s %s%s%s", fs, rw_plot_param_name (a->param), vs,
                                            *unit && isfinite (v) ? " " : "", isfinite (v) ? unit : "");
