@@ -17,10 +17,7 @@
  *   - a thread updates W cells of a row with 16-byte vector loads, and air
  *     cells cost a bit instead of a cell byte (rw_kernel_air, variant 5;
  *     fp16 adds a cp.async ring, rw_kernel_async, variant 9).
- *     Variants 11–16 (two rows per thread, rw_kernel_rows and
- *     rw_kernel_rows_async; register caps) were measured slower on the
- *     H100 hall and are kept for re-measuring on other GPUs.
- * The kernel variants below (0–16) are all kept, tested cell by cell and
+ * The kernel variants below (0–10) are all kept, tested cell by cell and
  * benchmarked (docs/GPU.md has their table); rw_cuda_variant () picks the
  * production one per precision. Device rows are padded to a pitch of 32
  * cells (st->nx; st->gx is the grid's nx): rows start 128-byte aligned.
@@ -202,16 +199,11 @@ rw_wide_w (int variant, int elem_bytes)
   return elem_bytes == 8 ? 2 : (variant == 4 || variant == 7 ? 8 : 16) / elem_bytes;   /* 3, 5, 6, 8, 9, 10: 16 */
 }
 
-/* Dynamic shared memory of a launch: the cp.async ring of variants 8, 9,
- * 13, 14 and 16. */
+/* Dynamic shared memory of a launch: the cp.async ring of variants 8, 9. */
 static size_t
 rw_variant_shm (int variant, int threads)
 {
-  if (variant == 13 || variant == 14)   /* 4 streams × (D + 1) slots, D = 2, 3 */
-    return (size_t) 4 * (variant - 13 + 3) * threads * 16;
-  if (variant == 16)   /* as 9: 2 streams × 4 slots */
-    return (size_t) 2 * 4 * threads * 16;
-  return variant == 8 || variant == 9 ? (size_t) 2 * (variant - 8 + 3) * threads * 16 : 0;
+  return variant >= 8 ? (size_t) 2 * (variant - 8 + 3) * threads * 16 : 0;
 }
 
 template <bool NC>
@@ -442,13 +434,9 @@ rw_kernel_wide (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__res
  * in flight per thread (the kernel is latency-bound: 83 % of the stalls of
  * variant 3 wait on L1TEX). 5 and 6 use 16-byte vectors, 7 8-byte ones.
  * 10 is 5 with p_prev read and written with evict-first (streaming) cache
- * hints. 15 is 5 with its registers capped at 40 (__launch_bounds__
- * (512, 3)): 75 % occupancy instead of 50 %, more warps to hide the
- * latency instead of more loads per warp. (A minimum of 0 blocks states
- * none: the other variants compile exactly as with __launch_bounds__ (512),
- * whereas 1 would change their register allocation.) */
+ * hints. */
 template <typename S, int BND, int V>
-__global__ void __launch_bounds__ (512, V == 15 ? 3 : 0)
+__global__ void __launch_bounds__ (512)
 rw_kernel_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ cell,
                const uint2 *__restrict__ zrange, const int4 *__restrict__ items, int nx, int ny,
                size_t sz, RwSlotTable slots, int step, int *__restrict__ bad,
@@ -546,9 +534,7 @@ rw_kernel_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__rest
  * latency-bound: 83 % of their stalls wait on L1TEX. Each thread reads only
  * its own slots: no barrier. Air groups take a path without per-cell K
  * tests, and the non-finite check is one test of the sum of everything the
- * thread stored (a NaN or infinity survives any sum).
- * Variant 16 is 9 with its registers capped at 64 (MINB = 2 blocks of 512
- * threads: 50 % occupancy; 9 takes 72 in fp16, 44 %). */
+ * thread stored (a NaN or infinity survives any sum). */
 __device__ __forceinline__ void
 rw_cp_async16 (void *smem, const void *gmem)
 {
@@ -610,8 +596,8 @@ rw_bad_sum (A sum, A, const S *)
   return !isfinite (sum);
 }
 
-template <typename S, int BND, int D, int MINB = 0>
-__global__ void __launch_bounds__ (512, MINB)
+template <typename S, int BND, int D>
+__global__ void __launch_bounds__ (512)
 rw_kernel_async (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ cell,
                  const uint2 *__restrict__ zrange, const int4 *__restrict__ items, int nx,
                  int ny, size_t sz, RwSlotTable slots, int step, int *__restrict__ bad,
@@ -720,230 +706,6 @@ rw_kernel_async (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__re
     atomicMin (bad, step);
 }
 
-/* Variants 11 and 12, "rows": variant 5 (16-byte vectors, air bits) with
- * two rows in y per thread. A thread owns W cells of rows y and y + 1; the
- * y-neighbours between them are its own registers (row y's +y neighbour is
- * row y + 1's centre and vice versa), so a z step issues two p-above, two
- * p_prev, and only two y-neighbour vector loads (rows y − 1 and y + 2)
- * instead of 2 × 4: twice the independent DRAM loads in flight per thread
- * (variant 5 is latency-bound, ncu: L1TEX stalls) for 3/4 of the vector
- * loads per cell. The thread's z range is the union of its two rows'
- * (cells outside a row's own range are outside cells: K = 0, not written).
- * A last row without a partner (odd ny) aliases the second row to the
- * first and does not store it. 11 lets the compiler take the registers it
- * wants; 12 caps them at 64 (__launch_bounds__ (512, 2)) so that occupancy
- * stays at 50 %. The work item's tile is block_x·W × 2·block_y columns. */
-template <typename S, int BND, int W, typename A>
-__device__ __forceinline__ void
-rw_row_update (S *__restrict__ q, const uint8_t *__restrict__ cell, size_t i, int nx, size_t sz,
-               const RwSlotTable &slots, unsigned long long cw, const A (&below)[W],
-               const A (&centre)[W], const A (&above)[W], const A (&ym)[W], const A (&yp)[W],
-               const A (&prev)[W], A xm0, A xpw, bool &bad_here)
-{
-  if (cw == 0)
-    return;
-  A next[W];
-#pragma unroll
-  for (int k = 0; k < W; k++)
-    {
-      const uint8_t c = (uint8_t) (cw >> (8 * k));
-      const A xm = k == 0 ? xm0 : centre[k > 0 ? k - 1 : 0];
-      const A xp = k == W - 1 ? xpw : centre[k < W - 1 ? k + 1 : 0];
-      if (RW_CELL_K (c) != 0)
-        {
-          next[k] = rw_node_update<BND, A> (c, centre[k], xm, xp, ym[k], yp[k], below[k],
-                                            above[k], prev[k], slots, cell, i + k, 1, nx, sz);
-          bad_here |= !rw_stored_finite (next[k], q);
-        }
-      else
-        next[k] = prev[k];
-    }
-  rw_vst (q, i, next);
-}
-
-template <typename S, int BND, int V>
-__global__ void __launch_bounds__ (512, V == 12 ? 2 : 1)
-rw_kernel_rows (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ cell,
-                const uint2 *__restrict__ zrange, const int4 *__restrict__ items, int nx, int ny,
-                size_t sz, RwSlotTable slots, int step, int *__restrict__ bad,
-                const unsigned *__restrict__ air)
-{
-  typedef typename RwArith<S>::type A;
-  enum { W = 16 / (int) sizeof (S) };
-  const unsigned long long all_air_cw = 0x0606060606060606ULL;
-  const int4 it = items[blockIdx.x];
-  const int x = it.x + (int) threadIdx.x * W, y = it.y + 2 * (int) threadIdx.y;
-  if (x >= nx || y >= ny)
-    return;
-  const bool two = y + 1 < ny;
-  const size_t gw = (size_t) (nx / W);
-  const uint2 za = zrange[(size_t) (x / W) + gw * (size_t) y];
-  const uint2 zb = two ? zrange[(size_t) (x / W) + gw * (size_t) (y + 1)] : za;
-  int lo = INT_MAX, hi = 0;
-  if (za.x < za.y)
-    lo = (int) za.x, hi = (int) za.y;
-  if (zb.x < zb.y)
-    lo = min (lo, (int) zb.x), hi = max (hi, (int) zb.y);
-  const int z0 = max (it.z, lo), z1 = min (it.w, hi);
-  if (z0 >= z1)
-    return;
-  /* row b: y + 1, or row y itself (not stored) when y is the last row */
-  const size_t ob = two ? (size_t) nx : 0;
-  size_t i = (size_t) x + (size_t) nx * (size_t) y + sz * (size_t) z0;
-  A belowa[W], centrea[W], abovea[W], preva[W], yma[W], ypa[W];
-  A belowb[W], centreb[W], aboveb[W], prevb[W], ypb[W];
-  rw_vld<true> (p, i - sz, belowa);
-  rw_vld<true> (p, i + ob - sz, belowb);
-  rw_vld<true> (p, i, centrea);
-  rw_vld<true> (p, i + ob, centreb);
-  bool bad_here = false;
-#pragma unroll 1
-  for (int z = z0; z < z1; z++, i += sz)
-    {
-      const size_t ib = i + ob;
-      rw_vld<true> (p, i + sz, abovea);
-      rw_vld<true> (p, ib + sz, aboveb);
-      rw_vld<false> (q, i, preva);
-      rw_vld<false> (q, ib, prevb);
-      rw_vld<true> (p, i - nx, yma);
-      /* row y + 2; when row b aliases row a this is row y + 1, row a's +y */
-      rw_vld<true> (p, ib + nx, ypb);
-      const A xma = rw_ldg (p, i - 1), xpa = rw_ldg (p, i + W);
-      const A xmb = rw_ldg (p, ib - 1), xpb = rw_ldg (p, ib + W);
-      const size_t ga = i / W, gb = ib / W;
-      const bool aira = (__ldg (air + (ga >> 5)) >> (ga & 31)) & 1u;
-      const bool airb = (__ldg (air + (gb >> 5)) >> (gb & 31)) & 1u;
-      const unsigned long long cwa = aira ? all_air_cw : rw_cells<W> (cell, i);
-      const unsigned long long cwb = !two ? 0 : airb ? all_air_cw : rw_cells<W> (cell, ib);
-#pragma unroll
-      for (int k = 0; k < W; k++)
-        ypa[k] = two ? centreb[k] : ypb[k];
-      rw_row_update<S, BND, W, A> (q, cell, i, nx, sz, slots, cwa, belowa, centrea, abovea, yma,
-                                   ypa, preva, xma, xpa, bad_here);
-      rw_row_update<S, BND, W, A> (q, cell, ib, nx, sz, slots, cwb, belowb, centreb, aboveb,
-                                   centrea, ypb, prevb, xmb, xpb, bad_here);
-#pragma unroll
-      for (int k = 0; k < W; k++)
-        {
-          belowa[k] = centrea[k], centrea[k] = abovea[k];
-          belowb[k] = centreb[k], centreb[k] = aboveb[k];
-        }
-    }
-  if (bad_here)
-    atomicMin (bad, step);
-}
-
-/* Variants 13 and 14, "rows + async": variant 11 (two rows per thread)
- * with the four DRAM streams of a z step — p above and p_prev of both rows
- * — fetched D = 2 (13) or 3 (14) steps ahead by cp.async into a per-thread
- * ring in shared memory, as variants 8 and 9 do for one row: the copies
- * hold no registers while in flight, so that 4·D 16-byte loads are
- * outstanding per thread without variant 11's register cost (fp16: 109
- * registers). Each thread reads only its own slots: no barrier. */
-template <typename S, int BND, int V>
-__global__ void __launch_bounds__ (512)
-rw_kernel_rows_async (const S *__restrict__ p, S *__restrict__ q,
-                      const uint8_t *__restrict__ cell, const uint2 *__restrict__ zrange,
-                      const int4 *__restrict__ items, int nx, int ny, size_t sz,
-                      RwSlotTable slots, int step, int *__restrict__ bad,
-                      const unsigned *__restrict__ air)
-{
-  typedef typename RwArith<S>::type A;
-  enum { W = 16 / (int) sizeof (S), D = V == 13 ? 2 : 3 };
-  extern __shared__ uint4 rw_ring[];
-  const unsigned long long all_air_cw = 0x0606060606060606ULL;
-  const int tid = threadIdx.x + blockDim.x * threadIdx.y, nthr = blockDim.x * blockDim.y;
-  const int4 it = items[blockIdx.x];
-  const int x = it.x + (int) threadIdx.x * W, y = it.y + 2 * (int) threadIdx.y;
-  if (x >= nx || y >= ny)
-    return;
-  const bool two = y + 1 < ny;
-  const size_t gw = (size_t) (nx / W);
-  const uint2 za = zrange[(size_t) (x / W) + gw * (size_t) y];
-  const uint2 zb = two ? zrange[(size_t) (x / W) + gw * (size_t) (y + 1)] : za;
-  int lo = INT_MAX, hi = 0;
-  if (za.x < za.y)
-    lo = (int) za.x, hi = (int) za.y;
-  if (zb.x < zb.y)
-    lo = min (lo, (int) zb.x), hi = max (hi, (int) zb.y);
-  const int z0 = max (it.z, lo), z1 = min (it.w, hi);
-  if (z0 >= z1)
-    return;
-  const size_t ob = two ? (size_t) nx : 0;
-  const size_t i0 = (size_t) x + (size_t) nx * (size_t) y + sz * (size_t) z0;
-  /* slot s: rw_ring[(4 s + j) nthr + tid], j = 0 p above row a, 1 p above
-   * row b, 2 p_prev row a, 3 p_prev row b */
-#pragma unroll
-  for (int d = 0; d < D; d++)
-    {
-      if (z0 + d < z1)
-        {
-          const size_t j = i0 + (size_t) d * sz;
-          rw_cp_async16 (&rw_ring[(4 * d) * nthr + tid], p + j + sz);
-          rw_cp_async16 (&rw_ring[(4 * d + 1) * nthr + tid], p + j + ob + sz);
-          rw_cp_async16 (&rw_ring[(4 * d + 2) * nthr + tid], q + j);
-          rw_cp_async16 (&rw_ring[(4 * d + 3) * nthr + tid], q + j + ob);
-        }
-      rw_cp_commit ();
-    }
-  A belowa[W], centrea[W], abovea[W], preva[W], yma[W], ypa[W];
-  A belowb[W], centreb[W], aboveb[W], prevb[W], ypb[W];
-  rw_vld<true> (p, i0 - sz, belowa);
-  rw_vld<true> (p, i0 + ob - sz, belowb);
-  rw_vld<true> (p, i0, centrea);
-  rw_vld<true> (p, i0 + ob, centreb);
-  bool bad_here = false;
-  size_t i = i0;
-  int slot = 0;
-#pragma unroll 1
-  for (int z = z0; z < z1; z++, i += sz)
-    {
-      const size_t ib = i + ob;
-      int ahead = slot + D;
-      ahead -= ahead > D ? D + 1 : 0;
-      if (z + D < z1)
-        {
-          const size_t j = i + (size_t) D * sz;
-          rw_cp_async16 (&rw_ring[(4 * ahead) * nthr + tid], p + j + sz);
-          rw_cp_async16 (&rw_ring[(4 * ahead + 1) * nthr + tid], p + j + ob + sz);
-          rw_cp_async16 (&rw_ring[(4 * ahead + 2) * nthr + tid], q + j);
-          rw_cp_async16 (&rw_ring[(4 * ahead + 3) * nthr + tid], q + j + ob);
-        }
-      rw_cp_commit ();
-      rw_vld<true> (p, i - nx, yma);
-      rw_vld<true> (p, ib + nx, ypb);
-      const A xma = rw_ldg (p, i - 1), xpa = rw_ldg (p, i + W);
-      const A xmb = rw_ldg (p, ib - 1), xpb = rw_ldg (p, ib + W);
-      const size_t ga = i / W, gb = ib / W;
-      const bool aira = (__ldg (air + (ga >> 5)) >> (ga & 31)) & 1u;
-      const bool airb = (__ldg (air + (gb >> 5)) >> (gb & 31)) & 1u;
-      const unsigned long long cwa = aira ? all_air_cw : rw_cells<W> (cell, i);
-      const unsigned long long cwb = !two ? 0 : airb ? all_air_cw : rw_cells<W> (cell, ib);
-      rw_cp_wait<D> ();
-      rw_unpack (rw_ring[(4 * slot) * nthr + tid], abovea);
-      rw_unpack (rw_ring[(4 * slot + 1) * nthr + tid], aboveb);
-      rw_unpack (rw_ring[(4 * slot + 2) * nthr + tid], preva);
-      rw_unpack (rw_ring[(4 * slot + 3) * nthr + tid], prevb);
-#pragma unroll
-      for (int k = 0; k < W; k++)
-        ypa[k] = two ? centreb[k] : ypb[k];
-      rw_row_update<S, BND, W, A> (q, cell, i, nx, sz, slots, cwa, belowa, centrea, abovea, yma,
-                                   ypa, preva, xma, xpa, bad_here);
-      rw_row_update<S, BND, W, A> (q, cell, ib, nx, sz, slots, cwb, belowb, centreb, aboveb,
-                                   centrea, ypb, prevb, xmb, xpb, bad_here);
-#pragma unroll
-      for (int k = 0; k < W; k++)
-        {
-          belowa[k] = centrea[k], centrea[k] = abovea[k];
-          belowb[k] = centreb[k], centreb[k] = aboveb[k];
-        }
-      slot = slot == D ? 0 : slot + 1;
-    }
-  rw_cp_wait<0> ();
-  if (bad_here)
-    atomicMin (bad, step);
-}
-
 /* Source and receivers of one step, on the new field. One block: the
  * barrier orders the source write before a receiver at the same cell. */
 template <typename S>
@@ -1042,7 +804,7 @@ typedef const void *RwProdKernel;
 /* The production variant of each precision: the fastest measured on an
  * H100 (docs/GPU.md, docs/PERFORMANCE.md): 5 for fp32 and fp64, 9 (the
  * cp.async pipeline, which pays where the fp16 conversions lengthen each
- * step) for fp16. ROOMWAVE_CUDA_VARIANT=0…16 overrides it (benchmarks,
+ * step) for fp16. ROOMWAVE_CUDA_VARIANT=0…10 overrides it (benchmarks,
  * tests). */
 static int
 rw_cuda_variant (RwPrecision precision)
@@ -1074,28 +836,10 @@ rw_production_kernel (RwPrecision prec, RwBoundary bnd, int variant)
 #define RW_KCV(D) { { RW_KC (float, 0, D), RW_KC (float, 1, D), RW_KC (float, 2, D) },    \
                     { RW_KC (double, 0, D), RW_KC (double, 1, D), RW_KC (double, 2, D) }, \
                     { RW_KC (__half, 0, D), RW_KC (__half, 1, D), RW_KC (__half, 2, D) } }
-#define RW_KR(S, B, V) ((RwProdKernel) rw_kernel_rows<S, B, V>)
-#define RW_KRV(V) { { RW_KR (float, 0, V), RW_KR (float, 1, V), RW_KR (float, 2, V) },    \
-                    { RW_KR (double, 0, V), RW_KR (double, 1, V), RW_KR (double, 2, V) }, \
-                    { RW_KR (__half, 0, V), RW_KR (__half, 1, V), RW_KR (__half, 2, V) } }
-#define RW_KRA(S, B, V) ((RwProdKernel) rw_kernel_rows_async<S, B, V>)
-#define RW_KRAV(V) { { RW_KRA (float, 0, V), RW_KRA (float, 1, V), RW_KRA (float, 2, V) },    \
-                     { RW_KRA (double, 0, V), RW_KRA (double, 1, V), RW_KRA (double, 2, V) }, \
-                     { RW_KRA (__half, 0, V), RW_KRA (__half, 1, V), RW_KRA (__half, 2, V) } }
-#define RW_KC16(S, B) ((RwProdKernel) rw_kernel_async<S, B, 3, 2>)
   static const RwProdKernel table[RW_N_VARIANTS][3][3] = {
     RW_KV (0), RW_KV (1), RW_KV (2), RW_KWV (3), RW_KWV (4), RW_KAV (5), RW_KAV (6), RW_KAV (7),
-    RW_KCV (2), RW_KCV (3), RW_KAV (10), RW_KRV (11), RW_KRV (12),
-    RW_KRAV (13), RW_KRAV (14), RW_KAV (15),
-    { { RW_KC16 (float, 0), RW_KC16 (float, 1), RW_KC16 (float, 2) },
-      { RW_KC16 (double, 0), RW_KC16 (double, 1), RW_KC16 (double, 2) },
-      { RW_KC16 (__half, 0), RW_KC16 (__half, 1), RW_KC16 (__half, 2) } },
+    RW_KCV (2), RW_KCV (3), RW_KAV (10),
   };
-#undef RW_KC16
-#undef RW_KRAV
-#undef RW_KRA
-#undef RW_KRV
-#undef RW_KR
 #undef RW_KCV
 #undef RW_KC
 #undef RW_KAV
@@ -1126,9 +870,7 @@ rw_set_items (RwCudaState *st, int bx, int by, RwError *err)
       || !RW_CUDA (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, k, bx * by, shm)))
     return false;
   const int tile_x = bx * (int) st->wide_w;
-  /* variants 11–14: two rows per thread */
-  const int tile_y = st->variant >= 11 && st->variant <= 14 ? 2 * by : by;
-  std::vector<int4> items = rw_build_items (st, tile_x, tile_y, sms * per_sm);
+  std::vector<int4> items = rw_build_items (st, tile_x, by, sms * per_sm);
   if (items.size () > st->items_cap)
     return rw_fail (err, RW_ERROR_INTERNAL, _("%zu work items exceed the %zu allocated"),
                     items.size (), st->items_cap);
