@@ -358,6 +358,47 @@ rw_cells (const uint8_t *__restrict__ c, size_t i)
          : (unsigned long long) __ldg ((const unsigned short *) (c + i));
 }
 
+/* The W cells of one group in one z step: inside cells by the scheme
+ * (rw_node_update), outside ones keep their value; a non-finite stored
+ * value sets `bad`. Shared by the wide z-march variants. */
+template <int BND, int W, typename A, typename S>
+__device__ __forceinline__ void
+rw_group_update (unsigned long long cw, const A (&centre)[W], A xm0, A xpw, const A (&ym)[W],
+                 const A (&yp)[W], const A (&below)[W], const A (&above)[W], const A (&prev)[W],
+                 const RwSlotTable &slots, const uint8_t *__restrict__ cell, size_t i, int nx,
+                 size_t sz, const S *q, A (&next)[W], bool &bad)
+{
+#pragma unroll
+  for (int k = 0; k < W; k++)
+    {
+      const uint8_t c = (uint8_t) (cw >> (8 * k));
+      const A xm = k == 0 ? xm0 : centre[k > 0 ? k - 1 : 0];
+      const A xp = k == W - 1 ? xpw : centre[k < W - 1 ? k + 1 : 0];
+      if (RW_CELL_K (c) != 0)
+        {
+          next[k] = rw_node_update<BND, A> (c, centre[k], xm, xp, ym[k], yp[k], below[k], above[k],
+                                            prev[k], slots, cell, i + k, 1, nx, sz);
+          bad |= !rw_stored_finite (next[k], q);
+        }
+      else
+        next[k] = prev[k];
+    }
+}
+
+/* One step up the z-march: the centre plane becomes the one below, the
+ * plane above the centre. */
+template <int W, typename A>
+__device__ __forceinline__ void
+rw_next_plane (A (&below)[W], A (&centre)[W], const A (&above)[W])
+{
+#pragma unroll
+  for (int k = 0; k < W; k++)
+    {
+      below[k] = centre[k];
+      centre[k] = above[k];
+    }
+}
+
 template <typename S, int BND, int V>
 __global__ void __launch_bounds__ (512)
 rw_kernel_wide (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ cell,
@@ -393,30 +434,11 @@ rw_kernel_wide (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__res
       const unsigned long long cw = rw_cells<W> (cell, i);
       if (cw != 0)
         {
-#pragma unroll
-          for (int k = 0; k < W; k++)
-            {
-              const uint8_t c = (uint8_t) (cw >> (8 * k));
-              const A xm = k == 0 ? xm0 : centre[k > 0 ? k - 1 : 0];
-              const A xp = k == W - 1 ? xpw : centre[k < W - 1 ? k + 1 : 0];
-              if (RW_CELL_K (c) != 0)
-                {
-                  next[k] = rw_node_update<BND, A> (c, centre[k], xm, xp, ym[k], yp[k], below[k],
-                                                    above[k], prev[k], slots, cell, i + k, 1, nx,
-                                                    sz);
-                  bad_here |= !rw_stored_finite (next[k], q);
-                }
-              else
-                next[k] = prev[k];
-            }
+          rw_group_update<BND, W> (cw, centre, xm0, xpw, ym, yp, below, above, prev, slots, cell, i, nx, sz,
+                                   q, next, bad_here);
           rw_vst (q, i, next);
         }
-#pragma unroll
-      for (int k = 0; k < W; k++)
-        {
-          below[k] = centre[k];
-          centre[k] = above[k];
-        }
+      rw_next_plane<W> (below, centre, above);
     }
   if (bad_here)
     atomicMin (bad, step);
@@ -493,33 +515,14 @@ rw_kernel_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__rest
       const unsigned long long cw = all_air ? 0x0606060606060606ULL : rw_cells<W> (cell, i);
       if (cw != 0)
         {
-#pragma unroll
-          for (int k = 0; k < W; k++)
-            {
-              const uint8_t c = (uint8_t) (cw >> (8 * k));
-              const A xm = k == 0 ? xm0 : centre[k > 0 ? k - 1 : 0];
-              const A xp = k == W - 1 ? xpw : centre[k < W - 1 ? k + 1 : 0];
-              if (RW_CELL_K (c) != 0)
-                {
-                  next[k] = rw_node_update<BND, A> (c, centre[k], xm, xp, ym[k], yp[k], below[k],
-                                                    above[k], prev[k], slots, cell, i + k, 1, nx,
-                                                    sz);
-                  bad_here |= !rw_stored_finite (next[k], q);
-                }
-              else
-                next[k] = prev[k];
-            }
+          rw_group_update<BND, W> (cw, centre, xm0, xpw, ym, yp, below, above, prev, slots, cell, i, nx, sz,
+                                   q, next, bad_here);
           if constexpr (V == 10)
             rw_vst_cs (q, i, next);
           else
             rw_vst (q, i, next);
         }
-#pragma unroll
-      for (int k = 0; k < W; k++)
-        {
-          below[k] = centre[k];
-          centre[k] = above[k];
-        }
+      rw_next_plane<W> (below, centre, above);
     }
   if (bad_here)
     atomicMin (bad, step);
@@ -693,12 +696,7 @@ rw_kernel_async (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__re
               rw_vst (q, i, next);
             }
         }
-#pragma unroll
-      for (int k = 0; k < W; k++)
-        {
-          below[k] = centre[k];
-          centre[k] = above[k];
-        }
+      rw_next_plane<W> (below, centre, above);
       slot = slot == D ? 0 : slot + 1;
     }
   rw_cp_wait<0> ();
