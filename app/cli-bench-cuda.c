@@ -41,8 +41,9 @@ rw_bench_cuda_help (void)
             "  --block XxY         thread-block shape (default: 16x16 and 32x8 for the\n"
             "                      strategies, autotuned for production)\n"
             "  --steps N           timed steps per kernel (default 50; median reported)\n"
-            "  --variants          also time each variant of the production kernel\n"
-            "                      (docs/GPU.md; ROOMWAVE_CUDA_VARIANT picks one)\n"
+            "  --variants[=LIST]   also time each variant of the production kernel, or\n"
+            "                      those of LIST (e.g. 5,9,11; docs/GPU.md;\n"
+            "                      ROOMWAVE_CUDA_VARIANT picks the production one)\n"
             "  --json              print JSON instead of the table\n"));
 }
 
@@ -103,6 +104,23 @@ rw_bench_hall (double cells, double **surface_R, RwError *err)
   return g;
 }
 
+/* "5,9,11" → on[5], on[9], on[11] */
+static bool
+rw_bench_parse_variants (const char *list, bool *on)
+{
+  const char *s = list;
+  while (*s)
+    {
+      char *end;
+      const long v = strtol (s, &end, 10);
+      if (end == s || v < 0 || v >= RW_CUDA_N_VARIANTS || (*end != ',' && *end != '\0'))
+        return false;
+      on[v] = true;
+      s = *end == ',' ? end + 1 : end;
+    }
+  return s != list;
+}
+
 int
 rw_cli_bench_cuda (int argc, char **argv)
 {
@@ -116,13 +134,14 @@ rw_cli_bench_cuda (int argc, char **argv)
     { "block", required_argument, NULL, 'b' },
     { "steps", required_argument, NULL, 'n' },
     { "json", no_argument, NULL, 'j' },
-    { "variants", no_argument, NULL, 'v' },
+    { "variants", optional_argument, NULL, 'v' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
   const char *kernel = "all";
   long size[3] = { 512, 512, 512 };
   bool hall = false, json = false, variants = false;
+  bool variant_on[RW_CUDA_N_VARIANTS];
   double cells = 2.2e8;
   RwPrecision precs[3] = { RW_PRECISION_F32, RW_PRECISION_F16, RW_PRECISION_F64 };
   int n_prec = 1;
@@ -193,6 +212,12 @@ rw_cli_bench_cuda (int argc, char **argv)
         break;
       case 'v':
         variants = true;
+        for (int v = 0; v < RW_CUDA_N_VARIANTS; v++)
+          variant_on[v] = optarg == NULL;
+        if (optarg && !rw_bench_parse_variants (optarg, variant_on))
+          return rw_cli_usage_error ("bench", _("--variants: expected numbers from 0 to %d "
+                                                "separated by commas, got “%s”"),
+                                     RW_CUDA_N_VARIANTS - 1, optarg);
         break;
       case 'h':
         rw_bench_cuda_help ();
@@ -286,6 +311,8 @@ rw_cli_bench_cuda (int argc, char **argv)
        * variant) */
       for (int v = 0; variants && v < RW_CUDA_N_VARIANTS; v++)
         {
+          if (!variant_on[v])
+            continue;
           char val[8];
           snprintf (val, sizeof val, "%d", v);
           setenv ("ROOMWAVE_CUDA_VARIANT", val, 1);

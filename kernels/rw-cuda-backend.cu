@@ -199,12 +199,6 @@ rw_wide_w (int variant, int elem_bytes)
   return elem_bytes == 8 ? 2 : (variant == 4 || variant == 7 ? 8 : 16) / elem_bytes;   /* 3, 5, 6, 8, 9, 10: 16 */
 }
 
-/* Dynamic shared memory of a launch: the cp.async ring of variants 8, 9. */
-static size_t
-rw_variant_shm (int variant, int threads)
-{
-  return variant >= 8 ? (size_t) 2 * (variant - 8 + 3) * threads * 16 : 0;
-}
 
 template <bool NC>
 __device__ __forceinline__ void
@@ -599,6 +593,62 @@ rw_bad_sum (A sum, A, const S *)
   return !isfinite (sum);
 }
 
+/* One group of W cells in the async and bulk z-marches, stored at i: air
+ * groups without per-cell K tests, mixed groups through rw_node_update (an
+ * outside cell keeps its own value), all-outside groups not at all (their
+ * cell bytes are read only when the group is not all air). What is stored
+ * is summed into `sum` (and its largest magnitude into `max_abs` for fp16),
+ * for the one non-finite test at the end. */
+template <int BND, int W, typename S, typename A>
+__device__ __forceinline__ void
+rw_group_update_store (bool all_air, const A (&centre)[W], A xm0, A xpw, const A (&ym)[W],
+                       const A (&yp)[W], const A (&below)[W], const A (&above)[W],
+                       const A (&prev)[W], const RwSlotTable &slots,
+                       const uint8_t *__restrict__ cell, size_t i, int nx, size_t sz, S *q,
+                       A (&next)[W], A &sum, A &max_abs)
+{
+  if (all_air)
+    {
+#pragma unroll
+      for (int k = 0; k < W; k++)
+        {
+          const A xm = k == 0 ? xm0 : centre[k > 0 ? k - 1 : 0];
+          const A xp = k == W - 1 ? xpw : centre[k < W - 1 ? k + 1 : 0];
+          next[k] = rw_air (((((xm + xp) + ym[k]) + yp[k]) + below[k]) + above[k], prev[k]);
+          sum += next[k];
+          if (sizeof (S) == 2)
+            max_abs = fmax (max_abs, fabs (next[k]));
+        }
+      rw_vst (q, i, next);
+    }
+  else
+    {
+      const unsigned long long cw = rw_cells<W> (cell, i);
+      if (cw != 0)
+        {
+#pragma unroll
+          for (int k = 0; k < W; k++)
+            {
+              const uint8_t c = (uint8_t) (cw >> (8 * k));
+              const A xm = k == 0 ? xm0 : centre[k > 0 ? k - 1 : 0];
+              const A xp = k == W - 1 ? xpw : centre[k < W - 1 ? k + 1 : 0];
+              /* an outside cell keeps its own value */
+              next[k] = prev[k];
+              if (RW_CELL_K (c) != 0)
+                {
+                  next[k] = rw_node_update<BND, A> (c, centre[k], xm, xp, ym[k], yp[k], below[k],
+                                                    above[k], prev[k], slots, cell, i + k, 1, nx,
+                                                    sz);
+                  sum += next[k];
+                  if (sizeof (S) == 2)
+                    max_abs = fmax (max_abs, fabs (next[k]));
+                }
+            }
+          rw_vst (q, i, next);
+        }
+    }
+}
+
 template <typename S, int BND, int D>
 __global__ void __launch_bounds__ (512)
 rw_kernel_async (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ cell,
@@ -656,52 +706,225 @@ rw_kernel_async (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__re
       rw_cp_wait<D> ();
       rw_unpack (rw_ring[(2 * slot) * nthr + tid], above);
       rw_unpack (rw_ring[(2 * slot + 1) * nthr + tid], prev);
-      if (all_air)
-        {
-#pragma unroll
-          for (int k = 0; k < W; k++)
-            {
-              const A xm = k == 0 ? xm0 : centre[k > 0 ? k - 1 : 0];
-              const A xp = k == W - 1 ? xpw : centre[k < W - 1 ? k + 1 : 0];
-              next[k] = rw_air (((((xm + xp) + ym[k]) + yp[k]) + below[k]) + above[k], prev[k]);
-              sum_all += next[k];
-              if (sizeof (S) == 2)
-                max_abs = fmax (max_abs, fabs (next[k]));
-            }
-          rw_vst (q, i, next);
-        }
-      else
-        {
-          const unsigned long long cw = rw_cells<W> (cell, i);
-          if (cw != 0)
-            {
-#pragma unroll
-              for (int k = 0; k < W; k++)
-                {
-                  const uint8_t c = (uint8_t) (cw >> (8 * k));
-                  const A xm = k == 0 ? xm0 : centre[k > 0 ? k - 1 : 0];
-                  const A xp = k == W - 1 ? xpw : centre[k < W - 1 ? k + 1 : 0];
-                  /* an outside cell keeps its own value */
-                  next[k] = prev[k];
-                  if (RW_CELL_K (c) != 0)
-                    {
-                      next[k] = rw_node_update<BND, A> (c, centre[k], xm, xp, ym[k], yp[k],
-                                                        below[k], above[k], prev[k], slots, cell,
-                                                        i + k, 1, nx, sz);
-                      sum_all += next[k];
-                      if (sizeof (S) == 2)
-                        max_abs = fmax (max_abs, fabs (next[k]));
-                    }
-                }
-              rw_vst (q, i, next);
-            }
-        }
+      rw_group_update_store<BND, W> (all_air, centre, xm0, xpw, ym, yp, below, above, prev, slots,
+                                     cell, i, nx, sz, q, next, sum_all, max_abs);
       rw_next_plane<W> (below, centre, above);
       slot = slot == D ? 0 : slot + 1;
     }
   rw_cp_wait<0> ();
   if (rw_bad_sum (sum_all, max_abs, q))
     atomicMin (bad, step);
+}
+
+/* Variants 11 and 12, "bulk": a block-wide shared-memory pipeline fed by
+ * the copy engine. Variants 3–10 are latency-bound: every load a thread
+ * keeps in flight costs registers, and registers cost occupancy (see
+ * docs/GPU.md). Here one warp issues, per z plane, one bulk copy
+ * (cp.async.bulk, sm_90) per tile row: the tile's TY + 2 rows of p with a
+ * 16-byte halo on each side, and its TY rows of p_prev. The copies complete
+ * on an mbarrier per ring slot and hold no registers while in flight, so a
+ * block keeps NB − 2 planes of loads outstanding (NB: 4 in variant 11, 6
+ * in 12) at any occupancy. Threads keep below/centre in registers as in
+ * the other z-marches, read above, the y and x neighbours and p_prev from
+ * shared memory, and store p_next straight to global memory (in place over
+ * p_prev: each p_prev cell is read, one plane earlier, only by the block
+ * that writes it). One __syncthreads per plane frees the slot just used.
+ * The tile covers whole rows of the item's z range, so unlike variants
+ * 3–10 it also loads the outside cells of columns whose own range is
+ * shorter (under a raked floor); it computes only inside them.
+ * Ring slot layout (elements of S): p rows (TY + 2) × (TX·W + 2W), then
+ * p_prev rows TY × TX·W; slots start 128-byte aligned, after 128 bytes of
+ * mbarriers. Rows outside [0, ny) are not copied (only outside cells read
+ * them). The field arrays carry RW_FIELD_GUARD elements of guard before
+ * and after, so a halo or a tile overhanging the last row stays inside the
+ * allocation. */
+#define RW_FIELD_GUARD 4608
+
+/* ring slots of variants 11 and 12 */
+__host__ __device__ constexpr int
+rw_bulk_nb (int variant)
+{
+  return variant == 12 ? 6 : 4;
+}
+
+__host__ __device__ constexpr size_t
+rw_bulk_stage_bytes (int tx, int ty, int elem)
+{
+  return ((size_t) ((ty + 2) * (tx * (16 / elem) + 2 * (16 / elem)) + ty * tx * (16 / elem)) * elem
+          + 127) / 128 * 128;
+}
+
+__device__ __forceinline__ unsigned
+rw_smem (const void *a)
+{
+  return (unsigned) __cvta_generic_to_shared (a);
+}
+
+__device__ __forceinline__ void
+rw_mbar_init (uint64_t *bar)
+{
+  asm volatile ("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(rw_smem (bar)) : "memory");
+}
+
+__device__ __forceinline__ void
+rw_mbar_expect (uint64_t *bar, unsigned bytes)
+{
+  asm volatile ("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(rw_smem (bar)),
+                "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ void
+rw_mbar_wait (uint64_t *bar, unsigned parity)
+{
+  asm volatile ("{\n"
+                ".reg .pred P1;\n"
+                "LAB_WAIT:\n"
+                "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
+                "@P1 bra DONE;\n"
+                "bra LAB_WAIT;\n"
+                "DONE:\n"
+                "}\n" ::"r"(rw_smem (bar)), "r"(parity) : "memory");
+}
+
+__device__ __forceinline__ void
+rw_bulk_copy (void *dst, const void *src, unsigned bytes, uint64_t *bar)
+{
+  asm volatile ("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
+                ::"r"(rw_smem (dst)), "l"(src), "r"(bytes), "r"(rw_smem (bar)) : "memory");
+}
+
+__device__ __forceinline__ float rw_sld (const float *a, int i) { return a[i]; }
+__device__ __forceinline__ double rw_sld (const double *a, int i) { return a[i]; }
+__device__ __forceinline__ float rw_sld (const __half *a, int i) { return __half2float (a[i]); }
+
+/* The copies of plane j into its slot, issued by warp 0 (all 32 lanes). */
+template <typename S>
+__device__ __forceinline__ void
+rw_bulk_issue (const S *__restrict__ p, const S *q, unsigned char *ring, uint64_t *bar,
+               int4 it, int j, int zb, int nb, int tx, int ty, int nx, int ny, size_t sz,
+               size_t stage, int lane)
+{
+  enum { W = 16 / (int) sizeof (S) };
+  const int txc = tx * W, l = txc + 2 * W;
+  const int s = (j - zb) % nb;
+  S *sp = (S *) (ring + (size_t) s * stage);
+  S *sq = sp + (ty + 2) * l;
+  const bool want_q = j >= it.z && j < it.w;
+  /* rows of p: y0 − 1 … y0 + ty; of p_prev: y0 … y0 + ty − 1 */
+  const int p_rows = min (it.y + ty + 1, ny) - max (it.y - 1, 0);
+  const int q_rows = want_q ? min (it.y + ty, ny) - it.y : 0;
+  if (lane == 0)
+    rw_mbar_expect (bar + s, (unsigned) ((p_rows * l + q_rows * txc) * (int) sizeof (S)));
+  __syncwarp ();
+  for (int c = lane; c < 2 * ty + 2; c += 32)
+    {
+      if (c < ty + 2)
+        {
+          const int gy = it.y - 1 + c;
+          if (gy >= 0 && gy < ny)
+            rw_bulk_copy (sp + c * l,
+                          p + ((ptrdiff_t) it.x - W + (ptrdiff_t) nx * gy + (ptrdiff_t) (sz * j)),
+                          (unsigned) (l * sizeof (S)), bar + s);
+        }
+      else if (want_q)
+        {
+          const int r = c - (ty + 2), gy = it.y + r;
+          if (gy < ny)
+            rw_bulk_copy (sq + r * txc, q + ((size_t) it.x + (size_t) nx * gy + sz * j),
+                          (unsigned) (txc * sizeof (S)), bar + s);
+        }
+    }
+}
+
+template <typename S, int BND, int NB>
+__global__ void __launch_bounds__ (512)
+rw_kernel_bulk (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ cell,
+                const uint2 *__restrict__ zrange, const int4 *__restrict__ items, int nx, int ny,
+                size_t sz, RwSlotTable slots, int step, int *__restrict__ bad,
+                const unsigned *__restrict__ air)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap ();    /* bulk copies and mbarrier transactions need sm_90 */
+#else
+  typedef typename RwArith<S>::type A;
+  enum { W = 16 / (int) sizeof (S) };
+  extern __shared__ __align__ (128) unsigned char rw_bulk_smem[];
+  uint64_t *bar = (uint64_t *) rw_bulk_smem;
+  unsigned char *ring = rw_bulk_smem + 128;
+  const int TX = blockDim.x, TY = blockDim.y, txc = TX * W, l = txc + 2 * W;
+  const size_t stage = rw_bulk_stage_bytes (TX, TY, (int) sizeof (S));
+  const int tid = threadIdx.x + TX * threadIdx.y, lane = tid & 31;
+  const bool producer = tid < 32;
+  const int4 it = items[blockIdx.x];
+  const int x = it.x + (int) threadIdx.x * W, y = it.y + (int) threadIdx.y;
+  const int zb = it.z - 1, ze = it.w;          /* p planes zb … ze */
+  if (tid == 0)
+    {
+      for (int b = 0; b < NB; b++)
+        rw_mbar_init (bar + b);
+      asm volatile ("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+  __syncthreads ();
+  if (producer)
+    for (int j = zb; j < zb + NB && j <= ze; j++)
+      rw_bulk_issue (p, q, ring, bar, it, j, zb, NB, TX, TY, nx, ny, sz, stage, lane);
+
+  /* this thread's group of W columns, clipped to its own z range */
+  int cz0 = 0, cz1 = 0;
+  if (x < nx && y < ny)
+    {
+      const uint2 zr = zrange[(size_t) (x / W) + (size_t) (nx / W) * (size_t) y];
+      cz0 = max (it.z, (int) zr.x), cz1 = min (it.w, (int) zr.y);
+    }
+  const int own = (threadIdx.y + 1) * l + W + (int) threadIdx.x * W;  /* centre row, own cells */
+  A below[W], centre[W], above[W], ym[W], yp[W], prev[W], next[W];
+  rw_mbar_wait (bar, 0);
+  rw_unpack (*(const uint4 *) ((const S *) ring + own), below);
+  rw_mbar_wait (bar + 1 % NB, 0);
+  rw_unpack (*(const uint4 *) ((const S *) (ring + (1 % NB) * stage) + own), centre);
+  __syncthreads ();
+  if (producer && zb + NB <= ze)
+    rw_bulk_issue (p, q, ring, bar, it, zb + NB, zb, NB, TX, TY, nx, ny, sz, stage, lane);
+
+  A sum_all = 0, max_abs = 0;
+#pragma unroll 1
+  for (int z = it.z; z < it.w; z++)
+    {
+      const int sc = (z - zb) % NB, sa = (z + 1 - zb) % NB;
+      rw_mbar_wait (bar + sa, ((z + 1 - zb) / NB) & 1);
+      const S *cp = (const S *) (ring + (size_t) sc * stage);
+      const S *ap = (const S *) (ring + (size_t) sa * stage);
+      if (z >= cz0 && z < cz1)
+        {
+          rw_unpack (*(const uint4 *) (ap + own), above);
+          rw_unpack (*(const uint4 *) (cp + own - l), ym);
+          rw_unpack (*(const uint4 *) (cp + own + l), yp);
+          rw_unpack (*(const uint4 *) (cp + (TY + 2) * l + (int) threadIdx.y * txc
+                                       + (int) threadIdx.x * W), prev);
+          const A xm0 = rw_sld (cp, own - 1), xpw = rw_sld (cp, own + W);
+          const size_t i = (size_t) x + (size_t) nx * (size_t) y + sz * (size_t) z;
+          const size_t grp = i / W;
+          const bool all_air = (__ldg (air + (grp >> 5)) >> (grp & 31)) & 1u;
+          rw_group_update_store<BND, W> (all_air, centre, xm0, xpw, ym, yp, below, above, prev,
+                                         slots, cell, i, nx, sz, q, next, sum_all, max_abs);
+          rw_next_plane<W> (below, centre, above);
+        }
+      else
+        {
+          /* not this thread's range: still carry the planes, for a range
+           * that starts higher up */
+#pragma unroll
+          for (int k = 0; k < W; k++)
+            below[k] = centre[k];
+          rw_unpack (*(const uint4 *) (ap + own), centre);
+        }
+      __syncthreads ();
+      if (producer && z + NB <= ze)
+        rw_bulk_issue (p, q, ring, bar, it, z + NB, zb, NB, TX, TY, nx, ny, sz, stage, lane);
+    }
+  if (rw_bad_sum (sum_all, max_abs, q))
+    atomicMin (bad, step);
+#endif
 }
 
 /* Source and receivers of one step, on the new field. One block: the
@@ -741,6 +964,19 @@ rw_kernel_slice (const S *__restrict__ f, int axis, size_t index, size_t nx, siz
 }
 
 /* ------------------------------------------------------ launch geometry */
+
+/* Dynamic shared memory of a launch: the per-thread cp.async ring of
+ * variants 8 and 9, the block's ring of tile planes (and its mbarriers)
+ * of variants 11 and 12. */
+static size_t
+rw_variant_shm (int variant, int bx, int by, int elem)
+{
+  if (variant == 8 || variant == 9)
+    return (size_t) 2 * (variant - 8 + 3) * bx * by * 16;
+  if (variant == 11 || variant == 12)
+    return 128 + (size_t) rw_bulk_nb (variant) * rw_bulk_stage_bytes (bx, by, elem);
+  return 0;
+}
 
 /* Work items for a block shape: every tile with an inside cell, its z range
  * [min zlo, max zhi) cut into chunks of equal length: at least 4 items per
@@ -802,7 +1038,7 @@ typedef const void *RwProdKernel;
 /* The production variant of each precision: the fastest measured on an
  * H100 (docs/GPU.md, docs/PERFORMANCE.md): 5 for fp32 and fp64, 9 (the
  * cp.async pipeline, which pays where the fp16 conversions lengthen each
- * step) for fp16. ROOMWAVE_CUDA_VARIANT=0…10 overrides it (benchmarks,
+ * step) for fp16. ROOMWAVE_CUDA_VARIANT=0…12 overrides it (benchmarks,
  * tests). */
 static int
 rw_cuda_variant (RwPrecision precision)
@@ -830,14 +1066,20 @@ rw_production_kernel (RwPrecision prec, RwBoundary bnd, int variant)
 #define RW_KAV(V) { { RW_KA (float, 0, V), RW_KA (float, 1, V), RW_KA (float, 2, V) },    \
                     { RW_KA (double, 0, V), RW_KA (double, 1, V), RW_KA (double, 2, V) }, \
                     { RW_KA (__half, 0, V), RW_KA (__half, 1, V), RW_KA (__half, 2, V) } }
+#define RW_KB(S, B, V) ((RwProdKernel) rw_kernel_bulk<S, B, rw_bulk_nb (V)>)
+#define RW_KBV(V) { { RW_KB (float, 0, V), RW_KB (float, 1, V), RW_KB (float, 2, V) },    \
+                    { RW_KB (double, 0, V), RW_KB (double, 1, V), RW_KB (double, 2, V) }, \
+                    { RW_KB (__half, 0, V), RW_KB (__half, 1, V), RW_KB (__half, 2, V) } }
 #define RW_KC(S, B, D) ((RwProdKernel) rw_kernel_async<S, B, D>)
 #define RW_KCV(D) { { RW_KC (float, 0, D), RW_KC (float, 1, D), RW_KC (float, 2, D) },    \
                     { RW_KC (double, 0, D), RW_KC (double, 1, D), RW_KC (double, 2, D) }, \
                     { RW_KC (__half, 0, D), RW_KC (__half, 1, D), RW_KC (__half, 2, D) } }
   static const RwProdKernel table[RW_N_VARIANTS][3][3] = {
     RW_KV (0), RW_KV (1), RW_KV (2), RW_KWV (3), RW_KWV (4), RW_KAV (5), RW_KAV (6), RW_KAV (7),
-    RW_KCV (2), RW_KCV (3), RW_KAV (10),
+    RW_KCV (2), RW_KCV (3), RW_KAV (10), RW_KBV (11), RW_KBV (12),
   };
+#undef RW_KBV
+#undef RW_KB
 #undef RW_KCV
 #undef RW_KC
 #undef RW_KAV
@@ -860,7 +1102,7 @@ rw_set_items (RwCudaState *st, int bx, int by, RwError *err)
 {
   int dev, sms, per_sm = 1;
   RwProdKernel k = rw_production_kernel (st->precision, st->boundary, st->variant);
-  const size_t shm = rw_variant_shm (st->variant, bx * by);
+  const size_t shm = rw_variant_shm (st->variant, bx, by, (int) st->elem);
   if (!RW_CUDA (cudaGetDevice (&dev))
       || !RW_CUDA (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev))
       || (shm > 0 && !RW_CUDA (cudaFuncSetAttribute (k, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -869,6 +1111,14 @@ rw_set_items (RwCudaState *st, int bx, int by, RwError *err)
     return false;
   const int tile_x = bx * (int) st->wide_w;
   std::vector<int4> items = rw_build_items (st, tile_x, by, sms * per_sm);
+  /* the bulk variants read the planes below and above each item: the
+   * voxeliser's outside layer keeps them inside the grid */
+  if (st->variant == 11 || st->variant == 12)
+    for (const int4 &t : items)
+      if (t.z < 1 || t.w > (int) st->nz - 1)
+        return rw_fail (err, RW_ERROR_INTERNAL, _("inside cells in the grid's outermost z "
+                                                  "layer (planes %d to %d of %zu)"),
+                        t.z, t.w, st->nz);
   if (items.size () > st->items_cap)
     return rw_fail (err, RW_ERROR_INTERNAL, _("%zu work items exceed the %zu allocated"),
                     items.size (), st->items_cap);
@@ -990,6 +1240,24 @@ rw_elem_bytes (RwPrecision p)
   return p == RW_PRECISION_F64 ? 8 : p == RW_PRECISION_F16 ? 2 : 4;
 }
 
+/* Bytes of one field array with its guards (RW_FIELD_GUARD elements
+ * before and after, for the bulk copies of variants 11 and 12), rounded so
+ * that both arrays start 256-byte aligned in one allocation. */
+static size_t
+rw_field_span (size_t n, size_t elem)
+{
+  return ((n + 2 * (size_t) RW_FIELD_GUARD) * elem + 255) / 256 * 256;
+}
+
+static bool
+rw_field_pointers (RwCudaState *st)
+{
+  char *m = (char *) st->field_mem;
+  st->p = m + RW_FIELD_GUARD * st->elem;
+  st->q = m + rw_field_span (st->n, st->elem) + RW_FIELD_GUARD * st->elem;
+  return true;
+}
+
 static size_t
 rw_cuda_memory_bytes (const RwSolverSetup *setup)
 {
@@ -997,7 +1265,7 @@ rw_cuda_memory_bytes (const RwSolverSetup *setup)
   const size_t pitch = rw_pitch (g->nx);
   const size_t n = pitch * g->ny * g->nz;
   const size_t plane = std::max (g->ny * g->nz, std::max (g->nx * g->nz, g->nx * g->ny));
-  return n * (2 * rw_elem_bytes (setup->precision) + 1)          /* p, p_prev, cell */
+  return 2 * rw_field_span (n, rw_elem_bytes (setup->precision)) + n   /* p, p_prev, cell */
          + 2 * pitch * g->ny * sizeof (uint2)                      /* column ranges */
          + n / 8 + 8                                               /* air bits (≥ 2 cells a bit) */
          + rw_items_bound (pitch, g->ny, g->nz) * sizeof (int4)    /* work items */
@@ -1141,8 +1409,9 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
 
   if (!RW_CUDA (cudaStreamCreateWithFlags (&st->stream, cudaStreamNonBlocking))
       || !RW_CUDA (cudaEventCreate (&st->ev0)) || !RW_CUDA (cudaEventCreate (&st->ev1))
-      || !RW_CUDA (cudaMalloc (&st->p, st->n * st->elem))
-      || !RW_CUDA (cudaMalloc (&st->q, st->n * st->elem))
+      || !RW_CUDA (cudaMalloc (&st->field_mem, 2 * rw_field_span (st->n, st->elem)))
+      || !RW_CUDA (cudaMemset (st->field_mem, 0, 2 * rw_field_span (st->n, st->elem)))
+      || !rw_field_pointers (st)
       || !RW_CUDA (cudaMalloc ((void **) &st->cell, st->n))
       || !RW_CUDA (cudaMalloc ((void **) &st->zrange, zr.size () * sizeof (uint2)))
       || !RW_CUDA (cudaMalloc ((void **) &st->zrange_w, zrw.size () * sizeof (uint2)))
@@ -1328,8 +1597,7 @@ rw_cuda_destroy (void *state)
     return;
   if (st->stream)
     cudaStreamSynchronize (st->stream);
-  cudaFree (st->p);
-  cudaFree (st->q);
+  cudaFree (st->field_mem);   /* p and q point into it */
   cudaFree (st->cell);
   cudaFree (st->zrange);
   cudaFree (st->zrange_w);

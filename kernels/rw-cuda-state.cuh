@@ -18,6 +18,7 @@ struct RwCudaState
   int variant;                  /* production kernel variant (rw-cuda-backend.cu) */
   size_t elem;                  /* bytes per stored value */
   void *p, *q;                  /* p: time n; q: time n − 1, overwritten with n + 1 */
+  void *field_mem;              /* p and q, each with guards (rw_field_span) */
   uint8_t *cell;
   uint2 *zrange;                /* per column: zlo, zhi */
   uint2 *zrange_w;              /* per group of wide_w columns: their union */
@@ -26,7 +27,7 @@ struct RwCudaState
   int4 *items;                  /* x0, y0, z0, z1 */
   size_t n_items, items_cap;
   int bx, by;
-  size_t shm;                   /* dynamic shared memory per block (variants 8, 9) */
+  size_t shm;                   /* dynamic shared memory per block (variants 8, 9, 11, 12) */
   RwSlotTable slots;
   const double *source;         /* host, borrowed */
   size_t n_steps;

@@ -111,8 +111,13 @@ check_room (int kind, double h)
       p0[i] = uniform (), q0[i] = uniform ();
   RwError err = { 0 };
 
+  /* RW_TEST_VARIANT=N: only variant N (tests/gpu/run.sh, for the
+   * sanitizers) */
+  const char *only = getenv ("RW_TEST_VARIANT");
   for (int v = 0; v < RW_CUDA_N_VARIANTS; v++)
     {
+      if (only && atoi (only) != v)
+        continue;
       for (int b = 0; b < 3; b++)
         for (int sh = -1; sh < (b == 0 ? RW_CUDA_N_TUNE_SHAPES : 0); sh++)
           {

@@ -5,6 +5,8 @@
 # run, and a short table printed LAST.
 #
 #   tests/gpu/run.sh [quick]          (from the repository root)
+#   tests/gpu/run.sh variants 11,12   (new production variants: tests, hall
+#                                      table, sanitizers on the first)
 #
 # The GPU machine has no Assimp, libsndfile, libsamplerate, json-c or
 # cairo: when .carry/sysroot exists (Debian packages unpacked with dpkg -x,
@@ -74,8 +76,44 @@ meson compile -C "$B" > "$LOGS/build.log" 2>&1 \
   || { grep -E "error|FAILED" "$LOGS/build.log" | head -30; echo "build failed"; exit 1; }
 echo "build: ok"
 
-# ------------------------------------------------------------------ tests
 export XDG_CACHE_HOME=$LOGS/cache
+
+# ------------------------------------------- variants LIST: a short call
+# for new production variants: correctness of each, the sanitizers on the
+# first, and the hall table of the production kernel beside them. Every
+# command under a time limit: a kernel that hangs costs seconds, not the
+# session's device time.
+if [ "$QUICK" = variants ]; then
+  LIST=${2:?variants: which, e.g. 11,12}
+  for v in ${LIST//,/ }; do
+    RW_TEST_VARIANT=$v timeout 60 "$B/tests/test-cuda-every-cell-written" > "$LOGS/every-v$v.txt" 2>&1
+    note "every-cell-written v$v: rc $? $(grep -c FAIL "$LOGS/every-v$v.txt") failed checks"
+    grep -E "FAIL|variant $v form" "$LOGS/every-v$v.txt" | head -8
+    ROOMWAVE_CUDA_VARIANT=$v timeout 60 "$B/tests/test-cuda-vs-cpu" > "$LOGS/vs-cpu-v$v.txt" 2>&1
+    note "cuda-vs-cpu v$v: rc $? $(grep -c FAIL "$LOGS/vs-cpu-v$v.txt") failed checks"
+    grep -E "FAIL|fp64|fp32|fp16" "$LOGS/vs-cpu-v$v.txt" | head -8
+  done
+  timeout 150 "$B/tests/bench-cuda" --room hall --cells "$CELLS" --kernel production --precision all \
+    --variants="$LIST" --steps "$STEPS" > "$LOGS/bench-hall.txt" 2>&1
+  note "hall bench: rc $?"
+  first=${LIST%%,*}
+  if [ "${RW_SKIP_SANITIZER:-0}" != 1 ]; then
+    for tool in memcheck racecheck; do
+      RW_TEST_VARIANT=$first timeout 60 compute-sanitizer --tool $tool --error-exitcode 99 \
+        "$B/tests/test-cuda-every-cell-written" > "$LOGS/sanitizer-$tool-v$first.log" 2>&1
+      note "compute-sanitizer $tool every-cell-written v$first: rc $? $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$LOGS/sanitizer-$tool-v$first.log" | tr '\n' ' ')"
+    done
+  fi
+  echo
+  echo "================ GPU summary ================"
+  cat "$LOGS/gpu.txt" "$SUMMARY"
+  grep -E "^(device|room|roofline)|^production" "$LOGS/bench-hall.txt"
+  cp "$LOGS"/bench-hall.txt "$OUT"/ 2>/dev/null
+  tar czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
+  exit 0
+fi
+
+# ------------------------------------------------------------------ tests
 GPU_TESTS="cuda-vs-cpu cuda-every-cell-written cuda-strategies-agree cuda-autotune-cache"
 meson test -C "$B" --print-errorlogs $GPU_TESTS solver-energy-lossless-f64 \
   solver-energy-lossless-f32 > "$LOGS/tests.log" 2>&1
