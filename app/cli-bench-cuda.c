@@ -356,10 +356,8 @@ rw_cli_bench_cuda (int argc, char **argv)
           printf (_("room       %s, grid %zu×%zu×%zu, %zu inside cells (%.0f %% of the box), %s\n"),
                   hall ? "hall" : "box", g->nx, g->ny, g->nz, g->n_inside,
                   100.0 * g->n_inside / ((double) g->nx * g->ny * g->nz), pname);
-          printf (_("roofline   copy %.1f GB/s (D2D, read + written) / %.0f B = %.1f Gvox/s\n"),
+          printf (_("roofline   copy %.1f GB/s (D2D, read + written) / %.0f B = %.1f Gvox/s\n\n"),
                   dev.copy_bytes_per_s / 1e9, rw_cuda_roofline_bytes (prec), roof);
-          printf (_("stream     2 reads + 1 write in place, no stencil: %.1f GB/s = %.1f %% of the copy\n\n"),
-                  dev.stream_bytes_per_s / 1e9, 100.0 * dev.stream_bytes_per_s / dev.copy_bytes_per_s);
           printf ("%-15s %9s %10s %9s %6s %10s   %s\n", _("kernel"), _("block"), _("ms/step"),
                   _("Gvox/s"), _("regs"), _("roofline"), _("max diff"));
           for (int s = 0; s < n_shapes; s++)

@@ -723,9 +723,8 @@ rw_kernel_async (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__re
  * (cp.async.bulk, sm_90) per tile row: the tile's TY + 2 rows of p with a
  * 16-byte halo on each side, and its TY rows of p_prev. The copies complete
  * on an mbarrier per ring slot and hold no registers while in flight, so a
- * block keeps NB − 2 = 2 planes of loads outstanding at any occupancy;
- * variant 12 also clips each row's copy to the column groups inside at
- * the planes around it (rw_bulk_issue). Threads keep below/centre in registers as in
+ * block keeps NB − 2 planes of loads outstanding (NB: 4 in variant 11, 6
+ * in 12) at any occupancy. Threads keep below/centre in registers as in
  * the other z-marches, read above, the y and x neighbours and p_prev from
  * shared memory, and store p_next straight to global memory (in place over
  * p_prev: each p_prev cell is read, one plane earlier, only by the block
@@ -740,6 +739,13 @@ rw_kernel_async (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__re
  * and after, so a halo or a tile overhanging the last row stays inside the
  * allocation. */
 #define RW_FIELD_GUARD 4608
+
+/* ring slots of variants 11 and 12 */
+__host__ __device__ constexpr int
+rw_bulk_nb (int variant)
+{
+  return variant == 12 ? 6 : 4;
+}
 
 __host__ __device__ constexpr size_t
 rw_bulk_stage_bytes (int tx, int ty, int elem)
@@ -791,67 +797,12 @@ __device__ __forceinline__ float rw_sld (const float *a, int i) { return a[i]; }
 __device__ __forceinline__ double rw_sld (const double *a, int i) { return a[i]; }
 __device__ __forceinline__ float rw_sld (const __half *a, int i) { return __half2float (a[i]); }
 
-/* The copies of plane j into its slot, issued by warp 0 (all 32 lanes).
- * Without `iv`, whole tile rows. With it (variant 12), iv[2r], iv[2r + 1]
- * are the first and last group (of W columns) of tile row r whose column
- * is inside at plane j − 1, j or j + 1 (empty: first > last); a p row
- * then copies the groups of its own and both neighbouring tile rows, one
- * 16-byte vector wider on each side (the x neighbours), and a p_prev row
- * those of its tile row: every value an inside cell reads is copied, and
- * nothing under a raked floor or above a sloped ceiling. The intervals are
- * reset to empty once read. */
-template <typename S>
-__device__ __forceinline__ void
-rw_bulk_row (int c, const S *__restrict__ p, const S *q, S *sp, S *sq, int4 it, int j, int tx,
-             int ty, int nx, int ny, size_t sz, bool want_q, const int *iv, const S *&src,
-             S *&dst, unsigned &bytes)
-{
-  enum { W = 16 / (int) sizeof (S) };
-  const int txc = tx * W, l = txc + 2 * W;
-  bytes = 0;
-  int glo = 0, ghi = 0;
-  if (c < ty + 2)
-    {
-      const int gy = it.y - 1 + c;
-      if (gy < 0 || gy >= ny)
-        return;
-      /* vectors [glo, ghi) of the smem row: e = W·v … */
-      glo = 0, ghi = tx + 2;
-      if (iv)
-        {
-          int lo = INT_MAX, hi = -1;
-          for (int r = max (c - 2, 0); r <= min (c, ty - 1); r++)
-            lo = min (lo, iv[2 * r]), hi = max (hi, iv[2 * r + 1]);
-          if (lo > hi)
-            return;
-          glo = lo, ghi = hi + 3;
-        }
-      src = p + ((ptrdiff_t) it.x - W + (ptrdiff_t) W * glo + (ptrdiff_t) nx * gy + (ptrdiff_t) (sz * j));
-      dst = sp + c * l + W * glo;
-    }
-  else
-    {
-      const int r = c - (ty + 2), gy = it.y + r;
-      if (!want_q || gy >= ny)
-        return;
-      glo = 0, ghi = tx;
-      if (iv)
-        {
-          if (iv[2 * r] > iv[2 * r + 1])
-            return;
-          glo = iv[2 * r], ghi = iv[2 * r + 1] + 1;
-        }
-      src = q + ((size_t) it.x + (size_t) W * glo + (size_t) nx * gy + sz * j);
-      dst = sq + r * txc + W * glo;
-    }
-  bytes = (unsigned) (ghi - glo) * 16u;
-}
-
+/* The copies of plane j into its slot, issued by warp 0 (all 32 lanes). */
 template <typename S>
 __device__ __forceinline__ void
 rw_bulk_issue (const S *__restrict__ p, const S *q, unsigned char *ring, uint64_t *bar,
                int4 it, int j, int zb, int nb, int tx, int ty, int nx, int ny, size_t sz,
-               size_t stage, int lane, int *iv)
+               size_t stage, int lane)
 {
   enum { W = 16 / (int) sizeof (S) };
   const int txc = tx * W, l = txc + 2 * W;
@@ -859,68 +810,33 @@ rw_bulk_issue (const S *__restrict__ p, const S *q, unsigned char *ring, uint64_
   S *sp = (S *) (ring + (size_t) s * stage);
   S *sq = sp + (ty + 2) * l;
   const bool want_q = j >= it.z && j < it.w;
-  if (iv)
-    iv += 2 * ty * s;
-  unsigned total = 0;
-  for (int c = lane; c < 2 * ty + 2; c += 32)
-    {
-      const S *src;
-      S *dst;
-      unsigned bytes;
-      rw_bulk_row (c, p, q, sp, sq, it, j, tx, ty, nx, ny, sz, want_q, iv, src, dst, bytes);
-      total += bytes;
-    }
-#pragma unroll
-  for (int off = 16; off > 0; off /= 2)
-    total += __shfl_xor_sync (0xffffffffu, total, off);
+  /* rows of p: y0 − 1 … y0 + ty; of p_prev: y0 … y0 + ty − 1 */
+  const int p_rows = min (it.y + ty + 1, ny) - max (it.y - 1, 0);
+  const int q_rows = want_q ? min (it.y + ty, ny) - it.y : 0;
   if (lane == 0)
-    rw_mbar_expect (bar + s, total);
+    rw_mbar_expect (bar + s, (unsigned) ((p_rows * l + q_rows * txc) * (int) sizeof (S)));
   __syncwarp ();
   for (int c = lane; c < 2 * ty + 2; c += 32)
     {
-      const S *src;
-      S *dst;
-      unsigned bytes;
-      rw_bulk_row (c, p, q, sp, sq, it, j, tx, ty, nx, ny, sz, want_q, iv, src, dst, bytes);
-      if (bytes > 0)
-        rw_bulk_copy (dst, src, bytes, bar + s);
-    }
-  if (iv)
-    {
-      __syncwarp ();
-      for (int r = lane; r < ty; r += 32)
-        iv[2 * r] = INT_MAX, iv[2 * r + 1] = -1;
-    }
-}
-
-/* Variant 12: this thread's column group into the row intervals of plane
- * j's slot (rw_bulk_issue), a reduction over the lanes of one tile row
- * first where the rows split the warps evenly. */
-__device__ __forceinline__ void
-rw_bulk_mark (int *iv, uint2 zr, int j, int tx, int ty, int TX, int TY, int lane, bool even)
-{
-  const bool act = zr.x < zr.y && (int) zr.x <= j + 1 && (int) zr.y >= j;
-  int lo = act ? tx : INT_MAX, hi = act ? tx : -1;
-  bool leader = true;
-  if (even)
-    {
-      const int width = min (TX, 32);
-      for (int off = width / 2; off > 0; off /= 2)
+      if (c < ty + 2)
         {
-          lo = min (lo, __shfl_xor_sync (0xffffffffu, lo, off));
-          hi = max (hi, __shfl_xor_sync (0xffffffffu, hi, off));
+          const int gy = it.y - 1 + c;
+          if (gy >= 0 && gy < ny)
+            rw_bulk_copy (sp + c * l,
+                          p + ((ptrdiff_t) it.x - W + (ptrdiff_t) nx * gy + (ptrdiff_t) (sz * j)),
+                          (unsigned) (l * sizeof (S)), bar + s);
         }
-      leader = (lane & (width - 1)) == 0;
+      else if (want_q)
+        {
+          const int r = c - (ty + 2), gy = it.y + r;
+          if (gy < ny)
+            rw_bulk_copy (sq + r * txc, q + ((size_t) it.x + (size_t) nx * gy + sz * j),
+                          (unsigned) (txc * sizeof (S)), bar + s);
+        }
     }
-  if (leader && lo <= hi)
-    {
-      atomicMin (iv + 2 * ty, lo);
-      atomicMax (iv + 2 * ty + 1, hi);
-    }
-  (void) TY;
 }
 
-template <typename S, int BND, int NB, bool CLIP>
+template <typename S, int BND, int NB>
 __global__ void __launch_bounds__ (512)
 rw_kernel_bulk (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ cell,
                 const uint2 *__restrict__ zrange, const int4 *__restrict__ items, int nx, int ny,
@@ -942,34 +858,24 @@ rw_kernel_bulk (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__res
   const int4 it = items[blockIdx.x];
   const int x = it.x + (int) threadIdx.x * W, y = it.y + (int) threadIdx.y;
   const int zb = it.z - 1, ze = it.w;          /* p planes zb … ze */
-  /* variant 12: per ring slot, the row intervals of rw_bulk_issue */
-  int *iv = CLIP ? (int *) (ring + (size_t) NB * stage) : NULL;
-  const bool even = (TX & (TX - 1)) == 0 && (TX * TY) % 32 == 0;
   if (tid == 0)
     {
       for (int b = 0; b < NB; b++)
         rw_mbar_init (bar + b);
       asm volatile ("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     }
-  if (CLIP)
-    for (int k = tid; k < NB * TY; k += TX * TY)
-      iv[2 * k] = INT_MAX, iv[2 * k + 1] = -1;
-
-  /* this thread's group of W columns, and its z range within the item */
-  uint2 zr = make_uint2 (0, 0);
-  if (x < nx && y < ny)
-    zr = zrange[(size_t) (x / W) + (size_t) (nx / W) * (size_t) y];
-  const int cz0 = max (it.z, (int) zr.x), cz1 = min (it.w, (int) zr.y);
   __syncthreads ();
-  if (CLIP)
-    {
-      for (int j = zb; j < zb + NB && j <= ze; j++)
-        rw_bulk_mark (iv + 2 * TY * (j - zb), zr, j, threadIdx.x, threadIdx.y, TX, TY, lane, even);
-      __syncthreads ();
-    }
   if (producer)
     for (int j = zb; j < zb + NB && j <= ze; j++)
-      rw_bulk_issue (p, q, ring, bar, it, j, zb, NB, TX, TY, nx, ny, sz, stage, lane, iv);
+      rw_bulk_issue (p, q, ring, bar, it, j, zb, NB, TX, TY, nx, ny, sz, stage, lane);
+
+  /* this thread's group of W columns, clipped to its own z range */
+  int cz0 = 0, cz1 = 0;
+  if (x < nx && y < ny)
+    {
+      const uint2 zr = zrange[(size_t) (x / W) + (size_t) (nx / W) * (size_t) y];
+      cz0 = max (it.z, (int) zr.x), cz1 = min (it.w, (int) zr.y);
+    }
   const int own = (threadIdx.y + 1) * l + W + (int) threadIdx.x * W;  /* centre row, own cells */
   A below[W], centre[W], above[W], ym[W], yp[W], prev[W], next[W];
   rw_mbar_wait (bar, 0);
@@ -977,14 +883,8 @@ rw_kernel_bulk (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__res
   rw_mbar_wait (bar + 1 % NB, 0);
   rw_unpack (*(const uint4 *) ((const S *) (ring + (1 % NB) * stage) + own), centre);
   __syncthreads ();
-  if (CLIP && zb + NB <= ze)
-    {
-      /* slot 0 is free, and its intervals were reset before the barrier */
-      rw_bulk_mark (iv, zr, zb + NB, threadIdx.x, threadIdx.y, TX, TY, lane, even);
-      __syncthreads ();
-    }
   if (producer && zb + NB <= ze)
-    rw_bulk_issue (p, q, ring, bar, it, zb + NB, zb, NB, TX, TY, nx, ny, sz, stage, lane, iv);
+    rw_bulk_issue (p, q, ring, bar, it, zb + NB, zb, NB, TX, TY, nx, ny, sz, stage, lane);
 
   A sum_all = 0, max_abs = 0;
 #pragma unroll 1
@@ -1018,11 +918,9 @@ rw_kernel_bulk (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__res
             below[k] = centre[k];
           rw_unpack (*(const uint4 *) (ap + own), centre);
         }
-      if (CLIP && z + NB <= ze)
-        rw_bulk_mark (iv + 2 * TY * sc, zr, z + NB, threadIdx.x, threadIdx.y, TX, TY, lane, even);
       __syncthreads ();
       if (producer && z + NB <= ze)
-        rw_bulk_issue (p, q, ring, bar, it, z + NB, zb, NB, TX, TY, nx, ny, sz, stage, lane, iv);
+        rw_bulk_issue (p, q, ring, bar, it, z + NB, zb, NB, TX, TY, nx, ny, sz, stage, lane);
     }
   if (rw_bad_sum (sum_all, max_abs, q))
     atomicMin (bad, step);
@@ -1076,8 +974,7 @@ rw_variant_shm (int variant, int bx, int by, int elem)
   if (variant == 8 || variant == 9)
     return (size_t) 2 * (variant - 8 + 3) * bx * by * 16;
   if (variant == 11 || variant == 12)
-    return 128 + 4 * rw_bulk_stage_bytes (bx, by, elem)
-           + (variant == 12 ? 4 * (size_t) by * 2 * sizeof (int) : 0);
+    return 128 + (size_t) rw_bulk_nb (variant) * rw_bulk_stage_bytes (bx, by, elem);
   return 0;
 }
 
@@ -1169,7 +1066,7 @@ rw_production_kernel (RwPrecision prec, RwBoundary bnd, int variant)
 #define RW_KAV(V) { { RW_KA (float, 0, V), RW_KA (float, 1, V), RW_KA (float, 2, V) },    \
                     { RW_KA (double, 0, V), RW_KA (double, 1, V), RW_KA (double, 2, V) }, \
                     { RW_KA (__half, 0, V), RW_KA (__half, 1, V), RW_KA (__half, 2, V) } }
-#define RW_KB(S, B, V) ((RwProdKernel) rw_kernel_bulk<S, B, 4, V == 12>)
+#define RW_KB(S, B, V) ((RwProdKernel) rw_kernel_bulk<S, B, rw_bulk_nb (V)>)
 #define RW_KBV(V) { { RW_KB (float, 0, V), RW_KB (float, 1, V), RW_KB (float, 2, V) },    \
                     { RW_KB (double, 0, V), RW_KB (double, 1, V), RW_KB (double, 2, V) }, \
                     { RW_KB (__half, 0, V), RW_KB (__half, 1, V), RW_KB (__half, 2, V) } }

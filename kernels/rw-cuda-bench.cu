@@ -248,21 +248,6 @@ rw_k_maxdiff (const S *__restrict__ a, const S *__restrict__ b, size_t n, unsign
   atomicMax (out, __float_as_uint (m));
 }
 
-/* The stencil's memory traffic without the stencil: two streams read, one
- * of them written back in place (b = f (a, b)), 16-byte vectors, a thread
- * per vector. What a kernel moving 12 B per cell in that pattern can reach
- * at best, beside the copy that defines the roofline. */
-__global__ void
-rw_k_stream (const float4 *__restrict__ a, float4 *__restrict__ b, size_t n)
-{
-  const size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x;
-  if (i < n)
-    {
-      const float4 x = __ldg (a + i), y = b[i];
-      b[i] = make_float4 (0.5f * x.x - y.x, 0.5f * x.y - y.y, 0.5f * x.z - y.z, 0.5f * x.w - y.w);
-    }
-}
-
 extern "C" bool
 rw_cuda_device_info (size_t copy_bytes, RwCudaDeviceInfo *info, RwError *err)
 {
@@ -290,19 +275,6 @@ rw_cuda_device_info (size_t copy_bytes, RwCudaDeviceInfo *info, RwError *err)
         best = std::min (best, ms);
     }
   info->copy_bytes_per_s = ok ? 2.0 * copy_bytes / (best * 1e-3) : 0.0;
-  const size_t nv = copy_bytes / 16;
-  float best_stream = 1e30f;
-  for (int r = 0; ok && r < 12; r++)
-    {
-      float ms;
-      ok = RW_CUDA (cudaEventRecord (e0));
-      rw_k_stream<<<(unsigned) ((nv + 255) / 256), 256>>> ((const float4 *) a, (float4 *) b, nv);
-      ok = ok && RW_CUDA (cudaGetLastError ()) && RW_CUDA (cudaEventRecord (e1))
-           && RW_CUDA (cudaEventSynchronize (e1)) && RW_CUDA (cudaEventElapsedTime (&ms, e0, e1));
-      if (ok && r > 1)
-        best_stream = std::min (best_stream, ms);
-    }
-  info->stream_bytes_per_s = ok ? 3.0 * (double) (nv * 16) / (best_stream * 1e-3) : 0.0;
   cudaFree (a);
   cudaFree (b);
   if (e0)

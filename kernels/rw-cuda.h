@@ -58,7 +58,6 @@ typedef struct {
 typedef struct {
   char device[256];
   double copy_bytes_per_s;   /* cudaMemcpy D2D, bytes read + written, best of several */
-  double stream_bytes_per_s; /* b = f (a, b) in place: 2 reads + 1 write, as a cell update */
   size_t free_bytes, total_bytes;
 } RwCudaDeviceInfo;
 
