@@ -129,6 +129,40 @@ test_inside_sphere (double x, double y, double z, void *data)
   return (x - cx) * (x - cx) + (y - cy) * (y - cy) + (z - cz) * (z - cz) <= r * r;
 }
 
+/* A rod sticking out of a box: one-cell-thick parts give nodes with both
+ * neighbours along an axis missing. */
+static inline bool
+test_inside_rod (double x, double y, double z, void *data)
+{
+  (void) data;
+  return (x < 8 && y < 7 && z < 6) || (y == 3 && z == 2);
+}
+
+typedef void (*TestShapeCheck) (const char *shape, RwGrid *g, RwBoundary form, RwPrecision prec);
+
+/* check() on an L-shaped room, a sphere and a box with a rod (boundary
+ * nodes with K = 1 … 5, and nodes whose mirror neighbour is missing too),
+ * for every boundary form, in fp32 and fp64. */
+static inline void
+test_each_shape_form_precision (TestShapeCheck check)
+{
+  double size[3] = { 12, 10, 9 };
+  RwGrid *ell = test_grid_new (12, 10, 9, 0.1, test_inside_l, size);
+  double ssize[3] = { 11, 11, 11 };
+  RwGrid *sph = test_grid_new (11, 11, 11, 0.1, test_inside_sphere, ssize);
+  RwGrid *rod = test_grid_new (14, 8, 7, 0.1, test_inside_rod, NULL);
+  for (int form = RW_BOUNDARY_FV; form <= RW_BOUNDARY_SAVIOJA; form++)
+    for (int prec = RW_PRECISION_F32; prec <= RW_PRECISION_F64; prec++)
+      {
+        check ("L-room", ell, (RwBoundary) form, (RwPrecision) prec);
+        check ("sphere", sph, (RwBoundary) form, (RwPrecision) prec);
+        check ("box+rod", rod, (RwBoundary) form, (RwPrecision) prec);
+      }
+  test_grid_free (ell);
+  test_grid_free (sph);
+  test_grid_free (rod);
+}
+
 /* A setup with one soft impulse at `src` and the given receivers. */
 static inline RwSolverSetup
 test_setup (const RwGrid *g, const double *R, RwBoundary boundary, RwPrecision prec,

@@ -11,15 +11,6 @@
 
 static const char *form_name[] = { "FV", "LRS", "Savioja" };
 
-/* A rod sticking out of a box: one-cell-thick parts give nodes with both
- * neighbours along an axis missing. */
-static bool
-inside_rod (double x, double y, double z, void *data)
-{
-  (void) data;
-  return (x < 8 && y < 7 && z < 6) || (y == 3 && z == 2);
-}
-
 static void
 check (const char *shape, RwGrid *g, RwBoundary form, RwPrecision prec)
 {
@@ -107,20 +98,6 @@ check (const char *shape, RwGrid *g, RwBoundary form, RwPrecision prec)
 int
 main (void)
 {
-  double size[3] = { 12, 10, 9 };
-  RwGrid *ell = test_grid_new (12, 10, 9, 0.1, test_inside_l, size);
-  double ssize[3] = { 11, 11, 11 };
-  RwGrid *sph = test_grid_new (11, 11, 11, 0.1, test_inside_sphere, ssize);
-  RwGrid *rod = test_grid_new (14, 8, 7, 0.1, inside_rod, NULL);
-  for (int form = RW_BOUNDARY_FV; form <= RW_BOUNDARY_SAVIOJA; form++)
-    for (int prec = RW_PRECISION_F32; prec <= RW_PRECISION_F64; prec++)
-      {
-        check ("L-room", ell, (RwBoundary) form, (RwPrecision) prec);
-        check ("sphere", sph, (RwBoundary) form, (RwPrecision) prec);
-        check ("box+rod", rod, (RwBoundary) form, (RwPrecision) prec);
-      }
-  test_grid_free (ell);
-  test_grid_free (sph);
-  test_grid_free (rod);
+  test_each_shape_form_precision (check);
   return rw_test_finish ();
 }
