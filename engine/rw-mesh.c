@@ -193,6 +193,25 @@ rw_mesh_ray_triangle (const RwMesh *m, size_t tri, const double o[3], const doub
   return true;
 }
 
+bool
+rw_ray_nearest_height (const double o[3], const double d[3], double x, double y, double *z)
+{
+  /* Closest points of the lines o + t·d and (x, y, 0) + s·ẑ: with
+   * w = o − (x, y, 0), a = d·d, b = d_z, c = d·w, e = w_z, the normal
+   * equations give t = (b e − c) / (a − b²), s = (a e − b c) / (a − b²). */
+  const double w[3] = { o[0] - x, o[1] - y, o[2] };
+  const double a = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], b = d[2];
+  const double c = d[0] * w[0] + d[1] * w[1] + d[2] * w[2], e = w[2];
+  const double den = a - b * b;   /* a·|d_horizontal|², ≥ 0 */
+  if (!(den > 1e-12 * a))
+    return false;
+  const double t = (b * e - c) / den;
+  if (!(t > 0))
+    return false;
+  *z = (a * e - b * c) / den;
+  return isfinite (*z);
+}
+
 /* Parity of the crossings of the ray p + t·d (t > 0) along `axis`, the
  * direction slightly skewed so that it stays off the shared edges and
  * vertices of axis-aligned rooms, which would count twice. */

@@ -62,6 +62,11 @@ void rw_mesh_free (RwMesh *mesh);
  * counter-clockwise winding faces: outside, for an outward mesh). */
 bool rw_mesh_ray_triangle (const RwMesh *mesh, size_t tri, const double o[3], const double d[3],
                            double *t_out, double *det_out);
+/* The height z at which the vertical line through (x, y) passes closest to
+ * the ray o + t·d, t > 0 (the GUI lifts a marker along it with the
+ * pointer): false when the ray is vertical or the closest point lies
+ * behind the ray's origin. */
+bool rw_ray_nearest_height (const double o[3], const double d[3], double x, double y, double *z);
 /* Point-in-mesh for single points (the GUI's markers): the majority of the
  * crossing parities of three slightly skewed axis rays. For whole grids use
  * rw_voxelise, whose scanline test is exact on edges and vertices. */

@@ -2,7 +2,8 @@
  * the notch of the L are outside), points on the room's mid-planes (where
  * an unskewed axis ray would run along shared edges), and the sign
  * convention of rw_mesh_ray_triangle (front = outside of an outward mesh),
- * which the 3-D view's surface picking relies on. */
+ * which the 3-D view's surface picking relies on, and rw_ray_nearest_height,
+ * with which it lifts a marker. */
 #include <math.h>
 #include "rw-mesh.h"
 #include "rw-shapes.h"
@@ -53,5 +54,19 @@ main (void)
     RW_CHECK (!rw_mesh_point_inside (l, l_out[i]), "(%g, %g, %g) in the L's notch is outside", l_out[i][0],
               l_out[i][1], l_out[i][2]);
   rw_mesh_free (l);
+  /* rw_ray_nearest_height: a ray through (2, 0, 1) meets the vertical line
+   * at (2, 0) there; one passing 1 m beside the line at (2, 1) is closest
+   * at its own height there; a vertical ray and a line behind the eye give
+   * no height. */
+  double z = NAN;
+  const double o0[3] = { 0, 0, 0 }, d0[3] = { 1, 0, 0.5 };
+  RW_CHECK (rw_ray_nearest_height (o0, d0, 2, 0, &z) && fabs (z - 1) < 1e-12,
+            "ray through (2, 0, 1): height %g, want 1", z);
+  const double o1[3] = { 0, 0, 1.5 }, d1[3] = { 2, 0, 1 };
+  RW_CHECK (rw_ray_nearest_height (o1, d1, 4, 1, &z) && fabs (z - 3.5) < 1e-12,
+            "ray passing 1 m beside (4, 1): height %g, want 3.5", z);
+  const double dv[3] = { 0, 0, -1 };
+  RW_CHECK (!rw_ray_nearest_height (o0, dv, 2, 0, &z), "a vertical ray has no nearest height");
+  RW_CHECK (!rw_ray_nearest_height (o0, d0, -2, 0, &z), "a line behind the eye has no height");
   return rw_test_finish ();
 }

@@ -25,10 +25,11 @@ struct _RwRoomView
 
   /* drag state */
   double drag_yaw0, drag_pitch0, drag_target0[3];
-  int drag_mode;          /* 0 none, 1 orbit, 2 pan, 3 move marker */
+  int drag_mode;          /* 0 none, 1 orbit, 2 pan, 3 move marker, 4 lift marker */
   int drag_marker;        /* -1 source, ≥ 0 receiver */
   double drag_x0, drag_y0;
   double marker_z;
+  double marker_xy[2];    /* where a lifted marker stands */
 
   gboolean *selected;
   guint n_selected;
@@ -565,6 +566,17 @@ pick_marker (RwRoomView *self, double px, double py)
 
 /* ---- input ------------------------------------------------------------ */
 
+/* The project refuses points outside the room: a dragged marker stops at
+ * the wall, floor or ceiling. */
+static void
+move_dragged_marker (RwRoomView *self, const double p[3])
+{
+  if (self->drag_marker < 0)
+    rw_project_set_source (self->project, p, NULL);
+  else
+    rw_project_set_receiver (self->project, (guint) self->drag_marker, p, NULL);
+}
+
 static void
 on_drag_begin (GtkGestureDrag *gesture, double x, double y, RwRoomView *self)
 {
@@ -589,9 +601,12 @@ on_drag_begin (GtkGestureDrag *gesture, double x, double y, RwRoomView *self)
             rw_project_get_source (self->project, p);
           else
             rw_project_get_receiver (self->project, marker, p);
-          self->drag_mode = 3;
+          /* Ctrl: up and down along the marker's vertical line */
+          self->drag_mode = (mods & GDK_CONTROL_MASK) ? 4 : 3;
           self->drag_marker = marker;
           self->marker_z = p[2];
+          self->marker_xy[0] = p[0];
+          self->marker_xy[1] = p[1];
         }
     }
 }
@@ -626,12 +641,18 @@ on_drag_update (GtkGestureDrag *gesture, double dx, double dy, RwRoomView *self)
         if (t <= 0)
           break;
         double p[3] = { o[0] + t * d[0], o[1] + t * d[1], self->marker_z };
-        /* The project refuses points outside the room: the marker stops
-         * at the wall. */
-        if (self->drag_marker < 0)
-          rw_project_set_source (self->project, p, NULL);
-        else
-          rw_project_set_receiver (self->project, (guint) self->drag_marker, p, NULL);
+        move_dragged_marker (self, p);
+      }
+      break;
+    case 4:
+      {
+        /* Lift: the height on the marker's vertical line nearest the
+         * pointer's ray. */
+        double o[3], d[3], p[3] = { self->marker_xy[0], self->marker_xy[1], 0 };
+        pixel_ray (self, self->drag_x0 + dx, self->drag_y0 + dy, o, d);
+        if (!rw_ray_nearest_height (o, d, p[0], p[1], &p[2]))
+          break;
+        move_dragged_marker (self, p);
       }
       break;
     default:
@@ -646,7 +667,7 @@ on_drag_end (GtkGestureDrag *gesture, double dx, double dy, RwRoomView *self)
   GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
   guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
 
-  if (hypot (dx, dy) < CLICK_SLOP_PX && button == GDK_BUTTON_PRIMARY && self->drag_mode != 3)
+  if (hypot (dx, dy) < CLICK_SLOP_PX && button == GDK_BUTTON_PRIMARY && self->drag_mode < 3)
     {
       self->yaw = self->drag_yaw0;
       self->pitch = self->drag_pitch0;
