@@ -46,6 +46,9 @@
  * (half of a small L2, leaving room for p⁻'s stream). */
 #define RW_CPU_STRIP_BYTES (256 * 1024)
 
+/* The most time steps one sweep of memory may advance (advance). */
+#define RW_CPU_MAX_STEPS_PER_PASS 8
+
 typedef struct {
   uint32_t y0, y1;             /* rows [y0, y1) */
   uint32_t zlo, zhi;           /* union of the columns' ranges; zlo == zhi: empty */
@@ -77,7 +80,7 @@ typedef struct {
   CpuStrip *strips;
   size_t n_strips;
   uint32_t zmin, zmax;         /* planes any strip visits: [zmin, zmax) */
-  bool two_steps;              /* advance two steps per pass (see advance) */
+  int steps_per_pass;          /* time steps per sweep of memory (see advance) */
   void *save;                  /* per thread, save_len values of T */
   size_t save_len;             /* most boundary nodes in one strip plane */
 
@@ -154,7 +157,7 @@ cpu_destroy (void *state)
 }
 
 static void
-read_cpu_model (char *out, size_t len, int threads, bool two_steps)
+read_cpu_model (char *out, size_t len, int threads, int steps_per_pass)
 {
   char model[192] = "CPU";
   FILE *f = fopen ("/proc/cpuinfo", "r");
@@ -177,8 +180,8 @@ read_cpu_model (char *out, size_t len, int threads, bool two_steps)
           }
       fclose (f);
     }
-  if (two_steps)
-    snprintf (out, len, _("%s (%d threads, two steps per pass)"), model, threads);
+  if (steps_per_pass > 1)
+    snprintf (out, len, _("%s (%d threads, %d steps per pass)"), model, threads, steps_per_pass);
   else
     snprintf (out, len, _("%s (%d threads)"), model, threads);
 }
@@ -373,20 +376,24 @@ build_strips (CpuState *st, RwError *err)
 #undef RW_CPU_T
 #undef RW_CPU_SUFFIX
 
-/* Two steps per pass pay when the planes the pass keeps in flight (z − 3
- * … z + 1 of both fields: 10 planes) fit in half of the last-level cache;
- * otherwise they would come from memory twice and the pass would move more
- * than two single steps. RW_CPU_TWO_STEPS=0/1 overrides (tests, bench). */
-static bool
-cpu_two_steps_fit (const CpuState *st)
+/* k steps per pass pay while the planes a pass keeps in flight — z + 1
+ * down to z − 2k + 1 of both fields, 2 (2k + 1) planes — fit in half of
+ * the last-level cache; otherwise they would come from memory more than
+ * once. The largest of 4 and 2 that fits, else 1 (the strip march).
+ * RW_CPU_STEPS_PER_PASS=1…8 overrides (tests, benchmarks). */
+static int
+cpu_steps_per_pass (const CpuState *st)
 {
-  const char *env = getenv ("RW_CPU_TWO_STEPS");
-  if (env != NULL && (strcmp (env, "0") == 0 || strcmp (env, "1") == 0))
-    return env[0] == '1';
+  const char *env = getenv ("RW_CPU_STEPS_PER_PASS");
+  if (env != NULL && atoi (env) >= 1 && atoi (env) <= RW_CPU_MAX_STEPS_PER_PASS)
+    return atoi (env);
   long llc = sysconf (_SC_LEVEL3_CACHE_SIZE);
   if (llc <= 0)
     llc = sysconf (_SC_LEVEL2_CACHE_SIZE);
-  return llc > 0 && 10 * st->nxy * word_bytes (st->precision) <= (size_t) llc / 2;
+  for (int k = 4; k >= 2; k /= 2)
+    if (llc > 0 && (size_t) (2 * (2 * k + 1)) * st->nxy * word_bytes (st->precision) <= (size_t) llc / 2)
+      return k;
+  return 1;
 }
 
 static void *
@@ -446,8 +453,8 @@ cpu_create (const RwSolverSetup *setup, RwError *err)
       cpu_destroy (st);
       return NULL;
     }
-  st->two_steps = cpu_two_steps_fit (st);
-  read_cpu_model (st->device, sizeof st->device, st->threads, st->two_steps);
+  st->steps_per_pass = cpu_steps_per_pass (st);
+  read_cpu_model (st->device, sizeof st->device, st->threads, st->steps_per_pass);
   st->save = malloc ((size_t) st->threads * (st->save_len + 1) * w);
   if (st->save == NULL)
     {
@@ -607,37 +614,47 @@ RW_CPU_FN (apply_source) (const RwSolverSetup *su, T *f, size_t step)
 }
 
 /* n steps. One step: every strip walks its planes (update_plane), then the
- * source, the receivers, and p and q swap. Two steps per pass when
- * st->two_steps: in phase t, each strip updates plane t to time n + 1
- * (into q, over n − 1) and plane t − 2 to time n + 2 (into p, over n), and
- * a barrier ends the phase. Step n + 2 at plane t − 2 reads time n + 1 at
- * planes t − 3 … t − 1 (earlier phases) and its own time n; step n + 1 at
- * plane t reads time n at planes t − 1 … t + 1, which step n + 2 has not
- * reached. So the two arrays stay in place, every cell is updated by the
- * same code from the same values as in two single steps (bit for bit),
- * and while the planes t − 3 … t + 1 stay in the cache a pass reads p and
- * q and writes them once: 8 B per cell and step in fp32 instead of 12.
- * The source of step n + 1 goes in after the phase that finished its
- * plane, before step n + 2 reads it; after the pass p holds time n + 2 and
- * q time n + 1, the state's order without a swap. */
+ * source, the receivers, and p and q swap.
+ *
+ * k = st->steps_per_pass > 1 steps per pass (temporal blocking): in phase
+ * t every strip updates plane t − 2j to time n + 1 + j, for j = 0 … k − 1
+ * (even j from p into q, odd j from q into p: the in-place two-array
+ * scheme), and a barrier ends the phase. Step n + 1 + j at plane z reads
+ * time n + j at planes z − 1 … z + 1 and its own time n − 1 + j; those
+ * were finished one phase or more earlier, and step n + 3 + j, which
+ * overwrites them, is four planes behind. So each cell is updated by the
+ * same code from the same values as in k single steps (bit for bit), and
+ * while the planes of the pass stay in the cache, p and q are read and
+ * written once per pass: 16/k B per cell and step in fp32, not 12. After
+ * the phase that finishes a step's plane of the source, the source goes in
+ * (before the next step reads it), and the receivers on that plane are
+ * read (before the step after next overwrites them). */
 static bool
 RW_CPU_FN (advance) (CpuState *st, size_t step0, size_t n, double *rcv, size_t stride,
                      RwError *err)
 {
+  enum { KMAX = RW_CPU_MAX_STEPS_PER_PASS };
   const RwSolverSetup *su = &st->setup;
   const T *beta = (const T *) (sizeof (T) == sizeof (double) ? (void *) st->beta_f64
                                                              : (void *) st->beta_f32);
   const T *R = (const T *) (sizeof (T) == sizeof (double) ? (void *) st->R_f64
                                                           : (void *) st->R_f32);
   T *p = st->p, *q = st->q;
-  double acc = 0.0, acc2 = 0.0;
+  double acc[KMAX] = { 0 };
+  bool src_ok[KMAX];
   size_t bad_step = SIZE_MAX;
-  bool bad_source = false, src1_ok = true;
+  bool bad_source = false;
   const size_t ny = st->ny, zs = su->source_cell / st->nxy;
-  /* a source on a plane no strip visits is applied after whole steps */
-  const bool two_steps = st->two_steps && zs >= st->zmin && zs < st->zmax;
+  /* the pass needs the source and every receiver on planes it visits;
+   * otherwise single steps */
+  int kpass = st->steps_per_pass;
+  if (zs < st->zmin || zs >= st->zmax)
+    kpass = 1;
+  for (size_t r = 0; r < su->n_receivers; r++)
+    if (su->receiver_cells[r] / st->nxy < st->zmin || su->receiver_cells[r] / st->nxy >= st->zmax)
+      kpass = 1;
 
-#pragma omp parallel num_threads (st->threads) shared (p, q, acc, acc2, bad_step, bad_source, src1_ok)
+#pragma omp parallel num_threads (st->threads) shared (p, q, acc, src_ok, bad_step, bad_source)
   {
     T *save = (T *) st->save + (size_t) omp_get_thread_num () * (st->save_len + 1);
     for (size_t k = 0; k < n;)
@@ -647,72 +664,87 @@ RW_CPU_FN (advance) (CpuState *st, size_t step0, size_t n, double *rcv, size_t s
         const T *pk = p;
         T *qk = q;
         const size_t step = step0 + k;
-        if (two_steps && k + 1 < n)
+        const int kk = n - k < (size_t) kpass ? (int) (n - k) : kpass;
+        if (kk > 1)
           {
-            for (size_t t = st->zmin; t < (size_t) st->zmax + 2; t++)
+            T *const f[2] = { (T *) pk, qk };   /* f[0] holds even times, f[1] odd */
+            for (size_t t = st->zmin; t < (size_t) st->zmax + 2 * (size_t) (kk - 1); t++)
               {
-#pragma omp for schedule (dynamic, 1) reduction (+:acc, acc2)
+#pragma omp for schedule (dynamic, 1) reduction (+:acc[:KMAX])
                 for (size_t s = 0; s < st->n_strips; s++)
                   {
                     const CpuStrip *sp = &st->strips[s];
-                    if (t >= sp->zlo && t < sp->zhi)
-                      acc += (double) RW_CPU_FN (update_plane) (st, pk, qk, sp->y0 + ny * t,
-                                                                sp->y1 + ny * t, save, beta, R);
-                    if (t >= (size_t) sp->zlo + 2 && t - 2 < sp->zhi)
-                      acc2 += (double) RW_CPU_FN (update_plane) (st, qk, (T *) pk,
-                                                                 sp->y0 + ny * (t - 2),
-                                                                 sp->y1 + ny * (t - 2), save,
-                                                                 beta, R);
+                    for (int j = 0; j < kk; j++)
+                      {
+                        if (t < 2 * (size_t) j)
+                          break;
+                        const size_t z = t - 2 * (size_t) j;
+                        if (z >= sp->zlo && z < sp->zhi)
+                          acc[j] += (double) RW_CPU_FN (update_plane) (st, f[j & 1], f[(j + 1) & 1],
+                                                                       sp->y0 + ny * z,
+                                                                       sp->y1 + ny * z, save,
+                                                                       beta, R);
+                      }
                   }
-                /* implicit barrier: plane t is at n + 1, plane t − 2 at n + 2 */
-                if (t == zs)
+                /* implicit barrier: plane t − 2j is at time n + 1 + j */
+                bool event = false;
+                for (int j = 0; j < kk && !event; j++)
+                  {
+                    event = t == zs + 2 * (size_t) j;
+                    for (size_t r = 0; r < su->n_receivers && !event; r++)
+                      event = t == su->receiver_cells[r] / st->nxy + 2 * (size_t) j;
+                  }
+                if (event)
                   {
 #pragma omp single
-                    src1_ok = RW_CPU_FN (apply_source) (su, qk, step);
+                    for (int j = 0; j < kk; j++)
+                      {
+                        T *dst = f[(j + 1) & 1];
+                        if (t == zs + 2 * (size_t) j)
+                          src_ok[j] = RW_CPU_FN (apply_source) (su, dst, step + (size_t) j);
+                        for (size_t r = 0; r < su->n_receivers; r++)
+                          if (t == su->receiver_cells[r] / st->nxy + 2 * (size_t) j)
+                            rcv[r * stride + step + (size_t) j] = (double) dst[su->receiver_cells[r]];
+                      }
                   }
               }
 #pragma omp single
             {
-              const bool src2_ok = RW_CPU_FN (apply_source) (su, (T *) pk, step + 1);
               /* the first step that went wrong, as single steps report it */
-              if (!isfinite (acc))
-                bad_step = step;
-              else if (!src1_ok)
-                bad_step = step, bad_source = true;
-              else if (!isfinite (acc2))
-                bad_step = step + 1;
-              else if (!src2_ok)
-                bad_step = step + 1, bad_source = true;
-              for (size_t r = 0; r < su->n_receivers; r++)
-                {
-                  rcv[r * stride + step] = (double) qk[su->receiver_cells[r]];
-                  rcv[r * stride + step + 1] = (double) pk[su->receiver_cells[r]];
-                }
-              acc = acc2 = 0.0;
+              for (int j = 0; j < kk && bad_step == SIZE_MAX; j++)
+                if (!isfinite (acc[j]))
+                  bad_step = step + (size_t) j;
+                else if (!src_ok[j])
+                  bad_step = step + (size_t) j, bad_source = true;
+              for (int j = 0; j < KMAX; j++)
+                acc[j] = 0.0;
+              /* the last step wrote f[kk & 1]: it becomes p */
+              p = f[kk & 1];
+              q = f[(kk + 1) & 1];
             }
-            k += 2;
+            k += (size_t) kk;
           }
         else
           {
-#pragma omp for schedule (dynamic, 1) reduction (+:acc)
+#pragma omp for schedule (dynamic, 1) reduction (+:acc[:1])
             for (size_t s = 0; s < st->n_strips; s++)
               {
                 const CpuStrip *sp = &st->strips[s];
                 for (size_t z = sp->zlo; z < sp->zhi; z++)
-                  acc += (double) RW_CPU_FN (update_plane) (st, pk, qk, sp->y0 + ny * z,
-                                                            sp->y1 + ny * z, save, beta, R);
+                  acc[0] += (double) RW_CPU_FN (update_plane) (st, pk, qk, sp->y0 + ny * z,
+                                                               sp->y1 + ny * z, save, beta, R);
               }
             /* implicit barrier: the whole field is at time step0+k+1 */
 #pragma omp single
             {
-              const bool src_ok = RW_CPU_FN (apply_source) (su, qk, step);
-              if (!isfinite (acc))
+              const bool ok = RW_CPU_FN (apply_source) (su, qk, step);
+              if (!isfinite (acc[0]))
                 bad_step = step;
-              else if (!src_ok)
+              else if (!ok)
                 bad_step = step, bad_source = true;
               for (size_t r = 0; r < su->n_receivers; r++)
                 rcv[r * stride + step] = (double) qk[su->receiver_cells[r]];
-              acc = 0.0;
+              acc[0] = 0.0;
               p = qk;
               q = (T *) pk;
             }
