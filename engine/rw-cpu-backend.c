@@ -81,6 +81,9 @@ typedef struct {
   size_t n_strips;
   uint32_t zmin, zmax;         /* planes any strip visits: [zmin, zmax) */
   int steps_per_pass;          /* time steps per sweep of memory (see advance) */
+  bool pass_fixed;             /* set by RW_CPU_STEPS_PER_PASS: no adapting */
+  double rate[2];              /* steps/s seen with single steps, with passes; 0 unknown */
+  unsigned calls;
   void *save;                  /* per thread, save_len values of T */
   size_t save_len;             /* most boundary nodes in one strip plane */
 
@@ -382,11 +385,14 @@ build_strips (CpuState *st, RwError *err)
  * once. The largest of 4 and 2 that fits, else 1 (the strip march).
  * RW_CPU_STEPS_PER_PASS=1…8 overrides (tests, benchmarks). */
 static int
-cpu_steps_per_pass (const CpuState *st)
+cpu_steps_per_pass (CpuState *st)
 {
   const char *env = getenv ("RW_CPU_STEPS_PER_PASS");
   if (env != NULL && atoi (env) >= 1 && atoi (env) <= RW_CPU_MAX_STEPS_PER_PASS)
-    return atoi (env);
+    {
+      st->pass_fixed = true;
+      return atoi (env);
+    }
   long llc = sysconf (_SC_LEVEL3_CACHE_SIZE);
   if (llc <= 0)
     llc = sysconf (_SC_LEVEL2_CACHE_SIZE);
@@ -469,9 +475,39 @@ static bool
 cpu_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride, RwError *err)
 {
   CpuState *st = state;
-  if (st->precision == RW_PRECISION_F64)
-    return advance_f64 (st, step0, n, rcv, stride, err);
-  return advance_f32 (st, step0, n, rcv, stride, err);
+  /* Passes of several steps wait at a barrier every phase: on a machine
+   * whose cores are taken away now and then, single steps (one barrier a
+   * step, strips handed out dynamically) can be faster. Both give the same
+   * numbers, so the mode is chosen by speed: the faster seen so far
+   * (moving averages), with the other tried once in 16 calls (a call is
+   * ~0.1 s of a run: rw_solver_run) to follow the machine's load. */
+  int mode = 0;
+  if (st->steps_per_pass > 1)
+    {
+      mode = 1;
+      if (!st->pass_fixed)
+        {
+          if (st->rate[0] == 0.0 && st->rate[1] > 0.0)
+            mode = 0;
+          else if (st->rate[0] > 0.0 && st->rate[1] > 0.0)
+            mode = st->rate[1] >= st->rate[0];
+          if (st->calls % 16 == 15)
+            mode = !mode;
+        }
+    }
+  st->calls++;
+  const int k = mode ? st->steps_per_pass : 1;
+  const double t0 = omp_get_wtime ();
+  const bool ok = st->precision == RW_PRECISION_F64 ? advance_f64 (st, step0, n, k, rcv, stride, err)
+                                                    : advance_f32 (st, step0, n, k, rcv, stride, err);
+  const double dt = omp_get_wtime () - t0;
+  /* calls of fewer steps than a pass say nothing about passes */
+  if (ok && dt > 0 && n >= (size_t) (2 * st->steps_per_pass))
+    {
+      const double r = (double) n / dt;
+      st->rate[mode] = st->rate[mode] == 0.0 ? r : 0.7 * st->rate[mode] + 0.3 * r;
+    }
+  return ok;
 }
 
 static bool
@@ -616,7 +652,7 @@ RW_CPU_FN (apply_source) (const RwSolverSetup *su, T *f, size_t step)
 /* n steps. One step: every strip walks its planes (update_plane), then the
  * source, the receivers, and p and q swap.
  *
- * k = st->steps_per_pass > 1 steps per pass (temporal blocking): in phase
+ * k = kpass > 1 steps per pass (temporal blocking): in phase
  * t every strip updates plane t − 2j to time n + 1 + j, for j = 0 … k − 1
  * (even j from p into q, odd j from q into p: the in-place two-array
  * scheme), and a barrier ends the phase. Step n + 1 + j at plane z reads
@@ -630,8 +666,8 @@ RW_CPU_FN (apply_source) (const RwSolverSetup *su, T *f, size_t step)
  * (before the next step reads it), and the receivers on that plane are
  * read (before the step after next overwrites them). */
 static bool
-RW_CPU_FN (advance) (CpuState *st, size_t step0, size_t n, double *rcv, size_t stride,
-                     RwError *err)
+RW_CPU_FN (advance) (CpuState *st, size_t step0, size_t n, int kpass, double *rcv,
+                     size_t stride, RwError *err)
 {
   enum { KMAX = RW_CPU_MAX_STEPS_PER_PASS };
   const RwSolverSetup *su = &st->setup;
@@ -647,7 +683,6 @@ RW_CPU_FN (advance) (CpuState *st, size_t step0, size_t n, double *rcv, size_t s
   const size_t ny = st->ny, zs = su->source_cell / st->nxy;
   /* the pass needs the source and every receiver on planes it visits;
    * otherwise single steps */
-  int kpass = st->steps_per_pass;
   if (zs < st->zmin || zs >= st->zmax)
     kpass = 1;
   for (size_t r = 0; r < su->n_receivers; r++)
