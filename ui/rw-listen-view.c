@@ -185,6 +185,12 @@ rw_listen_view_auralise (RwListenView *self, const char *dry_path)
   g_task_run_in_thread (task, auralise_thread);
 }
 
+GtkMediaStream *
+rw_listen_view_get_stream (RwListenView *self)
+{
+  return gtk_media_controls_get_media_stream (self->controls);
+}
+
 const char *
 rw_listen_view_get_wet_path (RwListenView *self)
 {

@@ -22,5 +22,7 @@ void rw_listen_view_set_output (RwListenView *self, const RwSimOutput *out);
  * "auralised" (path of the wet WAV or NULL, error message or NULL). */
 void rw_listen_view_auralise (RwListenView *self, const char *dry_path);
 const char *rw_listen_view_get_wet_path (RwListenView *self);
+/* The player's stream of the auralised file (NULL before one exists). */
+GtkMediaStream *rw_listen_view_get_stream (RwListenView *self);
 
 G_END_DECLS

@@ -61,6 +61,8 @@ typedef struct {
   char *saved_path;
   gboolean auralised;
   char *wet_path, *aur_error;
+  GtkMediaStream *playing;
+  gint64 play_ts_us;
 } Ctx;
 
 static Ctx ctx;
@@ -472,6 +474,20 @@ poll_run_small (void)
         return TRUE;
       screenshot (GTK_WIDGET (ctx.win), "results-listen.png");
       {
+        /* Play it (silently: the volume is 0): the player's clock must run.
+         * Checked two states on, after the comparison. */
+        RwResultsView *rv = RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win));
+        RwListenView *lv = RW_LISTEN_VIEW (rw_results_view_get_listen_view (rv));
+        ctx.playing = rw_listen_view_get_stream (lv);
+        RW_CHECK (ctx.playing != NULL, "the player has the auralised file");
+        if (ctx.playing != NULL)
+          {
+            g_object_ref (ctx.playing);
+            gtk_media_stream_set_volume (ctx.playing, 0.0);
+            gtk_media_stream_play (ctx.playing);
+          }
+      }
+      {
         /* Compare with itself as the "measurement": nothing above a JND. */
         RwResultsView *rv = RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win));
         RwCompareView *cv = RW_COMPARE_VIEW (rw_results_view_get_compare_view (rv));
@@ -499,6 +515,24 @@ poll_run_small (void)
     case 9:
       if (ctx.ticks < 6)
         return TRUE;
+      if (ctx.playing != NULL)
+        {
+          const GError *perr = gtk_media_stream_get_error (ctx.playing);
+          ctx.play_ts_us = gtk_media_stream_get_timestamp (ctx.playing);
+          RW_NOTE ("playback: prepared %d, playing %d, at %.3f s of %.3f s, error: %s",
+                   gtk_media_stream_is_prepared (ctx.playing), gtk_media_stream_get_playing (ctx.playing),
+                   ctx.play_ts_us / 1e6, gtk_media_stream_get_duration (ctx.playing) / 1e6,
+                   perr ? perr->message : "none");
+          RW_CHECK (perr == NULL, "playback without error: %s", perr ? perr->message : "");
+          RW_CHECK (gtk_media_stream_is_prepared (ctx.playing)
+                      && gtk_media_stream_get_duration (ctx.playing) > 100000,
+                    "the player knows the file's duration (%.3f s)",
+                    gtk_media_stream_get_duration (ctx.playing) / 1e6);
+          RW_CHECK (ctx.play_ts_us > 0 || gtk_media_stream_get_ended (ctx.playing),
+                    "the player's clock runs (%.3f s)", ctx.play_ts_us / 1e6);
+          gtk_media_stream_pause (ctx.playing);
+          g_clear_object (&ctx.playing);
+        }
       screenshot (GTK_WIDGET (ctx.win), "results-compare.png");
       {
         /* The preview's read-out over the report's T30 bars (page 2)
