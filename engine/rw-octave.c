@@ -22,6 +22,12 @@
 #include "rw-analysis.h"
 #include "rw-i18n.h"
 
+/* glibc defines CMPLX only for GCC ≥ 4.7; clang (which claims GCC 4.2)
+ * gets this. Exact for the finite parts used here. */
+#ifndef CMPLX
+#define CMPLX(x, y) ((double complex) ((double) (x) + (double) (y) * (double complex) _Complex_I))
+#endif
+
 /* Base-10 octave ratio G = 10^(3/10) (IEC 61260-1:2014, 5.2). */
 #define RW_OCTAVE_G 1.9952623149688795
 
