@@ -927,55 +927,6 @@ rw_kernel_bulk (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__res
 #endif
 }
 
-/* Variant 13, "wave": two time steps per pass over the field, the CPU
- * backend's whole-plane wavefront (docs/SOLVER.md §8, docs/GPU.md). One
- * launch is one phase t: blocks with blockIdx.z = 0 update plane t to
- * time n + 1 (from a = p into b = q), blocks with blockIdx.z = 1 plane
- * t − 2 to time n + 2 (from q into p). Step n + 2 at plane t − 2 reads
- * time n + 1 at planes t − 3 … t − 1, finished by earlier launches; step
- * n + 1 at plane t reads time n at planes t − 1 … t + 1, which step n + 2
- * has not reached; so p and q stay in place and every cell gets the same
- * update from the same values as in two single steps. While the planes of
- * a pass stay in L2, DRAM moves 8 B per update instead of 12. A thread
- * updates one group of W columns at one plane: no z-march, its z
- * neighbours come from L2. */
-template <typename S, int BND>
-__global__ void __launch_bounds__ (512)
-rw_kernel_wave (S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ cell,
-                const uint2 *__restrict__ zrange, int nx, int ny, size_t sz, RwSlotTable slots,
-                int t, int step, int *__restrict__ bad, const unsigned *__restrict__ air)
-{
-  typedef typename RwArith<S>::type A;
-  enum { W = 16 / (int) sizeof (S) };
-  const int second = blockIdx.z;
-  const int z = t - 2 * second;
-  const int x = ((int) blockIdx.x * (int) blockDim.x + (int) threadIdx.x) * W;
-  const int y = (int) blockIdx.y * (int) blockDim.y + (int) threadIdx.y;
-  if (x >= nx || y >= ny || z < 1)
-    return;
-  const uint2 zr = zrange[(size_t) (x / W) + (size_t) (nx / W) * (size_t) y];
-  if (z < (int) zr.x || z >= (int) zr.y)
-    return;
-  const S *a = second ? q : p;
-  S *b = second ? p : q;
-  const size_t i = (size_t) x + (size_t) nx * (size_t) y + sz * (size_t) z;
-  A below[W], centre[W], above[W], ym[W], yp[W], prev[W], next[W];
-  rw_vld<false> (a, i - sz, below);
-  rw_vld<false> (a, i, centre);
-  rw_vld<false> (a, i + sz, above);
-  rw_vld<false> (a, i - nx, ym);
-  rw_vld<false> (a, i + nx, yp);
-  rw_vld<false> (b, i, prev);
-  const A xm0 = rw_ld (a, i - 1), xpw = rw_ld (a, i + W);
-  const size_t grp = i / W;
-  const bool all_air = (__ldg (air + (grp >> 5)) >> (grp & 31)) & 1u;
-  A sum = 0, max_abs = 0;
-  rw_group_update_store<BND, W> (all_air, centre, xm0, xpw, ym, yp, below, above, prev, slots,
-                                 cell, i, nx, sz, b, next, sum, max_abs);
-  if (rw_bad_sum (sum, max_abs, b))
-    atomicMin (bad, step + second);
-}
-
 /* Source and receivers of one step, on the new field. One block: the
  * barrier orders the source write before a receiver at the same cell. */
 template <typename S>
@@ -1087,7 +1038,7 @@ typedef const void *RwProdKernel;
 /* The production variant of each precision: the fastest measured on an
  * H100 (docs/GPU.md, docs/PERFORMANCE.md): 5 for fp32 and fp64, 9 (the
  * cp.async pipeline, which pays where the fp16 conversions lengthen each
- * step) for fp16. ROOMWAVE_CUDA_VARIANT=0…13 overrides it (benchmarks,
+ * step) for fp16. ROOMWAVE_CUDA_VARIANT=0…12 overrides it (benchmarks,
  * tests). */
 static int
 rw_cuda_variant (RwPrecision precision)
@@ -1126,7 +1077,6 @@ rw_production_kernel (RwPrecision prec, RwBoundary bnd, int variant)
   static const RwProdKernel table[RW_N_VARIANTS][3][3] = {
     RW_KV (0), RW_KV (1), RW_KV (2), RW_KWV (3), RW_KWV (4), RW_KAV (5), RW_KAV (6), RW_KAV (7),
     RW_KCV (2), RW_KCV (3), RW_KAV (10), RW_KBV (11), RW_KBV (12),
-    RW_KAV (5),   /* 13: single steps between its two-step passes */
   };
 #undef RW_KBV
 #undef RW_KB
@@ -1446,18 +1396,6 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
       w = make_uint2 (0, 0);
   for (size_t r = 0; r < st->n_rcv; r++)
     rcv_pad.push_back (rw_pad_index (st, setup->receiver_cells[r]));
-  /* the planes the wave passes of variant 13 sweep; a source on a plane
-   * they do not reach leaves that variant to single steps */
-  st->zmin = UINT32_MAX;
-  st->zmax = 0;
-  for (size_t c = 0; c < g->nx * g->ny; c++)
-    if (g->zlo[c] < g->zhi[c])
-      st->zmin = std::min (st->zmin, g->zlo[c]), st->zmax = std::max (st->zmax, g->zhi[c]);
-  {
-    const long long zs = st->source_cell >= 0 ? st->source_cell / (long long) (st->nx * st->ny) : -1;
-    st->wave = st->variant == 13 && st->zmin < st->zmax
-               && (zs < 0 || (zs >= (long long) st->zmin && zs < (long long) st->zmax));
-  }
   /* one bit per group of wide_w cells: all air (variants 5–7) */
   air.assign (st->n / st->wide_w / 32 + 1, 0u);
   for (size_t grp = 0; grp < st->n / st->wide_w; grp++)
@@ -1531,69 +1469,6 @@ fail:
   return NULL;
 }
 
-/* Source and receivers of step `step` on field f (S-typed launch). */
-static void
-rw_cuda_io (RwCudaState *st, void *f, long long src, double s, bool receivers, size_t k,
-            size_t chunk)
-{
-  const int threads = (int) std::min ((size_t) 256, ((st->n_rcv + 31) / 32) * 32 + 32);
-  const int n_rcv = receivers ? (int) st->n_rcv : 0;
-  if (st->precision == RW_PRECISION_F64)
-    rw_kernel_io<<<1, threads, 0, st->stream>>> ((double *) f, src, st->source_hard, s,
-                                                 st->rcv_cells, n_rcv, st->rcv_dev, k, chunk);
-  else if (st->precision == RW_PRECISION_F16)
-    rw_kernel_io<<<1, threads, 0, st->stream>>> ((__half *) f, src, st->source_hard, s,
-                                                 st->rcv_cells, n_rcv, st->rcv_dev, k, chunk);
-  else
-    rw_kernel_io<<<1, threads, 0, st->stream>>> ((float *) f, src, st->source_hard, s,
-                                                 st->rcv_cells, n_rcv, st->rcv_dev, k, chunk);
-}
-
-/* Variant 13: steps `step` and `step` + 1 in one pass (rw_kernel_wave), a
- * launch per phase; the receiver samples go to slots k and k + 1 of the
- * chunk. p and q end where they began: p at time n + 2, q at n + 1. */
-static void
-rw_cuda_wave_pass (RwCudaState *st, size_t step, size_t k, size_t chunk)
-{
-  static const void *const table[3][3] = {
-    { (const void *) rw_kernel_wave<float, 0>, (const void *) rw_kernel_wave<float, 1>,
-      (const void *) rw_kernel_wave<float, 2> },
-    { (const void *) rw_kernel_wave<double, 0>, (const void *) rw_kernel_wave<double, 1>,
-      (const void *) rw_kernel_wave<double, 2> },
-    { (const void *) rw_kernel_wave<__half, 0>, (const void *) rw_kernel_wave<__half, 1>,
-      (const void *) rw_kernel_wave<__half, 2> },
-  };
-  const void *fn = table[st->precision][st->boundary];
-  int nx = (int) st->nx, ny = (int) st->ny, step_i = (int) step;
-  size_t sz = st->nx * st->ny;
-  const dim3 block (32, 4);
-  const dim3 grid ((unsigned) ((st->nx / st->wide_w + block.x - 1) / block.x),
-                   (unsigned) ((st->ny + block.y - 1) / block.y), 2);
-  const long long zs = st->source_cell >= 0 ? st->source_cell / (long long) sz : -1;
-  const double s1 = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
-  const double s2 = (st->source && step + 1 < st->n_steps) ? st->source[step + 1] : 0.0;
-  for (int t = (int) st->zmin; t < (int) st->zmax + 2; t++)
-    {
-      void *args[] = { &st->p, &st->q, &st->cell, &st->zrange_w, &nx, &ny, &sz, &st->slots,
-                       &t, &step_i, &st->bad, &st->air };
-      (void) cudaLaunchKernel (fn, grid, block, args, 0, st->stream);
-      /* the source of step n + 1 once its plane is done, before step
-       * n + 2 reads it */
-      if (t == zs)
-        rw_cuda_io (st, st->q, st->source_cell, s1, false, k, chunk);
-    }
-  if (st->n_rcv > 0)
-    rw_cuda_io (st, st->q, -1, 0.0, true, k, chunk);
-  if (st->source_cell >= 0 || st->n_rcv > 0)
-    rw_cuda_io (st, st->p, st->source_cell, s2, true, k + 1, chunk);
-}
-
-void
-rw_cuda_wave_steps (RwCudaState *st)
-{
-  rw_cuda_wave_pass (st, 0, 0, RW_RCV_CHUNK);
-}
-
 static bool
 rw_cuda_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride,
                  RwError *err)
@@ -1605,16 +1480,24 @@ rw_cuda_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride
       for (size_t k = 0; k < chunk; k++)
         {
           const size_t step = step0 + done + k;
-          if (st->wave && k + 1 < chunk)
-            {
-              rw_cuda_wave_pass (st, step, k, chunk);
-              k++;
-              continue;
-            }
           rw_cuda_launch_step (st, (int) step);
           const double s = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
           if (st->source_cell >= 0 || st->n_rcv > 0)
-            rw_cuda_io (st, st->q, st->source_cell, s, true, k, chunk);
+            {
+              const int threads = (int) std::min ((size_t) 256, ((st->n_rcv + 31) / 32) * 32 + 32);
+              if (st->precision == RW_PRECISION_F64)
+                rw_kernel_io<<<1, threads, 0, st->stream>>> ((double *) st->q, st->source_cell,
+                                                             st->source_hard, s, st->rcv_cells,
+                                                             (int) st->n_rcv, st->rcv_dev, k, chunk);
+              else if (st->precision == RW_PRECISION_F16)
+                rw_kernel_io<<<1, threads, 0, st->stream>>> ((__half *) st->q, st->source_cell,
+                                                             st->source_hard, s, st->rcv_cells,
+                                                             (int) st->n_rcv, st->rcv_dev, k, chunk);
+              else
+                rw_kernel_io<<<1, threads, 0, st->stream>>> ((float *) st->q, st->source_cell,
+                                                             st->source_hard, s, st->rcv_cells,
+                                                             (int) st->n_rcv, st->rcv_dev, k, chunk);
+            }
           std::swap (st->p, st->q);
         }
       if (!RW_CUDA (cudaGetLastError ()))

@@ -457,32 +457,20 @@ rw_cuda_bench (const RwGrid *g, const double *surface_R, RwPrecision precision,
         std::swap (st->p, st->q);
       rw_init_field (st);
       int parity = 0;
-      /* variant 13 advances two steps a pass: an event every other step */
-      const int per = k == RW_K_PRODUCTION && st->wave ? 2 : 1;
-      for (int s = 0; s < 2 + steps; s += per)
+      for (int s = 0; s < 2 + steps; s++)
         {
           if (s >= 2)
             cudaEventRecord (ev[s - 2], st->stream);
-          if (per == 2)
-            rw_cuda_wave_steps (st);
-          else
-            {
-              rw_strategy_step (st, k, bx, by, tex[parity]);
-              std::swap (st->p, st->q);
-              parity ^= 1;
-            }
+          rw_strategy_step (st, k, bx, by, tex[parity]);
+          std::swap (st->p, st->q);
+          parity ^= 1;
         }
       cudaEventRecord (ev[steps], st->stream);
       if (!(ok = RW_CUDA (cudaGetLastError ()) && RW_CUDA (cudaEventSynchronize (ev[steps]))))
         break;
       std::vector<float> ms (steps);
-      for (int s = 0; s < steps && ok; s += per)
-        {
-          ok = RW_CUDA (cudaEventElapsedTime (&ms[s], ev[s], ev[std::min (s + per, steps)]));
-          ms[s] /= (float) per;
-          if (per == 2 && s + 1 < steps)
-            ms[s + 1] = ms[s];
-        }
+      for (int s = 0; s < steps && ok; s++)
+        ok = RW_CUDA (cudaEventElapsedTime (&ms[s], ev[s], ev[s + 1]));
       if (!ok)
         break;
       std::sort (ms.begin (), ms.end ());

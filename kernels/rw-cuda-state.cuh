@@ -41,8 +41,6 @@ struct RwCudaState
   float *slice;                 /* largest plane */
   size_t slice_cap;
   std::vector<uint32_t> *zlo_host, *zhi_host;   /* for rebuilding items */
-  uint32_t zmin, zmax;          /* planes holding inside cells: [zmin, zmax) */
-  bool wave;                    /* variant 13: two-step passes (rw_cuda_wave_pass) */
   cudaStream_t stream;
   cudaEvent_t ev0, ev1;
 };
@@ -50,9 +48,6 @@ struct RwCudaState
 /* Launches one step of the production kernel (no source, no receivers):
  * reads st->p, writes st->q. The caller swaps them. */
 void rw_cuda_launch_step (RwCudaState *st, int step);
-/* Variant 13 (st->wave): two steps in one pass, no source, no receivers
- * (the benchmark's); p and q end where they began. */
-void rw_cuda_wave_steps (RwCudaState *st);
 /* The production kernel for a precision and boundary form (for
  * cudaFuncGetAttributes). */
 const void *rw_cuda_production_func (RwPrecision precision, RwBoundary boundary);
