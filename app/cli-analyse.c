@@ -1,7 +1,7 @@
-/* cli-analyse.c — `roomwave-cli analyse IR`: ISO 3382-1 parameters of an
- * impulse response per octave band (63 Hz … 8 kHz) and broadband, as a
- * table or as JSON (--json). Definitions and the JSON schema:
- * docs/ANALYSIS.md.
+/* cli-analyse.c — `roomwave-cli analyse IR…`: ISO 3382-1 parameters of
+ * impulse responses per octave band (63 Hz … 8 kHz) and broadband, as a
+ * table or as JSON (--json); given several IRs (positions), also their
+ * spatial average. Definitions and the JSON schema: docs/ANALYSIS.md.
  *
  * fmax: --fmax wins; else "fmax_hz" from a results.json beside the IR (what
  * `roomwave-cli simulate` writes); else none (a measured IR). Bands whose
@@ -19,18 +19,22 @@
 static void
 print_usage (FILE *out)
 {
-  fprintf (out, _("Usage: roomwave-cli analyse IR [--channel N] [--fmax HZ] [--json]\n\n"
+  fprintf (out, _("Usage: roomwave-cli analyse IR [IR…] [--channel N] [--fmax HZ] [--json]\n\n"
                   "Room-acoustic parameters of an impulse response (ISO 3382-1) per octave\n"
                   "band, 63 Hz to 8 kHz, and broadband: EDT, T20, T30 from the Schroeder\n"
                   "decay with Lundeby noise compensation, C50, C80, D50 and the centre time Ts.\n"
-                  "A value the decay range does not support is shown as \xe2\x80\x94 with the reason.\n\n"
+                  "A value the decay range does not support is shown as \xe2\x80\x94 with the reason.\n"
+                  "Given several IRs (source and receiver positions), each is analysed and\n"
+                  "their spatial average follows: the mean of each value over the IRs that\n"
+                  "have it (ISO 3382-1 \xc2\xa7" "7).\n\n"
                   "Options:\n"
                   "  --channel N  channel of a multichannel file, counted from 0\n"
                   "  --fmax HZ    highest valid frequency of a simulated IR: bands reaching\n"
                   "               above it are marked. Default: fmax_hz of a results.json\n"
                   "               beside IR, else none (a measured IR); 'none' ignores\n"
                   "               a results.json\n"
-                  "  --json       write the results as JSON on standard output\n"
+                  "  --json       write the results as JSON on standard output (several IRs:\n"
+                  "               {\"files\": [...], \"average\": {...}})\n"
                   "  -h, --help   show this help\n\n"
                   "Exit status: 0 results written, 1 bad input (missing, unreadable, empty or\n"
                   "silent audio file, bad results.json; nothing is written then), 2 bad usage.\n"));
@@ -76,8 +80,12 @@ band_label (const RwBandResult *b, bool broadband, char *buf, size_t size)
 static void
 print_table (const RwAnalysis *a, const char *path, const char *fmax_source)
 {
-  printf (_("%s: %.0f Hz, %.3f s, onset at %.1f ms\n"), path, a->rate_hz, a->duration_s,
-          a->onset_s * 1e3);
+  if (a->n_averaged > 0)
+    printf (_("Spatial average of %zu impulse responses (ISO 3382-1: the mean of each value "
+              "over the IRs that have it)\n"), a->n_averaged);
+  else
+    printf (_("%s: %.0f Hz, %.3f s, onset at %.1f ms\n"), path, a->rate_hz, a->duration_s,
+            a->onset_s * 1e3);
   if (isfinite (a->fmax_hz))
     printf (_("valid up to fmax = %.0f Hz (%s)\n"), a->fmax_hz, fmax_source);
   else
@@ -100,8 +108,11 @@ print_table (const RwAnalysis *a, const char *path, const char *fmax_source)
   if (any_above)
     printf (_("\n* band reaches above fmax = %.0f Hz: the simulation resolves it only in "
               "part (values shown) or not at all (values absent)\n"), a->fmax_hz);
-  printf (_("\nrange: decay range of the EDC (dB) down to the Lundeby truncation point; "
-            "noise: background noise, dB re the peak\n"));
+  if (a->n_averaged > 0)
+    printf (_("\nrange, noise: the smallest decay range and the highest noise of the IRs\n"));
+  else
+    printf (_("\nrange: decay range of the EDC (dB) down to the Lundeby truncation point; "
+              "noise: background noise, dB re the peak\n"));
 
   bool header = false;
   for (int k = 0; k < RW_ANALYSIS_N_BANDS; k++)
@@ -133,6 +144,23 @@ print_table (const RwAnalysis *a, const char *path, const char *fmax_source)
           header = true;
           printf (_("  %s C50, C80, D50, Ts: %s\n"), label, b->ratios_absent_reason);
         }
+    }
+  if (a->n_averaged == 0)
+    return;
+  header = false;
+  for (int k = 0; k < RW_ANALYSIS_N_BANDS; k++)
+    {
+      const RwBandResult *b = &a->bands[k];
+      static const char *const names[4] = { "EDT", "T20", "T30", "C50, C80, D50, Ts" };
+      band_label (b, k == RW_ANALYSIS_BROADBAND, label, sizeof label);
+      for (int i = 0; i < 4; i++)
+        if (b->n_values[i] > 0 && (size_t) b->n_values[i] < a->n_averaged)
+          {
+            if (!header)
+              printf (_("\nAveraged over fewer IRs (the others lack the value):\n"));
+            header = true;
+            printf (_("  %s %s: %d of %zu\n"), label, names[i], b->n_values[i], a->n_averaged);
+          }
     }
 }
 
@@ -178,41 +206,84 @@ rw_cli_analyse (int argc, char **argv)
       }
   if (optind >= argc)
     return rw_cli_usage_error ("analyse", _("no impulse response file given"));
-  if (optind + 1 < argc)
-    return rw_cli_usage_error ("analyse", _("one impulse response at a time ('%s' is extra)"),
-                               argv[optind + 1]);
-  const char *path = argv[optind];
+  const size_t n_files = (size_t) (argc - optind);
+  RwAnalysis *analyses = calloc (n_files, sizeof *analyses);
+  const char **fmax_sources = calloc (n_files, sizeof *fmax_sources);
+  if (analyses == NULL || fmax_sources == NULL)
+    {
+      free (analyses);
+      free (fmax_sources);
+      RwError oom = { 0 };
+      rw_fail (&oom, RW_ERROR_MEMORY, _("out of memory"));
+      return rw_cli_fail (&oom);
+    }
 
+  /* every file is read and analysed before anything is printed: a bad one
+   * fails the command with nothing written */
   RwError err = { 0 };
-  const char *fmax_source = _("--fmax");
-  if (isnan (fmax_hz))
+  size_t done = 0;
+  bool ok = true;
+  for (; ok && done < n_files; done++)
     {
-      bool found = false;
-      if (!rw_compare_read_fmax (path, &fmax_hz, &found, &err))
-        return rw_cli_fail (&err);
-      fmax_source = _("results.json beside the IR");
-      if (!found)
-        fmax_hz = INFINITY;
-    }
-
-  RwAudio audio = { 0 };
-  if (!rw_audio_read_channel (path, (int) channel, &audio, &err))
-    return rw_cli_fail (&err);
-
-  RwAnalysis analysis;
-  if (!rw_analyse (audio.data, audio.frames, audio.rate_hz, fmax_hz, &analysis, &err))
-    {
+      const char *path = argv[optind + (int) done];
+      double fmax_file = fmax_hz;
+      fmax_sources[done] = _("--fmax");
+      if (isnan (fmax_file))
+        {
+          bool found = false;
+          ok = rw_compare_read_fmax (path, &fmax_file, &found, &err);
+          fmax_sources[done] = _("results.json beside the IR");
+          if (!found)
+            fmax_file = INFINITY;
+        }
+      RwAudio audio = { 0 };
+      ok = ok && rw_audio_read_channel (path, (int) channel, &audio, &err);
+      if (ok && !rw_analyse (audio.data, audio.frames, audio.rate_hz, fmax_file, &analyses[done],
+                             &err))
+        {
+          rw_fail_prefix (&err, "%s", path);
+          ok = false;
+        }
       rw_audio_clear (&audio);
-      rw_fail_prefix (&err, "%s", path);
-      return rw_cli_fail (&err);
+      if (!ok)
+        break;
     }
-  rw_audio_clear (&audio);
+  RwAnalysis average;
+  memset (&average, 0, sizeof average);
+  if (ok && n_files > 1)
+    ok = rw_analysis_average (analyses, n_files, &average, &err);
 
-  int status = RW_EXIT_OK;
-  if (as_json)
-    status = rw_cli_print_owned (rw_analysis_to_json (&analysis, path), "\n");
-  else
-    print_table (&analysis, path, fmax_source);
-  rw_analysis_clear (&analysis);
+  int status = ok ? RW_EXIT_OK : rw_cli_fail (&err);
+  if (ok && as_json && n_files == 1)
+    status = rw_cli_print_owned (rw_analysis_to_json (&analyses[0], argv[optind]), "\n");
+  else if (ok && as_json)
+    {
+      printf ("{\n\"files\": [\n");
+      for (size_t i = 0; status == RW_EXIT_OK && i < n_files; i++)
+        status = rw_cli_print_owned (rw_analysis_to_json (&analyses[i], argv[optind + (int) i]),
+                                     i + 1 < n_files ? ",\n" : "\n");
+      printf ("],\n\"average\": ");
+      if (status == RW_EXIT_OK)
+        status = rw_cli_print_owned (rw_analysis_to_json (&average, NULL), "\n}\n");
+    }
+  else if (ok)
+    {
+      for (size_t i = 0; i < n_files; i++)
+        {
+          if (i > 0)
+            printf ("\n");
+          print_table (&analyses[i], argv[optind + (int) i], fmax_sources[i]);
+        }
+      if (n_files > 1)
+        {
+          printf ("\n");
+          print_table (&average, NULL, _("the lowest of the IRs'"));
+        }
+    }
+  for (size_t i = 0; i < n_files; i++)
+    rw_analysis_clear (&analyses[i]);
+  rw_analysis_clear (&average);
+  free (analyses);
+  free (fmax_sources);
   return status;
 }

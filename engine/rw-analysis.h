@@ -183,6 +183,8 @@ typedef struct {
   float *edc_db;         /* Schroeder curve from the onset, one value per input sample
                             at rate_hz, n_edc of them (up to the truncation); owned */
   size_t n_edc;
+  int n_values[4];       /* a spatial average (rw_analysis_average): how many of the
+                            IRs gave EDT, T20, T30, and C50…Ts; 0 for one IR */
 } RwBandResult;
 
 typedef struct {
@@ -191,6 +193,7 @@ typedef struct {
   double onset_s;        /* ISO 3382-1 start time, from the first sample */
   double duration_s;     /* of the input */
   RwBandResult bands[RW_ANALYSIS_N_BANDS];
+  size_t n_averaged;     /* 0: the analysis of one IR; n: the spatial average of n */
 } RwAnalysis;
 
 /* Analyses `ir` (n samples at rate_hz). fmax_hz: upper limit of validity
@@ -200,6 +203,17 @@ typedef struct {
 bool rw_analyse (const float *ir, size_t n, double rate_hz, double fmax_hz,
                  RwAnalysis *out, RwError *err);
 void rw_analysis_clear (RwAnalysis *analysis);
+
+/* The spatial average of n ≥ 1 analyses (ISO 3382-1 §7: source and
+ * receiver positions are averaged by the arithmetic mean of each
+ * parameter): per band, each of EDT, T20, T30, C50, C80, D50, Ts is the
+ * mean over the IRs that have it, and n_values says over how many; a value
+ * none of them has is absent with the first IR's reason. fmax is the
+ * lowest of the inputs', a band is above fmax when it is in any input; the
+ * decay range and noise columns give the worst input's (smallest range,
+ * highest noise); rate and onset are the first input's, duration the
+ * shortest; no EDC. out->n_averaged = n. Release with rw_analysis_clear. */
+bool rw_analysis_average (const RwAnalysis *items, size_t n, RwAnalysis *out, RwError *err);
 
 /* The analysis as the JSON that `roomwave-cli analyse --json` prints
  * (schema in docs/ANALYSIS.md; absent values are null). `file` may be

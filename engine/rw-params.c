@@ -25,6 +25,7 @@
  * noise: 20 dB for EDT, 35 dB for T20, 45 dB for T30.
  */
 #include <json-c/json.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -395,6 +396,99 @@ rw_analysis_clear (RwAnalysis *analysis)
   memset (analysis, 0, sizeof *analysis);
 }
 
+/* ---- spatial average ---------------------------------------------------- */
+
+/* Mean of the finite values among v[0 … n−1] (stride in bytes), and their
+ * count; NAN when there is none. */
+static double
+mean_present (const RwAnalysis *items, size_t n, size_t offset, int *count)
+{
+  double sum = 0.0;
+  int k = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      double v;
+      memcpy (&v, (const char *) &items[i] + offset, sizeof v);
+      if (isfinite (v))
+        sum += v, k++;
+    }
+  *count = k;
+  return k > 0 ? sum / k : NAN;
+}
+
+bool
+rw_analysis_average (const RwAnalysis *items, size_t n, RwAnalysis *out, RwError *err)
+{
+  memset (out, 0, sizeof *out);
+  if (items == NULL || n == 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("no impulse response to average"));
+  out->rate_hz = items[0].rate_hz;
+  out->onset_s = items[0].onset_s;
+  out->fmax_hz = items[0].fmax_hz;
+  out->duration_s = items[0].duration_s;
+  for (size_t i = 1; i < n; i++)
+    {
+      out->fmax_hz = fmin (out->fmax_hz, items[i].fmax_hz);
+      out->duration_s = fmin (out->duration_s, items[i].duration_s);
+    }
+  out->n_averaged = n;
+  for (int k = 0; k < RW_ANALYSIS_N_BANDS; k++)
+    {
+      RwBandResult *b = &out->bands[k];
+      const RwBandResult *b0 = &items[0].bands[k];
+      const size_t band = offsetof (RwAnalysis, bands) + (size_t) k * sizeof (RwBandResult);
+      b->centre_hz = b0->centre_hz;
+      b->lower_hz = b0->lower_hz;
+      b->upper_hz = b0->upper_hz;
+      b->decay_range_db = INFINITY;
+      b->noise_floor_db = -INFINITY;
+      b->truncation_s = NAN;
+      for (size_t i = 0; i < n; i++)
+        {
+          const RwBandResult *bi = &items[i].bands[k];
+          b->above_fmax = b->above_fmax || bi->above_fmax;
+          b->analysed = b->analysed || bi->analysed;
+          if (isfinite (bi->decay_range_db))
+            b->decay_range_db = fmin (b->decay_range_db, bi->decay_range_db);
+          if (isfinite (bi->noise_floor_db))
+            b->noise_floor_db = fmax (b->noise_floor_db, bi->noise_floor_db);
+        }
+      if (!isfinite (b->decay_range_db))
+        b->decay_range_db = NAN;
+      if (!isfinite (b->noise_floor_db))
+        b->noise_floor_db = NAN;
+      if (!b->analysed)
+        snprintf (b->absent_reason, sizeof b->absent_reason, "%s", b0->absent_reason);
+
+      RwDecayFit *fits[3] = { &b->edt, &b->t20, &b->t30 };
+      const RwDecayFit *fits0[3] = { &b0->edt, &b0->t20, &b0->t30 };
+      const size_t fit_off[3] = { offsetof (RwBandResult, edt), offsetof (RwBandResult, t20),
+                                  offsetof (RwBandResult, t30) };
+      for (int f = 0; f < 3; f++)
+        {
+          RwDecayFit *fit = fits[f];
+          fit->value_s = mean_present (items, n, band + fit_off[f] + offsetof (RwDecayFit, value_s),
+                                       &b->n_values[f]);
+          fit->start_db = fits0[f]->start_db;
+          fit->end_db = fits0[f]->end_db;
+          fit->slope_db_per_s = fit->intercept_db = fit->r = fit->xi_permille = NAN;
+          fit->range_db = NAN;
+          if (b->n_values[f] == 0)
+            snprintf (fit->absent_reason, sizeof fit->absent_reason, "%s", fits0[f]->absent_reason);
+        }
+      int nr[4];
+      b->C50_db = mean_present (items, n, band + offsetof (RwBandResult, C50_db), &nr[0]);
+      b->C80_db = mean_present (items, n, band + offsetof (RwBandResult, C80_db), &nr[1]);
+      b->D50 = mean_present (items, n, band + offsetof (RwBandResult, D50), &nr[2]);
+      b->Ts_s = mean_present (items, n, band + offsetof (RwBandResult, Ts_s), &nr[3]);
+      b->n_values[3] = nr[0];
+      if (nr[0] == 0)
+        snprintf (b->ratios_absent_reason, sizeof b->ratios_absent_reason, "%s",
+                  b0->ratios_absent_reason);
+    }
+  return true;
+}
+
 /* ---- JSON -------------------------------------------------------------- */
 
 static json_object *
@@ -441,6 +535,15 @@ band_json (const RwBandResult *b, bool broadband)
   json_object_object_add (o, "noise_found", json_object_new_boolean (b->noise.noise_found));
   json_object_object_add (o, "truncation_s", rw_json_number (b->truncation_s));
   json_object_object_add (o, "absent", absent);
+  if (b->n_values[0] + b->n_values[1] + b->n_values[2] + b->n_values[3] > 0)
+    {
+      json_object *nv = json_object_new_object ();
+      json_object_object_add (nv, "EDT", json_object_new_int (b->n_values[0]));
+      json_object_object_add (nv, "T20", json_object_new_int (b->n_values[1]));
+      json_object_object_add (nv, "T30", json_object_new_int (b->n_values[2]));
+      json_object_object_add (nv, "C50_C80_D50_Ts", json_object_new_int (b->n_values[3]));
+      json_object_object_add (o, "n_values", nv);
+    }
   return o;
 }
 
@@ -453,6 +556,8 @@ rw_analysis_to_json (const RwAnalysis *a, const char *file)
   json_object_object_add (root, "fmax_hz", rw_json_number (a->fmax_hz));
   json_object_object_add (root, "onset_s", json_object_new_double (a->onset_s));
   json_object_object_add (root, "duration_s", json_object_new_double (a->duration_s));
+  if (a->n_averaged > 0)
+    json_object_object_add (root, "averaged_irs", json_object_new_int64 ((int64_t) a->n_averaged));
   json_object *bands = json_object_new_array ();
   for (int k = 0; k < RW_N_OCTAVES; k++)
     json_object_array_add (bands, band_json (&a->bands[k], false));

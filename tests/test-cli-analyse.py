@@ -6,8 +6,11 @@ with T60 = 1.0 s over a -70 dB noise floor gives T30, T20 and EDT within 2 %
 63 Hz ... 8 kHz; --fmax and a results.json beside the IR mark the bands
 whose upper edge lies above fmax; a -30 dB floor leaves T30 null with the
 reason; the text table shows the dash and the reason; a stereo file needs
---channel. Empty, garbage, missing, zero-length and silent files exit 1
-naming the file with nothing on stdout; bad usage exits 2; --help exits 0.
+--channel. Several IRs give each table and their spatial average (the
+mean over the IRs that have a value, with the counts; a noisy IR without
+T30 leaves T30 to the others). Empty, garbage, missing, zero-length and
+silent files exit 1 naming the file with nothing on stdout, also among
+several; bad usage exits 2; --help exits 0.
 
 Environment (tests/meson.build): ROOMWAVE_CLI."""
 import json
@@ -182,8 +185,45 @@ for path in [empty, garbage, zero, silent, missing]:
         check(path in err, f"{os.path.basename(path)}: message names the file: {err!r}")
         check(out == "", f"{os.path.basename(path)}: stdout not empty: {out!r}")
 
+# Several IRs (positions): each analysed, then the spatial average, the
+# mean of each value over the IRs that have it.
+p12 = os.path.join(tmp, "t12.wav")
+p14 = os.path.join(tmp, "t14.wav")
+write_float_wav(p12, decay_ir(1.2, -70.0, seed=11))
+write_float_wav(p14, decay_ir(1.4, -70.0, seed=13))
+rc, out, err = run(good, p12, p14, "--json")
+j = json.loads(out) if rc == 0 else {}
+files, avg = j.get("files", []), j.get("average", {})
+check(rc == 0 and len(files) == 3 and avg.get("averaged_irs") == 3, f"three IRs: exit {rc} {err}")
+if len(files) == 3 and avg:
+    t30 = [f["broadband"]["T30_s"] for f in files]
+    check(all(t is not None for t in t30), f"T30 of each: {t30}")
+    check(abs(avg["broadband"]["T30_s"] - sum(t30) / 3) < 1e-9, f"mean T30 {avg['broadband']['T30_s']} of {t30}")
+    check(abs(avg["broadband"]["T30_s"] - 1.2) < 0.03, f"mean T30 {avg['broadband']['T30_s']}, expected 1.2")
+    check(avg["broadband"]["n_values"] == {"EDT": 3, "T20": 3, "T30": 3, "C50_C80_D50_Ts": 3},
+          f"counts {avg['broadband'].get('n_values')}")
+    c80 = [f["broadband"]["C80_db"] for f in files]
+    check(abs(avg["broadband"]["C80_db"] - sum(c80) / 3) < 1e-9, "mean C80")
+    check([b["center_hz"] for b in avg["bands"]] == [63, 125, 250, 500, 1000, 2000, 4000, 8000], "average bands")
+# The noisy IR has no T30: T30 is averaged over the other two, EDT over all.
+rc, out, err = run(good, p14, short, "--json")
+j = json.loads(out) if rc == 0 else {}
+avg, files = j.get("average", {}).get("broadband", {}), j.get("files", [])
+if rc == 0 and len(files) == 3:
+    check(abs(avg["T30_s"] - (files[0]["broadband"]["T30_s"] + files[1]["broadband"]["T30_s"]) / 2) < 1e-9,
+          f"T30 over the two that have it: {avg.get('T30_s')}")
+    check(avg["n_values"]["T30"] == 2 and avg["n_values"]["EDT"] == 3, f"counts {avg.get('n_values')}")
+else:
+    check(False, f"three IRs with a noisy one: exit {rc} {err}")
+rc, out, err = run(good, short)
+check(rc == 0 and "Spatial average of 2" in out and "T30: 1 of 2" in out and out.count(" EDT ") == 3,
+      f"text: two tables, the average, the fewer-values note: {out[-600:]}")
+# One bad file among them: exit 1 naming it, nothing on stdout.
+rc, out, err = run(good, garbage, "--json")
+check(rc == 1 and garbage in err and out == "", f"a bad file among several: exit {rc} {err!r} {out[:80]!r}")
+
 # Usage: exit 2.
-for args in [["--bogus", good], [], [good, good], ["--fmax", "abc", good], ["--fmax", "nan", good],
+for args in [["--bogus", good], [], ["--fmax", "abc", good], ["--fmax", "nan", good],
              ["--channel", "-1", good], ["--fmax"]]:
     rc, out, err = run(*args)
     check(rc == 2, f"usage {args}: exit {rc}, expected 2 ({err.strip()})")
