@@ -44,6 +44,13 @@ struct _RwResultsView
   RwPlotAxes ir_axes, freq_axes, bars_axes[3], edc_axes[RW_ANALYSIS_N_BANDS];
   size_t n_edc_axes;
   RwRect ir_axes_area, freq_axes_area, bars_axes_area, edc_axes_area;
+
+  /* ISO 3382-1 spatial average over the receivers with an analysis, when
+   * there are two or more (rw_analysis_average): a second series in the
+   * bars, a second block in the table. */
+  RwAnalysis average;
+  gboolean have_average;
+  char *average_label;
 };
 
 G_DEFINE_TYPE (RwResultsView, rw_results_view, GTK_TYPE_BOX)
@@ -90,7 +97,8 @@ static void
 draw_bars (cairo_t *cr, RwRect area, void *user_data)
 {
   RwResultsView *self = user_data;
-  RwPlotSeries series = { self->series_label, current_analysis (self) };
+  RwPlotSeries series[2] = { { self->series_label, current_analysis (self) },
+                             { self->average_label, &self->average } };
   static const RwPlotParam params[] = { RW_PLOT_PARAM_T30, RW_PLOT_PARAM_T20, RW_PLOT_PARAM_EDT };
   static const char *titles[] = { N_("T30 per octave band"), N_("T20 per octave band"), N_("EDT per octave band") };
   double h = area.height / 3;
@@ -98,7 +106,8 @@ draw_bars (cairo_t *cr, RwRect area, void *user_data)
   for (int i = 0; i < 3; i++)
     {
       RwRect r = { area.x, area.y + i * h, area.width, h };
-      rw_plot_band_bars_axes (cr, r, _(titles[i]), params[i], &series, 1, &self->bars_axes[i]);
+      rw_plot_band_bars_axes (cr, r, _(titles[i]), params[i], series, self->have_average ? 2 : 1,
+                              &self->bars_axes[i]);
     }
   self->bars_axes_area = area;
 }
@@ -260,10 +269,11 @@ readout_bars (RwRect area, double x, double y, RwPlotHover *hover, void *user_da
   if (i < 0)
     return NULL;
   const RwPlotAxes *a = &self->bars_axes[i];
-  int band = rw_plot_axes_bar_at (a, x, y, NULL);
+  int which = 0;
+  int band = rw_plot_axes_bar_at (a, x, y, &which);
   if (band < 0)
     return NULL;
-  const RwBandResult *b = &an->bands[band];
+  const RwBandResult *b = which == 1 && self->have_average ? &self->average.bands[band] : &an->bands[band];
   double v = rw_plot_param_value (b, a->param);
   hover->frame = a->frame;
   g_autofree char *fs = rw_plot_view_format_frequency (rw_octave_centres_hz[band]);
@@ -286,12 +296,61 @@ format_value (double v, const char *fmt)
   return g_strdup_printf (fmt, v);
 }
 
+/* One block of the table from `row0` on: a heading row (`title` in the
+ * band column), then a row per band. */
+static void
+fill_table_block (RwResultsView *self, const RwAnalysis *a, const char *title, int row0)
+{
+  static const char *fmts[RW_PLOT_N_PARAMS] = { "%.2f", "%.2f", "%.2f", "%.1f", "%.1f", "%.2f", "%.0f" };
+  GtkWidget *h = gtk_label_new (title);
+  gtk_widget_add_css_class (h, "heading");
+  gtk_label_set_xalign (GTK_LABEL (h), 0);
+  gtk_grid_attach (self->params_grid, h, 0, row0, 1, 1);
+  for (int p = 0; p < RW_PLOT_N_PARAMS; p++)
+    {
+      const char *unit = rw_plot_param_unit (p);
+      g_autofree char *text = unit[0] ? g_strdup_printf ("%s (%s)", rw_plot_param_name (p), unit)
+                                      : g_strdup (rw_plot_param_name (p));
+      h = gtk_label_new (text);
+      gtk_widget_add_css_class (h, "heading");
+      gtk_grid_attach (self->params_grid, h, p + 1, row0, 1, 1);
+    }
+  for (int b = 0; b < RW_ANALYSIS_N_BANDS; b++)
+    {
+      const RwBandResult *band = &a->bands[b];
+      const int row = row0 + 1 + b;
+      g_autofree char *name = b == RW_ANALYSIS_BROADBAND ? g_strdup (_("Broadband"))
+                                                          : g_strdup_printf (_("%g Hz"), rw_octave_centres_hz[b]);
+      GtkWidget *l = gtk_label_new (name);
+      gtk_label_set_xalign (GTK_LABEL (l), 0);
+      gtk_grid_attach (self->params_grid, l, 0, row, 1, 1);
+      for (int p = 0; p < RW_PLOT_N_PARAMS; p++)
+        {
+          g_autofree char *v = format_value (rw_plot_param_value (band, p), fmts[p]);
+          l = gtk_label_new (v);
+          gtk_label_set_xalign (GTK_LABEL (l), 1);
+          gtk_label_set_selectable (GTK_LABEL (l), TRUE);
+          if (band->above_fmax)
+            gtk_widget_add_css_class (l, "rw-above-fmax");
+          gtk_grid_attach (self->params_grid, l, p + 1, row, 1, 1);
+        }
+      if (band->above_fmax || !band->analysed)
+        {
+          l = gtk_label_new (!band->analysed ? band->absent_reason : _("above fmax: not valid"));
+          gtk_widget_add_css_class (l, "rw-above-fmax");
+          gtk_label_set_xalign (GTK_LABEL (l), 0);
+          gtk_grid_attach (self->params_grid, l, RW_PLOT_N_PARAMS + 1, row, 1, 1);
+        }
+    }
+}
+
+/* The selected receiver's parameters and, for two or more receivers, their
+ * spatial average below. */
 static void
 fill_table (RwResultsView *self)
 {
   GtkWidget *child;
   const RwAnalysis *a = current_analysis (self);
-  static const char *fmts[RW_PLOT_N_PARAMS] = { "%.2f", "%.2f", "%.2f", "%.1f", "%.1f", "%.2f", "%.0f" };
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->params_grid))) != NULL)
     gtk_grid_remove (self->params_grid, child);
@@ -305,44 +364,12 @@ fill_table (RwResultsView *self)
       gtk_grid_attach (self->params_grid, l, 0, 0, 1, 1);
       return;
     }
-
-  GtkWidget *h = gtk_label_new (_("Band"));
-  gtk_widget_add_css_class (h, "heading");
-  gtk_grid_attach (self->params_grid, h, 0, 0, 1, 1);
-  for (int p = 0; p < RW_PLOT_N_PARAMS; p++)
+  fill_table_block (self, a, _("Band"), 0);
+  if (self->have_average)
     {
-      const char *unit = rw_plot_param_unit (p);
-      g_autofree char *text = unit[0] ? g_strdup_printf ("%s (%s)", rw_plot_param_name (p), unit)
-                                      : g_strdup (rw_plot_param_name (p));
-      h = gtk_label_new (text);
-      gtk_widget_add_css_class (h, "heading");
-      gtk_grid_attach (self->params_grid, h, p + 1, 0, 1, 1);
-    }
-  for (int b = 0; b < RW_ANALYSIS_N_BANDS; b++)
-    {
-      const RwBandResult *band = &a->bands[b];
-      g_autofree char *name = b == RW_ANALYSIS_BROADBAND ? g_strdup (_("Broadband"))
-                                                          : g_strdup_printf (_("%g Hz"), rw_octave_centres_hz[b]);
-      GtkWidget *l = gtk_label_new (name);
-      gtk_label_set_xalign (GTK_LABEL (l), 0);
-      gtk_grid_attach (self->params_grid, l, 0, b + 1, 1, 1);
-      for (int p = 0; p < RW_PLOT_N_PARAMS; p++)
-        {
-          g_autofree char *v = format_value (rw_plot_param_value (band, p), fmts[p]);
-          l = gtk_label_new (v);
-          gtk_label_set_xalign (GTK_LABEL (l), 1);
-          gtk_label_set_selectable (GTK_LABEL (l), TRUE);
-          if (band->above_fmax)
-            gtk_widget_add_css_class (l, "rw-above-fmax");
-          gtk_grid_attach (self->params_grid, l, p + 1, b + 1, 1, 1);
-        }
-      if (band->above_fmax || !band->analysed)
-        {
-          l = gtk_label_new (!band->analysed ? band->absent_reason : _("above fmax: not valid"));
-          gtk_widget_add_css_class (l, "rw-above-fmax");
-          gtk_label_set_xalign (GTK_LABEL (l), 0);
-          gtk_grid_attach (self->params_grid, l, RW_PLOT_N_PARAMS + 1, b + 1, 1, 1);
-        }
+      /* a blank row between the blocks */
+      gtk_grid_attach (self->params_grid, gtk_label_new (""), 0, RW_ANALYSIS_N_BANDS + 1, 1, 1);
+      fill_table_block (self, &self->average, self->average_label, RW_ANALYSIS_N_BANDS + 2);
     }
 }
 
@@ -472,6 +499,30 @@ on_smoothing_selected (RwResultsView *self)
   rw_plot_view_set_draw (self->freq_plot, self->have_spectrum ? draw_freq : NULL, readout_freq, self);
 }
 
+/* The spatial average of the receivers that have an analysis. */
+static void
+update_average (RwResultsView *self)
+{
+  if (self->have_average)
+    rw_analysis_clear (&self->average);
+  self->have_average = FALSE;
+  g_clear_pointer (&self->average_label, g_free);
+  if (self->out == NULL)
+    return;
+  g_autofree RwAnalysis *ok = g_new0 (RwAnalysis, MAX (self->out->n_receivers, 1));
+  size_t n = 0;
+  for (size_t r = 0; r < self->out->n_receivers; r++)
+    if (self->out->analysis_ok[r])
+      ok[n++] = self->out->analysis[r];
+  RwError err = { 0 };
+  if (n >= 2 && rw_analysis_average (ok, n, &self->average, &err))
+    {
+      self->have_average = TRUE;
+      self->average_label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Mean of %zu receiver",
+                                                          "Mean of %zu receivers", n), n);
+    }
+}
+
 void
 rw_results_view_take_output (RwResultsView *self, RwSimOutput *out, const double *box_m)
 {
@@ -483,6 +534,7 @@ rw_results_view_take_output (RwResultsView *self, RwSimOutput *out, const double
   self->stale = FALSE;
   self->out = out;
   self->receiver = 0;
+  update_average (self);
   rw_listen_view_set_output (self->listen_view, out);
   rw_compare_view_set_output (self->compare_view, out);
 
@@ -511,6 +563,12 @@ const RwSimOutput *
 rw_results_view_get_output (RwResultsView *self)
 {
   return self->out;
+}
+
+const RwAnalysis *
+rw_results_view_get_average (RwResultsView *self)
+{
+  return self->have_average ? &self->average : NULL;
 }
 
 void
@@ -650,6 +708,9 @@ rw_results_view_finalize (GObject *object)
     rw_spectrum_clear (&self->spectrum);
   free (self->modes);
   g_free (self->series_label);
+  if (self->have_average)
+    rw_analysis_clear (&self->average);
+  g_free (self->average_label);
   G_OBJECT_CLASS (rw_results_view_parent_class)->finalize (object);
 }
 

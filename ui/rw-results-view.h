@@ -19,6 +19,9 @@ G_DECLARE_FINAL_TYPE (RwResultsView, rw_results_view, RW, RESULTS_VIEW, GtkBox)
  * it is a rectangular room (room modes are then marked), else NULL. */
 void rw_results_view_take_output (RwResultsView *self, RwSimOutput *out, const double *box_m);
 const RwSimOutput *rw_results_view_get_output (RwResultsView *self);
+/* The receivers' ISO 3382-1 spatial average shown beside the selected
+ * receiver (NULL with fewer than two analysed receivers). */
+const RwAnalysis *rw_results_view_get_average (RwResultsView *self);
 /* Marks the results as older than the project's current materials, points
  * or settings (cleared by the next output). */
 void rw_results_view_set_stale (RwResultsView *self, gboolean stale);

@@ -208,6 +208,18 @@ find_room_view (void)
   return find_in (GTK_WIDGET (ctx.win));
 }
 
+/* A GtkLabel under `w` (w included) whose text is `text`. */
+static gboolean
+find_label_text (GtkWidget *w, const char *text)
+{
+  if (GTK_IS_LABEL (w) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (w)), text) == 0)
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (find_label_text (c, text))
+      return TRUE;
+  return FALSE;
+}
+
 /* ---- scenarios (one poll every 50 ms) ----------------------------------- */
 
 static gboolean
@@ -368,6 +380,26 @@ poll_run_small (void)
             RW_CHECK (csv != NULL && strstr (csv, "band_hz,EDT_s") == csv, "CSV header: %.40s", csv ? csv : "(null)");
             RW_CHECK (csv != NULL && strstr (csv, "8000") && strstr (csv, ",yes\n"),
                       "bands above fmax are flagged in the CSV");
+            /* Two receivers: their spatial average beside the selected
+             * one, each value the mean over the receivers that have it. */
+            const RwAnalysis *avg = rw_results_view_get_average (rv);
+            RW_CHECK (avg != NULL && avg->n_averaged == 2, "the spatial average of the two receivers");
+            if (avg != NULL && out->analysis_ok[1])
+              for (int b = 0; b < RW_ANALYSIS_N_BANDS; b++)
+                {
+                  const double v0 = out->analysis[0].bands[b].edt.value_s;
+                  const double v1 = out->analysis[1].bands[b].edt.value_s;
+                  const double want = isfinite (v0) && isfinite (v1) ? (v0 + v1) / 2
+                                      : isfinite (v0) ? v0 : v1;
+                  const double got = avg->bands[b].edt.value_s;
+                  RW_CHECK ((isnan (want) && isnan (got)) || got == want,
+                            "band %d: mean EDT %.4f, receivers %.4f and %.4f", b, got, v0, v1);
+                }
+            gboolean mean_row = FALSE;
+            for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (rv)); c != NULL && !mean_row;
+                 c = gtk_widget_get_next_sibling (c))
+              mean_row = find_label_text (c, "Mean of 2 receivers");
+            RW_CHECK (mean_row, "the parameter table shows the mean of the two receivers");
           }
       }
       RW_CHECK (action_enabled ("run") && !action_enabled ("cancel"), "run enabled again after the run");
