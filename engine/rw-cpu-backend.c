@@ -183,10 +183,13 @@ read_cpu_model (char *out, size_t len, int threads, int steps_per_pass)
           }
       fclose (f);
     }
+  char what[96];
+  snprintf (what, sizeof what, dngettext (GETTEXT_PACKAGE, "%d thread", "%d threads",
+                                          (unsigned long) threads), threads);
   if (steps_per_pass > 1)
-    snprintf (out, len, _("%s (%d threads, %d steps per pass)"), model, threads, steps_per_pass);
+    snprintf (out, len, _("%s (%s, %d steps per pass)"), model, what, steps_per_pass);
   else
-    snprintf (out, len, _("%s (%d threads)"), model, threads);
+    snprintf (out, len, _("%s (%s)"), model, what);
 }
 
 /* Builds the row tables: runs of inside cells and the boundary nodes with
