@@ -577,12 +577,11 @@ move_dragged_marker (RwRoomView *self, const double p[3])
     rw_project_set_receiver (self->project, (guint) self->drag_marker, p, NULL);
 }
 
+/* A drag's start, update and end, from the gesture (or a test hook, with
+ * the button and modifiers the gesture would report). */
 static void
-on_drag_begin (GtkGestureDrag *gesture, double x, double y, RwRoomView *self)
+drag_begin (RwRoomView *self, double x, double y, guint button, GdkModifierType mods)
 {
-  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
-  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
-
   self->drag_x0 = x;
   self->drag_y0 = y;
   self->drag_yaw0 = self->yaw;
@@ -612,9 +611,15 @@ on_drag_begin (GtkGestureDrag *gesture, double x, double y, RwRoomView *self)
 }
 
 static void
-on_drag_update (GtkGestureDrag *gesture, double dx, double dy, RwRoomView *self)
+on_drag_begin (GtkGestureDrag *gesture, double x, double y, RwRoomView *self)
 {
-  (void) gesture;
+  drag_begin (self, x, y, gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture)),
+              gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture)));
+}
+
+static void
+drag_update (RwRoomView *self, double dx, double dy)
+{
   switch (self->drag_mode)
     {
     case 1:
@@ -662,11 +667,15 @@ on_drag_update (GtkGestureDrag *gesture, double dx, double dy, RwRoomView *self)
 }
 
 static void
-on_drag_end (GtkGestureDrag *gesture, double dx, double dy, RwRoomView *self)
+on_drag_update (GtkGestureDrag *gesture, double dx, double dy, RwRoomView *self)
 {
-  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
-  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+  (void) gesture;
+  drag_update (self, dx, dy);
+}
 
+static void
+drag_end (RwRoomView *self, double dx, double dy, guint button, GdkModifierType mods)
+{
   if (hypot (dx, dy) < CLICK_SLOP_PX && button == GDK_BUTTON_PRIMARY && self->drag_mode < 3)
     {
       self->yaw = self->drag_yaw0;
@@ -677,6 +686,39 @@ on_drag_end (GtkGestureDrag *gesture, double dx, double dy, RwRoomView *self)
                        (gboolean) ((mods & (GDK_CONTROL_MASK | GDK_SHIFT_MASK)) != 0));
     }
   self->drag_mode = 0;
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture, double dx, double dy, RwRoomView *self)
+{
+  drag_end (self, dx, dy, gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture)),
+            gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture)));
+}
+
+gboolean
+rw_room_view_debug_marker_point (RwRoomView *self, int marker, double *x, double *y)
+{
+  double p[3];
+  if (self->project == NULL || rw_project_get_mesh (self->project) == NULL)
+    return FALSE;
+  if (marker < 0)
+    rw_project_get_source (self->project, p);
+  else if ((guint) marker < rw_project_get_n_receivers (self->project))
+    rw_project_get_receiver (self->project, (guint) marker, p);
+  else
+    return FALSE;
+  return project_point (self, p, x, y);
+}
+
+void
+rw_room_view_debug_drag (RwRoomView *self, double x, double y, double dx, double dy, gboolean ctrl)
+{
+  const GdkModifierType mods = ctrl ? GDK_CONTROL_MASK : 0;
+  drag_begin (self, x, y, GDK_BUTTON_PRIMARY, mods);
+  /* in steps, as a pointer moves */
+  for (int k = 1; k <= 8; k++)
+    drag_update (self, dx * k / 8, dy * k / 8);
+  drag_end (self, dx, dy, GDK_BUTTON_PRIMARY, mods);
 }
 
 static gboolean

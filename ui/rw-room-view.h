@@ -7,8 +7,9 @@
  * (Shift+drag or middle button), zoom (scroll), fit (rw_room_view_fit).
  * A click picks a surface on the CPU (the nearest back-facing triangle on
  * the ray, which is what is drawn). The source (red) and receivers (blue)
- * are markers; dragging one moves it in its horizontal plane, and the
- * project refuses positions outside the room.
+ * are markers; dragging one moves it in its horizontal plane, Ctrl+drag
+ * along its vertical line, and the project refuses positions outside the
+ * room.
  *
  * When OpenGL is unavailable (no 3.3 context, shader errors) the area
  * shows the error text instead (gtk_gl_area_set_error) and the rest of the
@@ -33,5 +34,12 @@ const char *rw_room_view_get_gl_error (RwRoomView *self);
 /* The colour the view uses for a material of the project (also for the
  * legend and the materials panel). */
 void rw_room_view_material_color (RwProject *project, const char *material, GdkRGBA *color);
+
+/* Test hooks. Where marker `marker` (−1 the source, i ≥ 0 receiver i) is
+ * drawn, in widget coordinates (FALSE when behind the eye or absent). */
+gboolean rw_room_view_debug_marker_point (RwRoomView *self, int marker, double *x, double *y);
+/* A primary-button drag from (x, y) by (dx, dy), Ctrl held or not, through
+ * the same code as the gesture's. */
+void rw_room_view_debug_drag (RwRoomView *self, double x, double y, double dx, double dy, gboolean ctrl);
 
 G_END_DECLS

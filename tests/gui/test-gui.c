@@ -4,7 +4,8 @@
  *
  * One program, one scenario per argument:
  *   starts-demo  the app starts with the demo room: the window shows, the
- *                mesh report is filled, the 3-D view draws (or says why not)
+ *                mesh report is filled, the 3-D view draws (or says why not),
+ *                the source marker drags (Ctrl: up and down)
  *   run-small    a small box room, CPU backend, low fmax: win.run through
  *                g_action_group_activate_action, the live slice is fed and
  *                every results page fills; the IR's direct sound arrives
@@ -208,6 +209,44 @@ find_room_view (void)
   return find_in (GTK_WIDGET (ctx.win));
 }
 
+/* Dragging the source marker in the 3-D view, through the view's own drag
+ * code: Ctrl+drag up lifts it along its vertical line (x, y unchanged),
+ * far up stops it inside the room, a plain drag moves it at its height. */
+static void
+check_marker_drags (void)
+{
+  RwRoomView *view = RW_ROOM_VIEW (find_room_view ());
+  RwProject *project = rw_window_get_project (ctx.win);
+  const RwMeshReport *rep = rw_project_get_report (project);
+  double p0[3], p1[3], p2[3], p3[3], x, y;
+  if (rw_room_view_get_gl_error (view) != NULL)
+    {
+      RW_NOTE ("marker drags not checked: %s", rw_room_view_get_gl_error (view));
+      return;
+    }
+  rw_project_get_source (project, p0);
+  RW_CHECK (rw_room_view_debug_marker_point (view, -1, &x, &y), "the source marker is in view");
+  rw_room_view_debug_drag (view, x, y, 0, -40, TRUE);
+  rw_project_get_source (project, p1);
+  RW_NOTE ("Ctrl+drag up 40 px: source z %.3f → %.3f m", p0[2], p1[2]);
+  RW_CHECK (p1[0] == p0[0] && p1[1] == p0[1] && p1[2] > p0[2] + 0.05,
+            "Ctrl+drag lifts the source along its vertical line: (%.3f %.3f %.3f) → (%.3f %.3f %.3f)",
+            p0[0], p0[1], p0[2], p1[0], p1[1], p1[2]);
+  RW_CHECK (rw_room_view_debug_marker_point (view, -1, &x, &y), "the lifted marker is in view");
+  rw_room_view_debug_drag (view, x, y, 0, -3000, TRUE);
+  rw_project_get_source (project, p2);
+  RW_CHECK (p2[2] >= p1[2] && rep != NULL && p2[2] < rep->bbox_max[2],
+            "lifted far, the source stays under the ceiling (z %.3f, ceiling %.3f)", p2[2],
+            rep ? rep->bbox_max[2] : NAN);
+  RW_CHECK (rw_room_view_debug_marker_point (view, -1, &x, &y), "the marker is in view");
+  rw_room_view_debug_drag (view, x, y, 30, 0, FALSE);
+  rw_project_get_source (project, p3);
+  RW_CHECK (p3[2] == p2[2] && hypot (p3[0] - p2[0], p3[1] - p2[1]) > 0.05,
+            "a plain drag moves the source at its height: (%.3f %.3f %.3f) → (%.3f %.3f %.3f)",
+            p2[0], p2[1], p2[2], p3[0], p3[1], p3[2]);
+  rw_project_set_source (project, p0, NULL);
+}
+
 /* A GtkLabel under `w` (w included) whose text is `text`. */
 static gboolean
 find_label_text (GtkWidget *w, const char *text)
@@ -261,21 +300,27 @@ poll_starts_demo (void)
       if (ctx.ticks < 6)
         return TRUE;
       screenshot (GTK_WIDGET (ctx.win), "run-page-idle.png");
+      rw_window_show_page (ctx.win, "room");
+      next ();
+      return TRUE;
+    case 2:
+      if (ctx.ticks < 6)
+        return TRUE;
+      check_marker_drags ();
       /* The materials panel with a surface picked, as a click in the
        * view would. */
-      rw_window_show_page (ctx.win, "room");
       rw_window_show_side_page (ctx.win, "materials");
       g_signal_emit_by_name (find_room_view (), "surface-clicked", 0u, FALSE);
       next ();
       return TRUE;
-    case 2:
+    case 3:
       if (ctx.ticks < 6)
         return TRUE;
       screenshot (GTK_WIDGET (ctx.win), "materials-panel.png");
       rw_window_show_side_page (ctx.win, "settings");
       next ();
       return TRUE;
-    case 3:
+    case 4:
       if (ctx.ticks < 6)
         return TRUE;
       screenshot (GTK_WIDGET (ctx.win), "simulation-settings.png");
@@ -285,7 +330,7 @@ poll_starts_demo (void)
       g_action_group_activate_action (G_ACTION_GROUP (ctx.app), "about", NULL);
       next ();
       return TRUE;
-    case 4:
+    case 5:
       if (ctx.ticks < 6)
         return TRUE;
       {
