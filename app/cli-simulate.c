@@ -21,6 +21,7 @@
 #include "rw-sim.h"
 
 #define SUB "simulate"
+#define RW_CLI_MAX_SOURCES 16
 #define RW_DEFAULT_OUT_DIR "roomwave-out"
 
 static atomic_int cancel_flag;
@@ -42,7 +43,8 @@ usage (FILE *f)
                 "Coordinates in metres, in the mesh's frame after --scale.\n"
                 "\n"
                 "  --mesh MESH            room model (any format Assimp reads: OBJ, glTF, STL, PLY, …)\n"
-                "  --source X,Y,Z         source position\n"
+                "  --source X,Y,Z         source position; repeat for more (up to %d): one\n"
+                "                         simulation per source, written to DIR/source-N/\n"
                 "  --receiver X,Y,Z       receiver position (repeat for more, up to %d)\n"
                 "  --fmax HZ              highest valid frequency (default 1000)\n"
                 "  --duration S           length of the impulse responses (default 1.0)\n"
@@ -62,7 +64,7 @@ usage (FILE *f)
                 "  -h, --help             this help\n"
                 "\n"
                 "Exit status: 0 done, 1 bad input or cancelled (Ctrl-C), 2 bad usage.\n"),
-           RW_SIM_MAX_RECEIVERS, RW_DEFAULT_PPW, RW_DEFAULT_OUT_DIR);
+           RW_CLI_MAX_SOURCES, RW_SIM_MAX_RECEIVERS, RW_DEFAULT_PPW, RW_DEFAULT_OUT_DIR);
 }
 
 typedef struct {
@@ -169,7 +171,9 @@ rw_cli_simulate (int argc, char **argv)
 
   RwSimConfig cfg;
   rw_sim_config_init (&cfg);
-  bool have_source = false, json = false, quiet = false;
+  bool json = false, quiet = false;
+  double sources[RW_CLI_MAX_SOURCES][3];
+  size_t n_sources = 0;
   const char *out_dir = RW_DEFAULT_OUT_DIR;
   long threads = 0;
 
@@ -187,9 +191,11 @@ rw_cli_simulate (int argc, char **argv)
           cfg.mesh_path = optarg;
           break;
         case OPT_SOURCE:
-          if (!rw_cli_parse_vec3 (optarg, cfg.source))
+          if (n_sources >= RW_CLI_MAX_SOURCES)
+            return rw_cli_usage_error (SUB, _("at most %d sources"), RW_CLI_MAX_SOURCES);
+          if (!rw_cli_parse_vec3 (optarg, sources[n_sources]))
             return rw_cli_usage_error (SUB, _("--source '%s': expected X,Y,Z in metres"), optarg);
-          have_source = true;
+          n_sources++;
           break;
         case OPT_RECEIVER:
           if (cfg.n_receivers >= RW_SIM_MAX_RECEIVERS)
@@ -265,7 +271,7 @@ rw_cli_simulate (int argc, char **argv)
     return rw_cli_usage_error (SUB, _("unexpected argument '%s'"), argv[optind]);
   if (cfg.mesh_path == NULL)
     return rw_cli_usage_error (SUB, _("--mesh is required"));
-  if (!have_source)
+  if (n_sources == 0)
     return rw_cli_usage_error (SUB, _("--source is required"));
   if (cfg.n_receivers == 0)
     return rw_cli_usage_error (SUB, _("at least one --receiver is required"));
@@ -294,41 +300,74 @@ rw_cli_simulate (int argc, char **argv)
   sigaction (SIGINT, &sa, &old_int);
   sigaction (SIGTERM, &sa, &old_term);
 
-  Progress pr = { .tty = isatty (STDERR_FILENO) == 1, .last_s = 0, .printed = false };
-  RwSimResult res;
-  RwError err = { 0 };
-  bool ok = rw_simulate (&cfg, quiet ? NULL : on_progress, &pr, &cancel_flag, &res, &err);
-  if (ok && atomic_load (&cancel_flag))
+  /* One simulation per source, each complete (run, files) before the
+   * next; with several, each in DIR/source-N/ and the JSON an array. */
+  int status = RW_EXIT_OK;
+  if (json && n_sources > 1)
+    printf ("[\n");
+  for (size_t src = 0; src < n_sources && status == RW_EXIT_OK; src++)
     {
-      rw_sim_result_clear (&res);
-      ok = rw_fail (&err, RW_ERROR_CANCELLED, _("Simulation cancelled"));
-    }
-  if (ok)
-    {
-      ok = rw_sim_write_outputs (&cfg, &res, out_dir, &err);
+      memcpy (cfg.source, sources[src], sizeof cfg.source);
+      const size_t dir_len = strlen (out_dir) + 32;
+      char *dir = malloc (dir_len);
+      if (dir != NULL && n_sources > 1)
+        snprintf (dir, dir_len, "%s/source-%zu", out_dir, src + 1);
+      else if (dir != NULL)
+        snprintf (dir, dir_len, "%s", out_dir);
+      if (dir == NULL)
+        {
+          RwError e = { 0 };
+          rw_fail (&e, RW_ERROR_MEMORY, _("out of memory"));
+          status = rw_cli_fail (&e);
+          break;
+        }
+      Progress pr = { .tty = isatty (STDERR_FILENO) == 1, .last_s = 0, .printed = false };
+      RwSimResult res;
+      RwError err = { 0 };
+      bool ok = rw_simulate (&cfg, quiet ? NULL : on_progress, &pr, &cancel_flag, &res, &err);
+      if (ok && atomic_load (&cancel_flag))
+        {
+          rw_sim_result_clear (&res);
+          ok = rw_fail (&err, RW_ERROR_CANCELLED, _("Simulation cancelled"));
+        }
+      if (ok)
+        {
+          ok = rw_sim_write_outputs (&cfg, &res, dir, &err);
+          if (!ok)
+            rw_sim_result_clear (&res);
+        }
+      if (pr.printed && pr.tty)
+        fprintf (stderr, "\n");
       if (!ok)
-        rw_sim_result_clear (&res);
+        {
+          free (dir);
+          if (err.code == RW_ERROR_CANCELLED)
+            {
+              fprintf (stderr, _("roomwave-cli simulate: cancelled\n"));
+              status = RW_EXIT_INPUT;
+              break;
+            }
+          if (n_sources > 1)
+            rw_fail_prefix (&err, _("source %zu"), src + 1);
+          status = rw_cli_fail (&err);
+          break;
+        }
+      if (json)
+        status = rw_cli_print_owned (rw_sim_results_json (&cfg, &res),
+                                     n_sources > 1 && src + 1 < n_sources ? ",\n" : "\n");
+      else if (!quiet)
+        {
+          if (n_sources > 1)
+            printf (_("%sSource %zu of %zu at (%g, %g, %g) m\n"), src > 0 ? "\n" : "", src + 1,
+                    n_sources, cfg.source[0], cfg.source[1], cfg.source[2]);
+          print_summary (&cfg, &res, dir);
+        }
+      rw_sim_result_clear (&res);
+      free (dir);
     }
+  if (json && n_sources > 1 && status == RW_EXIT_OK)
+    printf ("]\n");
   sigaction (SIGINT, &old_int, NULL);
   sigaction (SIGTERM, &old_term, NULL);
-
-  if (pr.printed && pr.tty)
-    fprintf (stderr, "\n");
-  if (!ok)
-    {
-      if (err.code == RW_ERROR_CANCELLED)
-        {
-          fprintf (stderr, _("roomwave-cli simulate: cancelled\n"));
-          return RW_EXIT_INPUT;
-        }
-      return rw_cli_fail (&err);
-    }
-
-  int status = RW_EXIT_OK;
-  if (json)
-    status = rw_cli_print_owned (rw_sim_results_json (&cfg, &res), "\n");
-  else if (!quiet)
-    print_summary (&cfg, &res, out_dir);
-  rw_sim_result_clear (&res);
   return status;
 }

@@ -2,8 +2,11 @@
 """cli-simulate-errors: `roomwave-cli simulate` answers every bad input with
 exit 1 (bad file or point, message naming it) or 2 (bad usage), never
 crashes, and leaves no half-written file; a good tiny run exits 0 and
-writes the IRs and results.json; --json prints the same JSON; Ctrl-C
-cancels with exit 1 and "cancelled" and writes nothing.
+writes the IRs and results.json; --json prints the same JSON; two sources
+give a run each in source-N/ (a JSON array), the nearer source's direct
+sound earlier by the difference of the distances over c, and a second
+source outside fails naming it; Ctrl-C cancels with exit 1 and
+"cancelled" and writes nothing.
 
 Environment: ROOMWAVE_CLI (the binary), ROOMWAVE_DATA_DIR (data/)."""
 import json
@@ -183,6 +186,51 @@ with tempfile.TemporaryDirectory() as tmp:
         check(False, "--json output does not parse: %s" % e)
     check(jerr.strip() == "", "--quiet printed on stderr: %r" % jerr)
     check(files_in(out2) == ["receiver-1.wav", "results.json"], "out2: %s" % files_in(out2))
+
+    # Two sources: a run each, in out/source-N/; the direct sound of the
+    # nearer source arrives earlier by the difference of the distances / c.
+    out4 = os.path.join(tmp, "two")
+    rcv = (1.5, 1.2, 1.0)
+    srcs = [(0.5, 0.5, 0.5), (1.6, 1.5, 1.6)]
+    rc, jout, jerr = run(["--mesh", good, "--source", "%g,%g,%g" % srcs[0], "--source", "%g,%g,%g" % srcs[1],
+                          "--receiver", "%g,%g,%g" % rcv, "--fmax", "500", "--duration", "0.05",
+                          "--reflection", "0.5", "--out", out4, "--json", "--quiet"])
+    check(rc == 0, "two sources: exit %d: %s" % (rc, jerr))
+    check(files_in(out4) == ["source-1", "source-2"], "two sources: %s" % files_in(out4))
+    try:
+        runs = json.loads(jout)
+    except ValueError:
+        runs = None
+    check(isinstance(runs, list) and len(runs) == 2, "--json with two sources prints an array of two")
+    peaks = []
+    for k in (1, 2):
+        d = os.path.join(out4, "source-%d" % k)
+        check(files_in(d) == ["receiver-1.wav", "results.json"], "%s: %s" % (d, files_in(d)))
+        try:
+            with open(os.path.join(d, "receiver-1.wav"), "rb") as f:
+                data = f.read()
+            i = data.index(b"data") + 8
+            x = struct.unpack("<%df" % ((len(data) - i) // 4), data[i:i + (len(data) - i) // 4 * 4])
+            with open(os.path.join(d, "results.json")) as f:
+                c = json.load(f)["settings"]["c_m_per_s"]
+            peaks.append((max(range(len(x)), key=lambda n: abs(x[n])) / 48000.0, c))
+        except (OSError, ValueError, struct.error) as e:
+            check(False, "%s unreadable: %s" % (d, e))
+    if len(peaks) == 2:
+        dist = [sum((a - b) ** 2 for a, b in zip(s_, rcv)) ** 0.5 for s_ in srcs]
+        want = (dist[0] - dist[1]) / peaks[0][1]
+        got = peaks[0][0] - peaks[1][0]
+        print("two sources: peaks at %.2f and %.2f ms, difference %.2f ms, (r1 - r2)/c %.2f ms"
+              % (peaks[0][0] * 1e3, peaks[1][0] * 1e3, got * 1e3, want * 1e3))
+        check(abs(got - want) < 0.5e-3, "peak difference %.2f ms, (r1 - r2)/c %.2f ms" % (got * 1e3, want * 1e3))
+    # The second source outside: exit 1 naming it; the first's run is kept.
+    out5 = os.path.join(tmp, "two-bad")
+    rc, _, serr = run(["--mesh", good, "--source", "0.5,0.5,0.5", "--source", "5,0.5,0.5",
+                       "--receiver", "1.5,1.2,1.0", "--fmax", "200", "--duration", "0.05", "--out", out5])
+    check(rc == 1 and "source 2" in serr and "5.00" in serr, "second source outside: exit %d: %s" % (rc, serr))
+    check(files_in(out5) == ["source-1"], "the first source's run is kept: %s" % files_in(out5))
+    rc, _, serr = run(["--mesh", good] + base[:-2] + ["--out", out5] + ["--source", "1,1,1"] * 16)
+    check(rc == 2 and "sources" in serr, "17 sources: exit %d: %s" % (rc, serr))
 
     # Ctrl-C: exit 1, "cancelled", nothing written. A run long enough to be
     # interrupted (the demo room at 1 kHz for 2 s takes minutes).
