@@ -14,7 +14,7 @@ static const Subcommand subcommands[] = {
   { "info",     rw_cli_info,     N_("Report on a room mesh: volume, surfaces, watertightness") },
   { "simulate", rw_cli_simulate, N_("Simulate impulse responses of a room") },
   { "bench",    rw_cli_bench,    N_("Measure solver throughput against the memory roofline") },
-  { "analyse",  rw_cli_analyse,  N_("ISO 3382-1 parameters of an impulse response") },
+  { "analyse",  rw_cli_analyse,  N_("ISO 3382-1 parameters of impulse responses and their average") },
   { "auralise", rw_cli_auralise, N_("Convolve a dry recording with an impulse response") },
   { "compare",  rw_cli_compare,  N_("Compare a simulated with a measured impulse response") },
 };
