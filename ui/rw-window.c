@@ -373,7 +373,7 @@ on_point_changed (RwWindow *self)
       update_points (self);
       return;
     }
-  gtk_label_set_text (self->point_status, _("Drag the markers in the view (red: source, blue: receiver) or type coordinates."));
+  gtk_label_set_text (self->point_status, _("Drag the markers in the view (red: source, blue: receiver; Ctrl+drag: up or down) or type coordinates."));
   gtk_widget_remove_css_class (GTK_WIDGET (self->point_status), "error");
 }
 
