@@ -2,6 +2,7 @@
  * simulating a room (size, volume, areas, materials, leaks, orientation,
  * units), as text or as JSON (--json) for scripts. Fields: docs/IMPORT.md. */
 #include "cli.h"
+#include "rw-json.h"
 #include "rw-materials.h"
 #include "rw-mesh.h"
 
@@ -71,15 +72,6 @@ collect_warnings (const RwMeshReport *r, double scale, Warning *w, size_t max)
     ADD (_("the model is only %.3g m across: was it drawn in another unit? (--scale)"), side);
 #undef ADD
   return n;
-}
-
-static struct json_object *
-json_vec3 (const double v[3])
-{
-  struct json_object *a = json_object_new_array ();
-  for (int i = 0; i < 3; i++)
-    json_object_array_add (a, json_object_new_double (v[i]));
-  return a;
 }
 
 int
@@ -184,9 +176,9 @@ rw_cli_info (int argc, char **argv)
       json_object_object_add (o, "triangles", json_object_new_int64 ((int64_t) mesh->n_triangles));
       json_object_object_add (o, "volume_m3", json_object_new_double (r.volume_m3));
       json_object_object_add (o, "area_m2", json_object_new_double (r.area_m2));
-      json_object_object_add (o, "bbox_min", json_vec3 (r.bbox_min));
-      json_object_object_add (o, "bbox_max", json_vec3 (r.bbox_max));
-      json_object_object_add (o, "dimensions_m", json_vec3 (dims));
+      json_object_object_add (o, "bbox_min", rw_json_vec3 (r.bbox_min));
+      json_object_object_add (o, "bbox_max", rw_json_vec3 (r.bbox_max));
+      json_object_object_add (o, "dimensions_m", rw_json_vec3 (dims));
       json_object_object_add (o, "watertight", json_object_new_boolean (r.watertight));
       json_object_object_add (o, "outward", json_object_new_boolean (r.outward));
       json_object_object_add (o, "open_edges", json_object_new_int64 ((int64_t) r.n_open_edges));
@@ -198,8 +190,8 @@ rw_cli_info (int argc, char **argv)
       for (size_t i = 0; i < r.n_edge_samples; i++)
         {
           struct json_object *e = json_object_new_array ();
-          json_object_array_add (e, json_vec3 (r.edge_samples[i]));
-          json_object_array_add (e, json_vec3 (r.edge_samples[i] + 3));
+          json_object_array_add (e, rw_json_vec3 (r.edge_samples[i]));
+          json_object_array_add (e, rw_json_vec3 (r.edge_samples[i] + 3));
           json_object_array_add (leaks, e);
         }
       json_object_object_add (o, "open_edge_samples", leaks);

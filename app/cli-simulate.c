@@ -6,6 +6,7 @@
  * rw_sim_write_outputs (atomic files) and prints a summary or the results
  * JSON on stdout. Exit: 0 done, 1 bad input or cancelled, 2 bad usage. */
 #include "cli.h"
+#include "rw-clock.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -73,19 +74,11 @@ typedef struct {
   bool printed;
 } Progress;
 
-static double
-now_s (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
-
 static bool
 on_progress (const RwProgress *p, void *user_data)
 {
   Progress *pr = user_data;
-  double t = now_s ();
+  double t = rw_clock_s ();
   bool last = p->step >= p->n_steps;
   if (pr->tty)
     {

@@ -1,5 +1,6 @@
 /* rw-bench.c — the copy roofline and the solver benchmark (rw-bench.h). */
 #include "rw-bench.h"
+#include "rw-clock.h"
 
 #include <math.h>
 #include <omp.h>
@@ -9,14 +10,6 @@
 #include <unistd.h>
 
 #include "rw-i18n.h"
-
-static double
-now_s (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
 
 double
 rw_bench_bytes_per_voxel (RwPrecision precision)
@@ -68,7 +61,7 @@ rw_bench_copy (int threads, size_t array_bytes, int repeats, double *gb_per_s, R
   double best = INFINITY;
   for (int r = 0; r < repeats; r++)
     {
-      double t0 = now_s ();
+      double t0 = rw_clock_s ();
       /* One contiguous chunk per thread, copied with memcpy: the fastest
        * copy the C library knows (non-temporal stores for large blocks),
        * so the roofline is the strictest one this machine offers. */
@@ -78,7 +71,7 @@ rw_bench_copy (int threads, size_t array_bytes, int repeats, double *gb_per_s, R
         size_t i0 = n * (size_t) t / (size_t) nt, i1 = n * (size_t) (t + 1) / (size_t) nt;
         memcpy (b + i0, a + i0, (i1 - i0) * sizeof (double));
       }
-      double dt = now_s () - t0;
+      double dt = rw_clock_s () - t0;
       if (dt < best)
         best = dt;
     }
@@ -142,10 +135,10 @@ rw_bench_solver (const RwGrid *g, RwBackendKind backend, RwPrecision precision,
       /* The warm-up pays the page faults of the fresh fields; the speed
        * that chooses the step count is timed after it. */
       ok = rw_solver_advance (s, WARMUP, err);
-      double t0 = now_s ();
+      double t0 = rw_clock_s ();
       if (ok && steps == 0)
         ok = rw_solver_advance (s, WARMUP, err);
-      double t_warm = (now_s () - t0) / WARMUP;
+      double t_warm = (rw_clock_s () - t0) / WARMUP;
       if (ok && steps == 0)
         {
           double want = t_warm > 0 ? target_s / t_warm : (double) max_auto;
@@ -153,9 +146,9 @@ rw_bench_solver (const RwGrid *g, RwBackendKind backend, RwPrecision precision,
         }
       if (ok)
         {
-          t0 = now_s ();
+          t0 = rw_clock_s ();
           ok = rw_solver_advance (s, steps, err);
-          out->seconds = now_s () - t0;
+          out->seconds = rw_clock_s () - t0;
         }
     }
   if (ok)

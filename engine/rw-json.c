@@ -2,13 +2,34 @@
 #include "rw-json.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 json_object *
 rw_json_number (double v)
 {
-  return isfinite (v) ? json_object_new_double (v) : NULL;
+  if (!isfinite (v))
+    return NULL;
+  /* The shortest of 15 or 17 significant digits that reads back as v
+   * (LC_NUMERIC is "C": rw_i18n_init), and a double stays one in the
+   * text. */
+  char buf[40];
+  snprintf (buf, sizeof buf, "%.15g", v);
+  if (strtod (buf, NULL) != v)
+    snprintf (buf, sizeof buf, "%.17g", v);
+  if (strpbrk (buf, ".e") == NULL)
+    strcat (buf, ".0");
+  return json_object_new_double_s (v, buf);
+}
+
+json_object *
+rw_json_vec3 (const double v[3])
+{
+  json_object *a = json_object_new_array ();
+  for (int k = 0; k < 3; k++)
+    json_object_array_add (a, rw_json_number (v[k]));
+  return a;
 }
 
 char *

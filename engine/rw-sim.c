@@ -2,6 +2,7 @@
  * results JSON (see rw-sim.h for the stages, docs/PHYSICS.md for the
  * physics behind each number written). */
 #include "rw-sim.h"
+#include "rw-clock.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -26,14 +27,6 @@
 /* Amplitude of the soft impulse. rw_postprocess divides it out, so any
  * value gives the same IR; 1 keeps the raw field near unit scale. */
 #define RW_SIM_SOURCE_AMPLITUDE 1.0
-
-static double
-now_s (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
 
 void
 rw_sim_config_init (RwSimConfig *cfg)
@@ -234,7 +227,7 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
   out->spacing_m = rw_spacing_for_fmax (out->c, cfg->fmax_hz, cfg->ppw);
   out->fs_grid_hz = rw_grid_rate (out->c, out->spacing_m);
   out->fs_out_hz = cfg->fs_out_hz;
-  double t0 = now_s ();
+  double t0 = rw_clock_s ();
   grid = rw_voxelise (mesh, out->spacing_m, cfg->threads, err);
   if (grid == NULL)
     {
@@ -242,7 +235,7 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
         rw_fail_prefix (err, "%s", cfg->mesh_path);
       goto out;
     }
-  out->t_voxelise_s = now_s () - t0;
+  out->t_voxelise_s = rw_clock_s () - t0;
   out->nx = grid->nx;
   out->ny = grid->ny;
   out->nz = grid->nz;
@@ -303,15 +296,15 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
     goto out;
   snprintf (out->backend, sizeof out->backend, "%s", rw_solver_backend_name (solver));
   snprintf (out->device, sizeof out->device, "%s", rw_solver_device_name (solver));
-  t0 = now_s ();
+  t0 = rw_clock_s ();
   if (!rw_solver_run (solver, progress, user_data, cancel, err))
     goto out;
-  out->t_solve_s = now_s () - t0;
+  out->t_solve_s = rw_clock_s () - t0;
   out->mvox_per_s = out->t_solve_s > 0
                     ? (double) grid->n_inside * (double) out->n_steps_run / out->t_solve_s / 1e6 : 0.0;
 
   /* Post-process every receiver. */
-  t0 = now_s ();
+  t0 = rw_clock_s ();
   RwPostprocess pp;
   rw_postprocess_init (&pp, out->fs_grid_hz, cfg->fmax_hz, out->spacing_m);
   pp.fs_out_hz = cfg->fs_out_hz;
@@ -347,7 +340,7 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
       if (cancelled (cancel, err))
         goto out;
     }
-  out->t_postprocess_s = now_s () - t0;
+  out->t_postprocess_s = rw_clock_s () - t0;
   ok = true;
 
 out:
@@ -369,7 +362,7 @@ rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
   if (!check_settings (cfg, err))
     return false;
 
-  const double t_start = now_s ();
+  const double t_start = rw_clock_s ();
   bool ok = false;
   RwMesh *mesh = NULL;
   RwMaterialLibrary *lib = NULL;
@@ -415,11 +408,11 @@ rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
         goto out;
       }
   out->mesh_volume_m3 = report.volume_m3;
-  out->t_import_s = now_s () - t_start;
+  out->t_import_s = rw_clock_s () - t_start;
 
   if (!rw_sim_solve (cfg, mesh, out->surface_R, progress, user_data, cancel, out, err))
     goto out;
-  out->t_total_s = now_s () - t_start;
+  out->t_total_s = rw_clock_s () - t_start;
   ok = true;
 
 out:
@@ -431,29 +424,6 @@ out:
   return ok;
 }
 
-/* A double written with 10 significant digits ("0.3", not
- * "0.29999999999999999"); null when not finite (JSON has no NaN). */
-static json_object *
-dbl (double v)
-{
-  if (!isfinite (v))
-    return NULL;
-  char buf[64];
-  snprintf (buf, sizeof buf, "%.10g", v);
-  if (strchr (buf, '.') == NULL && strchr (buf, 'e') == NULL && strlen (buf) < 60)
-    strcat (buf, ".0");
-  return json_object_new_double_s (v, buf);
-}
-
-static json_object *
-vec3 (const double v[3])
-{
-  json_object *a = json_object_new_array ();
-  for (int k = 0; k < 3; k++)
-    json_object_array_add (a, dbl (v[k]));
-  return a;
-}
-
 char *
 rw_sim_results_json (const RwSimConfig *cfg, const RwSimResult *res)
 {
@@ -462,15 +432,15 @@ rw_sim_results_json (const RwSimConfig *cfg, const RwSimResult *res)
   json_object_object_add (root, "mesh_file", json_object_new_string (cfg->mesh_path ? cfg->mesh_path : ""));
 
   json_object *set = json_object_new_object ();
-  json_object_object_add (set, "fmax_hz", dbl (cfg->fmax_hz));
-  json_object_object_add (set, "ppw", dbl (cfg->ppw));
-  json_object_object_add (set, "duration_s", dbl (cfg->duration_s));
-  json_object_object_add (set, "temperature_c", dbl (cfg->temperature_c));
-  json_object_object_add (set, "c_m_per_s", dbl (res->c));
-  json_object_object_add (set, "scale", dbl (cfg->scale));
+  json_object_object_add (set, "fmax_hz", rw_json_number (cfg->fmax_hz));
+  json_object_object_add (set, "ppw", rw_json_number (cfg->ppw));
+  json_object_object_add (set, "duration_s", rw_json_number (cfg->duration_s));
+  json_object_object_add (set, "temperature_c", rw_json_number (cfg->temperature_c));
+  json_object_object_add (set, "c_m_per_s", rw_json_number (res->c));
+  json_object_object_add (set, "scale", rw_json_number (cfg->scale));
   json_object_object_add (set, "boundary", json_object_new_string (rw_boundary_name (cfg->boundary)));
   json_object_object_add (set, "reflection",
-                          dbl (cfg->uniform_R));
+                          rw_json_number (cfg->uniform_R));
   json_object_object_add (set, "materials_map",
                           cfg->materials_map ? json_object_new_string (cfg->materials_map) : NULL);
   json_object_object_add (set, "backend_requested",
@@ -479,32 +449,32 @@ rw_sim_results_json (const RwSimConfig *cfg, const RwSimResult *res)
   json_object_object_add (set, "device", json_object_new_string (res->device));
   json_object_object_add (set, "precision", json_object_new_string (rw_precision_name (cfg->precision)));
   json_object *src = json_object_new_object ();
-  json_object_object_add (src, "position_m", vec3 (cfg->source));
-  json_object_object_add (src, "cell_centre_m", vec3 (res->source_at));
+  json_object_object_add (src, "position_m", rw_json_vec3 (cfg->source));
+  json_object_object_add (src, "cell_centre_m", rw_json_vec3 (res->source_at));
   json_object_object_add (src, "kind", json_object_new_string ("soft impulse"));
   json_object_object_add (set, "source", src);
   json_object *rcvs = json_object_new_array ();
   for (size_t r = 0; r < cfg->n_receivers; r++)
     {
       json_object *o = json_object_new_object ();
-      json_object_object_add (o, "position_m", vec3 (cfg->receivers[r]));
+      json_object_object_add (o, "position_m", rw_json_vec3 (cfg->receivers[r]));
       if (res->receivers_at != NULL)
         {
-          json_object_object_add (o, "cell_centre_m", vec3 (res->receivers_at[r]));
+          json_object_object_add (o, "cell_centre_m", rw_json_vec3 (res->receivers_at[r]));
           double d2 = 0;
           for (int k = 0; k < 3; k++)
             d2 += (res->receivers_at[r][k] - res->source_at[k]) * (res->receivers_at[r][k] - res->source_at[k]);
-          json_object_object_add (o, "distance_m", dbl (sqrt (d2)));
+          json_object_object_add (o, "distance_m", rw_json_number (sqrt (d2)));
         }
       json_object_array_add (rcvs, o);
     }
   json_object_object_add (set, "receivers", rcvs);
   json_object_object_add (root, "settings", set);
 
-  json_object_object_add (root, "fs_grid_hz", dbl (res->fs_grid_hz));
-  json_object_object_add (root, "fs_out_hz", dbl (res->fs_out_hz));
-  json_object_object_add (root, "spacing_m", dbl (res->spacing_m));
-  json_object_object_add (root, "courant", dbl (RW_COURANT_3D));
+  json_object_object_add (root, "fs_grid_hz", rw_json_number (res->fs_grid_hz));
+  json_object_object_add (root, "fs_out_hz", rw_json_number (res->fs_out_hz));
+  json_object_object_add (root, "spacing_m", rw_json_number (res->spacing_m));
+  json_object_object_add (root, "courant", rw_json_number (RW_COURANT_3D));
   json_object_object_add (root, "n_steps", json_object_new_int64 ((int64_t) res->n_steps));
   json_object_object_add (root, "n_steps_run", json_object_new_int64 ((int64_t) res->n_steps_run));
   json_object *grid = json_object_new_object ();
@@ -517,8 +487,8 @@ rw_sim_results_json (const RwSimConfig *cfg, const RwSimResult *res)
   json_object_object_add (cells, "boundary", json_object_new_int64 ((int64_t) res->n_boundary));
   json_object_object_add (root, "cells", cells);
   json_object *vol = json_object_new_object ();
-  json_object_object_add (vol, "mesh_m3", dbl (res->mesh_volume_m3));
-  json_object_object_add (vol, "grid_m3", dbl (res->grid_volume_m3));
+  json_object_object_add (vol, "mesh_m3", rw_json_number (res->mesh_volume_m3));
+  json_object_object_add (vol, "grid_m3", rw_json_number (res->grid_volume_m3));
   json_object_object_add (root, "volumes", vol);
 
   json_object *surf = json_object_new_array ();
@@ -529,7 +499,7 @@ rw_sim_results_json (const RwSimConfig *cfg, const RwSimResult *res)
       json_object_object_add (o, "material",
                               json_object_new_string (res->surface_materials && res->surface_materials[i]
                                                       ? res->surface_materials[i] : ""));
-      json_object_object_add (o, "R", dbl (res->surface_R[i]));
+      json_object_object_add (o, "R", rw_json_number (res->surface_R[i]));
       json_object_array_add (surf, o);
     }
   json_object_object_add (root, "surfaces", surf);
@@ -545,13 +515,13 @@ rw_sim_results_json (const RwSimConfig *cfg, const RwSimResult *res)
   json_object_object_add (root, "ir_frames", json_object_new_int64 ((int64_t) res->ir_frames));
 
   json_object *tim = json_object_new_object ();
-  json_object_object_add (tim, "import_s", dbl (res->t_import_s));
-  json_object_object_add (tim, "voxelise_s", dbl (res->t_voxelise_s));
-  json_object_object_add (tim, "solve_s", dbl (res->t_solve_s));
-  json_object_object_add (tim, "postprocess_s", dbl (res->t_postprocess_s));
-  json_object_object_add (tim, "total_s", dbl (res->t_total_s));
+  json_object_object_add (tim, "import_s", rw_json_number (res->t_import_s));
+  json_object_object_add (tim, "voxelise_s", rw_json_number (res->t_voxelise_s));
+  json_object_object_add (tim, "solve_s", rw_json_number (res->t_solve_s));
+  json_object_object_add (tim, "postprocess_s", rw_json_number (res->t_postprocess_s));
+  json_object_object_add (tim, "total_s", rw_json_number (res->t_total_s));
   json_object_object_add (root, "timings", tim);
-  json_object_object_add (root, "mvox_per_s", dbl (res->mvox_per_s));
+  json_object_object_add (root, "mvox_per_s", rw_json_number (res->mvox_per_s));
 
   /* An output rate below 2 fmax cuts the IR at its Nyquist frequency. */
   const double valid_hz = fmin (res->fmax_hz, 0.5 * res->fs_out_hz);
@@ -563,7 +533,7 @@ rw_sim_results_json (const RwSimConfig *cfg, const RwSimResult *res)
             valid_hz, valid_hz < res->fmax_hz ? " (the output rate's Nyquist frequency, below fmax)" : "",
             RW_LOWPASS_STOP_FACTOR * res->fmax_hz, RW_DC_BLOCK_HZ);
   json_object_object_add (root, "validity", json_object_new_string (note));
-  json_object_object_add (root, "valid_up_to_hz", dbl (valid_hz));
+  json_object_object_add (root, "valid_up_to_hz", rw_json_number (valid_hz));
 
   return rw_json_take_string (root);
 }

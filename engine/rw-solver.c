@@ -6,6 +6,7 @@
  * check a user can trip over lives here, once, so that the CPU and the GPU
  * answer bad input with the same message. */
 #include "rw-solver.h"
+#include "rw-clock.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,14 +30,6 @@ struct RwSolver {
 /* Progress granularity: a chunk of steps is sized to about this much wall
  * time, so that cancel answers within it and progress stays smooth. */
 #define RW_CHUNK_SECONDS 0.1
-
-static double
-now_s (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
 
 /* Bytes of memory the kernel says a new allocation may take without
  * swapping: MemAvailable, else free pages. 0 when unknown. */
@@ -371,7 +364,7 @@ rw_solver_run (RwSolver *s, RwProgressFn progress, void *user_data,
   const size_t n_steps = s->setup.n_steps;
   const double cells = (double) s->setup.grid->n_inside;
   const size_t step_start = s->step;
-  const double t_start = now_s ();
+  const double t_start = rw_clock_s ();
   /* Start with a chunk of about a million cell updates to measure the
    * speed, then size chunks to RW_CHUNK_SECONDS of work. */
   size_t chunk = (size_t) fmax (1.0, 1e6 / cells);
@@ -382,10 +375,10 @@ rw_solver_run (RwSolver *s, RwProgressFn progress, void *user_data,
         return rw_fail (err, RW_ERROR_CANCELLED, _("Simulation cancelled at step %zu of %zu"),
                         s->step, n_steps);
       size_t n = chunk < n_steps - s->step ? chunk : n_steps - s->step;
-      double t0 = now_s ();
+      double t0 = rw_clock_s ();
       if (!rw_solver_advance (s, n, err))
         return false;
-      double t1 = now_s ();
+      double t1 = rw_clock_s ();
 
       double dt = t1 - t0;
       size_t grow = chunk * 8;

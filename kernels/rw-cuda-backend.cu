@@ -240,6 +240,34 @@ rw_f2_to_h2 (float a, float b)
   return (unsigned) r.x | ((unsigned) r.y << 16);
 }
 
+/* 16 bytes → W values of the arithmetic type (the ring slots, shared
+ * memory, and the fp16 loads below). */
+__device__ __forceinline__ void
+rw_unpack (uint4 u, float (&v)[4])
+{
+  v[0] = __uint_as_float (u.x), v[1] = __uint_as_float (u.y);
+  v[2] = __uint_as_float (u.z), v[3] = __uint_as_float (u.w);
+}
+
+__device__ __forceinline__ void
+rw_unpack (uint4 u, double (&v)[2])
+{
+  v[0] = __hiloint2double ((int) u.y, (int) u.x);
+  v[1] = __hiloint2double ((int) u.w, (int) u.z);
+}
+
+__device__ __forceinline__ void
+rw_unpack (uint4 u, float (&v)[8])
+{
+  const unsigned w[4] = { u.x, u.y, u.z, u.w };
+#pragma unroll
+  for (int k = 0; k < 4; k++)
+    {
+      const float2 f = rw_h2_to_f2 (w[k]);
+      v[2 * k] = f.x, v[2 * k + 1] = f.y;
+    }
+}
+
 template <bool NC>
 __device__ __forceinline__ void
 rw_vld (const __half *a, size_t i, float (&v)[4])
@@ -253,14 +281,7 @@ template <bool NC>
 __device__ __forceinline__ void
 rw_vld (const __half *a, size_t i, float (&v)[8])
 {
-  const uint4 u = NC ? __ldg ((const uint4 *) (a + i)) : *(const uint4 *) (a + i);
-  const unsigned w[4] = { u.x, u.y, u.z, u.w };
-#pragma unroll
-  for (int k = 0; k < 4; k++)
-    {
-      const float2 f = rw_h2_to_f2 (w[k]);
-      v[2 * k] = f.x, v[2 * k + 1] = f.y;
-    }
+  rw_unpack (NC ? __ldg ((const uint4 *) (a + i)) : *(const uint4 *) (a + i), v);
 }
 
 __device__ __forceinline__ void
@@ -314,14 +335,7 @@ rw_vld_cs (const double *a, size_t i, double (&v)[2])
 __device__ __forceinline__ void
 rw_vld_cs (const __half *a, size_t i, float (&v)[8])
 {
-  const uint4 u = __ldcs ((const uint4 *) (a + i));
-  const unsigned w[4] = { u.x, u.y, u.z, u.w };
-#pragma unroll
-  for (int k = 0; k < 4; k++)
-    {
-      const float2 f = rw_h2_to_f2 (w[k]);
-      v[2 * k] = f.x, v[2 * k + 1] = f.y;
-    }
+  rw_unpack (__ldcs ((const uint4 *) (a + i)), v);
 }
 
 __device__ __forceinline__ void
@@ -550,32 +564,6 @@ __device__ __forceinline__ void
 rw_cp_wait (void)
 {
   asm volatile ("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-}
-
-__device__ __forceinline__ void
-rw_unpack (uint4 u, float (&v)[4])
-{
-  v[0] = __uint_as_float (u.x), v[1] = __uint_as_float (u.y);
-  v[2] = __uint_as_float (u.z), v[3] = __uint_as_float (u.w);
-}
-
-__device__ __forceinline__ void
-rw_unpack (uint4 u, double (&v)[2])
-{
-  v[0] = __hiloint2double ((int) u.y, (int) u.x);
-  v[1] = __hiloint2double ((int) u.w, (int) u.z);
-}
-
-__device__ __forceinline__ void
-rw_unpack (uint4 u, float (&v)[8])
-{
-  const unsigned w[4] = { u.x, u.y, u.z, u.w };
-#pragma unroll
-  for (int k = 0; k < 4; k++)
-    {
-      const float2 f = rw_h2_to_f2 (w[k]);
-      v[2 * k] = f.x, v[2 * k + 1] = f.y;
-    }
 }
 
 /* Non-finite values once stored: the sum catches NaN and infinity; fp16

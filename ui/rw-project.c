@@ -1,5 +1,6 @@
 /* rw-project.c — the document model and its .roomwave file (see rw-project.h). */
 #include "rw-project.h"
+#include "rw-json.h"
 
 #include <glib/gi18n-lib.h>
 #include <json-c/json.h>
@@ -652,15 +653,6 @@ id_index (const char *const *ids, int n, const char *s)
   return -1;
 }
 
-static json_object *
-vec3_json (const double p[3])
-{
-  json_object *a = json_object_new_array ();
-  for (int k = 0; k < 3; k++)
-    json_object_array_add (a, json_object_new_double (p[k]));
-  return a;
-}
-
 gboolean
 rw_project_save (RwProject *self, GFile *file, GError **error)
 {
@@ -690,9 +682,9 @@ rw_project_save (RwProject *self, GFile *file, GError **error)
       json_object_array_add (surfaces, o);
     }
   json_object_object_add (root, "surfaces", surfaces);
-  json_object_object_add (root, "source", vec3_json (self->source));
+  json_object_object_add (root, "source", rw_json_vec3 (self->source));
   for (guint i = 0; i < self->n_receivers; i++)
-    json_object_array_add (receivers, vec3_json (self->receivers[i]));
+    json_object_array_add (receivers, rw_json_vec3 (self->receivers[i]));
   json_object_object_add (root, "receivers", receivers);
   json_object_object_add (settings, "fmax_hz", json_object_new_double (self->settings.fmax_hz));
   json_object_object_add (settings, "duration_s", json_object_new_double (self->settings.duration_s));

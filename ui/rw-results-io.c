@@ -1,5 +1,6 @@
 /* rw-results-io.c — see rw-results-io.h. */
 #include "rw-results-io.h"
+#include "rw-json.h"
 
 #include <glib/gi18n-lib.h>
 #include <json-c/json.h>
@@ -10,15 +11,6 @@
 
 #define RESULTS_FORMAT "roomwave-results"
 #define RESULTS_VERSION 1
-
-static json_object *
-vec3 (const double p[3])
-{
-  json_object *a = json_object_new_array ();
-  for (int k = 0; k < 3; k++)
-    json_object_array_add (a, json_object_new_double (p[k]));
-  return a;
-}
 
 gboolean
 rw_sim_output_save (const RwSimOutput *out, const char *dir, GError **error)
@@ -63,9 +55,9 @@ rw_sim_output_save (const RwSimOutput *out, const char *dir, GError **error)
   json_object_object_add (root, "mvox_per_s", json_object_new_double (out->mvox_per_s));
   json_object_object_add (root, "t_voxelise_s", json_object_new_double (out->t_voxelise_s));
   json_object_object_add (root, "t_solve_s", json_object_new_double (out->t_solve_s));
-  json_object_object_add (root, "source", vec3 (out->source));
+  json_object_object_add (root, "source", rw_json_vec3 (out->source));
   for (guint r = 0; r < out->n_receivers; r++)
-    json_object_array_add (rcv, vec3 (out->receivers[r]));
+    json_object_array_add (rcv, rw_json_vec3 (out->receivers[r]));
   json_object_object_add (root, "receivers", rcv);
 
   const char *text = json_object_to_json_string_ext (root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);

@@ -14,18 +14,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "rw-clock.h"
 #include "rw-i18n.h"
 #include "rw-mesh.h"
 #include "rw-shapes.h"
 #include "rw-sim.h"
-
-static double
-now_s (void)
-{
-  struct timespec t;
-  clock_gettime (CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
 
 int
 main (int argc, char **argv)
@@ -67,20 +60,20 @@ main (int argc, char **argv)
   cfg.mesh_path = mesh_path;
 
   RwSimResult res;
-  const double t0 = now_s ();
+  const double t0 = rw_clock_s ();
   if (!rw_simulate (&cfg, NULL, NULL, NULL, &res, &err))
     {
       fprintf (stderr, "e2e-cuda: %s\n", err.message);
       return 1;
     }
-  const double t1 = now_s ();
+  const double t1 = rw_clock_s ();
   if (!rw_sim_write_outputs (&cfg, &res, dir, &err))
     {
       fprintf (stderr, "e2e-cuda: %s\n", err.message);
       rw_sim_result_clear (&res);
       return 1;
     }
-  const double t2 = now_s ();
+  const double t2 = rw_clock_s ();
   const double total = t2 - t0;
   printf ("e2e: 30 m3 room, fmax %.0f Hz, h %.2f mm, fs %.0f Hz, grid %zux%zux%zu, %zu inside "
           "cells, %zu steps, %s on %s (%s)\n", res.fmax_hz, 1e3 * res.spacing_m, res.fs_grid_hz,
