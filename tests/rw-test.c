@@ -33,6 +33,20 @@ rw_test_tmpdir (void)
   return tmpdir;
 }
 
+const char *
+rw_test_write_text (const char *name, const char *text)
+{
+  static char path[4200];
+  snprintf (path, sizeof path, "%s/%s", rw_test_tmpdir (), name);
+  FILE *f = fopen (path, "w");
+  if (f == NULL || fputs (text, f) < 0 || fclose (f) != 0)
+    {
+      perror (path);
+      exit (1);
+    }
+  return path;
+}
+
 static int
 remove_entry (const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {

@@ -38,3 +38,6 @@ void rw_test_skip (const char *why);
 int rw_test_finish (void);
 /* A fresh empty directory under $TMPDIR (removed by rw_test_finish). */
 const char *rw_test_tmpdir (void);
+/* Writes `text` to the file `name` in rw_test_tmpdir (); returns its path
+ * (a static buffer, valid until the next call). */
+const char *rw_test_write_text (const char *name, const char *text);

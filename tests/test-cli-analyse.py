@@ -22,16 +22,10 @@ import subprocess
 import sys
 import tempfile
 
+from rwcheck import check, finish
+
 cli = os.environ["ROOMWAVE_CLI"]
-failures = 0
 RATE = 48000
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", what, file=sys.stderr)
 
 
 def run(*args):
@@ -230,7 +224,4 @@ for args in [["--bogus", good], [], ["--fmax", "abc", good], ["--fmax", "nan", g
 rc, out, err = run("--help")
 check(rc == 0 and "Usage" in out and "--fmax" in out, "--help")
 
-if failures:
-    print(f"{failures} checks failed", file=sys.stderr)
-    sys.exit(1)
-print("all checks passed")
+sys.exit(finish())

@@ -15,15 +15,9 @@ import sys
 import tempfile
 import wave
 
+from rwcheck import check, finish
+
 CLI = os.environ.get("ROOMWAVE_CLI")
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", msg, file=sys.stderr)
 
 
 def run(args):
@@ -172,11 +166,7 @@ def main():
               f"temporaries left: {listing(outdir)}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print(f"{failures} checks failed", file=sys.stderr)
-        return 1
-    print("all checks passed")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

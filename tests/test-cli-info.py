@@ -11,17 +11,11 @@ import os
 import subprocess
 import sys
 
+from rwcheck import check, finish
+
 cli = os.environ["ROOMWAVE_CLI"]
 data = os.environ["ROOMWAVE_DATA_DIR"]
 meshes = os.path.join(os.environ["ROOMWAVE_TEST_DATA"], "meshes")
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", what, file=sys.stderr)
 
 
 def run(*args):
@@ -106,7 +100,4 @@ for args in [[], ["--scale"], ["--scale", "abc", demo], ["--scale", "0", demo], 
 rc, out, err = run("--help")
 check(rc == 0 and "--scale" in out and "--json" in out, "help")
 
-if failures:
-    print(f"{failures} checks failed", file=sys.stderr)
-    sys.exit(1)
-print("all checks passed")
+sys.exit(finish())

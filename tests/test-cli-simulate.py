@@ -18,18 +18,10 @@ import sys
 import tempfile
 import time
 
+from rwcheck import check, finish
+
 CLI = os.environ["ROOMWAVE_CLI"]
 DATA = os.environ.get("ROOMWAVE_DATA_DIR", "")
-failures = 0
-checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL:", what, file=sys.stderr)
 
 
 def run(args, timeout=120):
@@ -257,5 +249,4 @@ with tempfile.TemporaryDirectory() as tmp:
     else:
         print("demo room not found, cancel case not run")
 
-print("%d of %d checks failed" % (failures, checks) if failures else "all %d checks passed" % checks)
-sys.exit(1 if failures else 0)
+sys.exit(finish())

@@ -13,17 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *
-write_map (const char *name, const char *text)
-{
-  static char path[4096];
-  snprintf (path, sizeof path, "%s/%s", rw_test_tmpdir (), name);
-  FILE *f = fopen (path, "w");
-  fputs (text, f);
-  fclose (f);
-  return path;
-}
-
 static double
 R_of (const RwMaterialLibrary *lib, const char *material, double fmax)
 {
@@ -68,7 +57,7 @@ static void
 expect_bad_map (const RwMaterialLibrary *lib, const RwMesh *mesh, const char *name, const char *text,
                 const char *words)
 {
-  const char *path = write_map (name, text);
+  const char *path = rw_test_write_text (name, text);
   double R[16];
   char **names = NULL;
   RwError err = { 0 };
@@ -117,7 +106,7 @@ main (void)
   RW_CHECK (R[0] < R_of (lib, "carpet on concrete", 1000), "carpet R falls as fmax rises: %g", R[0]);
 
   /* Uniform R wins over everything, the map included. */
-  const char *map = write_map ("map.json", "{\"carpet_on_concrete\": \"heavy curtain\","
+  const char *map = rw_test_write_text ("map.json", "{\"carpet_on_concrete\": \"heavy curtain\","
                                            " \"wall_x0\": {\"R\": 0.5}, \"carpet\": {\"alpha\": 0.19}}");
   RW_CHECK (rw_materials_assign (lib, mesh, map, 0.9, 1000, R, &names, &err), "%s", err.message);
   for (size_t i = 0; i < n; i++)

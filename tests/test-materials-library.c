@@ -11,21 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *
-write_file (const char *name, const char *text)
-{
-  static char path[4096];
-  snprintf (path, sizeof path, "%s/%s", rw_test_tmpdir (), name);
-  FILE *f = fopen (path, "w");
-  fputs (text, f);
-  fclose (f);
-  return path;
-}
-
 static void
 expect_refused (const char *name, const char *text, const char *words)
 {
-  const char *path = write_file (name, text);
+  const char *path = rw_test_write_text (name, text);
   RwError err = { 0 };
   RwMaterialLibrary *lib = rw_materials_load (path, &err);
   RW_CHECK (lib == NULL, "%s must be refused", name);
@@ -102,7 +91,7 @@ main (void)
   const char *good = "{\"name\": \"x\", \"category\": \"c\", \"alpha\": [0,0,0,0,0,0,0,0], \"source\": \"s\"}";
   char text[1024];
   snprintf (text, sizeof text, ROW ("%s"), good);
-  lib = rw_materials_load (write_file ("ok.json", text), &err);
+  lib = rw_materials_load (rw_test_write_text ("ok.json", text), &err);
   RW_CHECK (lib != NULL && lib->n == 1, "minimal library loads: %s", err.message);
   rw_materials_free (lib);
   expect_refused ("bad.json", "{\"version\": 1, \"materials\": [", "not valid JSON");

@@ -28,20 +28,13 @@ import sys
 import tempfile
 import wave
 
+from rwcheck import check, finish
+
 CLI = os.environ.get("ROOMWAVE_CLI")
 BANDS = ["63", "125", "250", "500", "1000", "2000", "4000", "8000", "broadband"]
 PARAMS = ["EDT", "T20", "T30", "C50", "C80", "D50", "Ts"]
 JND = {"EDT": (0.05, True), "T20": (0.05, True), "T30": (0.05, True),
        "C50": (1.0, False), "C80": (1.0, False), "D50": (0.05, False), "Ts": (10.0, False)}
-
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", msg, file=sys.stderr)
 
 
 def room_ir(rate, t_low, t_high, seed, floor_db=None, dur=1.6):
@@ -212,11 +205,7 @@ def main():
                    ["--sim-channel", "1", "--channel", "0", "--fmax", "2000"], 2000.0)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print(f"{failures} checks failed", file=sys.stderr)
-        return 1
-    print("all checks passed")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":
