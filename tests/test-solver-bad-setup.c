@@ -135,6 +135,6 @@ main (void)
             "z beyond the grid");
   RW_CHECK (rw_solver_read_slice (ok, 2, 5, slice, &err), "a z slice");
   rw_solver_free (ok);
-  test_grid_free (g);
+  rw_grid_free (g);
   return rw_test_finish ();
 }

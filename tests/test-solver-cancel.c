@@ -111,6 +111,6 @@ main (void)
   rw_solver_free (ref);
   rw_solver_free (s);
   free (sig);
-  test_grid_free (g);
+  rw_grid_free (g);
   return rw_test_finish ();
 }

@@ -134,8 +134,8 @@ main (void)
   RW_CHECK (e_peak <= 1.0 + 1e-9 && e_end < 1e-3,
             "L Savioja R=0.5: E/E0 reached %.3g, ends at %.3g", e_peak, e_end);
 
-  test_grid_free (box);
-  test_grid_free (ell);
-  test_grid_free (sph);
+  rw_grid_free (box);
+  rw_grid_free (ell);
+  rw_grid_free (sph);
   return rw_test_finish ();
 }

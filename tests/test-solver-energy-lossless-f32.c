@@ -23,7 +23,7 @@ check_shape (const char *name, size_t nx, size_t ny, size_t nz, TestInsideFn ins
   double drift = test_energy_drift (g, RW_PRECISION_F32, 10000, src, 20);
   RW_NOTE ("%s (fp32): max |E - E0|/E0 over 10000 steps = %.3g", name, drift);
   RW_CHECK (drift < F32_ENERGY_BOUND, "%s: energy drift %.3g", name, drift);
-  test_grid_free (g);
+  rw_grid_free (g);
 }
 
 int

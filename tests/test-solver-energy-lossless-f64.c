@@ -17,7 +17,7 @@ check_shape (const char *name, size_t nx, size_t ny, size_t nz, TestInsideFn ins
   RW_NOTE ("%s: %zu inside cells, %zu boundary nodes, max |E - E0|/E0 over 10000 steps = %.3g",
            name, g->n_inside, g->n_boundary, drift);
   RW_CHECK (drift < 1e-9, "%s: energy drift %.3g", name, drift);
-  test_grid_free (g);
+  rw_grid_free (g);
 }
 
 int

@@ -75,6 +75,6 @@ main (void)
     }
   free (a);
   free (b);
-  test_grid_free (g);
+  rw_grid_free (g);
   return rw_test_finish ();
 }

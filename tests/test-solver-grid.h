@@ -4,7 +4,7 @@
  * The grid has nx·ny·nz candidate cells plus one outside layer on every
  * side, as rw-voxel.h promises; every boundary node lies on surface 0
  * (n_surfaces = 1). Cells with no inside neighbour are dropped, as the
- * voxeliser does. */
+ * voxeliser does. Released with rw_grid_free, like any grid. */
 #pragma once
 
 #include <math.h>
@@ -91,18 +91,6 @@ test_grid_new (size_t nx, size_t ny, size_t nz, double h, TestInsideFn inside, v
   return g;
 }
 
-static inline void
-test_grid_free (RwGrid *g)
-{
-  if (g == NULL)
-    return;
-  free (g->K);
-  free (g->surface);
-  free (g->zlo);
-  free (g->zhi);
-  free (g);
-}
-
 /* Grid index of interior cell (x, y, z). */
 static inline size_t
 test_cell (const RwGrid *g, size_t x, size_t y, size_t z)
@@ -158,9 +146,9 @@ test_each_shape_form_precision (TestShapeCheck check)
         check ("sphere", sph, (RwBoundary) form, (RwPrecision) prec);
         check ("box+rod", rod, (RwBoundary) form, (RwPrecision) prec);
       }
-  test_grid_free (ell);
-  test_grid_free (sph);
-  test_grid_free (rod);
+  rw_grid_free (ell);
+  rw_grid_free (sph);
+  rw_grid_free (rod);
 }
 
 /* A setup with one soft impulse at `src` and the given receivers. */

@@ -147,6 +147,6 @@ main (void)
   free (mag);
   free (sig);
   rw_solver_free (s);
-  test_grid_free (g);
+  rw_grid_free (g);
   return rw_test_finish ();
 }

@@ -78,7 +78,7 @@ measure (RwBoundary form, double R_wall, double *peak_ratio)
     RW_CHECK (false, "run: %s", err.message);
   rw_solver_free (s);
   free (sig);
-  test_grid_free (g);
+  rw_grid_free (g);
   return R_est;
 }
 

@@ -38,7 +38,7 @@ nan_source (RwPrecision prec)
   RW_CHECK (!rw_solver_advance (s, 1, &again) && again.code == RW_ERROR_UNSTABLE
             && strcmp (again.message, err.message) == 0, "a later advance repeats the failure");
   rw_solver_free (s);
-  test_grid_free (g);
+  rw_grid_free (g);
 }
 
 static size_t
@@ -82,7 +82,7 @@ blow_up (void)
       rw_solver_free (s);
     }
   free (sig);
-  test_grid_free (g);
+  rw_grid_free (g);
 }
 
 int
