@@ -735,6 +735,16 @@ poll_broken_mesh (void)
   return FALSE;
 }
 
+/* A run still going when it is cancelled or its window closed: ~10⁵ cells
+ * for 5 s of signal, from a saved (clean) project. */
+static void
+start_long_run (RwProject *p)
+{
+  set_run_settings (1500, 5.0);
+  rw_project_set_dirty (p, FALSE);
+  activate ("run");
+}
+
 static gboolean
 poll_cancel (void)
 {
@@ -745,14 +755,10 @@ poll_cancel (void)
     case 0:
       if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || ctx.ticks < 10)
         return TRUE;
-      /* Long enough that it is still running when cancelled: ~10⁵ cells
-       * for 5 s of signal. */
-      set_run_settings (1500, 5.0);
-      rw_project_set_dirty (p, FALSE);
       ctx.mesh_before = rw_project_get_mesh (p);
       rw_project_get_source (p, ctx.source_before);
       g_signal_connect (ctx.win, "run-finished", G_CALLBACK (on_run_finished), NULL);
-      activate ("run");
+      start_long_run (p);
       next ();
       return TRUE;
     case 1:   /* wait for the solver to report, then cancel */
@@ -816,9 +822,7 @@ poll_close_running (void)
     case 0:
       if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || ctx.ticks < 10)
         return TRUE;
-      set_run_settings (1500, 5.0);
-      rw_project_set_dirty (p, FALSE);
-      activate ("run");
+      start_long_run (p);
       next ();
       return TRUE;
     case 1:
