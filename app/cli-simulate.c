@@ -132,6 +132,52 @@ print_summary (const RwSimConfig *cfg, const RwSimResult *res, const char *out_d
   printf (_("File           %s/results.json\n"), out_dir);
 }
 
+typedef struct {
+  const RwSimConfig *cfg;
+  size_t n_sources;
+  const char *out_dir;
+  bool json, quiet;
+  Progress progress;
+} SourceRuns;
+
+/* One source's run is done: its files, then its summary or JSON. */
+static bool
+source_done (size_t source, const double position[3], RwSimResult *res, void *user_data,
+             RwError *err)
+{
+  SourceRuns *runs = user_data;
+  /* Ctrl-C after the last chunk: nothing of this source is written */
+  if (atomic_load (&cancel_flag))
+    return rw_fail (err, RW_ERROR_CANCELLED, _("Simulation cancelled"));
+  RwSimConfig cfg = *runs->cfg;
+  memcpy (cfg.source, position, sizeof cfg.source);
+  if (runs->progress.printed && runs->progress.tty)
+    fprintf (stderr, "\n");
+  runs->progress.printed = false;
+  const size_t dir_len = strlen (runs->out_dir) + 32;
+  char *dir = malloc (dir_len);
+  if (dir == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("out of memory"));
+  if (runs->n_sources > 1)
+    snprintf (dir, dir_len, "%s/source-%zu", runs->out_dir, source + 1);
+  else
+    snprintf (dir, dir_len, "%s", runs->out_dir);
+  bool ok = rw_sim_write_outputs (&cfg, res, dir, err);
+  if (ok && runs->json)
+    ok = rw_cli_print_owned (rw_sim_results_json (&cfg, res),
+                             runs->n_sources > 1 && source + 1 < runs->n_sources ? ",\n" : "\n")
+         == RW_EXIT_OK;
+  else if (ok && !runs->quiet)
+    {
+      if (runs->n_sources > 1)
+        printf (_("%sSource %zu of %zu at (%g, %g, %g) m\n"), source > 0 ? "\n" : "",
+                source + 1, runs->n_sources, cfg.source[0], cfg.source[1], cfg.source[2]);
+      print_summary (&cfg, res, dir);
+    }
+  free (dir);
+  return ok;
+}
+
 int
 rw_cli_simulate (int argc, char **argv)
 {
@@ -293,73 +339,29 @@ rw_cli_simulate (int argc, char **argv)
   sigaction (SIGINT, &sa, &old_int);
   sigaction (SIGTERM, &sa, &old_term);
 
-  /* One simulation per source, each complete (run, files) before the
-   * next; with several, each in DIR/source-N/ and the JSON an array. */
-  int status = RW_EXIT_OK;
+  /* rw_simulate_sources imports the mesh once; each source's result is
+   * written (DIR, or DIR/source-N/ with several) and reported before the
+   * next source is solved. */
+  SourceRuns runs = { .cfg = &cfg, .n_sources = n_sources, .out_dir = out_dir, .json = json,
+                      .quiet = quiet, .progress = { .tty = isatty (STDERR_FILENO) == 1 } };
+  RwError err = { 0 };
   if (json && n_sources > 1)
     printf ("[\n");
-  for (size_t src = 0; src < n_sources && status == RW_EXIT_OK; src++)
-    {
-      memcpy (cfg.source, sources[src], sizeof cfg.source);
-      const size_t dir_len = strlen (out_dir) + 32;
-      char *dir = malloc (dir_len);
-      if (dir != NULL && n_sources > 1)
-        snprintf (dir, dir_len, "%s/source-%zu", out_dir, src + 1);
-      else if (dir != NULL)
-        snprintf (dir, dir_len, "%s", out_dir);
-      if (dir == NULL)
-        {
-          RwError e = { 0 };
-          rw_fail (&e, RW_ERROR_MEMORY, _("out of memory"));
-          status = rw_cli_fail (&e);
-          break;
-        }
-      Progress pr = { .tty = isatty (STDERR_FILENO) == 1, .last_s = 0, .printed = false };
-      RwSimResult res;
-      RwError err = { 0 };
-      bool ok = rw_simulate (&cfg, quiet ? NULL : on_progress, &pr, &cancel_flag, &res, &err);
-      if (ok && atomic_load (&cancel_flag))
-        {
-          rw_sim_result_clear (&res);
-          ok = rw_fail (&err, RW_ERROR_CANCELLED, _("Simulation cancelled"));
-        }
-      if (ok)
-        {
-          ok = rw_sim_write_outputs (&cfg, &res, dir, &err);
-          if (!ok)
-            rw_sim_result_clear (&res);
-        }
-      if (pr.printed && pr.tty)
-        fprintf (stderr, "\n");
-      if (!ok)
-        {
-          free (dir);
-          if (err.code == RW_ERROR_CANCELLED)
-            {
-              fprintf (stderr, _("roomwave-cli simulate: cancelled\n"));
-              status = RW_EXIT_INPUT;
-              break;
-            }
-          if (n_sources > 1)
-            rw_fail_prefix (&err, _("source %zu"), src + 1);
-          status = rw_cli_fail (&err);
-          break;
-        }
-      if (json)
-        status = rw_cli_print_owned (rw_sim_results_json (&cfg, &res),
-                                     n_sources > 1 && src + 1 < n_sources ? ",\n" : "\n");
-      else if (!quiet)
-        {
-          if (n_sources > 1)
-            printf (_("%sSource %zu of %zu at (%g, %g, %g) m\n"), src > 0 ? "\n" : "", src + 1,
-                    n_sources, cfg.source[0], cfg.source[1], cfg.source[2]);
-          print_summary (&cfg, &res, dir);
-        }
-      rw_sim_result_clear (&res);
-      free (dir);
-    }
-  if (json && n_sources > 1 && status == RW_EXIT_OK)
+  bool ok = rw_simulate_sources (&cfg, (const double (*)[3]) sources, n_sources,
+                                 quiet ? NULL : on_progress, &runs.progress, &cancel_flag,
+                                 source_done, &runs, &err);
+  if (runs.progress.printed && runs.progress.tty)
+    fprintf (stderr, "\n");
+  if (json && n_sources > 1 && ok)
     printf ("]\n");
+  int status = RW_EXIT_OK;
+  if (!ok && err.code == RW_ERROR_CANCELLED)
+    {
+      fprintf (stderr, _("roomwave-cli simulate: cancelled\n"));
+      status = RW_EXIT_INPUT;
+    }
+  else if (!ok)
+    status = rw_cli_fail (&err);
   sigaction (SIGINT, &old_int, NULL);
   sigaction (SIGTERM, &old_term, NULL);
   return status;

@@ -350,11 +350,33 @@ out:
   return ok;
 }
 
-bool
-rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
-             const atomic_int *cancel, RwSimResult *out, RwError *err)
+/* Copies the surface fields of `from` (the import's) into `to`. */
+static bool
+copy_surfaces (RwSimResult *to, const RwSimResult *from, RwError *err)
 {
-  memset (out, 0, sizeof *out);
+  const size_t n = from->n_surfaces;
+  to->n_surfaces = n;
+  to->mesh_volume_m3 = from->mesh_volume_m3;
+  to->t_import_s = from->t_import_s;
+  to->surface_R = malloc ((n ? n : 1) * sizeof (double));
+  to->surface_names = calloc (n ? n : 1, sizeof (char *));
+  to->surface_materials = from->surface_materials ? calloc (n ? n : 1, sizeof (char *)) : NULL;
+  bool ok = to->surface_R && to->surface_names && (to->surface_materials || !from->surface_materials);
+  for (size_t i = 0; ok && i < n; i++)
+    {
+      to->surface_R[i] = from->surface_R[i];
+      ok = (to->surface_names[i] = strdup (from->surface_names[i])) != NULL;
+      if (ok && from->surface_materials && from->surface_materials[i])
+        ok = (to->surface_materials[i] = strdup (from->surface_materials[i])) != NULL;
+    }
+  return ok || rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+}
+
+bool
+rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], size_t n_sources,
+                     RwProgressFn progress, void *user_data, const atomic_int *cancel,
+                     RwSimSourceDoneFn done, void *done_data, RwError *err)
+{
   if (cfg->mesh_path == NULL || cfg->mesh_path[0] == '\0')
     return rw_fail (err, RW_ERROR_INPUT, _("No mesh file given"));
   if (!isfinite (cfg->scale) || cfg->scale <= 0)
@@ -369,6 +391,8 @@ rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
   char **materials = NULL;
   RwMeshReport report;
   memset (&report, 0, sizeof report);
+  RwSimResult imported;   /* the surface fields every source's result copies */
+  memset (&imported, 0, sizeof imported);
   const char *path = cfg->mesh_path;
 
   /* Import: mesh, leak check, materials. */
@@ -388,40 +412,78 @@ rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
       if (lib == NULL)
         goto out;
     }
-  out->n_surfaces = mesh->n_surfaces;
-  out->surface_R = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (double));
-  out->surface_names = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (char *));
-  if (out->surface_R == NULL || out->surface_names == NULL)
+  imported.n_surfaces = mesh->n_surfaces;
+  imported.surface_R = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (double));
+  imported.surface_names = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (char *));
+  if (imported.surface_R == NULL || imported.surface_names == NULL)
     {
       rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
       goto out;
     }
   if (!rw_materials_assign (lib, mesh, cfg->materials_map, cfg->uniform_R, cfg->fmax_hz,
-                            out->surface_R, &materials, err))
+                            imported.surface_R, &materials, err))
     goto out;
-  out->surface_materials = materials;
+  imported.surface_materials = materials;
   materials = NULL;
   for (size_t i = 0; i < mesh->n_surfaces; i++)
-    if ((out->surface_names[i] = strdup (mesh->surface_names[i])) == NULL)
+    if ((imported.surface_names[i] = strdup (mesh->surface_names[i])) == NULL)
       {
         rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
         goto out;
       }
-  out->mesh_volume_m3 = report.volume_m3;
-  out->t_import_s = rw_clock_s () - t_start;
+  imported.mesh_volume_m3 = report.volume_m3;
+  imported.t_import_s = rw_clock_s () - t_start;
 
-  if (!rw_sim_solve (cfg, mesh, out->surface_R, progress, user_data, cancel, out, err))
-    goto out;
-  out->t_total_s = rw_clock_s () - t_start;
   ok = true;
+  for (size_t s = 0; ok && s < n_sources; s++)
+    {
+      const double t_source = rw_clock_s ();
+      RwSimConfig one = *cfg;
+      memcpy (one.source, sources[s], sizeof one.source);
+      RwSimResult res;
+      memset (&res, 0, sizeof res);
+      ok = copy_surfaces (&res, &imported, err)
+           && rw_sim_solve (&one, mesh, res.surface_R, progress, user_data, cancel, &res, err);
+      if (ok)
+        {
+          res.t_total_s = imported.t_import_s + (rw_clock_s () - t_source);
+          ok = done (s, sources[s], &res, done_data, err);
+        }
+      else if (n_sources > 1 && err != NULL && err->code != RW_ERROR_CANCELLED)
+        rw_fail_prefix (err, _("source %zu"), s + 1);
+      rw_sim_result_clear (&res);
+    }
 
 out:
-  if (!ok)
-    rw_sim_result_clear (out);
+  rw_sim_result_clear (&imported);
   rw_mesh_report_clear (&report);
   rw_materials_free (lib);
   rw_mesh_free (mesh);
   return ok;
+}
+
+/* rw_simulate's `done`: the one result moves to the caller. */
+static bool
+keep_result (size_t source, const double position[3], RwSimResult *result, void *user_data,
+             RwError *err)
+{
+  (void) source, (void) position, (void) err;
+  RwSimResult *out = user_data;
+  *out = *result;
+  memset (result, 0, sizeof *result);
+  return true;
+}
+
+bool
+rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
+             const atomic_int *cancel, RwSimResult *out, RwError *err)
+{
+  memset (out, 0, sizeof *out);
+  const double (*one)[3] = (const double (*)[3]) &cfg->source;
+  if (rw_simulate_sources (cfg, one, 1, progress, user_data, cancel, keep_result, out, err))
+    return true;
+  rw_sim_result_clear (out);
+  return false;
 }
 
 char *

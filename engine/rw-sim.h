@@ -73,6 +73,21 @@ typedef struct {
 
 bool rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
                   const atomic_int *cancel, RwSimResult *out, RwError *err);
+
+/* Called by rw_simulate_sources when source `source`'s result is complete.
+ * The result is freed when it returns, unless `done` takes it (moves it out
+ * and zeroes *result). Returning false (with err set) stops the runs. */
+typedef bool (*RwSimSourceDoneFn) (size_t source, const double position[3],
+                                   RwSimResult *result, void *user_data, RwError *err);
+
+/* rw_simulate for several source positions (ISO 3382-1 asks for two or
+ * more): the mesh is imported, checked and given its materials once, then
+ * each source (cfg->source is not used) is solved and handed to `done`
+ * before the next starts. A failure of source s (> 1 source) names it:
+ * "source 2: …"; the sources before it have been handed over. */
+bool rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], size_t n_sources,
+                          RwProgressFn progress, void *user_data, const atomic_int *cancel,
+                          RwSimSourceDoneFn done, void *done_data, RwError *err);
 /* The stages after import, on a mesh the caller holds: voxelise, locate
  * the source and receivers, solve, post-process. `surface_R` gives one
  * reflection factor per mesh surface (rw_materials_assign, or the GUI's
