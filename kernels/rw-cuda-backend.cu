@@ -279,6 +279,14 @@ rw_vld (const __half *a, size_t i, float (&v)[4])
 
 template <bool NC>
 __device__ __forceinline__ void
+rw_vld (const __half *a, size_t i, float (&v)[2])
+{
+  const float2 f = rw_h2_to_f2 (NC ? __ldg ((const unsigned *) (a + i)) : *(const unsigned *) (a + i));
+  v[0] = f.x, v[1] = f.y;
+}
+
+template <bool NC>
+__device__ __forceinline__ void
 rw_vld (const __half *a, size_t i, float (&v)[8])
 {
   rw_unpack (NC ? __ldg ((const uint4 *) (a + i)) : *(const uint4 *) (a + i), v);
@@ -307,6 +315,12 @@ __device__ __forceinline__ void
 rw_vst (double *a, size_t i, const double (&v)[2])
 {
   *(double2 *) (a + i) = make_double2 (v[0], v[1]);
+}
+
+__device__ __forceinline__ void
+rw_vst (__half *a, size_t i, const float (&v)[2])
+{
+  *(unsigned *) (a + i) = rw_f2_to_h2 (v[0], v[1]);
 }
 
 __device__ __forceinline__ void
@@ -915,6 +929,289 @@ rw_kernel_bulk (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__res
 #endif
 }
 
+/* Variant 13, "wave": two time steps per pass over the field, the CPU
+ * backend's whole-plane wavefront (docs/SOLVER.md §8, docs/GPU.md). One
+ * launch is one phase t: blocks with blockIdx.z = 0 update plane t to
+ * time n + 1 (from a = p into b = q), blocks with blockIdx.z = 1 plane
+ * t − 2 to time n + 2 (from q into p). Step n + 2 at plane t − 2 reads
+ * time n + 1 at planes t − 3 … t − 1, finished by earlier launches; step
+ * n + 1 at plane t reads time n at planes t − 1 … t + 1, which step n + 2
+ * has not reached; so p and q stay in place and every cell gets the same
+ * update from the same values as in two single steps. While the planes of
+ * a pass stay in L2, DRAM moves 8 B per update instead of 12. A thread
+ * updates one group of W columns at one plane: no z-march, its z
+ * neighbours come from L2. */
+template <typename S, int BND>
+__global__ void __launch_bounds__ (512)
+rw_kernel_wave (S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ cell,
+                const uint2 *__restrict__ zrange, int nx, int ny, size_t sz, RwSlotTable slots,
+                int t, int step, int *__restrict__ bad, const unsigned *__restrict__ air)
+{
+  typedef typename RwArith<S>::type A;
+  enum { W = 16 / (int) sizeof (S) };
+  const int second = blockIdx.z;
+  const int z = t - 2 * second;
+  const int x = ((int) blockIdx.x * (int) blockDim.x + (int) threadIdx.x) * W;
+  const int y = (int) blockIdx.y * (int) blockDim.y + (int) threadIdx.y;
+  if (x >= nx || y >= ny || z < 1)
+    return;
+  const uint2 zr = zrange[(size_t) (x / W) + (size_t) (nx / W) * (size_t) y];
+  if (z < (int) zr.x || z >= (int) zr.y)
+    return;
+  const S *a = second ? q : p;
+  S *b = second ? p : q;
+  const size_t i = (size_t) x + (size_t) nx * (size_t) y + sz * (size_t) z;
+  A below[W], centre[W], above[W], ym[W], yp[W], prev[W], next[W];
+  rw_vld<false> (a, i - sz, below);
+  rw_vld<false> (a, i, centre);
+  rw_vld<false> (a, i + sz, above);
+  rw_vld<false> (a, i - nx, ym);
+  rw_vld<false> (a, i + nx, yp);
+  rw_vld<false> (b, i, prev);
+  const A xm0 = rw_ld (a, i - 1), xpw = rw_ld (a, i + W);
+  const size_t grp = i / W;
+  const bool all_air = (__ldg (air + (grp >> 5)) >> (grp & 31)) & 1u;
+  A sum = 0, max_abs = 0;
+  rw_group_update_store<BND, W> (all_air, centre, xm0, xpw, ym, yp, below, above, prev, slots,
+                                 cell, i, nx, sz, b, next, sum, max_abs);
+  if (rw_bad_sum (sum, max_abs, b))
+    atomicMin (bad, step + second);
+}
+
+/* Variant 14, "two steps a block": temporal blocking. Each block z-marches
+ * a tile and advances it two time steps in one pass: time n + 1 on the
+ * tile and a one-cell ring around it (from p = time n, q = time n − 1),
+ * time n + 2 on the tile one plane behind, from the n + 1 values it just
+ * computed (docs/GPU.md). The ring's n + 1 values are computed again by
+ * the neighbouring block that owns them, from the same inputs by the same
+ * code, so they agree bit for bit. The results go out of place, n + 1 to
+ * p1 and n + 2 to p2 (the spare pair of arrays), because the neighbours
+ * still read p and q around this tile while it is written. DRAM traffic
+ * per pass: read p and q, write p1 and p2 — 8 B per update in fp32
+ * instead of 12; the ring's loads are mostly L2 hits.
+ *
+ * A thread owns V cells of a row (a vector) in every plane; the block is
+ * 32 × RW_TB_BY threads: thread columns 1–30 and rows 2 … BY − 3 own the
+ * tile (30 V × (BY − 4) cells), rows 1 and BY − 2 the ring in y, thread
+ * columns 0 and 31 the ring in x (and one vector more than it needs), row
+ * 0 and BY − 1 only load. Planes of p (time n) and of time n + 1 are
+ * exchanged in shared memory, double-buffered: one barrier per plane.
+ * Step n + 1 at plane z takes the source of step n + 1 (as rw_kernel_io
+ * would after it, so that step n + 2 and the receivers see it); values are
+ * rounded to the storage type before step n + 2 uses them, as a single
+ * step would store and reload them. Outside cells of a stored vector get
+ * their own old value, as in the single-step kernels. */
+#define RW_TB_BY 16
+
+
+__device__ __forceinline__ float rw_stored (float v, const float *) { return v; }
+__device__ __forceinline__ double rw_stored (double v, const double *) { return v; }
+__device__ __forceinline__ float rw_stored (float v, const __half *) { return __half2float (__float2half_rn (v)); }
+
+/* The two cells of a vector at i, one step: air groups (cell bytes
+ * 0x0606) without per-cell K tests; others through rw_node_update (an
+ * outside cell keeps its own value). */
+template <int BND, typename A>
+__device__ __forceinline__ void
+rw_tb_update (unsigned cw, const A (&centre)[2], A xm0, A xp1, const A (&ym)[2],
+              const A (&yp)[2], const A (&below)[2], const A (&above)[2], const A (&prev)[2],
+              const RwSlotTable &slots, const uint8_t *__restrict__ cell, size_t i, int nx,
+              size_t sz, A (&next)[2])
+{
+  const A xm[2] = { xm0, centre[0] }, xp[2] = { centre[1], xp1 };
+  if (cw == 0x0606u)
+    {
+#pragma unroll
+      for (int k = 0; k < 2; k++)
+        next[k] = rw_air (((((xm[k] + xp[k]) + ym[k]) + yp[k]) + below[k]) + above[k], prev[k]);
+      return;
+    }
+#pragma unroll
+  for (int k = 0; k < 2; k++)
+    {
+      const uint8_t c = (uint8_t) (cw >> (8 * k));
+      next[k] = RW_CELL_K (c) == 0
+                  ? prev[k]
+                  : rw_node_update<BND, A> (c, centre[k], xm[k], xp[k], ym[k], yp[k], below[k],
+                                            above[k], prev[k], slots, cell, i + k, 1, nx, sz);
+    }
+}
+
+/* x neighbours at the vector's ends and the rows y ± 1, from a plane in
+ * shared memory (the ends clamped in thread columns 0 and 31, whose end
+ * cells are never used). */
+template <int BY, typename A>
+__device__ __forceinline__ void
+rw_tb_neighbours (const A (&s)[BY][64], int tx, int ty, A &xm0, A &xp1, A (&ym)[2], A (&yp)[2])
+{
+  xm0 = s[ty][max (2 * tx - 1, 0)];
+  xp1 = s[ty][min (2 * tx + 2, 63)];
+#pragma unroll
+  for (int k = 0; k < 2; k++)
+    ym[k] = s[ty - 1][2 * tx + k], yp[k] = s[ty + 1][2 * tx + k];
+}
+
+/* The source into cell k of a vector, as rw_kernel_io adds it to a stored
+ * value (selects, not an index: a register array indexed at run time
+ * would go to local memory). */
+template <typename S, typename A>
+__device__ __forceinline__ void
+rw_tb_inject (A (&v)[2], int k, int hard, double s, const S *to)
+{
+  const A x = rw_stored (hard ? (A) s : (k ? v[1] : v[0]) + (A) s, to);
+  v[0] = k ? v[0] : x;
+  v[1] = k ? x : v[1];
+}
+
+template <typename S, typename A>
+__device__ __forceinline__ void
+rw_tb_load (const S *__restrict__ a, size_t i, A (&v)[2])
+{
+  rw_vld<true> (a, i, v);
+}
+
+/* The z-march keeps its planes in rings of registers indexed by the
+ * iteration modulo 4, unrolled by 4 so that every index is a constant: a
+ * load lands in the slot of the plane it replaces and is first used two
+ * iterations later. (Shifting registers instead — above = next, … — makes
+ * each move wait for the load it copies: one iteration of cover.)
+ * Threads whose vector lies outside the grid read the nearest edge column
+ * instead, and planes beyond the item the last one it needs: every load is
+ * in bounds without a predicate; what those threads compute only reaches
+ * cells of the grid's outside layer, which keep their own value whatever
+ * their neighbours hold. */
+template <int J> struct RwTbPhase { enum { j = J }; };
+
+template <typename S, int BND>
+__global__ void __launch_bounds__ (32 * RW_TB_BY, 2)
+rw_kernel_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ p1,
+              S *__restrict__ p2, const uint8_t *__restrict__ cell,
+              const unsigned *__restrict__ air, const int4 *__restrict__ items, int nx, int ny,
+              int nz, size_t sz, RwSlotTable slots, int step, long long src, int hard, double s1,
+              int *__restrict__ bad)
+{
+  typedef typename RwArith<S>::type A;
+  enum { BY = RW_TB_BY, WA = 16 / (int) sizeof (S) };
+  __shared__ A sa[2][BY][64];   /* time n, planes z (even/odd) */
+  __shared__ A sr[2][BY][64];   /* time n + 1 */
+  const int4 it = items[blockIdx.x];
+  const int tx = (int) threadIdx.x, ty = (int) threadIdx.y;
+  const int x = it.x + 2 * (tx - 1), y = it.y + ty - 2;
+  const bool col_ok = x >= 0 && x < nx && y >= 0 && y < ny;
+  const bool ring = ty >= 1 && ty < BY - 1;                                  /* step n + 1 */
+  const bool core = col_ok && tx >= 1 && tx < 31 && ty >= 2 && ty < BY - 2;  /* stored */
+  const int z0 = it.z, z1 = it.w;
+  const size_t col = (size_t) min (max (x, 0), nx - 2) + (size_t) nx * (size_t) min (max (y, 0), ny - 1);
+  /* p is needed up to z1 + 1 (above the last step n + 1), q and the cells
+   * up to z1 */
+  const int zp = min (z1 + 1, nz - 1), zq = min (z1, nz - 1);
+  auto at = [&] (int z, int lim) { return col + sz * (size_t) min (max (z, 0), lim); };
+  /* the plane at which this thread's vector holds the source, and where */
+  int src_z = -1, src_k = 0;
+  if (src >= 0 && ring && col_ok && (long long) ((size_t) src % sz) - (long long) col >= 0
+      && (long long) ((size_t) src % sz) - (long long) col < 2)
+    src_z = (int) ((size_t) src / sz), src_k = (int) ((size_t) src % sz - col);
+  /* iteration j (plane z = z0 − 1 + j for step n + 1, z − 1 for n + 2):
+   *   pr[(j + d) & 3]: p at plane z − 1 + d (d = 0 … 3);
+   *   qr[j & 1]: q at z, qr[(j + 1) & 1] at z + 1;
+   *   rr[j & 3]: time n + 1 at z, [(j + 3) & 3] at z − 1, [(j + 2) & 3] at z − 2;
+   *   cr[j & 3]: cells at z, [(j + 3) & 3] at z − 1, [(j + 1) & 3] at z + 1,
+   *   [(j + 2) & 3] at z + 2;
+   *   aw[(j + 3) & 3]: the air word of plane z + 3, loaded an iteration
+   *   before its bit decides whether the cell bytes are loaded. */
+  A pr[4][2], qr[2][2], rr[4][2];
+  unsigned cr[4] = { 0, 0, 0, 0 }, aw[4] = { 0, 0, 0, 0 };
+  auto air_word = [&] (int z) { return __ldg (air + (at (z, zq) / WA >> 5)); };
+  auto cells = [&] (int z, unsigned w) -> unsigned {
+    const size_t i = at (z, zq);
+    return (w >> ((i / WA) & 31)) & 1u ? 0x0606u : (unsigned) __ldg ((const unsigned short *) (cell + i));
+  };
+  {
+    const int z = z0 - 1;
+#pragma unroll
+    for (int d = 0; d < 4; d++)
+      rw_tb_load (p, at (z - 1 + d, zp), pr[d]);
+    rw_tb_load (q, at (z, zq), qr[0]);
+    rw_tb_load (q, at (z + 1, zq), qr[1]);
+#pragma unroll
+    for (int d = 0; d < 3; d++)
+      cr[d] = cells (z + d, air_word (z + d));
+    aw[3] = air_word (z + 3);
+#pragma unroll
+    for (int d = 0; d < 4; d++)
+      rr[d][0] = rr[d][1] = 0;
+  }
+  A sum = 0, max_abs = 0;
+  auto iteration = [&] (auto phase, int z) {
+    enum { j = decltype (phase)::j, buf = j & 1 };
+    A (&am)[2] = pr[j & 3], (&ac)[2] = pr[(j + 1) & 3], (&ap)[2] = pr[(j + 2) & 3];
+    A (&b)[2] = qr[j & 1];
+    A (&rp)[2] = rr[j & 3], (&rc)[2] = rr[(j + 3) & 3], (&rm)[2] = rr[(j + 2) & 3];
+    const unsigned c1 = cr[j & 3], c2 = cr[(j + 3) & 3];
+    const size_t i = col + sz * (size_t) z;
+    sa[buf][ty][2 * tx] = ac[0];
+    sa[buf][ty][2 * tx + 1] = ac[1];
+    __syncthreads ();
+    if (ring)
+      {
+        A xm0, xp1, ym[2], yp[2];
+        rw_tb_neighbours<BY> (sa[buf], tx, ty, xm0, xp1, ym, yp);
+        rw_tb_update<BND> (c1, ac, xm0, xp1, ym, yp, am, ap, b, slots, cell, i, nx, sz, rp);
+        rp[0] = rw_stored (rp[0], p1);
+        rp[1] = rw_stored (rp[1], p1);
+        if (core && z >= z0 && z < z1 && c1 != 0)
+          {
+            /* the non-finite check sees what a single step would: the
+             * value before the source goes in */
+            sum += rp[0] + rp[1];
+            if (sizeof (S) == 2)
+              max_abs = fmax (max_abs, fmax (fabs (rp[0]), fabs (rp[1])));
+            if (z == src_z)
+              rw_tb_inject (rp, src_k, hard, s1, p1);
+            rw_vst (p1, i, rp);
+          }
+        else if (z == src_z)
+          rw_tb_inject (rp, src_k, hard, s1, p1);
+      }
+    sr[buf][ty][2 * tx] = rp[0];
+    sr[buf][ty][2 * tx + 1] = rp[1];
+    if (core && z > z0 && c2 != 0)
+      {
+        A xm0, xp1, ym[2], yp[2], out[2];
+        rw_tb_neighbours<BY> (sr[buf ^ 1], tx, ty, xm0, xp1, ym, yp);
+        rw_tb_update<BND> (c2, rc, xm0, xp1, ym, yp, rm, rp, am, slots, cell, i - sz, nx, sz, out);
+        sum += out[0] + out[1];
+        if (sizeof (S) == 2)
+          max_abs = fmax (max_abs, fmax (fabs (out[0]), fabs (out[1])));
+        rw_vst (p2, i - sz, out);
+      }
+    /* the slots just used for the last time take planes ahead */
+    rw_tb_load (p, at (z + 3, zp), pr[j & 3]);
+    rw_tb_load (q, at (z + 2, zq), qr[j & 1]);
+    cr[(j + 3) & 3] = cells (z + 3, aw[(j + 3) & 3]);
+    aw[j & 3] = air_word (z + 4);
+  };
+  for (int z = z0 - 1;;)
+    {
+      if (z > z1)
+        break;
+      iteration (RwTbPhase<0> (), z++);
+      if (z > z1)
+        break;
+      iteration (RwTbPhase<1> (), z++);
+      if (z > z1)
+        break;
+      iteration (RwTbPhase<2> (), z++);
+      if (z > z1)
+        break;
+      iteration (RwTbPhase<3> (), z++);
+    }
+  /* one test of everything stored (a NaN or infinity survives any sum);
+   * the step it names is the first of the pass, as near as a pass can say */
+  if (rw_bad_sum (sum, max_abs, (const S *) p1))
+    atomicMin (bad, step);
+}
+
 /* Source and receivers of one step, on the new field. One block: the
  * barrier orders the source write before a receiver at the same cell. */
 template <typename S>
@@ -973,12 +1270,14 @@ rw_variant_shm (int variant, int bx, int by, int elem)
  * more). Measured on the H100: 64 on the 220 M-cell hall is 1.7 % faster
  * than ~100; on the 22 M-cell e2e room, ~20 instead of 64 cuts the solve
  * from 7.43 s to 6.74 s. */
+/* Every bx × by tile of columns with an inside cell, with the z range
+ * [min zlo, max zhi) of its columns; *total_z: the sum of their lengths. */
 static std::vector<int4>
-rw_build_items (const RwCudaState *st, int bx, int by, int resident_blocks)
+rw_tiles (const RwCudaState *st, int bx, int by, size_t *total_z)
 {
   const size_t tx = (st->nx + bx - 1) / bx, ty = (st->ny + by - 1) / by;
   std::vector<int4> tiles;
-  size_t total_z = 0;
+  *total_z = 0;
   for (size_t j = 0; j < ty; j++)
     for (size_t i = 0; i < tx; i++)
       {
@@ -994,9 +1293,17 @@ rw_build_items (const RwCudaState *st, int bx, int by, int resident_blocks)
         if (lo < hi)
           {
             tiles.push_back (make_int4 ((int) (i * bx), (int) (j * by), (int) lo, (int) hi));
-            total_z += hi - lo;
+            *total_z += hi - lo;
           }
       }
+  return tiles;
+}
+
+static std::vector<int4>
+rw_build_items (const RwCudaState *st, int bx, int by, int resident_blocks)
+{
+  size_t total_z;
+  const std::vector<int4> tiles = rw_tiles (st, bx, by, &total_z);
   const size_t target = 4 * (size_t) std::max (resident_blocks, 1);
   const size_t chunk = std::min ((size_t) RW_MAX_ZCHUNK,
                                  std::max ((size_t) RW_MIN_ZCHUNK, (total_z + target - 1) / target));
@@ -1008,6 +1315,40 @@ rw_build_items (const RwCudaState *st, int bx, int by, int resident_blocks)
       for (int c = 0; c < nc; c++)
         items.push_back (make_int4 (t.x, t.y, t.z + (int) ((size_t) len * c / nc),
                                     t.z + (int) ((size_t) len * (c + 1) / nc)));
+    }
+  return items;
+}
+
+/* Variant 14's items: its tiles (30 V × (RW_TB_BY − 4) cells), each z range
+ * cut into chunks of equal length, long ones (every chunk re-reads four
+ * planes of p and two of q around it: 2 % at 256), at least two items per
+ * resident block where the grid allows; ordered chunk by chunk, so that
+ * the blocks resident at once work on neighbouring tiles at similar
+ * heights and the rings they share are L2 hits. */
+static std::vector<int4>
+rw_build_tb_items (const RwCudaState *st, int resident_blocks)
+{
+  const int tw = 60, th = RW_TB_BY - 4;
+  size_t total_z;
+  const std::vector<int4> tiles = rw_tiles (st, tw, th, &total_z);
+  const size_t target = 2 * (size_t) std::max (resident_blocks, 1);
+  const size_t chunk = std::min ((size_t) 256, std::max ((size_t) 32, (total_z + target - 1) / target));
+  std::vector<int4> items;
+  for (int c = 0;; c++)
+    {
+      bool any = false;
+      for (const int4 &t : tiles)
+        {
+          const int len = t.w - t.z;
+          const int nc = (int) ((len + chunk - 1) / chunk);
+          if (c >= nc)
+            continue;
+          any = true;
+          items.push_back (make_int4 (t.x, t.y, t.z + (int) ((size_t) len * c / nc),
+                                      t.z + (int) ((size_t) len * (c + 1) / nc)));
+        }
+      if (!any)
+        break;
     }
   return items;
 }
@@ -1026,7 +1367,7 @@ typedef const void *RwProdKernel;
 /* The production variant of each precision: the fastest measured on an
  * H100 (docs/GPU.md, docs/PERFORMANCE.md): 5 for fp32 and fp64, 9 (the
  * cp.async pipeline, which pays where the fp16 conversions lengthen each
- * step) for fp16. ROOMWAVE_CUDA_VARIANT=0…12 overrides it (benchmarks,
+ * step) for fp16. ROOMWAVE_CUDA_VARIANT=0…14 overrides it (benchmarks,
  * tests). */
 static int
 rw_cuda_variant (RwPrecision precision)
@@ -1065,6 +1406,8 @@ rw_production_kernel (RwPrecision prec, RwBoundary bnd, int variant)
   static const RwProdKernel table[RW_N_VARIANTS][3][3] = {
     RW_KV (0), RW_KV (1), RW_KV (2), RW_KWV (3), RW_KWV (4), RW_KAV (5), RW_KAV (6), RW_KAV (7),
     RW_KCV (2), RW_KCV (3), RW_KAV (10), RW_KBV (11), RW_KBV (12),
+    RW_KAV (5),   /* 13: single steps between its two-step passes */
+    RW_KAV (5),   /* 14: the same */
   };
 #undef RW_KBV
 #undef RW_KB
@@ -1243,6 +1586,12 @@ rw_field_pointers (RwCudaState *st)
   char *m = (char *) st->field_mem;
   st->p = m + RW_FIELD_GUARD * st->elem;
   st->q = m + rw_field_span (st->n, st->elem) + RW_FIELD_GUARD * st->elem;
+  if (st->field_mem2)
+    {
+      char *m2 = (char *) st->field_mem2;
+      st->p_spare = m2 + RW_FIELD_GUARD * st->elem;
+      st->q_spare = m2 + rw_field_span (st->n, st->elem) + RW_FIELD_GUARD * st->elem;
+    }
   return true;
 }
 
@@ -1262,6 +1611,48 @@ rw_cuda_memory_bytes (const RwSolverSetup *setup)
 }
 
 static void rw_cuda_destroy (void *state);
+
+/* Variant 14's spare pair of field arrays and its items. Where the spare
+ * pair does not fit in the free memory, or the source is not an inside
+ * cell (the passes inject it only where they update), the solver runs
+ * single steps of variant 5 instead (st->tb stays false). */
+static bool
+rw_tb_setup (RwCudaState *st, const std::vector<uint8_t> &cells, RwError *err)
+{
+  static const void *const table[3][3] = {
+    { (const void *) rw_kernel_tb<float, 0>, (const void *) rw_kernel_tb<float, 1>,
+      (const void *) rw_kernel_tb<float, 2> },
+    { (const void *) rw_kernel_tb<double, 0>, (const void *) rw_kernel_tb<double, 1>,
+      (const void *) rw_kernel_tb<double, 2> },
+    { (const void *) rw_kernel_tb<__half, 0>, (const void *) rw_kernel_tb<__half, 1>,
+      (const void *) rw_kernel_tb<__half, 2> },
+  };
+  if (st->source_cell >= 0 && RW_CELL_K (cells[(size_t) st->source_cell]) == 0)
+    return true;
+  size_t free_b, total_b;
+  int dev, sms, per_sm = 1;
+  if (!RW_CUDA (cudaMemGetInfo (&free_b, &total_b)) || !RW_CUDA (cudaGetDevice (&dev))
+      || !RW_CUDA (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev))
+      || !RW_CUDA (cudaOccupancyMaxActiveBlocksPerMultiprocessor (
+           &per_sm, table[st->precision][st->boundary], 32 * RW_TB_BY, 0)))
+    return false;
+  const std::vector<int4> items = rw_build_tb_items (st, sms * per_sm);
+  const size_t need = 2 * rw_field_span (st->n, st->elem) + items.size () * sizeof (int4);
+  /* keep 5 % of the card free for the runtime and the display */
+  if (need + total_b / 20 > free_b || items.empty ())
+    return true;
+  if (!RW_CUDA (cudaMalloc (&st->field_mem2, 2 * rw_field_span (st->n, st->elem)))
+      || !RW_CUDA (cudaMemset (st->field_mem2, 0, 2 * rw_field_span (st->n, st->elem)))
+      || !RW_CUDA (cudaMalloc ((void **) &st->tb_items, items.size () * sizeof (int4)))
+      || !RW_CUDA (cudaMemcpy (st->tb_items, items.data (), items.size () * sizeof (int4),
+                               cudaMemcpyHostToDevice)))
+    return false;
+  st->n_tb_items = items.size ();
+  /* p and q may have moved during the autotune: back to the first pair */
+  rw_field_pointers (st);
+  st->tb = true;
+  return true;
+}
 
 static void *
 rw_cuda_create (const RwSolverSetup *setup, RwError *err)
@@ -1384,6 +1775,18 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
       w = make_uint2 (0, 0);
   for (size_t r = 0; r < st->n_rcv; r++)
     rcv_pad.push_back (rw_pad_index (st, setup->receiver_cells[r]));
+  /* the planes the wave passes of variant 13 sweep; a source on a plane
+   * they do not reach leaves that variant to single steps */
+  st->zmin = UINT32_MAX;
+  st->zmax = 0;
+  for (size_t c = 0; c < g->nx * g->ny; c++)
+    if (g->zlo[c] < g->zhi[c])
+      st->zmin = std::min (st->zmin, g->zlo[c]), st->zmax = std::max (st->zmax, g->zhi[c]);
+  {
+    const long long zs = st->source_cell >= 0 ? st->source_cell / (long long) (st->nx * st->ny) : -1;
+    st->wave = st->variant == 13 && st->zmin < st->zmax
+               && (zs < 0 || (zs >= (long long) st->zmin && zs < (long long) st->zmax));
+  }
   /* one bit per group of wide_w cells: all air (variants 5–7) */
   air.assign (st->n / st->wide_w / 32 + 1, 0u);
   for (size_t grp = 0; grp < st->n / st->wide_w; grp++)
@@ -1444,6 +1847,8 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
     }
   else if (!rw_autotune (st, err))
     goto fail;
+  if (st->variant == 14 && !rw_tb_setup (st, cells, err))
+    goto fail;
   /* the autotune ran steps over the zero field: it is still zero, but make
    * sure of it rather than rely on it */
   if (!RW_CUDA (cudaMemsetAsync (st->p, 0, st->n * st->elem, st->stream))
@@ -1457,6 +1862,120 @@ fail:
   return NULL;
 }
 
+/* Source and receivers of step `step` on field f (S-typed launch). */
+static void
+rw_cuda_io (RwCudaState *st, void *f, long long src, double s, bool receivers, size_t k,
+            size_t chunk)
+{
+  const int threads = (int) std::min ((size_t) 256, ((st->n_rcv + 31) / 32) * 32 + 32);
+  const int n_rcv = receivers ? (int) st->n_rcv : 0;
+  if (st->precision == RW_PRECISION_F64)
+    rw_kernel_io<<<1, threads, 0, st->stream>>> ((double *) f, src, st->source_hard, s,
+                                                 st->rcv_cells, n_rcv, st->rcv_dev, k, chunk);
+  else if (st->precision == RW_PRECISION_F16)
+    rw_kernel_io<<<1, threads, 0, st->stream>>> ((__half *) f, src, st->source_hard, s,
+                                                 st->rcv_cells, n_rcv, st->rcv_dev, k, chunk);
+  else
+    rw_kernel_io<<<1, threads, 0, st->stream>>> ((float *) f, src, st->source_hard, s,
+                                                 st->rcv_cells, n_rcv, st->rcv_dev, k, chunk);
+}
+
+/* Variant 13: steps `step` and `step` + 1 in one pass (rw_kernel_wave), a
+ * launch per phase; the receiver samples go to slots k and k + 1 of the
+ * chunk. p and q end where they began: p at time n + 2, q at n + 1. */
+static void
+rw_cuda_wave_pass (RwCudaState *st, size_t step, size_t k, size_t chunk)
+{
+  static const void *const table[3][3] = {
+    { (const void *) rw_kernel_wave<float, 0>, (const void *) rw_kernel_wave<float, 1>,
+      (const void *) rw_kernel_wave<float, 2> },
+    { (const void *) rw_kernel_wave<double, 0>, (const void *) rw_kernel_wave<double, 1>,
+      (const void *) rw_kernel_wave<double, 2> },
+    { (const void *) rw_kernel_wave<__half, 0>, (const void *) rw_kernel_wave<__half, 1>,
+      (const void *) rw_kernel_wave<__half, 2> },
+  };
+  const void *fn = table[st->precision][st->boundary];
+  int nx = (int) st->nx, ny = (int) st->ny, step_i = (int) step;
+  size_t sz = st->nx * st->ny;
+  const dim3 block (32, 4);
+  const dim3 grid ((unsigned) ((st->nx / st->wide_w + block.x - 1) / block.x),
+                   (unsigned) ((st->ny + block.y - 1) / block.y), 2);
+  const long long zs = st->source_cell >= 0 ? st->source_cell / (long long) sz : -1;
+  const double s1 = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
+  const double s2 = (st->source && step + 1 < st->n_steps) ? st->source[step + 1] : 0.0;
+  for (int t = (int) st->zmin; t < (int) st->zmax + 2; t++)
+    {
+      void *args[] = { &st->p, &st->q, &st->cell, &st->zrange_w, &nx, &ny, &sz, &st->slots,
+                       &t, &step_i, &st->bad, &st->air };
+      (void) cudaLaunchKernel (fn, grid, block, args, 0, st->stream);
+      /* the source of step n + 1 once its plane is done, before step
+       * n + 2 reads it */
+      if (t == zs)
+        rw_cuda_io (st, st->q, st->source_cell, s1, false, k, chunk);
+    }
+  if (st->n_rcv > 0)
+    rw_cuda_io (st, st->q, -1, 0.0, true, k, chunk);
+  if (st->source_cell >= 0 || st->n_rcv > 0)
+    rw_cuda_io (st, st->p, st->source_cell, s2, true, k + 1, chunk);
+}
+
+/* Variant 14: steps `step` and `step` + 1 in one pass (rw_kernel_tb), from
+ * p and q into the spare pair, which then become p (time n + 2) and q
+ * (n + 1); with `io`, the source of step n + 1 inside the kernel, the
+ * receivers of both steps and the source of step n + 2 after it (slots k
+ * and k + 1 of the chunk). */
+static void
+rw_cuda_tb_pass (RwCudaState *st, size_t step, size_t k, size_t chunk, bool io)
+{
+  static const void *const table[3][3] = {
+    { (const void *) rw_kernel_tb<float, 0>, (const void *) rw_kernel_tb<float, 1>,
+      (const void *) rw_kernel_tb<float, 2> },
+    { (const void *) rw_kernel_tb<double, 0>, (const void *) rw_kernel_tb<double, 1>,
+      (const void *) rw_kernel_tb<double, 2> },
+    { (const void *) rw_kernel_tb<__half, 0>, (const void *) rw_kernel_tb<__half, 1>,
+      (const void *) rw_kernel_tb<__half, 2> },
+  };
+  void *n1 = st->q_spare, *n2 = st->p_spare;
+  if (st->n_tb_items > 0)
+    {
+      int nx = (int) st->nx, ny = (int) st->ny, nz = (int) st->nz, step_i = (int) step;
+      size_t sz = st->nx * st->ny;
+      long long src = io ? st->source_cell : -1;
+      int hard = st->source_hard;
+      double s1 = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
+      void *args[] = { &st->p, &st->q, &n1, &n2, &st->cell, &st->air, &st->tb_items, &nx, &ny,
+                       &nz, &sz, &st->slots, &step_i, &src, &hard, &s1, &st->bad };
+      (void) cudaLaunchKernel (table[st->precision][st->boundary], dim3 ((unsigned) st->n_tb_items),
+                               dim3 (32, RW_TB_BY), args, 0, st->stream);
+    }
+  if (io && st->n_rcv > 0)
+    rw_cuda_io (st, n1, -1, 0.0, true, k, chunk);
+  if (io && (st->source_cell >= 0 || st->n_rcv > 0))
+    {
+      const double s2 = (st->source && step + 1 < st->n_steps) ? st->source[step + 1] : 0.0;
+      rw_cuda_io (st, n2, st->source_cell, s2, true, k + 1, chunk);
+    }
+  st->p_spare = st->p;
+  st->q_spare = st->q;
+  st->p = n2;
+  st->q = n1;
+}
+
+void
+rw_cuda_pass_steps (RwCudaState *st)
+{
+  if (st->tb)
+    rw_cuda_tb_pass (st, 0, 0, RW_RCV_CHUNK, false);
+  else
+    rw_cuda_wave_pass (st, 0, 0, RW_RCV_CHUNK);
+}
+
+void
+rw_cuda_home_fields (RwCudaState *st)
+{
+  rw_field_pointers (st);
+}
+
 static bool
 rw_cuda_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride,
                  RwError *err)
@@ -1468,24 +1987,19 @@ rw_cuda_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride
       for (size_t k = 0; k < chunk; k++)
         {
           const size_t step = step0 + done + k;
+          if ((st->wave || st->tb) && k + 1 < chunk)
+            {
+              if (st->tb)
+                rw_cuda_tb_pass (st, step, k, chunk, true);
+              else
+                rw_cuda_wave_pass (st, step, k, chunk);
+              k++;
+              continue;
+            }
           rw_cuda_launch_step (st, (int) step);
           const double s = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
           if (st->source_cell >= 0 || st->n_rcv > 0)
-            {
-              const int threads = (int) std::min ((size_t) 256, ((st->n_rcv + 31) / 32) * 32 + 32);
-              if (st->precision == RW_PRECISION_F64)
-                rw_kernel_io<<<1, threads, 0, st->stream>>> ((double *) st->q, st->source_cell,
-                                                             st->source_hard, s, st->rcv_cells,
-                                                             (int) st->n_rcv, st->rcv_dev, k, chunk);
-              else if (st->precision == RW_PRECISION_F16)
-                rw_kernel_io<<<1, threads, 0, st->stream>>> ((__half *) st->q, st->source_cell,
-                                                             st->source_hard, s, st->rcv_cells,
-                                                             (int) st->n_rcv, st->rcv_dev, k, chunk);
-              else
-                rw_kernel_io<<<1, threads, 0, st->stream>>> ((float *) st->q, st->source_cell,
-                                                             st->source_hard, s, st->rcv_cells,
-                                                             (int) st->n_rcv, st->rcv_dev, k, chunk);
-            }
+            rw_cuda_io (st, st->q, st->source_cell, s, true, k, chunk);
           std::swap (st->p, st->q);
         }
       if (!RW_CUDA (cudaGetLastError ()))
@@ -1585,7 +2099,9 @@ rw_cuda_destroy (void *state)
     return;
   if (st->stream)
     cudaStreamSynchronize (st->stream);
-  cudaFree (st->field_mem);   /* p and q point into it */
+  cudaFree (st->field_mem);   /* p and q point into it (or into field_mem2) */
+  cudaFree (st->field_mem2);
+  cudaFree (st->tb_items);
   cudaFree (st->cell);
   cudaFree (st->zrange);
   cudaFree (st->zrange_w);

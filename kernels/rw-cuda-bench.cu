@@ -409,7 +409,6 @@ rw_cuda_bench (const RwGrid *g, const double *surface_R, RwPrecision precision,
   const bool tex_fits = st->n <= (size_t) tex_max;
   if (ok && precision == RW_PRECISION_F32 && tex_fits)
     ok = rw_make_texture (st->p, st->n, &tex[0], err) && rw_make_texture (st->q, st->n, &tex[1], err);
-  void *const p0 = st->p;
 
   /* production first: its final field is the reference */
   std::vector<int> order;
@@ -453,24 +452,36 @@ rw_cuda_bench (const RwGrid *g, const double *surface_R, RwPrecision precision,
           row->registers = attr.numRegs;
         }
       /* every run starts from the same field in the same arrays */
-      if (st->p != p0)
-        std::swap (st->p, st->q);
+      rw_cuda_home_fields (st);
       rw_init_field (st);
       int parity = 0;
-      for (int s = 0; s < 2 + steps; s++)
+      /* variants 13 and 14 advance two steps a pass: an event every other
+       * step */
+      const int per = k == RW_K_PRODUCTION && (st->wave || st->tb) ? 2 : 1;
+      for (int s = 0; s < 2 + steps; s += per)
         {
           if (s >= 2)
             cudaEventRecord (ev[s - 2], st->stream);
-          rw_strategy_step (st, k, bx, by, tex[parity]);
-          std::swap (st->p, st->q);
-          parity ^= 1;
+          if (per == 2)
+            rw_cuda_pass_steps (st);
+          else
+            {
+              rw_strategy_step (st, k, bx, by, tex[parity]);
+              std::swap (st->p, st->q);
+              parity ^= 1;
+            }
         }
       cudaEventRecord (ev[steps], st->stream);
       if (!(ok = RW_CUDA (cudaGetLastError ()) && RW_CUDA (cudaEventSynchronize (ev[steps]))))
         break;
       std::vector<float> ms (steps);
-      for (int s = 0; s < steps && ok; s++)
-        ok = RW_CUDA (cudaEventElapsedTime (&ms[s], ev[s], ev[s + 1]));
+      for (int s = 0; s < steps && ok; s += per)
+        {
+          ok = RW_CUDA (cudaEventElapsedTime (&ms[s], ev[s], ev[std::min (s + per, steps)]));
+          ms[s] /= (float) per;
+          if (per == 2 && s + 1 < steps)
+            ms[s + 1] = ms[s];
+        }
       if (!ok)
         break;
       std::sort (ms.begin (), ms.end ());

@@ -27,8 +27,8 @@ extern "C" {
 #define RW_CUDA_MAX_SLOTS 32
 
 /* Variants of the production kernel (docs/GPU.md); the environment
- * variable ROOMWAVE_CUDA_VARIANT=0…12 picks one, for benchmarks. */
-#define RW_CUDA_N_VARIANTS 13
+ * variable ROOMWAVE_CUDA_VARIANT=0…14 picks one, for benchmarks. */
+#define RW_CUDA_N_VARIANTS 15
 
 /* Thread-block shapes the autotune tries (x × y threads). */
 #define RW_CUDA_N_TUNE_SHAPES 10

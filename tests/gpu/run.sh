@@ -18,7 +18,9 @@
 # Environment: RW_CELLS (hall inside cells, default 220e6), RW_STEPS
 # (timed steps per kernel, default 50), RW_SKIP_SANITIZER=1, RW_SKIP_E2E=1,
 # RW_ASAN=1 (also build with ASan + UBSan and run the GPU tests under them),
-# RW_PROFILE=1 (ncu on production variants 1, 3 and 6), RW_BUILD_DIR.
+# RW_PROFILE=1 (ncu on production variants 1, 3 and 6; in the variants
+# mode on the first variant's kernel, RW_PROFILE_KERNEL, on the hall),
+# RW_BUILD_DIR.
 # Logs: $OUT/logs.tar.gz; the benchmark tables also as $OUT/bench-*.txt.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -97,6 +99,19 @@ if [ "$QUICK" = variants ]; then
     --variants="$LIST" --steps "$STEPS" > "$LOGS/bench-hall.txt" 2>&1
   note "hall bench: rc $?"
   first=${LIST%%,*}
+  # RW_PROFILE=1: ncu on the first variant's two-step or production kernel,
+  # fp32 and fp16, on the hall
+  if [ "${RW_PROFILE:-0}" = 1 ] && command -v ncu > /dev/null; then
+    for prec in f32 f16; do
+      ROOMWAVE_CUDA_VARIANT=$first timeout 240 ncu --kernel-name regex:"${RW_PROFILE_KERNEL:-rw_kernel_tb}" \
+        --launch-skip 2 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis \
+        --section Occupancy --section WarpStateStats --section SchedulerStats --section LaunchStats \
+        "$B/tests/bench-cuda" --room hall --cells "$CELLS" --kernel production --precision $prec \
+        --steps 6 > "$LOGS/ncu-v$first-$prec.txt" 2>&1
+      note "ncu v$first $prec: rc $?"
+      grep -E "DRAM Throughput|Memory Throughput|Achieved Occupancy|Registers Per|L2 Hit|L1/TEX Hit|Duration|Warp Cycles Per Issued|Issued Warp|No Eligible|Stall|One or More" "$LOGS/ncu-v$first-$prec.txt" | head -24
+    done
+  fi
   if [ "${RW_SKIP_SANITIZER:-0}" != 1 ]; then
     for tool in memcheck racecheck; do
       RW_TEST_VARIANT=$first timeout 60 compute-sanitizer --tool $tool --error-exitcode 99 \
