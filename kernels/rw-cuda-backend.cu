@@ -1101,11 +1101,16 @@ rw_kernel_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ 
   const bool ring = ty >= 1 && ty < BY - 1;                                  /* step n + 1 */
   const bool core = col_ok && tx >= 1 && tx < 31 && ty >= 2 && ty < BY - 2;  /* stored */
   const int z0 = it.z, z1 = it.w;
-  const size_t col = (size_t) min (max (x, 0), nx - 2) + (size_t) nx * (size_t) min (max (y, 0), ny - 1);
+  /* offsets in 32 bits (the host keeps the grid under 2³² cells): one
+   * multiply-add per address */
+  const unsigned col = (unsigned) min (max (x, 0), nx - 2) + (unsigned) nx * (unsigned) min (max (y, 0), ny - 1);
+  const unsigned szu = (unsigned) sz;
   /* p is needed up to z1 + 1 (above the last step n + 1), q and the cells
    * up to z1 */
   const int zp = min (z1 + 1, nz - 1), zq = min (z1, nz - 1);
-  auto at = [&] (int z, int lim) { return col + sz * (size_t) min (max (z, 0), lim); };
+  auto at = [&] (int z, int lim) { return col + szu * (unsigned) min (max (z, 0), lim); };
+  /* the air bit of plane z: bit (col + sz z) / WA, with sz a multiple of 32 */
+  const unsigned colw = col / WA, szw = szu / WA;
   /* the plane at which this thread's vector holds the source, and where */
   int src_z = -1, src_k = 0;
   if (src >= 0 && ring && col_ok && (long long) ((size_t) src % sz) - (long long) col >= 0
@@ -1121,10 +1126,11 @@ rw_kernel_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ 
    *   before its bit decides whether the cell bytes are loaded. */
   A pr[4][2], qr[2][2], rr[4][2];
   unsigned cr[4] = { 0, 0, 0, 0 }, aw[4] = { 0, 0, 0, 0 };
-  auto air_word = [&] (int z) { return __ldg (air + (at (z, zq) / WA >> 5)); };
+  auto air_word = [&] (int z) { return __ldg (air + ((colw + szw * (unsigned) min (z, zq)) >> 5)); };
   auto cells = [&] (int z, unsigned w) -> unsigned {
-    const size_t i = at (z, zq);
-    return (w >> ((i / WA) & 31)) & 1u ? 0x0606u : (unsigned) __ldg ((const unsigned short *) (cell + i));
+    const unsigned zc = (unsigned) min (z, zq);
+    return (w >> ((colw + szw * zc) & 31)) & 1u
+             ? 0x0606u : (unsigned) __ldg ((const unsigned short *) (cell + (col + szu * zc)));
   };
   {
     const int z = z0 - 1;
@@ -1148,7 +1154,7 @@ rw_kernel_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ 
     A (&b)[2] = qr[j & 1];
     A (&rp)[2] = rr[j & 3], (&rc)[2] = rr[(j + 3) & 3], (&rm)[2] = rr[(j + 2) & 3];
     const unsigned c1 = cr[j & 3], c2 = cr[(j + 3) & 3];
-    const size_t i = col + sz * (size_t) z;
+    const unsigned i = col + szu * (unsigned) z;
     sa[buf][ty][2 * tx] = ac[0];
     sa[buf][ty][2 * tx + 1] = ac[1];
     __syncthreads ();
@@ -1179,11 +1185,11 @@ rw_kernel_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ 
       {
         A xm0, xp1, ym[2], yp[2], out[2];
         rw_tb_neighbours<BY> (sr[buf ^ 1], tx, ty, xm0, xp1, ym, yp);
-        rw_tb_update<BND> (c2, rc, xm0, xp1, ym, yp, rm, rp, am, slots, cell, i - sz, nx, sz, out);
+        rw_tb_update<BND> (c2, rc, xm0, xp1, ym, yp, rm, rp, am, slots, cell, i - szu, nx, sz, out);
         sum += out[0] + out[1];
         if (sizeof (S) == 2)
           max_abs = fmax (max_abs, fmax (fabs (out[0]), fabs (out[1])));
-        rw_vst (p2, i - sz, out);
+        rw_vst (p2, i - szu, out);
       }
     /* the slots just used for the last time take planes ahead */
     rw_tb_load (p, at (z + 3, zp), pr[j & 3]);
@@ -1613,21 +1619,23 @@ rw_cuda_memory_bytes (const RwSolverSetup *setup)
 static void rw_cuda_destroy (void *state);
 
 /* Variant 14's spare pair of field arrays and its items. Where the spare
- * pair does not fit in the free memory, or the source is not an inside
- * cell (the passes inject it only where they update), the solver runs
- * single steps of variant 5 instead (st->tb stays false). */
+ * pair does not fit in the free memory, the source is not an inside cell
+ * (the passes inject it only where they update), the precision is fp64
+ * (its passes measured slower than single steps: 86 against 99 Gvox/s) or
+ * the grid holds 2³² cells or more (the kernel indexes in 32 bits), the
+ * solver runs single steps of variant 5 instead (st->tb stays false). */
 static bool
 rw_tb_setup (RwCudaState *st, const std::vector<uint8_t> &cells, RwError *err)
 {
   static const void *const table[3][3] = {
     { (const void *) rw_kernel_tb<float, 0>, (const void *) rw_kernel_tb<float, 1>,
       (const void *) rw_kernel_tb<float, 2> },
-    { (const void *) rw_kernel_tb<double, 0>, (const void *) rw_kernel_tb<double, 1>,
-      (const void *) rw_kernel_tb<double, 2> },
+    { NULL, NULL, NULL },   /* fp64: single steps (measured slower in passes) */
     { (const void *) rw_kernel_tb<__half, 0>, (const void *) rw_kernel_tb<__half, 1>,
       (const void *) rw_kernel_tb<__half, 2> },
   };
-  if (st->source_cell >= 0 && RW_CELL_K (cells[(size_t) st->source_cell]) == 0)
+  if ((st->source_cell >= 0 && RW_CELL_K (cells[(size_t) st->source_cell]) == 0)
+      || st->precision == RW_PRECISION_F64 || st->n + RW_FIELD_GUARD >= UINT_MAX)
     return true;
   size_t free_b, total_b;
   int dev, sms, per_sm = 1;
@@ -1930,8 +1938,7 @@ rw_cuda_tb_pass (RwCudaState *st, size_t step, size_t k, size_t chunk, bool io)
   static const void *const table[3][3] = {
     { (const void *) rw_kernel_tb<float, 0>, (const void *) rw_kernel_tb<float, 1>,
       (const void *) rw_kernel_tb<float, 2> },
-    { (const void *) rw_kernel_tb<double, 0>, (const void *) rw_kernel_tb<double, 1>,
-      (const void *) rw_kernel_tb<double, 2> },
+    { NULL, NULL, NULL },   /* fp64: single steps (measured slower in passes) */
     { (const void *) rw_kernel_tb<__half, 0>, (const void *) rw_kernel_tb<__half, 1>,
       (const void *) rw_kernel_tb<__half, 2> },
   };

@@ -7,6 +7,7 @@
 #   tests/gpu/run.sh [quick]          (from the repository root)
 #   tests/gpu/run.sh variants 11,12   (new production variants: tests, hall
 #                                      table, sanitizers on the first)
+#   tests/gpu/run.sh sass PATTERN     (machine code of matching kernels)
 #
 # The GPU machine has no Assimp, libsndfile, libsamplerate, json-c or
 # cairo: when .carry/sysroot exists (Debian packages unpacked with dpkg -x,
@@ -79,6 +80,17 @@ meson compile -C "$B" > "$LOGS/build.log" 2>&1 \
 echo "build: ok"
 
 export XDG_CACHE_HOME=$LOGS/cache
+
+# ------------------------------------ sass FUNC: the machine code of kernels
+# whose mangled name matches FUNC (no device work), to $OUT/sass.txt
+if [ "$QUICK" = sass ]; then
+  cuobjdump -sass "$B/kernels/rw-cuda-backend.o" > "$LOGS/sass-all.txt"
+  awk -v pat="${2:?sass: a function name pattern}" '/Function :/ { on = ($0 ~ pat) } on' \
+    "$LOGS/sass-all.txt" > "$OUT/sass.txt"
+  grep -c "^        /\*[0-9a-f]*\*/" "$OUT/sass.txt"
+  rm -rf "$LOGS"
+  exit 0
+fi
 
 # ------------------------------------------- variants LIST: a short call
 # for new production variants: correctness of each, the sanitizers on the
