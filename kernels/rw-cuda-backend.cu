@@ -1325,20 +1325,21 @@ rw_build_items (const RwCudaState *st, int bx, int by, int resident_blocks)
   return items;
 }
 
-/* Variant 14's items: its tiles (30 V × (RW_TB_BY − 4) cells), each z range
- * cut into chunks of equal length, long ones (every chunk re-reads four
- * planes of p and two of q around it: 2 % at 256), at least two items per
- * resident block where the grid allows; ordered chunk by chunk, so that
- * the blocks resident at once work on neighbouring tiles at similar
- * heights and the rings they share are L2 hits. */
+/* Variant 14's items: its tiles (60 × (RW_TB_BY − 4) cells), each z range
+ * cut into chunks of at most 128 planes (a chunk re-reads four planes of p
+ * and two of q around it, and runs two iterations more than its length),
+ * ordered chunk by chunk, so that the blocks resident at once work on
+ * neighbouring tiles at similar heights and the rings they share are L2
+ * hits. The blocks start in this order; the items of the last two waves
+ * are cut into quarters, so that the pass does not wait at its end for a
+ * few long items while the GPU idles (with equal items, 7.02 waves of them
+ * took as long as 8). */
 static std::vector<int4>
 rw_build_tb_items (const RwCudaState *st, int resident_blocks)
 {
-  const int tw = 60, th = RW_TB_BY - 4;
   size_t total_z;
-  const std::vector<int4> tiles = rw_tiles (st, tw, th, &total_z);
-  const size_t target = 2 * (size_t) std::max (resident_blocks, 1);
-  const size_t chunk = std::min ((size_t) 256, std::max ((size_t) 32, (total_z + target - 1) / target));
+  const std::vector<int4> tiles = rw_tiles (st, 60, RW_TB_BY - 4, &total_z);
+  const int chunk = 128;
   std::vector<int4> items;
   for (int c = 0;; c++)
     {
@@ -1346,17 +1347,25 @@ rw_build_tb_items (const RwCudaState *st, int resident_blocks)
       for (const int4 &t : tiles)
         {
           const int len = t.w - t.z;
-          const int nc = (int) ((len + chunk - 1) / chunk);
+          const int nc = (len + chunk - 1) / chunk;
           if (c >= nc)
             continue;
           any = true;
-          items.push_back (make_int4 (t.x, t.y, t.z + (int) ((size_t) len * c / nc),
-                                      t.z + (int) ((size_t) len * (c + 1) / nc)));
+          items.push_back (make_int4 (t.x, t.y, t.z + len * c / nc, t.z + len * (c + 1) / nc));
         }
       if (!any)
         break;
     }
-  return items;
+  const size_t tail = std::min (items.size (), 2 * (size_t) std::max (resident_blocks, 1));
+  std::vector<int4> out (items.begin (), items.end () - (ptrdiff_t) tail);
+  for (size_t k = items.size () - tail; k < items.size (); k++)
+    {
+      const int4 t = items[k];
+      const int len = t.w - t.z, n = std::max (1, std::min (4, len / 16));
+      for (int c = 0; c < n; c++)
+        out.push_back (make_int4 (t.x, t.y, t.z + len * c / n, t.z + len * (c + 1) / n));
+    }
+  return out;
 }
 
 /* Upper bound of the items for any block shape of ≥ 64 threads. */
