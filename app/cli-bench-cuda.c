@@ -58,17 +58,24 @@ rw_print_row (const RwCudaBenchRow *r, bool json, bool last)
               r->block_x, r->block_y, r->ran ? "true" : "false");
       if (r->ran)
         printf (", \"ms_per_step\": %.4f, \"gvox_per_s\": %.2f, \"registers\": %d, "
-                "\"roofline_fraction\": %.4f, \"max_diff_vs_production\": %.3g",
-                r->ms_per_step, r->gvox_per_s, r->registers, r->roofline_fraction, r->max_diff);
+                "\"roofline_fraction\": %.4f, \"max_diff_vs_production\": %.3g, "
+                "\"steps_per_pass\": %d",
+                r->ms_per_step, r->gvox_per_s, r->registers, r->roofline_fraction, r->max_diff,
+                r->steps_per_pass > 1 ? r->steps_per_pass : 1);
       else
         printf (", \"why\": \"%s\"", r->why);
       printf ("}%s\n", last ? "" : ",");
       return;
     }
   if (r->ran)
-    printf ("%-15s %4dx%-4d %10.3f %9.1f %6d %8.1f %%   %.2g\n", r->kernel, r->block_x,
-            r->block_y, r->ms_per_step, r->gvox_per_s, r->registers,
-            100.0 * r->roofline_fraction, r->max_diff);
+    {
+      printf ("%-15s %4dx%-4d %10.3f %9.1f %6d %8.1f %%   %.2g", r->kernel, r->block_x,
+              r->block_y, r->ms_per_step, r->gvox_per_s, r->registers,
+              100.0 * r->roofline_fraction, r->max_diff);
+      if (r->steps_per_pass > 1)
+        printf (_("   (%d steps a pass)"), r->steps_per_pass);
+      printf ("\n");
+    }
   else
     printf ("%-15s %4dx%-4d   %s\n", r->kernel, r->block_x, r->block_y, r->why);
 }

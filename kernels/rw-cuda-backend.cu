@@ -929,56 +929,7 @@ rw_kernel_bulk (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__res
 #endif
 }
 
-/* Variant 13, "wave": two time steps per pass over the field, the CPU
- * backend's whole-plane wavefront (docs/SOLVER.md §8, docs/GPU.md). One
- * launch is one phase t: blocks with blockIdx.z = 0 update plane t to
- * time n + 1 (from a = p into b = q), blocks with blockIdx.z = 1 plane
- * t − 2 to time n + 2 (from q into p). Step n + 2 at plane t − 2 reads
- * time n + 1 at planes t − 3 … t − 1, finished by earlier launches; step
- * n + 1 at plane t reads time n at planes t − 1 … t + 1, which step n + 2
- * has not reached; so p and q stay in place and every cell gets the same
- * update from the same values as in two single steps. While the planes of
- * a pass stay in L2, DRAM moves 8 B per update instead of 12. A thread
- * updates one group of W columns at one plane: no z-march, its z
- * neighbours come from L2. */
-template <typename S, int BND>
-__global__ void __launch_bounds__ (512)
-rw_kernel_wave (S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ cell,
-                const uint2 *__restrict__ zrange, int nx, int ny, size_t sz, RwSlotTable slots,
-                int t, int step, int *__restrict__ bad, const unsigned *__restrict__ air)
-{
-  typedef typename RwArith<S>::type A;
-  enum { W = 16 / (int) sizeof (S) };
-  const int second = blockIdx.z;
-  const int z = t - 2 * second;
-  const int x = ((int) blockIdx.x * (int) blockDim.x + (int) threadIdx.x) * W;
-  const int y = (int) blockIdx.y * (int) blockDim.y + (int) threadIdx.y;
-  if (x >= nx || y >= ny || z < 1)
-    return;
-  const uint2 zr = zrange[(size_t) (x / W) + (size_t) (nx / W) * (size_t) y];
-  if (z < (int) zr.x || z >= (int) zr.y)
-    return;
-  const S *a = second ? q : p;
-  S *b = second ? p : q;
-  const size_t i = (size_t) x + (size_t) nx * (size_t) y + sz * (size_t) z;
-  A below[W], centre[W], above[W], ym[W], yp[W], prev[W], next[W];
-  rw_vld<false> (a, i - sz, below);
-  rw_vld<false> (a, i, centre);
-  rw_vld<false> (a, i + sz, above);
-  rw_vld<false> (a, i - nx, ym);
-  rw_vld<false> (a, i + nx, yp);
-  rw_vld<false> (b, i, prev);
-  const A xm0 = rw_ld (a, i - 1), xpw = rw_ld (a, i + W);
-  const size_t grp = i / W;
-  const bool all_air = (__ldg (air + (grp >> 5)) >> (grp & 31)) & 1u;
-  A sum = 0, max_abs = 0;
-  rw_group_update_store<BND, W> (all_air, centre, xm0, xpw, ym, yp, below, above, prev, slots,
-                                 cell, i, nx, sz, b, next, sum, max_abs);
-  if (rw_bad_sum (sum, max_abs, b))
-    atomicMin (bad, step + second);
-}
-
-/* Variant 14, "two steps a block": temporal blocking. Each block z-marches
+/* Variant 13, "two steps a block": temporal blocking. Each block z-marches
  * a tile and advances it two time steps in one pass: time n + 1 on the
  * tile and a one-cell ring around it (from p = time n, q = time n − 1),
  * time n + 2 on the tile one plane behind, from the n + 1 values it just
@@ -1001,8 +952,6 @@ rw_kernel_wave (S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict_
  * rounded to the storage type before step n + 2 uses them, as a single
  * step would store and reload them. Outside cells of a stored vector get
  * their own old value, as in the single-step kernels. */
-#define RW_TB_BY 16
-
 
 __device__ __forceinline__ float rw_stored (float v, const float *) { return v; }
 __device__ __forceinline__ double rw_stored (double v, const double *) { return v; }
@@ -1325,7 +1274,7 @@ rw_build_items (const RwCudaState *st, int bx, int by, int resident_blocks)
   return items;
 }
 
-/* Variant 14's items: its tiles (60 × (RW_TB_BY − 4) cells), each z range
+/* Variant 13's items: its tiles (60 × (RW_TB_BY − 4) cells), each z range
  * cut into chunks of at most 128 planes (a chunk re-reads four planes of p
  * and two of q around it, and runs two iterations more than its length),
  * ordered chunk by chunk, so that the blocks resident at once work on
@@ -1380,10 +1329,11 @@ rw_items_bound (size_t nx, size_t ny, size_t nz)
 typedef const void *RwProdKernel;
 
 /* The production variant of each precision: the fastest measured on an
- * H100 (docs/GPU.md, docs/PERFORMANCE.md): 5 for fp32 and fp64, 9 (the
- * cp.async pipeline, which pays where the fp16 conversions lengthen each
- * step) for fp16. ROOMWAVE_CUDA_VARIANT=0…14 overrides it (benchmarks,
- * tests). */
+ * H100 (docs/GPU.md, docs/PERFORMANCE.md): 13 (two steps a pass, where
+ * the spare pair of arrays fits; else single steps of 5) for fp32, 5 for
+ * fp64, 9 (the cp.async pipeline, which pays where the fp16 conversions
+ * lengthen each step; fp16 passes measured slower) for fp16.
+ * ROOMWAVE_CUDA_VARIANT=0…13 overrides it (benchmarks, tests). */
 static int
 rw_cuda_variant (RwPrecision precision)
 {
@@ -1392,7 +1342,7 @@ rw_cuda_variant (RwPrecision precision)
   const long n = v ? strtol (v, &end, 10) : -1;
   if (v && *v && *end == '\0' && n >= 0 && n < RW_N_VARIANTS)
     return (int) n;
-  return precision == RW_PRECISION_F16 ? 9 : 5;
+  return precision == RW_PRECISION_F16 ? 9 : precision == RW_PRECISION_F32 ? 13 : 5;
 }
 
 static RwProdKernel
@@ -1422,7 +1372,6 @@ rw_production_kernel (RwPrecision prec, RwBoundary bnd, int variant)
     RW_KV (0), RW_KV (1), RW_KV (2), RW_KWV (3), RW_KWV (4), RW_KAV (5), RW_KAV (6), RW_KAV (7),
     RW_KCV (2), RW_KCV (3), RW_KAV (10), RW_KBV (11), RW_KBV (12),
     RW_KAV (5),   /* 13: single steps between its two-step passes */
-    RW_KAV (5),   /* 14: the same */
   };
 #undef RW_KBV
 #undef RW_KB
@@ -1627,14 +1576,9 @@ rw_cuda_memory_bytes (const RwSolverSetup *setup)
 
 static void rw_cuda_destroy (void *state);
 
-/* Variant 14's spare pair of field arrays and its items. Where the spare
- * pair does not fit in the free memory, the source is not an inside cell
- * (the passes inject it only where they update), the precision is fp64
- * (its passes measured slower than single steps: 86 against 99 Gvox/s) or
- * the grid holds 2³² cells or more (the kernel indexes in 32 bits), the
- * solver runs single steps of variant 5 instead (st->tb stays false). */
-static bool
-rw_tb_setup (RwCudaState *st, const std::vector<uint8_t> &cells, RwError *err)
+/* The two-step kernel of a precision and boundary form (NULL for fp64). */
+static const void *
+rw_tb_kernel (RwPrecision prec, RwBoundary bnd)
 {
   static const void *const table[3][3] = {
     { (const void *) rw_kernel_tb<float, 0>, (const void *) rw_kernel_tb<float, 1>,
@@ -1643,6 +1587,24 @@ rw_tb_setup (RwCudaState *st, const std::vector<uint8_t> &cells, RwError *err)
     { (const void *) rw_kernel_tb<__half, 0>, (const void *) rw_kernel_tb<__half, 1>,
       (const void *) rw_kernel_tb<__half, 2> },
   };
+  return table[prec][bnd];
+}
+
+const void *
+rw_cuda_tb_func (RwPrecision precision, RwBoundary boundary)
+{
+  return rw_tb_kernel (precision, boundary);
+}
+
+/* Variant 13's spare pair of field arrays and its items. Where the spare
+ * pair does not fit in the free memory, the source is not an inside cell
+ * (the passes inject it only where they update), the precision is fp64
+ * (its passes measured slower than single steps: 86 against 99 Gvox/s) or
+ * the grid holds 2³² cells or more (the kernel indexes in 32 bits), the
+ * solver runs single steps of variant 5 instead (st->tb stays false). */
+static bool
+rw_tb_setup (RwCudaState *st, const std::vector<uint8_t> &cells, RwError *err)
+{
   if ((st->source_cell >= 0 && RW_CELL_K (cells[(size_t) st->source_cell]) == 0)
       || st->precision == RW_PRECISION_F64 || st->n + RW_FIELD_GUARD >= UINT_MAX)
     return true;
@@ -1651,7 +1613,7 @@ rw_tb_setup (RwCudaState *st, const std::vector<uint8_t> &cells, RwError *err)
   if (!RW_CUDA (cudaMemGetInfo (&free_b, &total_b)) || !RW_CUDA (cudaGetDevice (&dev))
       || !RW_CUDA (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev))
       || !RW_CUDA (cudaOccupancyMaxActiveBlocksPerMultiprocessor (
-           &per_sm, table[st->precision][st->boundary], 32 * RW_TB_BY, 0)))
+           &per_sm, rw_tb_kernel (st->precision, st->boundary), 32 * RW_TB_BY, 0)))
     return false;
   const std::vector<int4> items = rw_build_tb_items (st, sms * per_sm);
   const size_t need = 2 * rw_field_span (st->n, st->elem) + items.size () * sizeof (int4);
@@ -1792,18 +1754,6 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
       w = make_uint2 (0, 0);
   for (size_t r = 0; r < st->n_rcv; r++)
     rcv_pad.push_back (rw_pad_index (st, setup->receiver_cells[r]));
-  /* the planes the wave passes of variant 13 sweep; a source on a plane
-   * they do not reach leaves that variant to single steps */
-  st->zmin = UINT32_MAX;
-  st->zmax = 0;
-  for (size_t c = 0; c < g->nx * g->ny; c++)
-    if (g->zlo[c] < g->zhi[c])
-      st->zmin = std::min (st->zmin, g->zlo[c]), st->zmax = std::max (st->zmax, g->zhi[c]);
-  {
-    const long long zs = st->source_cell >= 0 ? st->source_cell / (long long) (st->nx * st->ny) : -1;
-    st->wave = st->variant == 13 && st->zmin < st->zmax
-               && (zs < 0 || (zs >= (long long) st->zmin && zs < (long long) st->zmax));
-  }
   /* one bit per group of wide_w cells: all air (variants 5–7) */
   air.assign (st->n / st->wide_w / 32 + 1, 0u);
   for (size_t grp = 0; grp < st->n / st->wide_w; grp++)
@@ -1864,7 +1814,7 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
     }
   else if (!rw_autotune (st, err))
     goto fail;
-  if (st->variant == 14 && !rw_tb_setup (st, cells, err))
+  if (st->variant == 13 && !rw_tb_setup (st, cells, err))
     goto fail;
   /* the autotune ran steps over the zero field: it is still zero, but make
    * sure of it rather than rely on it */
@@ -1897,46 +1847,7 @@ rw_cuda_io (RwCudaState *st, void *f, long long src, double s, bool receivers, s
                                                  st->rcv_cells, n_rcv, st->rcv_dev, k, chunk);
 }
 
-/* Variant 13: steps `step` and `step` + 1 in one pass (rw_kernel_wave), a
- * launch per phase; the receiver samples go to slots k and k + 1 of the
- * chunk. p and q end where they began: p at time n + 2, q at n + 1. */
-static void
-rw_cuda_wave_pass (RwCudaState *st, size_t step, size_t k, size_t chunk)
-{
-  static const void *const table[3][3] = {
-    { (const void *) rw_kernel_wave<float, 0>, (const void *) rw_kernel_wave<float, 1>,
-      (const void *) rw_kernel_wave<float, 2> },
-    { (const void *) rw_kernel_wave<double, 0>, (const void *) rw_kernel_wave<double, 1>,
-      (const void *) rw_kernel_wave<double, 2> },
-    { (const void *) rw_kernel_wave<__half, 0>, (const void *) rw_kernel_wave<__half, 1>,
-      (const void *) rw_kernel_wave<__half, 2> },
-  };
-  const void *fn = table[st->precision][st->boundary];
-  int nx = (int) st->nx, ny = (int) st->ny, step_i = (int) step;
-  size_t sz = st->nx * st->ny;
-  const dim3 block (32, 4);
-  const dim3 grid ((unsigned) ((st->nx / st->wide_w + block.x - 1) / block.x),
-                   (unsigned) ((st->ny + block.y - 1) / block.y), 2);
-  const long long zs = st->source_cell >= 0 ? st->source_cell / (long long) sz : -1;
-  const double s1 = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
-  const double s2 = (st->source && step + 1 < st->n_steps) ? st->source[step + 1] : 0.0;
-  for (int t = (int) st->zmin; t < (int) st->zmax + 2; t++)
-    {
-      void *args[] = { &st->p, &st->q, &st->cell, &st->zrange_w, &nx, &ny, &sz, &st->slots,
-                       &t, &step_i, &st->bad, &st->air };
-      (void) cudaLaunchKernel (fn, grid, block, args, 0, st->stream);
-      /* the source of step n + 1 once its plane is done, before step
-       * n + 2 reads it */
-      if (t == zs)
-        rw_cuda_io (st, st->q, st->source_cell, s1, false, k, chunk);
-    }
-  if (st->n_rcv > 0)
-    rw_cuda_io (st, st->q, -1, 0.0, true, k, chunk);
-  if (st->source_cell >= 0 || st->n_rcv > 0)
-    rw_cuda_io (st, st->p, st->source_cell, s2, true, k + 1, chunk);
-}
-
-/* Variant 14: steps `step` and `step` + 1 in one pass (rw_kernel_tb), from
+/* Variant 13: steps `step` and `step` + 1 in one pass (rw_kernel_tb), from
  * p and q into the spare pair, which then become p (time n + 2) and q
  * (n + 1); with `io`, the source of step n + 1 inside the kernel, the
  * receivers of both steps and the source of step n + 2 after it (slots k
@@ -1944,13 +1855,6 @@ rw_cuda_wave_pass (RwCudaState *st, size_t step, size_t k, size_t chunk)
 static void
 rw_cuda_tb_pass (RwCudaState *st, size_t step, size_t k, size_t chunk, bool io)
 {
-  static const void *const table[3][3] = {
-    { (const void *) rw_kernel_tb<float, 0>, (const void *) rw_kernel_tb<float, 1>,
-      (const void *) rw_kernel_tb<float, 2> },
-    { NULL, NULL, NULL },   /* fp64: single steps (measured slower in passes) */
-    { (const void *) rw_kernel_tb<__half, 0>, (const void *) rw_kernel_tb<__half, 1>,
-      (const void *) rw_kernel_tb<__half, 2> },
-  };
   void *n1 = st->q_spare, *n2 = st->p_spare;
   if (st->n_tb_items > 0)
     {
@@ -1961,7 +1865,7 @@ rw_cuda_tb_pass (RwCudaState *st, size_t step, size_t k, size_t chunk, bool io)
       double s1 = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
       void *args[] = { &st->p, &st->q, &n1, &n2, &st->cell, &st->air, &st->tb_items, &nx, &ny,
                        &nz, &sz, &st->slots, &step_i, &src, &hard, &s1, &st->bad };
-      (void) cudaLaunchKernel (table[st->precision][st->boundary], dim3 ((unsigned) st->n_tb_items),
+      (void) cudaLaunchKernel (rw_tb_kernel (st->precision, st->boundary), dim3 ((unsigned) st->n_tb_items),
                                dim3 (32, RW_TB_BY), args, 0, st->stream);
     }
   if (io && st->n_rcv > 0)
@@ -1980,10 +1884,7 @@ rw_cuda_tb_pass (RwCudaState *st, size_t step, size_t k, size_t chunk, bool io)
 void
 rw_cuda_pass_steps (RwCudaState *st)
 {
-  if (st->tb)
-    rw_cuda_tb_pass (st, 0, 0, RW_RCV_CHUNK, false);
-  else
-    rw_cuda_wave_pass (st, 0, 0, RW_RCV_CHUNK);
+  rw_cuda_tb_pass (st, 0, 0, RW_RCV_CHUNK, false);
 }
 
 void
@@ -2003,12 +1904,9 @@ rw_cuda_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride
       for (size_t k = 0; k < chunk; k++)
         {
           const size_t step = step0 + done + k;
-          if ((st->wave || st->tb) && k + 1 < chunk)
+          if (st->tb && k + 1 < chunk)
             {
-              if (st->tb)
-                rw_cuda_tb_pass (st, step, k, chunk, true);
-              else
-                rw_cuda_wave_pass (st, step, k, chunk);
+              rw_cuda_tb_pass (st, step, k, chunk, true);
               k++;
               continue;
             }
@@ -2189,6 +2087,12 @@ rw_cuda_debug_write_field (void *state, const double *p, const double *p_prev, R
         return false;
     }
   return true;
+}
+
+extern "C" int
+rw_cuda_debug_steps_per_pass (void *state)
+{
+  return ((RwCudaState *) state)->tb ? 2 : 1;
 }
 
 extern "C" void

@@ -8,6 +8,10 @@
 
 #define RW_N_VARIANTS RW_CUDA_N_VARIANTS
 
+/* Variant 13's blocks: 32 × RW_TB_BY threads, tiles of 60 × (RW_TB_BY − 4)
+ * cells (rw_kernel_tb). */
+#define RW_TB_BY 16
+
 struct RwCudaState
 {
   char name[256];
@@ -41,12 +45,10 @@ struct RwCudaState
   float *slice;                 /* largest plane */
   size_t slice_cap;
   std::vector<uint32_t> *zlo_host, *zhi_host;   /* for rebuilding items */
-  uint32_t zmin, zmax;          /* planes holding inside cells: [zmin, zmax) */
-  bool wave;                    /* variant 13: two-step passes (rw_cuda_wave_pass) */
-  bool tb;                      /* variant 14: two-step passes (rw_cuda_tb_pass) */
-  void *p_spare, *q_spare;      /* variant 14: where a pass writes n + 2 and n + 1 */
-  void *field_mem2;             /* variant 14: the spare pair, as field_mem */
-  int4 *tb_items;               /* variant 14: x0, y0, z0, z1 of each tile chunk */
+  bool tb;                      /* variant 13: two-step passes (rw_cuda_tb_pass) */
+  void *p_spare, *q_spare;      /* variant 13: where a pass writes n + 2 and n + 1 */
+  void *field_mem2;             /* variant 13: the spare pair, as field_mem */
+  int4 *tb_items;               /* variant 13: x0, y0, z0, z1 of each tile chunk */
   size_t n_tb_items;
   cudaStream_t stream;
   cudaEvent_t ev0, ev1;
@@ -55,12 +57,14 @@ struct RwCudaState
 /* Launches one step of the production kernel (no source, no receivers):
  * reads st->p, writes st->q. The caller swaps them. */
 void rw_cuda_launch_step (RwCudaState *st, int step);
-/* Variants 13 and 14 (st->wave, st->tb): two steps in one pass, no
- * source, no receivers (the benchmark's). */
+/* Variant 13 (st->tb): two steps in one pass, no source, no receivers
+ * (the benchmark's). */
 void rw_cuda_pass_steps (RwCudaState *st);
-/* p and q back to the first pair of arrays (after variant 14's passes
+/* p and q back to the first pair of arrays (after variant 13's passes
  * moved them to the spare pair): where the benchmark starts each kernel. */
 void rw_cuda_home_fields (RwCudaState *st);
+/* Variant 13's two-step kernel (NULL for fp64, which runs single steps). */
+const void *rw_cuda_tb_func (RwPrecision precision, RwBoundary boundary);
 /* The production kernel for a precision and boundary form (for
  * cudaFuncGetAttributes). */
 const void *rw_cuda_production_func (RwPrecision precision, RwBoundary boundary);

@@ -27,8 +27,8 @@ extern "C" {
 #define RW_CUDA_MAX_SLOTS 32
 
 /* Variants of the production kernel (docs/GPU.md); the environment
- * variable ROOMWAVE_CUDA_VARIANT=0…14 picks one, for benchmarks. */
-#define RW_CUDA_N_VARIANTS 15
+ * variable ROOMWAVE_CUDA_VARIANT=0…13 picks one, for benchmarks. */
+#define RW_CUDA_N_VARIANTS 14
 
 /* Thread-block shapes the autotune tries (x × y threads). */
 #define RW_CUDA_N_TUNE_SHAPES 10
@@ -53,6 +53,7 @@ typedef struct {
   int registers;             /* per thread, cudaFuncGetAttributes */
   double roofline_fraction;  /* gvox_per_s / roofline */
   double max_diff;           /* max |field − production field| after the run */
+  int steps_per_pass;        /* 2: the two-step passes of variant 13 (ms_per_step is half a pass) */
 } RwCudaBenchRow;
 
 typedef struct {
@@ -90,6 +91,8 @@ bool rw_cuda_debug_write_field (void *state, const double *p, const double *p_pr
 /* Block shape chosen (autotuned or set) and the number of work items
  * (block × z-chunk) of the compact launch list. */
 void rw_cuda_debug_launch (void *state, int *block_x, int *block_y, size_t *n_items);
+/* 2 where the solver advances by two-step passes (variant 13), else 1. */
+int rw_cuda_debug_steps_per_pass (void *state);
 
 /* Autotune cache ($XDG_CACHE_HOME/roomwave/autotune.json, else
  * ~/.cache/roomwave/autotune.json): key → block shape. */

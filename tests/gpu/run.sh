@@ -141,7 +141,7 @@ if [ "$QUICK" = variants ]; then
 fi
 
 # ------------------------------------------------------------------ tests
-GPU_TESTS="cuda-vs-cpu cuda-every-cell-written cuda-strategies-agree cuda-autotune-cache"
+GPU_TESTS="cuda-vs-cpu cuda-every-cell-written cuda-two-step-passes cuda-strategies-agree cuda-autotune-cache"
 meson test -C "$B" --print-errorlogs $GPU_TESTS solver-energy-lossless-f64 \
   solver-energy-lossless-f32 > "$LOGS/tests.log" 2>&1
 TEST_RC=$?
@@ -156,12 +156,13 @@ done
 # -------------------------------------------------------- compute-sanitizer
 if [ "${RW_SKIP_SANITIZER:-0}" != 1 ]; then
   for tool in memcheck racecheck; do
-    tests="test-cuda-every-cell-written test-cuda-strategies-agree"
-    [ $tool = racecheck ] && tests=test-cuda-strategies-agree   # the kernels with shared memory
+    tests="test-cuda-every-cell-written test-cuda-two-step-passes test-cuda-strategies-agree"
+    # the kernels with shared memory
+    [ $tool = racecheck ] && tests="test-cuda-two-step-passes test-cuda-strategies-agree"
     for t in $tests; do
       extra=""
       [ $tool = memcheck ] && extra="--leak-check full"
-      compute-sanitizer --tool $tool --error-exitcode 99 $extra "$B/tests/$t" > "$LOGS/sanitizer-$tool-$t.log" 2>&1
+      RW_TEST_QUICK=1 timeout 240 compute-sanitizer --tool $tool --error-exitcode 99 $extra "$B/tests/$t" > "$LOGS/sanitizer-$tool-$t.log" 2>&1
       rc=$?
       summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY" "$LOGS/sanitizer-$tool-$t.log" | tr '\n' ' ')
       note "compute-sanitizer $tool $t: rc $rc $summary"
