@@ -1032,7 +1032,7 @@ rw_tb_load (const S *__restrict__ a, size_t i, A (&v)[2])
 template <int J> struct RwTbPhase { enum { j = J }; };
 
 template <typename S, int BND>
-__global__ void __launch_bounds__ (32 * RW_TB_BY, 2)
+__global__ void __launch_bounds__ (32 * RW_TB_BY, RW_TB_MIN_BLOCKS)
 rw_kernel_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ p1,
               S *__restrict__ p2, const uint8_t *__restrict__ cell,
               const unsigned *__restrict__ air, const int4 *__restrict__ items, int nx, int ny,

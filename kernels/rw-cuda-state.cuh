@@ -11,6 +11,8 @@
 /* Variant 13's blocks: 32 × RW_TB_BY threads, tiles of 60 × (RW_TB_BY − 4)
  * cells (rw_kernel_tb). */
 #define RW_TB_BY 16
+/* and at least this many of them resident a SM (__launch_bounds__) */
+#define RW_TB_MIN_BLOCKS 2
 
 struct RwCudaState
 {
