@@ -1620,8 +1620,14 @@ rw_tb_setup (RwCudaState *st, const std::vector<uint8_t> &cells, RwError *err)
   /* keep 5 % of the card free for the runtime and the display */
   if (need + total_b / 20 > free_b || items.empty ())
     return true;
-  if (!RW_CUDA (cudaMalloc (&st->field_mem2, 2 * rw_field_span (st->n, st->elem)))
-      || !RW_CUDA (cudaMemset (st->field_mem2, 0, 2 * rw_field_span (st->n, st->elem)))
+  /* memory taken meanwhile by another process is not an error: single steps */
+  if (cudaMalloc (&st->field_mem2, 2 * rw_field_span (st->n, st->elem)) != cudaSuccess)
+    {
+      (void) cudaGetLastError ();
+      st->field_mem2 = NULL;
+      return true;
+    }
+  if (!RW_CUDA (cudaMemset (st->field_mem2, 0, 2 * rw_field_span (st->n, st->elem)))
       || !RW_CUDA (cudaMalloc ((void **) &st->tb_items, items.size () * sizeof (int4)))
       || !RW_CUDA (cudaMemcpy (st->tb_items, items.data (), items.size () * sizeof (int4),
                                cudaMemcpyHostToDevice)))
