@@ -1283,12 +1283,15 @@ rw_build_items (const RwCudaState *st, int bx, int by, int resident_blocks)
  * are cut into quarters, so that the pass does not wait at its end for a
  * few long items while the GPU idles (with equal items, 7.02 waves of them
  * took as long as 8). */
+#define RW_TB_CHUNK 128       /* planes of a chunk, at most */
+#define RW_TB_TAIL_WAVES 2    /* waves of items at the end cut into quarters */
+
 static std::vector<int4>
 rw_build_tb_items (const RwCudaState *st, int resident_blocks)
 {
   size_t total_z;
   const std::vector<int4> tiles = rw_tiles (st, 60, RW_TB_BY - 4, &total_z);
-  const int chunk = 128;
+  const int chunk = RW_TB_CHUNK;
   std::vector<int4> items;
   for (int c = 0;; c++)
     {
@@ -1305,7 +1308,7 @@ rw_build_tb_items (const RwCudaState *st, int resident_blocks)
       if (!any)
         break;
     }
-  const size_t tail = std::min (items.size (), 2 * (size_t) std::max (resident_blocks, 1));
+  const size_t tail = std::min (items.size (), RW_TB_TAIL_WAVES * (size_t) std::max (resident_blocks, 1));
   std::vector<int4> out (items.begin (), items.end () - (ptrdiff_t) tail);
   for (size_t k = items.size () - tail; k < items.size (); k++)
     {
