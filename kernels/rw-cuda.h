@@ -93,6 +93,9 @@ bool rw_cuda_debug_write_field (void *state, const double *p, const double *p_pr
 void rw_cuda_debug_launch (void *state, int *block_x, int *block_y, size_t *n_items);
 /* 2 where the solver advances by two-step passes (variant 13), else 1. */
 int rw_cuda_debug_steps_per_pass (void *state);
+/* A plane where two z chunks of one tile of the passes meet (their items'
+ * z1 and z0), −1 if there is none. */
+int rw_cuda_debug_tb_seam (void *state);
 
 /* Autotune cache ($XDG_CACHE_HOME/roomwave/autotune.json, else
  * ~/.cache/roomwave/autotune.json): key → block shape. */
