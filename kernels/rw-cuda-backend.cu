@@ -1254,6 +1254,27 @@ rw_tiles (const RwCudaState *st, int bx, int by, size_t *total_z)
   return tiles;
 }
 
+/* The last `waves` × resident_blocks items cut into up to four pieces of
+ * at least min_len planes each: blocks start in list order, and a pass or
+ * step that ends with a few long items leaves the GPU idle (7.02 waves of
+ * equal items take as long as 8). */
+static std::vector<int4>
+rw_quarter_tail (const std::vector<int4> &items, size_t waves, int resident_blocks, int min_len)
+{
+  const size_t tail = std::min (items.size (), waves * (size_t) std::max (resident_blocks, 1));
+  std::vector<int4> out (items.begin (), items.end () - (ptrdiff_t) tail);
+  for (size_t k = items.size () - tail; k < items.size (); k++)
+    {
+      const int4 t = items[k];
+      const int len = t.w - t.z, n = std::max (1, std::min (4, len / min_len));
+      for (int c = 0; c < n; c++)
+        out.push_back (make_int4 (t.x, t.y, t.z + len * c / n, t.z + len * (c + 1) / n));
+    }
+  return out;
+}
+
+#define RW_TAIL_WAVES 4         /* single steps: waves of items at the end cut into quarters */
+
 static std::vector<int4>
 rw_build_items (const RwCudaState *st, int bx, int by, int resident_blocks)
 {
@@ -1271,7 +1292,7 @@ rw_build_items (const RwCudaState *st, int bx, int by, int resident_blocks)
         items.push_back (make_int4 (t.x, t.y, t.z + (int) ((size_t) len * c / nc),
                                     t.z + (int) ((size_t) len * (c + 1) / nc)));
     }
-  return items;
+  return rw_quarter_tail (items, RW_TAIL_WAVES, resident_blocks, 8);
 }
 
 /* Variant 13's items: its tiles (60 × (RW_TB_BY − 4) cells), each z range
@@ -1310,16 +1331,7 @@ rw_build_tb_items (const RwCudaState *st, int resident_blocks)
       if (!any)
         break;
     }
-  const size_t tail = std::min (items.size (), RW_TB_TAIL_WAVES * (size_t) std::max (resident_blocks, 1));
-  std::vector<int4> out (items.begin (), items.end () - (ptrdiff_t) tail);
-  for (size_t k = items.size () - tail; k < items.size (); k++)
-    {
-      const int4 t = items[k];
-      const int len = t.w - t.z, n = std::max (1, std::min (4, len / 16));
-      for (int c = 0; c < n; c++)
-        out.push_back (make_int4 (t.x, t.y, t.z + len * c / n, t.z + len * (c + 1) / n));
-    }
-  return out;
+  return rw_quarter_tail (items, RW_TB_TAIL_WAVES, resident_blocks, 16);
 }
 
 /* Upper bound of the items for any block shape of ≥ 64 threads. */
