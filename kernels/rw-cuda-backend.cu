@@ -941,10 +941,10 @@ rw_kernel_bulk (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__res
  * per pass: read p and q, write p1 and p2 — 8 B per update in fp32
  * instead of 12; the ring's loads are mostly L2 hits.
  *
- * A thread owns V cells of a row (a vector) in every plane; the block is
+ * A thread owns 2 cells of a row (a vector) in every plane; the block is
  * 32 × RW_TB_BY threads: thread columns 1–30 and rows 2 … BY − 3 own the
- * tile (30 V × (BY − 4) cells), rows 1 and BY − 2 the ring in y, thread
- * columns 0 and 31 the ring in x (and one vector more than it needs), row
+ * tile (60 × (BY − 4) cells), rows 1 and BY − 2 the ring in y, thread
+ * columns 0 and 31 the ring in x (and one cell more than it needs), rows
  * 0 and BY − 1 only load. Planes of p (time n) and of time n + 1 are
  * exchanged in shared memory, double-buffered: one barrier per plane.
  * Step n + 1 at plane z takes the source of step n + 1 (as rw_kernel_io
