@@ -171,18 +171,14 @@ rw_mesh_ray_triangle (const RwMesh *m, size_t tri, const double o[3], const doub
       e2[k] = c[k] - a[k];
       tv[k] = o[k] - a[k];
     }
-  pv[0] = d[1] * e2[2] - d[2] * e2[1];
-  pv[1] = d[2] * e2[0] - d[0] * e2[2];
-  pv[2] = d[0] * e2[1] - d[1] * e2[0];
+  rw_cross3 (d, e2, pv);
   double det = e1[0] * pv[0] + e1[1] * pv[1] + e1[2] * pv[2];
   if (fabs (det) < 1e-15)
     return false;
   double u = (tv[0] * pv[0] + tv[1] * pv[1] + tv[2] * pv[2]) / det;
   if (u < 0 || u > 1)
     return false;
-  qv[0] = tv[1] * e1[2] - tv[2] * e1[1];
-  qv[1] = tv[2] * e1[0] - tv[0] * e1[2];
-  qv[2] = tv[0] * e1[1] - tv[1] * e1[0];
+  rw_cross3 (tv, e1, qv);
   double v = (d[0] * qv[0] + d[1] * qv[1] + d[2] * qv[2]) / det;
   if (v < 0 || u + v > 1)
     return false;

@@ -56,6 +56,15 @@ void rw_mesh_set_surface_material (RwMesh *mesh, uint32_t surface, const char *m
 bool rw_mesh_export (const RwMesh *mesh, const char *path, const char *format_id, RwError *err);
 void rw_mesh_free (RwMesh *mesh);
 
+/* out = a × b (out must not alias a or b). */
+static inline void
+rw_cross3 (const double a[3], const double b[3], double out[3])
+{
+  out[0] = a[1] * b[2] - a[2] * b[1];
+  out[1] = a[2] * b[0] - a[0] * b[2];
+  out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
 /* Where the ray o + t·d meets triangle `tri` (Möller–Trumbore): false when
  * it misses or runs parallel to it. *t_out (any sign) is the ray parameter;
  * *det_out > 0 when the ray meets the triangle's front (the side its

@@ -173,9 +173,7 @@ crossing_before (const Vox *vx, const Axis *a, const Crossing *cr, const double 
       e2[k] = p2[k] - p0[k];
       d[k] = p[k] - p0[k];
     }
-  n[0] = e1[1] * e2[2] - e1[2] * e2[1];
-  n[1] = e1[2] * e2[0] - e1[0] * e2[2];
-  n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+  rw_cross3 (e1, e2, n);
   if (n[a->w] == 0)
     return cr->c <= pw;
   double side = n[0] * d[0] + n[1] * d[1] + n[2] * d[2];

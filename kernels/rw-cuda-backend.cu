@@ -1012,13 +1012,6 @@ rw_tb_inject (A (&v)[2], int k, int hard, double s, const S *to)
   v[1] = k ? x : v[1];
 }
 
-template <typename S, typename A>
-__device__ __forceinline__ void
-rw_tb_load (const S *__restrict__ a, size_t i, A (&v)[2])
-{
-  rw_vld<true> (a, i, v);
-}
-
 /* The z-march keeps its planes in rings of registers indexed by the
  * iteration modulo 4, unrolled by 4 so that every index is a constant: a
  * load lands in the slot of the plane it replaces and is first used two
@@ -1085,9 +1078,9 @@ rw_kernel_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ 
     const int z = z0 - 1;
 #pragma unroll
     for (int d = 0; d < 4; d++)
-      rw_tb_load (p, at (z - 1 + d, zp), pr[d]);
-    rw_tb_load (q, at (z, zq), qr[0]);
-    rw_tb_load (q, at (z + 1, zq), qr[1]);
+      rw_vld<true> (p, at (z - 1 + d, zp), pr[d]);
+    rw_vld<true> (q, at (z, zq), qr[0]);
+    rw_vld<true> (q, at (z + 1, zq), qr[1]);
 #pragma unroll
     for (int d = 0; d < 3; d++)
       cr[d] = cells (z + d, air_word (z + d));
@@ -1141,8 +1134,8 @@ rw_kernel_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ 
         rw_vst (p2, i - szu, out);
       }
     /* the slots just used for the last time take planes ahead */
-    rw_tb_load (p, at (z + 3, zp), pr[j & 3]);
-    rw_tb_load (q, at (z + 2, zq), qr[j & 1]);
+    rw_vld<true> (p, at (z + 3, zp), pr[j & 3]);
+    rw_vld<true> (q, at (z + 2, zq), qr[j & 1]);
     cr[(j + 3) & 3] = cells (z + 3, aw[(j + 3) & 3]);
     aw[j & 3] = air_word (z + 4);
   };
@@ -1594,8 +1587,8 @@ rw_cuda_memory_bytes (const RwSolverSetup *setup)
 static void rw_cuda_destroy (void *state);
 
 /* The two-step kernel of a precision and boundary form (NULL for fp64). */
-static const void *
-rw_tb_kernel (RwPrecision prec, RwBoundary bnd)
+const void *
+rw_cuda_tb_func (RwPrecision prec, RwBoundary bnd)
 {
   static const void *const table[3][3] = {
     { (const void *) rw_kernel_tb<float, 0>, (const void *) rw_kernel_tb<float, 1>,
@@ -1605,12 +1598,6 @@ rw_tb_kernel (RwPrecision prec, RwBoundary bnd)
       (const void *) rw_kernel_tb<__half, 2> },
   };
   return table[prec][bnd];
-}
-
-const void *
-rw_cuda_tb_func (RwPrecision precision, RwBoundary boundary)
-{
-  return rw_tb_kernel (precision, boundary);
 }
 
 /* Variant 13's spare pair of field arrays and its items. Where the spare
@@ -1630,7 +1617,7 @@ rw_tb_setup (RwCudaState *st, const std::vector<uint8_t> &cells, RwError *err)
   if (!RW_CUDA (cudaMemGetInfo (&free_b, &total_b)) || !RW_CUDA (cudaGetDevice (&dev))
       || !RW_CUDA (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev))
       || !RW_CUDA (cudaOccupancyMaxActiveBlocksPerMultiprocessor (
-           &per_sm, rw_tb_kernel (st->precision, st->boundary), 32 * RW_TB_BY, 0)))
+           &per_sm, rw_cuda_tb_func (st->precision, st->boundary), 32 * RW_TB_BY, 0)))
     return false;
   const std::vector<int4> items = rw_build_tb_items (st, sms * per_sm);
   const size_t need = 2 * rw_field_span (st->n, st->elem) + items.size () * sizeof (int4);
@@ -1888,7 +1875,7 @@ rw_cuda_tb_pass (RwCudaState *st, size_t step, size_t k, size_t chunk, bool io)
       double s1 = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
       void *args[] = { &st->p, &st->q, &n1, &n2, &st->cell, &st->air, &st->tb_items, &nx, &ny,
                        &nz, &sz, &st->slots, &step_i, &src, &hard, &s1, &st->bad };
-      (void) cudaLaunchKernel (rw_tb_kernel (st->precision, st->boundary), dim3 ((unsigned) st->n_tb_items),
+      (void) cudaLaunchKernel (rw_cuda_tb_func (st->precision, st->boundary), dim3 ((unsigned) st->n_tb_items),
                                dim3 (32, RW_TB_BY), args, 0, st->stream);
     }
   if (io && st->n_rcv > 0)

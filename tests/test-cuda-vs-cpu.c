@@ -19,6 +19,8 @@
  */
 #include "gpu/cuda-test-room.h"
 
+#if RW_HAVE_CUDA
+
 #define N_STEPS 2000
 #define N_RCV 3
 #define RW_F16_BOUND 2e-2
@@ -171,3 +173,5 @@ main (void)
   rw_grid_free (g);
   return rw_test_finish ();
 }
+
+#endif /* RW_HAVE_CUDA */
