@@ -5,10 +5,10 @@
  * registers) with the start/stop heights of §4.3.3, taken further:
  *   - the launch is a compact list of work items (tile of block_x × block_y
  *     columns, z range); tiles with no inside cell are never launched, and
- *     each tile's z range is cut into chunks so that there are many more
- *     items than resident blocks (a tile-per-block z-march of a 200 M-cell
- *     hall is only ~2 waves of blocks: the last wave would leave the GPU
- *     half idle);
+ *     each tile's z range is cut into thin slabs at the same planes for
+ *     every tile, listed slab by slab (rw_slab_items), so that the blocks
+ *     resident at once work on neighbouring tiles at the same heights and
+ *     what a tile reads of its neighbours is an L2 hit;
  *   - each thread then clips the item's range to its own column's
  *     [zlo, zhi), so that the cells below the floor and above the ceiling
  *     of a sloped room cost nothing;
@@ -17,7 +17,7 @@
  *   - a thread updates W cells of a row with 16-byte vector loads, and air
  *     cells cost a bit instead of a cell byte (rw_kernel_air, variant 5;
  *     fp16 adds a cp.async ring, rw_kernel_async, variant 9).
- * The kernel variants below (0–10) are all kept, tested cell by cell and
+ * The kernel variants below (0–13) are all kept, tested cell by cell and
  * benchmarked (docs/GPU.md has their table); rw_cuda_variant () picks the
  * production one per precision. Device rows are padded to a pitch of 32
  * cells (st->nx; st->gx is the grid's nx): rows start 128-byte aligned.
@@ -45,8 +45,6 @@ const int rw_cuda_tune_shapes[RW_CUDA_N_TUNE_SHAPES][2] = {
 };
 
 #define RW_RCV_CHUNK 8192      /* receiver samples buffered on the device per copy */
-#define RW_MIN_ZCHUNK 16       /* shortest z-chunk: the register pipeline's restart costs 1 extra read */
-#define RW_MAX_ZCHUNK 64       /* longest: more items than 4 a resident block where the grid allows */
 
 
 /* ---------------------------------------------------------------- cells */
@@ -1211,21 +1209,13 @@ rw_variant_shm (int variant, int bx, int by, int elem)
   return 0;
 }
 
-/* Work items for a block shape: every tile with an inside cell, its z range
- * [min zlo, max zhi) cut into chunks of equal length: at least 4 items per
- * resident block where the grid allows (the last wave's imbalance stays
- * small), chunks of 16 to 64 planes (each restart reads one plane of p
- * more). Measured on the H100: 64 on the 220 M-cell hall is 1.7 % faster
- * than ~100; on the 22 M-cell e2e room, ~20 instead of 64 cuts the solve
- * from 7.43 s to 6.74 s. */
 /* Every bx × by tile of columns with an inside cell, with the z range
- * [min zlo, max zhi) of its columns; *total_z: the sum of their lengths. */
+ * [min zlo, max zhi) of its columns. */
 static std::vector<int4>
-rw_tiles (const RwCudaState *st, int bx, int by, size_t *total_z)
+rw_tiles (const RwCudaState *st, int bx, int by)
 {
   const size_t tx = (st->nx + bx - 1) / bx, ty = (st->ny + by - 1) / by;
   std::vector<int4> tiles;
-  *total_z = 0;
   for (size_t j = 0; j < ty; j++)
     for (size_t i = 0; i < tx; i++)
       {
@@ -1241,7 +1231,6 @@ rw_tiles (const RwCudaState *st, int bx, int by, size_t *total_z)
         if (lo < hi)
           {
             tiles.push_back (make_int4 ((int) (i * bx), (int) (j * by), (int) lo, (int) hi));
-            *total_z += hi - lo;
           }
       }
   return tiles;
@@ -1266,72 +1255,97 @@ rw_quarter_tail (const std::vector<int4> &items, size_t waves, int resident_bloc
   return out;
 }
 
+/* Work items in slabs: every tile's z range is cut at the multiples of a
+ * slab height, the same planes for every tile, and the items go out slab
+ * by slab (tiles in row order within a slab). Blocks start in list order,
+ * so the blocks resident at once work on neighbouring tiles at the same
+ * heights: the rows and columns a tile reads around itself (y ± 1, the x
+ * ends, the rings of the two-step passes) were just read by the tile that
+ * owns them and are L2 hits. Cut relative to each tile's own range, as
+ * before, neighbouring chunks sat at different heights under the raked
+ * floor and sloped ceiling, and ncu counted the fp16 halo reads as DRAM
+ * traffic: 7.2 B per update instead of 6. The thinner the slab, the closer
+ * the neighbours; a piece at a range's end shorter than a quarter slab
+ * joins the piece next to it (a restart costs a few planes of reads).
+ * Measured on the hall (H100, docs/GPU.md): fp16 single steps 313.0 →
+ * 358.4 Gvox/s at 4 planes (8: 352.2, 16: 339.1, 32: 330.8), fp32 single
+ * steps 195.0 → 213.7 at 8 (16: 209.4, 32: 204.1), fp64 100.9 → 108.6 at
+ * 32 (16: 108.1, 8: 105.2), the fp32 passes 221.9 → 232.8 at 40 (32:
+ * 232.0, 48: 231.6, 64: 230.5, 80: 229.4, 128: 223.8). */
+static std::vector<int4>
+rw_slab_items (const std::vector<int4> &tiles, int slab)
+{
+  std::vector<std::vector<int4>> by_slab;
+  for (const int4 &t : tiles)
+    {
+      std::vector<int4> pieces;
+      for (int k = t.z / slab; k * slab < t.w; k++)
+        pieces.push_back (make_int4 (k, 0, std::max (t.z, k * slab), std::min (t.w, (k + 1) * slab)));
+      const int min_len = std::max (1, slab / 4);
+      if (pieces.size () > 1 && pieces.front ().w - pieces.front ().z < min_len)
+        {
+          pieces[1].z = pieces.front ().z;
+          pieces.erase (pieces.begin ());
+        }
+      if (pieces.size () > 1 && pieces.back ().w - pieces.back ().z < min_len)
+        {
+          pieces[pieces.size () - 2].w = pieces.back ().w;
+          pieces.pop_back ();
+        }
+      for (const int4 &c : pieces)
+        {
+          if ((size_t) c.x >= by_slab.size ())
+            by_slab.resize ((size_t) c.x + 1);
+          by_slab[(size_t) c.x].push_back (make_int4 (t.x, t.y, c.z, c.w));
+        }
+    }
+  std::vector<int4> items;
+  for (const std::vector<int4> &v : by_slab)
+    items.insert (items.end (), v.begin (), v.end ());
+  return items;
+}
+
+/* Slab height of the single steps, in planes, by element size (measured:
+ * see rw_slab_items). */
+static int
+rw_slab_planes (size_t elem)
+{
+  return elem == 2 ? 4 : elem == 4 ? 8 : 32;
+}
+
 #define RW_TAIL_WAVES 4         /* single steps: waves of items at the end cut into quarters */
 
 static std::vector<int4>
 rw_build_items (const RwCudaState *st, int bx, int by, int resident_blocks)
 {
-  size_t total_z;
-  const std::vector<int4> tiles = rw_tiles (st, bx, by, &total_z);
-  const size_t target = 4 * (size_t) std::max (resident_blocks, 1);
-  const size_t chunk = std::min ((size_t) RW_MAX_ZCHUNK,
-                                 std::max ((size_t) RW_MIN_ZCHUNK, (total_z + target - 1) / target));
-  std::vector<int4> items;
-  for (const int4 &t : tiles)
-    {
-      const int len = t.w - t.z;
-      const int nc = (int) ((len + chunk - 1) / chunk);
-      for (int c = 0; c < nc; c++)
-        items.push_back (make_int4 (t.x, t.y, t.z + (int) ((size_t) len * c / nc),
-                                    t.z + (int) ((size_t) len * (c + 1) / nc)));
-    }
-  return rw_quarter_tail (items, RW_TAIL_WAVES, resident_blocks, 8);
+  const std::vector<int4> tiles = rw_tiles (st, bx, by);
+  return rw_quarter_tail (rw_slab_items (tiles, rw_slab_planes (st->elem)), RW_TAIL_WAVES,
+                          resident_blocks, 8);
 }
 
-/* Variant 13's items: its tiles (60 × (RW_TB_BY − 4) cells), each z range
- * cut into chunks of at most RW_TB_CHUNK planes (a chunk re-reads four
- * planes of p and two of q around it, and runs two iterations more than
- * its length; on the hall, fp32, chunks of 64 measured 87.0 % of the
- * roofline, 80 88.3 %, 96 87.1 %, 128 85.6 %, 192 84.8 %),
- * ordered chunk by chunk, so that the blocks resident at once work on
- * neighbouring tiles at similar heights and the rings they share are L2
- * hits. The blocks start in this order; the items of the last two waves
- * are cut into quarters, so that the pass does not wait at its end for a
- * few long items while the GPU idles (with equal items, 7.02 waves of them
- * took as long as 8). */
-#define RW_TB_CHUNK 80        /* planes of a chunk, at most */
+/* Variant 13's items: its tiles (60 × (RW_TB_BY − 4) cells) in slabs of
+ * RW_TB_SLAB planes (rw_slab_items; a piece re-reads four planes of p and
+ * two of q around it, and runs two iterations more than its length). The
+ * items of the last two waves are cut into quarters, so that the pass
+ * does not wait at its end for a few long items while the GPU idles (with
+ * equal items, 7.02 waves of them took as long as 8). */
+#define RW_TB_SLAB 40         /* planes */
 #define RW_TB_TAIL_WAVES 2    /* waves of items at the end cut into quarters */
 
 static std::vector<int4>
 rw_build_tb_items (const RwCudaState *st, int resident_blocks)
 {
-  size_t total_z;
-  const std::vector<int4> tiles = rw_tiles (st, 60, RW_TB_BY - 4, &total_z);
-  const int chunk = RW_TB_CHUNK;
-  std::vector<int4> items;
-  for (int c = 0;; c++)
-    {
-      bool any = false;
-      for (const int4 &t : tiles)
-        {
-          const int len = t.w - t.z;
-          const int nc = (len + chunk - 1) / chunk;
-          if (c >= nc)
-            continue;
-          any = true;
-          items.push_back (make_int4 (t.x, t.y, t.z + len * c / nc, t.z + len * (c + 1) / nc));
-        }
-      if (!any)
-        break;
-    }
-  return rw_quarter_tail (items, RW_TB_TAIL_WAVES, resident_blocks, 16);
+  const std::vector<int4> tiles = rw_tiles (st, 60, RW_TB_BY - 4);
+  return rw_quarter_tail (rw_slab_items (tiles, RW_TB_SLAB), RW_TB_TAIL_WAVES, resident_blocks, 16);
 }
 
-/* Upper bound of the items for any block shape of ≥ 64 threads. */
+/* Upper bound of the single-step items for any block shape of ≥ 64
+ * threads (tiles ≥ 16 cells wide and ≥ 2 rows, or ≥ 32 wide) in slabs of
+ * `slab` planes: at most nz / slab + 2 pieces a tile. */
 static size_t
-rw_items_bound (size_t nx, size_t ny, size_t nz)
+rw_items_bound (size_t nx, size_t ny, size_t nz, size_t elem)
 {
-  return (nx / 16 + 2) * (ny / 2 + 2) * (nz / RW_MIN_ZCHUNK + 2) + 1024 * 1024;
+  return (nx / 16 + 2) * (ny / 2 + 2) * (nz / (size_t) rw_slab_planes (elem) + 2);
 }
 
 /* The kernel for a precision and boundary form: a table, launched with
@@ -1579,7 +1593,7 @@ rw_cuda_memory_bytes (const RwSolverSetup *setup)
   return 2 * rw_field_span (n, rw_elem_bytes (setup->precision)) + n   /* p, p_prev, cell */
          + 2 * pitch * g->ny * sizeof (uint2)                      /* column ranges */
          + n / 8 + 8                                               /* air bits (≥ 2 cells a bit) */
-         + rw_items_bound (pitch, g->ny, g->nz) * sizeof (int4)    /* work items */
+         + rw_items_bound (pitch, g->ny, g->nz, rw_elem_bytes (setup->precision)) * sizeof (int4)
          + setup->n_receivers * (RW_RCV_CHUNK * sizeof (double) + sizeof (size_t))
          + plane * sizeof (float) + 256;
 }
@@ -1719,7 +1733,7 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
   size_t free_b, total_b;
   const size_t need = rw_cuda_memory_bytes (setup);
   st->slice_cap = std::max (g->ny * g->nz, std::max (g->nx * g->nz, g->nx * g->ny));
-  st->items_cap = rw_items_bound (st->nx, g->ny, g->nz);
+  st->items_cap = rw_items_bound (st->nx, g->ny, g->nz, st->elem);
 
   /* the need is checked before anything of the grid's size is allocated,
    * here or on the device */
