@@ -225,10 +225,16 @@ rw_vld (const double *a, size_t i, double (&v)[2])
 __device__ __forceinline__ float2
 rw_h2_to_f2 (unsigned w)
 {
-  __half2_raw r;
-  r.x = (unsigned short) (w & 0xffffu);
-  r.y = (unsigned short) (w >> 16);
-  return __half22float2 (__half2 (r));
+  /* each half straight from the register, one conversion each: built from
+   * w & 0xffff and w >> 16 instead, ptxas re-packed every word with a
+   * shift and a byte permute first (32 of the ~250 instructions of
+   * variant 9's fp16 z step; the hall, fp16: 358.4 → 365.2 Gvox/s) */
+  float lo, hi;
+  asm ("{.reg .f16 l, h;\n\t"
+       "mov.b32 {l, h}, %2;\n\t"
+       "cvt.f32.f16 %0, l;\n\t"
+       "cvt.f32.f16 %1, h;}" : "=f"(lo), "=f"(hi) : "r"(w));
+  return make_float2 (lo, hi);
 }
 
 __device__ __forceinline__ unsigned
