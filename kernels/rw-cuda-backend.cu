@@ -562,8 +562,11 @@ rw_kernel_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__rest
  * cost that sank variant 6's prefetch (occupancy) — variants 3–7 are
  * latency-bound: 83 % of their stalls wait on L1TEX. Each thread reads only
  * its own slots: no barrier. Air groups take a path without per-cell K
- * tests, and the non-finite check is one test of the sum of everything the
- * thread stored (a NaN or infinity survives any sum). */
+ * tests, and the non-finite check is one test at the end of what the
+ * thread stored (RwStored). Offsets are 32-bit (one multiply-add an
+ * address instead of a 64-bit pair: 71 → 64 registers in fp16, 4 blocks of
+ * 256 threads a SM instead of 3; the hall, fp16: 368.3 → 379.3 Gvox/s);
+ * grids of 2³² cells or more run variant 5. */
 __device__ __forceinline__ void
 rw_cp_async16 (void *smem, const void *gmem)
 {
@@ -599,19 +602,51 @@ rw_bad_sum (A sum, A, const S *)
   return !isfinite (sum);
 }
 
+/* What a thread of the async and bulk z-marches stored, for the one
+ * non-finite test at its end. fp32 and fp64 sum the values (a NaN or an
+ * infinity survives any sum). fp16 keeps, per half of a word, the largest
+ * magnitude of the stored halves as bits: 0x7c00 and above are infinity
+ * and NaN (a value over 65504 overflows to infinity when it is stored),
+ * two instructions a stored word instead of an add and a max a value. */
+template <typename S> struct RwStored
+{
+  typedef typename RwArith<S>::type A;
+  A sum = 0;
+  __device__ __forceinline__ void add (A v) { sum += v; }
+  template <int W>
+  __device__ __forceinline__ void store (S *q, size_t i, const A (&v)[W]) { rw_vst (q, i, v); }
+  __device__ __forceinline__ bool bad () const { return !isfinite (sum); }
+};
+
+template <> struct RwStored<__half>
+{
+  unsigned mag = 0;
+  __device__ __forceinline__ void add (float) {}
+  __device__ __forceinline__ void store (__half *q, size_t i, const float (&v)[8])
+  {
+    const uint4 u = make_uint4 (rw_f2_to_h2 (v[0], v[1]), rw_f2_to_h2 (v[2], v[3]),
+                                rw_f2_to_h2 (v[4], v[5]), rw_f2_to_h2 (v[6], v[7]));
+    *(uint4 *) (q + i) = u;
+    mag = __vmaxu2 (mag, u.x & 0x7fff7fffu);
+    mag = __vmaxu2 (mag, u.y & 0x7fff7fffu);
+    mag = __vmaxu2 (mag, u.z & 0x7fff7fffu);
+    mag = __vmaxu2 (mag, u.w & 0x7fff7fffu);
+  }
+  __device__ __forceinline__ bool bad () const { return __vcmpgeu2 (mag, 0x7c007c00u) != 0; }
+};
+
 /* One group of W cells in the async and bulk z-marches, stored at i: air
  * groups without per-cell K tests, mixed groups through rw_node_update (an
  * outside cell keeps its own value), all-outside groups not at all (their
  * cell bytes are read only when the group is not all air). What is stored
- * is summed into `sum` (and its largest magnitude into `max_abs` for fp16),
- * for the one non-finite test at the end. */
+ * goes into `stored`, for the one non-finite test at the end. */
 template <int BND, int W, typename S, typename A>
 __device__ __forceinline__ void
 rw_group_update_store (bool all_air, const A (&centre)[W], A xm0, A xpw, const A (&ym)[W],
                        const A (&yp)[W], const A (&below)[W], const A (&above)[W],
                        const A (&prev)[W], const RwSlotTable &slots,
                        const uint8_t *__restrict__ cell, size_t i, int nx, size_t sz, S *q,
-                       A (&next)[W], A &sum, A &max_abs)
+                       A (&next)[W], RwStored<S> &stored)
 {
   if (all_air)
     {
@@ -621,11 +656,9 @@ rw_group_update_store (bool all_air, const A (&centre)[W], A xm0, A xpw, const A
           const A xm = k == 0 ? xm0 : centre[k > 0 ? k - 1 : 0];
           const A xp = k == W - 1 ? xpw : centre[k < W - 1 ? k + 1 : 0];
           next[k] = rw_air (((((xm + xp) + ym[k]) + yp[k]) + below[k]) + above[k], prev[k]);
-          sum += next[k];
-          if (sizeof (S) == 2)
-            max_abs = fmax (max_abs, fabs (next[k]));
+          stored.add (next[k]);
         }
-      rw_vst (q, i, next);
+      stored.store (q, i, next);
     }
   else
     {
@@ -645,12 +678,10 @@ rw_group_update_store (bool all_air, const A (&centre)[W], A xm0, A xpw, const A
                   next[k] = rw_node_update<BND, A> (c, centre[k], xm, xp, ym[k], yp[k], below[k],
                                                     above[k], prev[k], slots, cell, i + k, 1, nx,
                                                     sz);
-                  sum += next[k];
-                  if (sizeof (S) == 2)
-                    max_abs = fmax (max_abs, fabs (next[k]));
+                  stored.add (next[k]);
                 }
             }
-          rw_vst (q, i, next);
+          stored.store (q, i, next);
         }
     }
 }
@@ -674,51 +705,54 @@ rw_kernel_async (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__re
   const int z0 = max (it.z, (int) zr.x), z1 = min (it.w, (int) zr.y);
   if (z0 >= z1)
     return;
-  const size_t i0 = (size_t) x + (size_t) nx * (size_t) y + sz * (size_t) z0;
+  /* offsets in 32 bits, one multiply-add an address (the host runs
+   * variant 5 instead on grids of 2³² cells or more) */
+  const unsigned szu = (unsigned) sz;
+  const unsigned i0 = (unsigned) x + (unsigned) nx * (unsigned) y + szu * (unsigned) z0;
   /* slot s: rw_ring[(2 s) nthr + tid] = p above, [(2 s + 1) nthr + tid] = p_prev */
 #pragma unroll
   for (int d = 0; d < D; d++)
     {
       if (z0 + d < z1)
         {
-          const size_t j = i0 + (size_t) d * sz;
-          rw_cp_async16 (&rw_ring[(2 * d) * nthr + tid], p + j + sz);
+          const unsigned j = i0 + (unsigned) d * szu;
+          rw_cp_async16 (&rw_ring[(2 * d) * nthr + tid], p + (j + szu));
           rw_cp_async16 (&rw_ring[(2 * d + 1) * nthr + tid], q + j);
         }
       rw_cp_commit ();
     }
   A below[W], centre[W], above[W], ym[W], yp[W], prev[W], next[W];
-  rw_vld<true> (p, i0 - sz, below);
+  rw_vld<true> (p, i0 - szu, below);
   rw_vld<true> (p, i0, centre);
-  A sum_all = 0, max_abs = 0;
-  size_t i = i0;
+  RwStored<S> stored;
+  unsigned i = i0;
   int slot = 0;
 #pragma unroll 1
-  for (int z = z0; z < z1; z++, i += sz)
+  for (int z = z0; z < z1; z++, i += szu)
     {
       int ahead = slot + D;
       ahead -= ahead > D ? D + 1 : 0;
       if (z + D < z1)
         {
-          rw_cp_async16 (&rw_ring[(2 * ahead) * nthr + tid], p + i + (size_t) (D + 1) * sz);
-          rw_cp_async16 (&rw_ring[(2 * ahead + 1) * nthr + tid], q + i + (size_t) D * sz);
+          rw_cp_async16 (&rw_ring[(2 * ahead) * nthr + tid], p + (i + (unsigned) (D + 1) * szu));
+          rw_cp_async16 (&rw_ring[(2 * ahead + 1) * nthr + tid], q + (i + (unsigned) D * szu));
         }
       rw_cp_commit ();
-      rw_vld<true> (p, i - nx, ym);
-      rw_vld<true> (p, i + nx, yp);
-      const A xm0 = rw_ldg (p, i - 1), xpw = rw_ldg (p, i + W);
-      const size_t grp = i / W;
+      rw_vld<true> (p, i - (unsigned) nx, ym);
+      rw_vld<true> (p, i + (unsigned) nx, yp);
+      const A xm0 = rw_ldg (p, i - 1u), xpw = rw_ldg (p, i + (unsigned) W);
+      const unsigned grp = i / W;
       const bool all_air = (__ldg (air + (grp >> 5)) >> (grp & 31)) & 1u;
       rw_cp_wait<D> ();
       rw_unpack (rw_ring[(2 * slot) * nthr + tid], above);
       rw_unpack (rw_ring[(2 * slot + 1) * nthr + tid], prev);
       rw_group_update_store<BND, W> (all_air, centre, xm0, xpw, ym, yp, below, above, prev, slots,
-                                     cell, i, nx, sz, q, next, sum_all, max_abs);
+                                     cell, i, nx, sz, q, next, stored);
       rw_next_plane<W> (below, centre, above);
       slot = slot == D ? 0 : slot + 1;
     }
   rw_cp_wait<0> ();
-  if (rw_bad_sum (sum_all, max_abs, q))
+  if (stored.bad ())
     atomicMin (bad, step);
 }
 
@@ -892,7 +926,7 @@ rw_kernel_bulk (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__res
   if (producer && zb + NB <= ze)
     rw_bulk_issue (p, q, ring, bar, it, zb + NB, zb, NB, TX, TY, nx, ny, sz, stage, lane);
 
-  A sum_all = 0, max_abs = 0;
+  RwStored<S> stored;
 #pragma unroll 1
   for (int z = it.z; z < it.w; z++)
     {
@@ -912,7 +946,7 @@ rw_kernel_bulk (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__res
           const size_t grp = i / W;
           const bool all_air = (__ldg (air + (grp >> 5)) >> (grp & 31)) & 1u;
           rw_group_update_store<BND, W> (all_air, centre, xm0, xpw, ym, yp, below, above, prev,
-                                         slots, cell, i, nx, sz, q, next, sum_all, max_abs);
+                                         slots, cell, i, nx, sz, q, next, stored);
           rw_next_plane<W> (below, centre, above);
         }
       else
@@ -928,7 +962,7 @@ rw_kernel_bulk (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__res
       if (producer && z + NB <= ze)
         rw_bulk_issue (p, q, ring, bar, it, z + NB, zb, NB, TX, TY, nx, ny, sz, stage, lane);
     }
-  if (rw_bad_sum (sum_all, max_abs, q))
+  if (stored.bad ())
     atomicMin (bad, step);
 #endif
 }
@@ -1362,7 +1396,8 @@ typedef const void *RwProdKernel;
  * H100 (docs/GPU.md, docs/PERFORMANCE.md): 13 (two steps a pass, where
  * the spare pair of arrays fits; else single steps of 5) for fp32, 5 for
  * fp64, 9 (the cp.async pipeline, which pays where the fp16 conversions
- * lengthen each step; fp16 passes measured slower) for fp16.
+ * lengthen each step; fp16 passes measured slower: 280.6 against 379.3
+ * Gvox/s on the hall) for fp16.
  * ROOMWAVE_CUDA_VARIANT=0…13 overrides it (benchmarks, tests). */
 static int
 rw_cuda_variant (RwPrecision precision)
@@ -1723,6 +1758,9 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
   st->precision = setup->precision;
   st->boundary = setup->boundary;
   st->variant = rw_cuda_variant (setup->precision);
+  /* the async z-march keeps 32-bit offsets: variant 5 on larger grids */
+  if ((st->variant == 8 || st->variant == 9) && st->n + RW_FIELD_GUARD >= UINT_MAX)
+    st->variant = 5;
   st->elem = rw_elem_bytes (setup->precision);
   st->source = setup->source_signal;
   st->n_steps = setup->n_steps;
