@@ -20,8 +20,10 @@
 # (timed steps per kernel, default 50), RW_SKIP_SANITIZER=1, RW_SKIP_E2E=1,
 # RW_ASAN=1 (also build with ASan + UBSan and run the GPU tests under them),
 # RW_PROFILE=1 (ncu on production variants 1, 3 and 6; in the variants
-# mode on the first variant's kernel, RW_PROFILE_KERNEL, on the hall),
-# RW_BUILD_DIR.
+# mode on the first variant's kernel, RW_PROFILE_KERNEL, on the hall, in
+# the precisions RW_PROFILE_PRECISIONS, default "f32 f16"; with the DRAM
+# bytes and the warp stall reasons), RW_BENCH_PRECISION (variants mode:
+# the hall table's precision, default all), RW_BUILD_DIR.
 # Logs: $OUT/logs.tar.gz; the benchmark tables also as $OUT/bench-*.txt.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -107,21 +109,28 @@ if [ "$QUICK" = variants ]; then
     note "cuda-vs-cpu v$v: rc $? $(grep -c FAIL "$LOGS/vs-cpu-v$v.txt") failed checks"
     grep -E "FAIL|fp64|fp32|fp16" "$LOGS/vs-cpu-v$v.txt" | head -8
   done
-  timeout 150 "$B/tests/bench-cuda" --room hall --cells "$CELLS" --kernel production --precision all \
-    --variants="$LIST" --steps "$STEPS" > "$LOGS/bench-hall.txt" 2>&1
+  timeout 150 "$B/tests/bench-cuda" --room hall --cells "$CELLS" --kernel production \
+    --precision "${RW_BENCH_PRECISION:-all}" --variants="$LIST" --steps "$STEPS" > "$LOGS/bench-hall.txt" 2>&1
   note "hall bench: rc $?"
   first=${LIST%%,*}
   # RW_PROFILE=1: ncu on the first variant's two-step or production kernel,
-  # fp32 and fp16, on the hall
+  # on the hall, with the bytes from DRAM and where warps wait (per cent of
+  # active cycles)
+  NCU_METRICS=dram__bytes_read.sum,dram__bytes_write.sum,smsp__inst_executed.sum
+  for s in long_scoreboard short_scoreboard barrier mio_throttle lg_throttle wait \
+           not_selected math_pipe_throttle drain no_instruction; do
+    NCU_METRICS=$NCU_METRICS,smsp__warp_issue_stalled_${s}_per_warp_active.pct
+  done
   if [ "${RW_PROFILE:-0}" = 1 ] && command -v ncu > /dev/null; then
-    for prec in f32 f16; do
+    for prec in ${RW_PROFILE_PRECISIONS:-f32 f16}; do
       ROOMWAVE_CUDA_VARIANT=$first timeout 240 ncu --kernel-name regex:"${RW_PROFILE_KERNEL:-rw_kernel_tb}" \
         --launch-skip 2 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis \
         --section Occupancy --section WarpStateStats --section SchedulerStats --section LaunchStats \
+        --metrics "$NCU_METRICS" \
         "$B/tests/bench-cuda" --room hall --cells "$CELLS" --kernel production --precision $prec \
         --steps 6 > "$LOGS/ncu-v$first-$prec.txt" 2>&1
       note "ncu v$first $prec: rc $?"
-      grep -E "DRAM Throughput|Memory Throughput|Achieved Occupancy|Registers Per|L2 Hit|L1/TEX Hit|Duration|Warp Cycles Per Issued|Issued Warp|No Eligible|Stall|One or More" "$LOGS/ncu-v$first-$prec.txt" | head -24
+      grep -E "DRAM Throughput|Memory Throughput|Achieved Occupancy|Registers Per|L2 Hit|L1/TEX Hit|Duration|Warp Cycles Per Issued|Issued Warp|No Eligible|One or More|dram__bytes|stalled|inst_executed" "$LOGS/ncu-v$first-$prec.txt" | head -40
     done
   fi
   if [ "${RW_SKIP_SANITIZER:-0}" != 1 ]; then
