@@ -1381,11 +1381,12 @@ rw_build_tb_items (const RwCudaState *st, int resident_blocks)
 
 /* Upper bound of the single-step items for any block shape of ≥ 64
  * threads (tiles ≥ 16 cells wide and ≥ 2 rows, or ≥ 32 wide) in slabs of
- * `slab` planes: at most nz / slab + 2 pieces a tile. */
+ * `slab` planes: at most nz / slab + 2 pieces a tile; plus the pieces the
+ * last waves are cut into (rw_quarter_tail: 3 more an item). */
 static size_t
 rw_items_bound (size_t nx, size_t ny, size_t nz, size_t elem)
 {
-  return (nx / 16 + 2) * (ny / 2 + 2) * (nz / (size_t) rw_slab_planes (elem) + 2);
+  return (nx / 16 + 2) * (ny / 2 + 2) * (nz / (size_t) rw_slab_planes (elem) + 2) + 1024 * 1024;
 }
 
 /* The kernel for a precision and boundary form: a table, launched with
