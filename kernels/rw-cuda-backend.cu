@@ -244,6 +244,26 @@ rw_f2_to_h2 (float a, float b)
   return (unsigned) r.x | ((unsigned) r.y << 16);
 }
 
+/* W floats → the W halves that store them, packed in 32-bit words */
+__device__ __forceinline__ unsigned
+rw_pack (const float (&v)[2])
+{
+  return rw_f2_to_h2 (v[0], v[1]);
+}
+
+__device__ __forceinline__ uint2
+rw_pack (const float (&v)[4])
+{
+  return make_uint2 (rw_f2_to_h2 (v[0], v[1]), rw_f2_to_h2 (v[2], v[3]));
+}
+
+__device__ __forceinline__ uint4
+rw_pack (const float (&v)[8])
+{
+  return make_uint4 (rw_f2_to_h2 (v[0], v[1]), rw_f2_to_h2 (v[2], v[3]),
+                     rw_f2_to_h2 (v[4], v[5]), rw_f2_to_h2 (v[6], v[7]));
+}
+
 /* 16 bytes → W values of the arithmetic type (the ring slots, shared
  * memory, and the fp16 loads below). */
 __device__ __forceinline__ void
@@ -305,8 +325,7 @@ rw_vst (float *a, size_t i, const float (&v)[2])
 __device__ __forceinline__ void
 rw_vst (__half *a, size_t i, const float (&v)[8])
 {
-  *(uint4 *) (a + i) = make_uint4 (rw_f2_to_h2 (v[0], v[1]), rw_f2_to_h2 (v[2], v[3]),
-                                   rw_f2_to_h2 (v[4], v[5]), rw_f2_to_h2 (v[6], v[7]));
+  *(uint4 *) (a + i) = rw_pack (v);
 }
 
 __device__ __forceinline__ void
@@ -324,13 +343,13 @@ rw_vst (double *a, size_t i, const double (&v)[2])
 __device__ __forceinline__ void
 rw_vst (__half *a, size_t i, const float (&v)[2])
 {
-  *(unsigned *) (a + i) = rw_f2_to_h2 (v[0], v[1]);
+  *(unsigned *) (a + i) = rw_pack (v);
 }
 
 __device__ __forceinline__ void
 rw_vst (__half *a, size_t i, const float (&v)[4])
 {
-  *(uint2 *) (a + i) = make_uint2 (rw_f2_to_h2 (v[0], v[1]), rw_f2_to_h2 (v[2], v[3]));
+  *(uint2 *) (a + i) = rw_pack (v);
 }
 
 /* Streaming (evict-first) access to p_prev, which a step reads once and
@@ -371,8 +390,7 @@ rw_vst_cs (double *a, size_t i, const double (&v)[2])
 __device__ __forceinline__ void
 rw_vst_cs (__half *a, size_t i, const float (&v)[8])
 {
-  __stcs ((uint4 *) (a + i), make_uint4 (rw_f2_to_h2 (v[0], v[1]), rw_f2_to_h2 (v[2], v[3]),
-                                         rw_f2_to_h2 (v[4], v[5]), rw_f2_to_h2 (v[6], v[7])));
+  __stcs ((uint4 *) (a + i), rw_pack (v));
 }
 
 template <int W>
@@ -587,23 +605,8 @@ rw_cp_wait (void)
   asm volatile ("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
 
-/* Non-finite values once stored: the sum catches NaN and infinity; fp16
- * also overflows above 65504, which the largest magnitude catches. */
-__device__ __forceinline__ bool
-rw_bad_sum (float sum, float maxabs, const __half *)
-{
-  return !isfinite (sum) || maxabs >= 65520.0f;
-}
-
-template <typename S, typename A>
-__device__ __forceinline__ bool
-rw_bad_sum (A sum, A, const S *)
-{
-  return !isfinite (sum);
-}
-
-/* What a thread of the async and bulk z-marches stored, for the one
- * non-finite test at its end. fp32 and fp64 sum the values (a NaN or an
+/* What a thread of the async, bulk and two-step z-marches stored, for the
+ * one non-finite test at its end. fp32 and fp64 sum the values (a NaN or an
  * infinity survives any sum). fp16 keeps, per half of a word, the largest
  * magnitude of the stored halves as bits: 0x7c00 and above are infinity
  * and NaN (a value over 65504 overflows to infinity when it is stored),
@@ -622,16 +625,16 @@ template <> struct RwStored<__half>
 {
   unsigned mag = 0;
   __device__ __forceinline__ void add (float) {}
-  __device__ __forceinline__ void store (__half *q, size_t i, const float (&v)[8])
+  template <int W>
+  __device__ __forceinline__ void store (__half *q, size_t i, const float (&v)[W])
   {
-    const uint4 u = make_uint4 (rw_f2_to_h2 (v[0], v[1]), rw_f2_to_h2 (v[2], v[3]),
-                                rw_f2_to_h2 (v[4], v[5]), rw_f2_to_h2 (v[6], v[7]));
-    *(uint4 *) (q + i) = u;
-    mag = __vmaxu2 (mag, u.x & 0x7fff7fffu);
-    mag = __vmaxu2 (mag, u.y & 0x7fff7fffu);
-    mag = __vmaxu2 (mag, u.z & 0x7fff7fffu);
-    mag = __vmaxu2 (mag, u.w & 0x7fff7fffu);
+    auto u = rw_pack (v);
+    *(decltype (u) *) (q + i) = u;
+    keep (u);
   }
+  __device__ __forceinline__ void keep (unsigned w) { mag = __vmaxu2 (mag, w & 0x7fff7fffu); }
+  __device__ __forceinline__ void keep (uint2 w) { keep (w.x), keep (w.y); }
+  __device__ __forceinline__ void keep (uint4 w) { keep (w.x), keep (w.y), keep (w.z), keep (w.w); }
   __device__ __forceinline__ bool bad () const { return __vcmpgeu2 (mag, 0x7c007c00u) != 0; }
 };
 
@@ -1127,7 +1130,7 @@ rw_kernel_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ 
     for (int d = 0; d < 4; d++)
       rr[d][0] = rr[d][1] = 0;
   }
-  A sum = 0, max_abs = 0;
+  RwStored<S> stored;
   auto iteration = [&] (auto phase, int z) {
     enum { j = decltype (phase)::j, buf = j & 1 };
     A (&am)[2] = pr[j & 3], (&ac)[2] = pr[(j + 1) & 3], (&ap)[2] = pr[(j + 2) & 3];
@@ -1147,14 +1150,12 @@ rw_kernel_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ 
         rp[1] = rw_stored (rp[1], p1);
         if (core && z >= z0 && z < z1 && c1 != 0)
           {
-            /* the non-finite check sees what a single step would: the
-             * value before the source goes in */
-            sum += rp[0] + rp[1];
-            if (sizeof (S) == 2)
-              max_abs = fmax (max_abs, fmax (fabs (rp[0]), fabs (rp[1])));
+            /* fp32 sums the values before the source goes in, as a
+             * single step's check does (fp16 checks the stored halves) */
+            stored.add (rp[0] + rp[1]);
             if (z == src_z)
               rw_tb_inject (rp, src_k, hard, s1, p1);
-            rw_vst (p1, i, rp);
+            stored.store (p1, i, rp);
           }
         else if (z == src_z)
           rw_tb_inject (rp, src_k, hard, s1, p1);
@@ -1166,10 +1167,8 @@ rw_kernel_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ 
         A xm0, xp1, ym[2], yp[2], out[2];
         rw_tb_neighbours<BY> (sr[buf ^ 1], tx, ty, xm0, xp1, ym, yp);
         rw_tb_update<BND> (c2, rc, xm0, xp1, ym, yp, rm, rp, am, slots, cell, i - szu, nx, sz, out);
-        sum += out[0] + out[1];
-        if (sizeof (S) == 2)
-          max_abs = fmax (max_abs, fmax (fabs (out[0]), fabs (out[1])));
-        rw_vst (p2, i - szu, out);
+        stored.add (out[0] + out[1]);
+        stored.store (p2, i - szu, out);
       }
     /* the slots just used for the last time take planes ahead */
     rw_vld<true> (p, at (z + 3, zp), pr[j & 3]);
@@ -1192,9 +1191,9 @@ rw_kernel_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ 
         break;
       iteration (RwTbPhase<3> (), z++);
     }
-  /* one test of everything stored (a NaN or infinity survives any sum);
-   * the step it names is the first of the pass, as near as a pass can say */
-  if (rw_bad_sum (sum, max_abs, (const S *) p1))
+  /* one test of everything stored; the step it names is the first of the
+   * pass, as near as a pass can say */
+  if (stored.bad ())
     atomicMin (bad, step);
 }
 
@@ -1610,6 +1609,15 @@ rw_field_span (size_t n, size_t elem)
   return ((n + 2 * (size_t) RW_FIELD_GUARD) * elem + 255) / 256 * 256;
 }
 
+/* Whether every offset into a field array, guards included, fits in 32
+ * bits: the two-step passes and the async z-march (variants 8, 9) use
+ * 32-bit offsets. */
+static bool
+rw_offsets_32 (const RwCudaState *st)
+{
+  return st->n + RW_FIELD_GUARD < UINT_MAX;
+}
+
 static bool
 rw_field_pointers (RwCudaState *st)
 {
@@ -1666,7 +1674,7 @@ static bool
 rw_tb_setup (RwCudaState *st, const std::vector<uint8_t> &cells, RwError *err)
 {
   if ((st->source_cell >= 0 && RW_CELL_K (cells[(size_t) st->source_cell]) == 0)
-      || st->precision == RW_PRECISION_F64 || st->n + RW_FIELD_GUARD >= UINT_MAX)
+      || st->precision == RW_PRECISION_F64 || !rw_offsets_32 (st))
     return true;
   size_t free_b, total_b;
   int dev, sms, per_sm = 1;
@@ -1760,7 +1768,7 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
   st->boundary = setup->boundary;
   st->variant = rw_cuda_variant (setup->precision);
   /* the async z-march keeps 32-bit offsets: variant 5 on larger grids */
-  if ((st->variant == 8 || st->variant == 9) && st->n + RW_FIELD_GUARD >= UINT_MAX)
+  if ((st->variant == 8 || st->variant == 9) && !rw_offsets_32 (st))
     st->variant = 5;
   st->elem = rw_elem_bytes (setup->precision);
   st->source = setup->source_signal;
