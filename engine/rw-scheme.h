@@ -45,6 +45,26 @@
 
 #define RW_LAMBDA2 (1.0 / 3.0)
 
+/* λ² as each precision's arithmetic holds it, rounded *down*. The 7-point
+ * scheme's stability limit is λ² ≤ 1/3 exactly: at λ² = 1/3 the modes at
+ * zero frequency and at the Nyquist corner of the grid (the checkerboard)
+ * sit on the unit circle with no margin (the air update's amplification
+ * polynomial z² − 6λ² cos… z + 1 has |6λ²| = 2 there). 1/3 rounded to
+ * nearest is *above* 1/3 in fp32 (0.33333334f = 1/3 + 9.9e-9), which
+ * puts both modes outside the unit circle by |z| − 1 ≈ √(6 · 9.9e-9)
+ * ≈ 2.4e-4 per step: every fp32 run of a reverberant room grew without
+ * bound after a second or so (issue #10; test solver-long-run-bounded).
+ * In fp64, 1/3 rounds to 1/3 − 1.9e-17, below the limit already. So each
+ * precision takes the largest representable value not above 1/3: the
+ * scheme is then strictly inside its limit (margin 6 · 2.0e-8 in fp32 —
+ * a Courant number lower by 3e-8, a phase-velocity change of the same
+ * order, far below anything measurable in an impulse response), and the
+ * centre coefficient of the air update, 2 − 6λ², is ≥ 0 as in exact
+ * arithmetic (the update omits it: +1.2e-7 · p in fp32 is below half an
+ * ulp of the result). */
+#define RW_LAMBDA2_F64 (1.0 / 3.0)
+#define RW_LAMBDA2_F32 0.333333313465118408203125f   /* nextafterf (1/3, 0) */
+
 typedef enum {
   RW_BOUNDARY_FV = 0,
   RW_BOUNDARY_LRS = 1,
@@ -61,17 +81,17 @@ typedef struct {
   double beta;    /* admittance (1 − R)/(1 + R) */
 } RwSurfaceCoef;
 
-#define RW_DEFINE_SCHEME(T, SUFFIX)                                                      \
+#define RW_DEFINE_SCHEME(T, SUFFIX, L2)                                                   \
 RW_HD T                                                                                 \
 rw_update_air_##SUFFIX (T sum6, T p_prev)                                               \
 {                                                                                       \
-  return (T) RW_LAMBDA2 * sum6 - p_prev;                                                \
+  return (L2) * sum6 - p_prev;                                                          \
 }                                                                                       \
                                                                                         \
 RW_HD T                                                                                 \
 rw_update_fv_##SUFFIX (int K, T p, T sum_in, T p_prev, T beta)                          \
 {                                                                                       \
-  const T l2 = (T) RW_LAMBDA2;                                                          \
+  const T l2 = (L2);                                                                    \
   const T g = (T) 0.57735026918962576451 * beta * (T) (6 - K) * (T) 0.5;                \
   return ((2 - (T) K * l2) * p + l2 * sum_in - (1 - g) * p_prev) / (1 + g);            \
 }                                                                                       \
@@ -79,7 +99,7 @@ rw_update_fv_##SUFFIX (int K, T p, T sum_in, T p_prev, T beta)                  
 RW_HD T                                                                                 \
 rw_update_lrs_##SUFFIX (int in_mask, T p, const T nbr[6], T p_prev, T beta)             \
 {                                                                                       \
-  const T l2 = (T) RW_LAMBDA2;                                                          \
+  const T l2 = (L2);                                                                    \
   T sum = 0;                                                                            \
   int nb = 0;                                                                           \
   for (int d = 0; d < 6; d++)                                                           \
@@ -113,5 +133,5 @@ rw_update_savioja_##SUFFIX (int in_mask, const T nbr[6], T p_prev, T R)         
   return (1 + R) * p_in - R * p_prev;                                                   \
 }
 
-RW_DEFINE_SCHEME (double, f64)
-RW_DEFINE_SCHEME (float, f32)
+RW_DEFINE_SCHEME (double, f64, RW_LAMBDA2_F64)
+RW_DEFINE_SCHEME (float, f32, RW_LAMBDA2_F32)

@@ -66,6 +66,12 @@ typedef struct {
   /* Copies the whole field (nx·ny·nz each, as double) at the current step:
    * p at time n and p_prev at time n−1. Either may be NULL. */
   bool (*read_field) (void *state, double *p, double *p_prev, RwError *err);
+  /* The discrete energy of the current field pair (rw_field_energy's sum,
+   * accumulated in double on the device): the growth monitor's reading
+   * (rw_solver_advance), taken every RW_ENERGY_CHECK_STEPS steps. It does
+   * not see the zero-frequency mode (a uniform field has none), which
+   * λ² rounded down keeps from growing (rw-scheme.h). */
+  bool (*energy) (void *state, double *out, RwError *err);
   /* Copies one plane of p: axis 0 → x = index (ny·nz values, y fastest),
    * axis 1 → y = index (nx·nz, x fastest), axis 2 → z = index (nx·ny). */
   bool (*read_slice) (void *state, int axis, size_t index, float *out, RwError *err);
@@ -79,6 +85,21 @@ const RwBackendOps *rw_cuda_backend (void);
 
 typedef struct RwSolver RwSolver;
 
+/* The growth monitor. A passive room cannot gain energy once the source
+ * has stopped: the FV scheme's discrete energy (rw_field_energy) is
+ * non-increasing from the step after the source's last non-zero sample
+ * (rw-scheme.h). rw_solver_advance reads it every RW_ENERGY_CHECK_STEPS
+ * steps (one extra read of the field each time: about 1 % of the run) and
+ * fails with RW_ERROR_UNSTABLE, naming the step and the likely cause, once
+ * it exceeds rw_energy_growth_limit (boundary) times the least energy seen
+ * since the source stopped (2, i.e. 3 dB, for the FV boundary). Below a floor — the first reading after the source
+ * times rw_energy_floor (precision): where rounding noise of the stored
+ * values dominates and the energy may wander — the least energy counts as
+ * the floor, so noise at the floor is never called growth. */
+#define RW_ENERGY_CHECK_STEPS 128
+double rw_energy_growth_limit (RwBoundary boundary);
+double rw_energy_floor (RwPrecision precision);
+
 /* Chooses the backend (AUTO → CUDA when available, else CPU), checks the
  * setup (cells inside, R in [−1, 1], precision supported by the backend)
  * and the memory need, then creates it. */
@@ -90,6 +111,9 @@ const RwGrid *rw_solver_grid (const RwSolver *s);        /* the setup's grid */
 bool rw_solver_advance (RwSolver *s, size_t n, RwError *err);
 /* Receiver r's samples so far (rw_solver_step() of them). */
 const double *rw_solver_receiver (const RwSolver *s, size_t r);
+/* The last energy reading of the growth monitor and the step it was taken
+ * at (0 and 0 before the first; see RW_ENERGY_CHECK_STEPS). */
+double rw_solver_energy (const RwSolver *s, size_t *step);
 bool rw_solver_read_field (RwSolver *s, double *p, double *p_prev, RwError *err);
 bool rw_solver_read_slice (RwSolver *s, int axis, size_t index, float *out, RwError *err);
 void rw_solver_free (RwSolver *s);

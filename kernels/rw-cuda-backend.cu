@@ -2052,6 +2052,12 @@ rw_cuda_read_field (void *state, double *p, double *p_prev, RwError *err)
 }
 
 static bool
+rw_cuda_energy_op (void *state, double *out, RwError *err)
+{
+  return rw_cuda_energy ((RwCudaState *) state, out, err);
+}
+
+static bool
 rw_cuda_read_slice (void *state, int axis, size_t index, float *out, RwError *err)
 {
   RwCudaState *st = (RwCudaState *) state;
@@ -2099,6 +2105,7 @@ rw_cuda_destroy (void *state)
   cudaFree (st->air);
   cudaFree (st->items);
   cudaFree (st->bad);
+  cudaFree (st->energy);
   cudaFree (st->slice);
   cudaFree (st->rcv_cells);
   cudaFree (st->rcv_dev);
@@ -2122,6 +2129,7 @@ static const RwBackendOps rw_cuda_ops = {
   rw_cuda_create,
   rw_cuda_advance,
   rw_cuda_read_field,
+  rw_cuda_energy_op,
   rw_cuda_read_slice,
   rw_cuda_device_name,
   rw_cuda_destroy,

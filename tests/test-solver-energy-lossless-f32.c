@@ -6,7 +6,7 @@
  * The bound, 5e-5, is ten times that and still fails at once if a
  * boundary form leaked or gained energy (such a bug shows as O(1)).
  * The excitation is a doublet: with an impulse the closed room keeps a
- * static overpressure whose fp32 drift (λ² = 1/3 rounds to 0.33333334)
+ * static overpressure whose fp32 drift (λ² is not 1/3 exactly there)
  * makes the energy wander by ~1e-3 — a property of fp32 storage of a
  * zero-frequency mode, not of the scheme (see test-solver-f32-vs-f64.c). */
 #include "rw-test.h"

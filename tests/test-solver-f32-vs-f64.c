@@ -1,10 +1,19 @@
 /* solver-f32-vs-f64: the fp32 solver follows the fp64 reference. An
  * L-shaped room, FV walls with R = 0.9, three receivers, 2000 steps: each
- * receiver's fp32 signal differs from the fp64 one by less than 2e-4 in
+ * receiver's fp32 signal differs from the fp64 one by less than 3e-4 in
  * relative L2 norm, ‖y32 − y64‖ / ‖y64‖. Measured on this machine:
- * 5.8e-5 … 9.5e-5 (NOTE lines).
+ * 1.3e-4 … 2.1e-4 (NOTE lines); 5.8e-5 … 9.5e-5 while fp32's λ² was 1/3
+ * rounded to nearest, i.e. above the stability limit (rw-scheme.h). λ²
+ * rounded down leaves the air update's centre term 2 − 6λ² = 1.2e-7 out,
+ * twice the magnitude of the 6 · 1e-8 it dropped before: a restoring
+ * term that shifts a mode at ωT by 6e-8/(ωT)² of its frequency (for ωT
+ * = 0.02, 1.5e-4), well below what an IR can show, and stable for ever
+ * (sim-long-run-bounded), which the old rounding was not. Keeping the
+ * term (an FMA a cell) measured worse, 2.5e-4 … 4.1e-4: with it the
+ * zero-frequency mode sits exactly on the unit circle and its rounding
+ * drifts.
  *
- * Why 2e-4 and not tighter: the difference is fp32 rounding, and it grows
+ * Why not tighter: the difference is fp32 rounding, and it grows
  * with the run (≈ linearly: 1e-4 at 2000 steps, 4e-4 at 3000 with a
  * smoother pulse). At low frequencies the update p⁺ = λ²Σ₆ − p⁻ carries
  * the wave in a small difference of large numbers (the curvature is
@@ -15,9 +24,9 @@
  * The excitation is a doublet, s[0] = 1, s[1] = −1, not an impulse: a
  * soft impulse injects net volume into a closed room and leaves a static
  * overpressure (the zero-frequency mode) that no locally reacting wall
- * drains. In fp32 that mode drifts — λ² = 1/3 rounds to 0.33333334, so
- * the air update's vanished centre term is off by 6·1e-8·p per step — and
- * the drift, not the acoustics, then dominates the difference (measured
+ * drains. In fp32 that mode moves — the air update's vanished centre term
+ * is off by 1.2e-7·p per step — and the motion, not the acoustics, then
+ * dominates the difference (measured
  * with an impulse: 5e-3 after 4000 steps, growing linearly; the
  * DC-removed signals agree to 3e-4). The post-processing DC-blocks IRs
  * for the same reason.
@@ -70,7 +79,7 @@ main (void)
           double rel = sqrt (num / den);
           RW_NOTE ("%s receiver %zu: relative L2 difference fp32 vs fp64 = %.3g",
                    form == RW_BOUNDARY_FV ? "FV " : "LRS", r, rel);
-          RW_CHECK (den > 0 && rel < 2e-4, "receiver %zu: %.3g", r, rel);
+          RW_CHECK (den > 0 && rel < 3e-4, "receiver %zu: %.3g", r, rel);
         }
     }
   free (a);

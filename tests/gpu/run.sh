@@ -8,6 +8,7 @@
 #   tests/gpu/run.sh variants 11,12   (new production variants: tests, hall
 #                                      table, sanitizers on the first)
 #   tests/gpu/run.sh sass PATTERN     (machine code of matching kernels)
+#   tests/gpu/run.sh long             (build and the long runs only)
 #
 # The GPU machine has no Assimp, libsndfile, libsamplerate, json-c or
 # cairo: when .carry/sysroot exists (Debian packages unpacked with dpkg -x,
@@ -18,6 +19,7 @@
 #
 # Environment: RW_CELLS (hall inside cells, default 220e6), RW_STEPS
 # (timed steps per kernel, default 50), RW_SKIP_SANITIZER=1, RW_SKIP_E2E=1,
+# RW_SKIP_LONG=1 (no long runs), RW_LONG_RUN_SCALE (their fmax scale, 4),
 # RW_ASAN=1 (also build with ASan + UBSan and run the GPU tests under them),
 # RW_PROFILE=1 (ncu on production variants 1, 3 and 6; in the variants
 # mode on the first variant's kernel, RW_PROFILE_KERNEL, on the hall, in
@@ -150,6 +152,7 @@ if [ "$QUICK" = variants ]; then
 fi
 
 # ------------------------------------------------------------------ tests
+if [ "$QUICK" != long ]; then
 GPU_TESTS="cuda-vs-cpu cuda-every-cell-written cuda-two-step-passes cuda-strategies-agree cuda-autotune-cache"
 meson test -C "$B" --print-errorlogs $GPU_TESTS solver-energy-lossless-f64 \
   solver-energy-lossless-f32 > "$LOGS/tests.log" 2>&1
@@ -161,6 +164,29 @@ for t in $GPU_TESTS; do
   # what each test measured, and any failed check
   "$B/tests/test-$t" 2>&1 | grep -vE "^  variant [1-7]" | grep -E "FAIL|fp64|fp32|fp16|variant|NaN|huge|grid|SKIP" | head -20
 done
+fi
+
+# ------------------------------------------------- long: only the long runs
+[ "$QUICK" = long ] && RW_SKIP_SANITIZER=1
+
+# ------------------------------------------- long runs stay bounded (#10)
+# sim-long-run-bounded on the CUDA backend: the plaster box and the
+# hall-like room, fmax × RW_LONG_RUN_SCALE (default 4: the box at 1.2 kHz
+# for 12 s and 2 kHz for 5 s, the hall at 600 Hz for 5 s), each against
+# fp64 on the GPU; in fp32 (production: two-step passes), fp32 single
+# steps (variant 5) and fp16 storage (production: variant 9).
+if [ "${RW_SKIP_LONG:-0}" != 1 ]; then
+  for run in f32:prod f32:5 f16:prod; do
+    prec=${run%%:*} v=${run##*:}
+    venv=()
+    [ "$v" != prod ] && venv=(ROOMWAVE_CUDA_VARIANT=$v)
+    env "${venv[@]}" RW_LONG_RUN_BACKEND=cuda RW_LONG_RUN_PRECISION=$prec \
+      RW_LONG_RUN_FMAX_SCALE=${RW_LONG_RUN_SCALE:-4} timeout 300 \
+      "$B/tests/test-sim-long-run-bounded" > "$LOGS/long-$prec-$v.txt" 2>&1
+    note "sim-long-run-bounded cuda $prec variant $v: rc $? $(grep -c FAIL "$LOGS/long-$prec-$v.txt") failed checks"
+    grep -E "FAIL|window energy" "$LOGS/long-$prec-$v.txt" | head -12
+  done
+fi
 
 # -------------------------------------------------------- compute-sanitizer
 if [ "${RW_SKIP_SANITIZER:-0}" != 1 ]; then
@@ -202,7 +228,9 @@ fi
 
 # ------------------------------------------------------------- benchmarks
 BENCH=$B/tests/bench-cuda
-if [ "$QUICK" != quick ]; then
+if [ "$QUICK" = long ]; then
+  :
+elif [ "$QUICK" != quick ]; then
   "$BENCH" --room hall --cells "$CELLS" --kernel production --precision all --variants --steps "$STEPS" \
     > "$LOGS/bench-hall.txt" 2>&1
   cat "$LOGS/bench-hall.txt"
