@@ -717,14 +717,25 @@ rw_staged_dir_abort (RwStagedDir *sd)
   free (made);
 }
 
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)   /* <linux/fs.h>; glibc < 2.28 lacks it */
+#endif
+
 /* renameat2 (RENAME_EXCHANGE): both names stay taken throughout. Through
  * the system call, which every Linux since 3.15 has, whatever the C
- * library's version; false with errno set where it is missing. */
+ * library's version; false with errno set where it is missing or the file
+ * system refuses it, or when RW_TEST_NO_RENAME_EXCHANGE is set (so that a
+ * test can take the fallback). */
 static bool
 exchange (const char *a, const char *b)
 {
 #if defined(__linux__) && defined(SYS_renameat2)
-  return syscall (SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, 1 /* RENAME_EXCHANGE */) == 0;
+  if (getenv ("RW_TEST_NO_RENAME_EXCHANGE") != NULL)
+    {
+      errno = EINVAL;
+      return false;
+    }
+  return syscall (SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) == 0;
 #else
   (void) a, (void) b;
   errno = ENOSYS;

@@ -111,6 +111,8 @@ void rw_file_set_abort (RwFileSet *set);
  * (renameat2 RENAME_EXCHANGE; where the file system refuses it, DIR is
  * renamed aside first and put back if the second rename fails), then
  * removes the previous contents. Until the swap, DIR keeps what it had.
+ * (The environment variable RW_TEST_NO_RENAME_EXCHANGE makes commit take
+ * the fallback, for tests.)
  *
  * open does every check that can fail before the (possibly hours long)
  * work that fills the folder:

@@ -179,15 +179,26 @@ test_staged_dir (const char *dir)
   bool ok = rw_staged_dir_open (&second, out, NULL, 0, only_txt, NULL, &err);
   RW_CHECK (!ok && strstr (err.message, "another run") != NULL, "second writer: ok %d, '%s'", ok, err.message);
 
-  /* Commit: the target holds exactly the new contents, its mode kept. */
-  staged = path_in (sd.staging, "new.txt");
-  put (staged, "fresh");
-  free (staged);
-  RW_CHECK (rw_staged_dir_commit (&sd, &err), "commit: %s", err.message);
-  RW_CHECK (strcmp (listing (out), "new.txt") == 0, "after commit: %s", listing (out));
-  RW_CHECK (strcmp (listing (dir), "out") == 0, "beside after commit: %s", listing (dir));
-  struct stat st;
-  RW_CHECK (stat (out, &st) == 0 && (st.st_mode & 0777) == 0750, "mode %o", st.st_mode & 0777);
+  /* Commit: the target holds exactly the new contents, its mode kept;
+   * through renameat2 (RENAME_EXCHANGE), then through the fallback. */
+  const char *names[] = { "new.txt", "newer.txt" };
+  for (int pass = 0; pass < 2; pass++)
+    {
+      if (pass == 1)
+        {
+          setenv ("RW_TEST_NO_RENAME_EXCHANGE", "1", 1);
+          RW_CHECK (rw_staged_dir_open (&sd, out, NULL, 0, only_txt, NULL, &err), "open: %s", err.message);
+        }
+      staged = path_in (sd.staging, names[pass]);
+      put (staged, "fresh");
+      free (staged);
+      RW_CHECK (rw_staged_dir_commit (&sd, &err), "commit %d: %s", pass, err.message);
+      RW_CHECK (strcmp (listing (out), names[pass]) == 0, "after commit %d: %s", pass, listing (out));
+      RW_CHECK (strcmp (listing (dir), "out") == 0, "beside after commit %d: %s", pass, listing (dir));
+      struct stat st;
+      RW_CHECK (stat (out, &st) == 0 && (st.st_mode & 0777) == 0750, "mode %o", st.st_mode & 0777);
+    }
+  unsetenv ("RW_TEST_NO_RENAME_EXCHANGE");
 
   /* Entries the callback does not accept, and inputs, are refused by name. */
   char *foreign = path_in (out, "data.bin");
@@ -195,7 +206,7 @@ test_staged_dir (const char *dir)
   ok = rw_staged_dir_open (&sd, out, NULL, 0, only_txt, NULL, &err);
   RW_CHECK (!ok && strstr (err.message, "data.bin") != NULL, "foreign entry: ok %d, '%s'", ok, err.message);
   unlink (foreign);
-  char *input = path_in (out, "new.txt");
+  char *input = path_in (out, "newer.txt");
   const char *inputs[] = { input };
   ok = rw_staged_dir_open (&sd, out, inputs, 1, only_txt, NULL, &err);
   RW_CHECK (!ok && strstr (err.message, "input") != NULL, "input inside: ok %d, '%s'", ok, err.message);
