@@ -504,13 +504,14 @@ walk_replaceable (Walk *w, const char *dir, const char *rel, int depth)
                                 "folder, so choose another output folder"),
                               w->sd->path, r, w->inputs[i]);
             }
+          /* Folders deeper than any output nests are not walked: refused. */
           const bool is_dir = S_ISDIR (st.st_mode);
-          if (ok && !w->replaceable (r, is_dir, w->data))
+          if (ok && (!w->replaceable (r, is_dir, w->data) || (is_dir && depth >= 8)))
             ok = rw_fail (w->err, RW_ERROR_INPUT,
                           _("%s: holds %s, which is not an output of a run; a run replaces the "
                             "whole folder, so move it away or choose another output folder"),
                           w->sd->path, r);
-          else if (ok && is_dir && depth < 8)
+          else if (ok && is_dir)
             ok = walk_replaceable (w, full, r, depth + 1);
         }
       free (full);

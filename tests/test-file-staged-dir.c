@@ -79,6 +79,13 @@ only_txt (const char *rel, bool is_dir, void *data)
   return !is_dir && n > 4 && strcmp (rel + n - 4, ".txt") == 0;
 }
 
+static bool
+anything (const char *rel, bool is_dir, void *data)
+{
+  (void) rel, (void) is_dir, (void) data;
+  return true;
+}
+
 static void
 test_same_file (const char *dir)
 {
@@ -211,6 +218,21 @@ test_staged_dir (const char *dir)
   ok = rw_staged_dir_open (&sd, out, inputs, 1, only_txt, NULL, &err);
   RW_CHECK (!ok && strstr (err.message, "input") != NULL, "input inside: ok %d, '%s'", ok, err.message);
   RW_CHECK (strcmp (listing (dir), "out") == 0, "beside after refusals: %s", listing (dir));
+
+  /* Folders nested deeper than any output are refused, whatever the
+   * callback says. */
+  char deep[4096];
+  snprintf (deep, sizeof deep, "%s", out);
+  for (int i = 0; i < 10; i++)
+    {
+      strcat (deep, "/d");
+      RW_CHECK (mkdir (deep, 0755) == 0, "mkdir %s", deep);
+    }
+  ok = rw_staged_dir_open (&sd, out, NULL, 0, anything, NULL, &err);
+  RW_CHECK (!ok && strstr (err.message, "d/d/d/d/d/d/d/d/d") != NULL, "ten levels: ok %d, '%s'", ok, err.message);
+  char *first = path_in (out, "d");
+  rw_file_remove_tree (first);
+  free (first);
 
   /* One missing parent is made, and removed again by an abort. */
   char *nested = path_in (dir, "made/run");
