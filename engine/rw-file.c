@@ -654,6 +654,12 @@ rw_staged_dir_open (RwStagedDir *sd, const char *path, const char *const *inputs
           tbase = strrchr (sd->target, '/') + 1;
         }
     }
+  /* A mount point cannot be renamed: the swap would fail after the run. */
+  struct stat pst;
+  if (ok && stat (sd->target, &st) == 0 && stat (parent, &pst) == 0 && st.st_dev != pst.st_dev)
+    ok = rw_fail (err, RW_ERROR_INPUT,
+                  _("%s: is a mount point, which a run cannot replace as a whole; choose a "
+                    "folder inside it"), sd->path);
   if (ok && access (parent, W_OK | X_OK) != 0)
     ok = rw_fail (err, RW_ERROR_IO, _("%s: cannot write in the folder %s: %s"), sd->path, parent,
                   strerror (errno));

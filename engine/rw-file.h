@@ -121,7 +121,8 @@ void rw_file_set_abort (RwFileSet *set);
  *     it again if it is still empty); nothing on the way is a file;
  *   - the parent is writable; an existing DIR is writable and not marked
  *     read-only (no write bit at all — refused even for root);
- *   - DIR is neither the current folder nor one above it;
+ *   - DIR is neither the current folder nor one above it, nor a mount
+ *     point (which cannot be renamed);
  *   - a lock: flock on ".DIR.lock" beside DIR, taken without waiting, so
  *     that a second writer to the same folder fails at once; held until
  *     commit or abort, which remove the lock file;

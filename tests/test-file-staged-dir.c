@@ -234,6 +234,12 @@ test_staged_dir (const char *dir)
   rw_file_remove_tree (first);
   free (first);
 
+  /* A mount point (here /proc) cannot be swapped: refused before any
+   * lock file is made beside it. */
+  ok = rw_staged_dir_open (&sd, "/proc", NULL, 0, anything, NULL, &err);
+  RW_CHECK (!ok && strstr (err.message, "mount point") != NULL, "/proc: ok %d, '%s'", ok, err.message);
+  RW_CHECK (access ("/.proc.lock", F_OK) != 0, "a lock file was made beside /proc");
+
   /* One missing parent is made, and removed again by an abort. */
   char *nested = path_in (dir, "made/run");
   RW_CHECK (rw_staged_dir_open (&sd, nested, NULL, 0, only_txt, NULL, &err), "nested: %s", err.message);
