@@ -3,6 +3,7 @@
  * peak at −1 dBFS. docs/REPORT.md §1. */
 #include "cli.h"
 #include "rw-auralise.h"
+#include "rw-file.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -20,7 +21,8 @@ print_usage (FILE *out)
                   "any length fits in memory. The result is scaled so that its peak is at -1 dBFS.\n"
                   "Bundled dry signals: data/audio/ (speech, clap, a musical phrase).\n\n"
                   "Options:\n"
-                  "  -o, --output WET  output file: .wav (32-bit float) or .flac (24-bit)\n"
+                  "  -o, --output WET  output file: .wav (32-bit float) or .flac (24-bit); never\n"
+                  "                    IR, DRY or IR2 (the same file by any name: links count)\n"
                   "  --ir-right IR2    a second mono IR for the right channel (IR is then the left)\n"
                   "  --peak DBFS       output peak level (default -1, at most 0)\n"
                   "  --block N         convolution partition in frames (default %d)\n"
@@ -87,6 +89,9 @@ rw_cli_auralise (int argc, char **argv)
     return rw_cli_usage_error ("auralise", _("no output file given (-o WET.wav)"));
 
   RwError err = { 0 };
+  const char *inputs[] = { files[0], files[1], ir_right };
+  if (!rw_file_check_outputs (inputs, 3, &out_path, 1, &err))
+    return rw_cli_fail (&err);
   RwAuraliseStats st;
   if (!rw_auralise_file (files[0], ir_right, files[1], out_path, &opt, &st, &err))
     return rw_cli_fail (&err);

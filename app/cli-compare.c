@@ -4,6 +4,7 @@
  * a table, JSON, CSV or a PDF report (rw-report.h). docs/REPORT.md. */
 #include "cli.h"
 #include "rw-compare.h"
+#include "rw-file.h"
 #include "rw-report.h"
 
 #include <getopt.h>
@@ -31,7 +32,9 @@ print_usage (FILE *out)
                   "  --json            print the comparison as JSON on standard output\n"
                   "  --json-out R.json write the same JSON to a file\n"
                   "  -h, --help        show this help\n\n"
-                  "Without --report, --csv or --json the table is printed.\n"
+                  "Without --report, --csv or --json the table is printed. The output files are\n"
+                  "written all or none, and none may be SIM, MEASURED, the results.json beside SIM\n"
+                  "or another output (the same file by any name: links count).\n"
                   "Exit status: 0 compared (whatever the differences), 1 bad input (unreadable, empty\n"
                   "or silent audio, a bad results.json; nothing is written then), 2 bad usage.\n"));
 }
@@ -102,15 +105,42 @@ rw_cli_compare (int argc, char **argv)
     return rw_cli_usage_error ("compare", _("too many files ('%s' is extra): give SIM and MEASURED"), argv[optind + 2]);
   const char *sim = argv[optind], *meas = argv[optind + 1];
 
+  /* No output may replace an input, nor another output. */
   RwError err = { 0 };
+  const size_t beside_len = strlen (sim) + sizeof "/results.json";
+  char *beside = malloc (beside_len);
+  if (beside == NULL)
+    {
+      rw_fail (&err, RW_ERROR_MEMORY, _("out of memory"));
+      return rw_cli_fail (&err);
+    }
+  rw_file_dirname (sim, beside, beside_len);
+  strcat (beside, "/results.json");
+  const char *inputs[] = { sim, meas, beside };
+  const char *outputs[] = { pdf, csv, json_out };
+  bool distinct = rw_file_check_outputs (inputs, 3, outputs, 3, &err);
+  free (beside);
+  if (!distinct)
+    return rw_cli_fail (&err);
+
   RwComparison cmp;
   if (!rw_compare_files (sim, meas, &opt, &cmp, &err))
     return rw_cli_fail (&err);
 
+  /* All or none: each file under a part name, renamed together. */
   int status = RW_EXIT_OK;
-  if ((pdf && !rw_report_write_pdf (pdf, &cmp, &err))
-      || (csv && !rw_report_write_csv (csv, &cmp, &err))
-      || (json_out && !rw_report_write_json (json_out, &cmp, &err)))
+  RwFileSet set;
+  rw_file_set_init (&set);
+  const char *part;
+  bool ok = (!pdf || ((part = rw_file_set_add (&set, pdf, &err)) && rw_report_write_pdf (part, &cmp, &err)))
+            && (!csv || ((part = rw_file_set_add (&set, csv, &err)) && rw_report_write_csv (part, &cmp, &err)))
+            && (!json_out || ((part = rw_file_set_add (&set, json_out, &err))
+                              && rw_report_write_json (part, &cmp, &err)));
+  if (ok)
+    ok = rw_file_set_commit (&set, &err);
+  else
+    rw_file_set_abort (&set);
+  if (!ok)
     status = rw_cli_fail (&err);
   else if (json)
     status = rw_cli_print_owned (rw_report_to_json (&cmp), "\n");

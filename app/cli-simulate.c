@@ -1,13 +1,21 @@
 /* cli-simulate.c — `roomwave-cli simulate`: mesh file → calibrated IRs.
  *
  * Parses the options (every number through rw_cli_parse_*: "abc", "nan",
- * "1e999" are usage errors), runs rw_simulate with a progress line on
- * stderr and SIGINT wired to its cancel flag, writes the outputs with
- * rw_sim_write_outputs (atomic files) and prints a summary or the results
- * JSON on stdout. Exit: 0 done, 1 bad input or cancelled, 2 bad usage. */
+ * "1e999" are usage errors), checks, locks and stages the output folder
+ * (rw_sim_out_open) before anything slow, runs rw_simulate_sources with a
+ * progress line on stderr and SIGINT wired to its cancel flag, writes each
+ * source's outputs into the staging folder (rw_sim_write_outputs), swaps it
+ * in for --out at the end (rw_staged_dir_commit) and only then prints a
+ * summary or the results JSON on stdout. Exit: 0 done, 1 bad input or
+ * cancelled, 2 bad usage.
+ *
+ * Test hook: ROOMWAVE_TEST_WRITE_PAUSE_S=S pauses up to S seconds after the
+ * files are written and before the swap (announced on stderr), so that a
+ * test can interrupt the writing phase (tests/test-cli-output-safety.py). */
 #include "cli.h"
 #include "rw-clock.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -59,7 +67,9 @@ usage (FILE *f)
                 "  --temperature C        air temperature, sets c (default 20 °C)\n"
                 "  --ppw N                grid points per wavelength at fmax (default %.2f)\n"
                 "  --threads N            CPU threads (default: all)\n"
-                "  --out DIR              output folder (default %s)\n"
+                "  --out DIR              output folder (default %s); a run replaces it as a\n"
+                "                         whole when it ends, so it may hold only files runs\n"
+                "                         write; checked and locked before the solve\n"
                 "  --json                 print the results JSON instead of the summary\n"
                 "  --quiet                no progress and no summary (errors still go to stderr)\n"
                 "  -h, --help             this help\n"
@@ -103,23 +113,23 @@ on_progress (const RwProgress *p, void *user_data)
 }
 
 static void
-print_summary (const RwSimConfig *cfg, const RwSimResult *res, const char *out_dir)
+print_summary (FILE *f, const RwSimConfig *cfg, const RwSimResult *res, const char *out_dir)
 {
-  printf (_("Mesh           %s\n"), cfg->mesh_path);
-  printf (_("Valid up to    %g Hz (fmax; %g points per wavelength)\n"), res->fmax_hz, cfg->ppw);
-  printf (_("Grid           %zu × %zu × %zu cells, h = %.4f m, c = %.1f m/s\n"),
+  fprintf (f, _("Mesh           %s\n"), cfg->mesh_path);
+  fprintf (f, _("Valid up to    %g Hz (fmax; %g points per wavelength)\n"), res->fmax_hz, cfg->ppw);
+  fprintf (f, _("Grid           %zu × %zu × %zu cells, h = %.4f m, c = %.1f m/s\n"),
           res->nx, res->ny, res->nz, res->spacing_m, res->c);
-  printf (_("Cells          %zu inside, %zu boundary\n"), res->n_inside, res->n_boundary);
-  printf (_("Volume         %.2f m³ (mesh), %.2f m³ (grid)\n"), res->mesh_volume_m3, res->grid_volume_m3);
-  printf (_("Sampling       fs = %.1f Hz on the grid, %zu steps; output %.0f Hz\n"),
+  fprintf (f, _("Cells          %zu inside, %zu boundary\n"), res->n_inside, res->n_boundary);
+  fprintf (f, _("Volume         %.2f m³ (mesh), %.2f m³ (grid)\n"), res->mesh_volume_m3, res->grid_volume_m3);
+  fprintf (f, _("Sampling       fs = %.1f Hz on the grid, %zu steps; output %.0f Hz\n"),
           res->fs_grid_hz, res->n_steps, res->fs_out_hz);
-  printf (_("Backend        %s (%s), %s, boundary %s\n"), res->backend, res->device,
+  fprintf (f, _("Backend        %s (%s), %s, boundary %s\n"), res->backend, res->device,
           rw_precision_name (cfg->precision), rw_boundary_name (cfg->boundary));
   for (size_t i = 0; i < res->n_surfaces; i++)
-    printf (_("Surface        %-20s %-28s R = %.3f\n"), res->surface_names[i],
+    fprintf (f, _("Surface        %-20s %-28s R = %.3f\n"), res->surface_names[i],
             res->surface_materials && res->surface_materials[i] ? res->surface_materials[i] : "",
             res->surface_R[i]);
-  printf (_("Timings        import %.2f s, voxelise %.2f s, solve %.2f s (%.1f Mvox/s), "
+  fprintf (f, _("Timings        import %.2f s, voxelise %.2f s, solve %.2f s (%.1f Mvox/s), "
             "post-process %.2f s, total %.2f s\n"),
           res->t_import_s, res->t_voxelise_s, res->t_solve_s, res->mvox_per_s,
           res->t_postprocess_s, res->t_total_s);
@@ -127,20 +137,39 @@ print_summary (const RwSimConfig *cfg, const RwSimResult *res, const char *out_d
     {
       char name[64];
       rw_sim_output_name (r, name, sizeof name);
-      printf (_("File           %s/%s (%zu samples)\n"), out_dir, name, res->ir_frames);
+      fprintf (f, _("File           %s/%s (%zu samples)\n"), out_dir, name, res->ir_frames);
     }
-  printf (_("File           %s/results.json\n"), out_dir);
+  fprintf (f, _("File           %s/results.json\n"), out_dir);
 }
 
 typedef struct {
   const RwSimConfig *cfg;
   size_t n_sources;
-  const char *out_dir;
+  const char *out_dir;     /* as given: what the summary names */
+  const char *staging;     /* where the files go until the swap */
   bool json, quiet;
   Progress progress;
+  size_t n_done;           /* sources written into the staging folder */
+  char *report[RW_CLI_MAX_SOURCES];   /* each one's summary or JSON, printed after the swap */
 } SourceRuns;
 
-/* One source's run is done: its files, then its summary or JSON. */
+/* "base" or "base/source-N": source s's folder under base. */
+static char *
+source_dir (const char *base, size_t n_sources, size_t s)
+{
+  const size_t len = strlen (base) + 32;
+  char *dir = malloc (len);
+  char name[32];
+  rw_sim_source_dir_name (s, name, sizeof name);
+  if (dir != NULL && n_sources > 1)
+    snprintf (dir, len, "%s/%s", base, name);
+  else if (dir != NULL)
+    snprintf (dir, len, "%s", base);
+  return dir;
+}
+
+/* One source's run is done: its files into the staging folder; its
+ * summary or JSON kept for after the swap. */
 static bool
 source_done (size_t source, const double position[3], RwSimResult *res, void *user_data,
              RwError *err)
@@ -154,27 +183,87 @@ source_done (size_t source, const double position[3], RwSimResult *res, void *us
   if (runs->progress.printed && runs->progress.tty)
     fprintf (stderr, "\n");
   runs->progress.printed = false;
-  const size_t dir_len = strlen (runs->out_dir) + 32;
-  char *dir = malloc (dir_len);
-  if (dir == NULL)
-    return rw_fail (err, RW_ERROR_MEMORY, _("out of memory"));
-  if (runs->n_sources > 1)
-    snprintf (dir, dir_len, "%s/source-%zu", runs->out_dir, source + 1);
-  else
-    snprintf (dir, dir_len, "%s", runs->out_dir);
-  bool ok = rw_sim_write_outputs (&cfg, res, dir, err);
+  char *dir = source_dir (runs->staging, runs->n_sources, source);
+  char *shown = source_dir (runs->out_dir, runs->n_sources, source);
+  bool ok = dir != NULL && shown != NULL;
+  if (!ok)
+    rw_fail (err, RW_ERROR_MEMORY, _("out of memory"));
+  ok = ok && rw_sim_write_outputs (&cfg, res, dir, err);
+  if (ok && atomic_load (&cancel_flag))
+    ok = rw_fail (err, RW_ERROR_CANCELLED, _("Simulation cancelled"));
   if (ok && runs->json)
-    ok = rw_cli_print_owned (rw_sim_results_json (&cfg, res),
-                             runs->n_sources > 1 && source + 1 < runs->n_sources ? ",\n" : "\n")
-         == RW_EXIT_OK;
+    runs->report[source] = rw_sim_results_json (&cfg, res);
   else if (ok && !runs->quiet)
     {
-      if (runs->n_sources > 1)
-        printf (_("%sSource %zu of %zu at (%g, %g, %g) m\n"), source > 0 ? "\n" : "",
-                source + 1, runs->n_sources, cfg.source[0], cfg.source[1], cfg.source[2]);
-      print_summary (&cfg, res, dir);
+      size_t size = 0;
+      FILE *f = open_memstream (&runs->report[source], &size);
+      if (f != NULL)
+        {
+          if (runs->n_sources > 1)
+            fprintf (f, _("%sSource %zu of %zu at (%g, %g, %g) m\n"), source > 0 ? "\n" : "",
+                     source + 1, runs->n_sources, cfg.source[0], cfg.source[1], cfg.source[2]);
+          print_summary (f, &cfg, res, shown);
+          fclose (f);
+        }
     }
+  if (ok && (runs->json || !runs->quiet) && runs->report[source] == NULL)
+    ok = rw_fail (err, RW_ERROR_MEMORY, _("out of memory"));
+  if (ok)
+    runs->n_done = source + 1;
   free (dir);
+  free (shown);
+  return ok;
+}
+
+/* The test hook (see the top of the file): a pause in the writing phase
+ * that Ctrl-C ends early. */
+static void
+test_pause_before_swap (void)
+{
+  const char *s = getenv ("ROOMWAVE_TEST_WRITE_PAUSE_S");
+  double pause_s;
+  if (s == NULL || !rw_cli_parse_double (s, 0.0, 600.0, &pause_s))
+    return;
+  fprintf (stderr, "roomwave-cli simulate: test hook: pausing %g s before the swap\n", pause_s);
+  fflush (stderr);
+  const double until = rw_clock_s () + pause_s;
+  while (!atomic_load (&cancel_flag) && rw_clock_s () < until)
+    {
+      struct timespec ts = { 0, 10000000 };
+      nanosleep (&ts, NULL);
+    }
+}
+
+/* After the runs: swap the staging folder in when it holds something
+ * worth keeping (every source, or — when a later source failed — the
+ * sources before it, as before), then print what was kept. A cancel, or
+ * a failure before any source was written, leaves --out as it was. */
+static bool
+finish_outputs (SourceRuns *runs, RwStagedDir *sd, bool ok, RwError *err)
+{
+  test_pause_before_swap ();
+  if (atomic_load (&cancel_flag) && (ok || err->code != RW_ERROR_CANCELLED))
+    {
+      ok = false;
+      rw_fail (err, RW_ERROR_CANCELLED, _("Simulation cancelled"));
+    }
+  const bool keep = ok || (runs->n_done > 0 && err->code != RW_ERROR_CANCELLED);
+  RwError swap_err = { 0 };
+  if (!keep)
+    rw_staged_dir_abort (sd);
+  else if (!rw_staged_dir_commit (sd, &swap_err))
+    {
+      *err = swap_err;
+      return false;
+    }
+  if (keep && runs->json && runs->n_sources > 1)
+    printf ("[\n");
+  for (size_t s = 0; keep && s < runs->n_done; s++)
+    if (runs->report[s] != NULL)
+      printf ("%s%s", runs->report[s],
+              !runs->json ? "" : runs->n_sources > 1 && s + 1 < runs->n_done ? ",\n" : "\n");
+  if (keep && runs->json && runs->n_sources > 1)
+    printf ("]\n");
   return ok;
 }
 
@@ -317,20 +406,9 @@ rw_cli_simulate (int argc, char **argv)
   if (!isnan (cfg.uniform_R) && cfg.materials_map != NULL)
     return rw_cli_usage_error (SUB, _("--reflection and --materials exclude each other"));
 
-  /* An output path that cannot become a folder fails now, not after the
-   * run. (The folder itself is made only once there is something to put
-   * in it.) */
-  struct stat st;
-  if (stat (out_dir, &st) == 0 && !S_ISDIR (st.st_mode))
-    {
-      RwError e = { 0 };
-      rw_fail (&e, RW_ERROR_IO, _("%s: exists and is not a folder"), out_dir);
-      return rw_cli_fail (&e);
-    }
-
-  /* Ctrl-C: ask the solver to stop at its next check (≤ 0.1 s). Nothing
-   * is written before the run completes, and every file is atomic, so a
-   * cancel leaves no half-written file. */
+  /* Ctrl-C: ask the solver to stop at its next check (≤ 0.1 s). The
+   * files go to a staging folder that replaces --out only at the end, so
+   * a cancel at any point leaves --out as it was. */
   atomic_store (&cancel_flag, 0);
   struct sigaction sa, old_int, old_term;
   memset (&sa, 0, sizeof sa);
@@ -339,21 +417,30 @@ rw_cli_simulate (int argc, char **argv)
   sigaction (SIGINT, &sa, &old_int);
   sigaction (SIGTERM, &sa, &old_term);
 
-  /* rw_simulate_sources imports the mesh once; each source's result is
-   * written (DIR, or DIR/source-N/ with several) and reported before the
-   * next source is solved. */
-  SourceRuns runs = { .cfg = &cfg, .n_sources = n_sources, .out_dir = out_dir, .json = json,
-                      .quiet = quiet, .progress = { .tty = isatty (STDERR_FILENO) == 1 } };
+  /* Everything about --out that can fail (a file on the way, a missing
+   * folder, no write permission, another run writing there, files that
+   * are not a run's) fails now, before the import and the solve. */
   RwError err = { 0 };
-  if (json && n_sources > 1)
-    printf ("[\n");
-  bool ok = rw_simulate_sources (&cfg, (const double (*)[3]) sources, n_sources,
-                                 quiet ? NULL : on_progress, &runs.progress, &cancel_flag,
-                                 source_done, &runs, &err);
-  if (runs.progress.printed && runs.progress.tty)
-    fprintf (stderr, "\n");
-  if (json && n_sources > 1 && ok)
-    printf ("]\n");
+  RwStagedDir sd;
+  bool ok = rw_sim_out_open (&sd, &cfg, out_dir, &err);
+
+  /* rw_simulate_sources imports the mesh once; each source's result is
+   * written (DIR, or DIR/source-N/ with several) before the next source is
+   * solved; the folder is swapped in and the reports printed at the end. */
+  SourceRuns runs = { .cfg = &cfg, .n_sources = n_sources, .out_dir = out_dir,
+                      .staging = sd.staging, .json = json, .quiet = quiet,
+                      .progress = { .tty = isatty (STDERR_FILENO) == 1 } };
+  if (ok)
+    {
+      ok = rw_simulate_sources (&cfg, (const double (*)[3]) sources, n_sources,
+                                quiet ? NULL : on_progress, &runs.progress, &cancel_flag,
+                                source_done, &runs, &err);
+      if (runs.progress.printed && runs.progress.tty)
+        fprintf (stderr, "\n");
+      ok = finish_outputs (&runs, &sd, ok, &err);
+    }
+  for (size_t s = 0; s < n_sources; s++)
+    free (runs.report[s]);
   int status = RW_EXIT_OK;
   if (!ok && err.code == RW_ERROR_CANCELLED)
     {

@@ -64,3 +64,96 @@ void rw_file_dirname (const char *path, char *buf, size_t len);
 
 /* The whole of data[0 … len) into path, atomically. */
 bool rw_file_write_atomic (const char *path, const void *data, size_t len, RwError *err);
+
+/* ---- An output never replaces an input ------------------------------
+ *
+ * A command that reads files and writes others refuses, before it reads
+ * anything, an output that is the same file as one of its inputs (the
+ * input would be replaced by the result) or as another of its outputs.
+ * "The same file" is the same device and inode, so "x.wav", "./x.wav", a
+ * symbolic link to it and a hard link of it are all caught. An output that
+ * does not exist yet can only clash with another output of the same name
+ * (its folder's device and inode and the same last component). NULL
+ * entries (options not given) are skipped. RW_ERROR_INPUT naming both
+ * paths as the user gave them. */
+bool rw_file_check_outputs (const char *const *inputs, size_t n_inputs,
+                            const char *const *outputs, size_t n_outputs, RwError *err);
+
+/* ---- Several files, all or none --------------------------------------
+ *
+ * For a command with several outputs (compare --report --csv --json-out):
+ * each output is first written under a part name next to it
+ * ("R.csv.part-XXXXXX", by any writer, atomic or not); commit renames all
+ * parts over their destinations, or — when one rename fails — puts the
+ * destinations back as they were (those that existed are restored from
+ * hard-link backups) and removes the parts. abort removes the parts. */
+#define RW_FILE_SET_MAX 8
+
+typedef struct {
+  size_t n;
+  char *dest[RW_FILE_SET_MAX];
+  char *part[RW_FILE_SET_MAX];
+} RwFileSet;
+
+void rw_file_set_init (RwFileSet *set);
+/* Reserves the part file for `dest` (an empty file exists there once this
+ * returns) and returns its name, owned by the set; NULL with `err` set on
+ * failure. */
+const char *rw_file_set_add (RwFileSet *set, const char *dest, RwError *err);
+bool rw_file_set_commit (RwFileSet *set, RwError *err);
+void rw_file_set_abort (RwFileSet *set);
+
+/* ---- A folder replaced as a whole ------------------------------------
+ *
+ * A simulation writes several files into one folder (--out DIR). So that
+ * DIR never mixes two runs, the run writes into a new folder beside it
+ * (".DIR.new-…") and commit swaps that in for DIR in one step
+ * (renameat2 RENAME_EXCHANGE; where the file system refuses it, DIR is
+ * renamed aside first and put back if the second rename fails), then
+ * removes the previous contents. Until the swap, DIR keeps what it had.
+ * (The environment variable RW_TEST_NO_RENAME_EXCHANGE makes commit take
+ * the fallback, for tests.)
+ *
+ * open does every check that can fail before the (possibly hours long)
+ * work that fills the folder:
+ *   - DIR is a folder or can be made: its parent exists, or the parent's
+ *     parent does (open then makes that one missing level, and abort removes
+ *     it again if it is still empty); nothing on the way is a file;
+ *   - the parent is writable; an existing DIR is writable and not marked
+ *     read-only (no write bit at all — refused even for root);
+ *   - DIR is neither the current folder nor one above it, nor a mount
+ *     point (which cannot be renamed);
+ *   - a lock: flock on ".DIR.lock" beside DIR, taken without waiting, so
+ *     that a second writer to the same folder fails at once; held until
+ *     commit or abort, which remove the lock file;
+ *   - everything an existing DIR holds may be replaced: `replaceable`
+ *     accepts each entry by its path relative to DIR ("source-1/x.wav";
+ *     a folder's entries are visited only when the folder is accepted), and
+ *     none of them is one of `inputs` (device and inode).
+ * Symbolic links to DIR are followed: the folder they point at is swapped.
+ * Messages name DIR as given. */
+typedef bool (*RwReplaceableFn) (const char *rel_path, bool is_dir, void *data);
+
+typedef struct {
+  char *path;         /* the folder as given: messages */
+  char *target;       /* the folder swapped (absolute, links resolved) */
+  char *staging;      /* the new folder beside it: the caller writes here */
+  char *lock_path;
+  char *made_parent;  /* the parent open made, or NULL */
+  int lock_fd;
+} RwStagedDir;
+
+bool rw_staged_dir_open (RwStagedDir *sd, const char *path, const char *const *inputs,
+                         size_t n_inputs, RwReplaceableFn replaceable, void *data, RwError *err);
+/* Swaps the staging folder in for the target and releases the lock. On
+ * failure the target is as it was before and the staging folder is gone.
+ * Either way `sd` is released. */
+bool rw_staged_dir_commit (RwStagedDir *sd, RwError *err);
+/* Removes the staging folder (and a parent open made, when empty) and
+ * releases the lock; the target is untouched. Harmless on a released or
+ * failed `sd`. */
+void rw_staged_dir_abort (RwStagedDir *sd);
+
+/* Removes path and, when it is a folder, everything under it (no link is
+ * followed). Best effort: false when something could not be removed. */
+bool rw_file_remove_tree (const char *path);

@@ -672,3 +672,50 @@ rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
   free (path);
   return ok;
 }
+
+void
+rw_sim_source_dir_name (size_t s, char *buf, size_t len)
+{
+  snprintf (buf, len, "source-%zu", s + 1);
+}
+
+/* name is "<prefix><digits><suffix>", N ≥ 1, optionally followed by the
+ * ".tmp-XXXXXX" of an atomic write a crash left behind. */
+static bool
+numbered (const char *name, const char *prefix, const char *suffix)
+{
+  const size_t np = strlen (prefix), ns = strlen (suffix);
+  if (strncmp (name, prefix, np) != 0 || name[np] < '1' || name[np] > '9')
+    return false;
+  const char *p = name + np;
+  while (*p >= '0' && *p <= '9')
+    p++;
+  return strncmp (p, suffix, ns) == 0 && (p[ns] == '\0' || strncmp (p + ns, ".tmp-", 5) == 0);
+}
+
+/* What a run writes into one folder: results.json and receiver-N.wav. */
+static bool
+run_file (const char *name)
+{
+  return strcmp (name, "results.json") == 0 || strncmp (name, "results.json.tmp-", 17) == 0
+         || numbered (name, "receiver-", ".wav");
+}
+
+static bool
+sim_output_entry (const char *rel_path, bool is_dir, void *data)
+{
+  (void) data;
+  const char *slash = strchr (rel_path, '/');
+  if (slash == NULL)
+    return is_dir ? numbered (rel_path, "source-", "") && strchr (rel_path, '.') == NULL
+                  : run_file (rel_path);
+  /* source-N/…: files only, one level */
+  return !is_dir && strchr (slash + 1, '/') == NULL && run_file (slash + 1);
+}
+
+bool
+rw_sim_out_open (RwStagedDir *sd, const RwSimConfig *cfg, const char *out_dir, RwError *err)
+{
+  const char *inputs[] = { cfg->mesh_path, cfg->materials_map };
+  return rw_staged_dir_open (sd, out_dir, inputs, 2, sim_output_entry, NULL, err);
+}

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "rw-error.h"
+#include "rw-file.h"
 #include "rw-solver.h"
 
 #define RW_SIM_MAX_RECEIVERS 64
@@ -107,6 +108,18 @@ bool rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *sur
  * to a temporary file and renamed, so no file is ever half-written. */
 bool rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
                            const char *out_dir, RwError *err);
+/* The output folder of a run, replaced as a whole (rw-file.h,
+ * RwStagedDir): checked, locked and staged before the solve, so that a
+ * folder that cannot be written, or that another run is writing, fails at
+ * once; the run writes into sd->staging (rw_sim_write_outputs, one
+ * subfolder per source with several: rw_sim_source_dir_name) and
+ * rw_staged_dir_commit swaps it in. An existing folder may hold only what
+ * runs write (results.json, receiver-N.wav, source-N/ with the same, and
+ * temporary files a crash left of these) and none of the run's inputs
+ * (the mesh, the materials map); anything else is refused, naming it. */
+bool rw_sim_out_open (RwStagedDir *sd, const RwSimConfig *cfg, const char *out_dir, RwError *err);
+/* "source-N", N from 1: the subfolder of source s in a run with several. */
+void rw_sim_source_dir_name (size_t s, char *buf, size_t len);
 /* The results JSON as written to results.json (newly allocated, free()),
  * listing the receiver WAV names whether or not they were written. */
 char *rw_sim_results_json (const RwSimConfig *cfg, const RwSimResult *res);

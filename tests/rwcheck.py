@@ -21,3 +21,16 @@ def finish():
         return 1
     print("all %d checks passed" % checks)
     return 0
+
+
+def communicate_or_kill(p, what, timeout=60):
+    """(stdout, stderr) of the subprocess.Popen p once it exits; a p still
+    running after timeout seconds is killed and counted as a failure."""
+    import subprocess
+    try:
+        return p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out = p.communicate()
+        check(False, "%s: still running after %g s" % (what, timeout))
+        return out

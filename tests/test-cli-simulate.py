@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 
-from rwcheck import check, finish
+from rwcheck import check, communicate_or_kill, finish
 
 CLI = os.environ["ROOMWAVE_CLI"]
 DATA = os.environ.get("ROOMWAVE_DATA_DIR", "")
@@ -235,12 +235,7 @@ with tempfile.TemporaryDirectory() as tmp:
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(2.0)
         p.send_signal(signal.SIGINT)
-        try:
-            sout, serr = p.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            sout, serr = p.communicate()
-            check(False, "SIGINT did not stop the run within 60 s")
+        sout, serr = communicate_or_kill(p, "SIGINT did not stop the run")
         print("cancelled run: exit %d, stderr tail: %s" % (p.returncode, serr.strip().splitlines()[-1:]))
         check(p.returncode == 1, "cancel: exit %d" % p.returncode)
         check("cancelled" in serr, "cancel: stderr lacks 'cancelled': %s" % serr[-300:])
