@@ -45,6 +45,7 @@
 #include <stdbool.h>
 #include "rw-error.h"
 #include "rw-scheme.h"
+#include "rw-solver.h"
 #include "rw-voxel.h"
 
 /* Default corner of the DC block. Low enough to leave every room mode
@@ -66,6 +67,9 @@ typedef struct {
   /* The room's drift model (rw_postprocess_set_room); 0 → none. */
   double drift_cells;        /* N: inside cells */
   double drift_damping;      /* G: Σ over boundary nodes of the FV loss g */
+  /* κ: the restoring term the uniform mode feels in the precision the run
+   * used (rw_uniform_mode_restoring); 0 in fp64. */
+  double drift_restoring;
   double arrival_s;          /* r/c of the direct sound at this receiver */
   /* false (default): the output stops rw_postprocess_tail_steps before the
    * end of the raw signal, where the filters are not exact (below);
@@ -84,6 +88,13 @@ void rw_postprocess_init (RwPostprocess *pp, double fs_grid_hz, double fmax_hz,
  * after rw_postprocess_init, once per receiver. */
 void rw_postprocess_set_room (RwPostprocess *pp, const RwGrid *g, const double *surface_R,
                               RwBoundary boundary, size_t source_cell, size_t receiver_cell);
+/* κ: the air update leaves out its centre term 2 − 6λ², which is 0 in
+ * exact arithmetic and in fp64 but 1.2e-7 with fp32's λ² (rounded down,
+ * rw-scheme.h), so a uniform field is pulled back by κ M a step (κ = that
+ * term times the air nodes' share of the inside cells): the drift
+ * oscillates (period 2π/√κ steps) instead of settling. fp16 storage
+ * computes in fp32. */
+double rw_uniform_mode_restoring (const RwGrid *g, RwPrecision precision);
 /* G = Σ over boundary nodes of λ β (6 − K)/2 (rw-scheme.h's FV loss). */
 double rw_uniform_mode_damping (const RwGrid *g, const double *surface_R);
 

@@ -322,8 +322,12 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
       /* The drift model's N and G are the room's; only the arrival
        * differs between receivers (one pass over the grid, not one each). */
       if (r == 0)
-        rw_postprocess_set_room (&pp, grid, surface_R, cfg->boundary, out->source_cell,
-                                 out->receiver_cells[r]);
+        {
+          rw_postprocess_set_room (&pp, grid, surface_R, cfg->boundary, out->source_cell,
+                                   out->receiver_cells[r]);
+          if (pp.drift_cells > 0)
+            pp.drift_restoring = rw_uniform_mode_restoring (grid, cfg->precision);
+        }
       double d2 = 0;
       for (int k = 0; k < 3; k++)
         d2 += (out->receivers_at[r][k] - out->source_at[k]) * (out->receivers_at[r][k] - out->source_at[k]);

@@ -15,10 +15,14 @@
  * floor (relative to the first window: −120 dB for fp32; fp16 storage
  * levels off near −50 dB, so for it only boundedness is asserted):
  *  - the tested IR's window energy falls from each window to the next;
- *  - it stays within 1 dB of fp64's.
+ *  - it stays within MAX_DB (0.25 dB; RW_LONG_RUN_MAX_DB) of fp64's.
  * For fp16 storage: no window exceeds the one before by more than 1 dB.
  * Either check fails, and so does the run itself (the growth monitor,
- * rw-solver.h), with the old λ².
+ * rw-solver.h), with the old λ². The second fails without the drift
+ * model's restoring term (rw_uniform_mode_restoring): fp32's uniform mode
+ * oscillates slowly where fp64's settles, and the model written for fp64
+ * left it in the IR (0.3 dB at 4 s in the box at 300 Hz, 4.5 dB at 6 s at
+ * 1200 Hz).
  *
  * Rooms: a 4 × 3 × 2.5 m box with plaster-like walls (R = 0.995) for
  * 12 s at 300 Hz and 5 s at 500 Hz, and a hall-like room (raked floor,
@@ -35,6 +39,15 @@
 
 #include "rw-shapes.h"
 #include "rw-sim.h"
+
+/* The most a 1 s window of the tested precision may differ from fp64's
+ * where fp64 is 60 dB above the rounding floor: RW_LONG_RUN_MAX_DB, else
+ * 0.25 dB. The issue asks for 1 dB (tests/gpu/run.sh asks that of the
+ * larger rooms); measured on the CPU: 0.1 dB (docs/SOLVER.md). 0.25 dB
+ * still fails without the fp32 drift model (0.3 dB at 4 s in the box at
+ * 300 Hz; 2.3 dB on the GPU at 1200 Hz). */
+static double max_db = 0.25;
+#define MAX_DB max_db
 
 typedef struct {
   const char *name;
@@ -123,7 +136,7 @@ check_room (const Room *room, RwBackendKind backend, RwPrecision prec, double sc
       RW_CHECK (got[k] < got[k - 1], "%s %g Hz %s: window %zu s (%.1f dB) above window %zu s "
                 "(%.1f dB)", room->name, fmax, rw_precision_name (prec), k, db,
                 k - 1, 10 * log10 (got[k - 1] / ref[0]));
-      RW_CHECK (fabs (db - db64) < 1.0, "%s %g Hz %s: window %zu s at %.2f dB, fp64 %.2f dB",
+      RW_CHECK (fabs (db - db64) < MAX_DB, "%s %g Hz %s: window %zu s at %.2f dB, fp64 %.2f dB",
                 room->name, fmax, rw_precision_name (prec), k, db, db64);
     }
   RW_NOTE ("%s %g Hz: window energy, dB re fp64's first window (%s/fp64):%s", room->name, fmax,
@@ -151,6 +164,8 @@ main (void)
       return 1;
     }
   const double scale = sc != NULL ? atof (sc) : 1.0;
+  if (getenv ("RW_LONG_RUN_MAX_DB") != NULL && atof (getenv ("RW_LONG_RUN_MAX_DB")) > 0)
+    max_db = atof (getenv ("RW_LONG_RUN_MAX_DB"));
   for (size_t r = 0; r < sizeof rooms / sizeof rooms[0]; r++)
     check_room (&rooms[r], backend, prec, scale > 0 ? scale : 1.0);
   return rw_test_finish ();

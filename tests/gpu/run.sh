@@ -181,7 +181,7 @@ if [ "${RW_SKIP_LONG:-0}" != 1 ]; then
     venv=()
     [ "$v" != prod ] && venv=(ROOMWAVE_CUDA_VARIANT=$v)
     env "${venv[@]}" RW_LONG_RUN_BACKEND=cuda RW_LONG_RUN_PRECISION=$prec \
-      RW_LONG_RUN_FMAX_SCALE=${RW_LONG_RUN_SCALE:-4} timeout 300 \
+      RW_LONG_RUN_FMAX_SCALE=${RW_LONG_RUN_SCALE:-4} RW_LONG_RUN_MAX_DB=1 timeout 300 \
       "$B/tests/test-sim-long-run-bounded" > "$LOGS/long-$prec-$v.txt" 2>&1
     note "sim-long-run-bounded cuda $prec variant $v: rc $? $(grep -c FAIL "$LOGS/long-$prec-$v.txt") failed checks"
     grep -E "FAIL|window energy" "$LOGS/long-$prec-$v.txt" | head -12
