@@ -161,3 +161,14 @@ rw_file_write_atomic (const char *path, const void *data, size_t len, RwError *e
     }
   return rw_atomic_file_commit (&af, err);
 }
+
+bool
+rw_file_check_regular (const char *path, const struct stat *st, const char *what, RwError *err)
+{
+  if (S_ISDIR (st->st_mode))
+    return rw_fail (err, RW_ERROR_IO, _("%s: is a folder; give the path of %s"), path, what);
+  if (!S_ISREG (st->st_mode))
+    return rw_fail (err, RW_ERROR_IO,
+                    _("%s: not a regular file (a device, pipe or socket); give the path of %s"), path, what);
+  return true;
+}

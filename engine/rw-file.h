@@ -64,3 +64,12 @@ void rw_file_dirname (const char *path, char *buf, size_t len);
 
 /* The whole of data[0 … len) into path, atomically. */
 bool rw_file_write_atomic (const char *path, const void *data, size_t len, RwError *err);
+
+/* Reading: whether `st` (from stat or fstat of path) is a regular file.
+ * A folder fails with "is a folder, not <what>" (what: "a mesh file",
+ * "a JSON file"), a device, pipe or socket (/dev/zero, a FIFO) with a
+ * message saying so: their size says nothing about their content, so
+ * they are neither "empty" nor read without bound. RW_ERROR_IO, naming
+ * path. */
+struct stat;
+bool rw_file_check_regular (const char *path, const struct stat *st, const char *what, RwError *err);
