@@ -367,6 +367,21 @@ out:
 }
 
 /* Copies the surface fields of `from` (the import's) into `to`. */
+/* What the import found and put right: inward normals (flipped), shells
+ * that overlap (the room is their union). */
+static void
+import_warnings (RwMesh *mesh, RwMeshReport *report, RwSimResult *res)
+{
+  if (rw_mesh_orient_outward (mesh, report))
+    rw_sim_warn (res, _("%s: the normals pointed into the room (negative volume); they were flipped"),
+                 mesh->path ? mesh->path : _("(mesh)"));
+  if (report->overlap_volume_m3 > 0)
+    rw_sim_warn (res, _("%s: closed shells overlap (%.3f m³ lies inside two or more, %zu surfaces inside "
+                        "another shell): the room is taken as their union, %.3f m³"),
+                 mesh->path ? mesh->path : _("(mesh)"), report->overlap_volume_m3, report->n_overlap_surfaces,
+                 fabs (report->volume_m3));
+}
+
 static bool
 copy_surfaces (RwSimResult *to, const RwSimResult *from, RwError *err)
 {
@@ -420,6 +435,7 @@ rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], size_t 
   if (!rw_mesh_report (mesh, &report, err)
       || !rw_mesh_report_check_closed (mesh, &report, err))
     goto out;
+  import_warnings (mesh, &report, &imported);
   if (cancelled (cancel, err))
     goto out;
   /* The library is only consulted when no uniform R is given; a broken

@@ -186,6 +186,23 @@ with tempfile.TemporaryDirectory() as tmp:
     check(rc == 0 and "warning" in serr and "receiver 1" in serr and "receiver 2" in serr,
           "receivers in the source's cell: exit %d, no warning naming them: %s" % (rc, serr))
 
+    # Two overlapping closed boxes: one room, their union; a receiver inside
+    # both is inside the room; the overlap is a warning. And a box with
+    # inward normals is flipped, with a warning.
+    meshes = os.path.join(os.environ["ROOMWAVE_TEST_DATA"], "meshes")
+    rc, jout, serr = run(["--mesh", os.path.join(meshes, "two-boxes.obj"), "--source", "1,1,1",
+                          "--receiver", "3.2,2,1.25", "--receiver", "6,3.5,1"] + base[4:] + ["--json"])
+    check(rc == 0 and "overlap" in serr and "union" in serr,
+          "two overlapping boxes, a receiver in both: exit %d: %s" % (rc, serr))
+    if rc == 0:
+        vol = json.loads(jout).get("volumes", {}).get("mesh_m3", 0)
+        check(abs(vol - 52) < 0.02 * 52, "two overlapping boxes: mesh volume %g, union 52" % vol)
+    rc, jout, serr = run(["--mesh", os.path.join(meshes, "box-inward.obj")] + base + ["--json"])
+    check(rc == 0 and "flipped" in serr, "inward normals: exit %d: %s" % (rc, serr))
+    if rc == 0:
+        vol = json.loads(jout).get("volumes", {}).get("mesh_m3", 0)
+        check(abs(vol - 30) < 1e-6, "inward box: mesh volume %g, expected 30" % vol)
+
     # --json prints the same document; --quiet silences stderr progress.
     out2 = os.path.join(tmp, "deeper", "out2")
     rc, jout, jerr = run(["--mesh", good] + base[:-2] + ["--out", out2, "--json", "--quiet"])
