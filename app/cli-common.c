@@ -38,20 +38,28 @@ rw_cli_parse_int (const char *s, long lo, long hi, long *out)
 bool
 rw_cli_parse_vec3 (const char *s, double v[3])
 {
+  /* Exactly three comma-separated fields, each a whole finite number:
+   * split by hand, since strtok would merge "1,,1" into two fields and
+   * take "1,,1,1" for three. */
   if (s == NULL)
     return false;
-  char buf[256];
-  if (strlen (s) >= sizeof buf)
-    return false;
-  strcpy (buf, s);
-  char *save = NULL, *tok = strtok_r (buf, ",", &save);
+  const char *field = s;
   for (int i = 0; i < 3; i++)
     {
-      if (tok == NULL || !rw_cli_parse_double (tok, -1e6, 1e6, &v[i]))
+      const char *comma = strchr (field, ',');
+      size_t len = comma ? (size_t) (comma - field) : strlen (field);
+      if ((i < 2) != (comma != NULL))
+        return false;   /* too few fields, or more than three */
+      char buf[64];
+      if (len == 0 || len >= sizeof buf)
         return false;
-      tok = strtok_r (NULL, ",", &save);
+      memcpy (buf, field, len);
+      buf[len] = '\0';
+      if (!rw_cli_parse_double (buf, -1e6, 1e6, &v[i]))
+        return false;
+      field = comma ? comma + 1 : field + len;
     }
-  return tok == NULL;
+  return true;
 }
 
 int

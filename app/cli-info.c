@@ -35,8 +35,27 @@ typedef struct {
 } Warning;
 
 /* Collects the warnings an acoustician should act on, in order of harm. */
+/* "a, b, c" of the surfaces that lie inside another shell (… when more). */
+static void
+overlap_names (const RwMesh *mesh, const RwMeshReport *r, char *buf, size_t len)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < r->n_overlap_surfaces && i < RW_MESH_SHELLS_MAX_SURFACES && used < len; i++)
+    {
+      uint32_t s = r->overlap_surfaces[i];
+      int n = snprintf (buf + used, len - used, "%s%s", i ? ", " : "",
+                        s < mesh->n_surfaces ? mesh->surface_names[s] : "?");
+      if (n < 0)
+        break;
+      used += (size_t) n;
+    }
+  if (r->n_overlap_surfaces > RW_MESH_SHELLS_MAX_SURFACES && used < len)
+    snprintf (buf + used, len - used, ", …");
+}
+
 static size_t
-collect_warnings (const RwMeshReport *r, double scale, Warning *w, size_t max)
+collect_warnings (const RwMesh *mesh, const RwMeshReport *r, double scale, Warning *w, size_t max)
 {
   size_t n = 0;
   double side = 0;   /* the longest side of the bounding box */
@@ -51,8 +70,17 @@ collect_warnings (const RwMeshReport *r, double scale, Warning *w, size_t max)
   if (r->n_misoriented_edges > 0)
     ADD (_("%zu edges join triangles of opposite orientation: the normals are inconsistent"),
          r->n_misoriented_edges);
-  if (r->watertight && !r->outward)
-    ADD (_("the normals point into the room (negative volume); flip them in the modelling tool"));
+  if (r->flipped)
+    ADD (_("the normals pointed into the room (negative volume); they were flipped (fix them in the "
+           "modelling tool to silence this)"));
+  if (r->overlap_volume_m3 > 0)
+    {
+      char names[256];
+      overlap_names (mesh, r, names, sizeof names);
+      ADD (_("closed shells overlap or the surface intersects itself: %.3f m³ lies inside two or more "
+             "shells (surfaces inside another: %s); the room is taken as their union"),
+           r->overlap_volume_m3, names);
+    }
   if (r->n_degenerate > 0)
     ADD (_("%zu degenerate triangles (zero area)"), r->n_degenerate);
   if (r->n_nonfinite > 0)
@@ -130,6 +158,7 @@ rw_cli_info (int argc, char **argv)
       rw_mesh_free (mesh);
       return rw_cli_fail (&err);
     }
+  rw_mesh_orient_outward (mesh, &r);
 
   /* Materials are informative here: a missing library leaves them out, a
    * bad map file is an error (the user asked for it). */
@@ -159,7 +188,7 @@ rw_cli_info (int argc, char **argv)
       tri_count[mesh->tri_surface[t]]++;
 
   Warning warnings[16];
-  size_t n_warn = collect_warnings (&r, scale, warnings, 16);
+  size_t n_warn = collect_warnings (mesh, &r, scale, warnings, 16);
   double dims[3];
   for (int i = 0; i < 3; i++)
     dims[i] = r.bbox_max[i] - r.bbox_min[i];
@@ -181,6 +210,13 @@ rw_cli_info (int argc, char **argv)
       json_object_object_add (o, "dimensions_m", rw_json_vec3 (dims));
       json_object_object_add (o, "watertight", json_object_new_boolean (r.watertight));
       json_object_object_add (o, "outward", json_object_new_boolean (r.outward));
+      json_object_object_add (o, "normals_flipped", json_object_new_boolean (r.flipped));
+      json_object_object_add (o, "overlap_volume_m3", json_object_new_double (r.overlap_volume_m3));
+      struct json_object *inner = json_object_new_array ();
+      for (size_t i = 0; i < r.n_overlap_surfaces && i < RW_MESH_SHELLS_MAX_SURFACES; i++)
+        if (r.overlap_surfaces[i] < mesh->n_surfaces)
+          json_object_array_add (inner, json_object_new_string (mesh->surface_names[r.overlap_surfaces[i]]));
+      json_object_object_add (o, "overlapping_surfaces", inner);
       json_object_object_add (o, "open_edges", json_object_new_int64 ((int64_t) r.n_open_edges));
       json_object_object_add (o, "nonmanifold_edges", json_object_new_int64 ((int64_t) r.n_nonmanifold_edges));
       json_object_object_add (o, "misoriented_edges", json_object_new_int64 ((int64_t) r.n_misoriented_edges));
@@ -231,7 +267,10 @@ rw_cli_info (int argc, char **argv)
   printf (_("Bounding box: (%.3f, %.3f, %.3f) – (%.3f, %.3f, %.3f) m\n"), r.bbox_min[0], r.bbox_min[1],
           r.bbox_min[2], r.bbox_max[0], r.bbox_max[1], r.bbox_max[2]);
   printf (_("Dimensions: %.3f × %.3f × %.3f m\n"), dims[0], dims[1], dims[2]);
-  if (r.watertight)
+  if (r.watertight && r.overlap_volume_m3 > 0)
+    printf (_("Volume: %.3f m³ (the union of overlapping shells; %.3f m³ lies inside two or more)\n"),
+            fabs (r.volume_m3), r.overlap_volume_m3);
+  else if (r.watertight)
     printf (_("Volume: %.3f m³\n"), fabs (r.volume_m3));
   else
     printf (_("Volume: %.3f m³ (not meaningful: the mesh is not closed)\n"), r.volume_m3);
@@ -261,8 +300,8 @@ rw_cli_info (int argc, char **argv)
       if (r.n_open_edges > r.n_edge_samples)
         printf (_("  … and %zu more open edges\n"), r.n_open_edges - r.n_edge_samples);
     }
-  printf (_("Normals: %s\n"), r.outward ? _("outward")
-                              : r.watertight ? _("inward (flip them)") : _("undetermined (mesh not closed)"));
+  printf (_("Normals: %s\n"), r.flipped ? _("inward, flipped to outward")
+                              : r.outward ? _("outward") : _("undetermined (mesh not closed)"));
   if (n_warn > 0)
     {
       printf (_("\nWarnings:\n"));

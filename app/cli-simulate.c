@@ -58,6 +58,7 @@ usage (FILE *f)
                 "  --fmax HZ              highest valid frequency (default 1000)\n"
                 "  --duration S           length of the impulse responses (default 1.0)\n"
                 "  --reflection R         one reflection factor R in [-1, 1] for every surface\n"
+                "                         (-1, a pressure-release wall, only with --boundary savioja)\n"
                 "  --materials MAP.json   surface → material map (default: match surface names\n"
                 "                         with the material library)\n"
                 "  --boundary fv|lrs|savioja  boundary formulation (default fv)\n"
@@ -183,6 +184,11 @@ source_done (size_t source, const double position[3], RwSimResult *res, void *us
   if (runs->progress.printed && runs->progress.tty)
     fprintf (stderr, "\n");
   runs->progress.printed = false;
+  for (size_t w = 0; w < res->n_warnings; w++)
+    if (runs->n_sources > 1)
+      fprintf (stderr, _("roomwave-cli simulate: warning: source %zu: %s\n"), source + 1, res->warnings[w]);
+    else
+      fprintf (stderr, _("roomwave-cli simulate: warning: %s\n"), res->warnings[w]);
   char *dir = source_dir (runs->staging, runs->n_sources, source);
   char *shown = source_dir (runs->out_dir, runs->n_sources, source);
   bool ok = dir != NULL && shown != NULL;
@@ -303,6 +309,7 @@ rw_cli_simulate (int argc, char **argv)
   double sources[RW_CLI_MAX_SOURCES][3];
   size_t n_sources = 0;
   const char *out_dir = RW_DEFAULT_OUT_DIR;
+  const char *reflection_arg = NULL;
   long threads = 0;
 
   optind = 1;
@@ -344,6 +351,7 @@ rw_cli_simulate (int argc, char **argv)
         case OPT_REFLECTION:
           if (!rw_cli_parse_double (optarg, -1.0, 1.0, &cfg.uniform_R))
             return rw_cli_usage_error (SUB, _("--reflection '%s': expected a reflection factor in [-1, 1]"), optarg);
+          reflection_arg = optarg;
           break;
         case OPT_MATERIALS:
           cfg.materials_map = optarg;
@@ -405,6 +413,11 @@ rw_cli_simulate (int argc, char **argv)
     return rw_cli_usage_error (SUB, _("at least one --receiver is required"));
   if (!isnan (cfg.uniform_R) && cfg.materials_map != NULL)
     return rw_cli_usage_error (SUB, _("--reflection and --materials exclude each other"));
+  /* The engine's own check, now that --boundary is known: R = −1 is
+   * refused here, not after the mesh has been voxelised. */
+  RwError r_err = { 0 };
+  if (!isnan (cfg.uniform_R) && !rw_reflection_check (cfg.uniform_R, cfg.boundary, &r_err))
+    return rw_cli_usage_error (SUB, _("--reflection '%s': %s"), reflection_arg, r_err.message);
 
   /* Ctrl-C: ask the solver to stop at its next check (≤ 0.1 s). The
    * files go to a staging folder that replaces --out only at the end, so

@@ -31,10 +31,19 @@ print_help (FILE *out)
                   "Exit status: 0 success, 1 bad input, 2 bad usage.\n"));
 }
 
+/* The engine's warnings (rw_warn): input that is used but looks wrong. */
+static void
+print_warning (const char *message, void *user_data)
+{
+  (void) user_data;
+  fprintf (stderr, _("roomwave-cli: warning: %s\n"), message);
+}
+
 int
 main (int argc, char **argv)
 {
   rw_i18n_init ();
+  rw_set_warn_handler (print_warning, NULL);
   if (argc < 2)
     {
       print_help (stderr);

@@ -41,6 +41,84 @@ rw_audio_clear (RwAudio *audio)
   audio->rate_hz = 0.0;
 }
 
+/* What a RIFF/WAVE header says, read by hand: libsndfile refuses a rate
+ * of 0 with "SF_INFO struct incomplete", and silently shortens a file whose
+ * data chunk promises more than the file holds. */
+typedef struct {
+  uint32_t rate_hz;
+  uint16_t block_align;
+  bool has_fmt, has_data;
+  uint32_t data_bytes;
+} WavHeader;
+
+static uint32_t
+le32 (const unsigned char *b)
+{
+  return (uint32_t) b[0] | (uint32_t) b[1] << 8 | (uint32_t) b[2] << 16 | (uint32_t) b[3] << 24;
+}
+
+/* false when path is not a RIFF/WAVE file (RF64, AIFF, FLAC: not looked at). */
+static bool
+wav_header (const char *path, WavHeader *h)
+{
+  memset (h, 0, sizeof *h);
+  FILE *f = fopen (path, "rb");
+  if (f == NULL)
+    return false;
+  unsigned char b[24];
+  bool ok = fread (b, 1, 12, f) == 12 && memcmp (b, "RIFF", 4) == 0 && memcmp (b + 8, "WAVE", 4) == 0;
+  for (int chunk = 0; ok && chunk < 64 && !h->has_data; chunk++)
+    {
+      if (fread (b, 1, 8, f) != 8)
+        break;
+      uint32_t size = le32 (b + 4);
+      if (memcmp (b, "fmt ", 4) == 0 && size >= 16)
+        {
+          if (fread (b + 8, 1, 16, f) != 16)
+            break;
+          h->rate_hz = le32 (b + 12);
+          h->block_align = (uint16_t) (b[20] | b[21] << 8);
+          h->has_fmt = true;
+          size -= 16;
+        }
+      else if (memcmp (b, "data", 4) == 0)
+        {
+          h->data_bytes = size;
+          h->has_data = true;
+          break;
+        }
+      if (fseek (f, (long) size + (long) (size & 1), SEEK_CUR) != 0)
+        break;
+    }
+  fclose (f);
+  return ok && h->has_fmt;
+}
+
+bool
+rw_audio_open_failed (const char *path, RwError *err)
+{
+  const char *why = sf_strerror (NULL);
+  WavHeader h;
+  if (wav_header (path, &h) && h.rate_hz == 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: the WAV header gives a sample rate of 0 Hz"), path);
+  return rw_fail (err, RW_ERROR_INPUT, _("%s: not an audio file that can be read (%s)"), path, why);
+}
+
+void
+rw_audio_check_length (const char *path, size_t frames_read)
+{
+  WavHeader h;
+  /* 0 and 0xFFFFFFFF: a size left open by a recorder that streams */
+  if (!wav_header (path, &h) || !h.has_data || h.block_align == 0 || h.data_bytes == 0
+      || h.data_bytes == UINT32_MAX)
+    return;
+  size_t promised = h.data_bytes / h.block_align;
+  if (frames_read < promised)
+    rw_warn (_("%s: the WAV header promises %zu frames, the file holds %zu (truncated?); "
+               "using the %zu there are"),
+             path, promised, frames_read, frames_read);
+}
+
 bool
 rw_audio_read (const char *path, RwAudio *out, RwError *err)
 {
@@ -50,8 +128,8 @@ rw_audio_read (const char *path, RwAudio *out, RwError *err)
   if (path == NULL || stat (path, &st) != 0)
     return rw_fail (err, RW_ERROR_IO, _("%s: cannot open audio file: %s"),
                     path ? path : "(null)", strerror (errno));
-  if (S_ISDIR (st.st_mode))
-    return rw_fail (err, RW_ERROR_IO, _("%s: is a folder, not an audio file"), path);
+  if (!rw_file_check_regular (path, &st, _("an audio file"), err))
+    return false;
   if (st.st_size == 0)
     return rw_fail (err, RW_ERROR_INPUT, _("%s: the file is empty"), path);
 
@@ -59,9 +137,7 @@ rw_audio_read (const char *path, RwAudio *out, RwError *err)
   memset (&info, 0, sizeof info);
   SNDFILE *sf = sf_open (path, SFM_READ, &info);
   if (sf == NULL)
-    return rw_fail (err, RW_ERROR_INPUT,
-                    _("%s: not an audio file that can be read (%s)"),
-                    path, sf_strerror (NULL));
+    return rw_audio_open_failed (path, err);
 
   if (info.channels <= 0 || info.channels > 1024)
     {
@@ -133,6 +209,7 @@ rw_audio_read (const char *path, RwAudio *out, RwError *err)
                         path, frame);
       }
 
+  rw_audio_check_length (path, frames);
   out->data = data;
   out->frames = frames;
   out->channels = info.channels;

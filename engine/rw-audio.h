@@ -21,6 +21,12 @@ typedef struct {
 /* Fails with a message naming the file: missing, not audio, zero length,
  * non-finite samples. */
 bool rw_audio_read (const char *path, RwAudio *out, RwError *err);
+/* For a reader that opens files itself: the error after sf_open failed on
+ * path (a WAV header's sample rate of 0 named as such, else libsndfile's
+ * reason); returns false. And the warning (rw_warn) for a WAV file that
+ * held fewer frames than its header promised, naming both counts. */
+bool rw_audio_open_failed (const char *path, RwError *err);
+void rw_audio_check_length (const char *path, size_t frames_read);
 /* One channel (0-based) as mono; channel < 0 → channel 0 of a mono file,
  * but fails on a multichannel file asking for a channel. */
 bool rw_audio_read_channel (const char *path, int channel, RwAudio *out, RwError *err);

@@ -379,13 +379,13 @@ rw_auralise_file (const char *ir_path, const char *ir_right_path,
   struct stat dst;
   if (stat (dry_path, &dst) != 0 || access (dry_path, R_OK) != 0)
     return rw_fail (err, RW_ERROR_IO, _("%s: cannot open the dry signal: %s"), dry_path, strerror (errno));
-  if (S_ISDIR (dst.st_mode))
-    return rw_fail (err, RW_ERROR_IO, _("%s: is a folder, not an audio file"), dry_path);
+  if (!rw_file_check_regular (dry_path, &dst, _("an audio file"), err))
+    return false;
   if (dst.st_size == 0)
     return rw_fail (err, RW_ERROR_INPUT, _("%s: the file is empty"), dry_path);
   s.dry = sf_open (dry_path, SFM_READ, &dinfo);
   if (s.dry == NULL)
-    return rw_fail (err, RW_ERROR_INPUT, _("%s: not an audio file that can be read (%s)"), dry_path, sf_strerror (NULL));
+    return rw_audio_open_failed (dry_path, err);
   if (dinfo.frames == 0 || dinfo.channels < 1 || dinfo.samplerate <= 0)
     {
       state_clear (&s);
@@ -527,6 +527,7 @@ rw_auralise_file (const char *ir_path, const char *ir_right_path,
   s.dry = NULL;
   rw_convolver_free (s.cv);
   s.cv = NULL;
+  rw_audio_check_length (dry_path, n_dry);
   st.dry_frames = n_dry;
   st.out_frames = n_out;
   st.raw_peak = peak;

@@ -1,6 +1,7 @@
 /* rw-compare.c — simulated against measured impulse response; see
  * rw-compare.h and docs/REPORT.md §2. */
 #include "rw-compare.h"
+#include "rw-json.h"
 #include "rw-audio.h"
 #include "rw-i18n.h"
 
@@ -107,11 +108,13 @@ rw_compare_read_fmax (const char *sim_path, double *fmax_hz, bool *found, RwErro
   struct stat st;
   if (stat (path, &st) != 0)
     return true;
-  json_object *root = json_object_from_file (path);
-  if (root == NULL || !json_object_is_type (root, json_type_object))
+  json_object *root = rw_json_parse_file (path, err);
+  if (root == NULL)
+    return false;
+  if (!json_object_is_type (root, json_type_object))
     {
       json_object_put (root);
-      return rw_fail (err, RW_ERROR_INPUT, _("%s: not a JSON object (%s)"), path, json_util_get_last_err ());
+      return rw_fail (err, RW_ERROR_INPUT, _("%s: not a JSON object"), path);
     }
   double f = NAN;
   bool ok = find_fmax (root, &f);

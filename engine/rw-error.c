@@ -50,3 +50,26 @@ rw_error_clear (RwError *err)
   err->code = RW_OK;
   err->message[0] = '\0';
 }
+
+static RwWarnFn warn_fn;
+static void *warn_data;
+
+void
+rw_set_warn_handler (RwWarnFn fn, void *user_data)
+{
+  warn_fn = fn;
+  warn_data = user_data;
+}
+
+void
+rw_warn (const char *fmt, ...)
+{
+  if (warn_fn == NULL)
+    return;
+  char msg[1024];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (msg, sizeof msg, fmt, ap);
+  va_end (ap);
+  warn_fn (msg, warn_data);
+}

@@ -38,3 +38,12 @@ bool rw_fail_prefix (RwError *err, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 
 void rw_error_clear (RwError *err);
+
+/* Warnings: what the user should know about input that is still used (a
+ * WAV file shorter than its header says). The engine hands each message
+ * (translated, naming the file) to the handler the application set: the
+ * CLI prints it on stderr. With no handler it is dropped, since the
+ * library never prints. The handler may be called from any thread. */
+typedef void (*RwWarnFn) (const char *message, void *user_data);
+void rw_set_warn_handler (RwWarnFn fn, void *user_data);
+void rw_warn (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));

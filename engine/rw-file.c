@@ -808,3 +808,13 @@ rw_staged_dir_commit (RwStagedDir *sd, RwError *err)
   rw_staged_dir_abort (sd);
   return ok;
 }
+bool
+rw_file_check_regular (const char *path, const struct stat *st, const char *what, RwError *err)
+{
+  if (S_ISDIR (st->st_mode))
+    return rw_fail (err, RW_ERROR_IO, _("%s: is a folder; give the path of %s"), path, what);
+  if (!S_ISREG (st->st_mode))
+    return rw_fail (err, RW_ERROR_IO,
+                    _("%s: not a regular file (a device, pipe or socket); give the path of %s"), path, what);
+  return true;
+}

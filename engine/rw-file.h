@@ -157,3 +157,11 @@ void rw_staged_dir_abort (RwStagedDir *sd);
 /* Removes path and, when it is a folder, everything under it (no link is
  * followed). Best effort: false when something could not be removed. */
 bool rw_file_remove_tree (const char *path);
+/* Reading: whether `st` (from stat or fstat of path) is a regular file.
+ * A folder fails with "is a folder, not <what>" (what: "a mesh file",
+ * "a JSON file"), a device, pipe or socket (/dev/zero, a FIFO) with a
+ * message saying so: their size says nothing about their content, so
+ * they are neither "empty" nor read without bound. RW_ERROR_IO, naming
+ * path. */
+struct stat;
+bool rw_file_check_regular (const char *path, const struct stat *st, const char *what, RwError *err);

@@ -885,6 +885,61 @@ import_isolated (const char *path, double scale, double file_bytes, RawMesh *raw
                   WIFEXITED (status) ? WEXITSTATUS (status) : -1);
 }
 
+/* A stray vertex: farther from the model's median point than
+ * RW_STRAY_RATIO times the median distance of all vertices from it. One
+ * point at 1e30 left by a broken exporter would otherwise set the welding
+ * tolerance (1e-7 of the bounding-box diagonal) so large that the whole
+ * room collapses into one point ("every triangle has zero area"). The
+ * ratio keeps that tolerance below 1e-3 of the model's typical radius, and
+ * is far beyond what real models show (a detailed 0.3 m object in a plain
+ * 50 m hall: a few hundred). */
+#define RW_STRAY_RATIO 1e4
+
+static int
+double_cmp (const void *pa, const void *pb)
+{
+  double a = *(const double *) pa, b = *(const double *) pb;
+  return (a > b) - (a < b);
+}
+
+/* 1 with the farthest stray vertex, the median point and the median
+ * distance; 0 when there is none; −1 when memory runs out. */
+static int
+find_stray_vertex (const double *xyz, size_t n, size_t *stray, double centre[3], double *radius)
+{
+  if (n < 4)
+    return 0;
+  double *tmp = malloc (n * sizeof *tmp);
+  if (tmp == NULL)
+    return -1;
+  for (int k = 0; k < 3; k++)
+    {
+      for (size_t v = 0; v < n; v++)
+        tmp[v] = xyz[3 * v + k];
+      qsort (tmp, n, sizeof *tmp, double_cmp);
+      centre[k] = 0.5 * (tmp[(n - 1) / 2] + tmp[n / 2]);
+    }
+  size_t far = 0;
+  double far_d = -1;
+  for (size_t v = 0; v < n; v++)
+    {
+      const double *p = xyz + 3 * v;
+      double d = sqrt ((p[0] - centre[0]) * (p[0] - centre[0]) + (p[1] - centre[1]) * (p[1] - centre[1])
+                       + (p[2] - centre[2]) * (p[2] - centre[2]));
+      tmp[v] = d;
+      if (d > far_d)
+        {
+          far_d = d;
+          far = v;
+        }
+    }
+  qsort (tmp, n, sizeof *tmp, double_cmp);
+  *radius = tmp[n / 2];
+  free (tmp);
+  *stray = far;
+  return *radius > 0 && far_d > RW_STRAY_RATIO * *radius ? 1 : 0;
+}
+
 RwMesh *
 rw_mesh_load (const char *path, double scale, RwError *err)
 {
@@ -904,11 +959,8 @@ rw_mesh_load (const char *path, double scale, RwError *err)
       rw_fail (err, RW_ERROR_IO, _("%s: cannot open the mesh file: %s"), path, strerror (errno));
       return NULL;
     }
-  if (S_ISDIR (st.st_mode))
-    {
-      rw_fail (err, RW_ERROR_IO, _("%s: is a folder, not a mesh file"), path);
-      return NULL;
-    }
+  if (!rw_file_check_regular (path, &st, _("a mesh file"), err))
+    return NULL;
   FILE *probe = fopen (path, "rb");
   if (probe == NULL)
     {
@@ -992,6 +1044,24 @@ rw_mesh_load (const char *path, double scale, RwError *err)
   if (raw.n_v > UINT32_MAX - 1)
     {
       rw_fail (err, RW_ERROR_INPUT, _("%s: too many vertices (%zu)"), path, raw.n_v);
+      goto fail;
+    }
+
+  size_t stray;
+  double centre[3], radius;
+  int stray_found = find_stray_vertex (raw.xyz, raw.n_v, &stray, centre, &radius);
+  if (stray_found < 0)
+    goto oom;
+  if (stray_found > 0)
+    {
+      const double *p = raw.xyz + 3 * stray;
+      double d = sqrt ((p[0] - centre[0]) * (p[0] - centre[0]) + (p[1] - centre[1]) * (p[1] - centre[1])
+                       + (p[2] - centre[2]) * (p[2] - centre[2]));
+      rw_fail (err, RW_ERROR_INPUT,
+               _("%s: vertex %zu at (%g, %g, %g) lies %.3g m from the rest of the model, which lies "
+                 "around (%.3f, %.3f, %.3f), most of it within %.3g m: a stray vertex (remove it in "
+                 "the modelling tool)"),
+               path, stray + 1, p[0], p[1], p[2], d, centre[0], centre[1], centre[2], radius);
       goto fail;
     }
 

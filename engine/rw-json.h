@@ -17,3 +17,14 @@ json_object *rw_json_vec3 (const double v[3]);
  * readable), in a malloc'd string; drops the reference to root. NULL when
  * memory runs out. */
 char *rw_json_take_string (json_object *root);
+
+#include "rw-error.h"
+
+/* Reads and parses the JSON file at path, whole (at most 64 MiB), strictly:
+ * fails (RW_ERROR_IO / RW_ERROR_INPUT, the message naming path) on a
+ * folder or device, an unreadable or empty file, invalid JSON (with the
+ * line and column where parsing stopped and json-c's reason), text after
+ * the value, and a key that appears twice in one object (json-c would
+ * silently keep the last; the message names the key and its line). The
+ * caller owns the result (json_object_put). */
+json_object *rw_json_parse_file (const char *path, RwError *err);

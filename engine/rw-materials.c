@@ -31,6 +31,7 @@
 #include "rw-materials.h"
 #include "rw-i18n.h"
 #include "rw-config.h"
+#include "rw-json.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -97,101 +98,6 @@ rw_materials_free (RwMaterialLibrary *lib)
   free (lib);
 }
 
-/* json-c's own messages say where parsing stopped; we add the file. */
-static struct json_object *
-parse_json_file (const char *path, RwError *err)
-{
-  FILE *f = fopen (path, "rb");
-  if (f == NULL)
-    {
-      rw_fail (err, RW_ERROR_IO, _("%s: cannot open: %s"), path, strerror (errno));
-      return NULL;
-    }
-  size_t cap = 4096, n = 0;
-  char *buf = malloc (cap);
-  while (buf != NULL)
-    {
-      size_t got = fread (buf + n, 1, cap - n, f);
-      n += got;
-      if (n < cap)
-        break;
-      if (cap > (64u << 20))
-        {
-          free (buf);
-          fclose (f);
-          rw_fail (err, RW_ERROR_INPUT, _("%s: file too large for a JSON material file"), path);
-          return NULL;
-        }
-      char *b2 = realloc (buf, cap * 2);
-      if (b2 == NULL)
-        {
-          free (buf);
-          buf = NULL;
-          break;
-        }
-      buf = b2;
-      cap *= 2;
-    }
-  bool read_error = ferror (f);
-  fclose (f);
-  if (buf == NULL)
-    {
-      rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
-      return NULL;
-    }
-  if (read_error)
-    {
-      free (buf);
-      rw_fail (err, RW_ERROR_IO, _("%s: read error"), path);
-      return NULL;
-    }
-  if (n == 0)
-    {
-      free (buf);
-      rw_fail (err, RW_ERROR_INPUT, _("%s: the file is empty (expected JSON)"), path);
-      return NULL;
-    }
-  struct json_tokener *tok = json_tokener_new ();
-  if (tok == NULL || n > INT32_MAX)
-    {
-      free (buf);
-      if (tok)
-        json_tokener_free (tok);
-      rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
-      return NULL;
-    }
-  struct json_object *root = json_tokener_parse_ex (tok, buf, (int) n);
-  enum json_tokener_error jerr = json_tokener_get_error (tok);
-  /* Anything but whitespace after the value is an error too. */
-  if (root != NULL && jerr == json_tokener_success)
-    {
-      size_t used = json_tokener_get_parse_end (tok);
-      while (used < n && isspace ((unsigned char) buf[used]))
-        used++;
-      if (used < n)
-        {
-          json_object_put (root);
-          root = NULL;
-          jerr = json_tokener_error_parse_unexpected;
-        }
-    }
-  else if (root != NULL)
-    {
-      json_object_put (root);
-      root = NULL;
-    }
-  if (root == NULL)
-    {
-      if (jerr == json_tokener_continue)
-        rw_fail (err, RW_ERROR_INPUT, _("%s: not valid JSON: the file ends in the middle of a value"), path);
-      else
-        rw_fail (err, RW_ERROR_INPUT, _("%s: not valid JSON (%s)"), path, json_tokener_error_desc (jerr));
-    }
-  json_tokener_free (tok);
-  free (buf);
-  return root;
-}
-
 static bool
 get_number (struct json_object *o, double *out)
 {
@@ -221,7 +127,7 @@ rw_materials_load (const char *path, RwError *err)
       path = found;
     }
   RwMaterialLibrary *lib = NULL;
-  struct json_object *root = parse_json_file (path, err);
+  struct json_object *root = rw_json_parse_file (path, err);
   if (root == NULL)
     goto out;
   struct json_object *version, *mats, *bands;
@@ -607,7 +513,7 @@ rw_materials_assign (const RwMaterialLibrary *lib, const RwMesh *mesh,
     goto oom;
   if (map_path != NULL)
     {
-      struct json_object *root = parse_json_file (map_path, err);
+      struct json_object *root = rw_json_parse_file (map_path, err);
       if (root == NULL)
         goto fail_set;
       if (!json_object_is_type (root, json_type_object))

@@ -208,14 +208,18 @@ rw_ray_nearest_height (const double o[3], const double d[3], double x, double y,
   return isfinite (*z);
 }
 
-/* Parity of the crossings of the ray p + t·d (t > 0) along `axis`, the
- * direction slightly skewed so that it stays off the shared edges and
- * vertices of axis-aligned rooms, which would count twice. */
+/* Whether p is inside by the winding number of the crossings of the ray
+ * p + t·d (t > 0) along `axis`: the sum of ±1 by the side each triangle
+ * is crossed from, times its shell's sign (rw_mesh_shell_signs), not 0.
+ * Counting the sign instead of the parity makes the overlap of two closed
+ * shells inside (their union, as rw_voxelise takes it). The direction is
+ * slightly skewed so that it stays off the shared edges and vertices of
+ * axis-aligned rooms, which would count twice. */
 static int
-ray_parity (const RwMesh *m, const double p[3], int axis)
+ray_winding_inside (const RwMesh *m, const int8_t *sign, const double p[3], int axis)
 {
   double d[3] = { 0, 0, 0 };
-  int crossings = 0;
+  int winding = 0;
 
   d[axis] = 1.0;
   d[(axis + 1) % 3] = 1.234567e-4;
@@ -224,9 +228,9 @@ ray_parity (const RwMesh *m, const double p[3], int axis)
     {
       double tt, det;
       if (rw_mesh_ray_triangle (m, t, p, d, &tt, &det) && tt > 0)
-        crossings++;
+        winding += (det > 0 ? -1 : 1) * (sign ? sign[t] : 1);
     }
-  return crossings & 1;
+  return winding != 0;
 }
 
 bool
@@ -234,5 +238,9 @@ rw_mesh_point_inside (const RwMesh *m, const double p[3])
 {
   if (m == NULL || !isfinite (p[0]) || !isfinite (p[1]) || !isfinite (p[2]))
     return false;
-  return ray_parity (m, p, 0) + ray_parity (m, p, 1) + ray_parity (m, p, 2) >= 2;
+  int8_t *sign = rw_mesh_shell_signs (m);   /* NULL (no memory): as drawn */
+  bool inside = ray_winding_inside (m, sign, p, 0) + ray_winding_inside (m, sign, p, 1)
+                + ray_winding_inside (m, sign, p, 2) >= 2;
+  free (sign);
+  return inside;
 }

@@ -76,10 +76,39 @@ bool rw_mesh_ray_triangle (const RwMesh *mesh, size_t tri, const double o[3], co
  * pointer): false when the ray is vertical or the closest point lies
  * behind the ray's origin. */
 bool rw_ray_nearest_height (const double o[3], const double d[3], double x, double y, double *z);
-/* Point-in-mesh for single points (the GUI's markers): the majority of the
- * crossing parities of three slightly skewed axis rays. For whole grids use
- * rw_voxelise, whose scanline test is exact on edges and vertices. */
+/* Point-in-mesh for single points (the GUI's markers): the majority of
+ * three slightly skewed axis rays, each saying inside when the winding
+ * number of its crossings is not 0 (overlapping shells: their union, as
+ * rw_voxelise). For whole grids use rw_voxelise, whose scanline test is
+ * exact on edges and vertices. */
 bool rw_mesh_point_inside (const RwMesh *mesh, const double p[3]);
+
+/* Overlapping shells: two closed shells that overlap (two boxes drawn
+ * into each other) make one room, their union, which is what rw_voxelise
+ * fills (rw-voxel.c, beside the scanlines it shares) (a cell is inside where the winding number is not 0); the
+ * divergence theorem would count the overlap twice. Lines along z through
+ * an n_lines × n_lines lattice over the bounding box measure the union's
+ * volume, the volume inside two shells or more, and which surfaces bound
+ * that overlap (the first RW_MESH_SHELLS_MAX_SURFACES of them). For a
+ * closed, consistently oriented mesh; false only when memory runs out. */
+#define RW_MESH_SHELLS_MAX_SURFACES 8
+/* Per triangle ±1, to multiply its orientation by so that the shells
+ * (connected parts) mean what a modeller meant: a shell nested in another
+ * (all its extreme points inside it: furniture, a column drawn as its own
+ * box) is a solid object, oriented into itself; shells that are not nested
+ * (side by side, or drawn into each other) point out, so that overlapping
+ * ones make their union. Depth alternates (an object in a cavity of an
+ * object is air again). malloc'd; NULL when memory runs out. Cost: one
+ * ray test per extreme point against each shell whose bounding box holds
+ * it. */
+int8_t *rw_mesh_shell_signs (const RwMesh *mesh);
+typedef struct {
+  double union_volume_m3;
+  double overlap_volume_m3;         /* 0: no shells overlap */
+  size_t n_inner_surfaces;          /* surfaces that lie inside another shell */
+  uint32_t inner_surfaces[RW_MESH_SHELLS_MAX_SURFACES];
+} RwMeshShells;
+bool rw_mesh_shells (const RwMesh *mesh, size_t n_lines, RwMeshShells *out, RwError *err);
 
 /* The mesh report: what an acoustician checks before simulating. */
 #define RW_MESH_REPORT_MAX_EDGES 16
@@ -96,6 +125,11 @@ typedef struct {
   size_t n_misoriented_edges;  /* edges shared by two triangles of the same orientation */
   size_t n_degenerate;         /* triangles of (near) zero area */
   size_t n_nonfinite;          /* vertices with NaN or infinite coordinates */
+  double overlap_volume_m3;    /* inside two closed shells or more (0: none); volume_m3 is
+                                  then the union's (rw_mesh_shells), not the divergence sum */
+  size_t n_overlap_surfaces;   /* surfaces lying inside another shell … */
+  uint32_t overlap_surfaces[RW_MESH_SHELLS_MAX_SURFACES];   /* … the first of them */
+  bool flipped;                /* rw_mesh_orient_outward turned the normals outward */
   size_t n_edge_samples;       /* up to RW_MESH_REPORT_MAX_EDGES open edges … */
   double edge_samples[RW_MESH_REPORT_MAX_EDGES][6];  /* … as x0,y0,z0,x1,y1,z1 */
   bool looks_like_millimetres; /* largest bounding-box side over 200 m: drawn in mm, cm or inches */
@@ -104,6 +138,12 @@ typedef struct {
 } RwMeshReport;
 
 bool rw_mesh_report (const RwMesh *mesh, RwMeshReport *report, RwError *err);
+/* A closed mesh whose normals point into the room (negative volume) is
+ * flipped (every triangle's winding reversed), and its report updated
+ * (volume positive, outward, flipped = true). Returns whether it flipped.
+ * The voxeliser does not need it (it takes the union of the shells either
+ * way); the volume, the GUI's shading and exported files do. */
+bool rw_mesh_orient_outward (RwMesh *mesh, RwMeshReport *report);
 void rw_mesh_report_clear (RwMeshReport *report);
 
 /* The leak check the voxeliser needs: fails with RW_ERROR_INPUT and a

@@ -166,9 +166,8 @@ check_settings (const RwSimConfig *cfg, RwError *err)
   if (!isfinite (cfg->temperature_c) || cfg->temperature_c < -50 || cfg->temperature_c > 60)
     return rw_fail (err, RW_ERROR_INPUT, _("Air temperature %g °C: must be between −50 and 60 °C"),
                     cfg->temperature_c);
-  if (!isnan (cfg->uniform_R) && !(cfg->uniform_R >= -1 && cfg->uniform_R <= 1))
-    return rw_fail (err, RW_ERROR_INPUT, _("Reflection factor %g: must be between −1 and 1"),
-                    cfg->uniform_R);
+  if (!isnan (cfg->uniform_R) && !rw_reflection_check (cfg->uniform_R, cfg->boundary, err))
+    return rw_fail_prefix (err, _("Uniform reflection factor"));
   if (!isfinite (cfg->fs_out_hz) || cfg->fs_out_hz < 1000 || cfg->fs_out_hz > 768000
       || cfg->fs_out_hz != floor (cfg->fs_out_hz))
     return rw_fail (err, RW_ERROR_INPUT, _("Output rate %g Hz: must be a whole number of Hz, 1–768 kHz"),
@@ -186,6 +185,17 @@ check_settings (const RwSimConfig *cfg, RwError *err)
       if (!isfinite (cfg->receivers[r][k]))
         return rw_fail (err, RW_ERROR_INPUT, _("Receiver %zu position is not a finite number"), r + 1);
   return true;
+}
+
+void
+rw_sim_warn (RwSimResult *res, const char *fmt, ...)
+{
+  if (res->n_warnings >= RW_SIM_MAX_WARNINGS)
+    return;
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (res->warnings[res->n_warnings++], sizeof res->warnings[0], fmt, ap);
+  va_end (ap);
 }
 
 static bool
@@ -263,6 +273,12 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
       if (!rw_grid_locate (grid, cfg->receivers[r], what, &out->receiver_cells[r], err))
         goto out;
       cell_centre (grid, out->receiver_cells[r], out->receivers_at[r]);
+      if (out->receiver_cells[r] == out->source_cell)
+        rw_sim_warn (out, _("receiver %zu at (%.3f, %.3f, %.3f) m falls in the source's grid cell "
+                            "(source at (%.3f, %.3f, %.3f) m, cells %.3f m wide): its response starts "
+                            "with the source signal itself"),
+                     r + 1, cfg->receivers[r][0], cfg->receivers[r][1], cfg->receivers[r][2],
+                     cfg->source[0], cfg->source[1], cfg->source[2], grid->h);
     }
 
   /* Solve: a unit soft impulse at step 0 (rw-postprocess.h explains its
@@ -355,6 +371,21 @@ out:
 }
 
 /* Copies the surface fields of `from` (the import's) into `to`. */
+/* What the import found and put right: inward normals (flipped), shells
+ * that overlap (the room is their union). */
+static void
+import_warnings (RwMesh *mesh, RwMeshReport *report, RwSimResult *res)
+{
+  if (rw_mesh_orient_outward (mesh, report))
+    rw_sim_warn (res, _("%s: the normals pointed into the room (negative volume); they were flipped"),
+                 mesh->path ? mesh->path : _("(mesh)"));
+  if (report->overlap_volume_m3 > 0)
+    rw_sim_warn (res, _("%s: closed shells overlap (%.3f m³ lies inside two or more, %zu surfaces inside "
+                        "another shell): the room is taken as their union, %.3f m³"),
+                 mesh->path ? mesh->path : _("(mesh)"), report->overlap_volume_m3, report->n_overlap_surfaces,
+                 fabs (report->volume_m3));
+}
+
 static bool
 copy_surfaces (RwSimResult *to, const RwSimResult *from, RwError *err)
 {
@@ -362,6 +393,8 @@ copy_surfaces (RwSimResult *to, const RwSimResult *from, RwError *err)
   to->n_surfaces = n;
   to->mesh_volume_m3 = from->mesh_volume_m3;
   to->t_import_s = from->t_import_s;
+  to->n_warnings = from->n_warnings;
+  memcpy (to->warnings, from->warnings, sizeof to->warnings);
   to->surface_R = malloc ((n ? n : 1) * sizeof (double));
   to->surface_names = calloc (n ? n : 1, sizeof (char *));
   to->surface_materials = from->surface_materials ? calloc (n ? n : 1, sizeof (char *)) : NULL;
@@ -406,6 +439,7 @@ rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], size_t 
   if (!rw_mesh_report (mesh, &report, err)
       || !rw_mesh_report_check_closed (mesh, &report, err))
     goto out;
+  import_warnings (mesh, &report, &imported);
   if (cancelled (cancel, err))
     goto out;
   /* The library is only consulted when no uniform R is given; a broken

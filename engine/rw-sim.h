@@ -22,6 +22,7 @@
 #include "rw-solver.h"
 
 #define RW_SIM_MAX_RECEIVERS 64
+#define RW_SIM_MAX_WARNINGS 8
 
 typedef struct {
   const char *mesh_path;
@@ -70,6 +71,11 @@ typedef struct {
   double source_at[3];
   size_t *receiver_cells;
   double (*receivers_at)[3];
+  /* what the user should know about a run that still went ahead (a
+   * receiver in the source's cell, normals that were flipped, …):
+   * translated sentences, shown by the CLI on stderr */
+  size_t n_warnings;
+  char warnings[RW_SIM_MAX_WARNINGS][320];
 } RwSimResult;
 
 bool rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
@@ -126,6 +132,8 @@ char *rw_sim_results_json (const RwSimConfig *cfg, const RwSimResult *res);
 /* "receiver-N.wav", N from 1: the name of receiver r's file. */
 void rw_sim_output_name (size_t r, char *buf, size_t len);
 void rw_sim_result_clear (RwSimResult *res);
+/* Adds a warning to res (printf format; dropped beyond RW_SIM_MAX_WARNINGS). */
+void rw_sim_warn (RwSimResult *res, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
 
 /* Names used in the JSON, the CLI and the GUI: "fv" "lrs" "savioja",
  * "auto" "cpu" "cuda", "f32" "f64" "f16". The parsers return false on an

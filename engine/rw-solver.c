@@ -116,6 +116,22 @@ choose_backend (RwBackendKind kind, RwPrecision precision, RwError *err)
     }
 }
 
+bool
+rw_reflection_check (double R, RwBoundary boundary, RwError *err)
+{
+  if (!isfinite (R) || R < -1.0 || R > 1.0)
+    return rw_fail (err, RW_ERROR_INPUT, _("the reflection factor %g is outside [−1, 1]"), R);
+  /* β = (1 − R)/(1 + R) is infinite at R = −1: the admittance forms
+   * (FV, LRS) cannot express a pressure-release wall; the 1-D Savioja
+   * termination can. */
+  if (R == -1.0 && boundary != RW_BOUNDARY_SAVIOJA)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("a reflection factor of −1 (pressure release) has infinite admittance, which "
+                      "the FV and LRS boundaries cannot represent; use −1 < R ≤ 1 or the Savioja "
+                      "boundary"));
+  return true;
+}
+
 static bool
 check_cell (const RwGrid *g, size_t cell, const char *what, RwError *err)
 {
@@ -170,20 +186,8 @@ check_setup (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
     return rw_fail (err, RW_ERROR_INPUT, _("Unknown source kind %d"), (int) st->source_kind);
 
   for (size_t s = 0; s < g->n_surfaces; s++)
-    {
-      double R = st->surface_R[s];
-      if (!isfinite (R) || R < -1.0 || R > 1.0)
-        return rw_fail (err, RW_ERROR_INPUT,
-                        _("Surface %zu: the reflection factor %g is outside [−1, 1]"), s, R);
-      /* β = (1 − R)/(1 + R) is infinite at R = −1: the admittance forms
-       * (FV, LRS) cannot express a pressure-release wall; the 1-D
-       * Savioja termination can. */
-      if (R == -1.0 && st->boundary != RW_BOUNDARY_SAVIOJA)
-        return rw_fail (err, RW_ERROR_INPUT,
-                        _("Surface %zu: a reflection factor of −1 (pressure release) has infinite "
-                          "admittance, which the FV and LRS boundaries cannot represent; "
-                          "use R > −1 or the Savioja boundary"), s);
-    }
+    if (!rw_reflection_check (st->surface_R[s], st->boundary, err))
+      return rw_fail_prefix (err, _("Surface %zu"), s);
 
   if (!check_cell (g, st->source_cell, _("source"), err))
     return false;

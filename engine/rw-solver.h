@@ -103,6 +103,14 @@ double rw_energy_floor (RwPrecision precision);
 /* Chooses the backend (AUTO → CUDA when available, else CPU), checks the
  * setup (cells inside, R in [−1, 1], precision supported by the backend)
  * and the memory need, then creates it. */
+/* Whether R is a reflection factor the solver accepts with `boundary`:
+ * finite, in [−1, 1], and not −1 (β = (1 − R)/(1 + R) infinite) unless the
+ * boundary is Savioja's 1-D termination. The one check: the solver applies
+ * it to every surface, rw_sim to a uniform R, the CLI to --reflection while
+ * parsing. Fails with RW_ERROR_INPUT and a message without context (the
+ * caller prefixes the surface or option). */
+bool rw_reflection_check (double R, RwBoundary boundary, RwError *err);
+
 RwSolver *rw_solver_new (const RwSolverSetup *setup, RwBackendKind kind, RwError *err);
 const char *rw_solver_backend_name (const RwSolver *s);
 const char *rw_solver_device_name (const RwSolver *s);

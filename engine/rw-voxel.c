@@ -5,8 +5,11 @@
  * Each line collects its crossings with the triangles: a 2-D point-in-
  * triangle test in the projected plane (u, v), then the crossing abscissa
  * on the triangle's plane. The crossings are sorted and a cell is inside
- * along that axis when an odd number of them lie at or before its centre.
- * A cell is inside when at least two of the three axes say so.
+ * along that axis when the winding number of those at or before its centre
+ * (each ±1 by the side it is crossed from, times its shell's sign from
+ * rw_mesh_shell_signs) is not 0: the union of overlapping shells, with
+ * nested shells (furniture) solid. A cell is inside when at least two of
+ * the three axes say so.
  *
  * Why it is robust. A single ray's parity breaks when the ray passes
  * exactly through an edge or a vertex (counted twice, or not at all), which
@@ -48,6 +51,8 @@
 typedef struct {
   double c;          /* crossing abscissa along the scan axis, metres */
   uint32_t tri;
+  int8_t dir;        /* ±1: the side of the projected triangle the line
+                        passes (its winding seen along the axis) */
 } Crossing;
 
 /* One axis: lines parallel to axis w, indexed line = j + nu·k over the
@@ -62,6 +67,7 @@ typedef struct {
 
 typedef struct {
   const RwMesh *mesh;
+  const int8_t *sign;  /* per triangle: its shell's orientation (rw_mesh_shell_signs) */
   RwGrid *g;
   double tol;        /* |c − w| below which a crossing is decided exactly */
   Axis ax[3];
@@ -115,7 +121,8 @@ edge_side (double au, double av, double bu, double bv, double qu, double qv,
 
 /* Whether the line through (qu, qv) along w crosses triangle t, and where. */
 static inline bool
-line_hits (const RwMesh *mesh, const Axis *a, uint32_t t, double qu, double qv, double *c)
+line_hits (const RwMesh *mesh, const Axis *a, uint32_t t, double qu, double qv, double *c,
+           int8_t *dir)
 {
   const uint32_t *tri = mesh->tri + 3 * (size_t) t;
   const double *p0 = mesh->xyz + 3 * (size_t) tri[0];
@@ -131,6 +138,9 @@ line_hits (const RwMesh *mesh, const Axis *a, uint32_t t, double qu, double qv, 
    * passes: its three edges lie on one line, traversed both ways. */
   if (s12 == 0 || s12 != s20 || s12 != s01)
     return false;
+  /* the same sign for every triangle whose normal has a positive
+   * component along w: the line enters or leaves through it */
+  *dir = (int8_t) s12;
   if (p0[w] == p1[w] && p1[w] == p2[w])
     {
       *c = p0[w];    /* a wall square to the axis: exact, for the tie rule */
@@ -149,7 +159,7 @@ line_hits (const RwMesh *mesh, const Axis *a, uint32_t t, double qu, double qv, 
 }
 
 /* Whether the crossing lies at or before the centre p + δ along +w, i.e.
- * counts towards the parity of the cell whose centre is p. */
+ * counts towards the winding number of the cell whose centre is p. */
 static bool
 crossing_before (const Vox *vx, const Axis *a, const Crossing *cr, const double p[3])
 {
@@ -185,11 +195,16 @@ crossing_before (const Vox *vx, const Axis *a, const Crossing *cr, const double 
 /* ---- scanlines ------------------------------------------------------- */
 
 typedef struct {
+  size_t cell;       /* the first cell a crossing counts for */
+  int dir;           /* its winding step, ±1 */
+} Start;
+
+typedef struct {
   Crossing *buf;     /* crossings of the current line */
   size_t n_buf, cap_buf;
   Crossing *store;   /* every line this thread did, in its order */
   size_t n_store, cap_store;
-  size_t *first;     /* per crossing of the line: the first cell it counts for */
+  Start *first;      /* per crossing of the line: the first cell it counts for */
   size_t cap_first;
   bool failed;
 } ThreadWork;
@@ -245,7 +260,7 @@ typedef struct {
   size_t off;
 } LineRef;
 
-/* Casts every line along one axis: parity bit `1 << w` into g->K, and the
+/* Casts every line along one axis: inside bit `1 << w` into g->K, and the
  * sorted crossings of each line into a->cross (CSR by a->line_off). */
 static bool
 scan_axis (Vox *vx, Axis *a, int n_threads, RwError *err)
@@ -334,28 +349,36 @@ scan_axis (Vox *vx, Axis *a, int n_threads, RwError *err)
               for (size_t c = tile_off[tile]; c < tile_off[tile + 1]; c++)
                 {
                   double x;
-                  if (!line_hits (mesh, a, tile_tri[c], qu, qv, &x))
+                  int8_t dir;
+                  if (!line_hits (mesh, a, tile_tri[c], qu, qv, &x, &dir))
                     continue;
                   if (!reserve ((void **) &w->buf, &w->cap_buf, w->n_buf + 1, sizeof (Crossing)))
                     {
                       w->failed = true;
                       break;
                     }
-                  w->buf[w->n_buf++] = (Crossing) { x, tile_tri[c] };
+                  dir = (int8_t) (dir * vx->sign[tile_tri[c]]);
+                  w->buf[w->n_buf++] = (Crossing) { x, tile_tri[c], dir };
                 }
               if (w->n_buf == 0 || w->failed)
                 continue;
               sort_crossings (w->buf, w->n_buf);
 
-              /* Parity runs. Each crossing starts to count at the first
+              /* Winding runs. Each crossing starts to count at the first
                * centre it lies at or before (decided exactly near a tie);
-               * the parity flips at each such cell. The starts are sorted
-               * anew, since two crossings with the same abscissa (faces
-               * meeting at a vertex on the line) may start at different
-               * cells under the shift. Odd and even starts bound the
-               * inside runs; a last unpaired crossing (an open mesh) opens
-               * nothing. */
-              if (!reserve ((void **) &w->first, &w->cap_first, w->n_buf, sizeof (size_t)))
+               * the winding number steps by the crossing's direction at
+               * each such cell. The starts are sorted anew, since two
+               * crossings with the same abscissa (faces meeting at a vertex
+               * on the line) may start at different cells under the shift.
+               * A cell is inside where the winding number is not 0: the
+               * union of the shells, so that two overlapping closed boxes
+               * are one room (parity would make their overlap solid), and
+               * an obstacle's shell, oriented into the obstacle as it must
+               * be in a closed consistently oriented room, cancels the
+               * room's. The mesh is closed and consistently oriented
+               * (rw_mesh_check_closed), so the winding number is 0 beyond
+               * the last crossing. */
+              if (!reserve ((void **) &w->first, &w->cap_first, w->n_buf, sizeof (Start)))
                 {
                   w->failed = true;
                   continue;
@@ -370,22 +393,26 @@ scan_axis (Vox *vx, Axis *a, int n_threads, RwError *err)
                       if (crossing_before (vx, a, &w->buf[q], p))
                         break;
                     }
-                  size_t *first = w->first;
+                  Start *first = w->first;
                   size_t m = q;
-                  while (m > 0 && first[m - 1] > i)
+                  while (m > 0 && first[m - 1].cell > i)
                     {
                       first[m] = first[m - 1];
                       m--;
                     }
-                  first[m] = i;
+                  first[m] = (Start) { i, w->buf[q].dir };
                 }
               size_t base = j * a->stride_u + k * a->stride_v;
               uint8_t *K = g->K + base;
               const size_t sw = a->stride_w;
-              const size_t *first = w->first;
-              for (size_t q = 0; q + 1 < w->n_buf; q += 2)
+              const Start *first = w->first;
+              int winding = 0;
+              for (size_t q = 0; q + 1 < w->n_buf; q++)
                 {
-                  uint8_t *cell = K + first[q] * sw, *end = K + first[q + 1] * sw;
+                  winding += first[q].dir;
+                  if (winding == 0)
+                    continue;
+                  uint8_t *cell = K + first[q].cell * sw, *end = K + first[q + 1].cell * sw;
                   for (; cell < end; cell += sw)
                     *cell |= bit;
                 }
@@ -518,7 +545,7 @@ node_surface (const Vox *vx, size_t x, size_t y, size_t z)
   if (best_tri == UINT32_MAX)
     {
       /* The neighbour is outside by the vote (or was an isolated cell), not
-       * by this axis's parity: take the nearest crossing on any of the
+       * by this axis's winding: take the nearest crossing on any of the
        * node's three lines. */
       for (int axis = 0; axis < 3; axis++)
         {
@@ -536,6 +563,309 @@ node_surface (const Vox *vx, size_t x, size_t y, size_t z)
   if (best_tri == UINT32_MAX)
     return 0;
   return (uint16_t) mesh->tri_surface[best_tri];
+}
+
+/* ---- shells: nested or overlapping ---------------------------------- */
+
+static size_t
+uf_find (size_t *parent, size_t x)
+{
+  while (parent[x] != x)
+    {
+      parent[x] = parent[parent[x]];
+      x = parent[x];
+    }
+  return x;
+}
+
+/* Whether p lies inside the closed shell made of the triangles tris[0 … n)
+ * (crossing parity of a slightly skewed ray). */
+static bool
+inside_shell (const RwMesh *mesh, const uint32_t *tris, size_t n, const double p[3])
+{
+  const double d[3] = { 1.0, 1.234567e-4, 2.345678e-4 };
+  int crossings = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      double t, det;
+      if (rw_mesh_ray_triangle (mesh, tris[i], p, d, &t, &det) && t > 0)
+        crossings++;
+    }
+  return crossings & 1;
+}
+
+int8_t *
+rw_mesh_shell_signs (const RwMesh *mesh)
+{
+  const size_t nv = mesh->n_vertices, nt = mesh->n_triangles;
+  size_t *parent = malloc ((nv ? nv : 1) * sizeof *parent);
+  size_t *comp_of = malloc ((nv ? nv : 1) * sizeof *comp_of);
+  uint32_t *tri_comp = malloc ((nt ? nt : 1) * sizeof *tri_comp);
+  int8_t *sign = malloc (nt ? nt : 1);
+  size_t nc = 0;
+  typedef struct {
+    double vol6, lo[3], hi[3];
+    uint32_t extreme[6];        /* vertices with the least and the most x, y, z */
+    size_t first, n;            /* its triangles in `order` */
+    int depth;
+  } Shell;
+  Shell *sh = NULL;
+  uint32_t *order = NULL;
+  if (parent == NULL || comp_of == NULL || tri_comp == NULL || sign == NULL)
+    goto fail;
+  for (size_t v = 0; v < nv; v++)
+    parent[v] = v;
+  for (size_t t = 0; t < nt; t++)
+    {
+      const uint32_t *tv = mesh->tri + 3 * t;
+      for (int k = 0; k < 2; k++)
+        {
+          size_t a = uf_find (parent, tv[k]), b = uf_find (parent, tv[k + 1]);
+          if (a != b)
+            parent[a] = b;
+        }
+    }
+  for (size_t v = 0; v < nv; v++)
+    comp_of[v] = SIZE_MAX;
+  for (size_t t = 0; t < nt; t++)
+    {
+      size_t r = uf_find (parent, mesh->tri[3 * t]);
+      if (comp_of[r] == SIZE_MAX)
+        comp_of[r] = nc++;
+      tri_comp[t] = (uint32_t) comp_of[r];
+    }
+  sh = calloc (nc ? nc : 1, sizeof *sh);
+  order = malloc ((nt ? nt : 1) * sizeof *order);
+  if (sh == NULL || order == NULL)
+    goto fail;
+  for (size_t c = 0; c < nc; c++)
+    for (int k = 0; k < 3; k++)
+      {
+        sh[c].lo[k] = INFINITY;
+        sh[c].hi[k] = -INFINITY;
+      }
+  for (size_t t = 0; t < nt; t++)
+    {
+      Shell *c = &sh[tri_comp[t]];
+      c->n++;
+      const uint32_t *tv = mesh->tri + 3 * t;
+      const double *a = mesh->xyz + 3 * (size_t) tv[0], *b = mesh->xyz + 3 * (size_t) tv[1],
+                   *d = mesh->xyz + 3 * (size_t) tv[2];
+      c->vol6 += a[0] * (b[1] * d[2] - b[2] * d[1]) - a[1] * (b[0] * d[2] - b[2] * d[0])
+                 + a[2] * (b[0] * d[1] - b[1] * d[0]);
+      for (int q = 0; q < 3; q++)
+        {
+          const double *p = mesh->xyz + 3 * (size_t) tv[q];
+          for (int k = 0; k < 3; k++)
+            {
+              if (p[k] < c->lo[k])
+                {
+                  c->lo[k] = p[k];
+                  c->extreme[2 * k] = tv[q];
+                }
+              if (p[k] > c->hi[k])
+                {
+                  c->hi[k] = p[k];
+                  c->extreme[2 * k + 1] = tv[q];
+                }
+            }
+        }
+    }
+  for (size_t c = 1; c < nc; c++)
+    sh[c].first = sh[c - 1].first + sh[c - 1].n;
+  {
+    size_t *fill = calloc (nc ? nc : 1, sizeof *fill);
+    if (fill == NULL)
+      goto fail;
+    for (size_t t = 0; t < nt; t++)
+      order[sh[tri_comp[t]].first + fill[tri_comp[t]]++] = (uint32_t) t;
+    free (fill);
+  }
+  /* A shell whose extreme points all lie inside another shell (whose
+   * bounding box holds it) is nested in it. */
+  for (size_t c = 0; c < nc && nc > 1; c++)
+    for (size_t d = 0; d < nc; d++)
+      {
+        if (d == c || sh[c].lo[0] < sh[d].lo[0] || sh[c].lo[1] < sh[d].lo[1] || sh[c].lo[2] < sh[d].lo[2]
+            || sh[c].hi[0] > sh[d].hi[0] || sh[c].hi[1] > sh[d].hi[1] || sh[c].hi[2] > sh[d].hi[2])
+          continue;
+        bool all = true;
+        for (int e = 0; e < 6 && all; e++)
+          all = inside_shell (mesh, order + sh[d].first, sh[d].n, mesh->xyz + 3 * (size_t) sh[c].extreme[e]);
+        if (all)
+          sh[c].depth++;
+      }
+  /* Effective orientation: outward at even depth, inward at odd depth. */
+  for (size_t t = 0; t < nt; t++)
+    {
+      const Shell *c = &sh[tri_comp[t]];
+      int want = c->depth % 2 == 0 ? 1 : -1, have = c->vol6 < 0 ? -1 : 1;
+      sign[t] = (int8_t) (want * have);
+    }
+  free (parent);
+  free (comp_of);
+  free (tri_comp);
+  free (sh);
+  free (order);
+  return sign;
+
+fail:
+  free (parent);
+  free (comp_of);
+  free (tri_comp);
+  free (sign);
+  free (sh);
+  free (order);
+  return NULL;
+}
+
+/* ---- overlapping shells ---------------------------------------------- */
+
+static bool mesh_bbox (const RwMesh *mesh, double bmin[3], double bmax[3]);
+
+static int
+shell_crossing_cmp (const void *pa, const void *pb)
+{
+  const Crossing *a = pa, *b = pb;
+  return (a->c > b->c) - (a->c < b->c);
+}
+
+static void
+note_inner_surface (const RwMesh *mesh, uint32_t tri, RwMeshShells *out)
+{
+  uint32_t s = mesh->tri_surface[tri];
+  for (size_t i = 0; i < out->n_inner_surfaces && i < RW_MESH_SHELLS_MAX_SURFACES; i++)
+    if (out->inner_surfaces[i] == s)
+      return;
+  if (out->n_inner_surfaces < RW_MESH_SHELLS_MAX_SURFACES)
+    out->inner_surfaces[out->n_inner_surfaces] = s;
+  out->n_inner_surfaces++;
+}
+
+/* rw_mesh_shells along one axis: the lengths summed over the lines times
+ * the area each line stands for. */
+static bool
+shells_along (const RwMesh *mesh, const int8_t *sign, int w, size_t n_lines, const double bmin[3],
+              const double bmax[3], RwMeshShells *out, double *union_m3, double *overlap_m3)
+{
+  const Axis a = { .w = w, .u = w == 0 ? 1 : 0, .v = w == 2 ? 1 : 2 };
+  /* Lines through the centres of an n × n lattice over the bounding box,
+   * shifted off the centres by an odd fraction so that they rarely meet
+   * the vertices of axis-aligned models (line_hits decides those exactly
+   * anyway). */
+  const double du = (bmax[a.u] - bmin[a.u]) / (double) n_lines, dv = (bmax[a.v] - bmin[a.v]) / (double) n_lines;
+  *union_m3 = *overlap_m3 = 0;
+  if (!(du > 0) || !(dv > 0))
+    return true;
+  const double u0 = bmin[a.u] + 0.5 * du + 1.2345e-7 * du, v0 = bmin[a.v] + 0.5 * dv + 2.3456e-7 * dv;
+  const size_t n_all = n_lines * n_lines;
+  size_t *off = calloc (n_all + 1, sizeof *off);
+  Crossing *cross = NULL;
+  bool ok = off != NULL;
+  for (int pass = 0; ok && pass < 2; pass++)
+    {
+      for (size_t t = 0; t < mesh->n_triangles; t++)
+        {
+          const uint32_t *tri = mesh->tri + 3 * t;
+          double umin = INFINITY, umax = -INFINITY, vmin = INFINITY, vmax = -INFINITY;
+          for (int k = 0; k < 3; k++)
+            {
+              const double *p = mesh->xyz + 3 * (size_t) tri[k];
+              umin = fmin (umin, p[a.u]);
+              umax = fmax (umax, p[a.u]);
+              vmin = fmin (vmin, p[a.v]);
+              vmax = fmax (vmax, p[a.v]);
+            }
+          double j0 = fmax (0, floor ((umin - u0) / du)), j1 = fmin ((double) n_lines - 1, ceil ((umax - u0) / du));
+          double k0 = fmax (0, floor ((vmin - v0) / dv)), k1 = fmin ((double) n_lines - 1, ceil ((vmax - v0) / dv));
+          for (size_t k = (size_t) k0; (double) k <= k1; k++)
+            for (size_t j = (size_t) j0; (double) j <= j1; j++)
+              {
+                double c;
+                int8_t dir;
+                if (!line_hits (mesh, &a, (uint32_t) t, u0 + du * (double) j, v0 + dv * (double) k, &c, &dir))
+                  continue;
+                size_t line = j + n_lines * k;
+                if (pass == 0)
+                  off[line + 1]++;
+                else
+                  cross[off[line]++] = (Crossing) { c, (uint32_t) t, (int8_t) (dir * sign[t]) };
+              }
+        }
+      if (pass == 0)
+        {
+          for (size_t l = 0; l < n_all; l++)
+            off[l + 1] += off[l];
+          cross = malloc ((off[n_all] + 1) * sizeof *cross);
+          ok = cross != NULL;
+        }
+      else
+        {
+          for (size_t l = n_all; l > 0; l--)
+            off[l] = off[l - 1];
+          off[0] = 0;
+        }
+    }
+  if (ok)
+    {
+      /* Along each line: the length where the winding number is not 0
+       * (the union), where it is 2 or more in size (counted twice), and
+       * the surfaces that bound such a stretch: the ones inside another
+       * shell. Zero-length stretches (faces that only touch) count for
+       * nothing. */
+      double len_union = 0, len_overlap = 0;
+      for (size_t l = 0; l < n_all; l++)
+        {
+          Crossing *c = cross + off[l];
+          size_t n = off[l + 1] - off[l];
+          qsort (c, n, sizeof *c, shell_crossing_cmp);
+          int winding = 0;
+          for (size_t q = 0; q + 1 < n; q++)
+            {
+              winding += c[q].dir;
+              double len = c[q + 1].c - c[q].c;
+              if (winding == 0 || !(len > 0))
+                continue;
+              len_union += len;
+              if (abs (winding) >= 2)
+                {
+                  len_overlap += len;
+                  note_inner_surface (mesh, c[q].tri, out);
+                  note_inner_surface (mesh, c[q + 1].tri, out);
+                }
+            }
+        }
+      *union_m3 = len_union * du * dv;
+      *overlap_m3 = len_overlap * du * dv;
+    }
+  free (off);
+  free (cross);
+  return ok;
+}
+
+bool
+rw_mesh_shells (const RwMesh *mesh, size_t n_lines, RwMeshShells *out, RwError *err)
+{
+  memset (out, 0, sizeof *out);
+  double bmin[3], bmax[3];
+  if (mesh == NULL || n_lines == 0 || !mesh_bbox (mesh, bmin, bmax))
+    return true;
+  /* Along all three axes: each finds the faces across it (a wall is seen
+   * only by lines across it); the volumes are the mean of the three. */
+  int8_t *sign = rw_mesh_shell_signs (mesh);
+  bool ok = sign != NULL;
+  for (int w = 0; w < 3 && ok; w++)
+    {
+      double u, o;
+      ok = shells_along (mesh, sign, w, n_lines, bmin, bmax, out, &u, &o);
+      out->union_volume_m3 += u / 3;
+      out->overlap_volume_m3 += o / 3;
+    }
+  free (sign);
+  if (!ok)
+    return rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory while looking for overlapping shells"),
+                    mesh_name (mesh));
+  return true;
 }
 
 /* ---- the grid -------------------------------------------------------- */
@@ -762,14 +1092,24 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
       a->stride_v = strides[a->v];
     }
 
+  int8_t *sign = rw_mesh_shell_signs (mesh);
+  if (sign == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory while looking for overlapping shells"),
+               mesh_name (mesh));
+      goto fail;
+    }
+  vx.sign = sign;
   bool ok = true;
   for (int w = 0; w < 3 && ok; w++)
     ok = scan_axis (&vx, &vx.ax[w], n_threads, err);
+  free (sign);
+  vx.sign = NULL;
   if (!ok)
     goto fail;
 
   /* Vote and count in one pass: a cell is inside when two of its three
-   * parity bits are set (the table), and K is the number of its six
+   * inside bits are set (the table), and K is the number of its six
    * neighbours for which that holds. The count goes into `surface` (free
    * until the last pass) so that no cell is read while it is written; the
    * outside layer has no bits set, so the ±1 neighbours of an inside cell

@@ -5,7 +5,9 @@
  * the sliced z-march. Cell centres are at origin + h·(x, y, z).
  *
  * A cell is inside the room when its centre is (robust inside test: the
- * majority of three axis-aligned scanline parities, see rw-voxel.c). The
+ * majority of three axis-aligned scanlines, each inside where the winding
+ * number of its crossings is not 0: overlapping shells give their union,
+ * nested ones an object, see rw-voxel.c). The
  * grid always has at least one layer of outside cells on every side, so
  * that every inside cell has six neighbours in the array and kernels need
  * no bounds checks.

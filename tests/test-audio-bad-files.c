@@ -49,6 +49,15 @@ expect_read_error (const char *name, int channel, RwErrorCode code, const char *
   rw_audio_clear (&a);
 }
 
+static char warning[1024];
+
+static void
+keep_warning (const char *message, void *user_data)
+{
+  (void) user_data;
+  snprintf (warning, sizeof warning, "%s", message);
+}
+
 static size_t
 count_entries (const char *d)
 {
@@ -119,6 +128,46 @@ main (void)
 
   /* A folder is not an audio file. */
   expect_read_error ("", -2, RW_ERROR_IO, "folder");
+
+  /* Nor is a device: /dev/zero is not "empty". */
+  {
+    RwAudio a = { 0 };
+    RW_CHECK (!rw_audio_read ("/dev/zero", &a, &err) && err.code == RW_ERROR_IO
+                && strstr (err.message, "/dev/zero: not a regular file") != NULL,
+              "/dev/zero: %s", err.message);
+  }
+
+  /* A WAV header with a sample rate of 0 (bytes 24–27): said as such, not
+   * libsndfile's "SF_INFO struct incomplete". */
+  {
+    static unsigned char wav[1 << 15];
+    f = fopen (path_of ("stereo.wav"), "rb");
+    size_t n = fread (wav, 1, sizeof wav, f);
+    fclose (f);
+    memset (wav + 24, 0, 4);
+    write_bytes (path_of ("rate0.wav"), wav, n);
+    expect_read_error ("rate0.wav", -2, RW_ERROR_INPUT, "sample rate of 0 Hz");
+
+    /* Cut to half its frames: read, with a warning naming the file and
+     * both counts. */
+    memcpy (wav + 24, head + 24, 4);
+    write_bytes (path_of ("short.wav"), wav, n - 500 * 2 * sizeof (float));
+    rw_set_warn_handler (keep_warning, NULL);
+    RwAudio a = { 0 };
+    RW_CHECK (rw_audio_read (path_of ("short.wav"), &a, &err), "short.wav: %s", err.message);
+    RW_CHECK (a.frames == 500, "short.wav: %zu frames", a.frames);
+    RW_CHECK (strstr (warning, "short.wav") != NULL && strstr (warning, "promises 1000 frames") != NULL
+                && strstr (warning, "holds 500") != NULL,
+              "short.wav: warning '%s'", warning);
+    RW_NOTE ("short.wav warns: %s", warning);
+    rw_audio_clear (&a);
+    /* and a whole file none */
+    warning[0] = '\0';
+    RW_CHECK (rw_audio_read (path_of ("stereo.wav"), &a, &err) && warning[0] == '\0',
+              "stereo.wav: warning '%s'", warning);
+    rw_audio_clear (&a);
+    rw_set_warn_handler (NULL, NULL);
+  }
 
   /* Writes that must fail, leaving nothing behind. */
   size_t before = count_entries (dir);

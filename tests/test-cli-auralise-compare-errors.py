@@ -71,7 +71,15 @@ def main():
         outdir = os.path.join(tmp, "out")
         os.mkdir(outdir)
 
-        bad_files = [empty, garbage, header_only, missing, folder]
+        # a WAV header with a sample rate of 0 (bytes 24-27), and a device
+        rate0 = os.path.join(tmp, "rate0.wav")
+        with open(dry, "rb") as f:
+            b = bytearray(f.read())
+        b[24:28] = b"\0\0\0\0"
+        with open(rate0, "wb") as f:
+            f.write(b)
+
+        bad_files = [empty, garbage, header_only, missing, folder, rate0, "/dev/zero"]
         # auralise: each bad file as the IR, the right IR and the dry signal
         for bad in bad_files:
             for args in ([bad, dry], [good_ir, bad], [good_ir, dry, "--ir-right", bad]):
@@ -89,6 +97,23 @@ def main():
             rc, o, e = run(["auralise"] + args + ["-o", out])
             check(rc == 1 and name in e, f"auralise {args}: exit {rc}: {e.strip()}")
             check(listing(outdir) == [], f"auralise {args}: left {listing(outdir)}")
+        # the messages for a rate of 0 and a device say so
+        rc, o, e = run(["auralise", good_ir, rate0, "-o", os.path.join(outdir, "wet.wav")])
+        check(rc == 1 and "sample rate of 0 Hz" in e, f"auralise with a rate-0 dry: exit {rc}: {e.strip()}")
+        rc, o, e = run(["auralise", "/dev/zero", dry, "-o", os.path.join(outdir, "wet.wav")])
+        check(rc == 1 and "not a regular file" in e, f"auralise /dev/zero: exit {rc}: {e.strip()}")
+        check(listing(outdir) == [], f"auralise rate 0 or /dev/zero: left {listing(outdir)}")
+        # a dry WAV shorter than its header says: used, with a warning
+        # naming the file and both frame counts
+        short = os.path.join(tmp, "short.wav")
+        with open(dry, "rb") as f:
+            b = f.read()
+        with open(short, "wb") as f:
+            f.write(b[:len(b) - 2 * 4800])
+        rc, o, e = run(["auralise", good_ir, short, "-o", os.path.join(outdir, "wet.wav")])
+        check(rc == 0 and "warning" in e and "short.wav" in e and "promises 9600 frames" in e
+              and "holds 4800" in e, f"auralise a short dry: exit {rc}: {e.strip()}")
+        os.remove(os.path.join(outdir, "wet.wav"))
         # an output folder that does not exist
         rc, o, e = run(["auralise", good_ir, dry, "-o", os.path.join(tmp, "nowhere", "wet.wav")])
         check(rc == 1 and "nowhere" in e, f"auralise into a missing folder: exit {rc}: {e.strip()}")
@@ -120,7 +145,8 @@ def main():
         with open(os.path.join(simdir, "results.json"), "w") as f:
             f.write("{ \"fmax_hz\": ")
         rc, o, e = run(["compare", os.path.join(simdir, "receiver-0.wav"), meas])
-        check(rc == 1 and "results.json" in e, f"compare with a broken results.json: exit {rc}: {e.strip()}")
+        check(rc == 1 and "results.json" in e and "ends in the middle" in e and "json_tokener" not in e,
+              f"compare with a broken results.json: exit {rc}: {e.strip()}")
 
         # usage errors: exit 2
         usage = [

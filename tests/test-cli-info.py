@@ -82,8 +82,33 @@ rc, out, err = run(os.path.join(meshes, "box.obj"), "--materials", mapfile)
 check(rc == 1 and mapfile in err and "balcony" in err, f"bad map: {rc} {err}")
 os.remove(mapfile)
 
+# Two closed boxes drawn into each other (30 m³ each, 8 m³ in common): the
+# room is their union, 52 m³, and the overlap is reported with the surfaces
+# that lie inside the other box, in JSON and in text.
+two = os.path.join(meshes, "two-boxes.obj")
+rc, out, err = run(two, "--json")
+check(rc == 0, f"two boxes: exit {rc}: {err}")
+j = json.loads(out)
+check(abs(j["volume_m3"] - 52) < 0.02 * 52, f"two boxes: volume {j['volume_m3']}, union 52")
+check(abs(j["overlap_volume_m3"] - 8) < 0.02 * 8, f"two boxes: overlap {j['overlap_volume_m3']}, expected 8")
+check("a_wall_x1" in j["overlapping_surfaces"] and "b_wall_x0" in j["overlapping_surfaces"],
+      f"two boxes: overlapping surfaces {j['overlapping_surfaces']}")
+check(any("overlap" in w and "union" in w for w in j["warnings"]), f"two boxes: warnings {j['warnings']}")
+rc, out, err = run(two)
+check(rc == 0 and "union of overlapping shells" in out and "a_wall_x1" in out, f"two boxes, text: {out}")
+
+# Inward normals: flipped, with a warning; the volume is positive.
+rc, out, err = run(os.path.join(meshes, "box-inward.obj"), "--json")
+j = json.loads(out)
+check(rc == 0 and j["volume_m3"] > 0 and abs(j["volume_m3"] - 30) < 1e-6, f"inward box: volume {j['volume_m3']}")
+check(j["normals_flipped"] is True and j["outward"] is True, "inward box: flipped to outward")
+check(any("flipped" in w for w in j["warnings"]), f"inward box: warnings {j['warnings']}")
+rc, out, err = run(os.path.join(meshes, "box-inward.obj"))
+check(rc == 0 and "flipped" in out and "30.000" in out, f"inward box, text: {out}")
+
 # Bad input: exit 1 and the file named.
-for bad in ["no-such.obj", "empty.obj", "garbage.bin", "truncated.obj", "truncated.stl", "nan.obj", "lines.obj"]:
+for bad in ["no-such.obj", "empty.obj", "garbage.bin", "truncated.obj", "truncated.stl", "nan.obj", "lines.obj",
+            "/dev/zero"]:
     path = os.path.join(meshes, bad)
     rc, out, err = run(path)
     check(rc == 1, f"{bad}: exit {rc}")

@@ -122,6 +122,13 @@ with tempfile.TemporaryDirectory() as tmp:
         (g + ["--source", "1,2", "--receiver", "1,1,1"], "--source", "source with two numbers"),
         (g + ["--source", "nan,1,1", "--receiver", "1,1,1"], "--source", "source NaN"),
         (g + ["--source", "1,1,1", "--receiver", "1,1,x"], "--receiver", "receiver not numbers"),
+        (g + ["--source", "1,,1,1", "--receiver", "1,1,1"], "1,,1,1", "source with an empty field"),
+        (g + ["--source", "1,1,1,", "--receiver", "1,1,1"], "1,1,1,", "source with a trailing comma"),
+        (g + ["--source", "1,1,1,1", "--receiver", "1,1,1"], "1,1,1,1", "source with four numbers"),
+        (g + ["--source", "1,1,1", "--receiver", ",1,1,1"], "--receiver", "receiver with a leading comma"),
+        (g + ["--source", "1,1,1", "--receiver", "1,1,1x"], "--receiver", "receiver with trailing garbage"),
+        (g + base + ["--reflection", "-1"], "Savioja", "R = -1 with the FV boundary"),
+        (g + base + ["--reflection", "-1", "--boundary", "lrs"], "--reflection", "R = -1 with LRS"),
         (g + base + ["--reflection", "1.5"], "--reflection", "R out of range"),
         (g + base + ["--materials", bad_map], "exclude", "both --reflection and --materials"),
         (g + base + ["--boundary", "rigid"], "--boundary", "unknown boundary"),
@@ -166,6 +173,35 @@ with tempfile.TemporaryDirectory() as tmp:
     check(all(abs(s["R"] - 0.9) < 1e-12 for s in res.get("surfaces", [])), "every R = 0.9")
     check(len(res.get("surfaces", [])) == 6, "six surfaces")
     check("Grid" in sout and "results.json" in sout, "summary on stdout")
+
+    # R = -1 is what the Savioja boundary accepts: the run goes ahead.
+    rc, _, serr = run(["--mesh", good] + base + ["--reflection", "-1", "--boundary", "savioja",
+                                                  "--quiet"])
+    check(rc == 0, "R = -1 with --boundary savioja: exit %d: %s" % (rc, serr))
+
+    # A receiver on the source (the same grid cell): the run goes ahead, with
+    # a warning naming the receiver.
+    rc, _, serr = run(["--mesh", good] + base[:2] + ["--receiver", "0.5,0.5,0.5"] + base[4:]
+                      + ["--receiver", "0.52,0.5,0.5"])
+    check(rc == 0 and "warning" in serr and "receiver 1" in serr and "receiver 2" in serr,
+          "receivers in the source's cell: exit %d, no warning naming them: %s" % (rc, serr))
+
+    # Two overlapping closed boxes: one room, their union; a receiver inside
+    # both is inside the room; the overlap is a warning. And a box with
+    # inward normals is flipped, with a warning.
+    meshes = os.path.join(os.environ["ROOMWAVE_TEST_DATA"], "meshes")
+    rc, jout, serr = run(["--mesh", os.path.join(meshes, "two-boxes.obj"), "--source", "1,1,1",
+                          "--receiver", "3.2,2,1.25", "--receiver", "6,3.5,1"] + base[4:] + ["--json"])
+    check(rc == 0 and "overlap" in serr and "union" in serr,
+          "two overlapping boxes, a receiver in both: exit %d: %s" % (rc, serr))
+    if rc == 0:
+        vol = json.loads(jout).get("volumes", {}).get("mesh_m3", 0)
+        check(abs(vol - 52) < 0.02 * 52, "two overlapping boxes: mesh volume %g, union 52" % vol)
+    rc, jout, serr = run(["--mesh", os.path.join(meshes, "box-inward.obj")] + base + ["--json"])
+    check(rc == 0 and "flipped" in serr, "inward normals: exit %d: %s" % (rc, serr))
+    if rc == 0:
+        vol = json.loads(jout).get("volumes", {}).get("mesh_m3", 0)
+        check(abs(vol - 30) < 1e-6, "inward box: mesh volume %g, expected 30" % vol)
 
     # --json prints the same document; --quiet silences stderr progress.
     out2 = os.path.join(tmp, "deeper", "out2")

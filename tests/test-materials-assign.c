@@ -135,6 +135,29 @@ main (void)
   expect_bad_map (lib, mesh, "alpha.json", "{\"carpet\": {\"alpha\": -0.1}}", "\"carpet\": alpha");
   expect_bad_map (lib, mesh, "both.json", "{\"carpet\": {\"alpha\": 0.1, \"R\": 0.5}}", "either");
   expect_bad_map (lib, mesh, "type.json", "{\"carpet\": 0.5}", "\"carpet\"");
+  /* json-c keeps the last of two equal keys: a map that says two things
+   * about one surface is refused, naming the key and its line. */
+  expect_bad_map (lib, mesh, "dup.json", "{\"carpet\": \"glass\",\n \"carpet\": \"heavy curtain\"}",
+                  "\"carpet\" appears twice");
+  expect_bad_map (lib, mesh, "dup-line.json", "{\"carpet\": \"glass\",\n \"carpet\": \"heavy curtain\"}",
+                  "line 2");
+  expect_bad_map (lib, mesh, "dup-inner.json", "{\"carpet\": {\"R\": 0.5, \"R\": 0.6}}", "\"R\" appears twice");
+  expect_bad_map (lib, mesh, "where.json", "{\"carpet\": \"glass\",\n\n  oops}", "line 3, column 3");
+  {
+    /* the same key in two objects is no duplicate */
+    const char *two = rw_test_write_text ("two.json", "{\"carpet\": {\"R\": 0.5}, \"wall_x0\": {\"R\": 0.5}}");
+    RW_CHECK (rw_materials_assign (lib, mesh, two, NAN, 1000, R, NULL, &err), "two objects: %s", err.message);
+  }
+  {
+    /* a folder and a device: said as such, not "read error" or "empty" */
+    RW_CHECK (!rw_materials_assign (lib, mesh, rw_test_tmpdir (), NAN, 1000, R, NULL, &err)
+                && err.code == RW_ERROR_IO && strstr (err.message, "is a folder") != NULL
+                && strstr (err.message, rw_test_tmpdir ()) != NULL,
+              "folder as map: %s", err.message);
+    RW_CHECK (!rw_materials_assign (lib, mesh, "/dev/zero", NAN, 1000, R, NULL, &err)
+                && strstr (err.message, "/dev/zero: not a regular file") != NULL,
+              "/dev/zero as map: %s", err.message);
+  }
   {
     RW_CHECK (!rw_materials_assign (lib, mesh, "/no/such/map.json", NAN, 1000, R, NULL, &err)
                 && err.code == RW_ERROR_IO && strstr (err.message, "/no/such/map.json") != NULL,

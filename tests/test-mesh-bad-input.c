@@ -54,6 +54,27 @@ main (void)
   expect_fail ("box.obj", 1e308, RW_ERROR_INPUT, "overflow");
 
   RwError err = { 0 };
+  /* One vertex at 1e30 in a 4 × 3 × 2.5 m box: named, with its
+   * coordinates, instead of "every triangle has zero area" (the welding
+   * tolerance, a fraction of the bounding box, would swallow the room). */
+  {
+    const char *stray = rw_test_write_text ("stray.obj",
+                                            "v 0 0 0\nv 4 0 0\nv 4 3 0\nv 0 3 0\n"
+                                            "v 0 0 2.5\nv 4 0 2.5\nv 4 3 1e30\nv 0 3 2.5\n"
+                                            "f 1 3 2\nf 1 4 3\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\n"
+                                            "f 4 8 7\nf 4 7 3\nf 1 5 8\nf 1 8 4\nf 2 3 7\nf 2 7 6\n");
+    RwMesh *m = rw_mesh_load (stray, 1.0, &err);
+    RW_CHECK (m == NULL && err.code == RW_ERROR_INPUT && strstr (err.message, "stray.obj") != NULL
+                && strstr (err.message, "(4, 3, 1e+30)") != NULL && strstr (err.message, "vertex") != NULL,
+              "vertex at 1e30: %s", err.message);
+    RW_NOTE ("vertex at 1e30 → %s", err.message);
+    rw_mesh_free (m);
+    /* /dev/zero is not an empty mesh file */
+    m = rw_mesh_load ("/dev/zero", 1.0, &err);
+    RW_CHECK (m == NULL && err.code == RW_ERROR_IO && strstr (err.message, "not a regular file") != NULL,
+              "/dev/zero: %s", err.message);
+    rw_mesh_free (m);
+  }
   RW_CHECK (rw_mesh_load (NULL, 1.0, &err) == NULL && err.code == RW_ERROR_INPUT, "NULL path");
   /* A NULL error pointer is allowed. */
   RW_CHECK (rw_mesh_load (mesh_test_path ("empty.obj"), 1.0, NULL) == NULL, "NULL err");

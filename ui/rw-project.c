@@ -803,8 +803,10 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
       file_error (error, file, _("not a Roomwave project"));
       goto out;
     }
+  /* Any whole number from 1 up: a version beyond this build's (1e300
+   * too) is a file from a newer Roomwave, not an invalid one. */
   double version = 0;
-  if (!get_number (root, "version", 1, G_MAXINT, &version))
+  if (!get_number (root, "version", 1, INFINITY, &version) || version != floor (version))
     {
       file_error (error, file, _("the project has no valid format version"));
       goto out;
@@ -813,8 +815,8 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
     {
       g_autofree char *name = g_file_get_parse_name (file);
       g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_VERSION,
-                   _("%s: written by a newer Roomwave (format version %d; this version reads up to %d)"),
-                   name, (int) version, RW_PROJECT_FORMAT_VERSION);
+                   _("%s: written by a newer Roomwave (format version %g; this version reads up to %d)"),
+                   name, version, RW_PROJECT_FORMAT_VERSION);
       goto out;
     }
 

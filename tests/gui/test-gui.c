@@ -892,9 +892,13 @@ poll_project (void)
     { "newer.roomwave", NULL, RW_PROJECT_ERROR_VERSION },
     { "not-json.roomwave", g_strdup ("this is not a project"), RW_PROJECT_ERROR_FILE },
     { "missing-mesh.roomwave", NULL, RW_PROJECT_ERROR_MESH },
+    { "version-1e300.roomwave", NULL, RW_PROJECT_ERROR_VERSION },
   };
   GRegex *re = g_regex_new ("\"version\":\\s*1", 0, 0, NULL);
   bad[1].text = g_regex_replace (re, contents, -1, 0, "\"version\": 99", 0, NULL);
+  g_regex_unref (re);
+  re = g_regex_new ("\"version\":\\s*1", 0, 0, NULL);
+  bad[4].text = g_regex_replace (re, contents, -1, 0, "\"version\": 1e300", 0, NULL);
   g_regex_unref (re);
   re = g_regex_new ("\"mesh\":\\s*\"[^\"]*\"", 0, 0, NULL);
   bad[3].text = g_regex_replace (re, contents, -1, 0, "\"mesh\": \"no-such-room.obj\"", 0, NULL);

@@ -37,6 +37,18 @@ write_obj("box-inward.obj", 4, 3, 2.5, inward=True, header="# box with inward no
 write_obj("room-mm.obj", 6000, 4000, 3000, header="# 6 x 4 x 3 m room drawn in millimetres")
 write_obj("room-cm.obj", 600, 400, 300, header="# 6 x 4 x 3 m room drawn in centimetres")
 
+# Two closed boxes drawn into each other, 30 m³ each, 1.6 × 2 × 2.5 = 8 m³
+# in common: one room of 52 m³ (the divergence theorem says 60).
+with open("two-boxes.obj", "w") as f:
+    f.write("# two overlapping closed 4 x 3 x 2.5 m boxes, the second moved by (2.4, 1, 0)\n")
+    v, quads = box(4, 3, 2.5)
+    for dx, dy in ((0, 0), (2.4, 1)):
+        f.write("".join("v %g %g %g\n" % (x + dx, y + dy, z) for x, y, z in v))
+    for k, prefix in enumerate(("a", "b")):
+        for name, (a, b, c, d) in quads.items():
+            a, b, c, d = (i + 8 * k for i in (a, b, c, d))
+            f.write("o %s_%s\nf %d %d %d\nf %d %d %d\n" % (prefix, name, a, b, c, a, c, d))
+
 text = open("box.obj").read().rstrip("\n")
 with open("truncated.obj", "w") as f:      # cut in the middle of the last face line
     f.write(text[: text.rfind(" ")])
