@@ -281,6 +281,16 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
                      cfg->source[0], cfg->source[1], cfg->source[2], grid->h);
     }
 
+  /* fp16 storage rounds every stored value to 2⁻¹¹ of itself, which the
+   * scheme's low frequencies (carried in a small difference of large
+   * numbers) do not survive: measured on an H100 (docs/SOLVER.md §3), the
+   * plaster box at 1200 Hz decays 9 dB slower than fp64 by 3 s. Say so
+   * with every such result. */
+  if (cfg->precision == RW_PRECISION_F16)
+    rw_sim_warn (out, _("fp16 storage is for speed and the first reflections only: its IRs decay "
+                        "too slowly (9 dB off fp64 by 3 s in a reverberant room), so do not read "
+                        "decay times from them; use fp32 (the default) or fp64"));
+
   /* Solve: a unit soft impulse at step 0 (rw-postprocess.h explains its
    * time origin and the calibration that undoes its amplitude). */
   out->n_steps = (size_t) ceil (cfg->duration_s * out->fs_grid_hz);
