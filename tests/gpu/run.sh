@@ -20,6 +20,7 @@
 # Environment: RW_CELLS (hall inside cells, default 220e6), RW_STEPS
 # (timed steps per kernel, default 50), RW_SKIP_SANITIZER=1, RW_SKIP_E2E=1,
 # RW_SKIP_LONG=1 (no long runs), RW_LONG_RUN_SCALE (their fmax scale, 4),
+# RW_LONG_RUN_VARIANTS (more variants for them),
 # RW_ASAN=1 (also build with ASan + UBSan and run the GPU tests under them),
 # RW_PROFILE=1 (ncu on production variants 1, 3 and 6; in the variants
 # mode on the first variant's kernel, RW_PROFILE_KERNEL, on the hall, in
@@ -175,8 +176,12 @@ fi
 # for 12 s and 2 kHz for 5 s, the hall at 600 Hz for 5 s), each against
 # fp64 on the GPU; in fp32 (production: two-step passes), fp32 single
 # steps (variant 5) and fp16 storage (production: variant 9).
+# RW_LONG_RUN_VARIANTS="0 1 … 13" adds fp32 and fp16 runs of those
+# variants.
 if [ "${RW_SKIP_LONG:-0}" != 1 ]; then
-  for run in f32:prod f32:5 f16:prod; do
+  runs="f32:prod f32:5 f16:prod"
+  for v in ${RW_LONG_RUN_VARIANTS:-}; do runs="$runs f32:$v f16:$v"; done
+  for run in $runs; do
     prec=${run%%:*} v=${run##*:}
     venv=()
     [ "$v" != prod ] && venv=(ROOMWAVE_CUDA_VARIANT=$v)
