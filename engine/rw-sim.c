@@ -147,11 +147,12 @@ rw_sim_result_clear (RwSimResult *res)
   memset (res, 0, sizeof *res);
 }
 
-/* Settings a user can get wrong, each named with its value. */
-/* Everything but the mesh: rw_sim_solve checks it for callers that hold
- * their own mesh (the GUI); rw_simulate before a possibly slow import. */
-static bool
-check_settings (const RwSimConfig *cfg, RwError *err)
+/* Settings a user can get wrong, each named with its value. Everything
+ * but the mesh: rw_sim_solve checks it for callers that hold their own
+ * mesh (the GUI); rw_simulate before a possibly slow import; the GUI's
+ * project loader before it accepts a file. */
+bool
+rw_sim_check_settings (const RwSimConfig *cfg, RwError *err)
 {
   if (!isfinite (cfg->fmax_hz) || cfg->fmax_hz <= 0 || cfg->fmax_hz > 100000)
     return rw_fail (err, RW_ERROR_INPUT, _("fmax %g Hz: must be between 0 and 100 kHz"), cfg->fmax_hz);
@@ -215,7 +216,7 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
   RwSolver *solver = NULL;
   double *signal = NULL;
 
-  if (!check_settings (cfg, err))
+  if (!rw_sim_check_settings (cfg, err))
     return false;
   if (surface_R == NULL)
     return rw_fail (err, RW_ERROR_INPUT, _("No reflection factors given for the surfaces"));
@@ -381,7 +382,7 @@ rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], size_t 
     return rw_fail (err, RW_ERROR_INPUT, _("No mesh file given"));
   if (!isfinite (cfg->scale) || cfg->scale <= 0)
     return rw_fail (err, RW_ERROR_INPUT, _("Scale %g: must be a positive number"), cfg->scale);
-  if (!check_settings (cfg, err))
+  if (!rw_sim_check_settings (cfg, err))
     return false;
 
   const double t_start = rw_clock_s ();

@@ -43,6 +43,13 @@ typedef struct {
 
 void rw_sim_config_init (RwSimConfig *cfg);   /* the defaults above */
 
+/* Checks every setting of cfg but the mesh (fmax, ppw, duration,
+ * temperature, uniform R, output rate, points): the checks rw_simulate and
+ * rw_sim_solve make before a run, for callers that take settings from
+ * elsewhere (the GUI's project files) and must refuse them as a run would.
+ * The message names the setting and its value. */
+bool rw_sim_check_settings (const RwSimConfig *cfg, RwError *err);
+
 typedef struct {
   /* grid and scheme */
   double c, spacing_m, fs_grid_hz, fmax_hz, fs_out_hz;

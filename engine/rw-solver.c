@@ -131,6 +131,23 @@ check_cell (const RwGrid *g, size_t cell, const char *what, RwError *err)
   return true;
 }
 
+bool
+rw_solver_check_reflection (double R, RwBoundary boundary, size_t surface, RwError *err)
+{
+  if (!isfinite (R) || R < -1.0 || R > 1.0)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("Surface %zu: the reflection factor %g is outside [−1, 1]"), surface, R);
+  /* β = (1 − R)/(1 + R) is infinite at R = −1: the admittance forms
+   * (FV, LRS) cannot express a pressure-release wall; the 1-D
+   * Savioja termination can. */
+  if (R == -1.0 && boundary != RW_BOUNDARY_SAVIOJA)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("Surface %zu: a reflection factor of −1 (pressure release) has infinite "
+                      "admittance, which the FV and LRS boundaries cannot represent; "
+                      "use R > −1 or the Savioja boundary"), surface);
+  return true;
+}
+
 static bool
 check_setup (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
 {
@@ -164,20 +181,8 @@ check_setup (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
     return rw_fail (err, RW_ERROR_INPUT, _("Unknown source kind %d"), (int) st->source_kind);
 
   for (size_t s = 0; s < g->n_surfaces; s++)
-    {
-      double R = st->surface_R[s];
-      if (!isfinite (R) || R < -1.0 || R > 1.0)
-        return rw_fail (err, RW_ERROR_INPUT,
-                        _("Surface %zu: the reflection factor %g is outside [−1, 1]"), s, R);
-      /* β = (1 − R)/(1 + R) is infinite at R = −1: the admittance forms
-       * (FV, LRS) cannot express a pressure-release wall; the 1-D
-       * Savioja termination can. */
-      if (R == -1.0 && st->boundary != RW_BOUNDARY_SAVIOJA)
-        return rw_fail (err, RW_ERROR_INPUT,
-                        _("Surface %zu: a reflection factor of −1 (pressure release) has infinite "
-                          "admittance, which the FV and LRS boundaries cannot represent; "
-                          "use R > −1 or the Savioja boundary"), s);
-    }
+    if (!rw_solver_check_reflection (st->surface_R[s], st->boundary, s, err))
+      return false;
 
   if (!check_cell (g, st->source_cell, _("source"), err))
     return false;

@@ -82,6 +82,12 @@ typedef struct RwSolver RwSolver;
 /* Chooses the backend (AUTO → CUDA when available, else CPU), checks the
  * setup (cells inside, R in [−1, 1], precision supported by the backend)
  * and the memory need, then creates it. */
+/* The solver's check of one surface's reflection factor (surface counted
+ * from 0, as in its messages): R in [−1, 1], and −1 only with the Savioja
+ * boundary. rw_solver_new applies it to every surface; the GUI's project
+ * loader applies it to the R values a file gives. */
+bool rw_solver_check_reflection (double R, RwBoundary boundary, size_t surface, RwError *err);
+
 RwSolver *rw_solver_new (const RwSolverSetup *setup, RwBackendKind kind, RwError *err);
 const char *rw_solver_backend_name (const RwSolver *s);
 const char *rw_solver_device_name (const RwSolver *s);

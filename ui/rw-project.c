@@ -1,6 +1,8 @@
 /* rw-project.c — the document model and its .roomwave file (see rw-project.h). */
 #include "rw-project.h"
+#include "rw-file.h"
 #include "rw-json.h"
+#include "rw-sim.h"
 
 #include <glib/gi18n-lib.h>
 #include <json-c/json.h>
@@ -640,19 +642,6 @@ rw_project_estimate (RwProject *self, double mvox_per_s, RwRunEstimate *out)
 
 /* ---- the .roomwave file ------------------------------------------------ */
 
-static const char *const boundary_ids[] = { "fv", "lrs", "savioja" };
-static const char *const backend_ids[] = { "auto", "cpu", "cuda" };
-static const char *const precision_ids[] = { "f32", "f64", "f16" };
-
-static int
-id_index (const char *const *ids, int n, const char *s)
-{
-  for (int i = 0; i < n; i++)
-    if (g_strcmp0 (ids[i], s) == 0)
-      return i;
-  return -1;
-}
-
 gboolean
 rw_project_save (RwProject *self, GFile *file, GError **error)
 {
@@ -690,22 +679,35 @@ rw_project_save (RwProject *self, GFile *file, GError **error)
   json_object_object_add (settings, "duration_s", json_object_new_double (self->settings.duration_s));
   json_object_object_add (settings, "temperature_c", json_object_new_double (self->settings.temperature_c));
   json_object_object_add (settings, "ppw", json_object_new_double (self->settings.ppw));
-  json_object_object_add (settings, "boundary", json_object_new_string (boundary_ids[self->settings.boundary]));
-  json_object_object_add (settings, "backend", json_object_new_string (backend_ids[self->settings.backend]));
-  json_object_object_add (settings, "precision", json_object_new_string (precision_ids[self->settings.precision]));
+  json_object_object_add (settings, "boundary", json_object_new_string (rw_boundary_name (self->settings.boundary)));
+  json_object_object_add (settings, "backend", json_object_new_string (rw_backend_kind_name (self->settings.backend)));
+  json_object_object_add (settings, "precision", json_object_new_string (rw_precision_name (self->settings.precision)));
   json_object_object_add (root, "settings", settings);
   if (self->results_ref != NULL)
     json_object_object_add (root, "results", json_object_new_string (self->results_ref));
 
-  const char *text = json_object_to_json_string_ext (root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
+  const char *text = json_object_to_json_string_ext (root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED
+                                                        | JSON_C_TO_STRING_NOSLASHESCAPE);
   g_autofree char *contents = g_strconcat (text, "\n", NULL);
   json_object_put (root);
 
-  /* g_file_replace_contents writes a temporary file and renames it over
-   * the old one: a crash mid-save never loses the saved project. */
-  if (!g_file_replace_contents (file, contents, strlen (contents), NULL, TRUE,
-                                G_FILE_CREATE_NONE, NULL, NULL, error))
-    return FALSE;
+  /* A temporary file beside it, synced, renamed over it, the folder
+   * synced: a crash mid-save never loses the saved project nor leaves half
+   * a new one, on the first save as on later ones (g_file_replace_contents
+   * writes a file that does not exist yet in place). */
+  g_autofree char *path = g_file_get_path (file);
+  RwError err = { 0 };
+  if (path == NULL)
+    {
+      g_autofree char *name = g_file_get_parse_name (file);
+      g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_FILE, _("%s: only local files can be saved"), name);
+      return FALSE;
+    }
+  if (!rw_file_write_atomic (path, contents, strlen (contents), &err))
+    {
+      g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_FILE, "%s", err.message);
+      return FALSE;
+    }
   set_file (self, file);
   rw_project_set_dirty (self, FALSE);
   return TRUE;
@@ -760,12 +762,114 @@ get_string (json_object *o, const char *key)
   return json_object_get_string (v);
 }
 
+void
+rw_sim_settings_to_config (const RwSimSettings *settings, RwSimConfig *cfg)
+{
+  rw_sim_config_init (cfg);
+  cfg->fmax_hz = settings->fmax_hz;
+  cfg->duration_s = settings->duration_s;
+  cfg->temperature_c = settings->temperature_c;
+  cfg->ppw = settings->ppw;
+  cfg->boundary = settings->boundary;
+  cfg->backend = settings->backend;
+  cfg->precision = settings->precision;
+}
+
+/* The settings and points as a run would take them, checked by the
+ * engine's rw_sim_check_settings (ppw ≥ 4, fmax, duration, temperature,
+ * finite points). */
+static gboolean
+check_run_settings (const RwSimSettings *settings, const double source[3],
+                    const double (*receivers)[3], guint n_receivers, RwError *err)
+{
+  RwSimConfig cfg;
+
+  rw_sim_settings_to_config (settings, &cfg);
+  memcpy (cfg.source, source, sizeof cfg.source);
+  cfg.n_receivers = n_receivers;
+  memcpy (cfg.receivers, receivers, n_receivers * sizeof receivers[0]);
+  return rw_sim_check_settings (&cfg, err);
+}
+
+/* The whole file parsed in one go and checked to be a project: NULL with
+ * `error` naming the file otherwise. */
+static json_object *
+read_project_json (GFile *file, GError **error)
+{
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  if (!g_file_load_contents (file, NULL, &contents, &length, NULL, error))
+    return NULL;
+
+  /* json_tokener_continue at the end means the file stops mid-value
+   * (truncated). */
+  json_tokener *tok = json_tokener_new ();
+  json_object *root = json_tokener_parse_ex (tok, contents, (int) length);
+  enum json_tokener_error jerr = json_tokener_get_error (tok);
+  json_tokener_free (tok);
+  if (root == NULL || jerr != json_tokener_success)
+    {
+      g_clear_pointer (&root, json_object_put);
+      if (jerr == json_tokener_continue || length == 0)
+        file_error (error, file, _("the file is truncated (it ends before the project does)"));
+      else
+        file_error (error, file, _("not a Roomwave project (invalid JSON)"));
+      return NULL;
+    }
+  if (!json_object_is_type (root, json_type_object)
+      || g_strcmp0 (get_string (root, "format"), "roomwave-project") != 0)
+    {
+      json_object_put (root);
+      file_error (error, file, _("not a Roomwave project"));
+      return NULL;
+    }
+  return root;
+}
+
+/* A path a project names, resolved against the project's folder `dir`
+ * (NULL: the working folder) unless absolute, with "." and ".." removed. */
+static char *
+resolve_path (GFile *dir, const char *path)
+{
+  g_autofree char *base = dir ? g_file_get_path (dir) : NULL;
+  return g_canonicalize_filename (path, base);
+}
+
+char **
+rw_project_file_outside_paths (GFile *file, GError **error)
+{
+  g_autoptr (GFile) dir = g_file_get_parent (file);
+  g_autofree char *dir_path = dir ? g_file_get_path (dir) : NULL;
+  g_autofree char *canon_dir = dir_path ? g_canonicalize_filename (dir_path, NULL) : NULL;
+  g_autoptr (GStrvBuilder) outside = g_strv_builder_new ();
+  static const char *const keys[] = { "mesh", "results" };
+  json_object *root = read_project_json (file, error);
+
+  if (root == NULL)
+    return NULL;
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      const char *p = get_string (root, keys[i]);
+      if (p == NULL)
+        continue;
+      g_autofree char *abs = resolve_path (dir, p);
+      /* Inside: the folder itself or a path below it. */
+      gboolean inside = canon_dir != NULL
+                        && (g_str_equal (abs, canon_dir)
+                            || (g_str_has_prefix (abs, canon_dir)
+                                && (g_str_equal (canon_dir, "/") || abs[strlen (canon_dir)] == '/')));
+      if (!inside)
+        g_strv_builder_add (outside, abs);
+    }
+  json_object_put (root);
+  return g_strv_builder_end (outside);
+}
+
 gboolean
 rw_project_load (RwProject *self, GFile *file, GError **error)
 {
   g_return_val_if_fail (RW_IS_PROJECT (self) && G_IS_FILE (file), FALSE);
-  g_autofree char *contents = NULL;
-  gsize length = 0;
   g_autoptr (GFile) dir = g_file_get_parent (file);
   json_object *root = NULL, *v = NULL;
   gboolean ok = FALSE;
@@ -779,30 +883,11 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
   g_autofree char *mesh_path = NULL;
   gboolean have_report = FALSE;
   double old_fmax_hz = self->settings.fmax_hz;
+  RwError rerr = { 0 };
 
-  if (!g_file_load_contents (file, NULL, &contents, &length, NULL, error))
+  root = read_project_json (file, error);
+  if (root == NULL)
     return FALSE;
-
-  /* Parse the whole text in one go: json_tokener_continue at the end means
-   * the file stops mid-value (truncated). */
-  json_tokener *tok = json_tokener_new ();
-  root = json_tokener_parse_ex (tok, contents, (int) length);
-  enum json_tokener_error jerr = json_tokener_get_error (tok);
-  json_tokener_free (tok);
-  if (root == NULL || jerr != json_tokener_success)
-    {
-      g_clear_pointer (&root, json_object_put);
-      if (jerr == json_tokener_continue || length == 0)
-        return file_error (error, file, _("the file is truncated (it ends before the project does)"));
-      return file_error (error, file, _("not a Roomwave project (invalid JSON)"));
-    }
-
-  if (!json_object_is_type (root, json_type_object)
-      || g_strcmp0 (get_string (root, "format"), "roomwave-project") != 0)
-    {
-      file_error (error, file, _("not a Roomwave project"));
-      goto out;
-    }
   double version = 0;
   if (!get_number (root, "version", 1, G_MAXINT, &version))
     {
@@ -831,35 +916,27 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
       file_error (error, file, _("the project names no mesh file"));
       goto out;
     }
-  if (g_path_is_absolute (mesh_rel) || dir == NULL)
-    mesh_path = g_strdup (mesh_rel);
-  else
-    {
-      g_autoptr (GFile) mf = g_file_resolve_relative_path (dir, mesh_rel);
-      mesh_path = g_file_get_path (mf);
-    }
+  mesh_path = resolve_path (dir, mesh_rel);
 
+  /* Ranges are not checked here but below, by the engine's own checks
+   * for a run: a file is refused exactly when a run would refuse it. */
   json_object *jset;
   if (!json_object_object_get_ex (root, "settings", &jset) || !json_object_is_type (jset, json_type_object)
-      || !get_number (jset, "fmax_hz", 10, 48000, &settings.fmax_hz)
-      || !get_number (jset, "duration_s", 0.001, 60, &settings.duration_s)
-      || !get_number (jset, "temperature_c", -50, 60, &settings.temperature_c)
-      || !get_number (jset, "ppw", 2, 100, &settings.ppw))
+      || !get_number (jset, "fmax_hz", -G_MAXDOUBLE, G_MAXDOUBLE, &settings.fmax_hz)
+      || !get_number (jset, "duration_s", -G_MAXDOUBLE, G_MAXDOUBLE, &settings.duration_s)
+      || !get_number (jset, "temperature_c", -G_MAXDOUBLE, G_MAXDOUBLE, &settings.temperature_c)
+      || !get_number (jset, "ppw", -G_MAXDOUBLE, G_MAXDOUBLE, &settings.ppw))
     {
       file_error (error, file, _("the simulation settings are missing or out of range"));
       goto out;
     }
-  int b = id_index (boundary_ids, 3, get_string (jset, "boundary"));
-  int k = id_index (backend_ids, 3, get_string (jset, "backend"));
-  int p = id_index (precision_ids, 3, get_string (jset, "precision"));
-  if (b < 0 || k < 0 || p < 0)
+  if (!rw_boundary_parse (get_string (jset, "boundary"), &settings.boundary)
+      || !rw_backend_kind_parse (get_string (jset, "backend"), &settings.backend)
+      || !rw_precision_parse (get_string (jset, "precision"), &settings.precision))
     {
       file_error (error, file, _("unknown boundary form, backend or precision"));
       goto out;
     }
-  settings.boundary = b;
-  settings.backend = k;
-  settings.precision = p;
 
   if (!json_object_object_get_ex (root, "source", &v) || !get_vec3 (v, source))
     {
@@ -879,6 +956,11 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
         file_error (error, file, _("a receiver position is invalid"));
         goto out;
       }
+  if (!check_run_settings (&settings, source, receivers, n_receivers, &rerr))
+    {
+      file_error (error, file, rerr.message);
+      goto out;
+    }
 
   /* Only now the mesh: the file is known to be whole. */
   if (!import_mesh (mesh_path, scale, &mesh, &report, error))
@@ -905,7 +987,7 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
       const char *name = get_string (o, "name");
       const char *mat = get_string (o, "material");
       double r;
-      if (name == NULL || mat == NULL || !get_number (o, "R", -1, 1, &r))
+      if (name == NULL || mat == NULL || !get_number (o, "R", -G_MAXDOUBLE, G_MAXDOUBLE, &r))
         {
           file_error (error, file, _("a surface entry is invalid"));
           goto out;
@@ -917,6 +999,13 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
       if (s == mesh->n_surfaces)
         {
           g_autofree char *msg = g_strdup_printf (_("the mesh has no surface named “%s”"), name);
+          file_error (error, file, msg);
+          goto out;
+        }
+      /* The solver's own check (R = −1 only with the Savioja boundary). */
+      if (!rw_solver_check_reflection (r, settings.boundary, s, &rerr))
+        {
+          g_autofree char *msg = g_strdup_printf ("“%s”: %s", name, rerr.message);
           file_error (error, file, msg);
           goto out;
         }

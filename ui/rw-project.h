@@ -15,6 +15,7 @@
 #include <gio/gio.h>
 #include "rw-mesh.h"
 #include "rw-materials.h"
+#include "rw-sim.h"
 #include "rw-solver.h"
 
 G_BEGIN_DECLS
@@ -42,6 +43,9 @@ typedef struct {
   RwPrecision precision;
 } RwSimSettings;
 
+/* The engine's defaults (rw_sim_config_init) with these settings. */
+void rw_sim_settings_to_config (const RwSimSettings *settings, RwSimConfig *cfg);
+
 /* What a run will need, computed from the mesh and the settings. */
 typedef struct {
   double c, spacing_m, fs_grid_hz;
@@ -66,7 +70,16 @@ gboolean rw_project_load_mesh (RwProject *self, const char *path, GError **error
 void rw_project_set_import_scale (RwProject *self, double scale);
 double rw_project_get_import_scale (RwProject *self);
 
+/* Paths in a project file (its mesh, its results folder) are resolved
+ * against the project file's folder. Every setting is checked with the
+ * engine's own checks for a run (rw_sim_check_settings,
+ * rw_solver_check_reflection): a file a run would refuse is refused here. */
 gboolean rw_project_load (RwProject *self, GFile *file, GError **error);
+/* The paths a project file names that lie outside its folder (after
+ * resolving them as rw_project_load does), for the window to show before
+ * it opens the file; an empty vector when all stay inside, NULL with
+ * `error` set when the file is not a readable project. */
+char **rw_project_file_outside_paths (GFile *file, GError **error);
 gboolean rw_project_save (RwProject *self, GFile *file, GError **error);
 
 const RwMesh *rw_project_get_mesh (RwProject *self);

@@ -339,15 +339,8 @@ run_pipeline (RwSimJob *self, GError **error)
   RwSimResult res;
   g_autoptr (RwSimOutput) out = g_new0 (RwSimOutput, 1);
 
-  rw_sim_config_init (&cfg);
+  rw_sim_settings_to_config (s, &cfg);
   cfg.mesh_path = mesh->path;
-  cfg.fmax_hz = s->fmax_hz;
-  cfg.ppw = s->ppw;
-  cfg.duration_s = s->duration_s;
-  cfg.temperature_c = s->temperature_c;
-  cfg.boundary = s->boundary;
-  cfg.backend = s->backend;
-  cfg.precision = s->precision;
   memcpy (cfg.source, self->source, sizeof cfg.source);
   cfg.n_receivers = self->n_receivers;
   memcpy (cfg.receivers, self->receivers, sizeof self->receivers[0] * self->n_receivers);

@@ -82,6 +82,17 @@ error_dialog_destroyed (gpointer data, GObject *where)
   self->error_dialog = NULL;
 }
 
+/* Shows `dialog`, remembered (weakly) as the window's last dialog. */
+static void
+present_dialog (RwWindow *self, GtkWidget *dialog)
+{
+  if (self->error_dialog != NULL)
+    g_object_weak_unref (G_OBJECT (self->error_dialog), error_dialog_destroyed, self);
+  self->error_dialog = GTK_WINDOW (dialog);
+  g_object_weak_ref (G_OBJECT (dialog), error_dialog_destroyed, self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static void
 show_error (RwWindow *self, const char *primary, const char *secondary)
 {
@@ -90,11 +101,7 @@ show_error (RwWindow *self, const char *primary, const char *secondary)
                                               GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", primary);
   gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", secondary);
   g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
-  if (self->error_dialog != NULL)
-    g_object_weak_unref (G_OBJECT (self->error_dialog), error_dialog_destroyed, self);
-  self->error_dialog = GTK_WINDOW (dialog);
-  g_object_weak_ref (G_OBJECT (dialog), error_dialog_destroyed, self);
-  gtk_window_present (GTK_WINDOW (dialog));
+  present_dialog (self, dialog);
 }
 
 static void
@@ -462,15 +469,55 @@ import_scale (RwWindow *self)
   return 1.0;
 }
 
+static gboolean open_file (RwWindow *self, GFile *file, gboolean outside_accepted);
+
+static void
+on_outside_response (GtkDialog *dialog, int response, RwWindow *self)
+{
+  GFile *file = g_object_get_data (G_OBJECT (dialog), "file");
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    open_file (self, file, TRUE);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+/* A project that names files outside its own folder (a shared or
+ * downloaded project could point anywhere): the paths are shown, and the
+ * file is opened only when the user agrees. */
+static void
+ask_outside (RwWindow *self, GFile *file, char **outside)
+{
+  g_autofree char *name = g_file_get_parse_name (file);
+  g_autofree char *list = g_strjoinv ("\n", outside);
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                              GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_WARNING, GTK_BUTTONS_NONE,
+                                              _("The project names files outside its folder"));
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                            _("%s opens these files:\n%s\nOpen it only if you trust where it came from."),
+                                            name, list);
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL, _("_Open"), GTK_RESPONSE_ACCEPT, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  g_object_set_data_full (G_OBJECT (dialog), "file", g_object_ref (file), g_object_unref);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_outside_response), self);
+  present_dialog (self, dialog);
+}
+
 gboolean
 rw_window_open_file (RwWindow *self, GFile *file)
+{
+  g_return_val_if_fail (RW_IS_WINDOW (self), FALSE);
+  return open_file (self, file, FALSE);
+}
+
+static gboolean
+open_file (RwWindow *self, GFile *file, gboolean outside_accepted)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *path = g_file_get_path (file);
   g_autofree char *name = g_file_get_parse_name (file);
   gboolean ok;
 
-  g_return_val_if_fail (RW_IS_WINDOW (self), FALSE);
   if (self->job != NULL)
     return FALSE;
   if (path == NULL)
@@ -478,6 +525,20 @@ rw_window_open_file (RwWindow *self, GFile *file)
       g_autofree char *msg = g_strdup_printf (_("%s: only local files can be opened"), name);
       show_error (self, _("The file could not be opened"), msg);
       return FALSE;
+    }
+  if (g_str_has_suffix (path, ".roomwave") && !outside_accepted)
+    {
+      g_auto (GStrv) outside = rw_project_file_outside_paths (file, &error);
+      if (outside == NULL)
+        {
+          show_error (self, _("The project could not be opened"), error->message);
+          return FALSE;
+        }
+      if (outside[0] != NULL)
+        {
+          ask_outside (self, file, outside);
+          return FALSE;
+        }
     }
   if (g_str_has_suffix (path, ".roomwave"))
     ok = rw_project_load (self->project, file, &error);

@@ -21,7 +21,9 @@ G_DECLARE_FINAL_TYPE (RwWindow, rw_window, RW, WINDOW, GtkApplicationWindow)
 RwWindow *rw_window_new (RwApplication *app);
 /* Opens a mesh (any format Assimp reads) or a .roomwave project. Errors
  * are shown in a dialog naming the file and the problem; the window keeps
- * what it had. Returns TRUE on success. */
+ * what it had. A project that names files outside its folder is opened
+ * only after a dialog naming them (rw_window_get_error_dialog) is
+ * answered with Open. Returns TRUE on success. */
 gboolean rw_window_open_file (RwWindow *self, GFile *file);
 /* Saves the project (and its results, beside it in NAME.results/) as
  * win.save does; errors in a dialog. */

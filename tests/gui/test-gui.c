@@ -926,6 +926,34 @@ poll_project (void)
   if (rw_window_get_error_dialog (ctx.win))
     gtk_window_destroy (rw_window_get_error_dialog (ctx.win));
   RW_CHECK (rw_window_open_file (ctx.win, file), "the window opens the saved project");
+
+  /* A project whose mesh lies outside its folder: a dialog names the path
+   * before anything is opened; Open then opens it. */
+  {
+    g_autofree char *sub = g_build_filename (ctx.tmp, "sub", NULL);
+    g_autofree char *op = g_build_filename (sub, "outside.roomwave", NULL);
+    g_autoptr (GFile) of = g_file_new_for_path (op);
+    GRegex *mre = g_regex_new ("\"mesh\":\\s*\"[^\"]*\"", 0, 0, NULL);
+    g_autofree char *text = g_regex_replace (mre, contents, -1, 0, "\"mesh\": \"../box.obj\"", 0, NULL);
+    g_regex_unref (mre);
+    g_mkdir_with_parents (sub, 0755);
+    RW_CHECK (g_file_set_contents (op, text, -1, NULL), "write %s", op);
+    RW_CHECK (!rw_window_open_file (ctx.win, of), "a project naming a file outside its folder is not opened at once");
+    GtkWindow *d = rw_window_get_error_dialog (ctx.win);
+    RW_CHECK (d != NULL, "a dialog asks first");
+    RW_CHECK (rw_project_get_file (p) == NULL || !g_file_equal (rw_project_get_file (p), of), "nothing opened yet");
+    if (d != NULL)
+      {
+        g_autofree char *secondary = NULL;
+        g_object_get (d, "secondary-text", &secondary, NULL);
+        RW_NOTE ("outside dialog: %s", secondary);
+        RW_CHECK (secondary && strstr (secondary, ctx.box_path), "the dialog names %s: %s", ctx.box_path, secondary);
+        screenshot (GTK_WIDGET (d), "outside-path-dialog.png");
+        gtk_dialog_response (GTK_DIALOG (d), GTK_RESPONSE_ACCEPT);
+      }
+    RW_CHECK (rw_project_get_file (p) != NULL && g_file_equal (rw_project_get_file (p), of),
+              "Open opens the project");
+  }
   done ();
   return FALSE;
 }
