@@ -40,11 +40,26 @@ struct _RwProject
 
 G_DEFINE_TYPE (RwProject, rw_project, G_TYPE_OBJECT)
 
-enum { PROP_0, PROP_DIRTY, PROP_FILE, N_PROPS };
+/* The project's state as properties: views follow them (GBindingGroup,
+ * GSignalGroup) instead of parsing a "what changed" string. */
+enum {
+  PROP_0,
+  PROP_DIRTY,
+  PROP_FILE,
+  PROP_MESH,               /* const RwMesh *: a new room (and report) */
+  PROP_SURFACE_MATERIALS,  /* GStrv: a material or R of some surface */
+  PROP_SOURCE,             /* (ddd) */
+  PROP_RECEIVERS,          /* a(ddd) */
+  PROP_FMAX_HZ,
+  PROP_DURATION_S,
+  PROP_TEMPERATURE_C,
+  PROP_PPW,
+  PROP_BOUNDARY,           /* RwBoundary as guint */
+  PROP_BACKEND,            /* RwBackendKind as guint */
+  PROP_PRECISION,          /* RwPrecision as guint */
+  N_PROPS
+};
 static GParamSpec *properties[N_PROPS];
-
-enum { CHANGED, N_SIGNALS };
-static guint signals[N_SIGNALS];
 
 #define CUSTOM_MATERIAL "custom"
 
@@ -80,6 +95,12 @@ rw_project_finalize (GObject *object)
   G_OBJECT_CLASS (rw_project_parent_class)->finalize (object);
 }
 
+static GVariant *
+point_variant (const double p[3])
+{
+  return g_variant_new ("(ddd)", p[0], p[1], p[2]);
+}
+
 static void
 rw_project_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
@@ -93,9 +114,89 @@ rw_project_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_FILE:
       g_value_set_object (value, self->file);
       break;
+    case PROP_MESH:
+      g_value_set_pointer (value, self->mesh);
+      break;
+    case PROP_SURFACE_MATERIALS:
+      {
+        g_autoptr (GStrvBuilder) b = g_strv_builder_new ();
+        for (size_t i = 0; self->mesh != NULL && i < self->mesh->n_surfaces; i++)
+          g_strv_builder_add (b, self->surface_material[i]);
+        g_value_take_boxed (value, g_strv_builder_end (b));
+      }
+      break;
+    case PROP_SOURCE:
+      g_value_set_variant (value, point_variant (self->source));
+      break;
+    case PROP_RECEIVERS:
+      {
+        GVariantBuilder b;
+        g_variant_builder_init (&b, G_VARIANT_TYPE ("a(ddd)"));
+        for (guint i = 0; i < self->n_receivers; i++)
+          g_variant_builder_add_value (&b, point_variant (self->receivers[i]));
+        g_value_set_variant (value, g_variant_builder_end (&b));
+      }
+      break;
+    case PROP_FMAX_HZ:
+      g_value_set_double (value, self->settings.fmax_hz);
+      break;
+    case PROP_DURATION_S:
+      g_value_set_double (value, self->settings.duration_s);
+      break;
+    case PROP_TEMPERATURE_C:
+      g_value_set_double (value, self->settings.temperature_c);
+      break;
+    case PROP_PPW:
+      g_value_set_double (value, self->settings.ppw);
+      break;
+    case PROP_BOUNDARY:
+      g_value_set_uint (value, self->settings.boundary);
+      break;
+    case PROP_BACKEND:
+      g_value_set_uint (value, self->settings.backend);
+      break;
+    case PROP_PRECISION:
+      g_value_set_uint (value, self->settings.precision);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+static void
+rw_project_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  RwProject *self = RW_PROJECT (object);
+  RwSimSettings s = self->settings;
+
+  switch (prop_id)
+    {
+    case PROP_FMAX_HZ:
+      s.fmax_hz = g_value_get_double (value);
+      break;
+    case PROP_DURATION_S:
+      s.duration_s = g_value_get_double (value);
+      break;
+    case PROP_TEMPERATURE_C:
+      s.temperature_c = g_value_get_double (value);
+      break;
+    case PROP_PPW:
+      s.ppw = g_value_get_double (value);
+      break;
+    case PROP_BOUNDARY:
+      s.boundary = (RwBoundary) g_value_get_uint (value);
+      break;
+    case PROP_BACKEND:
+      s.backend = (RwBackendKind) g_value_get_uint (value);
+      break;
+    case PROP_PRECISION:
+      s.precision = (RwPrecision) g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+    }
+  rw_project_set_settings (self, &s);
 }
 
 static void
@@ -105,6 +206,7 @@ rw_project_class_init (RwProjectClass *klass)
 
   object_class->finalize = rw_project_finalize;
   object_class->get_property = rw_project_get_property;
+  object_class->set_property = rw_project_set_property;
 
   properties[PROP_DIRTY] =
     g_param_spec_boolean ("dirty", NULL, NULL, FALSE,
@@ -112,12 +214,36 @@ rw_project_class_init (RwProjectClass *klass)
   properties[PROP_FILE] =
     g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_MESH] =
+    g_param_spec_pointer ("mesh", NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_SURFACE_MATERIALS] =
+    g_param_spec_boxed ("surface-materials", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_SOURCE] =
+    g_param_spec_variant ("source", NULL, NULL, G_VARIANT_TYPE ("(ddd)"), NULL,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_RECEIVERS] =
+    g_param_spec_variant ("receivers", NULL, NULL, G_VARIANT_TYPE ("a(ddd)"), NULL,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The settings, each its own property so that a spin button binds to it.
+   * No range here: the engine's checks for a run are the one place that
+   * knows what a run accepts (rw_sim_check_settings). */
+#define SETTING_DOUBLE(id, name)                                                              \
+  properties[id] = g_param_spec_double (name, NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0,        \
+                                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY)
+#define SETTING_UINT(id, name, max)                                                           \
+  properties[id] = g_param_spec_uint (name, NULL, NULL, 0, max, 0,                            \
+                                      G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY)
+  SETTING_DOUBLE (PROP_FMAX_HZ, "fmax-hz");
+  SETTING_DOUBLE (PROP_DURATION_S, "duration-s");
+  SETTING_DOUBLE (PROP_TEMPERATURE_C, "temperature-c");
+  SETTING_DOUBLE (PROP_PPW, "ppw");
+  SETTING_UINT (PROP_BOUNDARY, "boundary", RW_BOUNDARY_SAVIOJA);
+  SETTING_UINT (PROP_BACKEND, "backend", RW_BACKEND_CUDA);
+  SETTING_UINT (PROP_PRECISION, "precision", RW_PRECISION_F16);
+#undef SETTING_DOUBLE
+#undef SETTING_UINT
   g_object_class_install_properties (object_class, N_PROPS, properties);
-
-  /* what: "mesh", "materials", "points" or "settings" */
-  signals[CHANGED] =
-    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
@@ -146,11 +272,23 @@ rw_project_new (void)
   return g_object_new (RW_TYPE_PROJECT, NULL);
 }
 
+/* An edit: the project is dirty and property `prop` has changed. */
 static void
-emit_changed (RwProject *self, const char *what)
+edited (RwProject *self, guint prop)
 {
   rw_project_set_dirty (self, TRUE);
-  g_signal_emit (self, signals[CHANGED], 0, what);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+}
+
+/* A whole new state (a room imported, a project opened): every property
+ * but "dirty", which the caller clears. */
+static void
+notify_all (RwProject *self)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+  for (guint p = PROP_MESH; p < N_PROPS; p++)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[p]);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 void
@@ -376,7 +514,7 @@ rw_project_load_mesh (RwProject *self, const char *path, GError **error)
   default_point (self->mesh, &self->report, fr, self->receivers[0]);
 
   set_file (self, NULL);
-  g_signal_emit (self, signals[CHANGED], 0, "mesh");
+  notify_all (self);
   rw_project_set_dirty (self, FALSE);
   return TRUE;
 }
@@ -458,7 +596,7 @@ rw_project_set_surface_material (RwProject *self, guint surface, const char *mat
   g_free (self->surface_material[surface]);
   self->surface_material[surface] = g_strdup (material);
   self->surface_R[surface] = material_R (self, material, self->surface_R[surface]);
-  emit_changed (self, "materials");
+  edited (self, PROP_SURFACE_MATERIALS);
 }
 
 void
@@ -470,7 +608,7 @@ rw_project_set_surface_R (RwProject *self, guint surface, double R)
   g_free (self->surface_material[surface]);
   self->surface_material[surface] = g_strdup (CUSTOM_MATERIAL);
   self->surface_R[surface] = CLAMP (R, -1.0, 1.0);
-  emit_changed (self, "materials");
+  edited (self, PROP_SURFACE_MATERIALS);
 }
 
 /* ---- points ----------------------------------------------------------- */
@@ -503,7 +641,7 @@ rw_project_set_source (RwProject *self, const double p[3], GError **error)
   if (!check_point (self, p, TRUE, error))
     return FALSE;
   memcpy (self->source, p, sizeof self->source);
-  emit_changed (self, "points");
+  edited (self, PROP_SOURCE);
   return TRUE;
 }
 
@@ -529,7 +667,7 @@ rw_project_set_receiver (RwProject *self, guint i, const double p[3], GError **e
   memcpy (self->receivers[i], p, 3 * sizeof (double));
   if (i == self->n_receivers)
     self->n_receivers++;
-  emit_changed (self, "points");
+  edited (self, PROP_RECEIVERS);
   return TRUE;
 }
 
@@ -554,7 +692,7 @@ rw_project_add_receiver (RwProject *self)
             guint i = self->n_receivers;
             memcpy (self->receivers[i], p, sizeof p);
             self->n_receivers++;
-            emit_changed (self, "points");
+            edited (self, PROP_RECEIVERS);
             return (int) i;
           }
       }
@@ -568,7 +706,7 @@ rw_project_remove_receiver (RwProject *self, guint i)
     return FALSE;
   memmove (self->receivers[i], self->receivers[i + 1], (self->n_receivers - i - 1) * sizeof self->receivers[0]);
   self->n_receivers--;
-  emit_changed (self, "points");
+  edited (self, PROP_RECEIVERS);
   return TRUE;
 }
 
@@ -596,19 +734,33 @@ rw_project_get_settings (RwProject *self)
 void
 rw_project_set_settings (RwProject *self, const RwSimSettings *settings)
 {
-  gboolean fmax_changed = settings->fmax_hz != self->settings.fmax_hz;
+  const RwSimSettings old = self->settings;
 
+  g_return_if_fail (RW_IS_PROJECT (self) && settings != NULL);
   if (memcmp (settings, &self->settings, sizeof *settings) == 0)
     return;
   self->settings = *settings;
+  g_object_freeze_notify (G_OBJECT (self));
+#define NOTIFY_IF(field, prop)                                                  \
+  if (old.field != settings->field)                                              \
+    g_object_notify_by_pspec (G_OBJECT (self), properties[prop])
+  NOTIFY_IF (fmax_hz, PROP_FMAX_HZ);
+  NOTIFY_IF (duration_s, PROP_DURATION_S);
+  NOTIFY_IF (temperature_c, PROP_TEMPERATURE_C);
+  NOTIFY_IF (ppw, PROP_PPW);
+  NOTIFY_IF (boundary, PROP_BOUNDARY);
+  NOTIFY_IF (backend, PROP_BACKEND);
+  NOTIFY_IF (precision, PROP_PRECISION);
+#undef NOTIFY_IF
   /* A library material's R depends on fmax (rw_material_alpha_for_fmax). */
-  if (fmax_changed && self->mesh != NULL)
+  if (old.fmax_hz != settings->fmax_hz && self->mesh != NULL)
     {
       for (size_t i = 0; i < self->mesh->n_surfaces; i++)
         self->surface_R[i] = material_R (self, self->surface_material[i], self->surface_R[i]);
-      g_signal_emit (self, signals[CHANGED], 0, "materials");
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SURFACE_MATERIALS]);
     }
-  emit_changed (self, "settings");
+  rw_project_set_dirty (self, TRUE);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 void
@@ -1040,8 +1192,7 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
   memcpy (self->receivers, receivers, sizeof receivers);
   self->n_receivers = n_receivers;
   set_file (self, file);
-  g_signal_emit (self, signals[CHANGED], 0, "mesh");
-  g_signal_emit (self, signals[CHANGED], 0, "settings");
+  notify_all (self);
   rw_project_set_dirty (self, FALSE);
   ok = TRUE;
 

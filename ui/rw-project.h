@@ -2,8 +2,14 @@
  * per surface, sources, receivers and the simulation settings.
  *
  * RwProject is a plain GObject model (no widgets). It owns the RwMesh and
- * its report; views listen to "changed" (what = "mesh", "materials",
- * "points", "settings") and to notify::dirty. Saved as a versioned JSON
+ * its report. Its state is a set of properties that views follow
+ * (GBindingGroup, GSignalGroup), each notified when it changes:
+ *   "mesh" (pointer: a new room and report), "surface-materials" (strv:
+ *   some surface's material or R), "source" ((ddd)), "receivers"
+ *   (a(ddd)), the settings "fmax-hz", "duration-s", "temperature-c",
+ *   "ppw" (read-write doubles) and "boundary", "backend", "precision"
+ *   (read-write guint of RwBoundary, RwBackendKind, RwPrecision), "file",
+ *   "dirty". Importing a room or opening a project notifies all of them. Saved as a versioned JSON
  * file (.roomwave, see docs/GUI.md) written atomically; loading parses and
  * checks the whole file before touching the project, so a bad file is
  * refused without half-loading it.

@@ -48,6 +48,8 @@ struct _RwWindow
   GMenu *recent_menu;
 
   RwProject *project;
+  GSignalGroup *project_signals;    /* the views' handlers on the project */
+  GBindingGroup *project_bindings;  /* the settings widgets ↔ the project's settings */
   RwSimJob *job;
   GSettings *settings;          /* may be NULL (schema not found) */
   GtkWindow *error_dialog;      /* weak */
@@ -267,22 +269,6 @@ update_points (RwWindow *self)
 }
 
 static void
-update_settings_widgets (RwWindow *self)
-{
-  const RwSimSettings *s = rw_project_get_settings (self->project);
-
-  self->updating = TRUE;
-  gtk_spin_button_set_value (self->fmax_spin, s->fmax_hz);
-  gtk_spin_button_set_value (self->duration_spin, s->duration_s);
-  gtk_spin_button_set_value (self->temperature_spin, s->temperature_c);
-  gtk_spin_button_set_value (self->ppw_spin, s->ppw);
-  gtk_drop_down_set_selected (self->boundary_dropdown, s->boundary);
-  gtk_drop_down_set_selected (self->backend_dropdown, s->backend);
-  gtk_drop_down_set_selected (self->precision_dropdown, s->precision);
-  self->updating = FALSE;
-}
-
-static void
 update_legend (RwWindow *self)
 {
   const RwMesh *mesh = rw_project_get_mesh (self->project);
@@ -320,38 +306,51 @@ update_legend (RwWindow *self)
     }
 }
 
+/* Each view follows the project's properties it shows; each handler does
+ * its own part whatever else is on screen. */
+
+/* Results of an earlier run no longer describe the edited project. */
 static void
-on_project_changed (RwProject *project, const char *what, RwWindow *self)
+mark_results_stale (RwWindow *self)
 {
-  (void) project;
-  if (g_str_equal (what, "mesh"))
-    {
-      g_autofree char *report = rw_project_report_text (self->project);
-      gtk_label_set_text (self->report_label, report);
-      update_points (self);
-      update_settings_widgets (self);
-      update_legend (self);
-      rw_results_view_take_output (self->results_view, NULL, NULL);
-      rw_slice_view_take_slice (self->slice_view, NULL);
-      update_actions (self);
-    }
-  else if (g_str_equal (what, "points"))
-    update_points (self);
-  /* Results of an earlier run no longer describe the edited project. */
-  if (!g_str_equal (what, "mesh") && rw_results_view_get_output (self->results_view) != NULL)
+  if (rw_results_view_get_output (self->results_view) != NULL)
     rw_results_view_set_stale (self->results_view, TRUE);
-  else if (g_str_equal (what, "materials"))
-    update_legend (self);
-  else if (g_str_equal (what, "settings"))
-    update_settings_widgets (self);
+}
+
+static void
+on_mesh_changed (RwWindow *self)
+{
+  g_autofree char *report = rw_project_report_text (self->project);
+
+  gtk_label_set_text (self->report_label, report);
+  rw_results_view_take_output (self->results_view, NULL, NULL);
+  rw_slice_view_take_slice (self->slice_view, NULL);
+  update_points (self);
+  update_legend (self);
+  update_actions (self);
   update_estimate (self);
   update_title (self);
 }
 
 static void
-on_dirty_changed (RwWindow *self)
+on_materials_changed (RwWindow *self)
 {
-  update_title (self);
+  update_legend (self);
+  mark_results_stale (self);
+}
+
+static void
+on_points_changed (RwWindow *self)
+{
+  update_points (self);
+  mark_results_stale (self);
+}
+
+static void
+on_setting_changed (RwWindow *self)
+{
+  update_estimate (self);
+  mark_results_stale (self);
 }
 
 /* ---- widgets → project -------------------------------------------------- */
@@ -416,24 +415,6 @@ on_remove_receiver (RwWindow *self)
       gtk_drop_down_set_selected (self->receiver_choice, i > 0 ? i - 1 : 0);
       update_points (self);
     }
-}
-
-static void
-on_settings_changed (RwWindow *self)
-{
-  RwSimSettings s;
-
-  if (self->updating)
-    return;
-  s = *rw_project_get_settings (self->project);
-  s.fmax_hz = gtk_spin_button_get_value (self->fmax_spin);
-  s.duration_s = gtk_spin_button_get_value (self->duration_spin);
-  s.temperature_c = gtk_spin_button_get_value (self->temperature_spin);
-  s.ppw = gtk_spin_button_get_value (self->ppw_spin);
-  s.boundary = MIN (gtk_drop_down_get_selected (self->boundary_dropdown), 2);
-  s.backend = MIN (gtk_drop_down_get_selected (self->backend_dropdown), 2);
-  s.precision = MIN (gtk_drop_down_get_selected (self->precision_dropdown), 2);
-  rw_project_set_settings (self->project, &s);
 }
 
 static void
@@ -1164,8 +1145,12 @@ rw_window_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (self->job, self);
     }
   self->disposed = TRUE;
-  if (self->project != NULL)
-    g_signal_handlers_disconnect_by_data (self->project, self);
+  if (self->project_signals != NULL)
+    g_signal_group_set_target (self->project_signals, NULL);
+  if (self->project_bindings != NULL)
+    g_binding_group_set_source (self->project_bindings, NULL);
+  g_clear_object (&self->project_signals);
+  g_clear_object (&self->project_bindings);
   gtk_widget_dispose_template (GTK_WIDGET (self), RW_TYPE_WINDOW);
   g_clear_object (&self->project);
   g_clear_object (&self->settings);
@@ -1244,8 +1229,38 @@ rw_window_init (RwWindow *self)
    * drives the window as the tests do. */
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
   self->project = rw_project_new ();
-  g_signal_connect (self->project, "changed", G_CALLBACK (on_project_changed), self);
-  g_signal_connect_swapped (self->project, "notify::dirty", G_CALLBACK (on_dirty_changed), self);
+
+  /* The window follows its project as GNOME Text Editor's window follows
+   * its document: handlers in a signal group, settings widgets bound both
+   * ways in a binding group, all on the project as their one target. */
+  self->project_signals = g_signal_group_new (RW_TYPE_PROJECT);
+  g_signal_group_connect_swapped (self->project_signals, "notify::mesh", G_CALLBACK (on_mesh_changed), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::surface-materials",
+                                  G_CALLBACK (on_materials_changed), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::source", G_CALLBACK (on_points_changed), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::receivers", G_CALLBACK (on_points_changed), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::dirty", G_CALLBACK (update_title), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::file", G_CALLBACK (update_title), self);
+  self->project_bindings = g_binding_group_new ();
+  static const struct { const char *property; gsize widget; const char *widget_property; } settings_bindings[] = {
+    { "fmax-hz", G_STRUCT_OFFSET (RwWindow, fmax_spin), "value" },
+    { "duration-s", G_STRUCT_OFFSET (RwWindow, duration_spin), "value" },
+    { "temperature-c", G_STRUCT_OFFSET (RwWindow, temperature_spin), "value" },
+    { "ppw", G_STRUCT_OFFSET (RwWindow, ppw_spin), "value" },
+    { "boundary", G_STRUCT_OFFSET (RwWindow, boundary_dropdown), "selected" },
+    { "backend", G_STRUCT_OFFSET (RwWindow, backend_dropdown), "selected" },
+    { "precision", G_STRUCT_OFFSET (RwWindow, precision_dropdown), "selected" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (settings_bindings); i++)
+    {
+      g_autofree char *signal = g_strconcat ("notify::", settings_bindings[i].property, NULL);
+      GObject *widget = G_STRUCT_MEMBER (GObject *, self, settings_bindings[i].widget);
+      g_binding_group_bind (self->project_bindings, settings_bindings[i].property, widget,
+                            settings_bindings[i].widget_property, G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+      g_signal_group_connect_swapped (self->project_signals, signal, G_CALLBACK (on_setting_changed), self);
+    }
+  g_signal_group_set_target (self->project_signals, self->project);
+  g_binding_group_set_source (self->project_bindings, self->project);
   rw_room_view_set_project (self->room_view, self->project);
   rw_materials_panel_set_project (self->materials_panel, self->project);
   g_signal_connect (self->room_view, "surface-clicked", G_CALLBACK (on_surface_clicked), self);
@@ -1255,12 +1270,6 @@ rw_window_init (RwWindow *self)
                               self->receiver_x, self->receiver_y, self->receiver_z };
   for (gsize i = 0; i < G_N_ELEMENTS (points); i++)
     g_signal_connect_swapped (points[i], "value-changed", G_CALLBACK (on_point_changed), self);
-  GtkSpinButton *spins[] = { self->fmax_spin, self->duration_spin, self->temperature_spin, self->ppw_spin };
-  for (gsize i = 0; i < G_N_ELEMENTS (spins); i++)
-    g_signal_connect_swapped (spins[i], "value-changed", G_CALLBACK (on_settings_changed), self);
-  GtkDropDown *drops[] = { self->boundary_dropdown, self->backend_dropdown, self->precision_dropdown };
-  for (gsize i = 0; i < G_N_ELEMENTS (drops); i++)
-    g_signal_connect_swapped (drops[i], "notify::selected", G_CALLBACK (on_settings_changed), self);
   g_signal_connect_swapped (self->receiver_choice, "notify::selected", G_CALLBACK (on_receiver_chosen), self);
   g_signal_connect_swapped (self->slice_axis_dropdown, "notify::selected", G_CALLBACK (push_slice_choice), self);
   g_signal_connect_swapped (self->slice_position_scale, "value-changed", G_CALLBACK (push_slice_choice), self);
@@ -1273,7 +1282,6 @@ rw_window_init (RwWindow *self)
                            G_CALLBACK (update_recent_menu), self, G_CONNECT_SWAPPED);
   update_recent_menu (self);
   update_backend_label (self);
-  update_settings_widgets (self);
   update_estimate (self);
   update_actions (self);
 }
@@ -1304,8 +1312,6 @@ rw_window_new (RwApplication *app)
                     : g_str_equal (precision, "f16") ? RW_PRECISION_F16 : RW_PRECISION_F32;
       rw_project_set_settings (self->project, &s);
       rw_project_set_dirty (self->project, FALSE);
-      update_settings_widgets (self);
-      update_estimate (self);
     }
   return self;
 }

@@ -12,7 +12,10 @@
  *                at r/c; each plot's hover read-out (IR, decay, bars,
  *                frequency response in Hz and dB) inside the data area,
  *                nothing outside it, and the compare preview's over the
- *                report's bars gives both series
+ *                report's bars gives both series;
+ *                with the results shown, a material set on every surface
+ *                shows in the legend and a changed fmax / ppw in their
+ *                fields (the window follows the project's properties)
  *   broken-mesh  opening a broken mesh shows the error dialog naming the
  *                file; the window keeps its room and opens the next file
  *   cancel       win.cancel mid-run ends the run as cancelled, the project
@@ -257,6 +260,46 @@ find_label_text (GtkWidget *w, const char *text)
     if (find_label_text (c, text))
       return TRUE;
   return FALSE;
+}
+
+/* With results on screen, a material changed on every surface shows in
+ * the legend and a setting changed shows in its widget (both refreshes
+ * were skipped whenever results were shown). */
+static void
+check_edits_with_results (void)
+{
+  RwProject *p = rw_window_get_project (ctx.win);
+  const RwMaterialLibrary *lib = rw_project_get_library (p);
+  GtkWidget *legend = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (ctx.win), RW_TYPE_WINDOW,
+                                                                 "legend_box"));
+  GtkSpinButton *fmax = GTK_SPIN_BUTTON (gtk_widget_get_template_child (GTK_WIDGET (ctx.win), RW_TYPE_WINDOW,
+                                                                        "fmax_spin"));
+  const char *mat = lib != NULL && lib->n > 0 ? lib->items[lib->n - 1].name : NULL;
+  const char *custom = _("custom R");
+
+  RW_CHECK (rw_results_view_get_output (RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win))) != NULL,
+            "results are shown");
+  RW_CHECK (mat != NULL, "the library has materials");
+  if (mat == NULL)
+    return;
+  RW_CHECK (find_label_text (legend, custom) && !find_label_text (legend, mat),
+            "before: the legend shows “%s”, not “%s”", custom, mat);
+  for (size_t i = 0; i < rw_project_get_mesh (p)->n_surfaces; i++)
+    rw_project_set_surface_material (p, i, mat);
+  RW_CHECK (find_label_text (legend, mat), "the legend shows the new material “%s”", mat);
+  RW_CHECK (!find_label_text (legend, custom), "the legend no longer shows “%s”", custom);
+
+  RwSimSettings s = *rw_project_get_settings (p);
+  s.fmax_hz = 777;
+  s.ppw = 9.5;
+  rw_project_set_settings (p, &s);
+  RW_CHECK_CLOSE (gtk_spin_button_get_value (fmax), 777, 1e-9, "the fmax field shows the new fmax");
+  GtkSpinButton *ppw = GTK_SPIN_BUTTON (gtk_widget_get_template_child (GTK_WIDGET (ctx.win), RW_TYPE_WINDOW,
+                                                                       "ppw_spin"));
+  RW_CHECK_CLOSE (gtk_spin_button_get_value (ppw), 9.5, 1e-9, "the ppw field shows the new ppw");
+  /* And the other way: the field sets the project. */
+  gtk_spin_button_set_value (fmax, 640);
+  RW_CHECK_CLOSE (rw_project_get_settings (p)->fmax_hz, 640, 1e-9, "the fmax field sets the project's fmax");
 }
 
 /* ---- scenarios (one poll every 50 ms) ----------------------------------- */
@@ -662,6 +705,7 @@ poll_run_small (void)
             RW_CHECK (!rw_results_view_get_stale (rv), "reloaded results are current");
             rw_project_set_surface_R (rw_window_get_project (ctx.win), 0, 0.5);
             RW_CHECK (rw_results_view_get_stale (rv), "an edit marks the results out of date");
+            check_edits_with_results ();
           }
       }
       done ();
