@@ -405,20 +405,21 @@ material_R (RwProject *self, const char *name, double fallback_R)
 }
 
 /* Gives each surface of `mesh` the engine's choice (name matching, else the
- * default material) into freshly allocated arrays. */
+ * default material) into freshly allocated arrays. Runs in the import's
+ * worker thread: reads only the library, which never changes. */
 static gboolean
-assign_defaults (RwProject *self, const RwMesh *mesh, char ***names_out, double **R_out, GError **error)
+assign_defaults (const RwMaterialLibrary *library, double fmax_hz, const RwMesh *mesh, char ***names_out,
+                 double **R_out, GError **error)
 {
   size_t n = mesh->n_surfaces;
   g_autofree double *R = g_new0 (double, n ? n : 1);
   char **names = g_new0 (char *, n ? n : 1);
   RwError err = { 0 };
 
-  if (self->library != NULL)
+  if (library != NULL)
     {
       char **eng_names = NULL;
-      if (!rw_materials_assign (self->library, mesh, NULL, NAN, self->settings.fmax_hz,
-                                R, &eng_names, &err))
+      if (!rw_materials_assign (library, mesh, NULL, NAN, fmax_hz, R, &eng_names, &err))
         {
           g_free (names);
           g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_MESH, "%s", err.message);
@@ -446,12 +447,55 @@ assign_defaults (RwProject *self, const RwMesh *mesh, char ***names_out, double 
   return TRUE;
 }
 
+/* Runs Assimp in the import helper (rw_import_helper_path), a process of
+ * its own started with GSubprocess — never a fork() of this multi-threaded
+ * process —, so that a file that crashes or hangs Assimp ends only the
+ * helper. Cancelling `cancellable` kills the helper. Called from the
+ * import's worker thread (and from the synchronous loaders). */
 static gboolean
-import_mesh (const char *path, double scale, RwMesh **mesh_out, RwMeshReport *report, GError **error)
+import_mesh (const char *path, double scale, GCancellable *cancellable, RwMesh **mesh_out,
+             RwMeshReport *report, GError **error)
 {
   RwError err = { 0 };
-  RwMesh *mesh = rw_mesh_load (path, scale, &err);
+  const char *helper = rw_import_helper_path ();
+  char scale_arg[RW_IMPORT_HELPER_SCALE_LEN];
+  g_autoptr (GSubprocess) sub = NULL;
+  g_autoptr (GBytes) out = NULL;
+  g_autoptr (GError) local = NULL;
+  RwMesh *mesh;
+  gsize len = 0;
 
+  if (!rw_mesh_load_precheck (path, scale, NULL, &err))
+    {
+      g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_MESH, "%s", err.message);
+      return FALSE;
+    }
+  if (helper == NULL)
+    {
+      g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_MESH,
+                   _("%s: the import helper roomwave-import-helper is not installed "
+                     "(ROOMWAVE_IMPORT_HELPER may name it)"), path);
+      return FALSE;
+    }
+  rw_import_helper_format_scale (scale, scale_arg);
+  sub = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, &local,
+                          helper, scale_arg, path, NULL);
+  if (sub == NULL)
+    {
+      g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_MESH,
+                   _("%s: the import helper could not be started: %s"), path, local->message);
+      return FALSE;
+    }
+  if (!g_subprocess_communicate (sub, NULL, cancellable, &out, NULL, &local))
+    {
+      g_subprocess_force_exit (sub);
+      g_subprocess_wait (sub, NULL, NULL);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  g_subprocess_wait (sub, NULL, NULL);
+  const void *data = out != NULL ? g_bytes_get_data (out, &len) : NULL;
+  mesh = rw_mesh_from_helper_output (path, scale, data, len, g_subprocess_get_status (sub), &err);
   if (mesh == NULL)
     {
       g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_MESH, "%s", err.message);
@@ -468,54 +512,190 @@ import_mesh (const char *path, double scale, RwMesh **mesh_out, RwMeshReport *re
   return TRUE;
 }
 
+/* Everything an imported room or an opened project brings: built off the
+ * main thread (load_work), then installed in one go (install). */
+typedef struct {
+  GFile *file;                  /* the project file; NULL for a bare mesh */
+  char *mesh_path;              /* absolute */
+  double scale;
+  RwMesh *mesh;
+  RwMeshReport report;
+  gboolean have_report;
+  char **names;                 /* mesh->n_surfaces */
+  double *R;
+  double source[3];
+  guint n_receivers;
+  double receivers[RW_PROJECT_MAX_RECEIVERS][3];
+  RwSimSettings settings;
+  char *results_ref;
+} Loaded;
+
 static void
-install_mesh (RwProject *self, const char *abs_path, RwMesh *mesh, RwMeshReport *report,
-              char **names, double *R)
+loaded_free (Loaded *l)
 {
-  clear_mesh (self);
-  self->mesh_path = g_strdup (abs_path);
-  self->mesh = mesh;
-  self->report = *report;
-  self->have_report = TRUE;
-  self->surface_material = names;
-  self->surface_R = R;
+  if (l->names != NULL)
+    {
+      for (size_t i = 0; l->mesh != NULL && i < l->mesh->n_surfaces; i++)
+        g_free (l->names[i]);
+      g_free (l->names);
+    }
+  g_free (l->R);
+  if (l->have_report)
+    rw_mesh_report_clear (&l->report);
+  g_clear_pointer (&l->mesh, rw_mesh_free);
+  g_clear_object (&l->file);
+  g_free (l->mesh_path);
+  g_free (l->results_ref);
+  g_free (l);
+}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Loaded, loaded_free)
+
+/* What the worker needs from the project, copied on the main thread. */
+typedef struct {
+  GFile *file;                          /* a .roomwave project, or NULL */
+  char *mesh_path;                      /* a bare mesh (file NULL) */
+  double import_scale;
+  RwSimSettings settings;               /* kept by a bare mesh */
+  const RwMaterialLibrary *library;     /* the project's: immutable, and the task holds the project */
+} Request;
+
+static void
+request_free (Request *rq)
+{
+  g_clear_object (&rq->file);
+  g_free (rq->mesh_path);
+  g_free (rq);
 }
 
-gboolean
-rw_project_load_mesh (RwProject *self, const char *path, GError **error)
+static gboolean parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError **error);
+
+/* Off the main thread: imports the mesh (or reads the project and its
+ * mesh) and computes its report, materials and default points. */
+static Loaded *
+load_work (const Request *rq, GCancellable *cancellable, GError **error)
 {
-  g_return_val_if_fail (RW_IS_PROJECT (self), FALSE);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autofree char *abs_path = g_file_get_path (file);
-  RwMesh *mesh = NULL;
-  RwMeshReport report;
-  char **names = NULL;
-  double *R = NULL;
+  g_autoptr (Loaded) l = g_new0 (Loaded, 1);
 
-  if (!import_mesh (abs_path, self->import_scale, &mesh, &report, error))
-    return FALSE;
-  if (!assign_defaults (self, mesh, &names, &R, error))
-    {
-      rw_mesh_report_clear (&report);
-      rw_mesh_free (mesh);
-      return FALSE;
-    }
-  install_mesh (self, abs_path, mesh, &report, names, R);
-  self->scale = self->import_scale;
-  g_clear_pointer (&self->results_ref, g_free);
+  if (rq->file != NULL)
+    return parse_project (rq, cancellable, l, error) ? g_steal_pointer (&l) : NULL;
 
+  g_autoptr (GFile) mf = g_file_new_for_path (rq->mesh_path);
+  l->mesh_path = g_file_get_path (mf);
+  l->scale = rq->import_scale;
+  l->settings = rq->settings;
+  if (!import_mesh (l->mesh_path, l->scale, cancellable, &l->mesh, &l->report, error))
+    return NULL;
+  l->have_report = TRUE;
+  if (!assign_defaults (rq->library, l->settings.fmax_hz, l->mesh, &l->names, &l->R, error))
+    return NULL;
   /* Defaults: the source a quarter of the way along the room, the
    * receiver across it, both at 40–45 % of the height (default_point
    * moves them inside when the shape puts that spot outside). */
   static const double fs[3] = { 0.25, 0.4, 0.45 };
   static const double fr[3] = { 0.7, 0.55, 0.4 };
-  default_point (self->mesh, &self->report, fs, self->source);
-  self->n_receivers = 1;
-  default_point (self->mesh, &self->report, fr, self->receivers[0]);
+  default_point (l->mesh, &l->report, fs, l->source);
+  l->n_receivers = 1;
+  default_point (l->mesh, &l->report, fr, l->receivers[0]);
+  return g_steal_pointer (&l);
+}
 
-  set_file (self, NULL);
+/* On the main thread: the loaded state replaces the project's, and every
+ * property is notified. */
+static void
+install (RwProject *self, Loaded *l)
+{
+  clear_mesh (self);
+  self->mesh_path = g_steal_pointer (&l->mesh_path);
+  self->mesh = g_steal_pointer (&l->mesh);
+  self->report = l->report;
+  self->have_report = l->have_report;
+  l->have_report = FALSE;
+  self->surface_material = g_steal_pointer (&l->names);
+  self->surface_R = g_steal_pointer (&l->R);
+  self->scale = l->scale;
+  self->settings = l->settings;
+  memcpy (self->source, l->source, sizeof self->source);
+  memcpy (self->receivers, l->receivers, sizeof self->receivers);
+  self->n_receivers = l->n_receivers;
+  g_free (self->results_ref);
+  self->results_ref = g_steal_pointer (&l->results_ref);
+  set_file (self, l->file);
   notify_all (self);
   rw_project_set_dirty (self, FALSE);
+}
+
+static Request *
+request_new (RwProject *self, GFile *file)
+{
+  Request *rq = g_new0 (Request, 1);
+  g_autofree char *path = g_file_get_path (file);
+
+  if (path != NULL && g_str_has_suffix (path, ".roomwave"))
+    rq->file = g_object_ref (file);
+  else
+    rq->mesh_path = g_steal_pointer (&path);
+  rq->import_scale = self->import_scale;
+  rq->settings = self->settings;
+  rq->library = self->library;
+  return rq;
+}
+
+static gboolean
+load_now (RwProject *self, GFile *file, GError **error)
+{
+  Request *rq = request_new (self, file);
+  Loaded *l = load_work (rq, NULL, error);
+
+  request_free (rq);
+  if (l == NULL)
+    return FALSE;
+  install (self, l);
+  loaded_free (l);
+  return TRUE;
+}
+
+gboolean
+rw_project_load_mesh (RwProject *self, const char *path, GError **error)
+{
+  g_return_val_if_fail (RW_IS_PROJECT (self) && path != NULL, FALSE);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  return load_now (self, file, error);
+}
+
+static void
+open_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+  Loaded *l = load_work (data, cancellable, &error);
+
+  (void) source;
+  if (l == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, l, (GDestroyNotify) loaded_free);
+}
+
+void
+rw_project_open_async (RwProject *self, GFile *file, GCancellable *cancellable, GAsyncReadyCallback callback,
+                       gpointer user_data)
+{
+  g_return_if_fail (RW_IS_PROJECT (self) && G_IS_FILE (file));
+  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, rw_project_open_async);
+  g_task_set_task_data (task, request_new (self, file), (GDestroyNotify) request_free);
+  g_task_run_in_thread (task, open_thread);
+}
+
+gboolean
+rw_project_open_finish (RwProject *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_autoptr (Loaded) l = g_task_propagate_pointer (G_TASK (result), error);
+
+  if (l == NULL)
+    return FALSE;
+  install (self, l);
   return TRUE;
 }
 
@@ -1022,10 +1202,22 @@ gboolean
 rw_project_load (RwProject *self, GFile *file, GError **error)
 {
   g_return_val_if_fail (RW_IS_PROJECT (self) && G_IS_FILE (file), FALSE);
+  g_autofree char *path = g_file_get_path (file);
+  if (path == NULL || !g_str_has_suffix (path, ".roomwave"))
+    return file_error (error, file, _("not a Roomwave project"));
+  return load_now (self, file, error);
+}
+
+/* Reads and checks the whole project file rq->file, then imports its mesh
+ * (in the worker thread): `l` is filled only when all of it holds. */
+static gboolean
+parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError **error)
+{
+  GFile *file = rq->file;
   g_autoptr (GFile) dir = g_file_get_parent (file);
   json_object *root = NULL, *v = NULL;
   gboolean ok = FALSE;
-  RwSimSettings settings = self->settings;
+  RwSimSettings settings = rq->settings;
   double source[3], receivers[RW_PROJECT_MAX_RECEIVERS][3];
   guint n_receivers = 0;
   RwMesh *mesh = NULL;
@@ -1034,7 +1226,6 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
   double *R = NULL;
   g_autofree char *mesh_path = NULL;
   gboolean have_report = FALSE;
-  double old_fmax_hz = self->settings.fmax_hz;
   RwError rerr = { 0 };
 
   root = read_project_json (file, error);
@@ -1115,16 +1306,15 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
     }
 
   /* Only now the mesh: the file is known to be whole. */
-  if (!import_mesh (mesh_path, scale, &mesh, &report, error))
+  if (!import_mesh (mesh_path, scale, cancellable, &mesh, &report, error))
     {
-      g_prefix_error (error, _("%s: the project's mesh could not be loaded: "),
-                      g_file_peek_path (file) ? g_file_peek_path (file) : "");
+      if (!g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_prefix_error (error, _("%s: the project's mesh could not be loaded: "),
+                        g_file_peek_path (file) ? g_file_peek_path (file) : "");
       goto out;
     }
   have_report = TRUE;
-  old_fmax_hz = self->settings.fmax_hz;
-  self->settings.fmax_hz = settings.fmax_hz;   /* material R uses it; restored on failure */
-  if (!assign_defaults (self, mesh, &names, &R, error))
+  if (!assign_defaults (rq->library, settings.fmax_hz, mesh, &names, &R, error))
     goto out;
 
   json_object *jsurf;
@@ -1178,22 +1368,21 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
         goto out;
       }
 
-  /* Everything checked: commit. */
-  install_mesh (self, mesh_path, mesh, &report, names, R);
-  mesh = NULL;
-  names = NULL;
-  R = NULL;
+  /* Everything checked. */
+  l->file = g_object_ref (file);
+  l->mesh_path = g_steal_pointer (&mesh_path);
+  l->mesh = g_steal_pointer (&mesh);
+  l->report = report;
+  l->have_report = TRUE;
   have_report = FALSE;
-  self->settings = settings;
-  self->scale = scale;
-  g_free (self->results_ref);
-  self->results_ref = g_strdup (get_string (root, "results"));
-  memcpy (self->source, source, sizeof source);
-  memcpy (self->receivers, receivers, sizeof receivers);
-  self->n_receivers = n_receivers;
-  set_file (self, file);
-  notify_all (self);
-  rw_project_set_dirty (self, FALSE);
+  l->names = g_steal_pointer (&names);
+  l->R = g_steal_pointer (&R);
+  l->settings = settings;
+  l->scale = scale;
+  l->results_ref = g_strdup (get_string (root, "results"));
+  memcpy (l->source, source, sizeof source);
+  memcpy (l->receivers, receivers, sizeof receivers);
+  l->n_receivers = n_receivers;
   ok = TRUE;
 
 out:
@@ -1208,8 +1397,6 @@ out:
     rw_mesh_report_clear (&report);
   if (mesh != NULL)
     rw_mesh_free (mesh);
-  if (!ok)
-    self->settings.fmax_hz = old_fmax_hz;
   json_object_put (root);
   return ok;
 }

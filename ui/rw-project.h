@@ -67,9 +67,10 @@ G_DECLARE_FINAL_TYPE (RwProject, rw_project, RW, PROJECT, GObject)
 
 RwProject *rw_project_new (void);
 
-/* Imports a mesh (any format Assimp reads), computes its report and gives
- * every surface its default material. On failure the project is unchanged
- * and the error names the file and the problem. */
+/* Imports a mesh (any format Assimp reads, run in the import helper
+ * process), computes its report and gives every surface its default
+ * material. On failure the project is unchanged and the error names the
+ * file and the problem. Blocks: the window uses rw_project_open_async. */
 gboolean rw_project_load_mesh (RwProject *self, const char *path, GError **error);
 /* The factor from model units to metres that the next rw_project_load_mesh
  * applies (1 for metres, 0.001 for millimetres…); saved with the project. */
@@ -87,6 +88,20 @@ gboolean rw_project_load (RwProject *self, GFile *file, GError **error);
  * `error` set when the file is not a readable project. */
 char **rw_project_file_outside_paths (GFile *file, GError **error);
 gboolean rw_project_save (RwProject *self, GFile *file, GError **error);
+
+/* Opens `file` off the main thread: a .roomwave project (read, checked,
+ * its mesh imported) or else a room model (imported at the import scale,
+ * with default materials and points). Assimp runs in the import helper
+ * (rw_import_helper_path) started with GSubprocess, so a file that
+ * crashes or hangs it never takes the application down; cancelling
+ * `cancellable` kills the helper and ends the task with
+ * G_IO_ERROR_CANCELLED. The project is untouched until
+ * rw_project_open_finish (on the main thread) installs the result, and
+ * untouched when it fails. rw_project_load and rw_project_load_mesh do
+ * the same synchronously. */
+void rw_project_open_async (RwProject *self, GFile *file, GCancellable *cancellable,
+                            GAsyncReadyCallback callback, gpointer user_data);
+gboolean rw_project_open_finish (RwProject *self, GAsyncResult *result, GError **error);
 
 const RwMesh *rw_project_get_mesh (RwProject *self);
 const RwMeshReport *rw_project_get_report (RwProject *self);

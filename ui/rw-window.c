@@ -51,6 +51,8 @@ struct _RwWindow
   GSignalGroup *project_signals;    /* the views' handlers on the project */
   GBindingGroup *project_bindings;  /* the settings widgets ↔ the project's settings */
   RwSimJob *job;
+  GCancellable *import_cancellable; /* while a file is being opened */
+  guint pulse_id;                   /* the progress bar's pulse during an import */
   GSettings *settings;          /* may be NULL (schema not found) */
   GtkWindow *error_dialog;      /* weak */
   gboolean updating;            /* writing our own widgets */
@@ -60,7 +62,7 @@ struct _RwWindow
 
 G_DEFINE_TYPE (RwWindow, rw_window, GTK_TYPE_APPLICATION_WINDOW)
 
-enum { RUN_FINISHED, N_SIGNALS };
+enum { RUN_FINISHED, OPEN_FINISHED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 /* The formats Assimp 5.2 imports that can hold a room (file chooser
@@ -116,7 +118,7 @@ set_enabled (RwWindow *self, const char *name, gboolean enabled)
 static void
 update_actions (RwWindow *self)
 {
-  gboolean running = self->job != NULL;
+  gboolean running = self->job != NULL || self->import_cancellable != NULL;
   gboolean have_mesh = rw_project_get_mesh (self->project) != NULL;
 
   set_enabled (self, "open", !running);
@@ -452,6 +454,71 @@ import_scale (RwWindow *self)
 
 static gboolean open_file (RwWindow *self, GFile *file, gboolean outside_accepted);
 
+static gboolean
+pulse_progress (gpointer data)
+{
+  gtk_progress_bar_pulse (RW_WINDOW (data)->progress_bar);
+  return G_SOURCE_CONTINUE;
+}
+
+typedef struct {
+  RwWindow *self;   /* a reference */
+  GFile *file;
+} OpenData;
+
+static OpenData *
+open_data_new (RwWindow *self, GFile *file)
+{
+  OpenData *od = g_new0 (OpenData, 1);
+  od->self = g_object_ref (self);
+  od->file = g_object_ref (file);
+  return od;
+}
+
+static void
+on_open_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  OpenData *od = data;
+  RwWindow *self = od->self;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = g_file_get_path (od->file);
+  g_autofree char *name = g_file_get_parse_name (od->file);
+  gboolean is_project = g_str_has_suffix (path, ".roomwave");
+  gboolean ok = rw_project_open_finish (RW_PROJECT (source), result, &error);
+
+  g_clear_object (&self->import_cancellable);
+  g_clear_handle_id (&self->pulse_id, g_source_remove);
+  g_application_release (g_application_get_default ());
+  if (!self->disposed)
+    {
+      gtk_progress_bar_set_fraction (self->progress_bar, 0);
+      if (ok)
+        {
+          g_autofree char *uri = g_file_get_uri (od->file);
+          g_autofree char *status = g_strdup_printf (_("Opened %s"), name);
+          gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+          gtk_stack_set_visible_child_name (self->main_stack, "room");
+          gtk_label_set_text (self->status_label, status);
+          if (is_project)
+            load_results (self, od->file);
+        }
+      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        gtk_label_set_text (self->status_label, _("Import cancelled. The window keeps what it had."));
+      else
+        {
+          gtk_label_set_text (self->status_label, "");
+          show_error (self, is_project ? _("The project could not be opened") : _("The room could not be imported"),
+                      error->message);
+        }
+      update_title (self);
+      update_actions (self);
+      g_signal_emit (self, signals[OPEN_FINISHED], 0, ok);
+    }
+  g_object_unref (od->file);
+  g_object_unref (od->self);
+  g_free (od);
+}
+
 static void
 on_outside_response (GtkDialog *dialog, int response, RwWindow *self)
 {
@@ -497,9 +564,8 @@ open_file (RwWindow *self, GFile *file, gboolean outside_accepted)
   g_autoptr (GError) error = NULL;
   g_autofree char *path = g_file_get_path (file);
   g_autofree char *name = g_file_get_parse_name (file);
-  gboolean ok;
 
-  if (self->job != NULL)
+  if (self->job != NULL || self->import_cancellable != NULL)
     return FALSE;
   if (path == NULL)
     {
@@ -521,31 +587,21 @@ open_file (RwWindow *self, GFile *file, gboolean outside_accepted)
           return FALSE;
         }
     }
-  if (g_str_has_suffix (path, ".roomwave"))
-    ok = rw_project_load (self->project, file, &error);
-  else
-    {
-      rw_project_set_import_scale (self->project, import_scale (self));
-      ok = rw_project_load_mesh (self->project, path, &error);
-    }
-  if (!ok)
-    {
-      show_error (self, g_str_has_suffix (path, ".roomwave") ? _("The project could not be opened")
-                                                            : _("The room could not be imported"),
-                  error->message);
-      return FALSE;
-    }
 
-  g_autofree char *uri = g_file_get_uri (file);
-  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-  gtk_stack_set_visible_child_name (self->main_stack, "room");
-  g_autofree char *status = g_strdup_printf (_("Opened %s"), name);
+  /* The import runs off the main thread (Assimp in its helper process);
+   * the window keeps drawing, shows progress, and win.cancel stops it. */
+  g_autofree char *status = g_strdup_printf (_("Importing %s…"), name);
+  rw_project_set_import_scale (self->project, import_scale (self));
+  self->import_cancellable = g_cancellable_new ();
   gtk_label_set_text (self->status_label, status);
-  if (g_str_has_suffix (path, ".roomwave"))
-    load_results (self, file);
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
-  update_title (self);
+  self->pulse_id = g_timeout_add (100, pulse_progress, self);
   update_actions (self);
+  /* The window is kept until the import reports, the application until
+   * the worker has finished (as for a run). */
+  g_application_hold (g_application_get_default ());
+  rw_project_open_async (self->project, file, self->import_cancellable, on_open_done,
+                         open_data_new (self, file));
   return TRUE;
 }
 
@@ -706,7 +762,7 @@ on_drop (GtkDropTarget *target, const GValue *value, double x, double y, RwWindo
   (void) target;
   (void) x;
   (void) y;
-  if (!G_VALUE_HOLDS (value, G_TYPE_FILE) || self->job != NULL)
+  if (!G_VALUE_HOLDS (value, G_TYPE_FILE) || self->job != NULL || self->import_cancellable != NULL)
     return FALSE;
   confirm_discard (self, open_then, g_object_ref (g_value_get_object (value)), g_object_unref);
   return TRUE;
@@ -770,7 +826,7 @@ gboolean
 rw_window_save_to (RwWindow *self, GFile *file)
 {
   g_return_val_if_fail (RW_IS_WINDOW (self) && G_IS_FILE (file), FALSE);
-  if (self->job != NULL || rw_project_get_mesh (self->project) == NULL)
+  if (self->job != NULL || self->import_cancellable != NULL || rw_project_get_mesh (self->project) == NULL)
     return FALSE;
   return save_to (self, file);
 }
@@ -979,7 +1035,7 @@ action_run (GSimpleAction *action, GVariant *param, gpointer user_data)
 
   (void) action;
   (void) param;
-  if (self->job != NULL || rw_project_get_mesh (self->project) == NULL)
+  if (self->job != NULL || self->import_cancellable != NULL || rw_project_get_mesh (self->project) == NULL)
     return;
   self->job = rw_sim_job_new (self->project);
   g_signal_connect (self->job, "progress", G_CALLBACK (on_job_progress), self);
@@ -1020,9 +1076,12 @@ action_cancel (GSimpleAction *action, GVariant *param, gpointer user_data)
 
   (void) action;
   (void) param;
-  if (self->job == NULL)
+  if (self->import_cancellable != NULL)
+    g_cancellable_cancel (self->import_cancellable);
+  if (self->job == NULL && self->import_cancellable == NULL)
     return;
-  rw_sim_job_cancel (self->job);
+  if (self->job != NULL)
+    rw_sim_job_cancel (self->job);
   gtk_label_set_text (self->status_label, _("Cancelling…"));
 }
 
@@ -1113,6 +1172,8 @@ rw_window_close_request (GtkWindow *window)
 
   if (self->job != NULL)
     rw_sim_job_cancel (self->job);
+  if (self->import_cancellable != NULL)
+    g_cancellable_cancel (self->import_cancellable);
   if (!self->close_confirmed && rw_project_get_dirty (self->project)
       && rw_project_get_mesh (self->project) != NULL)
     {
@@ -1144,6 +1205,9 @@ rw_window_dispose (GObject *object)
       rw_sim_job_cancel (self->job);
       g_signal_handlers_disconnect_by_data (self->job, self);
     }
+  if (self->import_cancellable != NULL)
+    g_cancellable_cancel (self->import_cancellable);
+  g_clear_handle_id (&self->pulse_id, g_source_remove);
   self->disposed = TRUE;
   if (self->project_signals != NULL)
     g_signal_group_set_target (self->project_signals, NULL);
@@ -1215,6 +1279,10 @@ rw_window_class_init (RwWindowClass *klass)
   /* success */
   signals[RUN_FINISHED] =
     g_signal_new ("run-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+  /* an open (import) ended: success */
+  signals[OPEN_FINISHED] =
+    g_signal_new ("open-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
 }
 
@@ -1326,6 +1394,12 @@ gboolean
 rw_window_is_running (RwWindow *self)
 {
   return self->job != NULL;
+}
+
+gboolean
+rw_window_is_importing (RwWindow *self)
+{
+  return self->import_cancellable != NULL;
 }
 
 GtkWindow *

@@ -25,12 +25,19 @@
  *   project      save as .roomwave, reload it: the same materials, points
  *                and settings; a truncated and a newer-version file are
  *                refused without touching the open project
+ *   import       the import runs off the main thread: with a helper that
+ *                hangs, the main loop keeps running (a 10 ms timer keeps
+ *                firing), the status bar says so, win.cancel ends it and
+ *                the room is kept; a helper that crashes gives the error
+ *                dialog and the application lives on; the real helper
+ *                then opens the room
  *
  * The scenarios drive the real RwApplication through its actions and a
  * polling state machine on the main loop. Screenshots of the main views go
  * to $ROOMWAVE_TEST_ARTIFACTS (<builddir>/tests/artifacts).
  */
 #include <dlfcn.h>
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <link.h>
 #include <math.h>
@@ -67,6 +74,10 @@ typedef struct {
   char *wet_path, *aur_error;
   GtkMediaStream *playing;
   gint64 play_ts_us;
+  gboolean open_ok;      /* the last "open-finished" */
+  guint fast_ticks;      /* a 10 ms timer's calls (the main loop runs) */
+  guint fast_id;
+  gint64 fast_last_us, fast_max_gap_us;
 } Ctx;
 
 static Ctx ctx;
@@ -174,6 +185,39 @@ on_auralised (RwListenView *lv, const char *wet_path, const char *error, gpointe
 }
 
 static void pin_modules (void);
+
+static void
+on_open_finished (RwWindow *win, gboolean ok, gpointer data)
+{
+  (void) win;
+  (void) data;
+  ctx.open_ok = ok;
+}
+
+/* Runs the main loop until the window's import (if any) has ended. */
+static void
+wait_import (void)
+{
+  while (rw_window_is_importing (ctx.win))
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* Opens a file and waits for the import: whether it opened. */
+static gboolean
+open_and_wait (GFile *file)
+{
+  if (!rw_window_open_file (ctx.win, file))
+    return FALSE;
+  wait_import ();
+  return ctx.open_ok;
+}
+
+static const char *
+status_text (void)
+{
+  return gtk_label_get_text (GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (ctx.win), RW_TYPE_WINDOW,
+                                                                       "status_label")));
+}
 
 static void
 done (void)
@@ -689,7 +733,7 @@ poll_run_small (void)
         g_autoptr (GFile) file = g_file_new_for_path (path);
         RW_CHECK (rw_window_save_to (ctx.win, file), "saved with results");
         RW_CHECK (g_file_test (wav, G_FILE_TEST_EXISTS), "%s written", wav);
-        RW_CHECK (rw_window_open_file (ctx.win, file), "reopened");
+        RW_CHECK (open_and_wait (file), "reopened");
         const RwSimOutput *after = rw_results_view_get_output (rv);
         RW_CHECK (after != NULL, "results loaded with the project");
         if (after != NULL)
@@ -728,7 +772,7 @@ poll_broken_mesh (void)
       ctx.mesh_before = rw_project_get_mesh (p);
       {
         g_autoptr (GFile) f = g_file_new_for_path (ctx.broken_path);
-        RW_CHECK (!rw_window_open_file (ctx.win, f), "opening the broken mesh fails");
+        RW_CHECK (!open_and_wait (f), "opening the broken mesh fails");
       }
       next ();
       return TRUE;
@@ -750,7 +794,7 @@ poll_broken_mesh (void)
         RW_CHECK (rw_project_get_mesh (p) == ctx.mesh_before, "the open room is kept");
         RW_CHECK (action_enabled ("run"), "the window stays usable: win.run enabled");
         g_autoptr (GFile) f = g_file_new_for_path (ctx.box_path);
-        RW_CHECK (rw_window_open_file (ctx.win, f), "the next file opens");
+        RW_CHECK (open_and_wait (f), "the next file opens");
         RW_CHECK (rw_project_get_mesh (p) != NULL && rw_project_get_mesh (p)->n_surfaces == 6,
                   "the box (6 surfaces) is loaded");
         RW_CHECK (rw_window_get_error_dialog (ctx.win) == NULL, "the dialog is gone");
@@ -881,6 +925,122 @@ poll_close_running (void)
   return FALSE;
 }
 
+static char *
+write_script (const char *name, const char *body)
+{
+  char *path = g_build_filename (ctx.tmp, name, NULL);
+  g_autofree char *text = g_strconcat ("#!/bin/sh\n", body, "\n", NULL);
+  RW_CHECK (g_file_set_contents (path, text, -1, NULL) && g_chmod (path, 0755) == 0, "write %s", path);
+  return path;
+}
+
+static gboolean
+count_fast_tick (gpointer data)
+{
+  gint64 now = g_get_monotonic_time ();
+  (void) data;
+  ctx.fast_ticks++;
+  ctx.fast_max_gap_us = MAX (ctx.fast_max_gap_us, now - ctx.fast_last_us);
+  ctx.fast_last_us = now;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+poll_import (void)
+{
+  RwProject *p = ctx.win ? rw_window_get_project (ctx.win) : NULL;
+  g_autoptr (GFile) box = g_file_new_for_path (ctx.box_path);
+
+  switch (ctx.state)
+    {
+    case 0:
+      if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || rw_window_is_importing (ctx.win) || ctx.ticks < 5)
+        return TRUE;
+      RW_CHECK (rw_project_get_mesh (p) != NULL, "the start-up room was imported");
+      ctx.mesh_before = rw_project_get_mesh (p);
+      {
+        /* A helper that never answers, as Assimp looping on a damaged file. */
+        g_autofree char *hang = write_script ("hang-helper", "exec sleep 60");
+        g_setenv ("ROOMWAVE_IMPORT_HELPER", hang, TRUE);
+      }
+      ctx.fast_ticks = 0;
+      ctx.fast_max_gap_us = 0;
+      ctx.fast_last_us = g_get_monotonic_time ();
+      ctx.t_cancel_us = ctx.fast_last_us;
+      ctx.fast_id = g_timeout_add (10, count_fast_tick, NULL);
+      RW_CHECK (rw_window_open_file (ctx.win, box), "the import starts");
+      RW_CHECK (rw_window_is_importing (ctx.win), "and runs in the background");
+      RW_CHECK (action_enabled ("cancel") && !action_enabled ("run") && !action_enabled ("open"),
+                "cancel enabled, run and open disabled during the import");
+      RW_CHECK (strstr (status_text (), "box.obj") != NULL, "the status bar names the file: %s", status_text ());
+      next ();
+      return TRUE;
+    case 1:
+      if (g_get_monotonic_time () - ctx.t_cancel_us < 3000000)
+        return TRUE;
+      /* A blocked main loop would show one gap as long as the import (60 s:
+       * the helper never answers); a loaded test machine (ASan, llvmpipe,
+       * other builds) stretches the gaps between frames to some 0.5 s. */
+      RW_CHECK (rw_window_is_importing (ctx.win), "the hanging import is still under way");
+      RW_NOTE ("a 10 ms timer fired %u times during 3 s of import, longest gap %.3f s", ctx.fast_ticks,
+               ctx.fast_max_gap_us / 1e6);
+      RW_CHECK (ctx.fast_ticks >= 3 && ctx.fast_max_gap_us < 1500000,
+                "the main loop keeps running during the import (%u timer calls, longest gap %.3f s)",
+                ctx.fast_ticks, ctx.fast_max_gap_us / 1e6);
+      screenshot (GTK_WIDGET (ctx.win), "importing.png");
+      ctx.t_cancel_us = g_get_monotonic_time ();
+      activate ("cancel");
+      next ();
+      return TRUE;
+    case 2:
+      if (rw_window_is_importing (ctx.win))
+        return TRUE;
+      {
+        double dt = (g_get_monotonic_time () - ctx.t_cancel_us) / 1e6;
+        RW_NOTE ("cancel ended the import after %.3f s: %s", dt, status_text ());
+        RW_CHECK (dt < 5, "cancel ends the import at once (%.3f s)", dt);
+        RW_CHECK (!ctx.open_ok, "the cancelled import did not open anything");
+        RW_CHECK (rw_project_get_mesh (p) == ctx.mesh_before, "the room is kept");
+        RW_CHECK (rw_window_get_error_dialog (ctx.win) == NULL, "no error dialog for a cancel");
+        RW_CHECK (action_enabled ("run") && action_enabled ("open"), "the window is usable again");
+      }
+      {
+        /* A helper that crashes, as Assimp on some damaged files. */
+        g_autofree char *crash = write_script ("crash-helper", "kill -SEGV $$");
+        g_setenv ("ROOMWAVE_IMPORT_HELPER", crash, TRUE);
+      }
+      RW_CHECK (rw_window_open_file (ctx.win, box), "the second import starts");
+      next ();
+      return TRUE;
+    case 3:
+      if (rw_window_is_importing (ctx.win))
+        return TRUE;
+      {
+        GtkWindow *dialog = rw_window_get_error_dialog (ctx.win);
+        g_autofree char *secondary = NULL;
+        RW_CHECK (!ctx.open_ok, "the crashed import opened nothing");
+        RW_CHECK (dialog != NULL, "an error dialog");
+        if (dialog != NULL)
+          {
+            g_object_get (dialog, "secondary-text", &secondary, NULL);
+            RW_NOTE ("crash: %s", secondary);
+            RW_CHECK (secondary && strstr (secondary, "box.obj") && strstr (secondary, "crashed"),
+                      "the message names the file and the crash: %s", secondary);
+            gtk_window_destroy (dialog);
+          }
+        RW_CHECK (rw_project_get_mesh (p) == ctx.mesh_before, "the room is kept");
+      }
+      g_unsetenv ("ROOMWAVE_IMPORT_HELPER");
+      RW_CHECK (open_and_wait (box), "the real helper imports the room");
+      RW_CHECK (rw_project_get_mesh (p) != NULL && rw_project_get_mesh (p)->n_surfaces == 6,
+                "the box (6 surfaces) is loaded");
+      g_clear_handle_id (&ctx.fast_id, g_source_remove);
+      done ();
+      return FALSE;
+    }
+  return FALSE;
+}
+
 static gboolean
 poll_project (void)
 {
@@ -969,7 +1129,7 @@ poll_project (void)
   RW_CHECK (rw_project_get_mesh (p) == win_mesh, "and keeps its room");
   if (rw_window_get_error_dialog (ctx.win))
     gtk_window_destroy (rw_window_get_error_dialog (ctx.win));
-  RW_CHECK (rw_window_open_file (ctx.win, file), "the window opens the saved project");
+  RW_CHECK (open_and_wait (file), "the window opens the saved project");
 
   /* A project whose mesh lies outside its folder: a dialog names the path
    * before anything is opened; Open then opens it. */
@@ -994,6 +1154,7 @@ poll_project (void)
         RW_CHECK (secondary && strstr (secondary, ctx.box_path), "the dialog names %s: %s", ctx.box_path, secondary);
         screenshot (GTK_WIDGET (d), "outside-path-dialog.png");
         gtk_dialog_response (GTK_DIALOG (d), GTK_RESPONSE_ACCEPT);
+        wait_import ();
       }
     RW_CHECK (rw_project_get_file (p) != NULL && g_file_equal (rw_project_get_file (p), of),
               "Open opens the project");
@@ -1053,6 +1214,12 @@ poll (gpointer data)
       pin_modules ();
       pinned = TRUE;
     }
+  /* The start-up file is imported off the main thread: scenarios begin
+   * once it is in. */
+  if (rw_window_is_importing (ctx.win) && !g_str_equal (ctx.mode, "import"))
+    return TRUE;
+  if (g_str_equal (ctx.mode, "import"))
+    return poll_import ();
   if (g_str_equal (ctx.mode, "starts-demo"))
     return poll_starts_demo ();
   if (g_str_equal (ctx.mode, "run-small"))
@@ -1083,7 +1250,10 @@ on_window_added (GtkApplication *app, GtkWindow *window, gpointer data)
   (void) app;
   (void) data;
   if (ctx.win == NULL && RW_IS_WINDOW (window))
-    ctx.win = RW_WINDOW (window);
+    {
+      ctx.win = RW_WINDOW (window);
+      g_signal_connect (ctx.win, "open-finished", G_CALLBACK (on_open_finished), NULL);
+    }
 }
 
 int
@@ -1091,7 +1261,7 @@ main (int argc, char **argv)
 {
   if (argc < 2)
     {
-      fprintf (stderr, "usage: test-gui starts-demo|run-small|broken-mesh|cancel|close-running|project\n");
+      fprintf (stderr, "usage: test-gui starts-demo|run-small|broken-mesh|cancel|close-running|project|import\n");
       return 2;
     }
   gtk_disable_setlocale ();
@@ -1117,7 +1287,7 @@ main (int argc, char **argv)
   char *app_argv[3] = { argv[0], NULL, NULL };
   int app_argc = 1;
   if (g_str_equal (ctx.mode, "run-small") || g_str_equal (ctx.mode, "cancel") || g_str_equal (ctx.mode, "project")
-      || g_str_equal (ctx.mode, "close-running"))
+      || g_str_equal (ctx.mode, "close-running") || g_str_equal (ctx.mode, "import"))
     {
       app_argv[1] = ctx.box_path;
       app_argc = 2;
