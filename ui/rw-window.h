@@ -2,7 +2,7 @@
  * materials and settings panels, the run page with the live slice, and the
  * results.
  *
- * Actions (accelerators in rw-application.c): win.open, win.save,
+ * Actions (accelerators in rw-application.c): win.open, win.open-results, win.save,
  * win.save-as, win.run, win.cancel, win.export-report, win.fit-view.
  * Tests drive the window through these with
  * g_action_group_activate_action (G_ACTION_GROUP (window), "run", NULL)
@@ -23,6 +23,10 @@ RwWindow *rw_window_new (RwApplication *app);
  * are shown in a dialog naming the file and the problem; the window keeps
  * what it had. Returns TRUE on success. */
 gboolean rw_window_open_file (RwWindow *self, GFile *file);
+/* Opens a results folder (what win.open-results does once a folder is
+ * chosen): roomwave-cli simulate's --out folder or a saved project's
+ * NAME.results/. Errors in a dialog naming the file and the problem. */
+gboolean rw_window_open_results (RwWindow *self, GFile *folder);
 /* Saves the project (and its results, beside it in NAME.results/) as
  * win.save does; errors in a dialog. */
 gboolean rw_window_save_to (RwWindow *self, GFile *file);
