@@ -111,13 +111,3 @@ bool rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
 /* "receiver-N.wav", N from 1: the name of receiver r's file. */
 void rw_sim_output_name (size_t r, char *buf, size_t len);
 void rw_sim_result_clear (RwSimResult *res);
-
-/* Names used in the JSON, the CLI and the GUI: "fv" "lrs" "savioja",
- * "auto" "cpu" "cuda", "f32" "f64" "f16". The parsers return false on an
- * unknown name. */
-const char *rw_boundary_name (RwBoundary b);
-const char *rw_backend_kind_name (RwBackendKind k);
-const char *rw_precision_name (RwPrecision p);
-bool rw_boundary_parse (const char *s, RwBoundary *out);
-bool rw_backend_kind_parse (const char *s, RwBackendKind *out);
-bool rw_precision_parse (const char *s, RwPrecision *out);

@@ -640,19 +640,6 @@ rw_project_estimate (RwProject *self, double mvox_per_s, RwRunEstimate *out)
 
 /* ---- the .roomwave file ------------------------------------------------ */
 
-static const char *const boundary_ids[] = { "fv", "lrs", "savioja" };
-static const char *const backend_ids[] = { "auto", "cpu", "cuda" };
-static const char *const precision_ids[] = { "f32", "f64", "f16" };
-
-static int
-id_index (const char *const *ids, int n, const char *s)
-{
-  for (int i = 0; i < n; i++)
-    if (g_strcmp0 (ids[i], s) == 0)
-      return i;
-  return -1;
-}
-
 gboolean
 rw_project_save (RwProject *self, GFile *file, GError **error)
 {
@@ -690,9 +677,9 @@ rw_project_save (RwProject *self, GFile *file, GError **error)
   json_object_object_add (settings, "duration_s", json_object_new_double (self->settings.duration_s));
   json_object_object_add (settings, "temperature_c", json_object_new_double (self->settings.temperature_c));
   json_object_object_add (settings, "ppw", json_object_new_double (self->settings.ppw));
-  json_object_object_add (settings, "boundary", json_object_new_string (boundary_ids[self->settings.boundary]));
-  json_object_object_add (settings, "backend", json_object_new_string (backend_ids[self->settings.backend]));
-  json_object_object_add (settings, "precision", json_object_new_string (precision_ids[self->settings.precision]));
+  json_object_object_add (settings, "boundary", json_object_new_string (rw_boundary_name (self->settings.boundary)));
+  json_object_object_add (settings, "backend", json_object_new_string (rw_backend_kind_name (self->settings.backend)));
+  json_object_object_add (settings, "precision", json_object_new_string (rw_precision_name (self->settings.precision)));
   json_object_object_add (root, "settings", settings);
   if (self->results_ref != NULL)
     json_object_object_add (root, "results", json_object_new_string (self->results_ref));
@@ -849,17 +836,13 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
       file_error (error, file, _("the simulation settings are missing or out of range"));
       goto out;
     }
-  int b = id_index (boundary_ids, 3, get_string (jset, "boundary"));
-  int k = id_index (backend_ids, 3, get_string (jset, "backend"));
-  int p = id_index (precision_ids, 3, get_string (jset, "precision"));
-  if (b < 0 || k < 0 || p < 0)
+  if (!rw_boundary_parse (get_string (jset, "boundary"), &settings.boundary)
+      || !rw_backend_kind_parse (get_string (jset, "backend"), &settings.backend)
+      || !rw_precision_parse (get_string (jset, "precision"), &settings.precision))
     {
       file_error (error, file, _("unknown boundary form, backend or precision"));
       goto out;
     }
-  settings.boundary = b;
-  settings.backend = k;
-  settings.precision = p;
 
   if (!json_object_object_get_ex (root, "source", &v) || !get_vec3 (v, source))
     {

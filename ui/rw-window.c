@@ -1301,10 +1301,9 @@ rw_window_new (RwApplication *app)
         gtk_window_maximize (GTK_WINDOW (self));
       /* New projects start from the preferences. */
       s.fmax_hz = g_settings_get_double (settings, "default-fmax");
-      s.backend = g_str_equal (backend, "cpu") ? RW_BACKEND_CPU
-                  : g_str_equal (backend, "cuda") ? RW_BACKEND_CUDA : RW_BACKEND_AUTO;
-      s.precision = g_str_equal (precision, "f64") ? RW_PRECISION_F64
-                    : g_str_equal (precision, "f16") ? RW_PRECISION_F16 : RW_PRECISION_F32;
+      /* unknown names (a hand-edited setting) keep the defaults */
+      (void) rw_backend_kind_parse (backend, &s.backend);
+      (void) rw_precision_parse (precision, &s.precision);
       rw_project_set_settings (self->project, &s);
       rw_project_set_dirty (self->project, FALSE);
       update_settings_widgets (self);
