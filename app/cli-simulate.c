@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "rw-physics.h"
+#include "rw-results.h"
 #include "rw-sim.h"
 
 #define SUB "simulate"
@@ -164,7 +165,7 @@ source_done (size_t source, const double position[3], RwSimResult *res, void *us
     snprintf (dir, dir_len, "%s", runs->out_dir);
   bool ok = rw_sim_write_outputs (&cfg, res, dir, err);
   if (ok && runs->json)
-    ok = rw_cli_print_owned (rw_sim_results_json (&cfg, res),
+    ok = rw_cli_print_owned (rw_results_json (&cfg, res),
                              runs->n_sources > 1 && source + 1 < runs->n_sources ? ",\n" : "\n")
          == RW_EXIT_OK;
   else if (ok && !runs->quiet)

@@ -108,25 +108,13 @@ bool rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *sur
                    RwProgressFn progress, void *user_data, const atomic_int *cancel,
                    RwSimResult *out, RwError *err);
 
-/* out_dir/receiver-N.wav (32-bit float, fs_out) and out_dir/results.json
- * (settings, fs, h, grid size, cell counts, backend, timings). out_dir is
- * created when missing (one level of parents too); every file is written
- * to a temporary file and renamed, so no file is ever half-written. */
+/* out_dir/receiver-N.wav (32-bit float, fs_out) and out_dir/results.json:
+ * the results folder of rw-results.h (docs/RESULTS.md), which
+ * rw_results_read reads back. out_dir is created when missing (one level
+ * of parents too); every file is written to a temporary file and renamed,
+ * so no file is ever half-written. */
 bool rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
                            const char *out_dir, RwError *err);
-/* The results JSON as written to results.json (newly allocated, free()),
- * listing the receiver WAV names whether or not they were written. */
-char *rw_sim_results_json (const RwSimConfig *cfg, const RwSimResult *res);
 /* "receiver-N.wav", N from 1: the name of receiver r's file. */
 void rw_sim_output_name (size_t r, char *buf, size_t len);
 void rw_sim_result_clear (RwSimResult *res);
-
-/* Names used in the JSON, the CLI and the GUI: "fv" "lrs" "savioja",
- * "auto" "cpu" "cuda", "f32" "f64" "f16". The parsers return false on an
- * unknown name. */
-const char *rw_boundary_name (RwBoundary b);
-const char *rw_backend_kind_name (RwBackendKind k);
-const char *rw_precision_name (RwPrecision p);
-bool rw_boundary_parse (const char *s, RwBoundary *out);
-bool rw_backend_kind_parse (const char *s, RwBackendKind *out);
-bool rw_precision_parse (const char *s, RwPrecision *out);

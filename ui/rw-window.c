@@ -123,6 +123,7 @@ update_actions (RwWindow *self)
 
   set_enabled (self, "open", !running);
   set_enabled (self, "open-recent", !running);
+  set_enabled (self, "open-results", !running);
   set_enabled (self, "save", have_mesh && !running);
   set_enabled (self, "save-as", have_mesh && !running);
   set_enabled (self, "run", have_mesh && !running);
@@ -1144,8 +1145,71 @@ action_export_report (GSimpleAction *action, GVariant *param, gpointer user_data
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
 }
 
+/* ---- File → Open Results (win.open-results) ------------------------------
+ * Any results folder: one roomwave-cli simulate wrote (--out DIR, or one
+ * of its DIR/source-N/) or one the GUI saved beside a project. The engine
+ * reads and checks it (rw_results_read); the views show it as they show a
+ * finished run. The project (mesh, settings) is left as it is. */
+
+gboolean
+rw_window_open_results (RwWindow *self, GFile *folder)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = NULL;
+  double box[3];
+
+  g_return_val_if_fail (RW_IS_WINDOW (self) && G_IS_FILE (folder), FALSE);
+  if (self->job != NULL || self->import_cancellable != NULL)
+    return FALSE;
+  path = g_file_get_path (folder);
+  RwSimOutput *out = path ? rw_sim_output_load (path, &error) : NULL;
+  if (out == NULL)
+    {
+      show_error (self, _("The results could not be opened"),
+                  error ? error->message : _("The folder is not on this computer's file system."));
+      return FALSE;
+    }
+  g_autofree char *name = g_file_get_parse_name (folder);
+  g_autofree char *text = g_strdup_printf (_("Opened the results in %s (receivers: %u, valid up to %g Hz)"), name, out->n_receivers, out->fmax_hz);
+  rw_results_view_take_output (self->results_view, out,
+                               rw_project_get_mesh (self->project) && room_box (self, box) ? box : NULL);
+  gtk_stack_set_visible_child_name (self->main_stack, "results");
+  gtk_label_set_text (self->status_label, text);
+  update_actions (self);
+  return TRUE;
+}
+
+static void
+on_open_results_response (GtkNativeDialog *native, int response, RwWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      if (folder != NULL)
+        rw_window_open_results (self, folder);
+    }
+  g_object_unref (native);
+}
+
+/* GTK 4.8 (Debian 12) has no GtkFileDialog: the native chooser, in its
+ * folder mode. */
+static void
+action_open_results (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  RwWindow *self = RW_WINDOW (user_data);
+  GtkFileChooserNative *native =
+    gtk_file_chooser_native_new (_("Open Results Folder"), GTK_WINDOW (self),
+                                 GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Open"), _("_Cancel"));
+
+  (void) action;
+  (void) param;
+  g_signal_connect (native, "response", G_CALLBACK (on_open_results_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
 static const GActionEntry win_actions[] = {
   { .name = "open", .activate = action_open },
+  { .name = "open-results", .activate = action_open_results },
   { .name = "open-recent", .activate = action_open_recent, .parameter_type = "s" },
   { .name = "save", .activate = action_save },
   { .name = "save-as", .activate = action_save_as },
@@ -1374,10 +1438,9 @@ rw_window_new (RwApplication *app)
         gtk_window_maximize (GTK_WINDOW (self));
       /* New projects start from the preferences. */
       s.fmax_hz = g_settings_get_double (settings, "default-fmax");
-      s.backend = g_str_equal (backend, "cpu") ? RW_BACKEND_CPU
-                  : g_str_equal (backend, "cuda") ? RW_BACKEND_CUDA : RW_BACKEND_AUTO;
-      s.precision = g_str_equal (precision, "f64") ? RW_PRECISION_F64
-                    : g_str_equal (precision, "f16") ? RW_PRECISION_F16 : RW_PRECISION_F32;
+      /* unknown names (a hand-edited setting) keep the defaults */
+      (void) rw_backend_kind_parse (backend, &s.backend);
+      (void) rw_precision_parse (precision, &s.precision);
       rw_project_set_settings (self->project, &s);
       rw_project_set_dirty (self->project, FALSE);
     }

@@ -2,9 +2,9 @@
  * materials and settings panels, the run page with the live slice, and the
  * results.
  *
- * Actions (accelerators in rw-application.c): win.open, win.save,
- * win.save-as, win.run, win.cancel (a run or an import), win.export-report,
- * win.fit-view.
+ * Actions (accelerators in rw-application.c): win.open, win.open-results,
+ * win.save, win.save-as, win.run, win.cancel (a run or an import),
+ * win.export-report, win.fit-view.
  * Tests drive the window through these with
  * g_action_group_activate_action (G_ACTION_GROUP (window), "run", NULL)
  * and watch "run-finished". */
@@ -30,6 +30,10 @@ RwWindow *rw_window_new (RwApplication *app);
  * when nothing was started (a run or import under way, not a local file,
  * an unreadable project, the outside-paths question asked). */
 gboolean rw_window_open_file (RwWindow *self, GFile *file);
+/* Opens a results folder (what win.open-results does once a folder is
+ * chosen): roomwave-cli simulate's --out folder or a saved project's
+ * NAME.results/. Errors in a dialog naming the file and the problem. */
+gboolean rw_window_open_results (RwWindow *self, GFile *folder);
 /* Saves the project (and its results, beside it in NAME.results/) as
  * win.save does; errors in a dialog. */
 gboolean rw_window_save_to (RwWindow *self, GFile *file);

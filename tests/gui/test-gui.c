@@ -31,6 +31,12 @@
  *                the room is kept; a helper that crashes gives the error
  *                dialog and the application lives on; the real helper
  *                then opens the room
+ *   open-results a folder written as roomwave-cli simulate writes it
+ *                (rw_simulate + rw_sim_write_outputs) opens through
+ *                win.open-results' path and shows its IRs (bit for bit)
+ *                and parameters; a folder without results.json is refused
+ *                with a dialog naming the file; the project saved with
+ *                those results writes a folder the engine reads back
  *
  * The scenarios drive the real RwApplication through its actions and a
  * polling state machine on the main loop. Screenshots of the main views go
@@ -52,8 +58,10 @@
 #include "rw-i18n.h"
 #include "rw-plot-view.h"
 #include "rw-results-view.h"
+#include "rw-results.h"
 #include "rw-room-view.h"
 #include "rw-shapes.h"
+#include "rw-sim.h"
 #include "rw-test.h"
 #include "rw-window.h"
 
@@ -1163,6 +1171,100 @@ poll_project (void)
   return FALSE;
 }
 
+/* A folder as `roomwave-cli simulate --out DIR` writes it: the engine's
+ * pipeline and writer, as the CLI calls them. */
+static char *
+simulate_cli_folder (RwSimResult *res)
+{
+  RwSimConfig cfg;
+  RwError err = { 0 };
+  char *dir = g_build_filename (ctx.tmp, "cli-out", NULL);
+
+  rw_sim_config_init (&cfg);
+  cfg.mesh_path = ctx.box_path;
+  cfg.fmax_hz = 250;
+  cfg.duration_s = 0.25;
+  cfg.uniform_R = 0.9;
+  cfg.backend = RW_BACKEND_CPU;
+  cfg.source[0] = 1.0, cfg.source[1] = 1.0, cfg.source[2] = 1.1;
+  cfg.n_receivers = 2;
+  cfg.receivers[0][0] = 2.5, cfg.receivers[0][1] = 1.2, cfg.receivers[0][2] = 1.1;
+  cfg.receivers[1][0] = 0.8, cfg.receivers[1][1] = 1.8, cfg.receivers[1][2] = 1.5;
+  RW_CHECK (rw_simulate (&cfg, NULL, NULL, NULL, res, &err), "simulate: %s", err.message);
+  RW_CHECK (rw_sim_write_outputs (&cfg, res, dir, &err), "write %s: %s", dir, err.message);
+  return dir;
+}
+
+static gboolean
+poll_open_results (void)
+{
+  RwResultsView *rv = RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win));
+
+  if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || ctx.ticks < 5)
+    return TRUE;
+  RW_CHECK (action_enabled ("open-results"), "win.open-results is there and enabled");
+
+  /* A folder that is not a results folder: refused, a dialog naming
+   * results.json, nothing shown. */
+  g_autofree char *empty = g_build_filename (ctx.tmp, "not-results", NULL);
+  g_mkdir (empty, 0755);
+  g_autoptr (GFile) ef = g_file_new_for_path (empty);
+  RW_CHECK (!rw_window_open_results (ctx.win, ef), "a folder without results.json is refused");
+  GtkWindow *dialog = rw_window_get_error_dialog (ctx.win);
+  RW_CHECK (dialog != NULL, "with a dialog");
+  if (dialog != NULL)
+    {
+      g_autofree char *secondary = NULL;
+      g_object_get (dialog, "secondary-text", &secondary, NULL);
+      RW_NOTE ("dialog: %s", secondary);
+      RW_CHECK (secondary && strstr (secondary, "not-results/results.json"), "the message names the file: %s",
+                secondary);
+      gtk_window_destroy (dialog);
+    }
+  RW_CHECK (rw_results_view_get_output (rv) == NULL, "nothing shown after the refusal");
+
+  /* The CLI's folder: every IR bit for bit, analysed. */
+  RwSimResult res;
+  g_autofree char *dir = simulate_cli_folder (&res);
+  g_autoptr (GFile) folder = g_file_new_for_path (dir);
+  RW_CHECK (rw_window_open_results (ctx.win, folder), "the CLI folder opens");
+  const RwSimOutput *out = rw_results_view_get_output (rv);
+  RW_CHECK (out != NULL && rw_results_view_is_filled (rv), "every results page is filled");
+  if (out != NULL)
+    {
+      RW_CHECK (out->n_receivers == 2 && out->ir_frames == res.ir_frames, "%u IRs of %zu samples",
+                out->n_receivers, out->ir_frames);
+      for (guint r = 0; r < out->n_receivers && r < res.n_receivers; r++)
+        RW_CHECK (memcmp (out->ir[r], res.ir[r], res.ir_frames * sizeof (float)) == 0, "IR %u as written", r);
+      RW_CHECK (out->fmax_hz == 250 && out->nx == res.nx && g_str_equal (out->backend, "cpu"),
+                "fmax %g, grid %zu, backend %s", out->fmax_hz, out->nx, out->backend);
+      RW_CHECK (out->analysis_ok[0], "receiver 1 analysed: %s", out->analysis_error[0] ? out->analysis_error[0] : "");
+    }
+  g_autofree char *status = g_strdup_printf ("Opened the results in %s (receivers: 2, valid up to 250 Hz)", dir);
+  RW_CHECK (find_label_text (GTK_WIDGET (ctx.win), status), "the status line says what was opened");
+  screenshot (GTK_WIDGET (ctx.win), "open-results.png");
+
+  /* Saved with the project: the GUI writes the engine's format. */
+  g_autofree char *proj = g_build_filename (ctx.tmp, "with-results.roomwave", NULL);
+  g_autoptr (GFile) pf = g_file_new_for_path (proj);
+  RW_CHECK (rw_window_save_to (ctx.win, pf), "save the project with its results");
+  g_autofree char *saved = g_build_filename (ctx.tmp, "with-results.results", NULL);
+  RwResults back;
+  RwError err = { 0 };
+  RW_CHECK (rw_results_read (saved, &back, &err), "the saved results read back: %s", err.message);
+  if (err.code == RW_OK)
+    {
+      RW_CHECK (back.result.n_receivers == 2 && back.result.ir_frames == res.ir_frames
+                && memcmp (back.result.ir[1], res.ir[1], res.ir_frames * sizeof (float)) == 0
+                && back.config.fmax_hz == 250 && back.result.n_surfaces == res.n_surfaces,
+                "the saved folder holds the opened results");
+      rw_results_clear (&back);
+    }
+  rw_sim_result_clear (&res);
+  done ();
+  return FALSE;
+}
+
 /* Mesa unloads its GL driver, and GLib some loadable modules, when GTK
  * lets go of them at exit; LeakSanitizer then sees their never-freed
  * allocations from an "unknown module" that no suppression can name
@@ -1232,6 +1334,8 @@ poll (gpointer data)
     return poll_project ();
   if (g_str_equal (ctx.mode, "close-running"))
     return poll_close_running ();
+  if (g_str_equal (ctx.mode, "open-results"))
+    return poll_open_results ();
   return FALSE;
 }
 
@@ -1261,7 +1365,7 @@ main (int argc, char **argv)
 {
   if (argc < 2)
     {
-      fprintf (stderr, "usage: test-gui starts-demo|run-small|broken-mesh|cancel|close-running|project|import\n");
+      fprintf (stderr, "usage: test-gui starts-demo|run-small|broken-mesh|cancel|close-running|project|open-results|import\n");
       return 2;
     }
   gtk_disable_setlocale ();
@@ -1287,7 +1391,8 @@ main (int argc, char **argv)
   char *app_argv[3] = { argv[0], NULL, NULL };
   int app_argc = 1;
   if (g_str_equal (ctx.mode, "run-small") || g_str_equal (ctx.mode, "cancel") || g_str_equal (ctx.mode, "project")
-      || g_str_equal (ctx.mode, "close-running") || g_str_equal (ctx.mode, "import"))
+      || g_str_equal (ctx.mode, "close-running") || g_str_equal (ctx.mode, "import")
+      || g_str_equal (ctx.mode, "open-results"))
     {
       app_argv[1] = ctx.box_path;
       app_argc = 2;
