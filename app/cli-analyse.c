@@ -3,41 +3,52 @@
  * table or as JSON (--json); given several IRs (positions), also their
  * spatial average. Definitions and the JSON schema: docs/ANALYSIS.md.
  *
- * fmax: --fmax wins; else "fmax_hz" from a results.json beside the IR (what
- * `roomwave-cli simulate` writes); else none (a measured IR). Bands whose
- * upper edge lies above fmax are marked in both outputs. */
+ * A folder argument is a results folder (docs/RESULTS.md, read with
+ * rw_results_read): every receiver WAV it lists, or those of each of its
+ * source-N/ folders.
+ *
+ * fmax: --fmax wins; else "fmax_hz" of the results folder, or of a
+ * results.json beside the IR (what `roomwave-cli simulate` writes); else
+ * none (a measured IR). Bands whose upper edge lies above fmax are marked
+ * in both outputs. */
 #include "cli.h"
 #include "rw-analysis.h"
 #include "rw-audio.h"
 #include "rw-compare.h"
+#include "rw-results.h"
 
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void
 print_usage (FILE *out)
 {
-  fprintf (out, _("Usage: roomwave-cli analyse IR [IR…] [--channel N] [--fmax HZ] [--json]\n\n"
+  fprintf (out, _("Usage: roomwave-cli analyse IR|DIR [IR|DIR…] [--channel N] [--fmax HZ] [--json]\n\n"
                   "Room-acoustic parameters of an impulse response (ISO 3382-1) per octave\n"
                   "band, 63 Hz to 8 kHz, and broadband: EDT, T20, T30 from the Schroeder\n"
                   "decay with Lundeby noise compensation, C50, C80, D50 and the centre time Ts.\n"
                   "A value the decay range does not support is shown as \xe2\x80\x94 with the reason.\n"
                   "Given several IRs (source and receiver positions), each is analysed and\n"
                   "their spatial average follows: the mean of each value over the IRs that\n"
-                  "have it (ISO 3382-1 \xc2\xa7" "7).\n\n"
+                  "have it (ISO 3382-1 \xc2\xa7" "7).\n"
+                  "A folder DIR is a results folder (what `simulate --out DIR` writes, or\n"
+                  "NAME.results/ of a saved project): every receiver WAV its results.json\n"
+                  "lists, those of each DIR/source-N/ where it holds several sources.\n\n"
                   "Options:\n"
                   "  --channel N  channel of a multichannel file, counted from 0\n"
                   "  --fmax HZ    highest valid frequency of a simulated IR: bands reaching\n"
-                  "               above it are marked. Default: fmax_hz of a results.json\n"
-                  "               beside IR, else none (a measured IR); 'none' ignores\n"
-                  "               a results.json\n"
+                  "               above it are marked. Default: fmax_hz of the results\n"
+                  "               folder, or of a results.json beside IR, else none (a\n"
+                  "               measured IR); 'none' ignores a results.json\n"
                   "  --json       write the results as JSON on standard output (several IRs:\n"
                   "               {\"files\": [...], \"average\": {...}})\n"
                   "  -h, --help   show this help\n\n"
                   "Exit status: 0 results written, 1 bad input (missing, unreadable, empty or\n"
-                  "silent audio file, bad results.json; nothing is written then), 2 bad usage.\n"));
+                  "silent audio file, bad results.json or results folder; nothing is written\n"
+                  "then), 2 bad usage.\n"));
 }
 
 /* "%7.3f" or a dash, right-aligned in `width` columns. */
@@ -164,6 +175,119 @@ print_table (const RwAnalysis *a, const char *path, const char *fmax_source)
     }
 }
 
+/* What is analysed: one entry per IR, from a file or from a results
+ * folder's receivers, each with its label (the path) and where its fmax
+ * came from. */
+typedef struct {
+  RwAnalysis *a;
+  char **labels;
+  const char **fmax_sources;
+  size_t n, cap;
+} Items;
+
+static void
+items_clear (Items *it)
+{
+  for (size_t i = 0; i < it->n; i++)
+    {
+      rw_analysis_clear (&it->a[i]);
+      free (it->labels[i]);
+    }
+  free (it->a);
+  free (it->labels);
+  free (it->fmax_sources);
+  memset (it, 0, sizeof *it);
+}
+
+/* Analyses one IR and appends it; the label names it in messages. */
+static bool
+items_add (Items *it, const char *label, const float *x, size_t frames, double rate_hz, double fmax_hz,
+           const char *fmax_source, RwError *err)
+{
+  if (it->n == it->cap)
+    {
+      size_t cap = it->cap ? 2 * it->cap : 8;
+      RwAnalysis *a = realloc (it->a, cap * sizeof *a);
+      if (a != NULL)
+        it->a = a;
+      char **l = realloc (it->labels, cap * sizeof *l);
+      if (l != NULL)
+        it->labels = l;
+      const char **f = realloc (it->fmax_sources, cap * sizeof *f);
+      if (f != NULL)
+        it->fmax_sources = f;
+      if (a == NULL || l == NULL || f == NULL)
+        return rw_fail (err, RW_ERROR_MEMORY, _("out of memory"));
+      it->cap = cap;
+    }
+  memset (&it->a[it->n], 0, sizeof it->a[it->n]);
+  if (!rw_analyse (x, frames, rate_hz, fmax_hz, &it->a[it->n], err))
+    return rw_fail_prefix (err, "%s", label);
+  if ((it->labels[it->n] = strdup (label)) == NULL)
+    {
+      rw_analysis_clear (&it->a[it->n]);
+      return rw_fail (err, RW_ERROR_MEMORY, _("out of memory"));
+    }
+  it->fmax_sources[it->n++] = fmax_source;
+  return true;
+}
+
+/* An audio file; fmax: --fmax, else a results.json beside it, else none. */
+static bool
+add_file (Items *it, const char *path, int channel, double fmax_hz, RwError *err)
+{
+  const char *fmax_source = _("--fmax");
+  if (isnan (fmax_hz))
+    {
+      bool found = false;
+      if (!rw_compare_read_fmax (path, &fmax_hz, &found, err))
+        return false;
+      fmax_source = _("results.json beside the IR");
+      if (!found)
+        fmax_hz = INFINITY;
+    }
+  RwAudio audio = { 0 };
+  bool ok = rw_audio_read_channel (path, channel, &audio, err)
+            && items_add (it, path, audio.data, audio.frames, audio.rate_hz, fmax_hz, fmax_source, err);
+  rw_audio_clear (&audio);
+  return ok;
+}
+
+/* A results folder (docs/RESULTS.md), or a folder of several sources'
+ * folders: every receiver WAV each lists, checked by the engine's reader;
+ * fmax: --fmax, else the folder's results.json. */
+static bool
+add_folder (Items *it, const char *dir, double fmax_hz, RwError *err)
+{
+  char **folders = NULL;
+  size_t n = 0;
+  bool ok = rw_results_list (dir, &folders, &n, err);
+  for (size_t f = 0; ok && f < n; f++)
+    {
+      RwResults res;
+      if (!(ok = rw_results_read (folders[f], &res, err)))
+        break;
+      for (size_t r = 0; ok && r < res.result.n_receivers; r++)
+        {
+          size_t len = strlen (folders[f]) + strlen (res.outputs[r]) + 2;
+          char *label = malloc (len);
+          if (label == NULL)
+            {
+              ok = rw_fail (err, RW_ERROR_MEMORY, _("out of memory"));
+              break;
+            }
+          snprintf (label, len, "%s/%s", folders[f], res.outputs[r]);
+          ok = items_add (it, label, res.result.ir[r], res.result.ir_frames, res.result.fs_out_hz,
+                          isnan (fmax_hz) ? res.config.fmax_hz : fmax_hz,
+                          isnan (fmax_hz) ? _("results.json of the folder") : _("--fmax"), err);
+          free (label);
+        }
+      rw_results_clear (&res);
+    }
+  rw_results_list_free (folders, n);
+  return ok;
+}
+
 int
 rw_cli_analyse (int argc, char **argv)
 {
@@ -206,48 +330,22 @@ rw_cli_analyse (int argc, char **argv)
       }
   if (optind >= argc)
     return rw_cli_usage_error ("analyse", _("no impulse response file given"));
-  const size_t n_files = (size_t) (argc - optind);
-  RwAnalysis *analyses = calloc (n_files, sizeof *analyses);
-  const char **fmax_sources = calloc (n_files, sizeof *fmax_sources);
-  if (analyses == NULL || fmax_sources == NULL)
-    {
-      free (analyses);
-      free (fmax_sources);
-      RwError oom = { 0 };
-      rw_fail (&oom, RW_ERROR_MEMORY, _("out of memory"));
-      return rw_cli_fail (&oom);
-    }
 
-  /* every file is read and analysed before anything is printed: a bad one
-   * fails the command with nothing written */
+  /* every file and folder is read and analysed before anything is
+   * printed: a bad one fails the command with nothing written */
+  Items items = { 0 };
   RwError err = { 0 };
-  size_t done = 0;
   bool ok = true;
-  for (; ok && done < n_files; done++)
+  for (int i = optind; ok && i < argc; i++)
     {
-      const char *path = argv[optind + (int) done];
-      double fmax_file = fmax_hz;
-      fmax_sources[done] = _("--fmax");
-      if (isnan (fmax_file))
-        {
-          bool found = false;
-          ok = rw_compare_read_fmax (path, &fmax_file, &found, &err);
-          fmax_sources[done] = _("results.json beside the IR");
-          if (!found)
-            fmax_file = INFINITY;
-        }
-      RwAudio audio = { 0 };
-      ok = ok && rw_audio_read_channel (path, (int) channel, &audio, &err);
-      if (ok && !rw_analyse (audio.data, audio.frames, audio.rate_hz, fmax_file, &analyses[done],
-                             &err))
-        {
-          rw_fail_prefix (&err, "%s", path);
-          ok = false;
-        }
-      rw_audio_clear (&audio);
-      if (!ok)
-        break;
+      struct stat st;
+      if (stat (argv[i], &st) == 0 && S_ISDIR (st.st_mode))
+        ok = add_folder (&items, argv[i], fmax_hz, &err);
+      else
+        ok = add_file (&items, argv[i], (int) channel, fmax_hz, &err);
     }
+  const size_t n_files = items.n;
+  RwAnalysis *analyses = items.a;
   RwAnalysis average;
   memset (&average, 0, sizeof average);
   if (ok && n_files > 1)
@@ -255,12 +353,12 @@ rw_cli_analyse (int argc, char **argv)
 
   int status = ok ? RW_EXIT_OK : rw_cli_fail (&err);
   if (ok && as_json && n_files == 1)
-    status = rw_cli_print_owned (rw_analysis_to_json (&analyses[0], argv[optind]), "\n");
+    status = rw_cli_print_owned (rw_analysis_to_json (&analyses[0], items.labels[0]), "\n");
   else if (ok && as_json)
     {
       printf ("{\n\"files\": [\n");
       for (size_t i = 0; status == RW_EXIT_OK && i < n_files; i++)
-        status = rw_cli_print_owned (rw_analysis_to_json (&analyses[i], argv[optind + (int) i]),
+        status = rw_cli_print_owned (rw_analysis_to_json (&analyses[i], items.labels[i]),
                                      i + 1 < n_files ? ",\n" : "\n");
       printf ("],\n\"average\": ");
       if (status == RW_EXIT_OK)
@@ -272,7 +370,7 @@ rw_cli_analyse (int argc, char **argv)
         {
           if (i > 0)
             printf ("\n");
-          print_table (&analyses[i], argv[optind + (int) i], fmax_sources[i]);
+          print_table (&analyses[i], items.labels[i], items.fmax_sources[i]);
         }
       if (n_files > 1)
         {
@@ -280,10 +378,7 @@ rw_cli_analyse (int argc, char **argv)
           print_table (&average, NULL, _("the lowest of the IRs'"));
         }
     }
-  for (size_t i = 0; i < n_files; i++)
-    rw_analysis_clear (&analyses[i]);
   rw_analysis_clear (&average);
-  free (analyses);
-  free (fmax_sources);
+  items_clear (&items);
   return status;
 }

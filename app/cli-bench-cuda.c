@@ -192,12 +192,8 @@ rw_cli_bench_cuda (int argc, char **argv)
         break;
       case 'p':
         n_prec = 1;
-        if (strcmp (optarg, "f32") == 0)
-          precs[0] = RW_PRECISION_F32;
-        else if (strcmp (optarg, "f16") == 0)
-          precs[0] = RW_PRECISION_F16;
-        else if (strcmp (optarg, "f64") == 0)
-          precs[0] = RW_PRECISION_F64;
+        if (rw_precision_parse (optarg, &precs[0]))
+          ;
         else if (strcmp (optarg, "all") == 0)
           n_prec = 3;
         else
@@ -338,7 +334,7 @@ rw_cli_bench_cuda (int argc, char **argv)
         }
 
       const double roof = dev.copy_bytes_per_s / rw_cuda_roofline_bytes (prec) / 1e9;
-      const char *pname = prec == RW_PRECISION_F16 ? "f16" : prec == RW_PRECISION_F64 ? "f64" : "f32";
+      const char *pname = rw_precision_name (prec);
       char date[32];
       time_t now = time (NULL);
       strftime (date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime (&now));

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "rw-physics.h"
+#include "rw-results.h"
 #include "rw-sim.h"
 
 #define SUB "simulate"
@@ -198,7 +199,7 @@ source_done (size_t source, const double position[3], RwSimResult *res, void *us
   if (ok && atomic_load (&cancel_flag))
     ok = rw_fail (err, RW_ERROR_CANCELLED, _("Simulation cancelled"));
   if (ok && runs->json)
-    runs->report[source] = rw_sim_results_json (&cfg, res);
+    runs->report[source] = rw_results_json (&cfg, res);
   else if (ok && !runs->quiet)
     {
       size_t size = 0;

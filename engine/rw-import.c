@@ -16,8 +16,8 @@
  *
  * Bad input: a few cheap checks before Assimp (empty file, OBJ cut in its
  * last line, binary STL shorter than its triangle count, damaged PLY
- * header), then Assimp in a child process, because it can crash or hang on
- * damaged files (see import_isolated).
+ * header), then Assimp in the import helper process, because it can
+ * crash or hang on damaged files (see import_isolated).
  *
  * Export: one Assimp mesh, material and node per surface, named after it
  * (the material after the surface's material hint when it has one), so
@@ -27,6 +27,7 @@
 #include "rw-mesh.h"
 #include "rw-file.h"
 #include "rw-i18n.h"
+#include "rw-config.h"
 
 #include <assimp/cexport.h>
 #include <assimp/cimport.h>
@@ -42,6 +43,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <spawn.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -678,17 +680,31 @@ out:
   return ok;
 }
 
-/* ---- import in a child process ------------------------------------------
+/* ---- import in a helper process -----------------------------------------
  *
  * Assimp 5.2 crashes (segfault, failed ai_assert → abort) or loops forever
  * on some damaged files: flipping a few bytes of valid PLY files found all
  * three. The library must never take the program down with it (DESIGN §6),
- * so the import runs in a forked child that sends the triangles back
- * through a pipe; a child that dies or does not answer in time becomes an
- * RW_ERROR_INPUT naming the file. The cost is one fork and one copy of the
- * vertex data (about 5 ms for a 270 000-triangle model). Setting
- * ROOMWAVE_IMPORT_IN_PROCESS=1 imports in-process (debugging).
+ * so the import runs in a helper process, `roomwave-import-helper` (built
+ * from app/, rw_import_helper_run), that writes the triangles on its
+ * stdout; a helper that dies or does not answer in time becomes an
+ * RW_ERROR_INPUT naming the file. The helper is a program of its own,
+ * started with posix_spawn here and with GSubprocess by the GUI, not a
+ * fork() of the caller: a fork of a multi-threaded process (GTK, OpenMP)
+ * may only call async-signal-safe functions, and Assimp allocates. Only
+ * when no helper is installed does rw_mesh_load still fork (a library
+ * used on its own). ROOMWAVE_IMPORT_IN_PROCESS=1 imports in-process
+ * (debugging).
+ *
+ * The message: "RWIM", u32 version, u8 ok; then either i32 code + u32
+ * length + text, or the RawMesh field by field (counts, first non-finite
+ * vertex, surface names and material hints, vertices, triangles, their
+ * surface ids), in the machine's byte order (helper and caller are built
+ * together).
  */
+
+#define HELPER_MAGIC "RWIM"
+#define HELPER_VERSION 1u
 
 /* Reads exactly n bytes, waiting at most until `deadline` (CLOCK_MONOTONIC
  * seconds); false on EOF, error or timeout (*timed_out set). */
@@ -725,16 +741,38 @@ read_all (int fd, void *data, size_t n, double deadline, bool *timed_out)
   return true;
 }
 
-/* The child's message: u8 ok; then either i32 code + u32 length + text, or
- * the RawMesh field by field. */
-static void
-child_import (int fd, const char *path, double scale)
+/* Where the message is read from: a pipe (until a deadline), or the bytes
+ * a caller has already collected from the helper (the GUI). */
+typedef struct {
+  int fd;                 /* ≥ 0: the pipe */
+  double deadline;
+  bool timed_out;
+  const uint8_t *buf;     /* fd < 0: these bytes */
+  size_t len, pos;
+} Reader;
+
+static bool
+get (Reader *rd, void *data, size_t n)
+{
+  if (rd->fd >= 0)
+    return read_all (rd->fd, data, n, rd->deadline, &rd->timed_out);
+  if (rd->len - rd->pos < n)
+    return false;
+  memcpy (data, rd->buf + rd->pos, n);
+  rd->pos += n;
+  return true;
+}
+
+bool
+rw_import_helper_run (const char *path, double scale, int fd)
 {
   RawMesh raw;
   memset (&raw, 0, sizeof raw);
   RwError err = { 0 };
+  uint32_t version = HELPER_VERSION;
   uint8_t ok = import_raw (path, scale, &raw, &err);
-  bool w = rw_file_write_all (fd, &ok, 1);
+  bool w = rw_file_write_all (fd, HELPER_MAGIC, 4) && rw_file_write_all (fd, &version, sizeof version)
+           && rw_file_write_all (fd, &ok, 1);
   if (!ok)
     {
       int32_t code = err.code;
@@ -759,118 +797,80 @@ child_import (int fd, const char *path, double scale)
           && rw_file_write_all (fd, raw.tri, 3 * raw.n_t * sizeof (uint32_t))
           && rw_file_write_all (fd, raw.tri_surf, raw.n_t * sizeof (uint32_t));
     }
-  close (fd);
-  _exit (w ? 0 : 3);
+  raw_clear (&raw);
+  return w;
 }
 
+/* Reads the helper's message into `raw` (or its error into `err`): true
+ * when a whole message came (*ok says which kind). */
 static bool
-import_isolated (const char *path, double scale, double file_bytes, RawMesh *raw, RwError *err)
+read_message (Reader *rd, const char *path, RawMesh *raw, bool *ok, RwError *err)
 {
-  /* Without a pipe or a child (no file descriptors left, a huge process
-   * under strict overcommit), import in-process rather than not at all. */
-  int fds[2];
-  if (pipe (fds) != 0)
-    return import_raw (path, scale, raw, err);
-  /* Anything the parent buffered must not be written twice by the child. */
-  fflush (NULL);
-  pid_t pid = fork ();
-  if (pid < 0)
-    {
-      close (fds[0]);
-      close (fds[1]);
-      return import_raw (path, scale, raw, err);
-    }
-  if (pid == 0)
-    {
-      /* Assimp prints failed assertions on stderr; the library never
-       * prints (rw-error.h). */
-      int devnull = open ("/dev/null", O_WRONLY);
-      if (devnull >= 0)
-        {
-          dup2 (devnull, STDERR_FILENO);
-          dup2 (devnull, STDOUT_FILENO);
-          close (devnull);
-        }
-      close (fds[0]);
-      child_import (fds[1], path, scale);
-    }
-  close (fds[1]);
+  char magic[4];
+  uint32_t version;
+  uint8_t ok8 = 0;
 
-  /* Generous: a minute plus 4 s per MB (Assimp reads FBX or IFC slowly). */
-  double limit_s = 60.0 + 4.0 * file_bytes / 1e6;
-  struct timespec now;
-  clock_gettime (CLOCK_MONOTONIC, &now);
-  double deadline = now.tv_sec + 1e-9 * now.tv_nsec + limit_s;
-  bool timed_out = false, got = false;
-  uint8_t ok = 0;
-  int fd = fds[0];
-  if (read_all (fd, &ok, 1, deadline, &timed_out))
+  *ok = false;
+  if (!get (rd, magic, 4) || memcmp (magic, HELPER_MAGIC, 4) != 0 || !get (rd, &version, sizeof version)
+      || version != HELPER_VERSION || !get (rd, &ok8, 1))
+    return false;
+  if (!ok8)
     {
-      if (!ok)
-        {
-          int32_t code;
-          uint32_t len;
-          char msg[sizeof err->message];
-          if (read_all (fd, &code, sizeof code, deadline, &timed_out)
-              && read_all (fd, &len, sizeof len, deadline, &timed_out) && len < sizeof msg
-              && read_all (fd, msg, len, deadline, &timed_out))
-            {
-              msg[len] = '\0';
-              rw_fail (err, (RwErrorCode) code, "%s", msg);
-              got = true;
-            }
-        }
-      else
-        {
-          uint64_t counts[4];
-          bool r = read_all (fd, counts, sizeof counts, deadline, &timed_out)
-                   && read_all (fd, raw->first_nonfinite, sizeof raw->first_nonfinite, deadline, &timed_out)
-                   && counts[0] < (1u << 30) && counts[1] < ((uint64_t) 1 << 40) && counts[2] < ((uint64_t) 1 << 40);
-          if (r)
-            {
-              raw->surf = calloc (counts[0] ? counts[0] : 1, sizeof (char *));
-              raw->surf_mat = calloc (counts[0] ? counts[0] : 1, sizeof (char *));
-              raw->xyz = malloc (counts[1] ? 3 * counts[1] * sizeof (double) : 1);
-              raw->tri = malloc (counts[2] ? 3 * counts[2] * sizeof (uint32_t) : 1);
-              raw->tri_surf = malloc (counts[2] ? counts[2] * sizeof (uint32_t) : 1);
-              r = raw->surf && raw->surf_mat && raw->xyz && raw->tri && raw->tri_surf;
-              if (!r)
-                rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory while loading the mesh"), path);
-              raw->n_nonfinite = counts[3];
-            }
-          for (uint64_t i = 0; r && i < counts[0]; i++)
-            {
-              uint32_t len, mlen = UINT32_MAX;
-              r = read_all (fd, &len, sizeof len, deadline, &timed_out) && len < (1u << 20)
-                  && (raw->surf[i] = calloc (1, len + 1)) != NULL
-                  && read_all (fd, raw->surf[i], len, deadline, &timed_out);
-              raw->n_surf += raw->surf[i] != NULL;
-              r = r && read_all (fd, &mlen, sizeof mlen, deadline, &timed_out)
-                  && (mlen == UINT32_MAX
-                      || (mlen < (1u << 20) && (raw->surf_mat[i] = calloc (1, mlen + 1)) != NULL
-                          && read_all (fd, raw->surf_mat[i], mlen, deadline, &timed_out)));
-            }
-          r = r && read_all (fd, raw->xyz, 3 * counts[1] * sizeof (double), deadline, &timed_out)
-              && read_all (fd, raw->tri, 3 * counts[2] * sizeof (uint32_t), deadline, &timed_out)
-              && read_all (fd, raw->tri_surf, counts[2] * sizeof (uint32_t), deadline, &timed_out);
-          if (r)
-            {
-              raw->n_v = counts[1];
-              raw->n_t = counts[2];
-            }
-          got = r;
-        }
+      int32_t code;
+      uint32_t len;
+      char msg[sizeof err->message];
+      if (!get (rd, &code, sizeof code) || !get (rd, &len, sizeof len) || len >= sizeof msg
+          || !get (rd, msg, len))
+        return false;
+      msg[len] = '\0';
+      rw_fail (err, (RwErrorCode) code, "%s", msg);
+      return true;
     }
-  close (fd);
-  if (timed_out)
-    kill (pid, SIGKILL);
-  int status = 0;
-  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
-    ;
-  if (got && ok)
-    return true;
+  uint64_t counts[4];
+  bool r = get (rd, counts, sizeof counts) && get (rd, raw->first_nonfinite, sizeof raw->first_nonfinite)
+           && counts[0] < (1u << 30) && counts[1] < ((uint64_t) 1 << 40) && counts[2] < ((uint64_t) 1 << 40);
+  if (r)
+    {
+      raw->surf = calloc (counts[0] ? counts[0] : 1, sizeof (char *));
+      raw->surf_mat = calloc (counts[0] ? counts[0] : 1, sizeof (char *));
+      raw->xyz = malloc (counts[1] ? 3 * counts[1] * sizeof (double) : 1);
+      raw->tri = malloc (counts[2] ? 3 * counts[2] * sizeof (uint32_t) : 1);
+      raw->tri_surf = malloc (counts[2] ? counts[2] * sizeof (uint32_t) : 1);
+      r = raw->surf && raw->surf_mat && raw->xyz && raw->tri && raw->tri_surf;
+      if (!r)
+        rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory while loading the mesh"), path);
+      raw->n_nonfinite = counts[3];
+    }
+  for (uint64_t i = 0; r && i < counts[0]; i++)
+    {
+      uint32_t len, mlen = UINT32_MAX;
+      r = get (rd, &len, sizeof len) && len < (1u << 20) && (raw->surf[i] = calloc (1, len + 1)) != NULL
+          && get (rd, raw->surf[i], len);
+      raw->n_surf += raw->surf[i] != NULL;
+      r = r && get (rd, &mlen, sizeof mlen)
+          && (mlen == UINT32_MAX
+              || (mlen < (1u << 20) && (raw->surf_mat[i] = calloc (1, mlen + 1)) != NULL
+                  && get (rd, raw->surf_mat[i], mlen)));
+    }
+  r = r && get (rd, raw->xyz, 3 * counts[1] * sizeof (double))
+      && get (rd, raw->tri, 3 * counts[2] * sizeof (uint32_t))
+      && get (rd, raw->tri_surf, counts[2] * sizeof (uint32_t));
+  if (r)
+    {
+      raw->n_v = counts[1];
+      raw->n_t = counts[2];
+    }
+  *ok = r;
+  return r;
+}
+
+/* The outcome of a helper run: its message when one came, else why not,
+ * from how the helper ended (`status` as waitpid gives it). */
+static bool
+helper_outcome (const char *path, bool got, bool ok, bool timed_out, double limit_s, int status, RwError *err)
+{
   if (got)
-    return false;   /* the child's own error, already in err */
+    return ok;   /* false: the helper's own error, already in err */
   if (err && err->code == RW_ERROR_MEMORY)
     return false;
   if (timed_out)
@@ -940,76 +940,187 @@ find_stray_vertex (const double *xyz, size_t n, size_t *stray, double centre[3],
   return *radius > 0 && far_d > RW_STRAY_RATIO * *radius ? 1 : 0;
 }
 
-RwMesh *
-rw_mesh_load (const char *path, double scale, RwError *err)
+
+const char *
+rw_import_helper_path (void)
+{
+  const char *env = getenv ("ROOMWAVE_IMPORT_HELPER");
+  if (env != NULL && *env != '\0')
+    return access (env, X_OK) == 0 ? env : NULL;
+  if (access (RW_BUILD_IMPORT_HELPER, X_OK) == 0)
+    return RW_BUILD_IMPORT_HELPER;
+  if (access (RW_INSTALL_IMPORT_HELPER, X_OK) == 0)
+    return RW_INSTALL_IMPORT_HELPER;
+  return NULL;
+}
+
+void
+rw_import_helper_format_scale (double scale, char buf[RW_IMPORT_HELPER_SCALE_LEN])
+{
+  snprintf (buf, RW_IMPORT_HELPER_SCALE_LEN, "%.17g", scale);
+}
+
+/* Starts the helper (posix_spawn; a fork only without one) with its
+ * stdout on fds[1]; the child's pid, or −1. */
+static pid_t
+start_helper (const char *path, double scale, int fds[2])
+{
+  const char *helper = rw_import_helper_path ();
+  pid_t pid = -1;
+
+  if (helper != NULL)
+    {
+      char scale_arg[RW_IMPORT_HELPER_SCALE_LEN];
+      rw_import_helper_format_scale (scale, scale_arg);
+      char *const argv[] = { (char *) helper, scale_arg, (char *) path, NULL };
+      posix_spawn_file_actions_t fa;
+      if (posix_spawn_file_actions_init (&fa) != 0)
+        return -1;
+      /* Assimp prints failed assertions on stderr; the library never
+       * prints (rw-error.h). */
+      bool set = posix_spawn_file_actions_adddup2 (&fa, fds[1], STDOUT_FILENO) == 0
+                 && posix_spawn_file_actions_addopen (&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0) == 0
+                 && posix_spawn_file_actions_addclose (&fa, fds[0]) == 0;
+      extern char **environ;
+      if (!set || posix_spawn (&pid, helper, &fa, NULL, argv, environ) != 0)
+        pid = -1;
+      posix_spawn_file_actions_destroy (&fa);
+      return pid;
+    }
+  /* Anything the parent buffered must not be written twice by the child. */
+  fflush (NULL);
+  pid = fork ();
+  if (pid == 0)
+    {
+      int devnull = open ("/dev/null", O_WRONLY);
+      if (devnull >= 0)
+        {
+          dup2 (devnull, STDERR_FILENO);
+          close (devnull);
+        }
+      close (fds[0]);
+      _exit (rw_import_helper_run (path, scale, fds[1]) ? 0 : 3);
+    }
+  return pid;
+}
+
+static bool
+import_isolated (const char *path, double scale, double file_bytes, RawMesh *raw, RwError *err)
+{
+  /* Without a pipe or a child (no file descriptors left, a huge process
+   * under strict overcommit), import in-process rather than not at all. */
+  int fds[2];
+  if (pipe2 (fds, O_CLOEXEC) != 0)
+    return import_raw (path, scale, raw, err);
+  pid_t pid = start_helper (path, scale, fds);
+  close (fds[1]);
+  if (pid < 0)
+    {
+      close (fds[0]);
+      return import_raw (path, scale, raw, err);
+    }
+
+  /* Generous: a minute plus 4 s per MB (Assimp reads FBX or IFC slowly). */
+  double limit_s = 60.0 + 4.0 * file_bytes / 1e6;
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  Reader rd = { .fd = fds[0], .deadline = now.tv_sec + 1e-9 * now.tv_nsec + limit_s };
+  bool ok = false;
+  bool got = read_message (&rd, path, raw, &ok, err);
+  close (fds[0]);
+  if (rd.timed_out)
+    kill (pid, SIGKILL);
+  int status = 0;
+  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  return helper_outcome (path, got, ok, rd.timed_out, limit_s, status, err);
+}
+
+static RwMesh *mesh_from_raw (const char *path, double scale, RawMesh *raw, RwError *err);
+
+bool
+rw_mesh_load_precheck (const char *path, double scale, double *file_bytes, RwError *err)
 {
   if (path == NULL || *path == '\0')
-    {
-      rw_fail (err, RW_ERROR_INPUT, _("no mesh file given"));
-      return NULL;
-    }
+    return rw_fail (err, RW_ERROR_INPUT, _("no mesh file given"));
   if (!isfinite (scale) || scale <= 0)
-    {
-      rw_fail (err, RW_ERROR_INPUT, _("%s: scale %g is not a positive finite number"), path, scale);
-      return NULL;
-    }
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: scale %g is not a positive finite number"), path, scale);
   struct stat st;
   if (stat (path, &st) != 0)
-    {
-      rw_fail (err, RW_ERROR_IO, _("%s: cannot open the mesh file: %s"), path, strerror (errno));
-      return NULL;
-    }
+    return rw_fail (err, RW_ERROR_IO, _("%s: cannot open the mesh file: %s"), path, strerror (errno));
   if (!rw_file_check_regular (path, &st, _("a mesh file"), err))
-    return NULL;
+    return false;
   FILE *probe = fopen (path, "rb");
   if (probe == NULL)
-    {
-      rw_fail (err, RW_ERROR_IO, _("%s: cannot open the mesh file: %s"), path, strerror (errno));
-      return NULL;
-    }
+    return rw_fail (err, RW_ERROR_IO, _("%s: cannot open the mesh file: %s"), path, strerror (errno));
   fclose (probe);
   if (st.st_size == 0)
-    {
-      rw_fail (err, RW_ERROR_INPUT, _("%s: the file is empty"), path);
-      return NULL;
-    }
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: the file is empty"), path);
   if (has_extension (path, "obj") && obj_looks_truncated (path))
-    {
-      rw_fail (err, RW_ERROR_INPUT,
-               _("%s: the file is truncated: its last line is an incomplete vertex or face"), path);
-      return NULL;
-    }
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("%s: the file is truncated: its last line is an incomplete vertex or face"), path);
 
   uint32_t promised;
   long held;
   if (has_extension (path, "stl") && stl_binary_truncated (path, (long) st.st_size, &promised, &held))
-    {
-      rw_fail (err, RW_ERROR_INPUT,
-               _("%s: the binary STL file is truncated: its header promises %u triangles, the file holds %ld"),
-               path, (unsigned) promised, held);
-      return NULL;
-    }
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("%s: the binary STL file is truncated: its header promises %u triangles, the file holds %ld"),
+                    path, (unsigned) promised, held);
 
   const char *ply_problem = has_extension (path, "ply") ? ply_header_problem (path, (long) st.st_size) : NULL;
   if (ply_problem != NULL)
-    {
-      rw_fail (err, RW_ERROR_INPUT, _("%s: %s"), path, ply_problem);
-      return NULL;
-    }
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: %s"), path, ply_problem);
+
+  if (file_bytes != NULL)
+    *file_bytes = (double) st.st_size;
+  return true;
+}
+
+RwMesh *
+rw_mesh_load (const char *path, double scale, RwError *err)
+{
+  double file_bytes = 0;
+  if (!rw_mesh_load_precheck (path, scale, &file_bytes, err))
+    return NULL;
 
   RawMesh raw;
   memset (&raw, 0, sizeof raw);
-  /* Assimp runs in a child process unless told otherwise (see import_isolated). */
+  /* Assimp runs in a helper process unless told otherwise (see import_isolated). */
   const char *in_process = getenv ("ROOMWAVE_IMPORT_IN_PROCESS");
   bool ok = in_process && *in_process && strcmp (in_process, "0") != 0
               ? import_raw (path, scale, &raw, err)
-              : import_isolated (path, scale, (double) st.st_size, &raw, err);
+              : import_isolated (path, scale, file_bytes, &raw, err);
   if (!ok)
     {
       raw_clear (&raw);
       return NULL;
     }
+  return mesh_from_raw (path, scale, &raw, err);
+}
 
+RwMesh *
+rw_mesh_from_helper_output (const char *path, double scale, const void *data, size_t len, int wait_status,
+                            RwError *err)
+{
+  RawMesh raw;
+  memset (&raw, 0, sizeof raw);
+  Reader rd = { .fd = -1, .buf = data, .len = data != NULL ? len : 0 };
+  bool ok = false;
+  bool got = read_message (&rd, path, &raw, &ok, err);
+  if (!helper_outcome (path, got, ok, false, 0, wait_status, err))
+    {
+      raw_clear (&raw);
+      return NULL;
+    }
+  return mesh_from_raw (path, scale, &raw, err);
+}
+
+/* Welds and checks what Assimp gave (`raw`, cleared here) into a mesh. */
+static RwMesh *
+mesh_from_raw (const char *path, double scale, RawMesh *raw_in, RwError *err)
+{
+  RawMesh raw = *raw_in;
+  memset (raw_in, 0, sizeof *raw_in);
   RwMesh *mesh = NULL, *out = rw_mesh_new ();
   uint32_t *remap = NULL;
   double *welded = NULL;

@@ -33,10 +33,36 @@ typedef struct {
  * a message naming the file: missing, empty, not a mesh, no triangles,
  * truncated, non-finite coordinates. scale must be finite and > 0.
  * Node transforms are applied; coincident vertices of different meshes are
- * welded (1e-7 of the bounding-box diagonal). Assimp itself runs in a
- * forked child process, so that a file that crashes or hangs it becomes an
- * error instead (docs/IMPORT.md; ROOMWAVE_IMPORT_IN_PROCESS=1 to debug). */
+ * welded (1e-7 of the bounding-box diagonal). Assimp itself runs in the
+ * import helper, a process of its own started with posix_spawn, so that a
+ * file that crashes or hangs it becomes an error instead (docs/IMPORT.md;
+ * ROOMWAVE_IMPORT_IN_PROCESS=1 to debug). */
 RwMesh *rw_mesh_load (const char *path, double scale, RwError *err);
+
+/* The import helper, for callers that start it themselves (the GUI runs it
+ * with GSubprocess, off its main thread and cancellable):
+ *   argv = { rw_import_helper_path (), SCALE, PATH, NULL }, SCALE from
+ *   rw_import_helper_format_scale; collect all it writes on stdout.
+ * rw_import_helper_path: $ROOMWAVE_IMPORT_HELPER, else the build tree's
+ * roomwave-import-helper, else the installed one (libexecdir); NULL when
+ * none exists. */
+const char *rw_import_helper_path (void);
+#define RW_IMPORT_HELPER_SCALE_LEN 32
+void rw_import_helper_format_scale (double scale, char buf[RW_IMPORT_HELPER_SCALE_LEN]);
+/* The checks rw_mesh_load makes before Assimp sees the file (missing, a
+ * folder, empty, OBJ cut in its last line, short binary STL, damaged PLY
+ * header, bad scale); *file_bytes (may be NULL) gets the file's size. */
+bool rw_mesh_load_precheck (const char *path, double scale, double *file_bytes, RwError *err);
+/* The mesh from all the helper wrote on stdout (data, len) and how it
+ * ended (wait_status as waitpid gives it): the helper's own error, or "the
+ * file is damaged: Assimp crashed…" when it died, or the mesh welded and
+ * checked exactly as rw_mesh_load builds it. */
+RwMesh *rw_mesh_from_helper_output (const char *path, double scale, const void *data, size_t len,
+                                    int wait_status, RwError *err);
+/* The helper's body (app/roomwave-import-helper.c): imports `path` with
+ * Assimp in this process and writes the result, or the error, to fd in
+ * the helper's format. False when fd refused the message. */
+bool rw_import_helper_run (const char *path, double scale, int fd);
 
 /* Programmatic construction (tests, demo shapes, and the importer: every
  * RwMesh comes from rw_mesh_new(), which rw_mesh_free() relies on). */

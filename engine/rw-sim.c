@@ -5,7 +5,6 @@
 #include "rw-clock.h"
 
 #include <errno.h>
-#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,14 +13,13 @@
 #include <time.h>
 
 #include "rw-audio.h"
-#include "rw-config.h"
 #include "rw-file.h"
 #include "rw-i18n.h"
-#include "rw-json.h"
 #include "rw-materials.h"
 #include "rw-mesh.h"
 #include "rw-physics.h"
 #include "rw-postprocess.h"
+#include "rw-results.h"
 #include "rw-voxel.h"
 
 /* Amplitude of the soft impulse. rw_postprocess divides it out, so any
@@ -43,78 +41,6 @@ rw_sim_config_init (RwSimConfig *cfg)
   cfg->precision = RW_PRECISION_F32;
   cfg->fs_out_hz = RW_OUTPUT_RATE_HZ;
   cfg->threads = 0;
-}
-
-const char *
-rw_boundary_name (RwBoundary b)
-{
-  switch (b)
-    {
-    case RW_BOUNDARY_FV: return "fv";
-    case RW_BOUNDARY_LRS: return "lrs";
-    case RW_BOUNDARY_SAVIOJA: return "savioja";
-    default: return "?";
-    }
-}
-
-const char *
-rw_backend_kind_name (RwBackendKind k)
-{
-  switch (k)
-    {
-    case RW_BACKEND_AUTO: return "auto";
-    case RW_BACKEND_CPU: return "cpu";
-    case RW_BACKEND_CUDA: return "cuda";
-    default: return "?";
-    }
-}
-
-const char *
-rw_precision_name (RwPrecision p)
-{
-  switch (p)
-    {
-    case RW_PRECISION_F32: return "f32";
-    case RW_PRECISION_F64: return "f64";
-    case RW_PRECISION_F16: return "f16";
-    default: return "?";
-    }
-}
-
-bool
-rw_boundary_parse (const char *s, RwBoundary *out)
-{
-  for (int b = RW_BOUNDARY_FV; b <= RW_BOUNDARY_SAVIOJA; b++)
-    if (s != NULL && strcmp (s, rw_boundary_name ((RwBoundary) b)) == 0)
-      {
-        *out = (RwBoundary) b;
-        return true;
-      }
-  return false;
-}
-
-bool
-rw_backend_kind_parse (const char *s, RwBackendKind *out)
-{
-  for (int k = RW_BACKEND_AUTO; k <= RW_BACKEND_CUDA; k++)
-    if (s != NULL && strcmp (s, rw_backend_kind_name ((RwBackendKind) k)) == 0)
-      {
-        *out = (RwBackendKind) k;
-        return true;
-      }
-  return false;
-}
-
-bool
-rw_precision_parse (const char *s, RwPrecision *out)
-{
-  for (int p = RW_PRECISION_F32; p <= RW_PRECISION_F16; p++)
-    if (s != NULL && strcmp (s, rw_precision_name ((RwPrecision) p)) == 0)
-      {
-        *out = (RwPrecision) p;
-        return true;
-      }
-  return false;
 }
 
 void
@@ -147,11 +73,12 @@ rw_sim_result_clear (RwSimResult *res)
   memset (res, 0, sizeof *res);
 }
 
-/* Settings a user can get wrong, each named with its value. */
-/* Everything but the mesh: rw_sim_solve checks it for callers that hold
- * their own mesh (the GUI); rw_simulate before a possibly slow import. */
-static bool
-check_settings (const RwSimConfig *cfg, RwError *err)
+/* Settings a user can get wrong, each named with its value. Everything
+ * but the mesh: rw_sim_solve checks it for callers that hold their own
+ * mesh (the GUI); rw_simulate before a possibly slow import; the GUI's
+ * project loader before it accepts a file. */
+bool
+rw_sim_check_settings (const RwSimConfig *cfg, RwError *err)
 {
   if (!isfinite (cfg->fmax_hz) || cfg->fmax_hz <= 0 || cfg->fmax_hz > 100000)
     return rw_fail (err, RW_ERROR_INPUT, _("fmax %g Hz: must be between 0 and 100 kHz"), cfg->fmax_hz);
@@ -225,7 +152,7 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
   RwSolver *solver = NULL;
   double *signal = NULL;
 
-  if (!check_settings (cfg, err))
+  if (!rw_sim_check_settings (cfg, err))
     return false;
   if (surface_R == NULL)
     return rw_fail (err, RW_ERROR_INPUT, _("No reflection factors given for the surfaces"));
@@ -428,7 +355,7 @@ rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], size_t 
     return rw_fail (err, RW_ERROR_INPUT, _("No mesh file given"));
   if (!isfinite (cfg->scale) || cfg->scale <= 0)
     return rw_fail (err, RW_ERROR_INPUT, _("Scale %g: must be a positive number"), cfg->scale);
-  if (!check_settings (cfg, err))
+  if (!rw_sim_check_settings (cfg, err))
     return false;
 
   const double t_start = rw_clock_s ();
@@ -534,120 +461,6 @@ rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
   return false;
 }
 
-char *
-rw_sim_results_json (const RwSimConfig *cfg, const RwSimResult *res)
-{
-  json_object *root = json_object_new_object ();
-  json_object_object_add (root, "roomwave_version", json_object_new_string (RW_VERSION));
-  json_object_object_add (root, "mesh_file", json_object_new_string (cfg->mesh_path ? cfg->mesh_path : ""));
-
-  json_object *set = json_object_new_object ();
-  json_object_object_add (set, "fmax_hz", rw_json_number (cfg->fmax_hz));
-  json_object_object_add (set, "ppw", rw_json_number (cfg->ppw));
-  json_object_object_add (set, "duration_s", rw_json_number (cfg->duration_s));
-  json_object_object_add (set, "temperature_c", rw_json_number (cfg->temperature_c));
-  json_object_object_add (set, "c_m_per_s", rw_json_number (res->c));
-  json_object_object_add (set, "scale", rw_json_number (cfg->scale));
-  json_object_object_add (set, "boundary", json_object_new_string (rw_boundary_name (cfg->boundary)));
-  json_object_object_add (set, "reflection",
-                          rw_json_number (cfg->uniform_R));
-  json_object_object_add (set, "materials_map",
-                          cfg->materials_map ? json_object_new_string (cfg->materials_map) : NULL);
-  json_object_object_add (set, "backend_requested",
-                          json_object_new_string (rw_backend_kind_name (cfg->backend)));
-  json_object_object_add (set, "backend_used", json_object_new_string (res->backend));
-  json_object_object_add (set, "device", json_object_new_string (res->device));
-  json_object_object_add (set, "precision", json_object_new_string (rw_precision_name (cfg->precision)));
-  json_object *src = json_object_new_object ();
-  json_object_object_add (src, "position_m", rw_json_vec3 (cfg->source));
-  json_object_object_add (src, "cell_centre_m", rw_json_vec3 (res->source_at));
-  json_object_object_add (src, "kind", json_object_new_string ("soft impulse"));
-  json_object_object_add (set, "source", src);
-  json_object *rcvs = json_object_new_array ();
-  for (size_t r = 0; r < cfg->n_receivers; r++)
-    {
-      json_object *o = json_object_new_object ();
-      json_object_object_add (o, "position_m", rw_json_vec3 (cfg->receivers[r]));
-      if (res->receivers_at != NULL)
-        {
-          json_object_object_add (o, "cell_centre_m", rw_json_vec3 (res->receivers_at[r]));
-          double d2 = 0;
-          for (int k = 0; k < 3; k++)
-            d2 += (res->receivers_at[r][k] - res->source_at[k]) * (res->receivers_at[r][k] - res->source_at[k]);
-          json_object_object_add (o, "distance_m", rw_json_number (sqrt (d2)));
-        }
-      json_object_array_add (rcvs, o);
-    }
-  json_object_object_add (set, "receivers", rcvs);
-  json_object_object_add (root, "settings", set);
-
-  json_object_object_add (root, "fs_grid_hz", rw_json_number (res->fs_grid_hz));
-  json_object_object_add (root, "fs_out_hz", rw_json_number (res->fs_out_hz));
-  json_object_object_add (root, "spacing_m", rw_json_number (res->spacing_m));
-  json_object_object_add (root, "courant", rw_json_number (RW_COURANT_3D));
-  json_object_object_add (root, "n_steps", json_object_new_int64 ((int64_t) res->n_steps));
-  json_object_object_add (root, "n_steps_run", json_object_new_int64 ((int64_t) res->n_steps_run));
-  json_object *grid = json_object_new_object ();
-  json_object_object_add (grid, "nx", json_object_new_int64 ((int64_t) res->nx));
-  json_object_object_add (grid, "ny", json_object_new_int64 ((int64_t) res->ny));
-  json_object_object_add (grid, "nz", json_object_new_int64 ((int64_t) res->nz));
-  json_object_object_add (root, "grid", grid);
-  json_object *cells = json_object_new_object ();
-  json_object_object_add (cells, "inside", json_object_new_int64 ((int64_t) res->n_inside));
-  json_object_object_add (cells, "boundary", json_object_new_int64 ((int64_t) res->n_boundary));
-  json_object_object_add (root, "cells", cells);
-  json_object *vol = json_object_new_object ();
-  json_object_object_add (vol, "mesh_m3", rw_json_number (res->mesh_volume_m3));
-  json_object_object_add (vol, "grid_m3", rw_json_number (res->grid_volume_m3));
-  json_object_object_add (root, "volumes", vol);
-
-  json_object *surf = json_object_new_array ();
-  for (size_t i = 0; i < res->n_surfaces; i++)
-    {
-      json_object *o = json_object_new_object ();
-      json_object_object_add (o, "name", json_object_new_string (res->surface_names[i] ? res->surface_names[i] : ""));
-      json_object_object_add (o, "material",
-                              json_object_new_string (res->surface_materials && res->surface_materials[i]
-                                                      ? res->surface_materials[i] : ""));
-      json_object_object_add (o, "R", rw_json_number (res->surface_R[i]));
-      json_object_array_add (surf, o);
-    }
-  json_object_object_add (root, "surfaces", surf);
-
-  json_object *outs = json_object_new_array ();
-  for (size_t r = 0; r < cfg->n_receivers; r++)
-    {
-      char name[64];
-      rw_sim_output_name (r, name, sizeof name);
-      json_object_array_add (outs, json_object_new_string (name));
-    }
-  json_object_object_add (root, "outputs", outs);
-  json_object_object_add (root, "ir_frames", json_object_new_int64 ((int64_t) res->ir_frames));
-
-  json_object *tim = json_object_new_object ();
-  json_object_object_add (tim, "import_s", rw_json_number (res->t_import_s));
-  json_object_object_add (tim, "voxelise_s", rw_json_number (res->t_voxelise_s));
-  json_object_object_add (tim, "solve_s", rw_json_number (res->t_solve_s));
-  json_object_object_add (tim, "postprocess_s", rw_json_number (res->t_postprocess_s));
-  json_object_object_add (tim, "total_s", rw_json_number (res->t_total_s));
-  json_object_object_add (root, "timings", tim);
-  json_object_object_add (root, "mvox_per_s", rw_json_number (res->mvox_per_s));
-
-  /* An output rate below 2 fmax cuts the IR at its Nyquist frequency. */
-  const double valid_hz = fmin (res->fmax_hz, 0.5 * res->fs_out_hz);
-  char note[640];
-  snprintf (note, sizeof note,
-            "valid up to fmax = %g Hz%s: low-passed there (flat to fmax, -60 dB from %g Hz); "
-            "DC-blocked below %g Hz; calibrated so that the free-field direct sound at 1 m sums to 1 "
-            "(area 1/r at distance r)",
-            valid_hz, valid_hz < res->fmax_hz ? " (the output rate's Nyquist frequency, below fmax)" : "",
-            RW_LOWPASS_STOP_FACTOR * res->fmax_hz, RW_DC_BLOCK_HZ);
-  json_object_object_add (root, "validity", json_object_new_string (note));
-  json_object_object_add (root, "valid_up_to_hz", rw_json_number (valid_hz));
-
-  return rw_json_take_string (root);
-}
-
 static bool
 make_dir (const char *dir, RwError *err)
 {
@@ -685,7 +498,8 @@ rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
 {
   if (out_dir == NULL || out_dir[0] == '\0')
     return rw_fail (err, RW_ERROR_INPUT, _("No output folder given"));
-  if (res->ir == NULL || res->n_receivers == 0 || res->ir_frames == 0)
+  if (res->ir == NULL || res->n_receivers == 0 || res->ir_frames == 0 || res->receivers_at == NULL
+      || res->receiver_cells == NULL || res->n_receivers != cfg->n_receivers)
     return rw_fail (err, RW_ERROR_INPUT, _("%s: no impulse responses to write"), out_dir);
   if (!make_dir (out_dir, err))
     return false;
@@ -711,8 +525,8 @@ rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
           return false;
         }
     }
-  char *json = rw_sim_results_json (cfg, res);
-  snprintf (path, len, "%s/results.json", out_dir);
+  char *json = rw_results_json (cfg, res);
+  snprintf (path, len, "%s/%s", out_dir, RW_RESULTS_FILE);
   bool ok = json != NULL && rw_file_write_atomic (path, json, strlen (json), err);
   if (json == NULL)
     rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));

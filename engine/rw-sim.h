@@ -45,6 +45,13 @@ typedef struct {
 
 void rw_sim_config_init (RwSimConfig *cfg);   /* the defaults above */
 
+/* Checks every setting of cfg but the mesh (fmax, ppw, duration,
+ * temperature, uniform R, output rate, points): the checks rw_simulate and
+ * rw_sim_solve make before a run, for callers that take settings from
+ * elsewhere (the GUI's project files) and must refuse them as a run would.
+ * The message names the setting and its value. */
+bool rw_sim_check_settings (const RwSimConfig *cfg, RwError *err);
+
 typedef struct {
   /* grid and scheme */
   double c, spacing_m, fs_grid_hz, fmax_hz, fs_out_hz;
@@ -108,10 +115,11 @@ bool rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *sur
                    RwProgressFn progress, void *user_data, const atomic_int *cancel,
                    RwSimResult *out, RwError *err);
 
-/* out_dir/receiver-N.wav (32-bit float, fs_out) and out_dir/results.json
- * (settings, fs, h, grid size, cell counts, backend, timings). out_dir is
- * created when missing (one level of parents too); every file is written
- * to a temporary file and renamed, so no file is ever half-written. */
+/* out_dir/receiver-N.wav (32-bit float, fs_out) and out_dir/results.json:
+ * the results folder of rw-results.h (docs/RESULTS.md), which
+ * rw_results_read reads back. out_dir is created when missing (one level
+ * of parents too); every file is written to a temporary file and renamed,
+ * so no file is ever half-written. */
 bool rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
                            const char *out_dir, RwError *err);
 /* The output folder of a run, replaced as a whole (rw-file.h,
@@ -126,21 +134,9 @@ bool rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
 bool rw_sim_out_open (RwStagedDir *sd, const RwSimConfig *cfg, const char *out_dir, RwError *err);
 /* "source-N", N from 1: the subfolder of source s in a run with several. */
 void rw_sim_source_dir_name (size_t s, char *buf, size_t len);
-/* The results JSON as written to results.json (newly allocated, free()),
- * listing the receiver WAV names whether or not they were written. */
-char *rw_sim_results_json (const RwSimConfig *cfg, const RwSimResult *res);
 /* "receiver-N.wav", N from 1: the name of receiver r's file. */
 void rw_sim_output_name (size_t r, char *buf, size_t len);
 void rw_sim_result_clear (RwSimResult *res);
 /* Adds a warning to res (printf format; dropped beyond RW_SIM_MAX_WARNINGS). */
 void rw_sim_warn (RwSimResult *res, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
 
-/* Names used in the JSON, the CLI and the GUI: "fv" "lrs" "savioja",
- * "auto" "cpu" "cuda", "f32" "f64" "f16". The parsers return false on an
- * unknown name. */
-const char *rw_boundary_name (RwBoundary b);
-const char *rw_backend_kind_name (RwBackendKind k);
-const char *rw_precision_name (RwPrecision p);
-bool rw_boundary_parse (const char *s, RwBoundary *out);
-bool rw_backend_kind_parse (const char *s, RwBackendKind *out);
-bool rw_precision_parse (const char *s, RwPrecision *out);

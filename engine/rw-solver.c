@@ -61,16 +61,81 @@ available_ram_bytes (void)
   return 0;
 }
 
+/* ---- names --------------------------------------------------------------- */
+
+const char *const rw_backend_kind_names[] = {
+  [RW_BACKEND_AUTO] = "auto", [RW_BACKEND_CPU] = "cpu", [RW_BACKEND_CUDA] = "cuda", NULL,
+};
+const char *const rw_precision_names[] = {
+  [RW_PRECISION_F32] = "f32", [RW_PRECISION_F64] = "f64", [RW_PRECISION_F16] = "f16", NULL,
+};
+const char *const rw_boundary_names[] = {
+  [RW_BOUNDARY_FV] = "fv", [RW_BOUNDARY_LRS] = "lrs", [RW_BOUNDARY_SAVIOJA] = "savioja", NULL,
+};
+
+/* names[i] for 0 ≤ i < its length, else "?". */
 static const char *
-precision_name (RwPrecision p)
+name_of (const char *const *names, int i)
 {
-  switch (p)
-    {
-    case RW_PRECISION_F32: return "fp32";
-    case RW_PRECISION_F64: return "fp64";
-    case RW_PRECISION_F16: return "fp16";
-    default: return "?";
-    }
+  for (int k = 0; names[k] != NULL; k++)
+    if (k == i)
+      return names[k];
+  return "?";
+}
+
+/* The index of s in names, or −1. */
+static int
+index_of (const char *const *names, const char *s)
+{
+  for (int k = 0; s != NULL && names[k] != NULL; k++)
+    if (strcmp (names[k], s) == 0)
+      return k;
+  return -1;
+}
+
+const char *
+rw_backend_kind_name (RwBackendKind k)
+{
+  return name_of (rw_backend_kind_names, (int) k);
+}
+
+const char *
+rw_precision_name (RwPrecision p)
+{
+  return name_of (rw_precision_names, (int) p);
+}
+
+const char *
+rw_boundary_name (RwBoundary b)
+{
+  return name_of (rw_boundary_names, (int) b);
+}
+
+bool
+rw_backend_kind_parse (const char *s, RwBackendKind *out)
+{
+  int i = index_of (rw_backend_kind_names, s);
+  if (i >= 0)
+    *out = (RwBackendKind) i;
+  return i >= 0;
+}
+
+bool
+rw_precision_parse (const char *s, RwPrecision *out)
+{
+  int i = index_of (rw_precision_names, s);
+  if (i >= 0)
+    *out = (RwPrecision) i;
+  return i >= 0;
+}
+
+bool
+rw_boundary_parse (const char *s, RwBoundary *out)
+{
+  int i = index_of (rw_boundary_names, s);
+  if (i >= 0)
+    *out = (RwBoundary) i;
+  return i >= 0;
 }
 
 /* AUTO → CUDA when it is built in and finds a device, else the CPU. */
@@ -225,7 +290,7 @@ check_memory (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
                         "Lower fmax (memory falls with the cube of fmax), simulate a shorter "
                         "duration or a smaller room, use fp32 rather than fp64, or run on a GPU"),
                       (double) need / 1073741824.0, g->nx, g->ny, g->nz,
-                      precision_name (st->precision), st->n_receivers, st->n_steps,
+                      rw_precision_name (st->precision), st->n_receivers, st->n_steps,
                       (double) avail / 1073741824.0);
     }
   return true;
@@ -369,7 +434,7 @@ check_energy (RwSolver *s, RwError *err)
     return rw_fail (err, RW_ERROR_UNSTABLE,
                     _("The simulation became unstable after %zu steps: the field's energy is not "
                       "finite (%s backend, %s)"),
-                    s->step, s->ops->name, precision_name (s->setup.precision));
+                    s->step, s->ops->name, rw_precision_name (s->setup.precision));
   if (s->step < s->quiet_from || s->step < 2)
     return true;
   if (s->e_first == 0.0)
@@ -386,7 +451,7 @@ check_energy (RwSolver *s, RwError *err)
                       "%.1f dB since step %zu, although the source had stopped at step %zu and "
                       "a passive room can only lose energy (%s backend, %s). Likely cause: %s"),
                     s->step, 10.0 * log10 (e / base), s->e_min_step, s->quiet_from,
-                    s->ops->name, precision_name (s->setup.precision),
+                    s->ops->name, rw_precision_name (s->setup.precision),
                     growth_cause (s->setup.boundary));
   if (e < s->e_min)
     {

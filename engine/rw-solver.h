@@ -35,6 +35,20 @@ typedef enum { RW_SOURCE_SOFT = 0, RW_SOURCE_HARD } RwSourceKind;
 
 typedef enum { RW_BACKEND_AUTO = 0, RW_BACKEND_CPU, RW_BACKEND_CUDA } RwBackendKind;
 
+/* The names of the backend kinds, precisions and boundary forms, the one
+ * table of each (enum order, NULL-terminated): the CLI's --backend,
+ * --precision and --boundary, results.json, the GUI's settings and
+ * project files. The parsers return false on an unknown name (or NULL). */
+extern const char *const rw_backend_kind_names[];   /* "auto" "cpu" "cuda" */
+extern const char *const rw_precision_names[];      /* "f32" "f64" "f16" */
+extern const char *const rw_boundary_names[];       /* "fv" "lrs" "savioja" */
+const char *rw_backend_kind_name (RwBackendKind k);
+const char *rw_precision_name (RwPrecision p);
+const char *rw_boundary_name (RwBoundary b);
+bool rw_backend_kind_parse (const char *s, RwBackendKind *out);
+bool rw_precision_parse (const char *s, RwPrecision *out);
+bool rw_boundary_parse (const char *s, RwBoundary *out);
+
 typedef struct {
   const RwGrid *grid;
   const double *surface_R;        /* grid->n_surfaces reflection factors */

@@ -1509,12 +1509,6 @@ rw_cuda_launch_step (RwCudaState *st, int step)
 
 /* ------------------------------------------------------------- autotune */
 
-static const char *
-rw_precision_name (RwPrecision p)
-{
-  return p == RW_PRECISION_F64 ? "f64" : p == RW_PRECISION_F16 ? "f16" : "f32";
-}
-
 /* One-shot search over rw_cuda_tune_shapes, on the fields as they are at
  * creation (all zero: the same traffic as any field, and nothing changes);
  * best of 3 timed steps each. Cached per device, grid, precision and

@@ -10,9 +10,12 @@ reason; the text table shows the dash and the reason; a stereo file needs
 mean over the IRs that have a value, with the counts; a noisy IR without
 T30 leaves T30 to the others). Empty, garbage, missing, zero-length and
 silent files exit 1 naming the file with nothing on stdout, also among
-several; bad usage exits 2; --help exits 0.
+several; a results folder (and one of several sources) gives every
+receiver WAV it lists with the folder's fmax, as the WAVs named one by one
+do, and a folder without results.json, with a missing WAV or of a newer
+format version exits 1 naming the file; bad usage exits 2; --help exits 0.
 
-Environment (tests/meson.build): ROOMWAVE_CLI."""
+Environment (tests/meson.build): ROOMWAVE_CLI, ROOMWAVE_TEST_DATA."""
 import json
 import math
 import os
@@ -215,6 +218,57 @@ check(rc == 0 and "Spatial average of 2" in out and "T30: 1 of 2" in out and out
 # One bad file among them: exit 1 naming it, nothing on stdout.
 rc, out, err = run(good, garbage, "--json")
 check(rc == 1 and garbage in err and out == "", f"a bad file among several: exit {rc} {err!r} {out[:80]!r}")
+
+# A results folder (docs/RESULTS.md), as `simulate --out` writes it: every
+# receiver WAV it lists, fmax from its results.json; with several sources,
+# every DIR/source-N/. The values equal those of the WAVs named one by one.
+mesh = os.path.join(os.environ["ROOMWAVE_TEST_DATA"], "meshes", "box.obj")
+runs = os.path.join(tmp, "runs")
+p = subprocess.run([cli, "simulate", "--mesh", mesh, "--source", "1,1,1.2", "--source", "2.5,2,1.4",
+                    "--receiver", "3,2,1.5", "--receiver", "1.5,2.2,1.1", "--fmax", "250",
+                    "--duration", "0.6", "--reflection", "0.9", "--backend", "cpu", "--quiet",
+                    "--out", runs], capture_output=True, text=True, timeout=120)
+check(p.returncode == 0, f"simulate for analyse DIR: exit {p.returncode} {p.stderr}")
+one = os.path.join(runs, "source-1")
+rc, out, err = run(one, "--json")
+j = json.loads(out) if rc == 0 else {}
+names = [f.get("file") for f in j.get("files", [])]
+check(rc == 0 and names == [os.path.join(one, "receiver-1.wav"), os.path.join(one, "receiver-2.wav")],
+      f"analyse DIR: the folder's two receivers: exit {rc} {names} {err}")
+check(all(f.get("fmax_hz") == 250 for f in j.get("files", [])) and j.get("average", {}).get("averaged_irs") == 2,
+      "analyse DIR: fmax 250 Hz from the folder, and the average of 2")
+rc2, out2, err2 = run(os.path.join(one, "receiver-1.wav"), os.path.join(one, "receiver-2.wav"), "--json")
+j2 = json.loads(out2) if rc2 == 0 else {}
+check(rc2 == 0 and [f["broadband"] for f in j2.get("files", [])] == [f["broadband"] for f in j.get("files", [])],
+      "analyse DIR gives what the WAVs named one by one give")
+rc, out, err = run(runs, "--json")
+j = json.loads(out) if rc == 0 else {}
+names = [os.path.relpath(f.get("file"), runs) for f in j.get("files", [])]
+check(rc == 0 and names == ["source-1/receiver-1.wav", "source-1/receiver-2.wav",
+                            "source-2/receiver-1.wav", "source-2/receiver-2.wav"],
+      f"analyse DIR of several sources: every source's receivers: exit {rc} {names} {err}")
+rc, out, err = run(one, "--json", "--fmax", "500")
+j = json.loads(out) if rc == 0 else {}
+check(rc == 0 and all(f.get("fmax_hz") == 500 for f in j.get("files", [])), "--fmax overrides the folder's")
+rc, out, err = run(one)
+check(rc == 0 and out.count(" EDT ") == 3 and "results.json of the folder" in out, f"analyse DIR, text: {out[:300]}")
+# Bad folders: exit 1 naming the file, nothing on stdout.
+not_results = os.path.join(tmp, "not-results")
+os.mkdir(not_results)
+rc, out, err = run(not_results)
+check(rc == 1 and not_results in err and "results.json" in err and out == "",
+      f"a folder without results.json: exit {rc} {err!r}")
+os.remove(os.path.join(runs, "source-2", "receiver-2.wav"))
+rc, out, err = run(runs, "--json")
+check(rc == 1 and "source-2/receiver-2.wav" in err and out == "", f"a missing WAV: exit {rc} {err!r}")
+with open(os.path.join(one, "results.json")) as f:
+    doc = json.load(f)
+doc["version"] = 99
+with open(os.path.join(one, "results.json"), "w") as f:
+    json.dump(doc, f)
+rc, out, err = run(one)
+check(rc == 1 and "results.json" in err and "newer Roomwave" in err and out == "",
+      f"a newer format version: exit {rc} {err!r}")
 
 # Usage: exit 2.
 for args in [["--bogus", good], [], ["--fmax", "abc", good], ["--fmax", "nan", good],

@@ -20,7 +20,7 @@ struct _RwMaterialsPanel
   GtkSpinButton *alpha_spin;
 
   RwProject *project;
-  gulong changed_id;
+  GSignalGroup *project_signals;   /* follows the project's properties */
   gboolean updating;   /* set while the panel writes its own widgets */
 };
 
@@ -248,31 +248,33 @@ on_alpha_changed (RwMaterialsPanel *self)
 }
 
 static void
-on_project_changed (RwProject *project, const char *what, RwMaterialsPanel *self)
+on_mesh_changed (RwMaterialsPanel *self)
 {
-  (void) project;
-  if (g_str_equal (what, "mesh"))
-    {
-      rebuild_materials (self);
-      rebuild_rows (self);
-      update_editor (self);
-      g_signal_emit (self, signals[SELECTION_CHANGED], 0);
-    }
-  else if (g_str_equal (what, "materials"))
-    {
-      rebuild_rows (self);
-      update_editor (self);
-    }
+  rebuild_materials (self);
+  rebuild_rows (self);
+  update_editor (self);
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+static void
+on_materials_changed (RwMaterialsPanel *self)
+{
+  rebuild_rows (self);
+  update_editor (self);
 }
 
 void
 rw_materials_panel_set_project (RwMaterialsPanel *self, RwProject *project)
 {
-  if (self->project != NULL)
-    g_clear_signal_handler (&self->changed_id, self->project);
+  if (self->project_signals == NULL)
+    {
+      self->project_signals = g_signal_group_new (RW_TYPE_PROJECT);
+      g_signal_group_connect_swapped (self->project_signals, "notify::mesh", G_CALLBACK (on_mesh_changed), self);
+      g_signal_group_connect_swapped (self->project_signals, "notify::surface-materials",
+                                      G_CALLBACK (on_materials_changed), self);
+    }
   g_set_object (&self->project, project);
-  if (project != NULL)
-    self->changed_id = g_signal_connect (project, "changed", G_CALLBACK (on_project_changed), self);
+  g_signal_group_set_target (self->project_signals, project);
   rebuild_materials (self);
   rebuild_rows (self);
   update_editor (self);
@@ -300,8 +302,9 @@ rw_materials_panel_dispose (GObject *object)
 {
   RwMaterialsPanel *self = RW_MATERIALS_PANEL (object);
 
-  if (self->project != NULL)
-    g_clear_signal_handler (&self->changed_id, self->project);
+  if (self->project_signals != NULL)
+    g_signal_group_set_target (self->project_signals, NULL);
+  g_clear_object (&self->project_signals);
   g_clear_object (&self->project);
   gtk_widget_dispose_template (GTK_WIDGET (self), RW_TYPE_MATERIALS_PANEL);
   G_OBJECT_CLASS (rw_materials_panel_parent_class)->dispose (object);

@@ -1,6 +1,8 @@
 /* rw-preferences.c — see rw-preferences.h. */
 #include "rw-preferences.h"
 
+#include "rw-solver.h"
+
 struct _RwPreferences
 {
   GtkWindow parent_instance;
@@ -13,9 +15,8 @@ struct _RwPreferences
 
 G_DEFINE_TYPE (RwPreferences, rw_preferences, GTK_TYPE_WINDOW)
 
-/* The string keys' values in the drop-downs' order. */
-static const char *const backend_ids[] = { "auto", "cpu", "cuda", NULL };
-static const char *const precision_ids[] = { "f32", "f64", "f16", NULL };
+/* The string keys' values in the drop-downs' order (backend and
+ * precision: the engine's name tables, rw-solver.h, in enum order). */
 static const char *const units_ids[] = { "m", "cm", "mm", "in", "ft", NULL };
 
 static gboolean
@@ -97,8 +98,8 @@ rw_preferences_new (GSettings *settings)
     }
   self->settings = g_object_ref (settings);
   g_settings_bind (settings, "default-fmax", self->fmax_spin, "value", G_SETTINGS_BIND_DEFAULT);
-  bind_choice (settings, "backend", self->backend_dropdown, backend_ids);
-  bind_choice (settings, "precision", self->precision_dropdown, precision_ids);
+  bind_choice (settings, "backend", self->backend_dropdown, rw_backend_kind_names);
+  bind_choice (settings, "precision", self->precision_dropdown, rw_precision_names);
   bind_choice (settings, "units", self->units_dropdown, units_ids);
   return GTK_WINDOW (self);
 }

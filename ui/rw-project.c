@@ -1,6 +1,8 @@
 /* rw-project.c — the document model and its .roomwave file (see rw-project.h). */
 #include "rw-project.h"
+#include "rw-file.h"
 #include "rw-json.h"
+#include "rw-sim.h"
 
 #include <glib/gi18n-lib.h>
 #include <json-c/json.h>
@@ -38,11 +40,26 @@ struct _RwProject
 
 G_DEFINE_TYPE (RwProject, rw_project, G_TYPE_OBJECT)
 
-enum { PROP_0, PROP_DIRTY, PROP_FILE, N_PROPS };
+/* The project's state as properties: views follow them (GBindingGroup,
+ * GSignalGroup) instead of parsing a "what changed" string. */
+enum {
+  PROP_0,
+  PROP_DIRTY,
+  PROP_FILE,
+  PROP_MESH,               /* const RwMesh *: a new room (and report) */
+  PROP_SURFACE_MATERIALS,  /* GStrv: a material or R of some surface */
+  PROP_SOURCE,             /* (ddd) */
+  PROP_RECEIVERS,          /* a(ddd) */
+  PROP_FMAX_HZ,
+  PROP_DURATION_S,
+  PROP_TEMPERATURE_C,
+  PROP_PPW,
+  PROP_BOUNDARY,           /* RwBoundary as guint */
+  PROP_BACKEND,            /* RwBackendKind as guint */
+  PROP_PRECISION,          /* RwPrecision as guint */
+  N_PROPS
+};
 static GParamSpec *properties[N_PROPS];
-
-enum { CHANGED, N_SIGNALS };
-static guint signals[N_SIGNALS];
 
 #define CUSTOM_MATERIAL "custom"
 
@@ -78,6 +95,12 @@ rw_project_finalize (GObject *object)
   G_OBJECT_CLASS (rw_project_parent_class)->finalize (object);
 }
 
+static GVariant *
+point_variant (const double p[3])
+{
+  return g_variant_new ("(ddd)", p[0], p[1], p[2]);
+}
+
 static void
 rw_project_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
@@ -91,9 +114,89 @@ rw_project_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_FILE:
       g_value_set_object (value, self->file);
       break;
+    case PROP_MESH:
+      g_value_set_pointer (value, self->mesh);
+      break;
+    case PROP_SURFACE_MATERIALS:
+      {
+        g_autoptr (GStrvBuilder) b = g_strv_builder_new ();
+        for (size_t i = 0; self->mesh != NULL && i < self->mesh->n_surfaces; i++)
+          g_strv_builder_add (b, self->surface_material[i]);
+        g_value_take_boxed (value, g_strv_builder_end (b));
+      }
+      break;
+    case PROP_SOURCE:
+      g_value_set_variant (value, point_variant (self->source));
+      break;
+    case PROP_RECEIVERS:
+      {
+        GVariantBuilder b;
+        g_variant_builder_init (&b, G_VARIANT_TYPE ("a(ddd)"));
+        for (guint i = 0; i < self->n_receivers; i++)
+          g_variant_builder_add_value (&b, point_variant (self->receivers[i]));
+        g_value_set_variant (value, g_variant_builder_end (&b));
+      }
+      break;
+    case PROP_FMAX_HZ:
+      g_value_set_double (value, self->settings.fmax_hz);
+      break;
+    case PROP_DURATION_S:
+      g_value_set_double (value, self->settings.duration_s);
+      break;
+    case PROP_TEMPERATURE_C:
+      g_value_set_double (value, self->settings.temperature_c);
+      break;
+    case PROP_PPW:
+      g_value_set_double (value, self->settings.ppw);
+      break;
+    case PROP_BOUNDARY:
+      g_value_set_uint (value, self->settings.boundary);
+      break;
+    case PROP_BACKEND:
+      g_value_set_uint (value, self->settings.backend);
+      break;
+    case PROP_PRECISION:
+      g_value_set_uint (value, self->settings.precision);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+static void
+rw_project_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  RwProject *self = RW_PROJECT (object);
+  RwSimSettings s = self->settings;
+
+  switch (prop_id)
+    {
+    case PROP_FMAX_HZ:
+      s.fmax_hz = g_value_get_double (value);
+      break;
+    case PROP_DURATION_S:
+      s.duration_s = g_value_get_double (value);
+      break;
+    case PROP_TEMPERATURE_C:
+      s.temperature_c = g_value_get_double (value);
+      break;
+    case PROP_PPW:
+      s.ppw = g_value_get_double (value);
+      break;
+    case PROP_BOUNDARY:
+      s.boundary = (RwBoundary) g_value_get_uint (value);
+      break;
+    case PROP_BACKEND:
+      s.backend = (RwBackendKind) g_value_get_uint (value);
+      break;
+    case PROP_PRECISION:
+      s.precision = (RwPrecision) g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+    }
+  rw_project_set_settings (self, &s);
 }
 
 static void
@@ -103,6 +206,7 @@ rw_project_class_init (RwProjectClass *klass)
 
   object_class->finalize = rw_project_finalize;
   object_class->get_property = rw_project_get_property;
+  object_class->set_property = rw_project_set_property;
 
   properties[PROP_DIRTY] =
     g_param_spec_boolean ("dirty", NULL, NULL, FALSE,
@@ -110,12 +214,36 @@ rw_project_class_init (RwProjectClass *klass)
   properties[PROP_FILE] =
     g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_MESH] =
+    g_param_spec_pointer ("mesh", NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_SURFACE_MATERIALS] =
+    g_param_spec_boxed ("surface-materials", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_SOURCE] =
+    g_param_spec_variant ("source", NULL, NULL, G_VARIANT_TYPE ("(ddd)"), NULL,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_RECEIVERS] =
+    g_param_spec_variant ("receivers", NULL, NULL, G_VARIANT_TYPE ("a(ddd)"), NULL,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The settings, each its own property so that a spin button binds to it.
+   * No range here: the engine's checks for a run are the one place that
+   * knows what a run accepts (rw_sim_check_settings). */
+#define SETTING_DOUBLE(id, name)                                                              \
+  properties[id] = g_param_spec_double (name, NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0,        \
+                                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY)
+#define SETTING_UINT(id, name, max)                                                           \
+  properties[id] = g_param_spec_uint (name, NULL, NULL, 0, max, 0,                            \
+                                      G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY)
+  SETTING_DOUBLE (PROP_FMAX_HZ, "fmax-hz");
+  SETTING_DOUBLE (PROP_DURATION_S, "duration-s");
+  SETTING_DOUBLE (PROP_TEMPERATURE_C, "temperature-c");
+  SETTING_DOUBLE (PROP_PPW, "ppw");
+  SETTING_UINT (PROP_BOUNDARY, "boundary", RW_BOUNDARY_SAVIOJA);
+  SETTING_UINT (PROP_BACKEND, "backend", RW_BACKEND_CUDA);
+  SETTING_UINT (PROP_PRECISION, "precision", RW_PRECISION_F16);
+#undef SETTING_DOUBLE
+#undef SETTING_UINT
   g_object_class_install_properties (object_class, N_PROPS, properties);
-
-  /* what: "mesh", "materials", "points" or "settings" */
-  signals[CHANGED] =
-    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
@@ -144,11 +272,23 @@ rw_project_new (void)
   return g_object_new (RW_TYPE_PROJECT, NULL);
 }
 
+/* An edit: the project is dirty and property `prop` has changed. */
 static void
-emit_changed (RwProject *self, const char *what)
+edited (RwProject *self, guint prop)
 {
   rw_project_set_dirty (self, TRUE);
-  g_signal_emit (self, signals[CHANGED], 0, what);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+}
+
+/* A whole new state (a room imported, a project opened): every property
+ * but "dirty", which the caller clears. */
+static void
+notify_all (RwProject *self)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+  for (guint p = PROP_MESH; p < N_PROPS; p++)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[p]);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 void
@@ -265,20 +405,21 @@ material_R (RwProject *self, const char *name, double fallback_R)
 }
 
 /* Gives each surface of `mesh` the engine's choice (name matching, else the
- * default material) into freshly allocated arrays. */
+ * default material) into freshly allocated arrays. Runs in the import's
+ * worker thread: reads only the library, which never changes. */
 static gboolean
-assign_defaults (RwProject *self, const RwMesh *mesh, char ***names_out, double **R_out, GError **error)
+assign_defaults (const RwMaterialLibrary *library, double fmax_hz, const RwMesh *mesh, char ***names_out,
+                 double **R_out, GError **error)
 {
   size_t n = mesh->n_surfaces;
   g_autofree double *R = g_new0 (double, n ? n : 1);
   char **names = g_new0 (char *, n ? n : 1);
   RwError err = { 0 };
 
-  if (self->library != NULL)
+  if (library != NULL)
     {
       char **eng_names = NULL;
-      if (!rw_materials_assign (self->library, mesh, NULL, NAN, self->settings.fmax_hz,
-                                R, &eng_names, &err))
+      if (!rw_materials_assign (library, mesh, NULL, NAN, fmax_hz, R, &eng_names, &err))
         {
           g_free (names);
           g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_MESH, "%s", err.message);
@@ -306,12 +447,55 @@ assign_defaults (RwProject *self, const RwMesh *mesh, char ***names_out, double 
   return TRUE;
 }
 
+/* Runs Assimp in the import helper (rw_import_helper_path), a process of
+ * its own started with GSubprocess — never a fork() of this multi-threaded
+ * process —, so that a file that crashes or hangs Assimp ends only the
+ * helper. Cancelling `cancellable` kills the helper. Called from the
+ * import's worker thread (and from the synchronous loaders). */
 static gboolean
-import_mesh (const char *path, double scale, RwMesh **mesh_out, RwMeshReport *report, GError **error)
+import_mesh (const char *path, double scale, GCancellable *cancellable, RwMesh **mesh_out,
+             RwMeshReport *report, GError **error)
 {
   RwError err = { 0 };
-  RwMesh *mesh = rw_mesh_load (path, scale, &err);
+  const char *helper = rw_import_helper_path ();
+  char scale_arg[RW_IMPORT_HELPER_SCALE_LEN];
+  g_autoptr (GSubprocess) sub = NULL;
+  g_autoptr (GBytes) out = NULL;
+  g_autoptr (GError) local = NULL;
+  RwMesh *mesh;
+  gsize len = 0;
 
+  if (!rw_mesh_load_precheck (path, scale, NULL, &err))
+    {
+      g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_MESH, "%s", err.message);
+      return FALSE;
+    }
+  if (helper == NULL)
+    {
+      g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_MESH,
+                   _("%s: the import helper roomwave-import-helper is not installed "
+                     "(ROOMWAVE_IMPORT_HELPER may name it)"), path);
+      return FALSE;
+    }
+  rw_import_helper_format_scale (scale, scale_arg);
+  sub = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, &local,
+                          helper, scale_arg, path, NULL);
+  if (sub == NULL)
+    {
+      g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_MESH,
+                   _("%s: the import helper could not be started: %s"), path, local->message);
+      return FALSE;
+    }
+  if (!g_subprocess_communicate (sub, NULL, cancellable, &out, NULL, &local))
+    {
+      g_subprocess_force_exit (sub);
+      g_subprocess_wait (sub, NULL, NULL);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  g_subprocess_wait (sub, NULL, NULL);
+  const void *data = out != NULL ? g_bytes_get_data (out, &len) : NULL;
+  mesh = rw_mesh_from_helper_output (path, scale, data, len, g_subprocess_get_status (sub), &err);
   if (mesh == NULL)
     {
       g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_MESH, "%s", err.message);
@@ -328,54 +512,190 @@ import_mesh (const char *path, double scale, RwMesh **mesh_out, RwMeshReport *re
   return TRUE;
 }
 
+/* Everything an imported room or an opened project brings: built off the
+ * main thread (load_work), then installed in one go (install). */
+typedef struct {
+  GFile *file;                  /* the project file; NULL for a bare mesh */
+  char *mesh_path;              /* absolute */
+  double scale;
+  RwMesh *mesh;
+  RwMeshReport report;
+  gboolean have_report;
+  char **names;                 /* mesh->n_surfaces */
+  double *R;
+  double source[3];
+  guint n_receivers;
+  double receivers[RW_PROJECT_MAX_RECEIVERS][3];
+  RwSimSettings settings;
+  char *results_ref;
+} Loaded;
+
 static void
-install_mesh (RwProject *self, const char *abs_path, RwMesh *mesh, RwMeshReport *report,
-              char **names, double *R)
+loaded_free (Loaded *l)
 {
-  clear_mesh (self);
-  self->mesh_path = g_strdup (abs_path);
-  self->mesh = mesh;
-  self->report = *report;
-  self->have_report = TRUE;
-  self->surface_material = names;
-  self->surface_R = R;
+  if (l->names != NULL)
+    {
+      for (size_t i = 0; l->mesh != NULL && i < l->mesh->n_surfaces; i++)
+        g_free (l->names[i]);
+      g_free (l->names);
+    }
+  g_free (l->R);
+  if (l->have_report)
+    rw_mesh_report_clear (&l->report);
+  g_clear_pointer (&l->mesh, rw_mesh_free);
+  g_clear_object (&l->file);
+  g_free (l->mesh_path);
+  g_free (l->results_ref);
+  g_free (l);
+}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Loaded, loaded_free)
+
+/* What the worker needs from the project, copied on the main thread. */
+typedef struct {
+  GFile *file;                          /* a .roomwave project, or NULL */
+  char *mesh_path;                      /* a bare mesh (file NULL) */
+  double import_scale;
+  RwSimSettings settings;               /* kept by a bare mesh */
+  const RwMaterialLibrary *library;     /* the project's: immutable, and the task holds the project */
+} Request;
+
+static void
+request_free (Request *rq)
+{
+  g_clear_object (&rq->file);
+  g_free (rq->mesh_path);
+  g_free (rq);
 }
 
-gboolean
-rw_project_load_mesh (RwProject *self, const char *path, GError **error)
+static gboolean parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError **error);
+
+/* Off the main thread: imports the mesh (or reads the project and its
+ * mesh) and computes its report, materials and default points. */
+static Loaded *
+load_work (const Request *rq, GCancellable *cancellable, GError **error)
 {
-  g_return_val_if_fail (RW_IS_PROJECT (self), FALSE);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autofree char *abs_path = g_file_get_path (file);
-  RwMesh *mesh = NULL;
-  RwMeshReport report;
-  char **names = NULL;
-  double *R = NULL;
+  g_autoptr (Loaded) l = g_new0 (Loaded, 1);
 
-  if (!import_mesh (abs_path, self->import_scale, &mesh, &report, error))
-    return FALSE;
-  if (!assign_defaults (self, mesh, &names, &R, error))
-    {
-      rw_mesh_report_clear (&report);
-      rw_mesh_free (mesh);
-      return FALSE;
-    }
-  install_mesh (self, abs_path, mesh, &report, names, R);
-  self->scale = self->import_scale;
-  g_clear_pointer (&self->results_ref, g_free);
+  if (rq->file != NULL)
+    return parse_project (rq, cancellable, l, error) ? g_steal_pointer (&l) : NULL;
 
+  g_autoptr (GFile) mf = g_file_new_for_path (rq->mesh_path);
+  l->mesh_path = g_file_get_path (mf);
+  l->scale = rq->import_scale;
+  l->settings = rq->settings;
+  if (!import_mesh (l->mesh_path, l->scale, cancellable, &l->mesh, &l->report, error))
+    return NULL;
+  l->have_report = TRUE;
+  if (!assign_defaults (rq->library, l->settings.fmax_hz, l->mesh, &l->names, &l->R, error))
+    return NULL;
   /* Defaults: the source a quarter of the way along the room, the
    * receiver across it, both at 40–45 % of the height (default_point
    * moves them inside when the shape puts that spot outside). */
   static const double fs[3] = { 0.25, 0.4, 0.45 };
   static const double fr[3] = { 0.7, 0.55, 0.4 };
-  default_point (self->mesh, &self->report, fs, self->source);
-  self->n_receivers = 1;
-  default_point (self->mesh, &self->report, fr, self->receivers[0]);
+  default_point (l->mesh, &l->report, fs, l->source);
+  l->n_receivers = 1;
+  default_point (l->mesh, &l->report, fr, l->receivers[0]);
+  return g_steal_pointer (&l);
+}
 
-  set_file (self, NULL);
-  g_signal_emit (self, signals[CHANGED], 0, "mesh");
+/* On the main thread: the loaded state replaces the project's, and every
+ * property is notified. */
+static void
+install (RwProject *self, Loaded *l)
+{
+  clear_mesh (self);
+  self->mesh_path = g_steal_pointer (&l->mesh_path);
+  self->mesh = g_steal_pointer (&l->mesh);
+  self->report = l->report;
+  self->have_report = l->have_report;
+  l->have_report = FALSE;
+  self->surface_material = g_steal_pointer (&l->names);
+  self->surface_R = g_steal_pointer (&l->R);
+  self->scale = l->scale;
+  self->settings = l->settings;
+  memcpy (self->source, l->source, sizeof self->source);
+  memcpy (self->receivers, l->receivers, sizeof self->receivers);
+  self->n_receivers = l->n_receivers;
+  g_free (self->results_ref);
+  self->results_ref = g_steal_pointer (&l->results_ref);
+  set_file (self, l->file);
+  notify_all (self);
   rw_project_set_dirty (self, FALSE);
+}
+
+static Request *
+request_new (RwProject *self, GFile *file)
+{
+  Request *rq = g_new0 (Request, 1);
+  g_autofree char *path = g_file_get_path (file);
+
+  if (path != NULL && g_str_has_suffix (path, ".roomwave"))
+    rq->file = g_object_ref (file);
+  else
+    rq->mesh_path = g_steal_pointer (&path);
+  rq->import_scale = self->import_scale;
+  rq->settings = self->settings;
+  rq->library = self->library;
+  return rq;
+}
+
+static gboolean
+load_now (RwProject *self, GFile *file, GError **error)
+{
+  Request *rq = request_new (self, file);
+  Loaded *l = load_work (rq, NULL, error);
+
+  request_free (rq);
+  if (l == NULL)
+    return FALSE;
+  install (self, l);
+  loaded_free (l);
+  return TRUE;
+}
+
+gboolean
+rw_project_load_mesh (RwProject *self, const char *path, GError **error)
+{
+  g_return_val_if_fail (RW_IS_PROJECT (self) && path != NULL, FALSE);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  return load_now (self, file, error);
+}
+
+static void
+open_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+  Loaded *l = load_work (data, cancellable, &error);
+
+  (void) source;
+  if (l == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, l, (GDestroyNotify) loaded_free);
+}
+
+void
+rw_project_open_async (RwProject *self, GFile *file, GCancellable *cancellable, GAsyncReadyCallback callback,
+                       gpointer user_data)
+{
+  g_return_if_fail (RW_IS_PROJECT (self) && G_IS_FILE (file));
+  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, rw_project_open_async);
+  g_task_set_task_data (task, request_new (self, file), (GDestroyNotify) request_free);
+  g_task_run_in_thread (task, open_thread);
+}
+
+gboolean
+rw_project_open_finish (RwProject *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_autoptr (Loaded) l = g_task_propagate_pointer (G_TASK (result), error);
+
+  if (l == NULL)
+    return FALSE;
+  install (self, l);
   return TRUE;
 }
 
@@ -456,7 +776,7 @@ rw_project_set_surface_material (RwProject *self, guint surface, const char *mat
   g_free (self->surface_material[surface]);
   self->surface_material[surface] = g_strdup (material);
   self->surface_R[surface] = material_R (self, material, self->surface_R[surface]);
-  emit_changed (self, "materials");
+  edited (self, PROP_SURFACE_MATERIALS);
 }
 
 void
@@ -468,7 +788,7 @@ rw_project_set_surface_R (RwProject *self, guint surface, double R)
   g_free (self->surface_material[surface]);
   self->surface_material[surface] = g_strdup (CUSTOM_MATERIAL);
   self->surface_R[surface] = CLAMP (R, -1.0, 1.0);
-  emit_changed (self, "materials");
+  edited (self, PROP_SURFACE_MATERIALS);
 }
 
 /* ---- points ----------------------------------------------------------- */
@@ -501,7 +821,7 @@ rw_project_set_source (RwProject *self, const double p[3], GError **error)
   if (!check_point (self, p, TRUE, error))
     return FALSE;
   memcpy (self->source, p, sizeof self->source);
-  emit_changed (self, "points");
+  edited (self, PROP_SOURCE);
   return TRUE;
 }
 
@@ -527,7 +847,7 @@ rw_project_set_receiver (RwProject *self, guint i, const double p[3], GError **e
   memcpy (self->receivers[i], p, 3 * sizeof (double));
   if (i == self->n_receivers)
     self->n_receivers++;
-  emit_changed (self, "points");
+  edited (self, PROP_RECEIVERS);
   return TRUE;
 }
 
@@ -552,7 +872,7 @@ rw_project_add_receiver (RwProject *self)
             guint i = self->n_receivers;
             memcpy (self->receivers[i], p, sizeof p);
             self->n_receivers++;
-            emit_changed (self, "points");
+            edited (self, PROP_RECEIVERS);
             return (int) i;
           }
       }
@@ -566,7 +886,7 @@ rw_project_remove_receiver (RwProject *self, guint i)
     return FALSE;
   memmove (self->receivers[i], self->receivers[i + 1], (self->n_receivers - i - 1) * sizeof self->receivers[0]);
   self->n_receivers--;
-  emit_changed (self, "points");
+  edited (self, PROP_RECEIVERS);
   return TRUE;
 }
 
@@ -594,19 +914,33 @@ rw_project_get_settings (RwProject *self)
 void
 rw_project_set_settings (RwProject *self, const RwSimSettings *settings)
 {
-  gboolean fmax_changed = settings->fmax_hz != self->settings.fmax_hz;
+  const RwSimSettings old = self->settings;
 
+  g_return_if_fail (RW_IS_PROJECT (self) && settings != NULL);
   if (memcmp (settings, &self->settings, sizeof *settings) == 0)
     return;
   self->settings = *settings;
+  g_object_freeze_notify (G_OBJECT (self));
+#define NOTIFY_IF(field, prop)                                                  \
+  if (old.field != settings->field)                                              \
+    g_object_notify_by_pspec (G_OBJECT (self), properties[prop])
+  NOTIFY_IF (fmax_hz, PROP_FMAX_HZ);
+  NOTIFY_IF (duration_s, PROP_DURATION_S);
+  NOTIFY_IF (temperature_c, PROP_TEMPERATURE_C);
+  NOTIFY_IF (ppw, PROP_PPW);
+  NOTIFY_IF (boundary, PROP_BOUNDARY);
+  NOTIFY_IF (backend, PROP_BACKEND);
+  NOTIFY_IF (precision, PROP_PRECISION);
+#undef NOTIFY_IF
   /* A library material's R depends on fmax (rw_material_alpha_for_fmax). */
-  if (fmax_changed && self->mesh != NULL)
+  if (old.fmax_hz != settings->fmax_hz && self->mesh != NULL)
     {
       for (size_t i = 0; i < self->mesh->n_surfaces; i++)
         self->surface_R[i] = material_R (self, self->surface_material[i], self->surface_R[i]);
-      g_signal_emit (self, signals[CHANGED], 0, "materials");
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SURFACE_MATERIALS]);
     }
-  emit_changed (self, "settings");
+  rw_project_set_dirty (self, TRUE);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 void
@@ -639,19 +973,6 @@ rw_project_estimate (RwProject *self, double mvox_per_s, RwRunEstimate *out)
 }
 
 /* ---- the .roomwave file ------------------------------------------------ */
-
-static const char *const boundary_ids[] = { "fv", "lrs", "savioja" };
-static const char *const backend_ids[] = { "auto", "cpu", "cuda" };
-static const char *const precision_ids[] = { "f32", "f64", "f16" };
-
-static int
-id_index (const char *const *ids, int n, const char *s)
-{
-  for (int i = 0; i < n; i++)
-    if (g_strcmp0 (ids[i], s) == 0)
-      return i;
-  return -1;
-}
 
 gboolean
 rw_project_save (RwProject *self, GFile *file, GError **error)
@@ -690,22 +1011,35 @@ rw_project_save (RwProject *self, GFile *file, GError **error)
   json_object_object_add (settings, "duration_s", json_object_new_double (self->settings.duration_s));
   json_object_object_add (settings, "temperature_c", json_object_new_double (self->settings.temperature_c));
   json_object_object_add (settings, "ppw", json_object_new_double (self->settings.ppw));
-  json_object_object_add (settings, "boundary", json_object_new_string (boundary_ids[self->settings.boundary]));
-  json_object_object_add (settings, "backend", json_object_new_string (backend_ids[self->settings.backend]));
-  json_object_object_add (settings, "precision", json_object_new_string (precision_ids[self->settings.precision]));
+  json_object_object_add (settings, "boundary", json_object_new_string (rw_boundary_name (self->settings.boundary)));
+  json_object_object_add (settings, "backend", json_object_new_string (rw_backend_kind_name (self->settings.backend)));
+  json_object_object_add (settings, "precision", json_object_new_string (rw_precision_name (self->settings.precision)));
   json_object_object_add (root, "settings", settings);
   if (self->results_ref != NULL)
     json_object_object_add (root, "results", json_object_new_string (self->results_ref));
 
-  const char *text = json_object_to_json_string_ext (root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
+  const char *text = json_object_to_json_string_ext (root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED
+                                                        | JSON_C_TO_STRING_NOSLASHESCAPE);
   g_autofree char *contents = g_strconcat (text, "\n", NULL);
   json_object_put (root);
 
-  /* g_file_replace_contents writes a temporary file and renames it over
-   * the old one: a crash mid-save never loses the saved project. */
-  if (!g_file_replace_contents (file, contents, strlen (contents), NULL, TRUE,
-                                G_FILE_CREATE_NONE, NULL, NULL, error))
-    return FALSE;
+  /* A temporary file beside it, synced, renamed over it, the folder
+   * synced: a crash mid-save never loses the saved project nor leaves half
+   * a new one, on the first save as on later ones (g_file_replace_contents
+   * writes a file that does not exist yet in place). */
+  g_autofree char *path = g_file_get_path (file);
+  RwError err = { 0 };
+  if (path == NULL)
+    {
+      g_autofree char *name = g_file_get_parse_name (file);
+      g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_FILE, _("%s: only local files can be saved"), name);
+      return FALSE;
+    }
+  if (!rw_file_write_atomic (path, contents, strlen (contents), &err))
+    {
+      g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_FILE, "%s", err.message);
+      return FALSE;
+    }
   set_file (self, file);
   rw_project_set_dirty (self, FALSE);
   return TRUE;
@@ -760,16 +1094,130 @@ get_string (json_object *o, const char *key)
   return json_object_get_string (v);
 }
 
+void
+rw_sim_settings_to_config (const RwSimSettings *settings, RwSimConfig *cfg)
+{
+  rw_sim_config_init (cfg);
+  cfg->fmax_hz = settings->fmax_hz;
+  cfg->duration_s = settings->duration_s;
+  cfg->temperature_c = settings->temperature_c;
+  cfg->ppw = settings->ppw;
+  cfg->boundary = settings->boundary;
+  cfg->backend = settings->backend;
+  cfg->precision = settings->precision;
+}
+
+/* The settings and points as a run would take them, checked by the
+ * engine's rw_sim_check_settings (ppw ≥ 4, fmax, duration, temperature,
+ * finite points). */
+static gboolean
+check_run_settings (const RwSimSettings *settings, const double source[3],
+                    const double (*receivers)[3], guint n_receivers, RwError *err)
+{
+  RwSimConfig cfg;
+
+  rw_sim_settings_to_config (settings, &cfg);
+  memcpy (cfg.source, source, sizeof cfg.source);
+  cfg.n_receivers = n_receivers;
+  memcpy (cfg.receivers, receivers, n_receivers * sizeof receivers[0]);
+  return rw_sim_check_settings (&cfg, err);
+}
+
+/* The whole file parsed in one go and checked to be a project: NULL with
+ * `error` naming the file otherwise. */
+static json_object *
+read_project_json (GFile *file, GError **error)
+{
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  if (!g_file_load_contents (file, NULL, &contents, &length, NULL, error))
+    return NULL;
+
+  /* json_tokener_continue at the end means the file stops mid-value
+   * (truncated). */
+  json_tokener *tok = json_tokener_new ();
+  json_object *root = json_tokener_parse_ex (tok, contents, (int) length);
+  enum json_tokener_error jerr = json_tokener_get_error (tok);
+  json_tokener_free (tok);
+  if (root == NULL || jerr != json_tokener_success)
+    {
+      g_clear_pointer (&root, json_object_put);
+      if (jerr == json_tokener_continue || length == 0)
+        file_error (error, file, _("the file is truncated (it ends before the project does)"));
+      else
+        file_error (error, file, _("not a Roomwave project (invalid JSON)"));
+      return NULL;
+    }
+  if (!json_object_is_type (root, json_type_object)
+      || g_strcmp0 (get_string (root, "format"), "roomwave-project") != 0)
+    {
+      json_object_put (root);
+      file_error (error, file, _("not a Roomwave project"));
+      return NULL;
+    }
+  return root;
+}
+
+/* A path a project names, resolved against the project's folder `dir`
+ * (NULL: the working folder) unless absolute, with "." and ".." removed. */
+static char *
+resolve_path (GFile *dir, const char *path)
+{
+  g_autofree char *base = dir ? g_file_get_path (dir) : NULL;
+  return g_canonicalize_filename (path, base);
+}
+
+char **
+rw_project_file_outside_paths (GFile *file, GError **error)
+{
+  g_autoptr (GFile) dir = g_file_get_parent (file);
+  g_autofree char *dir_path = dir ? g_file_get_path (dir) : NULL;
+  g_autofree char *canon_dir = dir_path ? g_canonicalize_filename (dir_path, NULL) : NULL;
+  g_autoptr (GStrvBuilder) outside = g_strv_builder_new ();
+  static const char *const keys[] = { "mesh", "results" };
+  json_object *root = read_project_json (file, error);
+
+  if (root == NULL)
+    return NULL;
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      const char *p = get_string (root, keys[i]);
+      if (p == NULL)
+        continue;
+      g_autofree char *abs = resolve_path (dir, p);
+      /* Inside: the folder itself or a path below it. */
+      gboolean inside = canon_dir != NULL
+                        && (g_str_equal (abs, canon_dir)
+                            || (g_str_has_prefix (abs, canon_dir)
+                                && (g_str_equal (canon_dir, "/") || abs[strlen (canon_dir)] == '/')));
+      if (!inside)
+        g_strv_builder_add (outside, abs);
+    }
+  json_object_put (root);
+  return g_strv_builder_end (outside);
+}
+
 gboolean
 rw_project_load (RwProject *self, GFile *file, GError **error)
 {
   g_return_val_if_fail (RW_IS_PROJECT (self) && G_IS_FILE (file), FALSE);
-  g_autofree char *contents = NULL;
-  gsize length = 0;
+  g_autofree char *path = g_file_get_path (file);
+  if (path == NULL || !g_str_has_suffix (path, ".roomwave"))
+    return file_error (error, file, _("not a Roomwave project"));
+  return load_now (self, file, error);
+}
+
+/* Reads and checks the whole project file rq->file, then imports its mesh
+ * (in the worker thread): `l` is filled only when all of it holds. */
+static gboolean
+parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError **error)
+{
+  GFile *file = rq->file;
   g_autoptr (GFile) dir = g_file_get_parent (file);
   json_object *root = NULL, *v = NULL;
   gboolean ok = FALSE;
-  RwSimSettings settings = self->settings;
+  RwSimSettings settings = rq->settings;
   double source[3], receivers[RW_PROJECT_MAX_RECEIVERS][3];
   guint n_receivers = 0;
   RwMesh *mesh = NULL;
@@ -778,31 +1226,11 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
   double *R = NULL;
   g_autofree char *mesh_path = NULL;
   gboolean have_report = FALSE;
-  double old_fmax_hz = self->settings.fmax_hz;
+  RwError rerr = { 0 };
 
-  if (!g_file_load_contents (file, NULL, &contents, &length, NULL, error))
+  root = read_project_json (file, error);
+  if (root == NULL)
     return FALSE;
-
-  /* Parse the whole text in one go: json_tokener_continue at the end means
-   * the file stops mid-value (truncated). */
-  json_tokener *tok = json_tokener_new ();
-  root = json_tokener_parse_ex (tok, contents, (int) length);
-  enum json_tokener_error jerr = json_tokener_get_error (tok);
-  json_tokener_free (tok);
-  if (root == NULL || jerr != json_tokener_success)
-    {
-      g_clear_pointer (&root, json_object_put);
-      if (jerr == json_tokener_continue || length == 0)
-        return file_error (error, file, _("the file is truncated (it ends before the project does)"));
-      return file_error (error, file, _("not a Roomwave project (invalid JSON)"));
-    }
-
-  if (!json_object_is_type (root, json_type_object)
-      || g_strcmp0 (get_string (root, "format"), "roomwave-project") != 0)
-    {
-      file_error (error, file, _("not a Roomwave project"));
-      goto out;
-    }
   /* Any whole number from 1 up: a version beyond this build's (1e300
    * too) is a file from a newer Roomwave, not an invalid one. */
   double version = 0;
@@ -833,35 +1261,27 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
       file_error (error, file, _("the project names no mesh file"));
       goto out;
     }
-  if (g_path_is_absolute (mesh_rel) || dir == NULL)
-    mesh_path = g_strdup (mesh_rel);
-  else
-    {
-      g_autoptr (GFile) mf = g_file_resolve_relative_path (dir, mesh_rel);
-      mesh_path = g_file_get_path (mf);
-    }
+  mesh_path = resolve_path (dir, mesh_rel);
 
+  /* Ranges are not checked here but below, by the engine's own checks
+   * for a run: a file is refused exactly when a run would refuse it. */
   json_object *jset;
   if (!json_object_object_get_ex (root, "settings", &jset) || !json_object_is_type (jset, json_type_object)
-      || !get_number (jset, "fmax_hz", 10, 48000, &settings.fmax_hz)
-      || !get_number (jset, "duration_s", 0.001, 60, &settings.duration_s)
-      || !get_number (jset, "temperature_c", -50, 60, &settings.temperature_c)
-      || !get_number (jset, "ppw", 2, 100, &settings.ppw))
+      || !get_number (jset, "fmax_hz", -G_MAXDOUBLE, G_MAXDOUBLE, &settings.fmax_hz)
+      || !get_number (jset, "duration_s", -G_MAXDOUBLE, G_MAXDOUBLE, &settings.duration_s)
+      || !get_number (jset, "temperature_c", -G_MAXDOUBLE, G_MAXDOUBLE, &settings.temperature_c)
+      || !get_number (jset, "ppw", -G_MAXDOUBLE, G_MAXDOUBLE, &settings.ppw))
     {
       file_error (error, file, _("the simulation settings are missing or out of range"));
       goto out;
     }
-  int b = id_index (boundary_ids, 3, get_string (jset, "boundary"));
-  int k = id_index (backend_ids, 3, get_string (jset, "backend"));
-  int p = id_index (precision_ids, 3, get_string (jset, "precision"));
-  if (b < 0 || k < 0 || p < 0)
+  if (!rw_boundary_parse (get_string (jset, "boundary"), &settings.boundary)
+      || !rw_backend_kind_parse (get_string (jset, "backend"), &settings.backend)
+      || !rw_precision_parse (get_string (jset, "precision"), &settings.precision))
     {
       file_error (error, file, _("unknown boundary form, backend or precision"));
       goto out;
     }
-  settings.boundary = b;
-  settings.backend = k;
-  settings.precision = p;
 
   if (!json_object_object_get_ex (root, "source", &v) || !get_vec3 (v, source))
     {
@@ -881,18 +1301,22 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
         file_error (error, file, _("a receiver position is invalid"));
         goto out;
       }
+  if (!check_run_settings (&settings, source, receivers, n_receivers, &rerr))
+    {
+      file_error (error, file, rerr.message);
+      goto out;
+    }
 
   /* Only now the mesh: the file is known to be whole. */
-  if (!import_mesh (mesh_path, scale, &mesh, &report, error))
+  if (!import_mesh (mesh_path, scale, cancellable, &mesh, &report, error))
     {
-      g_prefix_error (error, _("%s: the project's mesh could not be loaded: "),
-                      g_file_peek_path (file) ? g_file_peek_path (file) : "");
+      if (!g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_prefix_error (error, _("%s: the project's mesh could not be loaded: "),
+                        g_file_peek_path (file) ? g_file_peek_path (file) : "");
       goto out;
     }
   have_report = TRUE;
-  old_fmax_hz = self->settings.fmax_hz;
-  self->settings.fmax_hz = settings.fmax_hz;   /* material R uses it; restored on failure */
-  if (!assign_defaults (self, mesh, &names, &R, error))
+  if (!assign_defaults (rq->library, settings.fmax_hz, mesh, &names, &R, error))
     goto out;
 
   json_object *jsurf;
@@ -907,7 +1331,7 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
       const char *name = get_string (o, "name");
       const char *mat = get_string (o, "material");
       double r;
-      if (name == NULL || mat == NULL || !get_number (o, "R", -1, 1, &r))
+      if (name == NULL || mat == NULL || !get_number (o, "R", -G_MAXDOUBLE, G_MAXDOUBLE, &r))
         {
           file_error (error, file, _("a surface entry is invalid"));
           goto out;
@@ -919,6 +1343,13 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
       if (s == mesh->n_surfaces)
         {
           g_autofree char *msg = g_strdup_printf (_("the mesh has no surface named “%s”"), name);
+          file_error (error, file, msg);
+          goto out;
+        }
+      /* The solver's own check (R = −1 only with the Savioja boundary). */
+      if (!rw_reflection_check (r, settings.boundary, &rerr))
+        {
+          g_autofree char *msg = g_strdup_printf ("“%s”: %s", name, rerr.message);
           file_error (error, file, msg);
           goto out;
         }
@@ -939,23 +1370,21 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
         goto out;
       }
 
-  /* Everything checked: commit. */
-  install_mesh (self, mesh_path, mesh, &report, names, R);
-  mesh = NULL;
-  names = NULL;
-  R = NULL;
+  /* Everything checked. */
+  l->file = g_object_ref (file);
+  l->mesh_path = g_steal_pointer (&mesh_path);
+  l->mesh = g_steal_pointer (&mesh);
+  l->report = report;
+  l->have_report = TRUE;
   have_report = FALSE;
-  self->settings = settings;
-  self->scale = scale;
-  g_free (self->results_ref);
-  self->results_ref = g_strdup (get_string (root, "results"));
-  memcpy (self->source, source, sizeof source);
-  memcpy (self->receivers, receivers, sizeof receivers);
-  self->n_receivers = n_receivers;
-  set_file (self, file);
-  g_signal_emit (self, signals[CHANGED], 0, "mesh");
-  g_signal_emit (self, signals[CHANGED], 0, "settings");
-  rw_project_set_dirty (self, FALSE);
+  l->names = g_steal_pointer (&names);
+  l->R = g_steal_pointer (&R);
+  l->settings = settings;
+  l->scale = scale;
+  l->results_ref = g_strdup (get_string (root, "results"));
+  memcpy (l->source, source, sizeof source);
+  memcpy (l->receivers, receivers, sizeof receivers);
+  l->n_receivers = n_receivers;
   ok = TRUE;
 
 out:
@@ -970,8 +1399,6 @@ out:
     rw_mesh_report_clear (&report);
   if (mesh != NULL)
     rw_mesh_free (mesh);
-  if (!ok)
-    self->settings.fmax_hz = old_fmax_hz;
   json_object_put (root);
   return ok;
 }

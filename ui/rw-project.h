@@ -2,8 +2,14 @@
  * per surface, sources, receivers and the simulation settings.
  *
  * RwProject is a plain GObject model (no widgets). It owns the RwMesh and
- * its report; views listen to "changed" (what = "mesh", "materials",
- * "points", "settings") and to notify::dirty. Saved as a versioned JSON
+ * its report. Its state is a set of properties that views follow
+ * (GBindingGroup, GSignalGroup), each notified when it changes:
+ *   "mesh" (pointer: a new room and report), "surface-materials" (strv:
+ *   some surface's material or R), "source" ((ddd)), "receivers"
+ *   (a(ddd)), the settings "fmax-hz", "duration-s", "temperature-c",
+ *   "ppw" (read-write doubles) and "boundary", "backend", "precision"
+ *   (read-write guint of RwBoundary, RwBackendKind, RwPrecision), "file",
+ *   "dirty". Importing a room or opening a project notifies all of them. Saved as a versioned JSON
  * file (.roomwave, see docs/GUI.md) written atomically; loading parses and
  * checks the whole file before touching the project, so a bad file is
  * refused without half-loading it.
@@ -15,6 +21,7 @@
 #include <gio/gio.h>
 #include "rw-mesh.h"
 #include "rw-materials.h"
+#include "rw-sim.h"
 #include "rw-solver.h"
 
 G_BEGIN_DECLS
@@ -42,6 +49,9 @@ typedef struct {
   RwPrecision precision;
 } RwSimSettings;
 
+/* The engine's defaults (rw_sim_config_init) with these settings. */
+void rw_sim_settings_to_config (const RwSimSettings *settings, RwSimConfig *cfg);
+
 /* What a run will need, computed from the mesh and the settings. */
 typedef struct {
   double c, spacing_m, fs_grid_hz;
@@ -57,17 +67,41 @@ G_DECLARE_FINAL_TYPE (RwProject, rw_project, RW, PROJECT, GObject)
 
 RwProject *rw_project_new (void);
 
-/* Imports a mesh (any format Assimp reads), computes its report and gives
- * every surface its default material. On failure the project is unchanged
- * and the error names the file and the problem. */
+/* Imports a mesh (any format Assimp reads, run in the import helper
+ * process), computes its report and gives every surface its default
+ * material. On failure the project is unchanged and the error names the
+ * file and the problem. Blocks: the window uses rw_project_open_async. */
 gboolean rw_project_load_mesh (RwProject *self, const char *path, GError **error);
 /* The factor from model units to metres that the next rw_project_load_mesh
  * applies (1 for metres, 0.001 for millimetres…); saved with the project. */
 void rw_project_set_import_scale (RwProject *self, double scale);
 double rw_project_get_import_scale (RwProject *self);
 
+/* Paths in a project file (its mesh, its results folder) are resolved
+ * against the project file's folder. Every setting is checked with the
+ * engine's own checks for a run (rw_sim_check_settings,
+ * rw_reflection_check): a file a run would refuse is refused here. */
 gboolean rw_project_load (RwProject *self, GFile *file, GError **error);
+/* The paths a project file names that lie outside its folder (after
+ * resolving them as rw_project_load does), for the window to show before
+ * it opens the file; an empty vector when all stay inside, NULL with
+ * `error` set when the file is not a readable project. */
+char **rw_project_file_outside_paths (GFile *file, GError **error);
 gboolean rw_project_save (RwProject *self, GFile *file, GError **error);
+
+/* Opens `file` off the main thread: a .roomwave project (read, checked,
+ * its mesh imported) or else a room model (imported at the import scale,
+ * with default materials and points). Assimp runs in the import helper
+ * (rw_import_helper_path) started with GSubprocess, so a file that
+ * crashes or hangs it never takes the application down; cancelling
+ * `cancellable` kills the helper and ends the task with
+ * G_IO_ERROR_CANCELLED. The project is untouched until
+ * rw_project_open_finish (on the main thread) installs the result, and
+ * untouched when it fails. rw_project_load and rw_project_load_mesh do
+ * the same synchronously. */
+void rw_project_open_async (RwProject *self, GFile *file, GCancellable *cancellable,
+                            GAsyncReadyCallback callback, gpointer user_data);
+gboolean rw_project_open_finish (RwProject *self, GAsyncResult *result, GError **error);
 
 const RwMesh *rw_project_get_mesh (RwProject *self);
 const RwMeshReport *rw_project_get_report (RwProject *self);

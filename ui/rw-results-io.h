@@ -1,18 +1,23 @@
-/* rw-results-io.h — a run's results on disk, beside the project.
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rw-results-io.h — a run's results for the views, and their folder.
  *
- * A folder holding receiver-N.wav (32-bit float, the calibrated IRs at the
- * output rate, written by rw_audio_write: atomically) and results.json
- * (what the run was: fmax_hz, rates, spacing, grid, backend, timings,
- * points; "fmax_hz" at the top level, as rw_compare_read_fmax looks for
- * it). Loading reads it all back, checks it, and analyses the IRs again
- * (rw_analyse), so a reopened project shows its results. */
+ * The folder's format is the engine's (rw-results.h, docs/RESULTS.md):
+ * the GUI writes it with rw_sim_write_outputs and reads it with
+ * rw_results_read, exactly as roomwave-cli simulate does, so the GUI opens
+ * any CLI output folder and the CLI analyses any folder the GUI saved.
+ * This file only turns the engine's RwResults into an RwSimOutput (the
+ * views' copy, with the ISO 3382-1 analysis of every IR) and errors into
+ * GErrors. */
 #pragma once
 
 #include <gio/gio.h>
+#include "rw-results.h"
 #include "rw-sim-job.h"
 
 G_BEGIN_DECLS
 
+/* Takes *results (zeroing it) and analyses every IR: (transfer full). */
+RwSimOutput *rw_sim_output_new (RwResults *results);
 gboolean rw_sim_output_save (const RwSimOutput *out, const char *dir, GError **error);
 /* (transfer full) or NULL with an error naming the file and the problem. */
 RwSimOutput *rw_sim_output_load (const char *dir, GError **error);

@@ -15,7 +15,7 @@ struct _RwRoomView
   GtkGLArea parent_instance;
 
   RwProject *project;
-  gulong changed_id;
+  GSignalGroup *project_signals;   /* follows the project's properties */
 
   /* camera: orbit around target, z up */
   double target[3];
@@ -734,28 +734,38 @@ on_scroll (GtkEventControllerScroll *scroll, double dx, double dy, RwRoomView *s
 /* ---- project ---------------------------------------------------------- */
 
 static void
-on_project_changed (RwProject *project, const char *what, RwRoomView *self)
+on_mesh_changed (RwRoomView *self)
 {
-  (void) project;
-  if (g_str_equal (what, "mesh"))
-    {
-      g_clear_pointer (&self->selected, g_free);
-      self->n_selected = 0;
-      rw_room_view_fit (self);
-    }
-  if (g_str_equal (what, "mesh") || g_str_equal (what, "materials"))
-    self->mesh_dirty = TRUE;
+  g_clear_pointer (&self->selected, g_free);
+  self->n_selected = 0;
+  rw_room_view_fit (self);
+  self->mesh_dirty = TRUE;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+static void
+on_materials_changed (RwRoomView *self)
+{
+  self->mesh_dirty = TRUE;
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }
 
 void
 rw_room_view_set_project (RwRoomView *self, RwProject *project)
 {
-  if (self->project != NULL)
-    g_clear_signal_handler (&self->changed_id, self->project);
+  if (self->project_signals == NULL)
+    {
+      self->project_signals = g_signal_group_new (RW_TYPE_PROJECT);
+      g_signal_group_connect_swapped (self->project_signals, "notify::mesh", G_CALLBACK (on_mesh_changed), self);
+      g_signal_group_connect_swapped (self->project_signals, "notify::surface-materials",
+                                      G_CALLBACK (on_materials_changed), self);
+      g_signal_group_connect_swapped (self->project_signals, "notify::source",
+                                      G_CALLBACK (gtk_gl_area_queue_render), self);
+      g_signal_group_connect_swapped (self->project_signals, "notify::receivers",
+                                      G_CALLBACK (gtk_gl_area_queue_render), self);
+    }
   g_set_object (&self->project, project);
-  if (project != NULL)
-    self->changed_id = g_signal_connect (project, "changed", G_CALLBACK (on_project_changed), self);
+  g_signal_group_set_target (self->project_signals, project);
   self->mesh_dirty = TRUE;
   rw_room_view_fit (self);
 }
@@ -785,8 +795,9 @@ rw_room_view_dispose (GObject *object)
 {
   RwRoomView *self = RW_ROOM_VIEW (object);
 
-  if (self->project != NULL)
-    g_clear_signal_handler (&self->changed_id, self->project);
+  if (self->project_signals != NULL)
+    g_signal_group_set_target (self->project_signals, NULL);
+  g_clear_object (&self->project_signals);
   g_clear_object (&self->project);
   G_OBJECT_CLASS (rw_room_view_parent_class)->dispose (object);
 }

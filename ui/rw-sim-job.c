@@ -4,9 +4,11 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rw-physics.h"
+#include "rw-results-io.h"
 #include "rw-sim.h"
 #include "rw-voxel.h"
 
@@ -25,6 +27,7 @@ struct _RwSimJob
   /* Snapshot taken at creation: the worker reads only these. */
   RwSimSettings settings;
   double *surface_R;
+  char **surface_names, **surface_materials;   /* n_surfaces each, malloc'd: they move into the results */
   size_t n_surfaces;
   double source[3];
   guint n_receivers;
@@ -74,14 +77,12 @@ rw_sim_output_free (RwSimOutput *out)
     return;
   for (guint r = 0; r < out->n_receivers; r++)
     {
-      if (out->ir)
-        g_free (out->ir[r]);
       if (out->analysis)
         rw_analysis_clear (&out->analysis[r]);
       if (out->analysis_error)
         g_free (out->analysis_error[r]);
     }
-  g_free (out->ir);
+  rw_results_clear (&out->results);
   g_free (out->analysis);
   g_free (out->analysis_ok);
   g_free (out->analysis_error);
@@ -96,6 +97,13 @@ rw_sim_job_finalize (GObject *object)
   g_clear_object (&self->project);
   g_clear_pointer (&self->main_context, g_main_context_unref);
   g_free (self->surface_R);
+  for (size_t i = 0; i < self->n_surfaces; i++)
+    {
+      free (self->surface_names[i]);
+      free (self->surface_materials[i]);
+    }
+  g_free (self->surface_names);
+  g_free (self->surface_materials);
   G_OBJECT_CLASS (rw_sim_job_parent_class)->finalize (object);
 }
 
@@ -139,8 +147,15 @@ rw_sim_job_new (RwProject *project)
   self->settings = *rw_project_get_settings (project);
   self->n_surfaces = mesh->n_surfaces;
   self->surface_R = g_new (double, self->n_surfaces ? self->n_surfaces : 1);
+  self->surface_names = g_new0 (char *, self->n_surfaces ? self->n_surfaces : 1);
+  self->surface_materials = g_new0 (char *, self->n_surfaces ? self->n_surfaces : 1);
   for (size_t i = 0; i < self->n_surfaces; i++)
-    self->surface_R[i] = rw_project_get_surface_R (project, i);
+    {
+      const char *material = rw_project_get_surface_material (project, i);
+      self->surface_R[i] = rw_project_get_surface_R (project, i);
+      self->surface_names[i] = strdup (mesh->surface_names[i]);
+      self->surface_materials[i] = strdup (material ? material : "");
+    }
   rw_project_get_source (project, self->source);
   memcpy (self->bbox_min, rw_project_get_report (project)->bbox_min, sizeof self->bbox_min);
   memcpy (self->bbox_max, rw_project_get_report (project)->bbox_max, sizeof self->bbox_max);
@@ -337,17 +352,9 @@ run_pipeline (RwSimJob *self, GError **error)
   RwError err = { 0 };
   RwSimConfig cfg;
   RwSimResult res;
-  g_autoptr (RwSimOutput) out = g_new0 (RwSimOutput, 1);
 
-  rw_sim_config_init (&cfg);
+  rw_sim_settings_to_config (s, &cfg);
   cfg.mesh_path = mesh->path;
-  cfg.fmax_hz = s->fmax_hz;
-  cfg.ppw = s->ppw;
-  cfg.duration_s = s->duration_s;
-  cfg.temperature_c = s->temperature_c;
-  cfg.boundary = s->boundary;
-  cfg.backend = s->backend;
-  cfg.precision = s->precision;
   memcpy (cfg.source, self->source, sizeof cfg.source);
   cfg.n_receivers = self->n_receivers;
   memcpy (cfg.receivers, self->receivers, sizeof self->receivers[0] * self->n_receivers);
@@ -360,45 +367,36 @@ run_pipeline (RwSimJob *self, GError **error)
       return fail (error, &err), NULL;
     }
 
-  /* The IRs move into the output (rw_postprocess allocates with malloc;
-   * the output is freed with g_free: keep g_free-able copies). */
-  out->n_receivers = self->n_receivers;
-  out->ir = g_new0 (float *, self->n_receivers);
-  for (guint r = 0; r < self->n_receivers; r++)
-    out->ir[r] = g_memdup2 (res.ir[r], res.ir_frames * sizeof (float));
-  out->ir_frames = res.ir_frames;
-  out->fmax_hz = res.fmax_hz;
-  out->fs_grid_hz = res.fs_grid_hz;
-  out->fs_out_hz = res.fs_out_hz;
-  out->spacing_m = res.spacing_m;
-  out->c = res.c;
-  out->nx = res.nx;
-  out->ny = res.ny;
-  out->nz = res.nz;
-  out->n_inside = res.n_inside;
-  out->n_steps = res.n_steps;
-  g_strlcpy (out->backend, res.backend, sizeof out->backend);
-  g_strlcpy (out->device, res.device, sizeof out->device);
-  out->mvox_per_s = res.mvox_per_s;
-  out->t_voxelise_s = res.t_voxelise_s;
-  out->t_solve_s = res.t_solve_s;
-  memcpy (out->source, self->source, sizeof out->source);
-  memcpy (out->receivers, self->receivers, sizeof out->receivers);
-  rw_sim_result_clear (&res);
+  /* The engine's record of the run, as `simulate` writes it: the settings,
+   * the surfaces as the materials panel set them, the result. */
+  RwResults results;
+  memset (&results, 0, sizeof results);
+  results.config = cfg;
+  results.mesh_file = strdup (mesh->path ? mesh->path : "");
+  results.config.mesh_path = results.mesh_file;
+  const size_t ns = self->n_surfaces;
+  res.n_surfaces = ns;
+  res.surface_R = malloc ((ns ? ns : 1) * sizeof (double));
+  res.surface_names = calloc (ns ? ns : 1, sizeof (char *));
+  res.surface_materials = calloc (ns ? ns : 1, sizeof (char *));
+  gboolean ok = res.surface_R && res.surface_names && res.surface_materials;
+  for (size_t i = 0; ok && i < ns; i++)
+    {
+      res.surface_R[i] = self->surface_R[i];
+      res.surface_names[i] = strdup (self->surface_names[i]);
+      res.surface_materials[i] = strdup (self->surface_materials[i]);
+      ok = res.surface_names[i] && res.surface_materials[i];
+    }
+  results.result = res;
+  if (!ok || results.mesh_file == NULL)
+    {
+      rw_results_clear (&results);
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Out of memory"));
+      return NULL;
+    }
 
   post_stage (self, _("Analysing…"));
-  out->analysis = g_new0 (RwAnalysis, self->n_receivers);
-  out->analysis_ok = g_new0 (gboolean, self->n_receivers);
-  out->analysis_error = g_new0 (char *, self->n_receivers);
-  for (guint r = 0; r < self->n_receivers; r++)
-    {
-      RwError aerr = { 0 };
-      out->analysis_ok[r] = rw_analyse (out->ir[r], out->ir_frames, out->fs_out_hz, s->fmax_hz,
-                                        &out->analysis[r], &aerr);
-      if (!out->analysis_ok[r])
-        out->analysis_error[r] = g_strdup (aerr.message);
-    }
-  return g_steal_pointer (&out);
+  return rw_sim_output_new (&results);
 }
 
 static void

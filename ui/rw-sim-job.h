@@ -18,6 +18,7 @@
 #include <gio/gio.h>
 #include "rw-analysis.h"
 #include "rw-project.h"
+#include "rw-results.h"
 
 G_BEGIN_DECLS
 
@@ -35,20 +36,23 @@ typedef struct {
 GType rw_slice_get_type (void);
 void rw_slice_free (RwSlice *slice);
 
-/* What a finished run hands back (owned by the caller). */
+/* What a finished run (or an opened results folder) hands back, owned by
+ * the caller. `results` is the engine's record of the run, the one that is
+ * written to and read from a results folder (rw-results-io.h); the fields
+ * after it are copies of its values for the views (made by
+ * rw_sim_output_new), and ir points into it. */
 typedef struct {
+  RwResults results;
   double fmax_hz, fs_grid_hz, fs_out_hz, spacing_m, c;
   size_t nx, ny, nz, n_inside, n_steps;
   char backend[32];
   char device[128];
   double mvox_per_s, t_voxelise_s, t_solve_s;
   guint n_receivers;
-  float **ir;            /* n_receivers calibrated IRs at fs_out_hz */
+  float **ir;            /* n_receivers calibrated IRs at fs_out_hz (results.result.ir) */
   size_t ir_frames;
-  double receivers[RW_PROJECT_MAX_RECEIVERS][3];
-  double source[3];
-  /* ISO 3382-1 analysis per receiver (computed in the worker); when
-   * analysis_ok[r] is FALSE, analysis_error[r] says why. */
+  /* ISO 3382-1 analysis per receiver; when analysis_ok[r] is FALSE,
+   * analysis_error[r] says why. */
   RwAnalysis *analysis;
   gboolean *analysis_ok;
   char **analysis_error;

@@ -1,78 +1,28 @@
-/* rw-window.c — see rw-window.h. */
-#include "rw-window.h"
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rw-window.c — see rw-window.h. The window's life, its widgets following
+ * the project, and the helpers the other parts share. Split by concern as
+ * GNOME Text Editor splits its window, all sharing rw-window-private.h:
+ *   rw-window-actions.c  the win.* action table, fit-view, export report
+ *   rw-window-files.c    opening (off the main thread), saving, recent
+ *                        files, File → Open Results
+ *   rw-window-dnd.c      drag and drop
+ *   rw-window-run.c      run control: the job, its progress and results */
+#include "rw-window-private.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <unistd.h>
 
-#include "rw-compare-view.h"
-#include "rw-materials-panel.h"
-#include "rw-results-io.h"
-#include "rw-results-view.h"
-#include "rw-room-view.h"
-#include "rw-sim-job.h"
-#include "rw-slice-view.h"
+G_DEFINE_TYPE (RwWindow, rw_window, GTK_TYPE_APPLICATION_WINDOW)
+
+guint _rw_window_signals[RW_WINDOW_N_SIGNALS];
 
 /* Throughput assumed for the run-time estimate until a run on this machine
  * has measured one (kept in GSettings "last-mvox-per-s"). */
 #define DEFAULT_MVOX_PER_S 100.0
 
-struct _RwWindow
-{
-  GtkApplicationWindow parent_instance;
-
-  /* template children */
-  GtkLabel *report_label;
-  GtkSpinButton *source_x, *source_y, *source_z;
-  GtkSpinButton *receiver_x, *receiver_y, *receiver_z;
-  GtkLabel *point_status;
-  GtkDropDown *receiver_choice;
-  GtkStringList *receiver_list;
-  GtkButton *remove_receiver_button;
-  RwMaterialsPanel *materials_panel;
-  GtkStack *side_stack;
-  GtkSpinButton *fmax_spin, *duration_spin, *temperature_spin, *ppw_spin;
-  GtkDropDown *boundary_dropdown, *backend_dropdown, *precision_dropdown;
-  GtkLabel *backend_label, *estimate_label, *estimate_warning;
-  GtkStack *main_stack;
-  RwRoomView *room_view;
-  GtkBox *legend_box;
-  GtkDropDown *slice_axis_dropdown;
-  GtkScale *slice_position_scale;
-  RwSliceView *slice_view;
-  GtkLabel *stage_label;
-  RwResultsView *results_view;
-  GtkProgressBar *progress_bar;
-  GtkLabel *status_label;
-  GtkButton *run_button, *cancel_button;
-  GMenu *recent_menu;
-
-  RwProject *project;
-  RwSimJob *job;
-  GSettings *settings;          /* may be NULL (schema not found) */
-  GtkWindow *error_dialog;      /* weak */
-  gboolean updating;            /* writing our own widgets */
-  gboolean close_confirmed;
-  gboolean disposed;            /* a job may report after the widgets are gone */
-};
-
-G_DEFINE_TYPE (RwWindow, rw_window, GTK_TYPE_APPLICATION_WINDOW)
-
-enum { RUN_FINISHED, N_SIGNALS };
-static guint signals[N_SIGNALS];
-
-/* The formats Assimp 5.2 imports that can hold a room (file chooser
- * patterns; Assimp itself decides by content). */
-static const char *const mesh_patterns[] = {
-  "*.obj", "*.gltf", "*.glb", "*.stl", "*.ply", "*.fbx", "*.dae", "*.3ds", "*.ifc", "*.ifczip",
-  "*.off", "*.x3d", "*.3mf", "*.blend", "*.dxf", "*.lwo", "*.ase", "*.ac", "*.ms3d", "*.x", "*.smd",
-  "*.q3o", "*.ogex", "*.amf", "*.raw", "*.nff", "*.md5mesh", NULL,
-};
-
 /* ---- helpers ------------------------------------------------------------ */
 
-static gboolean room_box (RwWindow *self, double box[3]);
-static void load_results (RwWindow *self, GFile *project_file);
 
 static void
 error_dialog_destroyed (gpointer data, GObject *where)
@@ -82,19 +32,26 @@ error_dialog_destroyed (gpointer data, GObject *where)
   self->error_dialog = NULL;
 }
 
-static void
-show_error (RwWindow *self, const char *primary, const char *secondary)
+/* Shows `dialog`, remembered (weakly) as the window's last dialog. */
+void
+_rw_window_present_dialog (RwWindow *self, GtkWidget *dialog)
+{
+  if (self->error_dialog != NULL)
+    g_object_weak_unref (G_OBJECT (self->error_dialog), error_dialog_destroyed, self);
+  self->error_dialog = GTK_WINDOW (dialog);
+  g_object_weak_ref (G_OBJECT (dialog), error_dialog_destroyed, self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+void
+_rw_window_show_error (RwWindow *self, const char *primary, const char *secondary)
 {
   GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self),
                                               GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                               GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", primary);
   gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", secondary);
   g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
-  if (self->error_dialog != NULL)
-    g_object_weak_unref (G_OBJECT (self->error_dialog), error_dialog_destroyed, self);
-  self->error_dialog = GTK_WINDOW (dialog);
-  g_object_weak_ref (G_OBJECT (dialog), error_dialog_destroyed, self);
-  gtk_window_present (GTK_WINDOW (dialog));
+  _rw_window_present_dialog (self, dialog);
 }
 
 static void
@@ -104,14 +61,15 @@ set_enabled (RwWindow *self, const char *name, gboolean enabled)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
 }
 
-static void
-update_actions (RwWindow *self)
+void
+_rw_window_update_actions (RwWindow *self)
 {
-  gboolean running = self->job != NULL;
+  gboolean running = self->job != NULL || self->import_cancellable != NULL;
   gboolean have_mesh = rw_project_get_mesh (self->project) != NULL;
 
   set_enabled (self, "open", !running);
   set_enabled (self, "open-recent", !running);
+  set_enabled (self, "open-results", !running);
   set_enabled (self, "save", have_mesh && !running);
   set_enabled (self, "save-as", have_mesh && !running);
   set_enabled (self, "run", have_mesh && !running);
@@ -125,8 +83,8 @@ update_actions (RwWindow *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->side_stack), !running);
 }
 
-static void
-update_title (RwWindow *self)
+void
+_rw_window_update_title (RwWindow *self)
 {
   GFile *file = rw_project_get_file (self->project);
   const char *mesh = rw_project_get_mesh_path (self->project);
@@ -169,8 +127,8 @@ update_backend_label (RwWindow *self)
   gtk_label_set_text (self->backend_label, text);
 }
 
-static void
-update_estimate (RwWindow *self)
+void
+_rw_window_update_estimate (RwWindow *self)
 {
   RwRunEstimate e;
   double mvox = self->settings ? g_settings_get_double (self->settings, "last-mvox-per-s") : 0;
@@ -260,22 +218,6 @@ update_points (RwWindow *self)
 }
 
 static void
-update_settings_widgets (RwWindow *self)
-{
-  const RwSimSettings *s = rw_project_get_settings (self->project);
-
-  self->updating = TRUE;
-  gtk_spin_button_set_value (self->fmax_spin, s->fmax_hz);
-  gtk_spin_button_set_value (self->duration_spin, s->duration_s);
-  gtk_spin_button_set_value (self->temperature_spin, s->temperature_c);
-  gtk_spin_button_set_value (self->ppw_spin, s->ppw);
-  gtk_drop_down_set_selected (self->boundary_dropdown, s->boundary);
-  gtk_drop_down_set_selected (self->backend_dropdown, s->backend);
-  gtk_drop_down_set_selected (self->precision_dropdown, s->precision);
-  self->updating = FALSE;
-}
-
-static void
 update_legend (RwWindow *self)
 {
   const RwMesh *mesh = rw_project_get_mesh (self->project);
@@ -313,38 +255,51 @@ update_legend (RwWindow *self)
     }
 }
 
+/* Each view follows the project's properties it shows; each handler does
+ * its own part whatever else is on screen. */
+
+/* Results of an earlier run no longer describe the edited project. */
 static void
-on_project_changed (RwProject *project, const char *what, RwWindow *self)
+mark_results_stale (RwWindow *self)
 {
-  (void) project;
-  if (g_str_equal (what, "mesh"))
-    {
-      g_autofree char *report = rw_project_report_text (self->project);
-      gtk_label_set_text (self->report_label, report);
-      update_points (self);
-      update_settings_widgets (self);
-      update_legend (self);
-      rw_results_view_take_output (self->results_view, NULL, NULL);
-      rw_slice_view_take_slice (self->slice_view, NULL);
-      update_actions (self);
-    }
-  else if (g_str_equal (what, "points"))
-    update_points (self);
-  /* Results of an earlier run no longer describe the edited project. */
-  if (!g_str_equal (what, "mesh") && rw_results_view_get_output (self->results_view) != NULL)
+  if (rw_results_view_get_output (self->results_view) != NULL)
     rw_results_view_set_stale (self->results_view, TRUE);
-  else if (g_str_equal (what, "materials"))
-    update_legend (self);
-  else if (g_str_equal (what, "settings"))
-    update_settings_widgets (self);
-  update_estimate (self);
-  update_title (self);
 }
 
 static void
-on_dirty_changed (RwWindow *self)
+on_mesh_changed (RwWindow *self)
 {
-  update_title (self);
+  g_autofree char *report = rw_project_report_text (self->project);
+
+  gtk_label_set_text (self->report_label, report);
+  rw_results_view_take_output (self->results_view, NULL, NULL);
+  rw_slice_view_take_slice (self->slice_view, NULL);
+  update_points (self);
+  update_legend (self);
+  _rw_window_update_actions (self);
+  _rw_window_update_estimate (self);
+  _rw_window_update_title (self);
+}
+
+static void
+on_materials_changed (RwWindow *self)
+{
+  update_legend (self);
+  mark_results_stale (self);
+}
+
+static void
+on_points_changed (RwWindow *self)
+{
+  update_points (self);
+  mark_results_stale (self);
+}
+
+static void
+on_setting_changed (RwWindow *self)
+{
+  _rw_window_update_estimate (self);
+  mark_results_stale (self);
 }
 
 /* ---- widgets → project -------------------------------------------------- */
@@ -412,24 +367,6 @@ on_remove_receiver (RwWindow *self)
 }
 
 static void
-on_settings_changed (RwWindow *self)
-{
-  RwSimSettings s;
-
-  if (self->updating)
-    return;
-  s = *rw_project_get_settings (self->project);
-  s.fmax_hz = gtk_spin_button_get_value (self->fmax_spin);
-  s.duration_s = gtk_spin_button_get_value (self->duration_spin);
-  s.temperature_c = gtk_spin_button_get_value (self->temperature_spin);
-  s.ppw = gtk_spin_button_get_value (self->ppw_spin);
-  s.boundary = MIN (gtk_drop_down_get_selected (self->boundary_dropdown), 2);
-  s.backend = MIN (gtk_drop_down_get_selected (self->backend_dropdown), 2);
-  s.precision = MIN (gtk_drop_down_get_selected (self->precision_dropdown), 2);
-  rw_project_set_settings (self->project, &s);
-}
-
-static void
 on_surface_clicked (RwRoomView *view, guint surface, gboolean extend, RwWindow *self)
 {
   (void) view;
@@ -444,615 +381,6 @@ on_materials_selection (RwMaterialsPanel *panel, RwWindow *self)
   g_autofree gboolean *sel = rw_materials_panel_get_selection (panel, &n);
   rw_room_view_set_selection (self->room_view, sel, n);
 }
-
-/* ---- opening ------------------------------------------------------------ */
-
-/* Model units (preference "units") → metres. */
-static double
-import_scale (RwWindow *self)
-{
-  static const struct { const char *id; double scale; } units[] = {
-    { "m", 1.0 }, { "cm", 0.01 }, { "mm", 0.001 }, { "in", 0.0254 }, { "ft", 0.3048 },
-  };
-  g_autofree char *u = self->settings ? g_settings_get_string (self->settings, "units") : NULL;
-
-  for (gsize i = 0; u != NULL && i < G_N_ELEMENTS (units); i++)
-    if (g_str_equal (u, units[i].id))
-      return units[i].scale;
-  return 1.0;
-}
-
-gboolean
-rw_window_open_file (RwWindow *self, GFile *file)
-{
-  g_autoptr (GError) error = NULL;
-  g_autofree char *path = g_file_get_path (file);
-  g_autofree char *name = g_file_get_parse_name (file);
-  gboolean ok;
-
-  g_return_val_if_fail (RW_IS_WINDOW (self), FALSE);
-  if (self->job != NULL)
-    return FALSE;
-  if (path == NULL)
-    {
-      g_autofree char *msg = g_strdup_printf (_("%s: only local files can be opened"), name);
-      show_error (self, _("The file could not be opened"), msg);
-      return FALSE;
-    }
-  if (g_str_has_suffix (path, ".roomwave"))
-    ok = rw_project_load (self->project, file, &error);
-  else
-    {
-      rw_project_set_import_scale (self->project, import_scale (self));
-      ok = rw_project_load_mesh (self->project, path, &error);
-    }
-  if (!ok)
-    {
-      show_error (self, g_str_has_suffix (path, ".roomwave") ? _("The project could not be opened")
-                                                            : _("The room could not be imported"),
-                  error->message);
-      return FALSE;
-    }
-
-  g_autofree char *uri = g_file_get_uri (file);
-  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-  gtk_stack_set_visible_child_name (self->main_stack, "room");
-  g_autofree char *status = g_strdup_printf (_("Opened %s"), name);
-  gtk_label_set_text (self->status_label, status);
-  if (g_str_has_suffix (path, ".roomwave"))
-    load_results (self, file);
-  gtk_progress_bar_set_fraction (self->progress_bar, 0);
-  update_title (self);
-  update_actions (self);
-  return TRUE;
-}
-
-/* Runs `then` when the project has no unsaved changes or the user chose to
- * discard them; saving first is offered. */
-typedef void (*ThenFn) (RwWindow *self, gpointer data);
-
-typedef struct {
-  RwWindow *self;
-  ThenFn then;
-  gpointer data;
-  GDestroyNotify data_free;
-} Pending;
-
-static gboolean save_to (RwWindow *self, GFile *file);
-static void action_save_as (GSimpleAction *action, GVariant *param, gpointer user_data);
-
-static void
-on_discard_response (GtkDialog *dialog, int response, Pending *p)
-{
-  gtk_window_destroy (GTK_WINDOW (dialog));
-  if (response == GTK_RESPONSE_ACCEPT && rw_project_get_file (p->self->project) != NULL)
-    save_to (p->self, rw_project_get_file (p->self->project));
-  if (response == GTK_RESPONSE_REJECT
-      || (response == GTK_RESPONSE_ACCEPT && !rw_project_get_dirty (p->self->project)))
-    p->then (p->self, p->data);
-  else if (response == GTK_RESPONSE_ACCEPT)
-    action_save_as (NULL, NULL, p->self);
-  if (p->data_free)
-    p->data_free (p->data);
-  g_free (p);
-}
-
-static void
-confirm_discard (RwWindow *self, ThenFn then, gpointer data, GDestroyNotify data_free)
-{
-  if (!rw_project_get_dirty (self->project) || rw_project_get_mesh (self->project) == NULL)
-    {
-      then (self, data);
-      if (data_free)
-        data_free (data);
-      return;
-    }
-  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                              GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
-                                              "%s", _("Save changes to the project?"));
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
-                                            _("Unsaved changes to materials, points or settings are lost otherwise."));
-  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Discard"), GTK_RESPONSE_REJECT,
-                          _("_Cancel"), GTK_RESPONSE_CANCEL, _("_Save"), GTK_RESPONSE_ACCEPT, NULL);
-  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
-  Pending *p = g_new0 (Pending, 1);
-  p->self = self;
-  p->then = then;
-  p->data = data;
-  p->data_free = data_free;
-  g_signal_connect (dialog, "response", G_CALLBACK (on_discard_response), p);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-open_then (RwWindow *self, gpointer data)
-{
-  rw_window_open_file (self, data);
-}
-
-/* The ten most recent rooms and projects this application opened. */
-#define N_RECENT 10
-
-static int
-by_visit (gconstpointer a, gconstpointer b)
-{
-  GDateTime *ta = gtk_recent_info_get_visited (*(GtkRecentInfo **) a);
-  GDateTime *tb = gtk_recent_info_get_visited (*(GtkRecentInfo **) b);
-  return g_date_time_compare (tb, ta);
-}
-
-static void
-update_recent_menu (RwWindow *self)
-{
-  GtkRecentManager *manager = gtk_recent_manager_get_default ();
-  GList *items = gtk_recent_manager_get_items (manager);
-  g_autoptr (GPtrArray) mine = g_ptr_array_new_with_free_func ((GDestroyNotify) gtk_recent_info_unref);
-  const char *app_name = g_get_application_name ();
-
-  for (GList *l = items; l != NULL; l = l->next)
-    if (app_name != NULL && gtk_recent_info_has_application (l->data, app_name) && gtk_recent_info_exists (l->data))
-      g_ptr_array_add (mine, gtk_recent_info_ref (l->data));
-  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
-  g_ptr_array_sort (mine, by_visit);
-
-  g_menu_remove_all (self->recent_menu);
-  for (guint i = 0; i < MIN (mine->len, N_RECENT); i++)
-    {
-      GtkRecentInfo *info = g_ptr_array_index (mine, i);
-      g_autoptr (GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
-      g_menu_item_set_action_and_target (item, "win.open-recent", "s", gtk_recent_info_get_uri (info));
-      g_menu_append_item (self->recent_menu, item);
-    }
-}
-
-static void
-action_open_recent (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  RwWindow *self = RW_WINDOW (user_data);
-  GFile *file = g_file_new_for_uri (g_variant_get_string (param, NULL));
-
-  (void) action;
-  confirm_discard (self, open_then, file, g_object_unref);
-}
-
-static void
-on_open_response (GtkNativeDialog *native, int response, RwWindow *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      GFile *file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-      confirm_discard (self, open_then, file, g_object_unref);
-    }
-  g_object_unref (native);
-}
-
-static void
-action_open (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  GtkWidget *widget = user_data;
-
-  RwWindow *self = RW_WINDOW (widget);
-  GtkFileChooserNative *native =
-    gtk_file_chooser_native_new (_("Open Room or Project"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                 _("_Open"), _("_Cancel"));
-  g_autoptr (GtkFileFilter) all = gtk_file_filter_new ();
-  g_autoptr (GtkFileFilter) projects = gtk_file_filter_new ();
-  g_autoptr (GtkFileFilter) meshes = gtk_file_filter_new ();
-
-  (void) action;
-  (void) param;
-  gtk_file_filter_set_name (all, _("Rooms and projects"));
-  gtk_file_filter_set_name (projects, _("Roomwave projects"));
-  gtk_file_filter_set_name (meshes, _("Room models (OBJ, glTF, STL, PLY, FBX, COLLADA, 3DS, IFC…)"));
-  gtk_file_filter_add_pattern (all, "*.roomwave");
-  gtk_file_filter_add_pattern (projects, "*.roomwave");
-  for (int i = 0; mesh_patterns[i] != NULL; i++)
-    {
-      gtk_file_filter_add_pattern (all, mesh_patterns[i]);
-      gtk_file_filter_add_pattern (meshes, mesh_patterns[i]);
-    }
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), all);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), meshes);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), projects);
-  g_signal_connect (native, "response", G_CALLBACK (on_open_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
-}
-
-static gboolean
-on_drop (GtkDropTarget *target, const GValue *value, double x, double y, RwWindow *self)
-{
-  (void) target;
-  (void) x;
-  (void) y;
-  if (!G_VALUE_HOLDS (value, G_TYPE_FILE) || self->job != NULL)
-    return FALSE;
-  confirm_discard (self, open_then, g_object_ref (g_value_get_object (value)), g_object_unref);
-  return TRUE;
-}
-
-/* ---- saving ------------------------------------------------------------- */
-
-/* "<folder>/<name>.roomwave" → "<name>.results", the results folder's
- * name beside it. */
-static char *
-results_dir_name (GFile *project_file)
-{
-  g_autofree char *base = g_file_get_basename (project_file);
-  if (g_str_has_suffix (base, ".roomwave"))
-    base[strlen (base) - strlen (".roomwave")] = '\0';
-  return g_strconcat (base, ".results", NULL);
-}
-
-static gboolean
-save_to (RwWindow *self, GFile *file)
-{
-  g_autoptr (GError) error = NULL;
-  const RwSimOutput *out = rw_results_view_get_output (self->results_view);
-  gboolean results_saved = FALSE;
-
-  /* The results first, so that the project only names a folder that holds
-   * them. A failure there still saves the project (without results). */
-  rw_project_set_results_ref (self->project, NULL);
-  if (out != NULL)
-    {
-      g_autofree char *name = results_dir_name (file);
-      g_autoptr (GFile) parent = g_file_get_parent (file);
-      g_autoptr (GFile) dir = parent ? g_file_get_child (parent, name) : NULL;
-      g_autofree char *dir_path = dir ? g_file_get_path (dir) : NULL;
-      if (dir_path != NULL && rw_sim_output_save (out, dir_path, &error))
-        {
-          rw_project_set_results_ref (self->project, name);
-          results_saved = TRUE;
-        }
-      else if (error != NULL)
-        show_error (self, _("The results could not be saved"), error->message);
-      g_clear_error (&error);
-    }
-
-  if (!rw_project_save (self->project, file, &error))
-    {
-      show_error (self, _("The project could not be saved"), error->message);
-      return FALSE;
-    }
-  g_autofree char *uri = g_file_get_uri (file);
-  g_autofree char *name = g_file_get_parse_name (file);
-  g_autofree char *status = results_saved ? g_strdup_printf (_("Saved %s with its results"), name)
-                                          : g_strdup_printf (_("Saved %s"), name);
-  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-  gtk_label_set_text (self->status_label, status);
-  update_title (self);
-  return TRUE;
-}
-
-gboolean
-rw_window_save_to (RwWindow *self, GFile *file)
-{
-  g_return_val_if_fail (RW_IS_WINDOW (self) && G_IS_FILE (file), FALSE);
-  if (self->job != NULL || rw_project_get_mesh (self->project) == NULL)
-    return FALSE;
-  return save_to (self, file);
-}
-
-/* After a project is opened: its saved results, when it names them. */
-static void
-load_results (RwWindow *self, GFile *project_file)
-{
-  const char *ref = rw_project_get_results_ref (self->project);
-  g_autoptr (GFile) parent = g_file_get_parent (project_file);
-  g_autoptr (GError) error = NULL;
-  double box[3];
-
-  if (ref == NULL || parent == NULL)
-    return;
-  g_autoptr (GFile) dir = g_file_resolve_relative_path (parent, ref);
-  g_autofree char *dir_path = g_file_get_path (dir);
-  RwSimOutput *out = dir_path ? rw_sim_output_load (dir_path, &error) : NULL;
-  if (out == NULL)
-    {
-      g_autofree char *msg = g_strdup_printf (_("The saved results were not loaded: %s"),
-                                              error ? error->message : ref);
-      gtk_label_set_text (self->status_label, msg);
-      return;
-    }
-  rw_results_view_take_output (self->results_view, out, room_box (self, box) ? box : NULL);
-}
-
-static void
-on_save_response (GtkNativeDialog *native, int response, RwWindow *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-      g_autofree char *path = g_file_get_path (file);
-      if (path != NULL && !g_str_has_suffix (path, ".roomwave"))
-        {
-          g_autofree char *with_ext = g_strconcat (path, ".roomwave", NULL);
-          g_autoptr (GFile) f2 = g_file_new_for_path (with_ext);
-          save_to (self, f2);
-        }
-      else
-        save_to (self, file);
-    }
-  g_object_unref (native);
-}
-
-static void
-action_save_as (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  GtkWidget *widget = user_data;
-
-  RwWindow *self = RW_WINDOW (widget);
-  GtkFileChooserNative *native =
-    gtk_file_chooser_native_new (_("Save Project"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                 _("_Save"), _("_Cancel"));
-  const char *mesh = rw_project_get_mesh_path (self->project);
-
-  (void) action;
-  (void) param;
-  if (mesh != NULL)
-    {
-      g_autofree char *dir = g_path_get_dirname (mesh);
-      g_autofree char *base = g_path_get_basename (mesh);
-      char *dot = strrchr (base, '.');
-      if (dot != NULL)
-        *dot = '\0';
-      g_autofree char *suggested = g_strconcat (base, ".roomwave", NULL);
-      g_autoptr (GFile) folder = g_file_new_for_path (dir);
-      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (native), folder, NULL);
-      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), suggested);
-    }
-  g_signal_connect (native, "response", G_CALLBACK (on_save_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
-}
-
-static void
-action_save (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  GtkWidget *widget = user_data;
-
-  RwWindow *self = RW_WINDOW (widget);
-  GFile *file = rw_project_get_file (self->project);
-
-  if (file == NULL)
-    action_save_as (action, param, user_data);
-  else
-    save_to (self, file);
-}
-
-/* ---- running ------------------------------------------------------------ */
-
-static void
-on_job_stage (RwSimJob *job, const char *text, RwWindow *self)
-{
-  (void) job;
-  gtk_label_set_text (self->stage_label, text);
-  gtk_label_set_text (self->status_label, text);
-}
-
-static void
-on_job_progress (RwSimJob *job, double fraction, double mvox, double seconds_left, guint64 step,
-                 guint64 n_steps, RwWindow *self)
-{
-  (void) job;
-  g_autofree char *text = g_strdup_printf (_("Step %llu of %llu · %.1f Mvox/s · %.0f s left"),
-                                           (unsigned long long) step, (unsigned long long) n_steps,
-                                           mvox, seconds_left);
-  gtk_progress_bar_set_fraction (self->progress_bar, CLAMP (fraction, 0, 1));
-  gtk_label_set_text (self->status_label, text);
-}
-
-static void
-on_job_slice (RwSimJob *job, RwSlice *slice, RwWindow *self)
-{
-  (void) job;
-  /* The signal's slice is the job's message copy: take a copy of it. */
-  RwSlice *copy = g_boxed_copy (rw_slice_get_type (), slice);
-  rw_slice_view_take_slice (self->slice_view, copy);
-}
-
-static void
-push_slice_choice (RwWindow *self)
-{
-  if (self->job != NULL)
-    rw_sim_job_set_slice (self->job, (int) gtk_drop_down_get_selected (self->slice_axis_dropdown),
-                          gtk_range_get_value (GTK_RANGE (self->slice_position_scale)));
-}
-
-/* The dimensions of a rectangular room, when the mesh is one: its volume
- * fills its bounding box (within 0.5 %). */
-static gboolean
-room_box (RwWindow *self, double box[3])
-{
-  const RwMeshReport *r = rw_project_get_report (self->project);
-  if (r == NULL)
-    return FALSE;
-  double v = 1;
-  for (int k = 0; k < 3; k++)
-    {
-      box[k] = r->bbox_max[k] - r->bbox_min[k];
-      v *= box[k];
-    }
-  return v > 0 && fabs (fabs (r->volume_m3) - v) < 0.005 * v;
-}
-
-static void
-on_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  RwWindow *self = user_data;
-  RwSimJob *job = RW_SIM_JOB (source);
-  g_autoptr (GError) error = NULL;
-  RwSimOutput *out = rw_sim_job_finish (job, result, &error);
-  gboolean ok = out != NULL;
-
-  g_signal_handlers_disconnect_by_data (job, self);
-  g_clear_object (&self->job);
-  g_application_release (g_application_get_default ());
-  if (self->disposed)
-    {
-      /* The window was closed during the run (which close cancelled). */
-      rw_sim_output_free (out);
-      g_object_unref (self);
-      return;
-    }
-  if (ok)
-    {
-      double box[3];
-      g_autofree char *text = g_strdup_printf (_("Done: %zu steps in %.1f s, %.1f Mvox/s on %s"),
-                                               out->n_steps, out->t_solve_s, out->mvox_per_s, out->backend);
-      if (self->settings != NULL && out->mvox_per_s > 0 && g_str_equal (out->backend, "cpu"))
-        g_settings_set_double (self->settings, "last-mvox-per-s", out->mvox_per_s);
-      gtk_progress_bar_set_fraction (self->progress_bar, 1);
-      gtk_label_set_text (self->status_label, text);
-      gtk_label_set_text (self->stage_label, text);
-      rw_results_view_take_output (self->results_view, out, room_box (self, box) ? box : NULL);
-      gtk_stack_set_visible_child_name (self->main_stack, "results");
-    }
-  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      gtk_progress_bar_set_fraction (self->progress_bar, 0);
-      gtk_label_set_text (self->status_label, _("Cancelled. The project is unchanged."));
-      gtk_label_set_text (self->stage_label, _("Cancelled. The project is unchanged."));
-    }
-  else
-    {
-      gtk_progress_bar_set_fraction (self->progress_bar, 0);
-      gtk_label_set_text (self->status_label, _("The simulation failed."));
-      gtk_label_set_text (self->stage_label, error->message);
-      show_error (self, _("The simulation failed"), error->message);
-    }
-  update_actions (self);
-  update_estimate (self);
-  g_signal_emit (self, signals[RUN_FINISHED], 0, ok);
-  g_object_unref (self);
-}
-
-static void
-action_run (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  GtkWidget *widget = user_data;
-
-  RwWindow *self = RW_WINDOW (widget);
-  double src[3], rcv[RW_PROJECT_MAX_RECEIVERS][3];
-  guint n_rcv;
-
-  (void) action;
-  (void) param;
-  if (self->job != NULL || rw_project_get_mesh (self->project) == NULL)
-    return;
-  self->job = rw_sim_job_new (self->project);
-  g_signal_connect (self->job, "progress", G_CALLBACK (on_job_progress), self);
-  g_signal_connect (self->job, "slice", G_CALLBACK (on_job_slice), self);
-  g_signal_connect (self->job, "stage", G_CALLBACK (on_job_stage), self);
-
-  rw_project_get_source (self->project, src);
-  /* The live slice starts through the source. */
-  {
-    const RwMeshReport *r = rw_project_get_report (self->project);
-    int axis = (int) MIN (gtk_drop_down_get_selected (self->slice_axis_dropdown), 2);
-    double extent = r->bbox_max[axis] - r->bbox_min[axis];
-    if (extent > 0)
-      gtk_range_set_value (GTK_RANGE (self->slice_position_scale), (src[axis] - r->bbox_min[axis]) / extent);
-  }
-  push_slice_choice (self);
-  n_rcv = rw_project_get_n_receivers (self->project);
-  for (guint i = 0; i < n_rcv; i++)
-    rw_project_get_receiver (self->project, i, rcv[i]);
-  rw_slice_view_set_points (self->slice_view, src, (const double (*)[3]) rcv, n_rcv);
-  rw_slice_view_take_slice (self->slice_view, NULL);
-
-  gtk_progress_bar_set_fraction (self->progress_bar, 0);
-  gtk_stack_set_visible_child_name (self->main_stack, "run");
-  update_actions (self);
-  /* The window object is kept alive until the job reports back, and the
-   * application until the worker has finished. */
-  g_application_hold (g_application_get_default ());
-  rw_sim_job_start (self->job, on_job_done, g_object_ref (self));
-}
-
-static void
-action_cancel (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  GtkWidget *widget = user_data;
-
-  RwWindow *self = RW_WINDOW (widget);
-
-  (void) action;
-  (void) param;
-  if (self->job == NULL)
-    return;
-  rw_sim_job_cancel (self->job);
-  gtk_label_set_text (self->status_label, _("Cancelling…"));
-}
-
-static void
-action_fit_view (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  GtkWidget *widget = user_data;
-
-  (void) action;
-  (void) param;
-  rw_room_view_fit (RW_WINDOW (widget)->room_view);
-}
-
-/* ---- export report ------------------------------------------------------ */
-
-static void
-on_export_response (GtkNativeDialog *native, int response, RwWindow *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-      g_autofree char *path = g_file_get_path (file);
-      g_autoptr (GError) error = NULL;
-      RwCompareView *cv = RW_COMPARE_VIEW (rw_results_view_get_compare_view (self->results_view));
-
-      if (rw_compare_view_get_comparison (cv) != NULL)
-        {
-          if (path == NULL || !rw_compare_view_export_pdf (cv, path, &error))
-            show_error (self, _("The report could not be exported"), error ? error->message : _("not a local file"));
-        }
-      else
-        {
-          g_autofree char *csv = rw_results_view_table_csv (self->results_view);
-          if (csv == NULL)
-            show_error (self, _("The report could not be exported"), _("There are no analysed results yet."));
-          else if (!g_file_replace_contents (file, csv, strlen (csv), NULL, FALSE, G_FILE_CREATE_NONE,
-                                             NULL, NULL, &error))
-            show_error (self, _("The report could not be exported"), error->message);
-        }
-    }
-  g_object_unref (native);
-}
-
-/* With a measurement loaded (Compare page): the PDF comparison report;
- * before that, the simulation's parameter table as CSV. */
-static void
-action_export_report (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  RwWindow *self = RW_WINDOW (user_data);
-  RwCompareView *cv = RW_COMPARE_VIEW (rw_results_view_get_compare_view (self->results_view));
-  gboolean pdf = rw_compare_view_get_comparison (cv) != NULL;
-  GtkFileChooserNative *native =
-    gtk_file_chooser_native_new (pdf ? _("Export Comparison Report") : _("Export Parameters"),
-                                 GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-
-  (void) action;
-  (void) param;
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), pdf ? "comparison-report.pdf" : "parameters.csv");
-  g_signal_connect (native, "response", G_CALLBACK (on_export_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
-}
-
-static const GActionEntry win_actions[] = {
-  { .name = "open", .activate = action_open },
-  { .name = "open-recent", .activate = action_open_recent, .parameter_type = "s" },
-  { .name = "save", .activate = action_save },
-  { .name = "save-as", .activate = action_save_as },
-  { .name = "run", .activate = action_run },
-  { .name = "cancel", .activate = action_cancel },
-  { .name = "export-report", .activate = action_export_report },
-  { .name = "fit-view", .activate = action_fit_view },
-};
 
 /* ---- window life -------------------------------------------------------- */
 
@@ -1071,10 +399,12 @@ rw_window_close_request (GtkWindow *window)
 
   if (self->job != NULL)
     rw_sim_job_cancel (self->job);
+  if (self->import_cancellable != NULL)
+    g_cancellable_cancel (self->import_cancellable);
   if (!self->close_confirmed && rw_project_get_dirty (self->project)
       && rw_project_get_mesh (self->project) != NULL)
     {
-      confirm_discard (self, close_then, NULL, NULL);
+      _rw_window_confirm_discard (self, close_then, NULL, NULL);
       return TRUE;
     }
   if (self->settings != NULL)
@@ -1102,9 +432,16 @@ rw_window_dispose (GObject *object)
       rw_sim_job_cancel (self->job);
       g_signal_handlers_disconnect_by_data (self->job, self);
     }
+  if (self->import_cancellable != NULL)
+    g_cancellable_cancel (self->import_cancellable);
+  g_clear_handle_id (&self->pulse_id, g_source_remove);
   self->disposed = TRUE;
-  if (self->project != NULL)
-    g_signal_handlers_disconnect_by_data (self->project, self);
+  if (self->project_signals != NULL)
+    g_signal_group_set_target (self->project_signals, NULL);
+  if (self->project_bindings != NULL)
+    g_binding_group_set_source (self->project_bindings, NULL);
+  g_clear_object (&self->project_signals);
+  g_clear_object (&self->project_bindings);
   gtk_widget_dispose_template (GTK_WIDGET (self), RW_TYPE_WINDOW);
   g_clear_object (&self->project);
   g_clear_object (&self->settings);
@@ -1167,24 +504,56 @@ rw_window_class_init (RwWindowClass *klass)
 
 
   /* success */
-  signals[RUN_FINISHED] =
+  _rw_window_signals[RW_WINDOW_RUN_FINISHED] =
     g_signal_new ("run-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+  /* an open (import) ended: success */
+  _rw_window_signals[RW_WINDOW_OPEN_FINISHED] =
+    g_signal_new ("open-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
 }
 
 static void
 rw_window_init (RwWindow *self)
 {
-  GtkDropTarget *drop;
-
   gtk_widget_init_template (GTK_WIDGET (self));
   /* In the window's GActionMap (not widget-class actions), so that
    * g_action_group_activate_action (G_ACTION_GROUP (window), "run", NULL)
    * drives the window as the tests do. */
-  g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
+  _rw_window_actions_init (self);
   self->project = rw_project_new ();
-  g_signal_connect (self->project, "changed", G_CALLBACK (on_project_changed), self);
-  g_signal_connect_swapped (self->project, "notify::dirty", G_CALLBACK (on_dirty_changed), self);
+
+  /* The window follows its project as GNOME Text Editor's window follows
+   * its document: handlers in a signal group, settings widgets bound both
+   * ways in a binding group, all on the project as their one target. */
+  self->project_signals = g_signal_group_new (RW_TYPE_PROJECT);
+  g_signal_group_connect_swapped (self->project_signals, "notify::mesh", G_CALLBACK (on_mesh_changed), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::surface-materials",
+                                  G_CALLBACK (on_materials_changed), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::source", G_CALLBACK (on_points_changed), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::receivers", G_CALLBACK (on_points_changed), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::dirty", G_CALLBACK (_rw_window_update_title), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::file", G_CALLBACK (_rw_window_update_title), self);
+  self->project_bindings = g_binding_group_new ();
+  static const struct { const char *property; gsize widget; const char *widget_property; } settings_bindings[] = {
+    { "fmax-hz", G_STRUCT_OFFSET (RwWindow, fmax_spin), "value" },
+    { "duration-s", G_STRUCT_OFFSET (RwWindow, duration_spin), "value" },
+    { "temperature-c", G_STRUCT_OFFSET (RwWindow, temperature_spin), "value" },
+    { "ppw", G_STRUCT_OFFSET (RwWindow, ppw_spin), "value" },
+    { "boundary", G_STRUCT_OFFSET (RwWindow, boundary_dropdown), "selected" },
+    { "backend", G_STRUCT_OFFSET (RwWindow, backend_dropdown), "selected" },
+    { "precision", G_STRUCT_OFFSET (RwWindow, precision_dropdown), "selected" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (settings_bindings); i++)
+    {
+      g_autofree char *signal = g_strconcat ("notify::", settings_bindings[i].property, NULL);
+      GObject *widget = G_STRUCT_MEMBER (GObject *, self, settings_bindings[i].widget);
+      g_binding_group_bind (self->project_bindings, settings_bindings[i].property, widget,
+                            settings_bindings[i].widget_property, G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+      g_signal_group_connect_swapped (self->project_signals, signal, G_CALLBACK (on_setting_changed), self);
+    }
+  g_signal_group_set_target (self->project_signals, self->project);
+  g_binding_group_set_source (self->project_bindings, self->project);
   rw_room_view_set_project (self->room_view, self->project);
   rw_materials_panel_set_project (self->materials_panel, self->project);
   g_signal_connect (self->room_view, "surface-clicked", G_CALLBACK (on_surface_clicked), self);
@@ -1194,27 +563,18 @@ rw_window_init (RwWindow *self)
                               self->receiver_x, self->receiver_y, self->receiver_z };
   for (gsize i = 0; i < G_N_ELEMENTS (points); i++)
     g_signal_connect_swapped (points[i], "value-changed", G_CALLBACK (on_point_changed), self);
-  GtkSpinButton *spins[] = { self->fmax_spin, self->duration_spin, self->temperature_spin, self->ppw_spin };
-  for (gsize i = 0; i < G_N_ELEMENTS (spins); i++)
-    g_signal_connect_swapped (spins[i], "value-changed", G_CALLBACK (on_settings_changed), self);
-  GtkDropDown *drops[] = { self->boundary_dropdown, self->backend_dropdown, self->precision_dropdown };
-  for (gsize i = 0; i < G_N_ELEMENTS (drops); i++)
-    g_signal_connect_swapped (drops[i], "notify::selected", G_CALLBACK (on_settings_changed), self);
   g_signal_connect_swapped (self->receiver_choice, "notify::selected", G_CALLBACK (on_receiver_chosen), self);
-  g_signal_connect_swapped (self->slice_axis_dropdown, "notify::selected", G_CALLBACK (push_slice_choice), self);
-  g_signal_connect_swapped (self->slice_position_scale, "value-changed", G_CALLBACK (push_slice_choice), self);
+  g_signal_connect_swapped (self->slice_axis_dropdown, "notify::selected", G_CALLBACK (_rw_window_push_slice_choice), self);
+  g_signal_connect_swapped (self->slice_position_scale, "value-changed", G_CALLBACK (_rw_window_push_slice_choice), self);
 
-  drop = gtk_drop_target_new (G_TYPE_FILE, GDK_ACTION_COPY);
-  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+  _rw_window_dnd_init (self);
 
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
-                           G_CALLBACK (update_recent_menu), self, G_CONNECT_SWAPPED);
-  update_recent_menu (self);
+                           G_CALLBACK (_rw_window_update_recent_menu), self, G_CONNECT_SWAPPED);
+  _rw_window_update_recent_menu (self);
   update_backend_label (self);
-  update_settings_widgets (self);
-  update_estimate (self);
-  update_actions (self);
+  _rw_window_update_estimate (self);
+  _rw_window_update_actions (self);
 }
 
 RwWindow *
@@ -1237,14 +597,11 @@ rw_window_new (RwApplication *app)
         gtk_window_maximize (GTK_WINDOW (self));
       /* New projects start from the preferences. */
       s.fmax_hz = g_settings_get_double (settings, "default-fmax");
-      s.backend = g_str_equal (backend, "cpu") ? RW_BACKEND_CPU
-                  : g_str_equal (backend, "cuda") ? RW_BACKEND_CUDA : RW_BACKEND_AUTO;
-      s.precision = g_str_equal (precision, "f64") ? RW_PRECISION_F64
-                    : g_str_equal (precision, "f16") ? RW_PRECISION_F16 : RW_PRECISION_F32;
+      /* unknown names (a hand-edited setting) keep the defaults */
+      (void) rw_backend_kind_parse (backend, &s.backend);
+      (void) rw_precision_parse (precision, &s.precision);
       rw_project_set_settings (self->project, &s);
       rw_project_set_dirty (self->project, FALSE);
-      update_settings_widgets (self);
-      update_estimate (self);
     }
   return self;
 }
@@ -1259,6 +616,12 @@ gboolean
 rw_window_is_running (RwWindow *self)
 {
   return self->job != NULL;
+}
+
+gboolean
+rw_window_is_importing (RwWindow *self)
+{
+  return self->import_cancellable != NULL;
 }
 
 GtkWindow *

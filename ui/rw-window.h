@@ -2,8 +2,9 @@
  * materials and settings panels, the run page with the live slice, and the
  * results.
  *
- * Actions (accelerators in rw-application.c): win.open, win.save,
- * win.save-as, win.run, win.cancel, win.export-report, win.fit-view.
+ * Actions (accelerators in rw-application.c): win.open, win.open-results,
+ * win.save, win.save-as, win.run, win.cancel (a run or an import),
+ * win.export-report, win.fit-view.
  * Tests drive the window through these with
  * g_action_group_activate_action (G_ACTION_GROUP (window), "run", NULL)
  * and watch "run-finished". */
@@ -19,15 +20,26 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (RwWindow, rw_window, RW, WINDOW, GtkApplicationWindow)
 
 RwWindow *rw_window_new (RwApplication *app);
-/* Opens a mesh (any format Assimp reads) or a .roomwave project. Errors
- * are shown in a dialog naming the file and the problem; the window keeps
- * what it had. Returns TRUE on success. */
+/* Opens a mesh (any format Assimp reads) or a .roomwave project, off the
+ * main thread (rw_project_open_async): the status bar pulses and says
+ * "Importing NAME…", win.cancel stops it, and "open-finished" (gboolean
+ * success) is emitted when it ends. Errors are shown in a dialog naming
+ * the file and the problem; the window keeps what it had. A project that
+ * names files outside its folder is opened only after a dialog naming
+ * them (rw_window_get_error_dialog) is answered with Open. Returns FALSE
+ * when nothing was started (a run or import under way, not a local file,
+ * an unreadable project, the outside-paths question asked). */
 gboolean rw_window_open_file (RwWindow *self, GFile *file);
+/* Opens a results folder (what win.open-results does once a folder is
+ * chosen): roomwave-cli simulate's --out folder or a saved project's
+ * NAME.results/. Errors in a dialog naming the file and the problem. */
+gboolean rw_window_open_results (RwWindow *self, GFile *folder);
 /* Saves the project (and its results, beside it in NAME.results/) as
  * win.save does; errors in a dialog. */
 gboolean rw_window_save_to (RwWindow *self, GFile *file);
 RwProject *rw_window_get_project (RwWindow *self);
 gboolean rw_window_is_running (RwWindow *self);
+gboolean rw_window_is_importing (RwWindow *self);
 
 /* For tests: the dialog shown for the last error (NULL once closed), the
  * text of the mesh report, the page shown, the results view. */

@@ -12,7 +12,10 @@
  *                at r/c; each plot's hover read-out (IR, decay, bars,
  *                frequency response in Hz and dB) inside the data area,
  *                nothing outside it, and the compare preview's over the
- *                report's bars gives both series
+ *                report's bars gives both series;
+ *                with the results shown, a material set on every surface
+ *                shows in the legend and a changed fmax / ppw in their
+ *                fields (the window follows the project's properties)
  *   broken-mesh  opening a broken mesh shows the error dialog naming the
  *                file; the window keeps its room and opens the next file
  *   cancel       win.cancel mid-run ends the run as cancelled, the project
@@ -22,12 +25,25 @@
  *   project      save as .roomwave, reload it: the same materials, points
  *                and settings; a truncated and a newer-version file are
  *                refused without touching the open project
+ *   import       the import runs off the main thread: with a helper that
+ *                hangs, the main loop keeps running (a 10 ms timer keeps
+ *                firing), the status bar says so, win.cancel ends it and
+ *                the room is kept; a helper that crashes gives the error
+ *                dialog and the application lives on; the real helper
+ *                then opens the room
+ *   open-results a folder written as roomwave-cli simulate writes it
+ *                (rw_simulate + rw_sim_write_outputs) opens through
+ *                win.open-results' path and shows its IRs (bit for bit)
+ *                and parameters; a folder without results.json is refused
+ *                with a dialog naming the file; the project saved with
+ *                those results writes a folder the engine reads back
  *
  * The scenarios drive the real RwApplication through its actions and a
  * polling state machine on the main loop. Screenshots of the main views go
  * to $ROOMWAVE_TEST_ARTIFACTS (<builddir>/tests/artifacts).
  */
 #include <dlfcn.h>
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <link.h>
 #include <math.h>
@@ -42,8 +58,10 @@
 #include "rw-i18n.h"
 #include "rw-plot-view.h"
 #include "rw-results-view.h"
+#include "rw-results.h"
 #include "rw-room-view.h"
 #include "rw-shapes.h"
+#include "rw-sim.h"
 #include "rw-test.h"
 #include "rw-window.h"
 
@@ -64,6 +82,10 @@ typedef struct {
   char *wet_path, *aur_error;
   GtkMediaStream *playing;
   gint64 play_ts_us;
+  gboolean open_ok;      /* the last "open-finished" */
+  guint fast_ticks;      /* a 10 ms timer's calls (the main loop runs) */
+  guint fast_id;
+  gint64 fast_last_us, fast_max_gap_us;
 } Ctx;
 
 static Ctx ctx;
@@ -173,6 +195,39 @@ on_auralised (RwListenView *lv, const char *wet_path, const char *error, gpointe
 static void pin_modules (void);
 
 static void
+on_open_finished (RwWindow *win, gboolean ok, gpointer data)
+{
+  (void) win;
+  (void) data;
+  ctx.open_ok = ok;
+}
+
+/* Runs the main loop until the window's import (if any) has ended. */
+static void
+wait_import (void)
+{
+  while (rw_window_is_importing (ctx.win))
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* Opens a file and waits for the import: whether it opened. */
+static gboolean
+open_and_wait (GFile *file)
+{
+  if (!rw_window_open_file (ctx.win, file))
+    return FALSE;
+  wait_import ();
+  return ctx.open_ok;
+}
+
+static const char *
+status_text (void)
+{
+  return gtk_label_get_text (GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (ctx.win), RW_TYPE_WINDOW,
+                                                                       "status_label")));
+}
+
+static void
 done (void)
 {
   pin_modules ();
@@ -257,6 +312,46 @@ find_label_text (GtkWidget *w, const char *text)
     if (find_label_text (c, text))
       return TRUE;
   return FALSE;
+}
+
+/* With results on screen, a material changed on every surface shows in
+ * the legend and a setting changed shows in its widget (both refreshes
+ * were skipped whenever results were shown). */
+static void
+check_edits_with_results (void)
+{
+  RwProject *p = rw_window_get_project (ctx.win);
+  const RwMaterialLibrary *lib = rw_project_get_library (p);
+  GtkWidget *legend = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (ctx.win), RW_TYPE_WINDOW,
+                                                                 "legend_box"));
+  GtkSpinButton *fmax = GTK_SPIN_BUTTON (gtk_widget_get_template_child (GTK_WIDGET (ctx.win), RW_TYPE_WINDOW,
+                                                                        "fmax_spin"));
+  const char *mat = lib != NULL && lib->n > 0 ? lib->items[lib->n - 1].name : NULL;
+  const char *custom = _("custom R");
+
+  RW_CHECK (rw_results_view_get_output (RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win))) != NULL,
+            "results are shown");
+  RW_CHECK (mat != NULL, "the library has materials");
+  if (mat == NULL)
+    return;
+  RW_CHECK (find_label_text (legend, custom) && !find_label_text (legend, mat),
+            "before: the legend shows “%s”, not “%s”", custom, mat);
+  for (size_t i = 0; i < rw_project_get_mesh (p)->n_surfaces; i++)
+    rw_project_set_surface_material (p, i, mat);
+  RW_CHECK (find_label_text (legend, mat), "the legend shows the new material “%s”", mat);
+  RW_CHECK (!find_label_text (legend, custom), "the legend no longer shows “%s”", custom);
+
+  RwSimSettings s = *rw_project_get_settings (p);
+  s.fmax_hz = 777;
+  s.ppw = 9.5;
+  rw_project_set_settings (p, &s);
+  RW_CHECK_CLOSE (gtk_spin_button_get_value (fmax), 777, 1e-9, "the fmax field shows the new fmax");
+  GtkSpinButton *ppw = GTK_SPIN_BUTTON (gtk_widget_get_template_child (GTK_WIDGET (ctx.win), RW_TYPE_WINDOW,
+                                                                       "ppw_spin"));
+  RW_CHECK_CLOSE (gtk_spin_button_get_value (ppw), 9.5, 1e-9, "the ppw field shows the new ppw");
+  /* And the other way: the field sets the project. */
+  gtk_spin_button_set_value (fmax, 640);
+  RW_CHECK_CLOSE (rw_project_get_settings (p)->fmax_hz, 640, 1e-9, "the fmax field sets the project's fmax");
 }
 
 /* ---- scenarios (one poll every 50 ms) ----------------------------------- */
@@ -646,7 +741,7 @@ poll_run_small (void)
         g_autoptr (GFile) file = g_file_new_for_path (path);
         RW_CHECK (rw_window_save_to (ctx.win, file), "saved with results");
         RW_CHECK (g_file_test (wav, G_FILE_TEST_EXISTS), "%s written", wav);
-        RW_CHECK (rw_window_open_file (ctx.win, file), "reopened");
+        RW_CHECK (open_and_wait (file), "reopened");
         const RwSimOutput *after = rw_results_view_get_output (rv);
         RW_CHECK (after != NULL, "results loaded with the project");
         if (after != NULL)
@@ -662,6 +757,7 @@ poll_run_small (void)
             RW_CHECK (!rw_results_view_get_stale (rv), "reloaded results are current");
             rw_project_set_surface_R (rw_window_get_project (ctx.win), 0, 0.5);
             RW_CHECK (rw_results_view_get_stale (rv), "an edit marks the results out of date");
+            check_edits_with_results ();
           }
       }
       done ();
@@ -684,7 +780,7 @@ poll_broken_mesh (void)
       ctx.mesh_before = rw_project_get_mesh (p);
       {
         g_autoptr (GFile) f = g_file_new_for_path (ctx.broken_path);
-        RW_CHECK (!rw_window_open_file (ctx.win, f), "opening the broken mesh fails");
+        RW_CHECK (!open_and_wait (f), "opening the broken mesh fails");
       }
       next ();
       return TRUE;
@@ -706,7 +802,7 @@ poll_broken_mesh (void)
         RW_CHECK (rw_project_get_mesh (p) == ctx.mesh_before, "the open room is kept");
         RW_CHECK (action_enabled ("run"), "the window stays usable: win.run enabled");
         g_autoptr (GFile) f = g_file_new_for_path (ctx.box_path);
-        RW_CHECK (rw_window_open_file (ctx.win, f), "the next file opens");
+        RW_CHECK (open_and_wait (f), "the next file opens");
         RW_CHECK (rw_project_get_mesh (p) != NULL && rw_project_get_mesh (p)->n_surfaces == 6,
                   "the box (6 surfaces) is loaded");
         RW_CHECK (rw_window_get_error_dialog (ctx.win) == NULL, "the dialog is gone");
@@ -837,6 +933,122 @@ poll_close_running (void)
   return FALSE;
 }
 
+static char *
+write_script (const char *name, const char *body)
+{
+  char *path = g_build_filename (ctx.tmp, name, NULL);
+  g_autofree char *text = g_strconcat ("#!/bin/sh\n", body, "\n", NULL);
+  RW_CHECK (g_file_set_contents (path, text, -1, NULL) && g_chmod (path, 0755) == 0, "write %s", path);
+  return path;
+}
+
+static gboolean
+count_fast_tick (gpointer data)
+{
+  gint64 now = g_get_monotonic_time ();
+  (void) data;
+  ctx.fast_ticks++;
+  ctx.fast_max_gap_us = MAX (ctx.fast_max_gap_us, now - ctx.fast_last_us);
+  ctx.fast_last_us = now;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+poll_import (void)
+{
+  RwProject *p = ctx.win ? rw_window_get_project (ctx.win) : NULL;
+  g_autoptr (GFile) box = g_file_new_for_path (ctx.box_path);
+
+  switch (ctx.state)
+    {
+    case 0:
+      if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || rw_window_is_importing (ctx.win) || ctx.ticks < 5)
+        return TRUE;
+      RW_CHECK (rw_project_get_mesh (p) != NULL, "the start-up room was imported");
+      ctx.mesh_before = rw_project_get_mesh (p);
+      {
+        /* A helper that never answers, as Assimp looping on a damaged file. */
+        g_autofree char *hang = write_script ("hang-helper", "exec sleep 60");
+        g_setenv ("ROOMWAVE_IMPORT_HELPER", hang, TRUE);
+      }
+      ctx.fast_ticks = 0;
+      ctx.fast_max_gap_us = 0;
+      ctx.fast_last_us = g_get_monotonic_time ();
+      ctx.t_cancel_us = ctx.fast_last_us;
+      ctx.fast_id = g_timeout_add (10, count_fast_tick, NULL);
+      RW_CHECK (rw_window_open_file (ctx.win, box), "the import starts");
+      RW_CHECK (rw_window_is_importing (ctx.win), "and runs in the background");
+      RW_CHECK (action_enabled ("cancel") && !action_enabled ("run") && !action_enabled ("open"),
+                "cancel enabled, run and open disabled during the import");
+      RW_CHECK (strstr (status_text (), "box.obj") != NULL, "the status bar names the file: %s", status_text ());
+      next ();
+      return TRUE;
+    case 1:
+      if (g_get_monotonic_time () - ctx.t_cancel_us < 3000000)
+        return TRUE;
+      /* A blocked main loop would show one gap as long as the import (60 s:
+       * the helper never answers); a loaded test machine (ASan, llvmpipe,
+       * other builds) stretches the gaps between frames to some 0.5 s. */
+      RW_CHECK (rw_window_is_importing (ctx.win), "the hanging import is still under way");
+      RW_NOTE ("a 10 ms timer fired %u times during 3 s of import, longest gap %.3f s", ctx.fast_ticks,
+               ctx.fast_max_gap_us / 1e6);
+      RW_CHECK (ctx.fast_ticks >= 3 && ctx.fast_max_gap_us < 1500000,
+                "the main loop keeps running during the import (%u timer calls, longest gap %.3f s)",
+                ctx.fast_ticks, ctx.fast_max_gap_us / 1e6);
+      screenshot (GTK_WIDGET (ctx.win), "importing.png");
+      ctx.t_cancel_us = g_get_monotonic_time ();
+      activate ("cancel");
+      next ();
+      return TRUE;
+    case 2:
+      if (rw_window_is_importing (ctx.win))
+        return TRUE;
+      {
+        double dt = (g_get_monotonic_time () - ctx.t_cancel_us) / 1e6;
+        RW_NOTE ("cancel ended the import after %.3f s: %s", dt, status_text ());
+        RW_CHECK (dt < 5, "cancel ends the import at once (%.3f s)", dt);
+        RW_CHECK (!ctx.open_ok, "the cancelled import did not open anything");
+        RW_CHECK (rw_project_get_mesh (p) == ctx.mesh_before, "the room is kept");
+        RW_CHECK (rw_window_get_error_dialog (ctx.win) == NULL, "no error dialog for a cancel");
+        RW_CHECK (action_enabled ("run") && action_enabled ("open"), "the window is usable again");
+      }
+      {
+        /* A helper that crashes, as Assimp on some damaged files. */
+        g_autofree char *crash = write_script ("crash-helper", "kill -SEGV $$");
+        g_setenv ("ROOMWAVE_IMPORT_HELPER", crash, TRUE);
+      }
+      RW_CHECK (rw_window_open_file (ctx.win, box), "the second import starts");
+      next ();
+      return TRUE;
+    case 3:
+      if (rw_window_is_importing (ctx.win))
+        return TRUE;
+      {
+        GtkWindow *dialog = rw_window_get_error_dialog (ctx.win);
+        g_autofree char *secondary = NULL;
+        RW_CHECK (!ctx.open_ok, "the crashed import opened nothing");
+        RW_CHECK (dialog != NULL, "an error dialog");
+        if (dialog != NULL)
+          {
+            g_object_get (dialog, "secondary-text", &secondary, NULL);
+            RW_NOTE ("crash: %s", secondary);
+            RW_CHECK (secondary && strstr (secondary, "box.obj") && strstr (secondary, "crashed"),
+                      "the message names the file and the crash: %s", secondary);
+            gtk_window_destroy (dialog);
+          }
+        RW_CHECK (rw_project_get_mesh (p) == ctx.mesh_before, "the room is kept");
+      }
+      g_unsetenv ("ROOMWAVE_IMPORT_HELPER");
+      RW_CHECK (open_and_wait (box), "the real helper imports the room");
+      RW_CHECK (rw_project_get_mesh (p) != NULL && rw_project_get_mesh (p)->n_surfaces == 6,
+                "the box (6 surfaces) is loaded");
+      g_clear_handle_id (&ctx.fast_id, g_source_remove);
+      done ();
+      return FALSE;
+    }
+  return FALSE;
+}
+
 static gboolean
 poll_project (void)
 {
@@ -929,7 +1141,130 @@ poll_project (void)
   RW_CHECK (rw_project_get_mesh (p) == win_mesh, "and keeps its room");
   if (rw_window_get_error_dialog (ctx.win))
     gtk_window_destroy (rw_window_get_error_dialog (ctx.win));
-  RW_CHECK (rw_window_open_file (ctx.win, file), "the window opens the saved project");
+  RW_CHECK (open_and_wait (file), "the window opens the saved project");
+
+  /* A project whose mesh lies outside its folder: a dialog names the path
+   * before anything is opened; Open then opens it. */
+  {
+    g_autofree char *sub = g_build_filename (ctx.tmp, "sub", NULL);
+    g_autofree char *op = g_build_filename (sub, "outside.roomwave", NULL);
+    g_autoptr (GFile) of = g_file_new_for_path (op);
+    GRegex *mre = g_regex_new ("\"mesh\":\\s*\"[^\"]*\"", 0, 0, NULL);
+    g_autofree char *text = g_regex_replace (mre, contents, -1, 0, "\"mesh\": \"../box.obj\"", 0, NULL);
+    g_regex_unref (mre);
+    g_mkdir_with_parents (sub, 0755);
+    RW_CHECK (g_file_set_contents (op, text, -1, NULL), "write %s", op);
+    RW_CHECK (!rw_window_open_file (ctx.win, of), "a project naming a file outside its folder is not opened at once");
+    GtkWindow *d = rw_window_get_error_dialog (ctx.win);
+    RW_CHECK (d != NULL, "a dialog asks first");
+    RW_CHECK (rw_project_get_file (p) == NULL || !g_file_equal (rw_project_get_file (p), of), "nothing opened yet");
+    if (d != NULL)
+      {
+        g_autofree char *secondary = NULL;
+        g_object_get (d, "secondary-text", &secondary, NULL);
+        RW_NOTE ("outside dialog: %s", secondary);
+        RW_CHECK (secondary && strstr (secondary, ctx.box_path), "the dialog names %s: %s", ctx.box_path, secondary);
+        screenshot (GTK_WIDGET (d), "outside-path-dialog.png");
+        gtk_dialog_response (GTK_DIALOG (d), GTK_RESPONSE_ACCEPT);
+        wait_import ();
+      }
+    RW_CHECK (rw_project_get_file (p) != NULL && g_file_equal (rw_project_get_file (p), of),
+              "Open opens the project");
+  }
+  done ();
+  return FALSE;
+}
+
+/* A folder as `roomwave-cli simulate --out DIR` writes it: the engine's
+ * pipeline and writer, as the CLI calls them. */
+static char *
+simulate_cli_folder (RwSimResult *res)
+{
+  RwSimConfig cfg;
+  RwError err = { 0 };
+  char *dir = g_build_filename (ctx.tmp, "cli-out", NULL);
+
+  rw_sim_config_init (&cfg);
+  cfg.mesh_path = ctx.box_path;
+  cfg.fmax_hz = 250;
+  cfg.duration_s = 0.25;
+  cfg.uniform_R = 0.9;
+  cfg.backend = RW_BACKEND_CPU;
+  cfg.source[0] = 1.0, cfg.source[1] = 1.0, cfg.source[2] = 1.1;
+  cfg.n_receivers = 2;
+  cfg.receivers[0][0] = 2.5, cfg.receivers[0][1] = 1.2, cfg.receivers[0][2] = 1.1;
+  cfg.receivers[1][0] = 0.8, cfg.receivers[1][1] = 1.8, cfg.receivers[1][2] = 1.5;
+  RW_CHECK (rw_simulate (&cfg, NULL, NULL, NULL, res, &err), "simulate: %s", err.message);
+  RW_CHECK (rw_sim_write_outputs (&cfg, res, dir, &err), "write %s: %s", dir, err.message);
+  return dir;
+}
+
+static gboolean
+poll_open_results (void)
+{
+  RwResultsView *rv = RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win));
+
+  if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || ctx.ticks < 5)
+    return TRUE;
+  RW_CHECK (action_enabled ("open-results"), "win.open-results is there and enabled");
+
+  /* A folder that is not a results folder: refused, a dialog naming
+   * results.json, nothing shown. */
+  g_autofree char *empty = g_build_filename (ctx.tmp, "not-results", NULL);
+  g_mkdir (empty, 0755);
+  g_autoptr (GFile) ef = g_file_new_for_path (empty);
+  RW_CHECK (!rw_window_open_results (ctx.win, ef), "a folder without results.json is refused");
+  GtkWindow *dialog = rw_window_get_error_dialog (ctx.win);
+  RW_CHECK (dialog != NULL, "with a dialog");
+  if (dialog != NULL)
+    {
+      g_autofree char *secondary = NULL;
+      g_object_get (dialog, "secondary-text", &secondary, NULL);
+      RW_NOTE ("dialog: %s", secondary);
+      RW_CHECK (secondary && strstr (secondary, "not-results/results.json"), "the message names the file: %s",
+                secondary);
+      gtk_window_destroy (dialog);
+    }
+  RW_CHECK (rw_results_view_get_output (rv) == NULL, "nothing shown after the refusal");
+
+  /* The CLI's folder: every IR bit for bit, analysed. */
+  RwSimResult res;
+  g_autofree char *dir = simulate_cli_folder (&res);
+  g_autoptr (GFile) folder = g_file_new_for_path (dir);
+  RW_CHECK (rw_window_open_results (ctx.win, folder), "the CLI folder opens");
+  const RwSimOutput *out = rw_results_view_get_output (rv);
+  RW_CHECK (out != NULL && rw_results_view_is_filled (rv), "every results page is filled");
+  if (out != NULL)
+    {
+      RW_CHECK (out->n_receivers == 2 && out->ir_frames == res.ir_frames, "%u IRs of %zu samples",
+                out->n_receivers, out->ir_frames);
+      for (guint r = 0; r < out->n_receivers && r < res.n_receivers; r++)
+        RW_CHECK (memcmp (out->ir[r], res.ir[r], res.ir_frames * sizeof (float)) == 0, "IR %u as written", r);
+      RW_CHECK (out->fmax_hz == 250 && out->nx == res.nx && g_str_equal (out->backend, "cpu"),
+                "fmax %g, grid %zu, backend %s", out->fmax_hz, out->nx, out->backend);
+      RW_CHECK (out->analysis_ok[0], "receiver 1 analysed: %s", out->analysis_error[0] ? out->analysis_error[0] : "");
+    }
+  g_autofree char *status = g_strdup_printf ("Opened the results in %s (receivers: 2, valid up to 250 Hz)", dir);
+  RW_CHECK (find_label_text (GTK_WIDGET (ctx.win), status), "the status line says what was opened");
+  screenshot (GTK_WIDGET (ctx.win), "open-results.png");
+
+  /* Saved with the project: the GUI writes the engine's format. */
+  g_autofree char *proj = g_build_filename (ctx.tmp, "with-results.roomwave", NULL);
+  g_autoptr (GFile) pf = g_file_new_for_path (proj);
+  RW_CHECK (rw_window_save_to (ctx.win, pf), "save the project with its results");
+  g_autofree char *saved = g_build_filename (ctx.tmp, "with-results.results", NULL);
+  RwResults back;
+  RwError err = { 0 };
+  RW_CHECK (rw_results_read (saved, &back, &err), "the saved results read back: %s", err.message);
+  if (err.code == RW_OK)
+    {
+      RW_CHECK (back.result.n_receivers == 2 && back.result.ir_frames == res.ir_frames
+                && memcmp (back.result.ir[1], res.ir[1], res.ir_frames * sizeof (float)) == 0
+                && back.config.fmax_hz == 250 && back.result.n_surfaces == res.n_surfaces,
+                "the saved folder holds the opened results");
+      rw_results_clear (&back);
+    }
+  rw_sim_result_clear (&res);
   done ();
   return FALSE;
 }
@@ -985,6 +1320,12 @@ poll (gpointer data)
       pin_modules ();
       pinned = TRUE;
     }
+  /* The start-up file is imported off the main thread: scenarios begin
+   * once it is in. */
+  if (rw_window_is_importing (ctx.win) && !g_str_equal (ctx.mode, "import"))
+    return TRUE;
+  if (g_str_equal (ctx.mode, "import"))
+    return poll_import ();
   if (g_str_equal (ctx.mode, "starts-demo"))
     return poll_starts_demo ();
   if (g_str_equal (ctx.mode, "run-small"))
@@ -997,6 +1338,8 @@ poll (gpointer data)
     return poll_project ();
   if (g_str_equal (ctx.mode, "close-running"))
     return poll_close_running ();
+  if (g_str_equal (ctx.mode, "open-results"))
+    return poll_open_results ();
   return FALSE;
 }
 
@@ -1015,7 +1358,10 @@ on_window_added (GtkApplication *app, GtkWindow *window, gpointer data)
   (void) app;
   (void) data;
   if (ctx.win == NULL && RW_IS_WINDOW (window))
-    ctx.win = RW_WINDOW (window);
+    {
+      ctx.win = RW_WINDOW (window);
+      g_signal_connect (ctx.win, "open-finished", G_CALLBACK (on_open_finished), NULL);
+    }
 }
 
 int
@@ -1023,7 +1369,7 @@ main (int argc, char **argv)
 {
   if (argc < 2)
     {
-      fprintf (stderr, "usage: test-gui starts-demo|run-small|broken-mesh|cancel|close-running|project\n");
+      fprintf (stderr, "usage: test-gui starts-demo|run-small|broken-mesh|cancel|close-running|project|open-results|import\n");
       return 2;
     }
   gtk_disable_setlocale ();
@@ -1049,7 +1395,8 @@ main (int argc, char **argv)
   char *app_argv[3] = { argv[0], NULL, NULL };
   int app_argc = 1;
   if (g_str_equal (ctx.mode, "run-small") || g_str_equal (ctx.mode, "cancel") || g_str_equal (ctx.mode, "project")
-      || g_str_equal (ctx.mode, "close-running"))
+      || g_str_equal (ctx.mode, "close-running") || g_str_equal (ctx.mode, "import")
+      || g_str_equal (ctx.mode, "open-results"))
     {
       app_argv[1] = ctx.box_path;
       app_argc = 2;

@@ -1,0 +1,728 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rw-results.c — the results folder's JSON, written and read back (see
+ * rw-results.h; every field is listed in docs/RESULTS.md). */
+#include "rw-results.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "rw-audio.h"
+#include "rw-config.h"
+#include "rw-i18n.h"
+#include "rw-json.h"
+#include "rw-physics.h"
+#include "rw-postprocess.h"
+
+char *
+rw_results_json (const RwSimConfig *cfg, const RwSimResult *res)
+{
+  json_object *root = json_object_new_object ();
+  json_object_object_add (root, "format", json_object_new_string (RW_RESULTS_FORMAT));
+  json_object_object_add (root, "version", json_object_new_int (RW_RESULTS_VERSION));
+  json_object_object_add (root, "roomwave_version", json_object_new_string (RW_VERSION));
+  json_object_object_add (root, "mesh_file", json_object_new_string (cfg->mesh_path ? cfg->mesh_path : ""));
+
+  json_object *set = json_object_new_object ();
+  json_object_object_add (set, "fmax_hz", rw_json_number (cfg->fmax_hz));
+  json_object_object_add (set, "ppw", rw_json_number (cfg->ppw));
+  json_object_object_add (set, "duration_s", rw_json_number (cfg->duration_s));
+  json_object_object_add (set, "temperature_c", rw_json_number (cfg->temperature_c));
+  json_object_object_add (set, "c_m_per_s", rw_json_number (res->c));
+  json_object_object_add (set, "scale", rw_json_number (cfg->scale));
+  json_object_object_add (set, "boundary", json_object_new_string (rw_boundary_name (cfg->boundary)));
+  json_object_object_add (set, "reflection",
+                          rw_json_number (cfg->uniform_R));
+  json_object_object_add (set, "materials_map",
+                          cfg->materials_map ? json_object_new_string (cfg->materials_map) : NULL);
+  json_object_object_add (set, "backend_requested",
+                          json_object_new_string (rw_backend_kind_name (cfg->backend)));
+  json_object_object_add (set, "backend_used", json_object_new_string (res->backend));
+  json_object_object_add (set, "device", json_object_new_string (res->device));
+  json_object_object_add (set, "precision", json_object_new_string (rw_precision_name (cfg->precision)));
+  json_object *src = json_object_new_object ();
+  json_object_object_add (src, "position_m", rw_json_vec3 (cfg->source));
+  json_object_object_add (src, "cell_centre_m", rw_json_vec3 (res->source_at));
+  json_object_object_add (src, "cell_index", json_object_new_int64 ((int64_t) res->source_cell));
+  json_object_object_add (src, "kind", json_object_new_string ("soft impulse"));
+  json_object_object_add (set, "source", src);
+  json_object *rcvs = json_object_new_array ();
+  for (size_t r = 0; r < cfg->n_receivers; r++)
+    {
+      json_object *o = json_object_new_object ();
+      json_object_object_add (o, "position_m", rw_json_vec3 (cfg->receivers[r]));
+      if (res->receivers_at != NULL)
+        {
+          json_object_object_add (o, "cell_centre_m", rw_json_vec3 (res->receivers_at[r]));
+          if (res->receiver_cells != NULL)
+            json_object_object_add (o, "cell_index", json_object_new_int64 ((int64_t) res->receiver_cells[r]));
+          double d2 = 0;
+          for (int k = 0; k < 3; k++)
+            d2 += (res->receivers_at[r][k] - res->source_at[k]) * (res->receivers_at[r][k] - res->source_at[k]);
+          json_object_object_add (o, "distance_m", rw_json_number (sqrt (d2)));
+        }
+      json_object_array_add (rcvs, o);
+    }
+  json_object_object_add (set, "receivers", rcvs);
+  json_object_object_add (root, "settings", set);
+
+  json_object_object_add (root, "fs_grid_hz", rw_json_number (res->fs_grid_hz));
+  json_object_object_add (root, "fs_out_hz", rw_json_number (res->fs_out_hz));
+  json_object_object_add (root, "spacing_m", rw_json_number (res->spacing_m));
+  json_object_object_add (root, "courant", rw_json_number (RW_COURANT_3D));
+  json_object_object_add (root, "n_steps", json_object_new_int64 ((int64_t) res->n_steps));
+  json_object_object_add (root, "n_steps_run", json_object_new_int64 ((int64_t) res->n_steps_run));
+  json_object *grid = json_object_new_object ();
+  json_object_object_add (grid, "nx", json_object_new_int64 ((int64_t) res->nx));
+  json_object_object_add (grid, "ny", json_object_new_int64 ((int64_t) res->ny));
+  json_object_object_add (grid, "nz", json_object_new_int64 ((int64_t) res->nz));
+  json_object_object_add (root, "grid", grid);
+  json_object *cells = json_object_new_object ();
+  json_object_object_add (cells, "inside", json_object_new_int64 ((int64_t) res->n_inside));
+  json_object_object_add (cells, "boundary", json_object_new_int64 ((int64_t) res->n_boundary));
+  json_object_object_add (root, "cells", cells);
+  json_object *vol = json_object_new_object ();
+  json_object_object_add (vol, "mesh_m3", rw_json_number (res->mesh_volume_m3));
+  json_object_object_add (vol, "grid_m3", rw_json_number (res->grid_volume_m3));
+  json_object_object_add (root, "volumes", vol);
+
+  json_object *surf = json_object_new_array ();
+  for (size_t i = 0; i < res->n_surfaces; i++)
+    {
+      json_object *o = json_object_new_object ();
+      json_object_object_add (o, "name", json_object_new_string (res->surface_names[i] ? res->surface_names[i] : ""));
+      json_object_object_add (o, "material",
+                              json_object_new_string (res->surface_materials && res->surface_materials[i]
+                                                      ? res->surface_materials[i] : ""));
+      json_object_object_add (o, "R", rw_json_number (res->surface_R[i]));
+      json_object_array_add (surf, o);
+    }
+  json_object_object_add (root, "surfaces", surf);
+
+  json_object *outs = json_object_new_array ();
+  for (size_t r = 0; r < cfg->n_receivers; r++)
+    {
+      char name[64];
+      rw_sim_output_name (r, name, sizeof name);
+      json_object_array_add (outs, json_object_new_string (name));
+    }
+  json_object_object_add (root, "outputs", outs);
+  json_object_object_add (root, "ir_frames", json_object_new_int64 ((int64_t) res->ir_frames));
+
+  json_object *tim = json_object_new_object ();
+  json_object_object_add (tim, "import_s", rw_json_number (res->t_import_s));
+  json_object_object_add (tim, "voxelise_s", rw_json_number (res->t_voxelise_s));
+  json_object_object_add (tim, "solve_s", rw_json_number (res->t_solve_s));
+  json_object_object_add (tim, "postprocess_s", rw_json_number (res->t_postprocess_s));
+  json_object_object_add (tim, "total_s", rw_json_number (res->t_total_s));
+  json_object_object_add (root, "timings", tim);
+  json_object_object_add (root, "mvox_per_s", rw_json_number (res->mvox_per_s));
+
+  /* An output rate below 2 fmax cuts the IR at its Nyquist frequency. */
+  const double valid_hz = fmin (res->fmax_hz, 0.5 * res->fs_out_hz);
+  char note[640];
+  snprintf (note, sizeof note,
+            "valid up to fmax = %g Hz%s: low-passed there (flat to fmax, -60 dB from %g Hz); "
+            "DC-blocked below %g Hz; calibrated so that the free-field direct sound at 1 m sums to 1 "
+            "(area 1/r at distance r)",
+            valid_hz, valid_hz < res->fmax_hz ? " (the output rate's Nyquist frequency, below fmax)" : "",
+            RW_LOWPASS_STOP_FACTOR * res->fmax_hz, RW_DC_BLOCK_HZ);
+  json_object_object_add (root, "validity", json_object_new_string (note));
+  json_object_object_add (root, "valid_up_to_hz", rw_json_number (valid_hz));
+
+  return rw_json_take_string (root);
+}
+
+
+/* ---- reading ------------------------------------------------------------ */
+
+/* results.json larger than this is not one of ours (a 64-receiver,
+ * many-surface file is a few hundred kB). */
+#define RW_RESULTS_MAX_BYTES (64u << 20)
+
+/* The state of one read: the file named in every message, the object
+ * being read ("settings.receivers[2]") and the first failure. */
+typedef struct {
+  const char *path;
+  char scope[64];
+  RwError *err;
+  bool ok;
+} Reader;
+
+static void
+key_name (const Reader *rd, const char *key, char *buf, size_t len)
+{
+  snprintf (buf, len, "%s%s%s", rd->scope, rd->scope[0] ? "." : "", key);
+}
+
+/* The first failure wins: later checks of a failed read do nothing. */
+static bool
+missing (Reader *rd, const char *key, const char *what)
+{
+  char name[128];
+  key_name (rd, key, name, sizeof name);
+  if (rd->ok)
+    rw_fail (rd->err, RW_ERROR_INPUT, _("%s: \"%s\" is missing or is not %s"), rd->path, name, what);
+  rd->ok = false;
+  return false;
+}
+
+static json_object *
+get (Reader *rd, json_object *obj, const char *key, json_type type, const char *what)
+{
+  json_object *v = NULL;
+  if (!rd->ok)
+    return NULL;
+  if (obj == NULL || !json_object_object_get_ex (obj, key, &v) || !json_object_is_type (v, type))
+    {
+      missing (rd, key, what);
+      return NULL;
+    }
+  return v;
+}
+
+/* A number in [lo, hi]; JSON null reads as NAN where `nullable` (the
+ * writer's rw_json_number writes null for a value it does not have). */
+static double
+number (Reader *rd, json_object *obj, const char *key, double lo, double hi, bool nullable)
+{
+  json_object *v = NULL;
+  if (!rd->ok)
+    return NAN;
+  bool present = obj != NULL && json_object_object_get_ex (obj, key, &v);
+  if (present && v == NULL && nullable)
+    return NAN;
+  if (!present || !(json_object_is_type (v, json_type_double) || json_object_is_type (v, json_type_int)))
+    return missing (rd, key, _("a number")), NAN;
+  double x = json_object_get_double (v);
+  if (!(x >= lo && x <= hi))
+    {
+      char name[128];
+      key_name (rd, key, name, sizeof name);
+      rw_fail (rd->err, RW_ERROR_INPUT, _("%s: \"%s\" is %g; it must lie between %g and %g"),
+               rd->path, name, x, lo, hi);
+      rd->ok = false;
+      return NAN;
+    }
+  return x;
+}
+
+/* A whole number in [lo, hi]. */
+static size_t
+count (Reader *rd, json_object *obj, const char *key, double lo, double hi)
+{
+  json_object *v = get (rd, obj, key, json_type_int, _("a whole number"));
+  if (v == NULL)
+    return 0;
+  double x = number (rd, obj, key, lo, hi, false);
+  return rd->ok ? (size_t) x : 0;
+}
+
+/* A string, copied (NULL for JSON null where nullable). */
+static char *
+string (Reader *rd, json_object *obj, const char *key, bool nullable)
+{
+  json_object *v = NULL;
+  if (!rd->ok)
+    return NULL;
+  if (nullable && obj != NULL && json_object_object_get_ex (obj, key, &v) && v == NULL)
+    return NULL;
+  v = get (rd, obj, key, json_type_string, _("a string"));
+  if (v == NULL)
+    return NULL;
+  char *s = strdup (json_object_get_string (v));
+  if (s == NULL)
+    {
+      rw_fail (rd->err, RW_ERROR_MEMORY, _("Out of memory"));
+      rd->ok = false;
+    }
+  return s;
+}
+
+static void
+string_to (Reader *rd, json_object *obj, const char *key, char *buf, size_t len)
+{
+  json_object *v = get (rd, obj, key, json_type_string, _("a string"));
+  if (v != NULL)
+    snprintf (buf, len, "%s", json_object_get_string (v));
+}
+
+static void
+vec3 (Reader *rd, json_object *obj, const char *key, double out[3])
+{
+  json_object *v = get (rd, obj, key, json_type_array, _("three numbers (metres)"));
+  if (v == NULL)
+    return;
+  if (json_object_array_length (v) != 3)
+    {
+      missing (rd, key, _("three numbers (metres)"));
+      return;
+    }
+  for (size_t k = 0; k < 3; k++)
+    {
+      json_object *x = json_object_array_get_idx (v, k);
+      if (!(json_object_is_type (x, json_type_double) || json_object_is_type (x, json_type_int))
+          || !isfinite (out[k] = json_object_get_double (x)))
+        {
+          missing (rd, key, _("three numbers (metres)"));
+          return;
+        }
+    }
+}
+
+/* A name from our tables (boundary, backend, precision). */
+static void
+named (Reader *rd, json_object *obj, const char *key, bool (*parse) (const char *, int *), int *out)
+{
+  json_object *v = get (rd, obj, key, json_type_string, _("a name"));
+  if (v != NULL && !parse (json_object_get_string (v), out))
+    {
+      char name[128];
+      key_name (rd, key, name, sizeof name);
+      rw_fail (rd->err, RW_ERROR_INPUT, _("%s: \"%s\" is \"%s\", which this Roomwave does not know"),
+               rd->path, name, json_object_get_string (v));
+      rd->ok = false;
+    }
+}
+
+static bool parse_boundary (const char *s, int *out) { RwBoundary b; return rw_boundary_parse (s, &b) && (*out = (int) b, true); }
+static bool parse_backend (const char *s, int *out) { RwBackendKind k; return rw_backend_kind_parse (s, &k) && (*out = (int) k, true); }
+static bool parse_precision (const char *s, int *out) { RwPrecision p; return rw_precision_parse (s, &p) && (*out = (int) p, true); }
+
+static bool
+oom (Reader *rd)
+{
+  rd->ok = false;
+  return rw_fail (rd->err, RW_ERROR_MEMORY, _("Out of memory"));
+}
+
+/* The settings object: what the run was asked to do. */
+static void
+read_settings (Reader *rd, json_object *set, RwResults *out)
+{
+  RwSimConfig *cfg = &out->config;
+  RwSimResult *res = &out->result;
+  int b = 0, k = 0, p = 0;
+
+  snprintf (rd->scope, sizeof rd->scope, "settings");
+  cfg->fmax_hz = number (rd, set, "fmax_hz", 1e-3, 1e5, false);
+  res->fmax_hz = cfg->fmax_hz;
+  cfg->ppw = number (rd, set, "ppw", 1, 1000, false);
+  cfg->duration_s = number (rd, set, "duration_s", 1e-9, 1e5, false);
+  cfg->temperature_c = number (rd, set, "temperature_c", -273, 1000, false);
+  res->c = number (rd, set, "c_m_per_s", 1, 1e5, false);
+  cfg->scale = number (rd, set, "scale", 1e-12, 1e12, false);
+  named (rd, set, "boundary", parse_boundary, &b);
+  cfg->uniform_R = number (rd, set, "reflection", -1, 1, true);
+  out->materials_map = string (rd, set, "materials_map", true);
+  cfg->materials_map = out->materials_map;
+  named (rd, set, "backend_requested", parse_backend, &k);
+  string_to (rd, set, "backend_used", res->backend, sizeof res->backend);
+  string_to (rd, set, "device", res->device, sizeof res->device);
+  named (rd, set, "precision", parse_precision, &p);
+  cfg->boundary = (RwBoundary) b;
+  cfg->backend = (RwBackendKind) k;
+  cfg->precision = (RwPrecision) p;
+
+  json_object *src = get (rd, set, "source", json_type_object, _("an object"));
+  snprintf (rd->scope, sizeof rd->scope, "settings.source");
+  vec3 (rd, src, "position_m", cfg->source);
+  vec3 (rd, src, "cell_centre_m", res->source_at);
+  res->source_cell = count (rd, src, "cell_index", 0, 9e15);
+
+  snprintf (rd->scope, sizeof rd->scope, "settings");
+  json_object *rcvs = get (rd, set, "receivers", json_type_array, _("a list of receivers"));
+  if (rcvs == NULL)
+    return;
+  size_t n = json_object_array_length (rcvs);
+  if (n < 1 || n > RW_SIM_MAX_RECEIVERS)
+    {
+      rw_fail (rd->err, RW_ERROR_INPUT, _("%s: \"settings.receivers\" lists %zu receivers; 1 to %d are allowed"),
+               rd->path, n, RW_SIM_MAX_RECEIVERS);
+      rd->ok = false;
+      return;
+    }
+  cfg->n_receivers = n;
+  res->receiver_cells = calloc (n, sizeof *res->receiver_cells);
+  res->receivers_at = calloc (n, sizeof *res->receivers_at);
+  if (res->receiver_cells == NULL || res->receivers_at == NULL)
+    {
+      oom (rd);
+      return;
+    }
+  for (size_t r = 0; rd->ok && r < n; r++)
+    {
+      json_object *o = json_object_array_get_idx (rcvs, r);
+      snprintf (rd->scope, sizeof rd->scope, "settings.receivers[%zu]", r);
+      if (!json_object_is_type (o, json_type_object))
+        {
+          missing (rd, "position_m", _("three numbers (metres)"));
+          return;
+        }
+      vec3 (rd, o, "position_m", cfg->receivers[r]);
+      vec3 (rd, o, "cell_centre_m", res->receivers_at[r]);
+      res->receiver_cells[r] = count (rd, o, "cell_index", 0, 9e15);
+    }
+}
+
+/* Everything but the settings: grid, cells, surfaces, outputs, timings. */
+static void
+read_run (Reader *rd, json_object *root, RwResults *out)
+{
+  RwSimResult *res = &out->result;
+
+  rd->scope[0] = '\0';
+  res->fs_grid_hz = number (rd, root, "fs_grid_hz", 1, 1e10, false);
+  res->fs_out_hz = number (rd, root, "fs_out_hz", 1000, 768000, false);
+  out->config.fs_out_hz = res->fs_out_hz;
+  res->spacing_m = number (rd, root, "spacing_m", 1e-6, 1e3, false);
+  res->n_steps = count (rd, root, "n_steps", 1, 1e13);
+  res->n_steps_run = count (rd, root, "n_steps_run", 1, 1e13);
+  res->ir_frames = count (rd, root, "ir_frames", 1, 1e12);
+  res->mvox_per_s = number (rd, root, "mvox_per_s", 0, 1e12, true);
+
+  json_object *grid = get (rd, root, "grid", json_type_object, _("an object"));
+  snprintf (rd->scope, sizeof rd->scope, "grid");
+  res->nx = count (rd, grid, "nx", 1, 1e7);
+  res->ny = count (rd, grid, "ny", 1, 1e7);
+  res->nz = count (rd, grid, "nz", 1, 1e7);
+  rd->scope[0] = '\0';
+  json_object *cells = get (rd, root, "cells", json_type_object, _("an object"));
+  snprintf (rd->scope, sizeof rd->scope, "cells");
+  res->n_inside = count (rd, cells, "inside", 0, (double) res->nx * res->ny * res->nz);
+  res->n_boundary = count (rd, cells, "boundary", 0, (double) res->n_inside);
+  rd->scope[0] = '\0';
+  json_object *vol = get (rd, root, "volumes", json_type_object, _("an object"));
+  snprintf (rd->scope, sizeof rd->scope, "volumes");
+  res->mesh_volume_m3 = number (rd, vol, "mesh_m3", -1e12, 1e12, true);
+  res->grid_volume_m3 = number (rd, vol, "grid_m3", 0, 1e12, true);
+  rd->scope[0] = '\0';
+  json_object *tim = get (rd, root, "timings", json_type_object, _("an object"));
+  snprintf (rd->scope, sizeof rd->scope, "timings");
+  res->t_import_s = number (rd, tim, "import_s", 0, 1e9, true);
+  res->t_voxelise_s = number (rd, tim, "voxelise_s", 0, 1e9, true);
+  res->t_solve_s = number (rd, tim, "solve_s", 0, 1e9, true);
+  res->t_postprocess_s = number (rd, tim, "postprocess_s", 0, 1e9, true);
+  res->t_total_s = number (rd, tim, "total_s", 0, 1e9, true);
+  rd->scope[0] = '\0';
+  if (rd->ok && res->n_steps_run < res->n_steps)
+    {
+      rw_fail (rd->err, RW_ERROR_INPUT, _("%s: \"n_steps_run\" (%zu) is less than \"n_steps\" (%zu)"),
+               rd->path, res->n_steps_run, res->n_steps);
+      rd->ok = false;
+    }
+
+  json_object *surf = get (rd, root, "surfaces", json_type_array, _("a list of surfaces"));
+  size_t ns = surf ? json_object_array_length (surf) : 0;
+  if (rd->ok)
+    {
+      res->surface_names = calloc (ns ? ns : 1, sizeof (char *));
+      res->surface_materials = calloc (ns ? ns : 1, sizeof (char *));
+      res->surface_R = calloc (ns ? ns : 1, sizeof (double));
+      if (res->surface_names == NULL || res->surface_materials == NULL || res->surface_R == NULL)
+        oom (rd);
+      else
+        res->n_surfaces = ns;
+    }
+  for (size_t i = 0; rd->ok && i < ns; i++)
+    {
+      json_object *o = json_object_array_get_idx (surf, i);
+      snprintf (rd->scope, sizeof rd->scope, "surfaces[%zu]", i);
+      res->surface_names[i] = string (rd, json_object_is_type (o, json_type_object) ? o : NULL, "name", false);
+      res->surface_materials[i] = string (rd, o, "material", false);
+      res->surface_R[i] = number (rd, o, "R", -1, 1, false);
+    }
+  rd->scope[0] = '\0';
+
+  /* One WAV per receiver, by a plain name inside the folder: a results
+   * file must not send the reader elsewhere. */
+  json_object *outs = get (rd, root, "outputs", json_type_array, _("a list of WAV file names"));
+  if (!rd->ok)
+    return;
+  size_t n = json_object_array_length (outs);
+  if (n != out->config.n_receivers)
+    {
+      rw_fail (rd->err, RW_ERROR_INPUT, _("%s: \"outputs\" lists %zu files for %zu receivers"),
+               rd->path, n, out->config.n_receivers);
+      rd->ok = false;
+      return;
+    }
+  out->outputs = calloc (n, sizeof (char *));
+  res->ir = calloc (n, sizeof (float *));
+  if (out->outputs == NULL || res->ir == NULL)
+    {
+      oom (rd);
+      return;
+    }
+  res->n_receivers = n;
+  for (size_t r = 0; rd->ok && r < n; r++)
+    {
+      json_object *v = json_object_array_get_idx (outs, r);
+      const char *name = json_object_is_type (v, json_type_string) ? json_object_get_string (v) : NULL;
+      if (name == NULL || name[0] == '\0' || strchr (name, '/') != NULL || strcmp (name, "..") == 0
+          || strcmp (name, ".") == 0)
+        {
+          rw_fail (rd->err, RW_ERROR_INPUT, _("%s: \"outputs[%zu]\" must be the name of a WAV file in the folder"),
+                   rd->path, r);
+          rd->ok = false;
+          return;
+        }
+      if ((out->outputs[r] = strdup (name)) == NULL)
+        oom (rd);
+    }
+}
+
+/* dir/name in a malloc'd string. */
+static char *
+join (const char *dir, const char *name)
+{
+  size_t len = strlen (dir) + strlen (name) + 2;
+  char *p = malloc (len);
+  if (p != NULL)
+    snprintf (p, len, "%s/%s", dir, name);
+  return p;
+}
+
+/* The file's text (NUL-terminated, malloc'd), or NULL with the error. */
+static char *
+read_text (const char *dir, const char *path, RwError *err)
+{
+  struct stat st;
+  if (stat (dir, &st) != 0)
+    return rw_fail (err, RW_ERROR_IO, _("%s: cannot open the results folder: %s"), dir, strerror (errno)), NULL;
+  if (!S_ISDIR (st.st_mode))
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: is not a folder (a results folder holds %s and the WAVs it lists)"),
+                    dir, RW_RESULTS_FILE), NULL;
+  FILE *f = fopen (path, "rb");
+  if (f == NULL)
+    {
+      int e = errno;
+      char *first = join (dir, "source-1/" RW_RESULTS_FILE);
+      bool several = first != NULL && stat (first, &st) == 0;
+      free (first);
+      if (several)
+        return rw_fail (err, RW_ERROR_INPUT, _("%s: holds the results of several sources, one folder each "
+                                               "(source-1, source-2, …): open one of them"), dir), NULL;
+      return rw_fail (err, RW_ERROR_IO, _("%s: cannot open it: %s (is %s a Roomwave results folder?)"), path,
+                      strerror (e), dir), NULL;
+    }
+  char *text = malloc (RW_RESULTS_MAX_BYTES + 1);
+  size_t n = text ? fread (text, 1, RW_RESULTS_MAX_BYTES + 1, f) : 0;
+  bool failed = text != NULL && ferror (f);
+  fclose (f);
+  if (text == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory")), NULL;
+  if (failed || n > RW_RESULTS_MAX_BYTES)
+    {
+      free (text);
+      return rw_fail (err, RW_ERROR_INPUT, failed ? _("%s: read error") : _("%s: too large for a results file"),
+                      path), NULL;
+    }
+  text[n] = '\0';
+  return text;
+}
+
+/* The JSON object of the text, or NULL with the error naming the file, the
+ * parser's complaint and where. */
+static json_object *
+parse (const char *path, const char *text, RwError *err)
+{
+  json_tokener *tok = json_tokener_new ();
+  if (tok == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory")), NULL;
+  size_t len = strlen (text);
+  json_object *root = json_tokener_parse_ex (tok, text, (int) len);
+  enum json_tokener_error e = json_tokener_get_error (tok);
+  size_t at = json_tokener_get_parse_end (tok);
+  json_tokener_free (tok);
+  if (root == NULL || e != json_tokener_success || at < len)
+    {
+      json_object_put (root);
+      if (e == json_tokener_continue || e == json_tokener_success)
+        return rw_fail (err, RW_ERROR_INPUT, len == 0 ? _("%s: empty: not a results file")
+                                                      : _("%s: not valid JSON: it ends too early"), path), NULL;
+      return rw_fail (err, RW_ERROR_INPUT, _("%s: not valid JSON: %s (at byte %zu)"), path,
+                      json_tokener_error_desc (e), at), NULL;
+    }
+  if (!json_object_is_type (root, json_type_object))
+    {
+      json_object_put (root);
+      return rw_fail (err, RW_ERROR_INPUT, _("%s: not a Roomwave results file (not a JSON object)"), path), NULL;
+    }
+  return root;
+}
+
+/* "format" and "version": ours, and one this reader knows. */
+static bool
+check_version (const char *path, json_object *root, int *version, RwError *err)
+{
+  json_object *f = NULL, *v = NULL;
+  if (!json_object_object_get_ex (root, "format", &f) || !json_object_is_type (f, json_type_string)
+      || strcmp (json_object_get_string (f), RW_RESULTS_FORMAT) != 0)
+    {
+      if (json_object_object_get_ex (root, "roomwave_version", NULL))
+        return rw_fail (err, RW_ERROR_INPUT, _("%s: written by an older Roomwave, before results files had a "
+                                               "format version: simulate again to read it here"), path);
+      return rw_fail (err, RW_ERROR_INPUT, _("%s: not a Roomwave results file (no \"format\": \"%s\")"), path,
+                      RW_RESULTS_FORMAT);
+    }
+  if (!json_object_object_get_ex (root, "version", &v) || !json_object_is_type (v, json_type_int))
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: \"version\" is missing or is not a whole number"), path);
+  int64_t n = json_object_get_int64 (v);
+  if (n > RW_RESULTS_VERSION)
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: written by a newer Roomwave (results format version %lld; this one "
+                                           "reads version %d): update Roomwave to open it"),
+                    path, (long long) n, RW_RESULTS_VERSION);
+  if (n < RW_RESULTS_VERSION)
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: results format version %lld of an older Roomwave, which this one "
+                                           "no longer reads: simulate again to read it here"),
+                    path, (long long) n);
+  *version = (int) n;
+  return true;
+}
+
+/* Every WAV listed: mono, at fs_out_hz, ir_frames long. */
+static bool
+read_wavs (const char *dir, RwResults *out, RwError *err)
+{
+  RwSimResult *res = &out->result;
+  for (size_t r = 0; r < res->n_receivers; r++)
+    {
+      char *wav = join (dir, out->outputs[r]);
+      RwAudio a = { 0 };
+      if (wav == NULL)
+        return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+      bool ok = rw_audio_read_channel (wav, -1, &a, err);
+      if (ok && a.rate_hz != res->fs_out_hz)
+        ok = rw_fail (err, RW_ERROR_INPUT, _("%s: sample rate %g Hz, but %s says %g Hz"), wav, a.rate_hz,
+                      RW_RESULTS_FILE, res->fs_out_hz);
+      else if (ok && a.frames != res->ir_frames)
+        ok = rw_fail (err, RW_ERROR_INPUT, _("%s: %zu samples, but %s says %zu"), wav, a.frames,
+                      RW_RESULTS_FILE, res->ir_frames);
+      free (wav);
+      if (!ok)
+        {
+          rw_audio_clear (&a);
+          return false;
+        }
+      res->ir[r] = a.data;   /* malloc'd: rw_sim_result_clear frees it */
+    }
+  return true;
+}
+
+bool
+rw_results_read (const char *dir, RwResults *out, RwError *err)
+{
+  memset (out, 0, sizeof *out);
+  rw_sim_config_init (&out->config);
+  if (dir == NULL || dir[0] == '\0')
+    return rw_fail (err, RW_ERROR_INPUT, _("No results folder given"));
+  char *path = join (dir, RW_RESULTS_FILE);
+  if (path == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  char *text = read_text (dir, path, err);
+  json_object *root = text ? parse (path, text, err) : NULL;
+  free (text);
+  Reader rd = { .path = path, .err = err, .ok = root != NULL };
+  if (rd.ok)
+    rd.ok = check_version (path, root, &out->version, err);
+  if (rd.ok)
+    {
+      out->roomwave_version = string (&rd, root, "roomwave_version", false);
+      out->mesh_file = string (&rd, root, "mesh_file", false);
+      out->config.mesh_path = out->mesh_file;
+      read_settings (&rd, get (&rd, root, "settings", json_type_object, _("an object")), out);
+      read_run (&rd, root, out);
+    }
+  json_object_put (root);
+  free (path);
+  if (rd.ok)
+    rd.ok = read_wavs (dir, out, err);
+  if (!rd.ok)
+    rw_results_clear (out);
+  return rd.ok;
+}
+
+void
+rw_results_clear (RwResults *r)
+{
+  if (r == NULL)
+    return;
+  if (r->outputs != NULL)
+    for (size_t i = 0; i < r->result.n_receivers; i++)
+      free (r->outputs[i]);
+  free (r->outputs);
+  free (r->roomwave_version);
+  free (r->mesh_file);
+  free (r->materials_map);
+  rw_sim_result_clear (&r->result);
+  memset (r, 0, sizeof *r);
+}
+
+bool
+rw_results_list (const char *dir, char ***folders, size_t *n, RwError *err)
+{
+  *folders = NULL;
+  *n = 0;
+  struct stat st;
+  char *path = dir ? join (dir, RW_RESULTS_FILE) : NULL;
+  if (path == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  bool one = stat (path, &st) == 0;
+  free (path);
+  if (one)
+    {
+      *folders = malloc (sizeof (char *));
+      if (*folders == NULL || ((*folders)[0] = strdup (dir)) == NULL)
+        {
+          free (*folders);
+          *folders = NULL;
+          return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+        }
+      *n = 1;
+      return true;
+    }
+  for (size_t s = 1;; s++)
+    {
+      char name[64];
+      snprintf (name, sizeof name, "source-%zu", s);
+      char *sub = join (dir, name);
+      char *file = sub ? join (sub, RW_RESULTS_FILE) : NULL;
+      bool found = file != NULL && stat (file, &st) == 0;
+      free (file);
+      if (!found)
+        {
+          free (sub);
+          break;
+        }
+      char **grown = realloc (*folders, (*n + 1) * sizeof (char *));
+      if (grown == NULL)
+        {
+          free (sub);
+          rw_results_list_free (*folders, *n);
+          *folders = NULL;
+          *n = 0;
+          return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+        }
+      *folders = grown;
+      (*folders)[(*n)++] = sub;
+    }
+  if (*n == 0)
+    return rw_fail (err, stat (dir, &st) == 0 ? RW_ERROR_INPUT : RW_ERROR_IO,
+                    _("%s: not a results folder: it holds no %s and no source-1/%s"), dir, RW_RESULTS_FILE,
+                    RW_RESULTS_FILE);
+  return true;
+}
+
+void
+rw_results_list_free (char **folders, size_t n)
+{
+  for (size_t i = 0; folders != NULL && i < n; i++)
+    free (folders[i]);
+  free (folders);
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rw-results.h — a simulation's results folder: the one format.
+ *
+ * A results folder holds results.json and one WAV per receiver (32-bit
+ * float, mono, at fs_out_hz: the calibrated impulse responses) whose names
+ * results.json lists under "outputs". roomwave-cli simulate and the GUI
+ * write it with rw_sim_write_outputs (rw-sim.h) and read it with
+ * rw_results_read; docs/RESULTS.md lists every field with its unit.
+ *
+ * results.json opens with "format": "roomwave-results" and "version":
+ * RW_RESULTS_VERSION. A reader refuses a newer version (it cannot know
+ * what changed) and an older one it does not read, each with a message
+ * that says which.
+ *
+ * Several sources: `simulate` writes one results folder per source,
+ * DIR/source-1/ … DIR/source-N/; rw_results_list finds them.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "rw-error.h"
+#include "rw-sim.h"
+
+#define RW_RESULTS_FORMAT "roomwave-results"
+#define RW_RESULTS_VERSION 2
+#define RW_RESULTS_FILE "results.json"
+
+/* A results folder read back. config and result are what
+ * rw_sim_write_outputs was given, as far as results.json records them:
+ * config.mesh_path and config.materials_map point at mesh_file and
+ * materials_map below; config.threads and the receiver and source cell
+ * indices not recorded are 0. Free with rw_results_clear. */
+typedef struct {
+  int version;                 /* the file's format version */
+  char *roomwave_version;      /* the Roomwave that wrote it */
+  char *mesh_file;             /* "" when none was recorded */
+  char *materials_map;         /* NULL when none */
+  char **outputs;              /* result.n_receivers WAV names, relative to the folder */
+  RwSimConfig config;
+  RwSimResult result;          /* ir: the WAVs, ir_frames samples each at fs_out_hz */
+} RwResults;
+
+/* The results JSON as rw_sim_write_outputs writes it (newly allocated,
+ * free(); NULL when memory runs out), listing the receiver WAV names
+ * whether or not they were written. */
+char *rw_results_json (const RwSimConfig *cfg, const RwSimResult *res);
+
+/* Reads dir/results.json and every WAV it lists, checking each value's
+ * type and range, that the WAVs are mono at fs_out_hz and of one length.
+ * Fails (RW_ERROR_IO: missing or unreadable, RW_ERROR_INPUT: anything
+ * else) with a message naming the file and the problem: not JSON, not a
+ * results file, a newer or older version, a field missing or out of
+ * range, a WAV missing or not matching. A folder that holds several
+ * sources' folders instead says so. */
+bool rw_results_read (const char *dir, RwResults *out, RwError *err);
+void rw_results_clear (RwResults *r);
+
+/* The results folders at dir: dir itself when it holds results.json, else
+ * its subfolders source-1, source-2, … (as `simulate` writes for several
+ * sources) up to the first missing one. *folders is a malloc'd array of
+ * malloc'd paths (rw_results_list_free). Fails naming dir when it holds
+ * neither. */
+bool rw_results_list (const char *dir, char ***folders, size_t *n, RwError *err);
+void rw_results_list_free (char **folders, size_t n);

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-project-file.c — the .roomwave loader and saver (ui/rw-project.c)
+ * on crafted files, without a display:
+ *   - settings a run refuses are refused by the loader, with the engine's
+ *     message: ppw 2 (rw_sim_check_settings), R = −1 with the FV boundary
+ *     (rw_reflection_check); R = −1 with Savioja is accepted;
+ *   - a relative mesh path is resolved against the project's folder, not
+ *     the working folder;
+ *   - paths that leave the project's folder (../, absolute) are reported by
+ *     rw_project_file_outside_paths, paths inside are not;
+ *   - the first save of a new project is atomic: when the write fails
+ *     (a file size limit), no half-written project is left behind.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "rw-project.h"
+#include "rw-shapes.h"
+#include "rw-test.h"
+
+static char *
+write_box (const char *dir, const char *name)
+{
+  RwMesh *m = rw_shape_box (3.0, 2.5, 2.2);
+  RwError err = { 0 };
+  char *path = g_build_filename (dir, name, NULL);
+  RW_CHECK (rw_mesh_export (m, path, "obj", &err), "export %s: %s", path, err.message);
+  rw_mesh_free (m);
+  return path;
+}
+
+/* `text` with the first match of `pattern` replaced by `with`. */
+static char *
+replace (const char *text, const char *pattern, const char *with)
+{
+  GRegex *re = g_regex_new (pattern, 0, 0, NULL);
+  char *out = g_regex_replace (re, text, -1, 0, with, G_REGEX_MATCH_NOTEMPTY, NULL);
+  RW_CHECK (g_strcmp0 (out, text) != 0, "pattern %s found", pattern);
+  g_regex_unref (re);
+  return out;
+}
+
+static GFile *
+write_project (const char *dir, const char *name, const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  RW_CHECK (g_file_set_contents (path, text, -1, NULL), "write %s", path);
+  return g_file_new_for_path (path);
+}
+
+static void
+check_refused (const char *dir, const char *name, const char *text, const char *expect)
+{
+  g_autoptr (GFile) f = write_project (dir, name, text);
+  g_autoptr (RwProject) p = rw_project_new ();
+  g_autoptr (GError) e = NULL;
+
+  RW_CHECK (!rw_project_load (p, f, &e), "%s refused", name);
+  RW_CHECK (e != NULL && strstr (e->message, name) && strstr (e->message, expect),
+            "%s: the message names the file and says “%s”: %s", name, expect, e ? e->message : "");
+  RW_CHECK (rw_project_get_mesh (p) == NULL, "%s: nothing loaded", name);
+  RW_NOTE ("%s: %s", name, e ? e->message : "(none)");
+}
+
+static void
+check_outside (GFile *f, const char *expect_path, const char *what)
+{
+  g_autoptr (GError) e = NULL;
+  g_auto (GStrv) out = rw_project_file_outside_paths (f, &e);
+
+  RW_CHECK (out != NULL, "%s: outside paths: %s", what, e ? e->message : "");
+  if (out == NULL)
+    return;
+  if (expect_path == NULL)
+    RW_CHECK (out[0] == NULL, "%s: no path outside (first: %s)", what, out[0] ? out[0] : "");
+  else
+    RW_CHECK (out[0] != NULL && g_str_equal (out[0], expect_path) && out[1] == NULL,
+              "%s: reports %s (got %s)", what, expect_path, out[0] ? out[0] : "nothing");
+}
+
+int
+main (void)
+{
+  const char *tmp = rw_test_tmpdir ();
+  g_autofree char *proj_dir = g_build_filename (tmp, "proj", NULL);
+  g_autofree char *room_dir = g_build_filename (proj_dir, "rooms", NULL);
+  g_autofree char *other_dir = g_build_filename (tmp, "elsewhere", NULL);
+  g_mkdir_with_parents (room_dir, 0755);
+  g_mkdir_with_parents (other_dir, 0755);
+  g_autofree char *box = write_box (room_dir, "box.obj");
+  g_autofree char *far_box = write_box (other_dir, "far.obj");
+
+  /* A valid project, saved by the saver itself. */
+  g_autoptr (RwProject) p = rw_project_new ();
+  g_autoptr (GError) error = NULL;
+  RW_CHECK (rw_project_load_mesh (p, box, &error), "import: %s", error ? error->message : "");
+  g_autofree char *good_path = g_build_filename (proj_dir, "good.roomwave", NULL);
+  g_autoptr (GFile) good = g_file_new_for_path (good_path);
+  RW_CHECK (rw_project_save (p, good, &error), "save: %s", error ? error->message : "");
+  g_autofree char *text = NULL;
+  RW_CHECK (g_file_get_contents (good_path, &text, NULL, NULL), "read back");
+  RW_CHECK (strstr (text, "\"rooms/box.obj\"") != NULL, "the mesh is saved relative to the project");
+
+  /* Settings: the engine's checks for a run. */
+  g_autofree char *ppw2 = replace (text, "\"ppw\":\\s*[0-9.e+-]+", "\"ppw\": 2");
+  check_refused (proj_dir, "ppw2.roomwave", ppw2, "Points per wavelength 2");
+  g_autofree char *r_minus1 = replace (text, "\"R\":\\s*[0-9.e+-]+", "\"R\": -1");
+  check_refused (proj_dir, "r-minus-1.roomwave", r_minus1, "−1");
+  g_autofree char *hot = replace (text, "\"temperature_c\":\\s*[0-9.e+-]+", "\"temperature_c\": 75");
+  check_refused (proj_dir, "hot.roomwave", hot, "75");
+  {
+    /* R = −1 is a pressure-release wall the Savioja boundary can hold. */
+    g_autofree char *sav = replace (r_minus1, "\"boundary\":\\s*\"fv\"", "\"boundary\": \"savioja\"");
+    g_autoptr (GFile) f = write_project (proj_dir, "savioja.roomwave", sav);
+    g_autoptr (RwProject) q = rw_project_new ();
+    g_autoptr (GError) e = NULL;
+    RW_CHECK (rw_project_load (q, f, &e), "R = −1 with the Savioja boundary loads: %s", e ? e->message : "");
+  }
+
+  /* Relative paths: against the project's folder, wherever we run from. */
+  {
+    g_autofree char *cwd = g_get_current_dir ();
+    RW_CHECK (chdir (other_dir) == 0, "chdir");
+    g_autoptr (RwProject) q = rw_project_new ();
+    g_autoptr (GError) e = NULL;
+    RW_CHECK (rw_project_load (q, good, &e), "load from another folder: %s", e ? e->message : "");
+    RW_CHECK (g_strcmp0 (rw_project_get_mesh_path (q), box) == 0, "mesh resolved to %s (got %s)", box,
+              rw_project_get_mesh_path (q) ? rw_project_get_mesh_path (q) : "(none)");
+    RW_CHECK (chdir (cwd) == 0, "chdir back");
+  }
+
+  /* Paths leaving the folder are reported; those inside are not. */
+  check_outside (good, NULL, "mesh below the project");
+  {
+    g_autofree char *dotdot = replace (text, "\"mesh\":\\s*\"[^\"]*\"", "\"mesh\": \"rooms/../../elsewhere/far.obj\"");
+    g_autoptr (GFile) f = write_project (proj_dir, "dotdot.roomwave", dotdot);
+    check_outside (f, far_box, "mesh through ../");
+    g_autoptr (RwProject) q = rw_project_new ();
+    g_autoptr (GError) e = NULL;
+    RW_CHECK (rw_project_load (q, f, &e), "the ../ mesh loads once accepted: %s", e ? e->message : "");
+    RW_CHECK (g_strcmp0 (rw_project_get_mesh_path (q), far_box) == 0, "resolved to %s", far_box);
+  }
+  {
+    g_autofree char *with = g_strdup_printf ("\"mesh\": \"%s\"", far_box);
+    g_autofree char *abs = replace (text, "\"mesh\":\\s*\"[^\"]*\"", with);
+    g_autoptr (GFile) f = write_project (proj_dir, "absolute.roomwave", abs);
+    check_outside (f, far_box, "absolute mesh path");
+  }
+  {
+    g_autofree char *res = replace (text, "\"mesh\":", "\"results\": \"../../x.results\", \"mesh\":");
+    g_autoptr (GFile) f = write_project (proj_dir, "results-out.roomwave", res);
+    g_autofree char *expect = g_canonicalize_filename ("../../x.results", proj_dir);
+    check_outside (f, expect, "results folder outside");
+  }
+  {
+    /* A folder named like the project's folder with a suffix is outside. */
+    g_autofree char *sib_dir = g_strconcat (proj_dir, "2", NULL);
+    g_autofree char *sib = g_build_filename (sib_dir, "r.obj", NULL);
+    g_autofree char *with = g_strdup_printf ("\"mesh\": \"%s\"", sib);
+    g_autofree char *abs = replace (text, "\"mesh\":\\s*\"[^\"]*\"", with);
+    g_autoptr (GFile) f = write_project (proj_dir, "sibling.roomwave", abs);
+    check_outside (f, sib, "a sibling folder sharing the prefix");
+  }
+
+  /* The first save of a new project: a write that fails (here: the file
+   * size limit, as a full disk would) leaves no half project behind. */
+  {
+    g_autofree char *new_path = g_build_filename (proj_dir, "new.roomwave", NULL);
+    g_autoptr (GFile) nf = g_file_new_for_path (new_path);
+    g_autoptr (GError) e = NULL;
+    struct rlimit old, small = { 64, 64 };
+    RW_CHECK (getrlimit (RLIMIT_FSIZE, &old) == 0, "getrlimit");
+    small.rlim_max = old.rlim_max;
+    signal (SIGXFSZ, SIG_IGN);
+    RW_CHECK (setrlimit (RLIMIT_FSIZE, &small) == 0, "setrlimit");
+    gboolean saved = rw_project_save (p, nf, &e);
+    setrlimit (RLIMIT_FSIZE, &old);
+    RW_CHECK (!saved, "the save fails under a 64-byte file size limit");
+    RW_NOTE ("failed first save: %s", e ? e->message : "(no error)");
+    RW_CHECK (!g_file_test (new_path, G_FILE_TEST_EXISTS), "no half-written %s is left", new_path);
+    g_autoptr (GDir) d = g_dir_open (proj_dir, 0, NULL);
+    const char *n;
+    while (d && (n = g_dir_read_name (d)) != NULL)
+      RW_CHECK (!g_str_has_prefix (n, "new.roomwave") && !g_str_has_prefix (n, ".new.roomwave"),
+                "no temporary file left: %s", n);
+    RW_CHECK (rw_project_save (p, nf, &e), "without the limit the first save works: %s", e ? e->message : "");
+    g_autoptr (RwProject) q = rw_project_new ();
+    RW_CHECK (rw_project_load (q, nf, NULL), "and loads back");
+  }
+  return rw_test_finish ();
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rw-window-private.h — what the parts of RwWindow share (rw-window.c,
+ * rw-window-actions.c, rw-window-files.c, rw-window-dnd.c,
+ * rw-window-run.c): the instance struct and the functions one part
+ * calls in another. Not for anything outside the window. */
+#pragma once
+
+#include "rw-window.h"
+
+#include "rw-compare-view.h"
+#include "rw-materials-panel.h"
+#include "rw-results-io.h"
+#include "rw-results-view.h"
+#include "rw-room-view.h"
+#include "rw-sim-job.h"
+#include "rw-slice-view.h"
+
+G_BEGIN_DECLS
+
+struct _RwWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* template children */
+  GtkLabel *report_label;
+  GtkSpinButton *source_x, *source_y, *source_z;
+  GtkSpinButton *receiver_x, *receiver_y, *receiver_z;
+  GtkLabel *point_status;
+  GtkDropDown *receiver_choice;
+  GtkStringList *receiver_list;
+  GtkButton *remove_receiver_button;
+  RwMaterialsPanel *materials_panel;
+  GtkStack *side_stack;
+  GtkSpinButton *fmax_spin, *duration_spin, *temperature_spin, *ppw_spin;
+  GtkDropDown *boundary_dropdown, *backend_dropdown, *precision_dropdown;
+  GtkLabel *backend_label, *estimate_label, *estimate_warning;
+  GtkStack *main_stack;
+  RwRoomView *room_view;
+  GtkBox *legend_box;
+  GtkDropDown *slice_axis_dropdown;
+  GtkScale *slice_position_scale;
+  RwSliceView *slice_view;
+  GtkLabel *stage_label;
+  RwResultsView *results_view;
+  GtkProgressBar *progress_bar;
+  GtkLabel *status_label;
+  GtkButton *run_button, *cancel_button;
+  GMenu *recent_menu;
+
+  RwProject *project;
+  GSignalGroup *project_signals;    /* the views' handlers on the project */
+  GBindingGroup *project_bindings;  /* the settings widgets ↔ the project's settings */
+  RwSimJob *job;
+  GCancellable *import_cancellable; /* while a file is being opened */
+  guint pulse_id;                   /* the progress bar's pulse during an import */
+  GSettings *settings;          /* may be NULL (schema not found) */
+  GtkWindow *error_dialog;      /* weak */
+  gboolean updating;            /* writing our own widgets */
+  gboolean close_confirmed;
+  gboolean disposed;            /* a job may report after the widgets are gone */
+};
+
+enum { RW_WINDOW_RUN_FINISHED, RW_WINDOW_OPEN_FINISHED, RW_WINDOW_N_SIGNALS };
+extern guint _rw_window_signals[RW_WINDOW_N_SIGNALS];
+
+/* rw-window.c */
+void _rw_window_present_dialog (RwWindow *self, GtkWidget *dialog);
+void _rw_window_show_error (RwWindow *self, const char *primary, const char *secondary);
+void _rw_window_update_actions (RwWindow *self);
+void _rw_window_update_title (RwWindow *self);
+void _rw_window_update_estimate (RwWindow *self);
+
+/* rw-window-actions.c */
+void _rw_window_actions_init (RwWindow *self);
+void _rw_window_action_fit_view (GSimpleAction *action, GVariant *param, gpointer user_data);
+void _rw_window_action_export_report (GSimpleAction *action, GVariant *param, gpointer user_data);
+
+/* rw-window-files.c */
+typedef void (*RwWindowThenFn) (RwWindow *self, gpointer data);
+void _rw_window_confirm_discard (RwWindow *self, RwWindowThenFn then, gpointer data, GDestroyNotify data_free);
+void _rw_window_open_then (RwWindow *self, gpointer data);
+void _rw_window_update_recent_menu (RwWindow *self);
+void _rw_window_load_results (RwWindow *self, GFile *project_file);
+void _rw_window_action_open (GSimpleAction *action, GVariant *param, gpointer user_data);
+void _rw_window_action_open_recent (GSimpleAction *action, GVariant *param, gpointer user_data);
+void _rw_window_action_open_results (GSimpleAction *action, GVariant *param, gpointer user_data);
+void _rw_window_action_save (GSimpleAction *action, GVariant *param, gpointer user_data);
+void _rw_window_action_save_as (GSimpleAction *action, GVariant *param, gpointer user_data);
+
+/* rw-window-dnd.c */
+void _rw_window_dnd_init (RwWindow *self);
+
+/* rw-window-run.c */
+gboolean _rw_window_room_box (RwWindow *self, double box[3]);
+void _rw_window_push_slice_choice (RwWindow *self);
+void _rw_window_action_run (GSimpleAction *action, GVariant *param, gpointer user_data);
+void _rw_window_action_cancel (GSimpleAction *action, GVariant *param, gpointer user_data);
+
+G_END_DECLS

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rw-window-run.c — run control: win.run starts an RwSimJob, its progress,
+ * stages and live slices reach the Run page, the result the Results page;
+ * win.cancel stops a run or an import. */
+#include "rw-window-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+/* ---- running ------------------------------------------------------------ */
+
+static void
+on_job_stage (RwSimJob *job, const char *text, RwWindow *self)
+{
+  (void) job;
+  gtk_label_set_text (self->stage_label, text);
+  gtk_label_set_text (self->status_label, text);
+}
+
+static void
+on_job_progress (RwSimJob *job, double fraction, double mvox, double seconds_left, guint64 step,
+                 guint64 n_steps, RwWindow *self)
+{
+  (void) job;
+  g_autofree char *text = g_strdup_printf (_("Step %llu of %llu · %.1f Mvox/s · %.0f s left"),
+                                           (unsigned long long) step, (unsigned long long) n_steps,
+                                           mvox, seconds_left);
+  gtk_progress_bar_set_fraction (self->progress_bar, CLAMP (fraction, 0, 1));
+  gtk_label_set_text (self->status_label, text);
+}
+
+static void
+on_job_slice (RwSimJob *job, RwSlice *slice, RwWindow *self)
+{
+  (void) job;
+  /* The signal's slice is the job's message copy: take a copy of it. */
+  RwSlice *copy = g_boxed_copy (rw_slice_get_type (), slice);
+  rw_slice_view_take_slice (self->slice_view, copy);
+}
+
+void
+_rw_window_push_slice_choice (RwWindow *self)
+{
+  if (self->job != NULL)
+    rw_sim_job_set_slice (self->job, (int) gtk_drop_down_get_selected (self->slice_axis_dropdown),
+                          gtk_range_get_value (GTK_RANGE (self->slice_position_scale)));
+}
+
+/* The dimensions of a rectangular room, when the mesh is one: its volume
+ * fills its bounding box (within 0.5 %). */
+gboolean
+_rw_window_room_box (RwWindow *self, double box[3])
+{
+  const RwMeshReport *r = rw_project_get_report (self->project);
+  if (r == NULL)
+    return FALSE;
+  double v = 1;
+  for (int k = 0; k < 3; k++)
+    {
+      box[k] = r->bbox_max[k] - r->bbox_min[k];
+      v *= box[k];
+    }
+  return v > 0 && fabs (fabs (r->volume_m3) - v) < 0.005 * v;
+}
+
+static void
+on_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  RwWindow *self = user_data;
+  RwSimJob *job = RW_SIM_JOB (source);
+  g_autoptr (GError) error = NULL;
+  RwSimOutput *out = rw_sim_job_finish (job, result, &error);
+  gboolean ok = out != NULL;
+
+  g_signal_handlers_disconnect_by_data (job, self);
+  g_clear_object (&self->job);
+  g_application_release (g_application_get_default ());
+  if (self->disposed)
+    {
+      /* The window was closed during the run (which close cancelled). */
+      rw_sim_output_free (out);
+      g_object_unref (self);
+      return;
+    }
+  if (ok)
+    {
+      double box[3];
+      g_autofree char *text = g_strdup_printf (_("Done: %zu steps in %.1f s, %.1f Mvox/s on %s"),
+                                               out->n_steps, out->t_solve_s, out->mvox_per_s, out->backend);
+      if (self->settings != NULL && out->mvox_per_s > 0 && g_str_equal (out->backend, "cpu"))
+        g_settings_set_double (self->settings, "last-mvox-per-s", out->mvox_per_s);
+      gtk_progress_bar_set_fraction (self->progress_bar, 1);
+      gtk_label_set_text (self->status_label, text);
+      gtk_label_set_text (self->stage_label, text);
+      rw_results_view_take_output (self->results_view, out, _rw_window_room_box (self, box) ? box : NULL);
+      gtk_stack_set_visible_child_name (self->main_stack, "results");
+    }
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      gtk_progress_bar_set_fraction (self->progress_bar, 0);
+      gtk_label_set_text (self->status_label, _("Cancelled. The project is unchanged."));
+      gtk_label_set_text (self->stage_label, _("Cancelled. The project is unchanged."));
+    }
+  else
+    {
+      gtk_progress_bar_set_fraction (self->progress_bar, 0);
+      gtk_label_set_text (self->status_label, _("The simulation failed."));
+      gtk_label_set_text (self->stage_label, error->message);
+      _rw_window_show_error (self, _("The simulation failed"), error->message);
+    }
+  _rw_window_update_actions (self);
+  _rw_window_update_estimate (self);
+  g_signal_emit (self, _rw_window_signals[RW_WINDOW_RUN_FINISHED], 0, ok);
+  g_object_unref (self);
+}
+
+void
+_rw_window_action_run (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  GtkWidget *widget = user_data;
+
+  RwWindow *self = RW_WINDOW (widget);
+  double src[3], rcv[RW_PROJECT_MAX_RECEIVERS][3];
+  guint n_rcv;
+
+  (void) action;
+  (void) param;
+  if (self->job != NULL || self->import_cancellable != NULL || rw_project_get_mesh (self->project) == NULL)
+    return;
+  self->job = rw_sim_job_new (self->project);
+  g_signal_connect (self->job, "progress", G_CALLBACK (on_job_progress), self);
+  g_signal_connect (self->job, "slice", G_CALLBACK (on_job_slice), self);
+  g_signal_connect (self->job, "stage", G_CALLBACK (on_job_stage), self);
+
+  rw_project_get_source (self->project, src);
+  /* The live slice starts through the source. */
+  {
+    const RwMeshReport *r = rw_project_get_report (self->project);
+    int axis = (int) MIN (gtk_drop_down_get_selected (self->slice_axis_dropdown), 2);
+    double extent = r->bbox_max[axis] - r->bbox_min[axis];
+    if (extent > 0)
+      gtk_range_set_value (GTK_RANGE (self->slice_position_scale), (src[axis] - r->bbox_min[axis]) / extent);
+  }
+  _rw_window_push_slice_choice (self);
+  n_rcv = rw_project_get_n_receivers (self->project);
+  for (guint i = 0; i < n_rcv; i++)
+    rw_project_get_receiver (self->project, i, rcv[i]);
+  rw_slice_view_set_points (self->slice_view, src, (const double (*)[3]) rcv, n_rcv);
+  rw_slice_view_take_slice (self->slice_view, NULL);
+
+  gtk_progress_bar_set_fraction (self->progress_bar, 0);
+  gtk_stack_set_visible_child_name (self->main_stack, "run");
+  _rw_window_update_actions (self);
+  /* The window object is kept alive until the job reports back, and the
+   * application until the worker has finished. */
+  g_application_hold (g_application_get_default ());
+  rw_sim_job_start (self->job, on_job_done, g_object_ref (self));
+}
+
+void
+_rw_window_action_cancel (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  GtkWidget *widget = user_data;
+
+  RwWindow *self = RW_WINDOW (widget);
+
+  (void) action;
+  (void) param;
+  if (self->import_cancellable != NULL)
+    g_cancellable_cancel (self->import_cancellable);
+  if (self->job == NULL && self->import_cancellable == NULL)
+    return;
+  if (self->job != NULL)
+    rw_sim_job_cancel (self->job);
+  gtk_label_set_text (self->status_label, _("Cancelling…"));
+}
