@@ -530,7 +530,10 @@ cpu_energy (void *state, double *out, RwError *err)
 {
   (void) err;
   CpuState *st = state;
-  *out = st->precision == RW_PRECISION_F64 ? energy_f64 (st) : energy_f32 (st);
+  if (st->precision == RW_PRECISION_F64)
+    energy_f64 (st, out);
+  else
+    energy_f32 (st, out);
   return true;
 }
 
@@ -819,21 +822,22 @@ RW_CPU_FN (advance) (CpuState *st, size_t step0, size_t n, int kpass, double *rc
   return true;
 }
 
-/* rw_field_energy's sum over the stored fields, each plane summed apart
- * (in double) so that the threads' order does not matter beyond the
- * plane partials. One read of p and p⁻: about a step's memory traffic. */
-static double
-RW_CPU_FN (energy) (const CpuState *st)
+/* rw_field_energy's sum over the stored fields (out[0]) and the sum of p
+ * (out[1]), each plane summed apart (in double) so that the threads'
+ * order does not matter beyond the plane partials. One read of p and p⁻:
+ * about a step's memory traffic. */
+static void
+RW_CPU_FN (energy) (const CpuState *st, double *out)
 {
   const T *p = st->p, *q = st->q;
   const uint8_t *K = st->g->K;
   const size_t nx = st->nx, ny = st->ny, nxy = st->nxy;
   const double l2 = RW_LAMBDA2;
-  double total = 0.0;
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : total) num_threads(st->threads)
+  double total = 0.0, sum = 0.0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : total, sum) num_threads(st->threads)
   for (size_t z = st->zmin; z < st->zmax; z++)
     {
-      double plane = 0.0;
+      double plane = 0.0, plane_sum = 0.0;
       for (size_t y = 0; y < ny; y++)
         for (size_t x = 0; x < nx; x++)
           {
@@ -842,6 +846,7 @@ RW_CPU_FN (energy) (const CpuState *st)
               continue;
             const double pi = (double) p[i], qi = (double) q[i], d = pi - qi;
             plane += d * d;
+            plane_sum += pi;
             const size_t nb[3] = { i + 1, i + nx, i + nxy };
             const bool ok[3] = { x + 1 < nx, y + 1 < ny, z + 1 < st->nz };
             for (int a = 0; a < 3; a++)
@@ -849,8 +854,10 @@ RW_CPU_FN (energy) (const CpuState *st)
                 plane += l2 * (pi - (double) p[nb[a]]) * (qi - (double) q[nb[a]]);
           }
       total += plane;
+      sum += plane_sum;
     }
-  return total;
+  out[0] = total;
+  out[1] = sum;
 }
 
 static void

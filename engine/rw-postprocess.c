@@ -228,6 +228,31 @@ rw_postprocess_set_room (RwPostprocess *pp, const RwGrid *g, const double *surfa
     }
 }
 
+/* The measured sum of p at step j: cubic Hermite between the samples
+ * around it, with central-difference slopes (one-sided at the ends); the
+ * last sample's value beyond it. *k: the interval searched from (rises
+ * with j). */
+static double
+uniform_mode_at (const RwPostprocess *pp, size_t j, size_t *k)
+{
+  const size_t *t = pp->drift_steps;
+  const double *m = pp->drift_sums;
+  const size_t last = pp->drift_count - 1;
+  if (j >= t[last])
+    return m[last];
+  while (*k + 1 < last && t[*k + 1] <= j)
+    (*k)++;
+  const size_t a = *k, b = a + 1;
+  const double h = (double) (t[b] - t[a]);
+  const double d_a = a == 0 ? (m[b] - m[a]) / h
+                            : (m[b] - m[a - 1]) / (double) (t[b] - t[a - 1]);
+  const double d_b = b == last ? (m[b] - m[a]) / h
+                               : (m[b + 1] - m[a]) / (double) (t[b + 1] - t[a]);
+  const double u = ((double) j - (double) t[a]) / h, u2 = u * u, u3 = u2 * u;
+  return (2 * u3 - 3 * u2 + 1) * m[a] + (u3 - 2 * u2 + u) * h * d_a
+         + (-2 * u3 + 3 * u2) * m[b] + (u3 - u2) * h * d_b;
+}
+
 bool
 rw_postprocess (const RwPostprocess *pp, const double *raw, size_t n_raw,
                 float **out, size_t *n_out, RwError *err)
@@ -311,7 +336,19 @@ rw_postprocess (const RwPostprocess *pp, const double *raw, size_t n_raw,
    * offset; in a dead box (R = 0.7) it brings the broadband T30 from 2×
    * Sabine–Eyring (the high-pass's own decay of the offset) to within
    * 15 % (docs/PHYSICS.md). */
-  if (pp->drift_cells > 0 && pp->drift_damping >= 0 && pp->drift_restoring > 0)
+  if (pp->drift_cells > 0 && pp->drift_count >= 2 && pp->drift_steps != NULL
+      && pp->drift_sums != NULL)
+    {
+      const double k0 = pp->arrival_s * fs;
+      size_t k = 0;
+      for (size_t j = 1; j < n; j++)
+        {
+          if ((double) j < k0)
+            continue;
+          x[j] -= gain * uniform_mode_at (pp, j, &k) / pp->drift_cells;
+        }
+    }
+  else if (pp->drift_cells > 0 && pp->drift_damping >= 0 && pp->drift_restoring > 0)
     {
       /* with the restoring term: the recurrence itself,
        * (1 + q) m⁺ = (2 − κ) m − (1 − q) m⁻, m⁰ = 0, m¹ = v0 */

@@ -70,6 +70,14 @@ typedef struct {
   /* κ: the restoring term the uniform mode feels in the precision the run
    * used (rw_uniform_mode_restoring); 0 in fp64. */
   double drift_restoring;
+  /* The uniform mode as the solver measured it (rw_solver_uniform_mode):
+   * the sum of p at drift_steps[k], k < drift_count (steps rising, the
+   * first 0). With two or more samples and drift_cells > 0 it replaces the
+   * model: its share drift_sums/N, interpolated (cubic Hermite), is what is
+   * subtracted, for any boundary and precision. Borrowed. */
+  const size_t *drift_steps;
+  const double *drift_sums;
+  size_t drift_count;
   double arrival_s;          /* r/c of the direct sound at this receiver */
   /* false (default): the output stops rw_postprocess_tail_steps before the
    * end of the raw signal, where the filters are not exact (below);

@@ -210,13 +210,13 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
 
   /* fp16 storage rounds every stored value to 2⁻¹¹ of itself, which the
    * scheme's low frequencies (carried in a small difference of large
-   * numbers) do not survive: measured on an H100 (docs/SOLVER.md §3), the
-   * plaster box at 1200 Hz decays 9 dB slower than fp64 by 3 s. Say so
-   * with every such result. */
+   * numbers) do not survive for long: measured on an H100 (docs/SOLVER.md
+   * §3), the plaster box follows fp64 for the first 25–35 dB of its decay
+   * and then levels off near −50 dB. Say so with every such result. */
   if (cfg->precision == RW_PRECISION_F16)
-    rw_sim_warn (out, _("fp16 storage is for speed and the first reflections only: its IRs decay "
-                        "too slowly (9 dB off fp64 by 3 s in a reverberant room), so do not read "
-                        "decay times from them; use fp32 (the default) or fp64"));
+    rw_sim_warn (out, _("fp16 storage is for speed and the early part of the response only: its "
+                        "IRs follow fp32 for the first 25–35 dB of the decay and then level off "
+                        "near −50 dB, so do not read T30 from them; use fp32 (the default) or fp64"));
 
   /* Solve: a unit soft impulse at step 0 (rw-postprocess.h explains its
    * time origin and the calibration that undoes its amplitude). */
@@ -280,6 +280,11 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
                                    out->receiver_cells[r]);
           if (pp.drift_cells > 0)
             pp.drift_restoring = rw_uniform_mode_restoring (grid, cfg->precision);
+          /* the uniform mode as measured, for any boundary: replaces the
+           * model where the backend gives readings */
+          pp.drift_count = rw_solver_uniform_mode (solver, &pp.drift_steps, &pp.drift_sums);
+          if (pp.drift_count >= 2)
+            pp.drift_cells = (double) grid->n_inside;
         }
       double d2 = 0;
       for (int k = 0; k < 3; k++)

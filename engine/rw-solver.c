@@ -31,6 +31,10 @@ struct RwSolver {
   size_t e_min_step;
   double e_last;                 /* last reading, at e_last_step */
   size_t e_last_step;
+  /* the sum of p at each reading (rw_solver_uniform_mode) */
+  size_t *m_steps;
+  double *m_sums;
+  size_t m_count, m_cap;
 };
 
 /* Progress granularity: a chunk of steps is sized to about this much wall
@@ -419,15 +423,40 @@ rw_energy_growth_limit (RwBoundary boundary)
   return boundary == RW_BOUNDARY_FV ? 2.0 : 1e3;
 }
 
+/* Appends a uniform-mode sample; false when memory runs out. */
+static bool
+record_sum (RwSolver *s, size_t step, double sum)
+{
+  if (s->m_count == s->m_cap)
+    {
+      size_t cap = s->m_cap ? 2 * s->m_cap : 64;
+      size_t *st = realloc (s->m_steps, cap * sizeof *st);
+      if (st == NULL)
+        return false;
+      s->m_steps = st;
+      double *su = realloc (s->m_sums, cap * sizeof *su);
+      if (su == NULL)
+        return false;
+      s->m_sums = su;
+      s->m_cap = cap;
+    }
+  s->m_steps[s->m_count] = step;
+  s->m_sums[s->m_count++] = sum;
+  return true;
+}
+
 /* One growth-monitor reading at the current step (rw-solver.h). */
 static bool
 check_energy (RwSolver *s, RwError *err)
 {
-  double e;
+  double reading[2];
   if (s->ops->energy == NULL)
     return true;
-  if (!s->ops->energy (s->state, &e, err))
+  if (!s->ops->energy (s->state, reading, err))
     return false;
+  const double e = reading[0];
+  if ((s->m_count == 0 && !record_sum (s, 0, 0.0)) || !record_sum (s, s->step, reading[1]))
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the solver's uniform-mode readings"));
   s->e_last = e;
   s->e_last_step = s->step;
   if (!isfinite (e))
@@ -486,7 +515,7 @@ rw_solver_advance (RwSolver *s, size_t n, RwError *err)
         {
           s->step += k;
           n -= k;
-          if (s->step % RW_ENERGY_CHECK_STEPS == 0)
+          if (s->step % RW_ENERGY_CHECK_STEPS == 0 || s->step == s->setup.n_steps)
             ok = check_energy (s, &local);
         }
       if (!ok)
@@ -502,6 +531,14 @@ rw_solver_advance (RwSolver *s, size_t n, RwError *err)
         }
     }
   return true;
+}
+
+size_t
+rw_solver_uniform_mode (const RwSolver *s, const size_t **steps, const double **sums)
+{
+  *steps = s->m_steps;
+  *sums = s->m_sums;
+  return s->m_count;
 }
 
 double
@@ -547,6 +584,8 @@ rw_solver_free (RwSolver *s)
   if (s->state != NULL)
     s->ops->destroy (s->state);
   free (s->rcv);
+  free (s->m_steps);
+  free (s->m_sums);
   free (s);
 }
 

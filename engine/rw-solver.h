@@ -80,11 +80,12 @@ typedef struct {
   /* Copies the whole field (nx·ny·nz each, as double) at the current step:
    * p at time n and p_prev at time n−1. Either may be NULL. */
   bool (*read_field) (void *state, double *p, double *p_prev, RwError *err);
-  /* The discrete energy of the current field pair (rw_field_energy's sum,
-   * accumulated in double on the device): the growth monitor's reading
-   * (rw_solver_advance), taken every RW_ENERGY_CHECK_STEPS steps. It does
-   * not see the zero-frequency mode (a uniform field has none), which
-   * λ² rounded down keeps from growing (rw-scheme.h). */
+  /* The growth monitor's reading (rw_solver_advance), taken every
+   * RW_ENERGY_CHECK_STEPS steps: out[0] the discrete energy of the current
+   * field pair (rw_field_energy's sum), out[1] the sum of p over the inside
+   * cells (the room's uniform mode, rw_solver_uniform_mode); both summed in
+   * double. The energy does not see the uniform mode (a uniform field has
+   * none), which λ² rounded down keeps from growing (rw-scheme.h). */
   bool (*energy) (void *state, double *out, RwError *err);
   /* Copies one plane of p: axis 0 → x = index (ny·nz values, y fastest),
    * axis 1 → y = index (nx·nz, x fastest), axis 2 → z = index (nx·ny). */
@@ -136,6 +137,13 @@ const double *rw_solver_receiver (const RwSolver *s, size_t r);
 /* The last energy reading of the growth monitor and the step it was taken
  * at (0 and 0 before the first; see RW_ENERGY_CHECK_STEPS). */
 double rw_solver_energy (const RwSolver *s, size_t *step);
+/* The sum of p over the inside cells (N times the room's uniform mode) as
+ * the monitor read it: at step 0 (0), every RW_ENERGY_CHECK_STEPS steps and
+ * at the run's last step; *steps and *sums (count entries, steps rising)
+ * are the solver's. The post-processing subtracts the uniform mode this
+ * measures (rw_postprocess, RwPostprocess.drift_*). 0 when the backend
+ * gives no readings. */
+size_t rw_solver_uniform_mode (const RwSolver *s, const size_t **steps, const double **sums);
 bool rw_solver_read_field (RwSolver *s, double *p, double *p_prev, RwError *err);
 bool rw_solver_read_slice (RwSolver *s, int axis, size_t index, float *out, RwError *err);
 void rw_solver_free (RwSolver *s);

@@ -1,6 +1,7 @@
 /* rw-cuda-energy.cu — the growth monitor's reading on the GPU: the
  * discrete energy of the FV scheme (rw_field_energy, rw-solver.h) of the
- * current field pair, summed in double.
+ * current field pair, and the sum of p (the room's uniform mode, which
+ * the post-processing removes), both summed in double.
  *
  * One thread a cell (grid-stride), any precision of storage; a warp sums
  * its partials by shuffles and one lane adds them to the total with a
@@ -21,7 +22,7 @@ rw_kernel_energy (const S *__restrict__ p, const S *__restrict__ q,
                   double *__restrict__ total)
 {
   const double l2 = RW_LAMBDA2;
-  double e = 0.0;
+  double e = 0.0, m = 0.0;
   for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n;
        i += (size_t) gridDim.x * blockDim.x)
     {
@@ -31,21 +32,28 @@ rw_kernel_energy (const S *__restrict__ p, const S *__restrict__ q,
        * inside cell within the array. */
       const double pi = (double) rw_ld (p, i), qi = (double) rw_ld (q, i), d = pi - qi;
       e += d * d;
+      m += pi;
       const size_t nb[3] = { i + 1, i + sy, i + sz };
       for (int a = 0; a < 3; a++)
         if (RW_CELL_K (cell[nb[a]]) != 0)
           e += l2 * (pi - (double) rw_ld (p, nb[a])) * (qi - (double) rw_ld (q, nb[a]));
     }
   for (int o = 16; o > 0; o >>= 1)
-    e += __shfl_down_sync (0xffffffffu, e, o);
-  if ((threadIdx.x & 31) == 0 && e != 0.0)
-    atomicAdd (total, e);
+    {
+      e += __shfl_down_sync (0xffffffffu, e, o);
+      m += __shfl_down_sync (0xffffffffu, m, o);
+    }
+  if ((threadIdx.x & 31) == 0)
+    {
+      atomicAdd (total, e);
+      atomicAdd (total + 1, m);
+    }
 }
 
 bool
 rw_cuda_energy (RwCudaState *st, double *out, RwError *err)
 {
-  if (st->energy == NULL && !RW_CUDA (cudaMalloc ((void **) &st->energy, sizeof (double))))
+  if (st->energy == NULL && !RW_CUDA (cudaMalloc ((void **) &st->energy, 2 * sizeof (double))))
     return false;
   const size_t n = st->nx * st->ny * st->nz, sy = st->nx, sz = st->nx * st->ny;
   int sms = 0, dev = 0;
@@ -53,7 +61,7 @@ rw_cuda_energy (RwCudaState *st, double *out, RwError *err)
       || !RW_CUDA (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev)))
     return false;
   const unsigned blocks = (unsigned) std::min ((n + 255) / 256, (size_t) sms * 8);
-  if (!RW_CUDA (cudaMemsetAsync (st->energy, 0, sizeof (double), st->stream)))
+  if (!RW_CUDA (cudaMemsetAsync (st->energy, 0, 2 * sizeof (double), st->stream)))
     return false;
   if (st->precision == RW_PRECISION_F64)
     rw_kernel_energy<<<blocks, 256, 0, st->stream>>> ((const double *) st->p,
@@ -68,7 +76,7 @@ rw_cuda_energy (RwCudaState *st, double *out, RwError *err)
                                                       (const float *) st->q, st->cell, n, sy,
                                                       sz, st->energy);
   return RW_CUDA (cudaGetLastError ())
-         && RW_CUDA (cudaMemcpyAsync (out, st->energy, sizeof (double), cudaMemcpyDeviceToHost,
+         && RW_CUDA (cudaMemcpyAsync (out, st->energy, 2 * sizeof (double), cudaMemcpyDeviceToHost,
                                       st->stream))
          && RW_CUDA (cudaStreamSynchronize (st->stream));
 }

@@ -52,13 +52,13 @@ struct RwCudaState
   void *field_mem2;             /* variant 13: the spare pair, as field_mem */
   int4 *tb_items;               /* variant 13: x0, y0, z0, z1 of each tile chunk */
   size_t n_tb_items;
-  double *energy;               /* the growth monitor's sum (rw-cuda-energy.cu) */
+  double *energy;               /* the growth monitor's two sums (rw-cuda-energy.cu) */
   cudaStream_t stream;
   cudaEvent_t ev0, ev1;
 };
 
-/* The discrete energy of the current field pair (RwBackendOps.energy;
- * rw-cuda-energy.cu). */
+/* The discrete energy of the current field pair and the sum of p
+ * (RwBackendOps.energy: out[0], out[1]; rw-cuda-energy.cu). */
 bool rw_cuda_energy (RwCudaState *st, double *out, RwError *err);
 /* Launches one step of the production kernel (no source, no receivers):
  * reads st->p, writes st->q. The caller swaps them. */
