@@ -269,9 +269,21 @@ with tempfile.TemporaryDirectory() as tmp:
                               "--receiver", "5,3,1.2", "--fmax", "1000", "--duration", "2",
                               "--threads", "1", "--out", out3],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(2.0)
+        # SIGINT once the solve has started (its first progress line), not
+        # after a fixed time: under load the import and voxelising alone
+        # can take longer than any fixed wait.
+        head = []
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            line = p.stderr.readline()
+            if not line:
+                break
+            head.append(line)
+            if "solving" in line:
+                break
         p.send_signal(signal.SIGINT)
         sout, serr = communicate_or_kill(p, "SIGINT did not stop the run")
+        serr = "".join(head) + serr
         print("cancelled run: exit %d, stderr tail: %s" % (p.returncode, serr.strip().splitlines()[-1:]))
         check(p.returncode == 1, "cancel: exit %d" % p.returncode)
         check("cancelled" in serr, "cancel: stderr lacks 'cancelled': %s" % serr[-300:])
