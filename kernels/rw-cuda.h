@@ -20,11 +20,11 @@
 extern "C" {
 #endif
 
+#include "rw-cuda-items.h"
 #include "rw-error.h"
 #include "rw-solver.h"
 #include "rw-voxel.h"
 
-#define RW_CUDA_MAX_SLOTS 32
 
 /* Variants of the production kernel (docs/GPU.md); the environment
  * variable ROOMWAVE_CUDA_VARIANT=0…13 picks one, for benchmarks. */
@@ -33,14 +33,6 @@ extern "C" {
 /* Thread-block shapes the autotune tries (x × y threads). */
 #define RW_CUDA_N_TUNE_SHAPES 10
 extern const int rw_cuda_tune_shapes[RW_CUDA_N_TUNE_SHAPES][2];
-
-/* The packed cell bytes and slot table of a grid: fails with
- * RW_ERROR_UNSUPPORTED when the boundary cells use more than
- * RW_CUDA_MAX_SLOTS distinct reflection factors. `cells` has
- * pitch·ny·nz bytes (rows of `pitch` ≥ nx cells; the caller zeroes the
- * padding); slot_R / slot_beta have RW_CUDA_MAX_SLOTS entries. */
-bool rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, size_t pitch, uint8_t *cells,
-                         double *slot_R, double *slot_beta, int *n_slots, RwError *err);
 
 /* One row of the benchmark table. */
 typedef struct {
