@@ -200,7 +200,7 @@ check_setup (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
 /* Predicts the memory need (backend + receiver buffers) and refuses what
  * would not fit, before anything is allocated. The CUDA backend's own
  * figure is device memory and is checked by the backend; here only what
- * lands in host RAM counts for it. */
+ * lands in host RAM counts for it (its host_bytes). */
 static bool
 check_memory (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
 {
@@ -210,6 +210,8 @@ check_memory (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
   size_t need = st->n_receivers * st->n_steps * sizeof (double);
   if (ops == &rw_cpu_backend)
     need += ops->memory_bytes (st);
+  if (ops->host_bytes != NULL)
+    need += ops->host_bytes (st);
 
   size_t avail = available_ram_bytes ();
   if (avail > 0 && need > avail)

@@ -77,6 +77,10 @@ typedef struct {
   bool (*read_slice) (void *state, int axis, size_t index, float *out, RwError *err);
   const char *(*device_name) (void *state);                 /* "AMD EPYC … (16 threads)", "NVIDIA H100 …" */
   void (*destroy) (void *state);
+  /* Host RAM the backend takes besides memory_bytes where that is device
+   * memory (host copies, receiver buffers, work lists); NULL: none. The
+   * solver's memory check counts it. */
+  size_t (*host_bytes) (const RwSolverSetup *setup);
 } RwBackendOps;
 
 extern const RwBackendOps rw_cpu_backend;

@@ -40,7 +40,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <vector>
 
 #include "rw-cuda-items.h"
 #include "rw-cuda-march.cuh"
@@ -50,7 +49,7 @@ const int rw_cuda_tune_shapes[RW_CUDA_N_TUNE_SHAPES][2] = {
   { 128, 1 }, { 256, 1 }, { 256, 2 },
 };
 
-#define RW_RCV_CHUNK 8192      /* receiver samples buffered on the device per copy */
+#define RW_RCV_CHUNK RW_CUDA_RCV_CHUNK
 
 
 /* Variant 13, "two steps a block": temporal blocking. Each block z-marches
@@ -424,6 +423,27 @@ rw_set_items (RwCudaState *st, int bx, int by, RwError *err)
   return true;
 }
 
+/* Launches return before the kernel runs; the first failed launch of an
+ * advance call (or autotune) is kept by name and reported after it
+ * (rw_launches_ok), so that the error says which launch failed. */
+static void
+rw_launched (RwCudaState *st, cudaError_t e, const char *what)
+{
+  if (e != cudaSuccess && st->launch_error == cudaSuccess)
+    {
+      st->launch_error = e;
+      st->launch_what = what;
+    }
+}
+
+static bool
+rw_launches_ok (RwCudaState *st, RwError *err)
+{
+  const cudaError_t e = st->launch_error;
+  st->launch_error = cudaSuccess;
+  return rw_cuda_ok (e, err, st->launch_what);
+}
+
 void
 rw_cuda_launch_step (RwCudaState *st, int step)
 {
@@ -433,9 +453,11 @@ rw_cuda_launch_step (RwCudaState *st, int step)
   size_t sz = st->nx * st->ny;
   void *args[] = { &st->p, &st->q, &st->cell, st->variant >= 3 ? &st->zrange_w : &st->zrange,
                    &st->items, &nx, &ny, &sz, &st->slots, &step, &st->bad, &st->air };
-  (void) cudaLaunchKernel (rw_production_kernel (st->precision, st->boundary, st->variant),
-                           dim3 ((unsigned) st->n_items), dim3 (st->bx, st->by), args, st->shm,
-                           st->stream);
+  rw_launched (st, cudaLaunchKernel (rw_production_kernel (st->precision, st->boundary,
+                                                          st->variant),
+                                     dim3 ((unsigned) st->n_items), dim3 (st->bx, st->by), args,
+                                     st->shm, st->stream),
+               _("the launch of the production kernel (one step)"));
 }
 
 /* ------------------------------------------------------------- autotune */
@@ -457,12 +479,20 @@ rw_autotune (RwCudaState *st, RwError *err)
   snprintf (key, sizeof key, "%s|%zux%zux%zu|%s|%d|v%d", st->name, st->gx, st->ny, st->nz,
             rw_precision_name (st->precision), (int) st->boundary, st->variant);
   int bx, by;
-  if (rw_cuda_autotune_lookup (key, &bx, &by))
+  /* the block sizes the compiled kernel launches (__launch_bounds__, its
+   * registers): a cached or listed shape over it is never used */
+  cudaFuncAttributes fa;
+  if (!RW_CUDA (cudaFuncGetAttributes (&fa, rw_production_kernel (st->precision, st->boundary,
+                                                                  st->variant))))
+    return false;
+  if (rw_cuda_autotune_lookup (key, fa.maxThreadsPerBlock, &bx, &by))
     return rw_set_items (st, bx, by, err);
   double best_ms = 1e30;
-  int best = 1;
+  int best = -1;
   for (int s = 0; s < RW_CUDA_N_TUNE_SHAPES; s++)
     {
+      if (rw_cuda_tune_shapes[s][0] * rw_cuda_tune_shapes[s][1] > fa.maxThreadsPerBlock)
+        continue;
       if (!rw_set_items (st, rw_cuda_tune_shapes[s][0], rw_cuda_tune_shapes[s][1], err))
         return false;
       rw_cuda_launch_step (st, 0);
@@ -480,8 +510,11 @@ rw_autotune (RwCudaState *st, RwError *err)
             best_ms = ms, best = s;
         }
     }
-  if (!RW_CUDA (cudaGetLastError ()))
+  if (!rw_launches_ok (st, err))
     return false;
+  if (best < 0)
+    return rw_fail (err, RW_ERROR_INTERNAL, _("no thread-block shape fits the kernel's limit "
+                                              "of %d threads"), fa.maxThreadsPerBlock);
   bx = rw_cuda_tune_shapes[best][0];
   by = rw_cuda_tune_shapes[best][1];
   rw_cuda_autotune_store (key, bx, by, st->n_inside / (best_ms * 1e-3) / 1e9);
@@ -515,7 +548,7 @@ rw_cuda_available (char *why, size_t why_len)
 static size_t
 rw_pitch (size_t nx)
 {
-  return (nx + 31) / 32 * 32;
+  return rw_cuda_pitch (nx);
 }
 
 /* Grid index → padded device index. */
@@ -579,6 +612,15 @@ rw_cuda_memory_bytes (const RwSolverSetup *setup)
          + plane * sizeof (float) + 256;
 }
 
+/* Host RAM besides (RwBackendOps.host_bytes; rw_cuda_host_bytes). */
+static size_t
+rw_cuda_host_bytes_op (const RwSolverSetup *setup)
+{
+  const RwGrid *g = setup->grid;
+  return rw_cuda_host_bytes (g->nx, g->ny, g->nz, rw_elem_bytes (setup->precision),
+                             setup->n_receivers);
+}
+
 static void rw_cuda_destroy (void *state);
 
 /* The two-step kernel of a precision and boundary form (NULL for fp64). */
@@ -602,7 +644,7 @@ rw_cuda_tb_func (RwPrecision prec, RwBoundary bnd)
  * the grid holds 2³² cells or more (the kernel indexes in 32 bits), the
  * solver runs single steps of variant 5 instead (st->tb stays false). */
 static bool
-rw_tb_setup (RwCudaState *st, const std::vector<uint8_t> &cells, RwError *err)
+rw_tb_setup (RwCudaState *st, const uint8_t *cells, RwError *err)
 {
   if ((st->source_cell >= 0 && RW_CELL_K (cells[(size_t) st->source_cell]) == 0)
       || st->precision == RW_PRECISION_F64 || !rw_offsets_32 (st))
@@ -717,11 +759,15 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
   st->source_hard = setup->source_kind == RW_SOURCE_HARD;
   st->n_rcv = setup->n_receivers;
 
-  std::vector<uint8_t> cells;
+  /* host copies, malloc'ed (no C++ exception may cross into C); freed
+   * at the end either way */
+  uint8_t *cells = NULL;
   int n_slots;
-  std::vector<uint2> zr, zrw;
-  std::vector<size_t> rcv_pad;
-  std::vector<unsigned> air;
+  uint2 *zr = NULL, *zrw = NULL;
+  size_t *rcv_pad = NULL;
+  unsigned *air = NULL;
+  size_t n_zrw = 0, n_air = 0;
+  bool ok = false;
   cudaDeviceProp prop;
   size_t free_b, total_b;
   const size_t need = rw_cuda_memory_bytes (setup);
@@ -743,8 +789,13 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
                need / 1e9, st->n, st->elem, st->name, free_b / 1e9, total_b / 1e9);
       goto fail;
     }
-  cells.assign (st->n, 0);
-  if (!rw_cuda_pack_cells (g, setup->surface_R, st->nx, cells.data (), st->slots.R,
+  cells = (uint8_t *) calloc (st->n, 1);
+  if (!cells)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
+      goto fail;
+    }
+  if (!rw_cuda_pack_cells (g, setup->surface_R, st->nx, cells, st->slots.R,
                            st->slots.beta, &n_slots, err))
     goto fail;
   /* column ranges on the padded rows (padding columns are empty), and
@@ -752,13 +803,19 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
   st->wide_w = st->variant >= 3 ? rw_wide_w (st->variant, (int) st->elem) : 1;
   st->zlo_host = (uint32_t *) calloc (st->nx * st->ny, sizeof (uint32_t));
   st->zhi_host = (uint32_t *) calloc (st->nx * st->ny, sizeof (uint32_t));
-  if (!st->zlo_host || !st->zhi_host)
+  n_zrw = st->nx / st->wide_w * st->ny;
+  n_air = st->n / st->wide_w / 32 + 1;
+  zr = (uint2 *) calloc (st->nx * st->ny, sizeof (uint2));
+  zrw = (uint2 *) malloc (n_zrw * sizeof (uint2));
+  rcv_pad = (size_t *) malloc ((st->n_rcv + 1) * sizeof (size_t));
+  air = (unsigned *) calloc (n_air, sizeof (unsigned));
+  if (!st->zlo_host || !st->zhi_host || !zr || !zrw || !rcv_pad || !air)
     {
       rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
       goto fail;
     }
-  zr.assign (st->nx * st->ny, make_uint2 (0, 0));
-  zrw.assign (st->nx / st->wide_w * st->ny, make_uint2 (UINT32_MAX, 0));
+  for (size_t k = 0; k < n_zrw; k++)
+    zrw[k] = make_uint2 (UINT32_MAX, 0);
   for (size_t y = 0; y < g->ny; y++)
     for (size_t x = 0; x < g->nx; x++)
       {
@@ -771,13 +828,12 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
         if (lo < hi)
           w = make_uint2 (std::min (w.x, lo), std::max (w.y, hi));
       }
-  for (uint2 &w : zrw)
-    if (w.x >= w.y)
-      w = make_uint2 (0, 0);
+  for (size_t k = 0; k < n_zrw; k++)
+    if (zrw[k].x >= zrw[k].y)
+      zrw[k] = make_uint2 (0, 0);
   for (size_t r = 0; r < st->n_rcv; r++)
-    rcv_pad.push_back (rw_pad_index (st, setup->receiver_cells[r]));
+    rcv_pad[r] = rw_pad_index (st, setup->receiver_cells[r]);
   /* one bit per group of wide_w cells: all air (variants 5–7) */
-  air.assign (st->n / st->wide_w / 32 + 1, 0u);
   for (size_t grp = 0; grp < st->n / st->wide_w; grp++)
     {
       bool all = true;
@@ -793,20 +849,20 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
       || !RW_CUDA (cudaMemset (st->field_mem, 0, 2 * rw_field_span (st->n, st->elem)))
       || !rw_field_pointers (st)
       || !RW_CUDA (cudaMalloc ((void **) &st->cell, st->n))
-      || !RW_CUDA (cudaMalloc ((void **) &st->zrange, zr.size () * sizeof (uint2)))
-      || !RW_CUDA (cudaMalloc ((void **) &st->zrange_w, zrw.size () * sizeof (uint2)))
-      || !RW_CUDA (cudaMalloc ((void **) &st->air, air.size () * sizeof (unsigned)))
-      || !RW_CUDA (cudaMemcpy (st->air, air.data (), air.size () * sizeof (unsigned),
+      || !RW_CUDA (cudaMalloc ((void **) &st->zrange, st->nx * st->ny * sizeof (uint2)))
+      || !RW_CUDA (cudaMalloc ((void **) &st->zrange_w, n_zrw * sizeof (uint2)))
+      || !RW_CUDA (cudaMalloc ((void **) &st->air, n_air * sizeof (unsigned)))
+      || !RW_CUDA (cudaMemcpy (st->air, air, n_air * sizeof (unsigned),
                                cudaMemcpyHostToDevice))
       || !RW_CUDA (cudaMalloc ((void **) &st->items, st->items_cap * sizeof (int4)))
       || !RW_CUDA (cudaMalloc ((void **) &st->bad, sizeof (int)))
       || !RW_CUDA (cudaMalloc ((void **) &st->slice, st->slice_cap * sizeof (float)))
       || !RW_CUDA (cudaMemset (st->p, 0, st->n * st->elem))
       || !RW_CUDA (cudaMemset (st->q, 0, st->n * st->elem))
-      || !RW_CUDA (cudaMemcpy (st->cell, cells.data (), st->n, cudaMemcpyHostToDevice))
-      || !RW_CUDA (cudaMemcpy (st->zrange, zr.data (), zr.size () * sizeof (uint2),
+      || !RW_CUDA (cudaMemcpy (st->cell, cells, st->n, cudaMemcpyHostToDevice))
+      || !RW_CUDA (cudaMemcpy (st->zrange, zr, st->nx * st->ny * sizeof (uint2),
                                cudaMemcpyHostToDevice))
-      || !RW_CUDA (cudaMemcpy (st->zrange_w, zrw.data (), zrw.size () * sizeof (uint2),
+      || !RW_CUDA (cudaMemcpy (st->zrange_w, zrw, n_zrw * sizeof (uint2),
                                cudaMemcpyHostToDevice)))
     goto fail;
   {
@@ -825,7 +881,7 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
       if (!RW_CUDA (cudaMalloc ((void **) &st->rcv_cells, st->n_rcv * sizeof (size_t)))
           || !RW_CUDA (cudaMalloc ((void **) &st->rcv_dev,
                                    st->n_rcv * RW_RCV_CHUNK * sizeof (double)))
-          || !RW_CUDA (cudaMemcpy (st->rcv_cells, rcv_pad.data (),
+          || !RW_CUDA (cudaMemcpy (st->rcv_cells, rcv_pad,
                                    st->n_rcv * sizeof (size_t), cudaMemcpyHostToDevice)))
         goto fail;
     }
@@ -844,9 +900,16 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
       || !RW_CUDA (cudaMemsetAsync (st->q, 0, st->n * st->elem, st->stream))
       || !RW_CUDA (cudaStreamSynchronize (st->stream)))
     goto fail;
-  return st;
+  ok = true;
 
 fail:
+  free (cells);
+  free (zr);
+  free (zrw);
+  free (rcv_pad);
+  free (air);
+  if (ok)
+    return st;
   rw_cuda_destroy (st);
   return NULL;
 }
@@ -867,6 +930,7 @@ rw_cuda_io (RwCudaState *st, void *f, long long src, double s, bool receivers, s
   else
     rw_kernel_io<<<1, threads, 0, st->stream>>> ((float *) f, src, st->source_hard, s,
                                                  st->rcv_cells, n_rcv, st->rcv_dev, k, chunk);
+  rw_launched (st, cudaGetLastError (), _("the launch of rw_kernel_io (source and receivers)"));
 }
 
 /* Variant 13: steps `step` and `step` + 1 in one pass (rw_kernel_tb), from
@@ -887,8 +951,10 @@ rw_cuda_tb_pass (RwCudaState *st, size_t step, size_t k, size_t chunk, bool io)
       double s1 = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
       void *args[] = { &st->p, &st->q, &n1, &n2, &st->cell, &st->air, &st->tb_items, &nx, &ny,
                        &nz, &sz, &st->slots, &step_i, &src, &hard, &s1, &st->bad };
-      (void) cudaLaunchKernel (rw_cuda_tb_func (st->precision, st->boundary), dim3 ((unsigned) st->n_tb_items),
-                               dim3 (32, RW_TB_BY), args, 0, st->stream);
+      rw_launched (st, cudaLaunchKernel (rw_cuda_tb_func (st->precision, st->boundary),
+                                         dim3 ((unsigned) st->n_tb_items), dim3 (32, RW_TB_BY),
+                                         args, 0, st->stream),
+                   _("the launch of rw_kernel_tb (a two-step pass)"));
     }
   if (io && st->n_rcv > 0)
     rw_cuda_io (st, n1, -1, 0.0, true, k, chunk);
@@ -938,7 +1004,7 @@ rw_cuda_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride
             rw_cuda_io (st, st->q, st->source_cell, s, true, k, chunk);
           std::swap (st->p, st->q);
         }
-      if (!RW_CUDA (cudaGetLastError ()))
+      if (!rw_launches_ok (st, err))
         return false;
       if (st->n_rcv > 0)
         {
@@ -1021,7 +1087,7 @@ rw_cuda_read_slice (void *state, int axis, size_t index, float *out, RwError *er
   else
     rw_kernel_slice<<<blocks, 256, 0, st->stream>>> ((const float *) st->p, axis, index,
                                                      st->gx, st->ny, st->nz, st->nx, st->slice);
-  return RW_CUDA (cudaGetLastError ())
+  return rw_cuda_ok (cudaGetLastError (), err, _("the launch of rw_kernel_slice"))
          && RW_CUDA (cudaMemcpyAsync (out, st->slice, count * sizeof (float),
                                       cudaMemcpyDeviceToHost, st->stream))
          && RW_CUDA (cudaStreamSynchronize (st->stream));
@@ -1078,6 +1144,7 @@ static const RwBackendOps rw_cuda_ops = {
   rw_cuda_read_slice,
   rw_cuda_device_name,
   rw_cuda_destroy,
+  rw_cuda_host_bytes_op,
 };
 
 extern "C" const RwBackendOps *
@@ -1092,31 +1159,34 @@ extern "C" bool
 rw_cuda_debug_write_field (void *state, const double *p, const double *p_prev, RwError *err)
 {
   RwCudaState *st = (RwCudaState *) state;
-  std::vector<unsigned char> tmp (st->n * st->elem);
+  unsigned char *tmp = (unsigned char *) malloc (st->n * st->elem);
+  if (!tmp)
+    return rw_fail (err, RW_ERROR_MEMORY, _("out of host memory (%zu bytes)"), st->n * st->elem);
+  bool ok = true;
   const double *src[2] = { p, p_prev };
   void *dst[2] = { st->p, st->q };
-  for (int a = 0; a < 2; a++)
+  for (int a = 0; ok && a < 2; a++)
     {
       if (!src[a])
         continue;
       /* padding cells are outside: 0 */
-      std::fill (tmp.begin (), tmp.end (), 0);
+      memset (tmp, 0, st->n * st->elem);
       for (size_t i = 0; i < st->gx * st->ny * st->nz; i++)
         {
           const size_t j = rw_pad_index (st, i);
           if (st->precision == RW_PRECISION_F64)
-            ((double *) tmp.data ())[j] = src[a][i];
+            ((double *) tmp)[j] = src[a][i];
           else if (st->precision == RW_PRECISION_F16)
-            ((__half *) tmp.data ())[j] = __float2half_rn ((float) src[a][i]);
+            ((__half *) tmp)[j] = __float2half_rn ((float) src[a][i]);
           else
-            ((float *) tmp.data ())[j] = (float) src[a][i];
+            ((float *) tmp)[j] = (float) src[a][i];
         }
-      if (!RW_CUDA (cudaMemcpyAsync (dst[a], tmp.data (), tmp.size (), cudaMemcpyHostToDevice,
+      ok = RW_CUDA (cudaMemcpyAsync (dst[a], tmp, st->n * st->elem, cudaMemcpyHostToDevice,
                                      st->stream))
-          || !RW_CUDA (cudaStreamSynchronize (st->stream)))
-        return false;
+           && RW_CUDA (cudaStreamSynchronize (st->stream));
     }
-  return true;
+  free (tmp);
+  return ok;
 }
 
 extern "C" int
@@ -1129,16 +1199,17 @@ extern "C" int
 rw_cuda_debug_tb_seam (void *state)
 {
   RwCudaState *st = (RwCudaState *) state;
-  std::vector<int4> items (st->n_tb_items);
-  if (items.empty ()
-      || cudaMemcpy (items.data (), st->tb_items, items.size () * sizeof (int4),
-                     cudaMemcpyDeviceToHost) != cudaSuccess)
-    return -1;
-  for (const int4 &a : items)
-    for (const int4 &b : items)
-      if (a.x == b.x && a.y == b.y && a.w == b.z)
-        return a.w;
-  return -1;
+  const size_t n = st->n_tb_items;
+  int4 *items = (int4 *) malloc ((n + 1) * sizeof (int4));
+  int seam = -1;
+  if (items && n > 0
+      && cudaMemcpy (items, st->tb_items, n * sizeof (int4), cudaMemcpyDeviceToHost) == cudaSuccess)
+    for (size_t i = 0; seam < 0 && i < n; i++)
+      for (size_t j = 0; seam < 0 && j < n; j++)
+        if (items[i].x == items[j].x && items[i].y == items[j].y && items[i].w == items[j].z)
+          seam = items[i].w;
+  free (items);
+  return seam;
 }
 
 extern "C" void

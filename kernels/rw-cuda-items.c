@@ -224,6 +224,25 @@ rw_cuda_items_bound (size_t pitch, size_t ny, size_t nz, size_t elem)
          + 1024 * 1024;
 }
 
+size_t
+rw_cuda_pitch (size_t nx)
+{
+  return (nx + 31) / 32 * 32;
+}
+
+size_t
+rw_cuda_host_bytes (size_t nx, size_t ny, size_t nz, size_t elem, size_t n_receivers)
+{
+  const size_t pitch = rw_cuda_pitch (nx), cols = pitch * ny, n = cols * nz;
+  return n                                          /* cell bytes */
+         + n / 8 + 8                                /* air bits (a bit per ≥ 1 cells) */
+         + 3 * cols * sizeof (uint64_t)             /* zlo + zhi, ranges, their unions */
+         + 3 * rw_cuda_items_bound (pitch, ny, nz, elem) * sizeof (RwCudaItem) /* tiles, slabs, tail */
+         + (n_receivers + 1) * sizeof (size_t)
+         + n_receivers * RW_CUDA_RCV_CHUNK * sizeof (double)
+         + n * elem;                                /* read_field's staging copy */
+}
+
 /* ---------------------------------------------------------------- cells */
 
 bool

@@ -80,6 +80,18 @@ bool rw_cuda_build_tb_items (const uint32_t *zlo, const uint32_t *zhi, size_t pi
  * ≥ 32 wide), any resident block count. */
 size_t rw_cuda_items_bound (size_t pitch, size_t ny, size_t nz, size_t elem);
 
+/* Receiver samples buffered on the device (and the host) per copy. */
+#define RW_CUDA_RCV_CHUNK 8192
+
+/* Device rows are padded to a pitch of 32 cells (128-byte aligned rows). */
+size_t rw_cuda_pitch (size_t nx);
+
+/* Host RAM the CUDA backend takes for an nx × ny × nz grid of `elem`-byte
+ * values with n_receivers receivers, at its peak: the cell bytes, air bits
+ * and column ranges built at create, the work lists, the receiver buffer
+ * and the staging copy of read_field (RwBackendOps.host_bytes). */
+size_t rw_cuda_host_bytes (size_t nx, size_t ny, size_t nz, size_t elem, size_t n_receivers);
+
 /* The packed cell bytes and slot table of a grid: fails with
  * RW_ERROR_UNSUPPORTED when the boundary cells use more than
  * RW_CUDA_MAX_SLOTS distinct reflection factors. `cells` has

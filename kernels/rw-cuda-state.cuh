@@ -3,7 +3,6 @@
  * the production kernel and the six strategies over the same arrays. */
 #pragma once
 
-#include <vector>
 #include "rw-cuda-common.cuh"
 
 #define RW_N_VARIANTS RW_CUDA_N_VARIANTS
@@ -84,6 +83,8 @@ struct RwCudaState
   int4 *tb_items;               /* variant 13: x0, y0, z0, z1 of each tile chunk */
   size_t n_tb_items;
   double *energy;               /* the growth monitor's sum (rw-cuda-energy.cu) */
+  cudaError_t launch_error;     /* the first failed launch since the last check … */
+  const char *launch_what;      /* … and which it was (rw_launched) */
   cudaStream_t stream;
   cudaEvent_t ev0, ev1;
 };

@@ -91,7 +91,9 @@ int rw_cuda_debug_tb_seam (void *state);
 
 /* Autotune cache ($XDG_CACHE_HOME/roomwave/autotune.json, else
  * ~/.cache/roomwave/autotune.json): key → block shape. */
-bool rw_cuda_autotune_lookup (const char *key, int *block_x, int *block_y);
+/* A cached shape of more than max_threads threads (the kernel's
+ * cudaFuncGetAttributes maxThreadsPerBlock) is not found. */
+bool rw_cuda_autotune_lookup (const char *key, int max_threads, int *block_x, int *block_y);
 void rw_cuda_autotune_store (const char *key, int block_x, int block_y, double gvox_per_s);
 
 #ifdef __cplusplus

@@ -11,7 +11,8 @@
  *     slab by slab;
  *   - the quarter tail: how many pieces, their sizes, and that they tile
  *     the item they come from;
- *   - rw_cuda_items_bound holds;
+ *   - rw_cuda_items_bound holds; rw_cuda_host_bytes counts the cell
+ *     bytes, the staging copy, the receiver buffers and the work lists;
  *   - the packed cell bytes are K | slot << 3, slots shared by equal
  *     reflection factors, β = (1 − R)/(1 + R), unused slots R = 1,
  *     padding untouched; 33 distinct factors, K = 7 and a boundary cell
@@ -269,9 +270,28 @@ check_pack (void)
             && err.code == RW_ERROR_INTERNAL, "no surface: code %d", err.code);
 }
 
+/* The host RAM the solver's memory check counts for the CUDA backend. */
+static void
+check_host_bytes (void)
+{
+  const size_t n = rw_cuda_pitch (100) * 50 * 40;
+  RW_CHECK (rw_cuda_pitch (100) == 128 && rw_cuda_pitch (128) == 128, "pitch %zu",
+            rw_cuda_pitch (100));
+  const size_t b0 = rw_cuda_host_bytes (100, 50, 40, 4, 0);
+  const size_t b2 = rw_cuda_host_bytes (100, 50, 40, 4, 2);
+  /* cell bytes and read_field's staging copy at least */
+  RW_CHECK (b0 >= n + 4 * n, "%zu bytes for %zu cells", b0, n);
+  RW_CHECK (b2 - b0 >= 2 * RW_CUDA_RCV_CHUNK * sizeof (double), "2 receivers: %zu more",
+            b2 - b0);
+  RW_CHECK (rw_cuda_host_bytes (100, 50, 40, 8, 0) > b0, "fp64 not above fp32");
+  RW_CHECK (rw_cuda_host_bytes (100, 50, 40, 4, 0) >= 3 * sizeof (RwCudaItem)
+              * rw_cuda_items_bound (128, 50, 40, 4), "work lists not counted");
+}
+
 int
 main (void)
 {
+  check_host_bytes ();
   make_room ();
   check_single_steps ();
   check_slabs ();
