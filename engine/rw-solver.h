@@ -1,8 +1,9 @@
 /* rw-solver.h — the solver and the backend interface.
  *
  * A solver advances the FDTD scheme of rw-scheme.h over an RwGrid. The
- * backends (CPU: rw-cpu-backend.c; CUDA: kernels/) implement RwBackendOps;
- * callers use the rw_solver_* functions and never see a backend's state.
+ * backends (CPU: rw-cpu-backend.c; CUDA: kernels/) implement RwBackendOps
+ * (rw-backend.h, with the registry the solver chooses from); callers use
+ * the rw_solver_* functions and never see a backend's state.
  *
  * Time stepping: step n reads p (time n) and p_prev (time n−1) and writes
  * p_next into p_prev's storage (two arrays, in place, as in the seeds).
@@ -35,7 +36,7 @@ typedef enum { RW_SOURCE_SOFT = 0, RW_SOURCE_HARD } RwSourceKind;
 
 typedef enum { RW_BACKEND_AUTO = 0, RW_BACKEND_CPU, RW_BACKEND_CUDA } RwBackendKind;
 
-typedef struct {
+typedef struct RwSolverSetup {
   const RwGrid *grid;
   const double *surface_R;        /* grid->n_surfaces reflection factors */
   RwBoundary boundary;
@@ -48,44 +49,11 @@ typedef struct {
   const size_t *receiver_cells;
   int threads;                    /* CPU: ≤ 0 → all cores */
   int block_x, block_y;           /* GPU thread-block shape; 0 → autotuned */
+  int device;                     /* the backend's device, 0 … device_count − 1 (rw-backend.h) */
 } RwSolverSetup;
 
-/* What a backend implements. State is opaque to the caller. */
-typedef struct {
-  const char *name;                                          /* "cpu", "cuda" */
-  /* true when usable here; else why (e.g. "no CUDA device found"). */
-  bool (*available) (char *why, size_t why_len);
-  /* Bytes the backend will allocate for this setup (checked before any
-   * allocation; out-of-memory is predicted, not discovered). */
-  size_t (*memory_bytes) (const RwSolverSetup *setup);
-  void *(*create) (const RwSolverSetup *setup, RwError *err);
-  /* Runs steps [step0, step0 + n), writing receiver r's sample of step k
-   * to rcv[r * stride + k]. Checks the field for non-finite values at
-   * least once per call and fails with RW_ERROR_UNSTABLE, naming the step. */
-  bool (*advance) (void *state, size_t step0, size_t n, double *rcv, size_t stride, RwError *err);
-  /* Copies the whole field (nx·ny·nz each, as double) at the current step:
-   * p at time n and p_prev at time n−1. Either may be NULL. */
-  bool (*read_field) (void *state, double *p, double *p_prev, RwError *err);
-  /* The discrete energy of the current field pair (rw_field_energy's sum,
-   * accumulated in double on the device): the growth monitor's reading
-   * (rw_solver_advance), taken every RW_ENERGY_CHECK_STEPS steps. It does
-   * not see the zero-frequency mode (a uniform field has none), which
-   * λ² rounded down keeps from growing (rw-scheme.h). */
-  bool (*energy) (void *state, double *out, RwError *err);
-  /* Copies one plane of p: axis 0 → x = index (ny·nz values, y fastest),
-   * axis 1 → y = index (nx·nz, x fastest), axis 2 → z = index (nx·ny). */
-  bool (*read_slice) (void *state, int axis, size_t index, float *out, RwError *err);
-  const char *(*device_name) (void *state);                 /* "AMD EPYC … (16 threads)", "NVIDIA H100 …" */
-  void (*destroy) (void *state);
-  /* Host RAM the backend takes besides memory_bytes where that is device
-   * memory (host copies, receiver buffers, work lists); NULL: none. The
-   * solver's memory check counts it. */
-  size_t (*host_bytes) (const RwSolverSetup *setup);
-} RwBackendOps;
+#include "rw-backend.h"
 
-extern const RwBackendOps rw_cpu_backend;
-/* NULL when Roomwave was built without CUDA. */
-const RwBackendOps *rw_cuda_backend (void);
 
 typedef struct RwSolver RwSolver;
 
@@ -104,9 +72,10 @@ typedef struct RwSolver RwSolver;
 double rw_energy_growth_limit (RwBoundary boundary);
 double rw_energy_floor (RwPrecision precision);
 
-/* Chooses the backend (AUTO → CUDA when available, else CPU), checks the
- * setup (cells inside, R in [−1, 1], precision supported by the backend)
- * and the memory need, then creates it. */
+/* Chooses the backend (AUTO → the first backend of the registry that is
+ * available: CUDA when it finds a device, else the CPU), checks the setup
+ * (cells inside, R in [−1, 1], precision supported by the backend, device
+ * index below its device count) and the memory need, then creates it. */
 RwSolver *rw_solver_new (const RwSolverSetup *setup, RwBackendKind kind, RwError *err);
 const char *rw_solver_backend_name (const RwSolver *s);
 const char *rw_solver_device_name (const RwSolver *s);

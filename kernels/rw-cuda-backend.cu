@@ -542,6 +542,40 @@ rw_cuda_available (char *why, size_t why_len)
   return true;
 }
 
+/* Devices usable here; 0 when there is no driver or device. */
+static int
+rw_cuda_device_count (void)
+{
+  int n = 0;
+  if (cudaGetDeviceCount (&n) != cudaSuccess)
+    {
+      (void) cudaGetLastError ();
+      return 0;
+    }
+  return n;
+}
+
+static bool
+rw_cuda_device_info_op (int device, RwDeviceInfo *info, RwError *err)
+{
+  cudaDeviceProp prop;
+  if (device < 0 || device >= rw_cuda_device_count ())
+    return rw_fail (err, RW_ERROR_INPUT, _("Device %d does not exist: the %s backend has %d "
+                                           "device(s) here, numbered from 0 (roomwave-cli "
+                                           "devices lists them)"),
+                    device, "cuda", rw_cuda_device_count ());
+  if (!RW_CUDA (cudaGetDeviceProperties (&prop, device)))
+    return false;
+  snprintf (info->name, sizeof info->name, "%s", prop.name);
+  info->memory_bytes = prop.totalGlobalMem;
+  info->free_bytes = 0;   /* would open a context on every device */
+  return true;
+}
+
+/* Every call that touches the device selects the state's first: the
+ * calling thread may have used another device since. */
+#define RW_ON_DEVICE(st) RW_CUDA (cudaSetDevice ((st)->device))
+
 /* Device rows are padded to a multiple of 32 cells (outside cells), so
  * that rows start 128-byte aligned and the wide kernel's vectors are
  * aligned. */
@@ -776,7 +810,9 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
 
   /* the need is checked before anything of the grid's size is allocated,
    * here or on the device */
-  if (!RW_CUDA (cudaSetDevice (0)) || !RW_CUDA (cudaGetDeviceProperties (&prop, 0))
+  st->device = setup->device;
+  if (!RW_CUDA (cudaSetDevice (setup->device))
+      || !RW_CUDA (cudaGetDeviceProperties (&prop, setup->device))
       || !RW_CUDA (cudaMemGetInfo (&free_b, &total_b)))
     goto fail;
   snprintf (st->name, sizeof st->name, "%s", prop.name);
@@ -986,6 +1022,8 @@ rw_cuda_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride
                  RwError *err)
 {
   RwCudaState *st = (RwCudaState *) state;
+  if (!RW_ON_DEVICE (st))
+    return false;
   for (size_t done = 0; done < n;)
     {
       const size_t chunk = std::min ((size_t) RW_RCV_CHUNK, n - done);
@@ -1058,20 +1096,22 @@ static bool
 rw_cuda_read_field (void *state, double *p, double *p_prev, RwError *err)
 {
   RwCudaState *st = (RwCudaState *) state;
-  return (!p || rw_field_to_double (st, st->p, p, err))
+  return RW_ON_DEVICE (st) && (!p || rw_field_to_double (st, st->p, p, err))
          && (!p_prev || rw_field_to_double (st, st->q, p_prev, err));
 }
 
 static bool
 rw_cuda_energy_op (void *state, double *out, RwError *err)
 {
-  return rw_cuda_energy ((RwCudaState *) state, out, err);
+  return RW_ON_DEVICE ((RwCudaState *) state) && rw_cuda_energy ((RwCudaState *) state, out, err);
 }
 
 static bool
 rw_cuda_read_slice (void *state, int axis, size_t index, float *out, RwError *err)
 {
   RwCudaState *st = (RwCudaState *) state;
+  if (!RW_ON_DEVICE (st))
+    return false;
   const size_t dims[3] = { st->gx, st->ny, st->nz };
   if (axis < 0 || axis > 2 || index >= dims[axis])
     return rw_fail (err, RW_ERROR_INPUT, _("slice %zu on axis %d is outside the %zu×%zu×%zu grid"),
@@ -1105,6 +1145,7 @@ rw_cuda_destroy (void *state)
   RwCudaState *st = (RwCudaState *) state;
   if (!st)
     return;
+  (void) cudaSetDevice (st->device);
   if (st->stream)
     cudaStreamSynchronize (st->stream);
   cudaFree (st->field_mem);   /* p and q point into it (or into field_mem2) */
@@ -1135,8 +1176,14 @@ rw_cuda_destroy (void *state)
 
 static const RwBackendOps rw_cuda_ops = {
   "cuda",
+  true,                         /* supports_f16 */
+  false,                        /* host_memory: the field is in device memory */
+  2,                            /* max_steps_per_pass: variant 13 */
   rw_cuda_available,
+  rw_cuda_device_count,
+  rw_cuda_device_info_op,
   rw_cuda_memory_bytes,
+  rw_cuda_host_bytes_op,
   rw_cuda_create,
   rw_cuda_advance,
   rw_cuda_read_field,
@@ -1144,7 +1191,6 @@ static const RwBackendOps rw_cuda_ops = {
   rw_cuda_read_slice,
   rw_cuda_device_name,
   rw_cuda_destroy,
-  rw_cuda_host_bytes_op,
 };
 
 extern "C" const RwBackendOps *
@@ -1159,6 +1205,8 @@ extern "C" bool
 rw_cuda_debug_write_field (void *state, const double *p, const double *p_prev, RwError *err)
 {
   RwCudaState *st = (RwCudaState *) state;
+  if (!RW_ON_DEVICE (st))
+    return false;
   unsigned char *tmp = (unsigned char *) malloc (st->n * st->elem);
   if (!tmp)
     return rw_fail (err, RW_ERROR_MEMORY, _("out of host memory (%zu bytes)"), st->n * st->elem);
@@ -1200,6 +1248,8 @@ rw_cuda_debug_tb_seam (void *state)
 {
   RwCudaState *st = (RwCudaState *) state;
   const size_t n = st->n_tb_items;
+  if (cudaSetDevice (st->device) != cudaSuccess)
+    return -1;
   int4 *items = (int4 *) malloc ((n + 1) * sizeof (int4));
   int seam = -1;
   if (items && n > 0

@@ -47,6 +47,7 @@ const void *rw_cuda_variant_kernel (RwPrecision precision, RwBoundary boundary, 
 struct RwCudaState
 {
   char name[256];
+  int device;                   /* the CUDA device (RwSolverSetup.device) */
   size_t gx;                    /* the grid's nx */
   size_t nx, ny, nz, n, n_inside; /* nx: the device row pitch (gx rounded up to 32) */
   RwPrecision precision;

@@ -54,9 +54,10 @@ typedef struct {
   size_t free_bytes, total_bytes;
 } RwCudaDeviceInfo;
 
-/* Opens device 0 and measures its copy bandwidth (on a buffer of
- * `copy_bytes` bytes, 0 → 2 GiB or a quarter of the free memory). */
-bool rw_cuda_device_info (size_t copy_bytes, RwCudaDeviceInfo *info, RwError *err);
+/* Opens device `device` and measures its copy bandwidth (on a buffer of
+ * `copy_bytes` bytes, 0 → 2 GiB or a quarter of the free memory);
+ * rw_cuda_bench then runs on it. */
+bool rw_cuda_device_info (int device, size_t copy_bytes, RwCudaDeviceInfo *info, RwError *err);
 
 /* Names of the kernels, in table order: the six strategies, then
  * "production". */
