@@ -44,6 +44,7 @@ rw_bench_cuda_help (void)
             "  --variants[=LIST]   also time each variant of the production kernel, or\n"
             "                      those of LIST (e.g. 5,9,11; docs/GPU.md;\n"
             "                      ROOMWAVE_CUDA_VARIANT picks the production one)\n"
+            "  --device N          the CUDA device (default 0; roomwave-cli devices)\n"
             "  --json              print JSON instead of the table\n"));
 }
 
@@ -141,6 +142,7 @@ rw_cli_bench_cuda (int argc, char **argv)
     { "block", required_argument, NULL, 'b' },
     { "steps", required_argument, NULL, 'n' },
     { "json", no_argument, NULL, 'j' },
+    { "device", required_argument, NULL, 'd' },
     { "variants", optional_argument, NULL, 'v' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
@@ -153,12 +155,17 @@ rw_cli_bench_cuda (int argc, char **argv)
   RwPrecision precs[3] = { RW_PRECISION_F32, RW_PRECISION_F16, RW_PRECISION_F64 };
   int n_prec = 1;
   int bx = 0, by = 0;
-  long steps = 50;
+  long steps = 50, device = 0;
   int c;
   optind = 1;
   while ((c = getopt_long (argc, argv, "h", opts, NULL)) != -1)
     switch (c)
       {
+      case 'd':
+        if (!rw_cli_parse_int (optarg, 0, 4095, &device))
+          return rw_cli_usage_error ("bench", _("--device: expected a device number, got “%s”"),
+                                     optarg);
+        break;
       case 'B':
         if (strcmp (optarg, "cuda") != 0)
           return rw_cli_usage_error ("bench", _("this is the CUDA benchmark; --backend %s is not"),
@@ -252,9 +259,16 @@ rw_cli_bench_cuda (int argc, char **argv)
       fprintf (stderr, "roomwave-cli bench: %s\n", why);
       return RW_EXIT_INPUT;
     }
+  if (device >= ops->device_count ())
+    {
+      fprintf (stderr, _("roomwave-cli bench: device %ld does not exist: the cuda backend has %d "
+                         "device(s) here, numbered from 0 (roomwave-cli devices lists them)\n"),
+               device, ops->device_count ());
+      return RW_EXIT_INPUT;
+    }
   RwError err = { 0 };
   RwCudaDeviceInfo dev;
-  if (!rw_cuda_device_info (0, &dev, &err))
+  if (!rw_cuda_device_info ((int) device, 0, &dev, &err))
     return rw_cli_fail (&err);
 
   double *surface_R = NULL;

@@ -26,6 +26,7 @@ print_help (void)
                   "  --steps N              timed steps (default: as many as take ~3 s)\n"
                   "  --precision f32|f64    arithmetic and storage (default f32)\n"
                   "  --threads N            CPU threads (default: all cores)\n"
+                  "  --device N             the backend's device (default 0; roomwave-cli devices)\n"
                   "  --copy-mib N           size of each copy array in MiB (default: 8 × the\n"
                   "                         last-level cache, at least 64)\n"
                   "  --json                 print one JSON object instead of a table\n"
@@ -70,11 +71,12 @@ rw_cli_bench (int argc, char **argv)
     { "threads", required_argument, NULL, 't' },
     { "copy-mib", required_argument, NULL, 'c' },
     { "json", no_argument, NULL, 'j' },
+    { "device", required_argument, NULL, 'd' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
   size_t size[3] = { 256, 256, 256 };
-  long steps = 0, threads = 0, copy_mib = 0;
+  long steps = 0, threads = 0, copy_mib = 0, device = 0;
   RwPrecision precision = RW_PRECISION_F32;
   bool json = false;
   int c;
@@ -121,6 +123,18 @@ rw_cli_bench (int argc, char **argv)
           break;
         case 'j':
           json = true;
+          break;
+        case 'd':
+          if (!rw_cli_parse_int (optarg, 0, 4095, &device))
+            return rw_cli_usage_error ("bench", _("--device: expected a device number, got “%s”"),
+                                       optarg);
+          if (device >= rw_cpu_backend.device_count ())
+            {
+              fprintf (stderr, _("roomwave-cli bench: device %ld does not exist: the cpu backend "
+                                 "has %d device(s) here, numbered from 0 (roomwave-cli devices "
+                                 "lists them)\n"), device, rw_cpu_backend.device_count ());
+              return RW_EXIT_INPUT;
+            }
           break;
         case 'h':
           print_help ();

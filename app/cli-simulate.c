@@ -69,6 +69,8 @@ usage (FILE *f)
                 "  --temperature C        air temperature, sets c (default 20 °C)\n"
                 "  --ppw N                grid points per wavelength at fmax (default %.2f)\n"
                 "  --threads N            CPU threads (default: all)\n"
+                "  --device N             the backend's device (default 0; roomwave-cli devices\n"
+                "                         lists them); a number beyond them is refused\n"
                 "  --out DIR              output folder (default %s); a run replaces it as a\n"
                 "                         whole when it ends, so it may hold only files runs\n"
                 "                         write; checked and locked before the solve\n"
@@ -280,7 +282,7 @@ rw_cli_simulate (int argc, char **argv)
   enum {
     OPT_MESH = 1000, OPT_SOURCE, OPT_RECEIVER, OPT_FMAX, OPT_DURATION, OPT_REFLECTION,
     OPT_MATERIALS, OPT_BOUNDARY, OPT_BACKEND, OPT_PRECISION, OPT_SCALE, OPT_TEMPERATURE,
-    OPT_PPW, OPT_THREADS, OPT_OUT, OPT_JSON, OPT_QUIET,
+    OPT_PPW, OPT_THREADS, OPT_DEVICE, OPT_OUT, OPT_JSON, OPT_QUIET,
   };
   static const struct option options[] = {
     { "mesh", required_argument, NULL, OPT_MESH },
@@ -297,6 +299,7 @@ rw_cli_simulate (int argc, char **argv)
     { "temperature", required_argument, NULL, OPT_TEMPERATURE },
     { "ppw", required_argument, NULL, OPT_PPW },
     { "threads", required_argument, NULL, OPT_THREADS },
+    { "device", required_argument, NULL, OPT_DEVICE },
     { "out", required_argument, NULL, OPT_OUT },
     { "json", no_argument, NULL, OPT_JSON },
     { "quiet", no_argument, NULL, OPT_QUIET },
@@ -385,6 +388,15 @@ rw_cli_simulate (int argc, char **argv)
           if (!rw_cli_parse_int (optarg, 1, 4096, &threads))
             return rw_cli_usage_error (SUB, _("--threads '%s': expected a whole number, 1 to 4096"), optarg);
           cfg.threads = (int) threads;
+          break;
+        case OPT_DEVICE:
+          {
+            long device;
+            if (!rw_cli_parse_int (optarg, 0, 4095, &device))
+              return rw_cli_usage_error (SUB, _("--device '%s': expected a device number, 0 to 4095"),
+                                         optarg);
+            cfg.device = (int) device;
+          }
           break;
         case OPT_OUT:
           if (optarg[0] == '\0')

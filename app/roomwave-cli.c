@@ -17,6 +17,7 @@ static const Subcommand subcommands[] = {
   { "analyse",  rw_cli_analyse,  N_("ISO 3382-1 parameters of impulse responses and their average") },
   { "auralise", rw_cli_auralise, N_("Convolve a dry recording with an impulse response") },
   { "compare",  rw_cli_compare,  N_("Compare a simulated with a measured impulse response") },
+  { "devices",  rw_cli_devices,  N_("List the solver backends and their devices") },
 };
 
 static void

@@ -557,8 +557,34 @@ cpu_device_name (void *state)
   return ((CpuState *) state)->device;
 }
 
+/* One device: the host. */
+static int
+cpu_device_count (void)
+{
+  return 1;
+}
+
+static bool
+cpu_device_info (int device, RwDeviceInfo *info, RwError *err)
+{
+  if (device != 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("Device %d does not exist: the cpu backend has one, 0"),
+                    device);
+  read_cpu_model (info->name, sizeof info->name, omp_get_max_threads (), 1);
+  const long pages = sysconf (_SC_PHYS_PAGES), free_pages = sysconf (_SC_AVPHYS_PAGES);
+  const long page = sysconf (_SC_PAGESIZE);
+  info->memory_bytes = pages > 0 && page > 0 ? (size_t) pages * (size_t) page : 0;
+  info->free_bytes = free_pages > 0 && page > 0 ? (size_t) free_pages * (size_t) page : 0;
+  return true;
+}
+
 const RwBackendOps rw_cpu_backend = {
   .name = "cpu",
+  .supports_f16 = false,
+  .host_memory = true,
+  .max_steps_per_pass = RW_CPU_MAX_STEPS_PER_PASS,
+  .device_count = cpu_device_count,
+  .device_info = cpu_device_info,
   .available = cpu_available,
   .memory_bytes = cpu_memory_bytes,
   .create = cpu_create,

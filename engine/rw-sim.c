@@ -41,6 +41,7 @@ rw_sim_config_init (RwSimConfig *cfg)
   cfg->precision = RW_PRECISION_F32;
   cfg->fs_out_hz = RW_OUTPUT_RATE_HZ;
   cfg->threads = 0;
+  cfg->device = 0;
 }
 
 void
@@ -243,6 +244,7 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
     .n_receivers = cfg->n_receivers,
     .receiver_cells = out->receiver_cells,
     .threads = cfg->threads,
+    .device = cfg->device,
   };
   solver = rw_solver_new (&setup, cfg->backend, err);
   if (solver == NULL)

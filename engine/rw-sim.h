@@ -41,6 +41,7 @@ typedef struct {
   RwPrecision precision;
   double fs_out_hz;                 /* RW_OUTPUT_RATE_HZ */
   int threads;                      /* CPU threads, ≤ 0 → all */
+  int device;                       /* the backend's device (RwSolverSetup.device), 0 */
 } RwSimConfig;
 
 void rw_sim_config_init (RwSimConfig *cfg);   /* the defaults above */

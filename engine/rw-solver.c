@@ -146,13 +146,13 @@ rw_boundary_parse (const char *s, RwBoundary *out)
 static const RwBackendOps *
 choose_backend (RwBackendKind kind, RwPrecision precision, RwError *err)
 {
-  const RwBackendOps *cuda = rw_cuda_backend ();
+  const RwBackendOps *cuda = rw_backend_find ("cuda");
   char why[512] = "";
 
   switch (kind)
     {
     case RW_BACKEND_CPU:
-      return &rw_cpu_backend;
+      return rw_backend_find ("cpu");
     case RW_BACKEND_CUDA:
       if (cuda == NULL)
         {
@@ -178,7 +178,7 @@ choose_backend (RwBackendKind kind, RwPrecision precision, RwError *err)
                                 : (why[0] ? why : _("no CUDA device found")));
           return NULL;
         }
-      return &rw_cpu_backend;
+      return rw_backend_find ("cpu");
     default:
       rw_fail (err, RW_ERROR_INPUT, _("Unknown solver backend %d"), (int) kind);
       return NULL;
@@ -247,10 +247,15 @@ check_setup (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
   if (st->precision != RW_PRECISION_F32 && st->precision != RW_PRECISION_F64
       && st->precision != RW_PRECISION_F16)
     return rw_fail (err, RW_ERROR_INPUT, _("Unknown precision %d"), (int) st->precision);
-  if (ops == &rw_cpu_backend && st->precision == RW_PRECISION_F16)
+  if (!ops->supports_f16 && st->precision == RW_PRECISION_F16)
     return rw_fail (err, RW_ERROR_UNSUPPORTED,
                     _("fp16 storage is available only on the CUDA backend; "
                       "the CPU backend computes in fp32 or fp64"));
+  if (st->device < 0 || st->device >= ops->device_count ())
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("Device %d does not exist: the %s backend has %d device(s) here, "
+                      "numbered from 0 (roomwave-cli devices lists them)"),
+                    st->device, ops->name, ops->device_count ());
   if (st->source_kind != RW_SOURCE_SOFT && st->source_kind != RW_SOURCE_HARD)
     return rw_fail (err, RW_ERROR_INPUT, _("Unknown source kind %d"), (int) st->source_kind);
 
@@ -273,7 +278,7 @@ check_setup (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
 /* Predicts the memory need (backend + receiver buffers) and refuses what
  * would not fit, before anything is allocated. The CUDA backend's own
  * figure is device memory and is checked by the backend; here only what
- * lands in host RAM counts for it. */
+ * lands in host RAM counts for it (its host_bytes). */
 static bool
 check_memory (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
 {
@@ -281,8 +286,10 @@ check_memory (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
     return rw_fail (err, RW_ERROR_MEMORY, _("%zu receivers × %zu steps do not fit in memory"),
                     st->n_receivers, st->n_steps);
   size_t need = st->n_receivers * st->n_steps * sizeof (double);
-  if (ops == &rw_cpu_backend)
+  if (ops->host_memory)
     need += ops->memory_bytes (st);
+  if (ops->host_bytes != NULL)
+    need += ops->host_bytes (st);
 
   size_t avail = available_ram_bytes ();
   if (avail > 0 && need > avail)

@@ -1,8 +1,9 @@
 /* rw-solver.h — the solver and the backend interface.
  *
  * A solver advances the FDTD scheme of rw-scheme.h over an RwGrid. The
- * backends (CPU: rw-cpu-backend.c; CUDA: kernels/) implement RwBackendOps;
- * callers use the rw_solver_* functions and never see a backend's state.
+ * backends (CPU: rw-cpu-backend.c; CUDA: kernels/) implement RwBackendOps
+ * (rw-backend.h, with the registry the solver chooses from); callers use
+ * the rw_solver_* functions and never see a backend's state.
  *
  * Time stepping: step n reads p (time n) and p_prev (time n−1) and writes
  * p_next into p_prev's storage (two arrays, in place, as in the seeds).
@@ -49,7 +50,7 @@ bool rw_backend_kind_parse (const char *s, RwBackendKind *out);
 bool rw_precision_parse (const char *s, RwPrecision *out);
 bool rw_boundary_parse (const char *s, RwBoundary *out);
 
-typedef struct {
+typedef struct RwSolverSetup {
   const RwGrid *grid;
   const double *surface_R;        /* grid->n_surfaces reflection factors */
   RwBoundary boundary;
@@ -62,41 +63,11 @@ typedef struct {
   const size_t *receiver_cells;
   int threads;                    /* CPU: ≤ 0 → all cores */
   int block_x, block_y;           /* GPU thread-block shape; 0 → autotuned */
+  int device;                     /* the backend's device, 0 … device_count − 1 (rw-backend.h) */
 } RwSolverSetup;
 
-/* What a backend implements. State is opaque to the caller. */
-typedef struct {
-  const char *name;                                          /* "cpu", "cuda" */
-  /* true when usable here; else why (e.g. "no CUDA device found"). */
-  bool (*available) (char *why, size_t why_len);
-  /* Bytes the backend will allocate for this setup (checked before any
-   * allocation; out-of-memory is predicted, not discovered). */
-  size_t (*memory_bytes) (const RwSolverSetup *setup);
-  void *(*create) (const RwSolverSetup *setup, RwError *err);
-  /* Runs steps [step0, step0 + n), writing receiver r's sample of step k
-   * to rcv[r * stride + k]. Checks the field for non-finite values at
-   * least once per call and fails with RW_ERROR_UNSTABLE, naming the step. */
-  bool (*advance) (void *state, size_t step0, size_t n, double *rcv, size_t stride, RwError *err);
-  /* Copies the whole field (nx·ny·nz each, as double) at the current step:
-   * p at time n and p_prev at time n−1. Either may be NULL. */
-  bool (*read_field) (void *state, double *p, double *p_prev, RwError *err);
-  /* The growth monitor's reading (rw_solver_advance), taken every
-   * RW_ENERGY_CHECK_STEPS steps: out[0] the discrete energy of the current
-   * field pair (rw_field_energy's sum), out[1] the sum of p over the inside
-   * cells (the room's uniform mode, rw_solver_uniform_mode); both summed in
-   * double. The energy does not see the uniform mode (a uniform field has
-   * none), which λ² rounded down keeps from growing (rw-scheme.h). */
-  bool (*energy) (void *state, double *out, RwError *err);
-  /* Copies one plane of p: axis 0 → x = index (ny·nz values, y fastest),
-   * axis 1 → y = index (nx·nz, x fastest), axis 2 → z = index (nx·ny). */
-  bool (*read_slice) (void *state, int axis, size_t index, float *out, RwError *err);
-  const char *(*device_name) (void *state);                 /* "AMD EPYC … (16 threads)", "NVIDIA H100 …" */
-  void (*destroy) (void *state);
-} RwBackendOps;
+#include "rw-backend.h"
 
-extern const RwBackendOps rw_cpu_backend;
-/* NULL when Roomwave was built without CUDA. */
-const RwBackendOps *rw_cuda_backend (void);
 
 typedef struct RwSolver RwSolver;
 
@@ -115,9 +86,6 @@ typedef struct RwSolver RwSolver;
 double rw_energy_growth_limit (RwBoundary boundary);
 double rw_energy_floor (RwPrecision precision);
 
-/* Chooses the backend (AUTO → CUDA when available, else CPU), checks the
- * setup (cells inside, R in [−1, 1], precision supported by the backend)
- * and the memory need, then creates it. */
 /* Whether R is a reflection factor the solver accepts with `boundary`:
  * finite, in [−1, 1], and not −1 (β = (1 − R)/(1 + R) infinite) unless the
  * boundary is Savioja's 1-D termination. The one check: the solver applies
@@ -126,6 +94,10 @@ double rw_energy_floor (RwPrecision precision);
  * caller prefixes the surface or option). */
 bool rw_reflection_check (double R, RwBoundary boundary, RwError *err);
 
+/* Chooses the backend (AUTO → the first backend of the registry that is
+ * available: CUDA when it finds a device, else the CPU), checks the setup
+ * (cells inside, R in [−1, 1], precision supported by the backend, device
+ * index below its device count) and the memory need, then creates it. */
 RwSolver *rw_solver_new (const RwSolverSetup *setup, RwBackendKind kind, RwError *err);
 const char *rw_solver_backend_name (const RwSolver *s);
 const char *rw_solver_device_name (const RwSolver *s);

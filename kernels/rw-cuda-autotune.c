@@ -48,7 +48,7 @@ rw_autotune_path (char *path, size_t len, bool make_dir)
 }
 
 bool
-rw_cuda_autotune_lookup (const char *key, int *block_x, int *block_y)
+rw_cuda_autotune_lookup (const char *key, int max_threads, int *block_x, int *block_y)
 {
   char path[PATH_MAX];
   if (!rw_autotune_path (path, sizeof path, false))
@@ -66,7 +66,7 @@ rw_cuda_autotune_lookup (const char *key, int *block_x, int *block_y)
       && json_object_is_type (bx, json_type_int) && json_object_is_type (by, json_type_int))
     {
       const int x = json_object_get_int (bx), y = json_object_get_int (by);
-      if (x > 0 && y > 0 && x * y >= 32 && x * y <= 1024)
+      if (x > 0 && y > 0 && x * y >= 32 && x * y <= max_threads)
         {
           *block_x = x;
           *block_y = y;

@@ -249,10 +249,10 @@ rw_k_maxdiff (const S *__restrict__ a, const S *__restrict__ b, size_t n, unsign
 }
 
 extern "C" bool
-rw_cuda_device_info (size_t copy_bytes, RwCudaDeviceInfo *info, RwError *err)
+rw_cuda_device_info (int device, size_t copy_bytes, RwCudaDeviceInfo *info, RwError *err)
 {
   cudaDeviceProp prop;
-  if (!RW_CUDA (cudaSetDevice (0)) || !RW_CUDA (cudaGetDeviceProperties (&prop, 0))
+  if (!RW_CUDA (cudaSetDevice (device)) || !RW_CUDA (cudaGetDeviceProperties (&prop, device))
       || !RW_CUDA (cudaMemGetInfo (&info->free_bytes, &info->total_bytes)))
     return false;
   snprintf (info->device, sizeof info->device, "%s", prop.name);
@@ -392,6 +392,9 @@ rw_cuda_bench (const RwGrid *g, const double *surface_R, RwPrecision precision,
   setup.precision = precision;
   setup.block_x = block_x;
   setup.block_y = block_y;
+  /* the device rw_cuda_device_info opened (0 unless it chose another) */
+  if (!RW_CUDA (cudaGetDevice (&setup.device)))
+    return false;
   RwCudaState *st = (RwCudaState *) rw_cuda_backend ()->create (&setup, err);
   if (!st)
     return false;

@@ -3,7 +3,6 @@
  * the production kernel and the six strategies over the same arrays. */
 #pragma once
 
-#include <vector>
 #include "rw-cuda-common.cuh"
 
 #define RW_N_VARIANTS RW_CUDA_N_VARIANTS
@@ -14,9 +13,41 @@
 /* and at least this many of them resident a SM (__launch_bounds__) */
 #define RW_TB_MIN_BLOCKS 2
 
+/* Guard elements before and after each field array: a bulk variant's
+ * halo or a tile overhanging the last row stays inside the allocation
+ * (variants 11 and 12, rw-cuda-variants.cu). */
+#define RW_FIELD_GUARD 4608
+
+/* ring slots of variants 11 and 12 */
+__host__ __device__ constexpr int
+rw_bulk_nb (int variant)
+{
+  return variant == 12 ? 6 : 4;
+}
+
+__host__ __device__ constexpr size_t
+rw_bulk_stage_bytes (int tx, int ty, int elem)
+{
+  return ((size_t) ((ty + 2) * (tx * (16 / elem) + 2 * (16 / elem)) + ty * tx * (16 / elem)) * elem
+          + 127) / 128 * 128;
+}
+
+/* Cells per thread: variant 3 loads 16-byte vectors, variant 4 8-byte
+ * ones (fp64: 16 in both). */
+__host__ __device__ constexpr int
+rw_wide_w (int variant, int elem_bytes)
+{
+  return elem_bytes == 8 ? 2 : (variant == 4 || variant == 7 ? 8 : 16) / elem_bytes;   /* 3, 5, 6, 8, 9, 10: 16 */
+}
+
+/* The kernel of an experimental variant (rw-cuda-variants.cu; NULL for
+ * the production variants 5, 9 and 13, which rw-cuda-backend.cu owns). */
+const void *rw_cuda_variant_kernel (RwPrecision precision, RwBoundary boundary, int variant);
+
 struct RwCudaState
 {
   char name[256];
+  int device;                   /* the CUDA device (RwSolverSetup.device) */
   size_t gx;                    /* the grid's nx */
   size_t nx, ny, nz, n, n_inside; /* nx: the device row pitch (gx rounded up to 32) */
   RwPrecision precision;
@@ -46,13 +77,15 @@ struct RwCudaState
   int *bad;                     /* first non-finite step, INT_MAX if none */
   float *slice;                 /* largest plane */
   size_t slice_cap;
-  std::vector<uint32_t> *zlo_host, *zhi_host;   /* for rebuilding items */
+  uint32_t *zlo_host, *zhi_host; /* per column (pitch × ny), for rebuilding items */
   bool tb;                      /* variant 13: two-step passes (rw_cuda_tb_pass) */
   void *p_spare, *q_spare;      /* variant 13: where a pass writes n + 2 and n + 1 */
   void *field_mem2;             /* variant 13: the spare pair, as field_mem */
   int4 *tb_items;               /* variant 13: x0, y0, z0, z1 of each tile chunk */
   size_t n_tb_items;
   double *energy;               /* the growth monitor's two sums (rw-cuda-energy.cu) */
+  cudaError_t launch_error;     /* the first failed launch since the last check … */
+  const char *launch_what;      /* … and which it was (rw_launched) */
   cudaStream_t stream;
   cudaEvent_t ev0, ev1;
 };

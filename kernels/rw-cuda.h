@@ -20,11 +20,11 @@
 extern "C" {
 #endif
 
+#include "rw-cuda-items.h"
 #include "rw-error.h"
 #include "rw-solver.h"
 #include "rw-voxel.h"
 
-#define RW_CUDA_MAX_SLOTS 32
 
 /* Variants of the production kernel (docs/GPU.md); the environment
  * variable ROOMWAVE_CUDA_VARIANT=0…13 picks one, for benchmarks. */
@@ -33,14 +33,6 @@ extern "C" {
 /* Thread-block shapes the autotune tries (x × y threads). */
 #define RW_CUDA_N_TUNE_SHAPES 10
 extern const int rw_cuda_tune_shapes[RW_CUDA_N_TUNE_SHAPES][2];
-
-/* The packed cell bytes and slot table of a grid: fails with
- * RW_ERROR_UNSUPPORTED when the boundary cells use more than
- * RW_CUDA_MAX_SLOTS distinct reflection factors. `cells` has
- * pitch·ny·nz bytes (rows of `pitch` ≥ nx cells; the caller zeroes the
- * padding); slot_R / slot_beta have RW_CUDA_MAX_SLOTS entries. */
-bool rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, size_t pitch, uint8_t *cells,
-                         double *slot_R, double *slot_beta, int *n_slots, RwError *err);
 
 /* One row of the benchmark table. */
 typedef struct {
@@ -62,9 +54,10 @@ typedef struct {
   size_t free_bytes, total_bytes;
 } RwCudaDeviceInfo;
 
-/* Opens device 0 and measures its copy bandwidth (on a buffer of
- * `copy_bytes` bytes, 0 → 2 GiB or a quarter of the free memory). */
-bool rw_cuda_device_info (size_t copy_bytes, RwCudaDeviceInfo *info, RwError *err);
+/* Opens device `device` and measures its copy bandwidth (on a buffer of
+ * `copy_bytes` bytes, 0 → 2 GiB or a quarter of the free memory);
+ * rw_cuda_bench then runs on it. */
+bool rw_cuda_device_info (int device, size_t copy_bytes, RwCudaDeviceInfo *info, RwError *err);
 
 /* Names of the kernels, in table order: the six strategies, then
  * "production". */
@@ -99,7 +92,9 @@ int rw_cuda_debug_tb_seam (void *state);
 
 /* Autotune cache ($XDG_CACHE_HOME/roomwave/autotune.json, else
  * ~/.cache/roomwave/autotune.json): key → block shape. */
-bool rw_cuda_autotune_lookup (const char *key, int *block_x, int *block_y);
+/* A cached shape of more than max_threads threads (the kernel's
+ * cudaFuncGetAttributes maxThreadsPerBlock) is not found. */
+bool rw_cuda_autotune_lookup (const char *key, int max_threads, int *block_x, int *block_y);
 void rw_cuda_autotune_store (const char *key, int block_x, int block_y, double gvox_per_s);
 
 #ifdef __cplusplus

@@ -33,14 +33,14 @@ main (void)
   snprintf (cache, sizeof cache, "%s/roomwave/autotune.json", dir);
   int bx = -1, by = -1;
 
-  RW_CHECK (!rw_cuda_autotune_lookup ("dev|10x10x10|f32|0|v5", &bx, &by), "hit in no cache");
+  RW_CHECK (!rw_cuda_autotune_lookup ("dev|10x10x10|f32|0|v5", 512, &bx, &by), "hit in no cache");
   rw_cuda_autotune_store ("dev|10x10x10|f32|0|v5", 64, 2, 123.0);
   rw_cuda_autotune_store ("dev|20x20x20|f16|0|v9", 32, 4, 99.0);
-  RW_CHECK (rw_cuda_autotune_lookup ("dev|10x10x10|f32|0|v5", &bx, &by) && bx == 64 && by == 2,
+  RW_CHECK (rw_cuda_autotune_lookup ("dev|10x10x10|f32|0|v5", 512, &bx, &by) && bx == 64 && by == 2,
             "stored 64x2, found %dx%d", bx, by);
-  RW_CHECK (rw_cuda_autotune_lookup ("dev|20x20x20|f16|0|v9", &bx, &by) && bx == 32 && by == 4,
+  RW_CHECK (rw_cuda_autotune_lookup ("dev|20x20x20|f16|0|v9", 512, &bx, &by) && bx == 32 && by == 4,
             "second entry: found %dx%d", bx, by);
-  RW_CHECK (!rw_cuda_autotune_lookup ("other|10x10x10|f32|0|v5", &bx, &by), "hit for another key");
+  RW_CHECK (!rw_cuda_autotune_lookup ("other|10x10x10|f32|0|v5", 512, &bx, &by), "hit for another key");
 
   static const char *const bad[] = {
     "{ not json",
@@ -53,13 +53,21 @@ main (void)
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
     {
       write_file (cache, bad[k]);
-      RW_CHECK (!rw_cuda_autotune_lookup ("dev|10x10x10|f32|0|v5", &bx, &by),
+      RW_CHECK (!rw_cuda_autotune_lookup ("dev|10x10x10|f32|0|v5", 512, &bx, &by),
                 "bad cache %zu taken: %dx%d", k, bx, by);
     }
   /* a malformed cache is replaced by a good one on the next store */
   rw_cuda_autotune_store ("dev|10x10x10|f32|0|v5", 32, 8, 1.0);
-  RW_CHECK (rw_cuda_autotune_lookup ("dev|10x10x10|f32|0|v5", &bx, &by) && bx == 32 && by == 8,
+  RW_CHECK (rw_cuda_autotune_lookup ("dev|10x10x10|f32|0|v5", 512, &bx, &by) && bx == 32 && by == 8,
             "store over a bad cache: %dx%d", bx, by);
+
+  /* a shape over the kernel's limit (cudaFuncGetAttributes
+   * maxThreadsPerBlock: 512 with __launch_bounds__ (512)) is not taken */
+  rw_cuda_autotune_store ("dev|30x30x30|f32|0|v5", 32, 32, 1.0);
+  RW_CHECK (!rw_cuda_autotune_lookup ("dev|30x30x30|f32|0|v5", 512, &bx, &by),
+            "1024 threads taken under a limit of 512: %dx%d", bx, by);
+  RW_CHECK (rw_cuda_autotune_lookup ("dev|30x30x30|f32|0|v5", 1024, &bx, &by) && bx * by == 1024,
+            "1024 threads refused under a limit of 1024");
 
   if (!cuda_test_require ())
     return rw_test_finish ();

@@ -89,7 +89,9 @@ export XDG_CACHE_HOME=$LOGS/cache
 # ------------------------------------ sass FUNC: the machine code of kernels
 # whose mangled name matches FUNC (no device work), to $OUT/sass.txt
 if [ "$QUICK" = sass ]; then
-  cuobjdump -sass "$B/kernels/rw-cuda-backend.o" > "$LOGS/sass-all.txt"
+  # production kernels in rw-cuda-backend.o, the other variants in
+  # rw-cuda-variants.o, the benchmark's strategies in rw-cuda-bench.o
+  cuobjdump -sass "$B"/kernels/rw-cuda-*.o > "$LOGS/sass-all.txt"
   awk -v pat="${2:?sass: a function name pattern}" '/Function :/ { on = ($0 ~ pat) } on' \
     "$LOGS/sass-all.txt" > "$OUT/sass.txt"
   grep -c "^        /\*[0-9a-f]*\*/" "$OUT/sass.txt"

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rw-backend.h — the contract between the solver front end (rw-solver.c)
+ * and its backends, and the registry the solver chooses from.
+ *
+ * A backend steps the field of rw-scheme.h on one kind of device (CPU:
+ * rw-cpu-backend.c; CUDA: kernels/). It says what it can do in capability
+ * fields, which the front end tests instead of the backend's identity: a
+ * new backend (another GPU API, another device) is an entry in the
+ * registry (rw_backend_at) with its capabilities, and nothing in the front
+ * end names it.
+ *
+ * Devices: a backend may drive several devices (GPUs); RwSolverSetup.device
+ * picks one, 0 … device_count − 1, and the front end refuses any other
+ * index before create. The CPU backend has one device, the host.
+ *
+ * Memory: memory_bytes is what the backend allocates where its field lives
+ * (host RAM for host_memory backends, else the device, which the backend
+ * checks itself at create against the device's free memory); host_bytes is
+ * the host RAM it takes besides (a device backend's host copies, receiver
+ * buffers, work lists). The front end adds host RAM up, with its own
+ * receiver buffers, and refuses what would not fit before any allocation.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rw-error.h"
+
+typedef struct RwSolverSetup RwSolverSetup;
+
+/* One device of a backend (rw_backend_device_info). */
+typedef struct {
+  char name[256];              /* "NVIDIA H100 80GB HBM3", "AMD EPYC … (16 threads)" */
+  size_t memory_bytes;         /* total memory of the device (host RAM for the CPU) */
+  size_t free_bytes;           /* free now, where known; else 0 */
+} RwDeviceInfo;
+
+/* What a backend implements. State is opaque to the caller. */
+typedef struct RwBackendOps {
+  const char *name;                                          /* "cpu", "cuda" */
+  /* capabilities */
+  bool supports_f16;           /* fp16 storage (RW_PRECISION_F16) */
+  bool host_memory;            /* the field lives in host RAM (memory_bytes counts there) */
+  int max_steps_per_pass;      /* most time steps one pass of its kernel advances */
+  /* true when usable here (at least one device); else why (e.g. "no CUDA
+   * device found"). */
+  bool (*available) (char *why, size_t why_len);
+  /* Devices usable here (0 when not available). */
+  int (*device_count) (void);
+  /* Name and memory of device `device`. */
+  bool (*device_info) (int device, RwDeviceInfo *info, RwError *err);
+  /* Bytes the backend will allocate for this setup where its field lives
+   * (checked before any allocation; out-of-memory is predicted, not
+   * discovered). */
+  size_t (*memory_bytes) (const RwSolverSetup *setup);
+  /* Host RAM besides memory_bytes (NULL: none). */
+  size_t (*host_bytes) (const RwSolverSetup *setup);
+  void *(*create) (const RwSolverSetup *setup, RwError *err);
+  /* Runs steps [step0, step0 + n), writing receiver r's sample of step k
+   * to rcv[r * stride + k]. Checks the field for non-finite values at
+   * least once per call and fails with RW_ERROR_UNSTABLE, naming the step. */
+  bool (*advance) (void *state, size_t step0, size_t n, double *rcv, size_t stride, RwError *err);
+  /* Copies the whole field (nx·ny·nz each, as double) at the current step:
+   * p at time n and p_prev at time n−1. Either may be NULL. */
+  bool (*read_field) (void *state, double *p, double *p_prev, RwError *err);
+  /* The growth monitor's reading (rw_solver_advance), taken every
+   * RW_ENERGY_CHECK_STEPS steps: out[0] the discrete energy of the current
+   * field pair (rw_field_energy's sum), out[1] the sum of p over the inside
+   * cells (the room's uniform mode, rw_solver_uniform_mode); both summed in
+   * double. The energy does not see the uniform mode (a uniform field has
+   * none), which λ² rounded down keeps from growing (rw-scheme.h). */
+  bool (*energy) (void *state, double *out, RwError *err);
+  /* Copies one plane of p: axis 0 → x = index (ny·nz values, y fastest),
+   * axis 1 → y = index (nx·nz, x fastest), axis 2 → z = index (nx·ny). */
+  bool (*read_slice) (void *state, int axis, size_t index, float *out, RwError *err);
+  const char *(*device_name) (void *state);                 /* "AMD EPYC … (16 threads)", "NVIDIA H100 …" */
+  void (*destroy) (void *state);
+} RwBackendOps;
+
+extern const RwBackendOps rw_cpu_backend;
+/* NULL when Roomwave was built without CUDA. */
+const RwBackendOps *rw_cuda_backend (void);
+
+/* The registry: the backends built in, in the order AUTO prefers them
+ * (devices first, the CPU last). i ≥ rw_backend_count () → NULL. */
+#define RW_BACKEND_MAX 8
+size_t rw_backend_count (void);
+const RwBackendOps *rw_backend_at (size_t i);
+/* The backend named `name` ("cpu", "cuda"), NULL when none is built in. */
+const RwBackendOps *rw_backend_find (const char *name);
