@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli-analyse.c — `roomwave-cli analyse IR…`: ISO 3382-1 parameters of
  * impulse responses per octave band (63 Hz … 8 kHz) and broadband, as a
  * table or as JSON (--json); given several IRs (positions), also their

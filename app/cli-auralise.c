@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli-auralise.c — `roomwave-cli auralise IR DRY -o WET [--ir-right IR2]`:
  * a dry recording convolved with an impulse response (rw-auralise.h),
  * peak at −1 dBFS. docs/REPORT.md §1. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli-bench-cuda.c — `roomwave-cli bench --backend cuda …`: the six
  * strategies of seeds/fdtd-cuda-six-strategies.txt and the production
  * kernel, in Gvox/s, registers per thread and the fraction of the roofline

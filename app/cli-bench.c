@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli-bench.c — `roomwave-cli bench`: the solver's speed against the
  * machine's measured copy roofline (rw-bench.h). `--backend cuda` hands
  * the same arguments to rw_cli_bench_cuda (cli-bench-cuda.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli-compare.c — `roomwave-cli compare SIM MEASURED`: ISO 3382-1
  * parameters of a simulated and a measured IR side by side, with the
  * differences against the just-noticeable differences (rw-compare.h), as

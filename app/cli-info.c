@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli-info.c — `roomwave-cli info MESH`: what an acoustician checks before
  * simulating a room (size, volume, areas, materials, leaks, orientation,
  * units), as text or as JSON (--json) for scripts. Fields: docs/IMPORT.md. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli-simulate.c — `roomwave-cli simulate`: mesh file → calibrated IRs.
  *
  * Parses the options (every number through rw_cli_parse_*: "abc", "nan",

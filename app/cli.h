@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli.h — roomwave-cli: one file per subcommand (cli-info.c, cli-simulate.c,
  * …), this header and cli-common.c shared between them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* roomwave-cli — the headless command line: subcommand dispatch. */
 #include "cli.h"
 #include "rw-config.h"

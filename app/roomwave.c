@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* roomwave — the GTK application's entry point (ui/rw-application.c does
  * the work). `roomwave [FILE…]`: meshes or .roomwave projects; none opens
  * the bundled demo room. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-analysis.h — ISO 3382-1 analysis of impulse responses, frequency
  * response with fractional-octave smoothing, analytic room modes.
  *

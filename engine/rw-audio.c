@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-audio.c — audio files in and out (libsndfile, libsamplerate).
  *
  * Reading is untrusted-input handling: every way a file can be wrong

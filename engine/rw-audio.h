@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-audio.h — audio files in and out (libsndfile, libsamplerate).
  *
  * Signals are float, channels interleaved. Readers accept any format and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-auralise.c — uniformly partitioned overlap-save convolution (FFTW) and
  * the two-pass, streaming file auralisation. See rw-auralise.h and
  * docs/REPORT.md §1. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-auralise.h — auralisation: a dry recording convolved with an impulse
  * response, as if played in the room.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-bench.c — the copy roofline and the solver benchmark (rw-bench.h). */
 #include "rw-bench.h"
 #include "rw-clock.h"

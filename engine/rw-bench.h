@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-bench.h — solver benchmarks held against a measured roofline.
  *
  * The scheme is memory-bound: per cell and step a backend at best reads p

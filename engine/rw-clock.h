@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-clock.h — seconds on the monotonic clock: timings, progress rates and
  * chunk sizing (never the wall-clock date). */
 #pragma once

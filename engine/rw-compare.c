@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-compare.c — simulated against measured impulse response; see
  * rw-compare.h and docs/REPORT.md §2. */
 #include "rw-compare.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-compare.h — a simulated impulse response against a measured one.
  *
  * Both IRs are read (any format and rate libsndfile reads, one chosen

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-cpu-backend.c — the CPU backend: the sliced z-march of DESIGN §2/§3
  * with OpenMP, in fp32 and fp64.
  *

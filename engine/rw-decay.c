@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-decay.c — Schroeder backward integration with Lundeby noise
  * compensation, and the least-squares decay fits of ISO 3382-1.
  *

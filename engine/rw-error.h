@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-error.h — errors as values.
  *
  * Every engine function that can fail on user input takes an `RwError *`

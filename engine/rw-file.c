@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-file.c — writing files atomically; see rw-file.h. */
 #include "rw-file.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-file.h — writing files atomically.
  *
  * Every file Roomwave writes (IRs, JSON, CSV, PDF, PNG, SVG, auralised

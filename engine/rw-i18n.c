@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "rw-i18n.h"
 #include "rw-config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-i18n.h — gettext for the engine and the programs.
  *
  * Every user-visible string is wrapped in _() (or N_() where it is stored

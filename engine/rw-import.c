@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-import.c — reading and writing room models through Assimp.
  *
  * Import: Assimp triangulates, joins identical vertices within each of its

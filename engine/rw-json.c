@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-json.c — shared json-c helpers; see rw-json.h. */
 #include "rw-json.h"
 

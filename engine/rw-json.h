@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-json.h — the few json-c helpers every JSON writer of the engine
  * shares (results.json, analyse --json, the comparison report), so that
  * they agree on what a missing value and the text look like. */

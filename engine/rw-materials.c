@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-materials.c — the material library (data/materials.json) and the
  * reflection factor of each surface.
  *

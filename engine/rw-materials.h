@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-materials.h — the material library and the reflection factor of each
  * surface.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-mesh-report.c — what an acoustician checks before simulating a room:
  * size, volume, areas, whether the model is closed (a leak lets the wave
  * out of the room and the voxeliser cannot tell inside from outside), how

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-mesh.c — construction and ownership of RwMesh. Import (Assimp) is in
  * rw-import.c, the mesh report in rw-mesh-report.c. */
 #include "rw-mesh.h"

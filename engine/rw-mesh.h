@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-mesh.h — a room model as triangles grouped into named surfaces.
  *
  * Import goes through Assimp, so every format it reads works (OBJ, glTF,

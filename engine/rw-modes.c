@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-modes.c — the analytic modes of a rigid rectangular room.
  *
  * For a box lx × ly × lz with rigid walls the pressure modes are

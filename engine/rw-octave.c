@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-octave.c — IEC 61260-1 octave-band filters.
  *
  * Each band is a Butterworth band-pass built from the order-3 low-pass

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-params.c — ISO 3382-1 parameters per octave band and broadband.
  *
  * Per band two filtered copies of the IR are made with the same IEC

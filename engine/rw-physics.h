@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-physics.h — grid and time step from the user's choices (DESIGN §2).
  *
  * c from air temperature; h from points per wavelength at fmax

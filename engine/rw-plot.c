@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-plot.c — plots drawn with cairo into a rectangle; see rw-plot.h. */
 #include "rw-plot.h"
 #include "rw-file.h"

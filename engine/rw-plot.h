@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-plot.h — the plots of Roomwave, drawn with cairo.
  *
  * ONE drawing routine per plot. Each draws into any cairo_t inside a given

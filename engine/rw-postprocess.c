@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-postprocess.c — low-pass, DC block, resampling and calibration of a
  * raw receiver signal (see rw-postprocess.h and docs/PHYSICS.md). */
 #include "rw-postprocess.h"

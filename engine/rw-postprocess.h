@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-postprocess.h — from a raw receiver signal to a calibrated IR.
  *
  * Raw signal at the grid rate fs → low-pass at fmax (the IR is valid only up

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-report.c — the comparison report as PDF, CSV, JSON and text; see
  * rw-report.h and docs/REPORT.md §3. */
 #include "rw-report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-report.h — the comparison report: PDF (cairo), CSV, JSON, text.
  *
  * PDF, A4 portrait, four pages (docs/REPORT.md §3):

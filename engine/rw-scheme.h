@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-scheme.h — the update of one node, shared by every backend.
  *
  * Compiled as C by the CPU backend and as CUDA by the GPU backend

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-shapes.c — closed, outward-oriented room shapes built in code.
  *
  * Every shape shares its vertices between the triangles that meet at them,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-shapes.h — closed, outward-oriented room shapes built in code.
  *
  * For tests, benchmarks and the demo room: each returns a watertight mesh

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-sim.c — the simulate pipeline: mesh file → calibrated IRs and the
  * results JSON (see rw-sim.h for the stages, docs/PHYSICS.md for the
  * physics behind each number written). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-sim.h — the whole path: mesh file → calibrated impulse responses.
  *
  * What the CLI's `simulate` and the GUI's Run both call. Each stage is

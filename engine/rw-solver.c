@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-solver.c — the solver front end: backend choice, setup checks, the
  * memory prediction, receiver buffers, chunked runs with progress and
  * cancel, and the discrete energy of the scheme.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-solver.h — the solver and the backend interface.
  *
  * A solver advances the FDTD scheme of rw-scheme.h over an RwGrid. The

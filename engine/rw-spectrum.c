@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-spectrum.c — frequency response of an impulse response, with
  * fractional-octave smoothing.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-voxel.c — a closed triangle mesh turned into the solver's cell grid.
  *
  * Inside test. For each of the three axes w, lines parallel to w are cast

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-voxel.h — the room as a cubic grid of cells.
  *
  * Layout: cell (x, y, z) is at index x + nx·(y + ny·z): x fastest, so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-cuda-backend.cu — the CUDA solver backend (RwBackendOps, rw-solver.h).
  *
  * Production kernel: the sliced z-march of seeds/fdtd-cuda-six-strategies.txt

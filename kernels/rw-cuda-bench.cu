@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-cuda-bench.cu — the six strategies of seeds/fdtd-cuda-six-strategies.txt
  * (§4.1 tiling, §4.2 slicing, their Tables 1 and 2), the production
  * kernel beside them, and the copy-bandwidth roofline.

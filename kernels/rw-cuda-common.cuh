@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-cuda-common.cuh — shared by the CUDA sources: the one error-checking
  * macro, storage/arithmetic type helpers, the cell byte, and the node
  * update every kernel calls (so that the six strategies and the production

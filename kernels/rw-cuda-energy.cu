@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-cuda-energy.cu — the growth monitor's reading on the GPU: the
  * discrete energy of the FV scheme (rw_field_energy, rw-solver.h) of the
  * current field pair, and the sum of p (the room's uniform mode, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Built when nvcc was not found: there is no CUDA backend. */
 #include "rw-solver.h"
 

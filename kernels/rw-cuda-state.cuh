@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-cuda-state.cuh — the state of the CUDA backend, shared by the backend
  * (rw-cuda-backend.cu) and the benchmark (rw-cuda-bench.cu), which runs
  * the production kernel and the six strategies over the same arrays. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-cuda.h — what the CUDA backend offers beyond RwBackendOps: the
  * benchmark of the six strategies (seeds/fdtd-cuda-six-strategies.txt) and
  * the production kernel, the copy-bandwidth roofline, the block-shape

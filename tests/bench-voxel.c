@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench-voxel: voxelises the concert hall (rw_shape_hall 40 × 25 × 15 m,
  * 16 facets) at the spacing that gives about N cells in its bounding grid
  * and prints the achieved cells per second, the ceiling measured in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-test.h — a minimal test harness: checks that print what failed and
  * where, and a summary. A test program returns rw_test_finish (): 0 when
  * every check held, 1 otherwise, 77 (meson's "skipped") after

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """rwcheck — the checks of the Python tests (tests/test-*.py): a failed
 check prints its message and the test goes on; finish() reports the count
 and gives the exit status (0 all held, 1 any failed)."""

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis-bad-input: rw_analyse refuses what it cannot analyse with a
  * message (empty, non-finite, silent, rate below 1 kHz, fmax ≤ 0) and
  * leaves the result zeroed; it analyses what it can: a 0.1 s IR (short

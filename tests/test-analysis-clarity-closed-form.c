@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis-clarity-closed-form: for an energy decay e(t) = e^{−13.8155 t/T}
  * from the onset t0, ISO 3382-1's energy ratios have closed forms:
  *   C50 = 10 lg ((1 − q50) / q50),  q50 = e^{−13.8155 · 0.05 / T}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis-decay-synthetic: exponentially decaying noise of known T60
  * (0.3, 0.8, 2.0 s) at 48 kHz over a noise floor of −40 … −90 dB gives
  * EDT, T20 and T30 within 2 % where the decay range allows the fit

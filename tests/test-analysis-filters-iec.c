@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis-filters-iec: every octave filter (63 Hz … 8 kHz at 44.1, 48
  * and 96 kHz) lies inside the IEC 61260-1:2014 class 1 acceptance limits
  * of its Table 1 at the normalised frequencies Ω = G^x,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis-modes: rw_room_modes of a 5 × 4 × 3 m room (c = 343 m/s):
  * the first axial mode of each dimension at c/(2L) (34.3, 42.875,
  * 57.17 Hz), the counts of axial, tangential and oblique modes up to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis-spectrum: rw_frequency_response on known signals.
  *  - A sum of three sines on exact bins (amplitudes 1, 0.1, 0.01) gives
  *    raw-bin peaks at their frequencies with |H| = A·N/2, i.e. the dB

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* audio-bad-files: every way an audio file can be wrong ends in an error
  * that names the file and says what is wrong; nothing crashes, and a
  * failed write leaves no temporary file behind. */

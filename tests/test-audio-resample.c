@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* audio-resample: a sine resampled 44.1 kHz → 48 kHz (and back down, and
  * in stereo) keeps its frequency and its amplitude within 0.1 dB, and
  * keeps its duration. */

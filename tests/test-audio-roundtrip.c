@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* audio-roundtrip: what rw_audio_write writes, rw_audio_read reads back.
  * Float WAV is bit-exact; 24-bit FLAC is exact to its quantisation step
  * (2^-23), and a sample beyond full scale saturates instead of wrapping. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* auralise-long-bounded-memory: ten minutes of 48 kHz mono audio (a
  * 16-bit WAV generated into a temporary file, 55 MiB; 110 MiB as float)
  * convolved with a 2 s IR. The dry signal and the output are streamed, so

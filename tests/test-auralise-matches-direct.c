@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* auralise-matches-direct: the uniformly partitioned overlap-save
  * convolution equals the direct time-domain sum y[n] = Σ_k x[n−k] h[k]
  * (computed in double) within 1e-6 relative L2 error, for IRs shorter and

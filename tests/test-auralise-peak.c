@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* auralise-peak: the output peak is at −1 dBFS ± 0.01 dB and never above,
  * for WAV (32-bit float) and FLAC (24-bit) outputs, mono and stereo (a
  * 2-channel IR, and a pair of mono IRs), an IR at 44.1 kHz with a dry

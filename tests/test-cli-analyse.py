@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """cli-analyse: `roomwave-cli analyse` on synthetic impulse responses written
 here as 32-bit float WAV files: exponentially decaying random-sign noise
 with T60 = 1.0 s over a -70 dB noise floor gives T30, T20 and EDT within 2 %

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """cli-auralise-compare-errors: `roomwave-cli auralise` and `compare` on bad
 input exit 1 with a message that names the offending file, and leave no
 output (nor a temporary) behind; bad usage exits 2; --help exits 0; a good

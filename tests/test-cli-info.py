@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """cli-info: `roomwave-cli info` exits 0 with a report for good meshes (also
 for a leaky one, which it reports as such), 1 with the file named for bad
 input, 2 for bad usage; --json parses and holds the documented keys with

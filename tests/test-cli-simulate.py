@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """cli-simulate-errors: `roomwave-cli simulate` answers every bad input with
 exit 1 (bad file or point, message naming it) or 2 (bad usage), never
 crashes, and leaves no half-written file; a good tiny run exits 0 and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* compare-jnd: the just-noticeable-difference flags of a comparison land
  * exactly where ISO 3382-1 Annex A puts them.
  *

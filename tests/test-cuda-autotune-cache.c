@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-cuda-autotune-cache — the block-shape cache of the CUDA backend
  * ($XDG_CACHE_HOME/roomwave/autotune.json).
  *

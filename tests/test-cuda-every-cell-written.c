@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-cuda-every-cell-written — the production kernel writes every inside
  * cell, exactly as the scheme says, and nothing else.
  *

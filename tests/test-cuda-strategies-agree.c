@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-cuda-strategies-agree — the six strategies of the six-strategies
  * paper (tiled global, tiled shared, naive sliced, shared + texture,
  * shared + global, pure texture) compute the production kernel's field.

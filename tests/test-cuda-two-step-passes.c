@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-cuda-two-step-passes — variant 13 (two time steps per pass by
  * temporal blocking, out of place into a spare pair of arrays) computes
  * exactly what single steps compute.

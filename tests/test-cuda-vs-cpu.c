@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-cuda-vs-cpu — the CUDA backend against the CPU backend.
  *
  * An L-shaped room (flat faces, edges, corners, an inner edge) with a

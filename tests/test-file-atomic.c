@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-file-atomic.c — rw-file.h: an atomic write either replaces the
  * destination with the complete new content or leaves it as it was, and
  * never leaves a temporary file behind. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* materials-assign: one R per surface with the documented precedence —
  * uniform R over everything; the map file (material names, {"R": r},
  * {"alpha": a}) over name matching; name matching ("carpet_on_concrete",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* materials-library: the bundled data/materials.json loads; it holds at
  * least 30 materials covering the categories of a room; every row has
  * 8 bands of α in [0, 1], a category and a published source; the names the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mesh-bad-input: every class of bad mesh file (DESIGN §6) is refused with
  * RW_ERROR_IO or RW_ERROR_INPUT and a message that names the file and the
  * problem; none crashes. The files are in tests/data/meshes (made by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-mesh-common.h — helpers shared by the mesh tests: paths of the
  * shipped test meshes and a box built in code. */
 #pragma once

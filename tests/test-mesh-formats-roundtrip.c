@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mesh-formats-roundtrip: the demo room and an L-shaped room built in code,
  * exported through Assimp as OBJ, STL (ASCII and binary), PLY (ASCII and
  * binary), glTF 2 and GLB, and loaded again: same volume within 1e-6

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mesh-leak-report: a box with one ceiling triangle removed is not
  * watertight; its three open edges are counted and their coordinates, all
  * on the ceiling (z = 2.5 m), are reported — in the report and in the

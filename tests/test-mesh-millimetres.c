@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mesh-millimetres: the unit heuristic (docs/IMPORT.md). A 6 × 4 × 3 m
  * room drawn in millimetres gets --scale 0.001, in centimetres 0.01 (with
  * inches offered as the alternative, since 600 units are also a plausible

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mesh-point-inside: rw_mesh_point_inside on a box and an L-room (points in
  * the notch of the L are outside), points on the room's mid-planes (where
  * an unskewed axis ray would run along shared edges), and the sign

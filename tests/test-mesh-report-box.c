@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mesh-report-box: the report of a box is exact — volume by the divergence
  * theorem, area per surface, bounding box, watertight and outward — for a
  * box built in code, the same box with its normals flipped, and a box

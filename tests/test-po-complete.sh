@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # po-complete: every source file with translatable strings is listed in
 # po/POTFILES.in, and every language in po/LINGUAS translates every string
 # (no untranslated, no fuzzy). Extracts a fresh template with the keywords

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* postprocess-calibration: the calibration gain of rw-postprocess.h is
  * derived again here, numerically, from an independent run of the 7-point
  * scheme (written out in this file, not the solver's code).

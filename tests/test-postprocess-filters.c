@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* postprocess-filters: the stages of rw_postprocess do what
  * rw-postprocess.h promises.
  *  - time: an impulse keeps its time (zero-phase filters, delay-free

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* report-plots-draw-in-rect: every plot routine of rw-plot.h draws inside
  * the rectangle it is given and nowhere else (the GUI shares a surface
  * with other widgets), draws something (a share of the rectangle's pixels

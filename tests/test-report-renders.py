@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """report-renders: `roomwave-cli compare` writes the PDF report, the CSV and
 the JSON for mono and stereo files at equal and different sample rates, and
 their content is right:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sim-free-field-arrival: the real solver (CPU backend, fp32 as a user
  * runs it) and rw_postprocess, on a box grid large enough that no wall
  * reflection reaches a receiver inside the window looked at.

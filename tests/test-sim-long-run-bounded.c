@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sim-long-run-bounded: runs as long as users make them stay bounded and
  * follow fp64 (issue #10).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sim-pipeline: rw_simulate and rw_sim_write_outputs end to end on the
  * demo room (data/rooms/demo-room.obj, materials by surface name) at
  * fmax 300 Hz for 0.3 s:

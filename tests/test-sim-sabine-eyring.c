@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sim-sabine-eyring: the reverberation time of a uniformly absorbing box,
  * simulated through the whole chain (CPU solver, FV boundary, post-
  * processing with the drift removal, ISO 3382-1 analysis of engine/

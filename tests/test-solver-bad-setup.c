@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* solver-bad-setup: every setup a caller can get wrong is refused by
  * rw_solver_new with a clear message (and no crash): source or receiver
  * outside the room or beyond the grid, reflection factors outside [−1, 1]

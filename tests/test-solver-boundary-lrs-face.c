@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* solver-boundary-lrs-face: the generalised LRS update of rw-scheme.h is
  * Kowalczyk & van Walstijn's boundary as printed in
  * seeds/sheaffer-fazenda-kdwm-cuda.txt, term by term:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* solver-cancel: a cancel stops rw_solver_run within one chunk with
  * RW_ERROR_CANCELLED, and the solver stays usable: running on finishes the
  * simulation with receiver signals identical, bit for bit, to those of an

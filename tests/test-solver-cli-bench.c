@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* solver-cli-bench: `roomwave-cli bench` works end to end — a small box
  * with --json prints one JSON object with every key the benchmark
  * promises (gvox_per_s, roofline_gvox_per_s, roofline_fraction,

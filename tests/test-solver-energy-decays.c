@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* solver-energy-decays: with absorbing walls (0 ≤ R < 1) the energy of
  * the field never grows and decays; with R = 1 it stays bounded. A sweep
  * of R for each boundary form: the stability that DESIGN §2 asks for.

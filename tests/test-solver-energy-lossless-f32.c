@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* solver-energy-lossless-f32: the same lossless runs as the fp64 test, in
  * fp32. The scheme conserves the energy exactly; what drifts is rounding,
  * a random walk that grows as √steps. Measured on this machine over

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* solver-energy-lossless-f64: with rigid walls (R = 1, β = 0) the FV
  * scheme conserves its discrete energy (rw-scheme.h) exactly; in fp64 the
  * only drift is rounding. Checked on a box, an L-shaped room and a sphere

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* solver-f32-vs-f64: the fp32 solver follows the fp64 reference. An
  * L-shaped room, FV walls with R = 0.9, three receivers, 2000 steps: each
  * receiver's fp32 signal differs from the fp64 one by less than 3e-4 in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-solver-grid.h — grids for the solver tests, built by hand from an
  * inside-predicate so that the solver is tested without the voxeliser.
  *

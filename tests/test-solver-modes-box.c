@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* solver-modes-box: the eigenfrequencies of a rigid rectangular room.
  *
  * A 4.3 × 3.1 × 2.3 m box at h = 0.1 m (43 × 31 × 23 cells), R = 1, FV,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* solver-reflection-normal: a plane wave meeting a wall of reflection
  * factor R at normal incidence comes back R times as strong, for the FV
  * and the LRS boundary.

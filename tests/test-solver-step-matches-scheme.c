@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* solver-step-matches-scheme: one step of the CPU backend equals, cell by
  * cell and bit for bit, the update functions of rw-scheme.h applied to
  * the previous two fields — for every boundary form, in fp32 and fp64,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* solver-steps-per-pass: the CPU backend's several-steps-per-pass mode
  * (temporal blocking, engine/rw-cpu-backend.c), with 2, 3, 4 and 7 steps
  * per pass, computes exactly what single steps compute — receivers and

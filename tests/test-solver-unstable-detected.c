@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* solver-unstable-detected: a field that is non-finite, or that grows
  * after the source has stopped, stops the run with RW_ERROR_UNSTABLE and a
  * message naming the step —

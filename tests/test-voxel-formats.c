@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* voxel-formats: one room exported with rw_mesh_export as OBJ, STL (ASCII
  * and binary), PLY (ASCII and binary), glTF 2 and GLB, reloaded with
  * rw_mesh_load and voxelised: the same grid as the mesh built in code —

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* voxel-grid-invariants: the grid contract of rw-voxel.h, checked cell by
  * cell on every code-built shape and on rw_grid_new_box: an outside layer
  * on every side; K matches a recount of inside neighbours; no inside cell

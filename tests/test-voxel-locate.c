@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* voxel-locate: points inside the room give the cell whose centre is
  * nearest; points outside it (beyond the walls, in the L's missing corner,
  * inside a pillar, beyond the grid, non-finite) fail with RW_ERROR_INPUT

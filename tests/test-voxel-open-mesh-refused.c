@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* voxel-open-mesh-refused: a box with one triangle missing is refused with
  * RW_ERROR_INPUT and a message naming where it leaks (the coordinates of an
  * open edge); bad spacings are refused with RW_ERROR_INPUT, an absurd grid

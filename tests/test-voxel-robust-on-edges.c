@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* voxel-robust-on-edges: meshes whose walls, edges and vertices lie exactly
  * on cell centres and on scanlines — what breaks a single ray's parity —
  * give exactly the cells of the symbolically shifted centres p + (ε, ε², ε³):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* voxel-shapes-closed: every code-built shape is watertight (each edge
  * shared by two triangles of opposite orientation, so the vertices are
  * shared), outward, without degenerate triangles, with the surfaces its

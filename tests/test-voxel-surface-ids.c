@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* voxel-surface-ids: on a box whose six faces are six surfaces, each
  * boundary node's surface is a face it touches (one whose side its missing
  * neighbour lies on), and a node touching one face gets exactly that face;

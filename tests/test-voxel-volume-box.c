@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* voxel-volume-box: a box whose sides are whole numbers of cells gets
  * exactly its cells (the lattice puts its walls halfway between centres),
  * at two spacings and with 1 and 2 threads; a box of any size gets its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* voxel-volume-lroom: the L-shaped room's air volume n_inside·h³ within
  * 2 % of (lx·ly − (lx − cx)(ly − cy))·lz at h = 0.05 m and 0.1 m, and exact
  * when every side is a whole number of cells; turned obliquely to every

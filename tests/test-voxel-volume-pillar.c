@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* voxel-volume-pillar: a room with a square pillar floor to ceiling: air
  * volume within 2 % of (lx·ly − side²)·lz, exact when all is whole cells;
  * no inside cell lies within the pillar. Also the hall (raked floor,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* voxel-volume-sphere: an icosphere's air volume within 2 % of the volume
  * of the polyhedron itself (divergence theorem over its triangles), which
  * in turn approaches 4/3·π·r³. */

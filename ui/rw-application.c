@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-application.c — see rw-application.h. */
 #include "rw-application.h"
 

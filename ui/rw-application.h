@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-application.h — the Roomwave GtkApplication (org.roomwave.Roomwave).
  *
  * Owns the GSettings and the app-wide actions (app.preferences,

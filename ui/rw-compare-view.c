@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-compare-view.c — see rw-compare-view.h. */
 #include "rw-compare-view.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-compare-view.h — the Compare page: the simulation against a measured
  * impulse response.
  *

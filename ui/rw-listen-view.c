@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-listen-view.c — see rw-listen-view.h. */
 #include "rw-listen-view.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-listen-view.h — the Listen page: auralise a dry recording with the
  * simulated IR and play it.
  *

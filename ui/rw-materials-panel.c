@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-materials-panel.c — see rw-materials-panel.h. */
 #include "rw-materials-panel.h"
 

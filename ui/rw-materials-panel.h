@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-materials-panel.h — every surface with its area, material and R.
  *
  * Select one or many surfaces (Ctrl/Shift-click, or click in the 3-D

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-plot-view.c — see rw-plot-view.h. */
 #include "rw-plot-view.h"
 

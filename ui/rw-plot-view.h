@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-plot-view.h — a widget that shows one of the engine's plots.
  *
  * The drawing is the engine's (rw-plot.h): the view only hands its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-preferences.c — see rw-preferences.h. */
 #include "rw-preferences.h"
 

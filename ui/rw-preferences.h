@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-preferences.h — the Preferences window: defaults for new projects
  * (fmax, backend, precision), bound to GSettings org.roomwave.Roomwave. */
 #pragma once

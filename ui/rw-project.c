@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-project.c — the document model and its .roomwave file (see rw-project.h). */
 #include "rw-project.h"
 #include "rw-file.h"

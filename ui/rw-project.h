@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-project.h — the document the window edits: a room mesh, a material
  * per surface, sources, receivers and the simulation settings.
  *

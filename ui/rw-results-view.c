@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-results-view.c — see rw-results-view.h. */
 #include "rw-results-view.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-results-view.h — the Results page: IR, energy decay per band,
  * EDT/T20/T30 bars, frequency response with smoothing and room modes, the
  * ISO 3382-1 parameter table (copy as CSV), plot export (PNG/SVG).

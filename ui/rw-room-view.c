@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-room-view.c — see rw-room-view.h. */
 #include "rw-room-view.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-room-view.h — the 3-D view of the room (GtkGLArea, OpenGL 3.3 core
  * through libepoxy).
  *

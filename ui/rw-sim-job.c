@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-sim-job.c — a simulation run in a worker thread (see rw-sim-job.h). */
 #include "rw-sim-job.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-sim-job.h — one simulation run in a worker thread.
  *
  * The job snapshots what it needs from the RwProject (surface R, points,

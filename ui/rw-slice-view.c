@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-slice-view.c — see rw-slice-view.h. */
 #include "rw-slice-view.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-slice-view.h — the live pressure slice during a run.
  *
  * Shows one plane of the pressure field (RwSlice, a copy made by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-window.h — the main window: one project (RwProject), its 3-D view,
  * materials and settings panels, the run page with the live slice, and the
  * results.

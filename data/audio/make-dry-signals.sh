@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Regenerates Roomwave's bundled dry (anechoic) signals in this folder:
 #   speech-harvard.flac  two Harvard sentences spoken by espeak-ng
 #   clap.flac            a synthesised hand-clap-like click

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes demo-room.obj and demo-room.mtl: the bundled seminar room.
 
 A 7 m x 5 m x 3 m room whose back wall is splayed (x = 7 m at y = 0 to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-analysis — libFuzzer target for the analysis of an impulse
  * response (rw_analyse, rw_analysis_to_json, rw_frequency_response) on
  * arbitrary samples: the first two bytes give the rate (1 to 197 kHz), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-files — libFuzzer target for the files a user hands to the engine:
  * the first byte picks the reader, the rest is the file's content.
  *   0: a material library (rw_materials_load)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/fuzz/run.sh [SECONDS] — builds the engine with clang for libFuzzer
 # (ASan + UBSan, GUI and CUDA off) and runs each target for SECONDS
 # (default 300) from the seed corpus made here. Crashes land in

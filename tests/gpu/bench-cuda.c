@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench-cuda — `roomwave-cli bench --backend cuda` as a program of its own
  * (same options; see app/cli-bench-cuda.c), so that tests/gpu/run.sh does
  * not depend on the CLI's dispatch. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cuda-test-room.h — shared by the tests/test-cuda-*.c programs: the skip
  * when no CUDA device is present, and the small rooms they run on. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* e2e-cuda — the end-to-end figure of docs/PERFORMANCE.md: a 30 m³ room
  * (4 m × 3 m × 2.5 m) at fmax 4 kHz (ppw 7.75: ~22 M cells, ~54 kHz),
  * 1 s of impulse response, mesh file to WAV, on the CUDA backend.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/gpu/make-sysroot.sh — run HERE (the Debian development machine),
 # not on the GPU machine: downloads the Debian packages of the engine's
 # libraries that the GPU machine lacks and unpacks them into .carry/sysroot

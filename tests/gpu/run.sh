@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/gpu/run.sh — everything the CUDA backend needs checked on a GPU
 # machine, in one call: build (meson, -Dgui=disabled), the GPU tests,
 # compute-sanitizer (memcheck, racecheck), the benchmarks, the end-to-end

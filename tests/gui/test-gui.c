@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-gui.c — the GUI tests, run under Xvfb (.ci/test wraps meson test in
  * xvfb-run) with G_DEBUG=fatal-criticals, so that any GTK critical fails
  * them.

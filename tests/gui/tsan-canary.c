@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tsan-canary.c — shows that tests/gui/tsan.sh can see a race (not part of
  * the build; tsan.sh compiles it with -fsanitize=thread).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tsan-glib-sync.c — an LD_PRELOAD shim for the ThreadSanitizer run of the
  * GUI (tests/gui/tsan.sh; not part of the build).
  *

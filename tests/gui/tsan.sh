@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tsan.sh — the GUI scenarios run-small, cancel and close-running under
 # ThreadSanitizer, to show that the simulation and auralisation worker
 # threads never race with the main (GTK) thread. See docs/GUI.md, "Thread

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the small good and bad meshes the mesh tests load. Run it from this
 folder; the files are checked in, this script says how they were made.
 
