@@ -58,6 +58,7 @@ enum {
   PROP_BOUNDARY,           /* RwBoundary as guint */
   PROP_BACKEND,            /* RwBackendKind as guint */
   PROP_PRECISION,          /* RwPrecision as guint */
+  PROP_DEVICE,             /* the backend's device index as guint */
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -159,6 +160,9 @@ rw_project_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_PRECISION:
       g_value_set_uint (value, self->settings.precision);
       break;
+    case PROP_DEVICE:
+      g_value_set_uint (value, (guint) self->settings.device);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -192,6 +196,9 @@ rw_project_set_property (GObject *object, guint prop_id, const GValue *value, GP
       break;
     case PROP_PRECISION:
       s.precision = (RwPrecision) g_value_get_uint (value);
+      break;
+    case PROP_DEVICE:
+      s.device = (int) g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -242,6 +249,7 @@ rw_project_class_init (RwProjectClass *klass)
   SETTING_UINT (PROP_BOUNDARY, "boundary", RW_BOUNDARY_SAVIOJA);
   SETTING_UINT (PROP_BACKEND, "backend", RW_BACKEND_CUDA);
   SETTING_UINT (PROP_PRECISION, "precision", RW_PRECISION_F16);
+  SETTING_UINT (PROP_DEVICE, "device", RW_PROJECT_MAX_DEVICE);
 #undef SETTING_DOUBLE
 #undef SETTING_UINT
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -932,6 +940,7 @@ rw_project_set_settings (RwProject *self, const RwSimSettings *settings)
   NOTIFY_IF (boundary, PROP_BOUNDARY);
   NOTIFY_IF (backend, PROP_BACKEND);
   NOTIFY_IF (precision, PROP_PRECISION);
+  NOTIFY_IF (device, PROP_DEVICE);
 #undef NOTIFY_IF
   /* A library material's R depends on fmax (rw_material_alpha_for_fmax). */
   if (old.fmax_hz != settings->fmax_hz && self->mesh != NULL)
@@ -1015,6 +1024,7 @@ rw_project_save (RwProject *self, GFile *file, GError **error)
   json_object_object_add (settings, "boundary", json_object_new_string (rw_boundary_name (self->settings.boundary)));
   json_object_object_add (settings, "backend", json_object_new_string (rw_backend_kind_name (self->settings.backend)));
   json_object_object_add (settings, "precision", json_object_new_string (rw_precision_name (self->settings.precision)));
+  json_object_object_add (settings, "device", json_object_new_int (self->settings.device));
   json_object_object_add (root, "settings", settings);
   if (self->results_ref != NULL)
     json_object_object_add (root, "results", json_object_new_string (self->results_ref));
@@ -1106,6 +1116,7 @@ rw_sim_settings_to_config (const RwSimSettings *settings, RwSimConfig *cfg)
   cfg->boundary = settings->boundary;
   cfg->backend = settings->backend;
   cfg->precision = settings->precision;
+  cfg->device = settings->device;
 }
 
 /* The settings and points as a run would take them, checked by the
@@ -1283,6 +1294,19 @@ parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError *
       file_error (error, file, _("unknown boundary form, backend or precision"));
       goto out;
     }
+  /* "device" (absent in older files: 0) is a whole number; whether the
+   * device exists is the run's check, as whether CUDA runs here is: the
+   * engine refuses it there with its message, and the file may come from
+   * a machine with more GPUs. */
+  double device = 0;
+  if (json_object_object_get_ex (jset, "device", &v)
+      && (!json_object_is_type (v, json_type_int)
+          || !get_number (jset, "device", 0, RW_PROJECT_MAX_DEVICE, &device)))
+    {
+      file_error (error, file, _("the device index is not a whole number from 0 to 255"));
+      goto out;
+    }
+  settings.device = (int) device;
 
   if (!json_object_object_get_ex (root, "source", &v) || !get_vec3 (v, source))
     {

@@ -8,7 +8,7 @@
  *   "mesh" (pointer: a new room and report), "surface-materials" (strv:
  *   some surface's material or R), "source" ((ddd)), "receivers"
  *   (a(ddd)), the settings "fmax-hz", "duration-s", "temperature-c",
- *   "ppw" (read-write doubles) and "boundary", "backend", "precision"
+ *   "ppw" (read-write doubles) and "boundary", "backend", "precision", "device"
  *   (read-write guint of RwBoundary, RwBackendKind, RwPrecision), "file",
  *   "dirty". Importing a room or opening a project notifies all of them. Saved as a versioned JSON
  * file (.roomwave, see docs/GUI.md) written atomically; loading parses and
@@ -29,6 +29,9 @@ G_BEGIN_DECLS
 
 #define RW_PROJECT_FORMAT_VERSION 1
 #define RW_PROJECT_MAX_RECEIVERS 8
+/* The largest device index a project file may hold (whether that device
+ * exists here is the run's check: the file may come from another machine). */
+#define RW_PROJECT_MAX_DEVICE 255
 
 #define RW_PROJECT_ERROR (rw_project_error_quark ())
 GQuark rw_project_error_quark (void);
@@ -48,6 +51,7 @@ typedef struct {
   RwBoundary boundary;
   RwBackendKind backend;
   RwPrecision precision;
+  int device;                   /* the backend's device, 0 … (RwSimConfig.device) */
 } RwSimSettings;
 
 /* The engine's defaults (rw_sim_config_init) with these settings. */

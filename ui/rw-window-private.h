@@ -33,6 +33,8 @@ struct _RwWindow
   GtkStack *side_stack;
   GtkSpinButton *fmax_spin, *duration_spin, *temperature_spin, *ppw_spin;
   GtkDropDown *boundary_dropdown, *backend_dropdown, *precision_dropdown;
+  GtkDropDown *device_dropdown;     /* the chosen backend's devices (update_devices) */
+  gboolean filling_devices;         /* update_devices is setting device_dropdown */
   GtkLabel *backend_label, *estimate_label, *estimate_warning;
   GtkStack *main_stack;
   RwRoomView *room_view;

@@ -111,8 +111,9 @@ available_memory_bytes (void)
   return pages > 0 && size > 0 ? (double) pages * (double) size : INFINITY;
 }
 
+/* `note` (or NULL) follows the CUDA line: the device choice's problem. */
 static void
-update_backend_label (RwWindow *self)
+update_backend_label (RwWindow *self, const char *note)
 {
   const RwBackendOps *cuda = rw_cuda_backend ();
   char why[256] = "";
@@ -124,7 +125,110 @@ update_backend_label (RwWindow *self)
     text = g_strdup_printf (_("CUDA: not available: %s. Automatic uses the CPU."), why);
   else
     text = g_strdup (_("CUDA: available. Automatic uses the GPU; the device is named when the run starts."));
-  gtk_label_set_text (self->backend_label, text);
+  if (note != NULL)
+    {
+      g_autofree char *both = g_strconcat (text, "\n", note, NULL);
+      gtk_label_set_text (self->backend_label, both);
+    }
+  else
+    gtk_label_set_text (self->backend_label, text);
+}
+
+/* The backend a run with this choice uses here, as the engine chooses it
+ * (AUTO: CUDA where it runs, else the CPU); NULL with `why` when the chosen
+ * one cannot run here. */
+static const RwBackendOps *
+backend_for (RwBackendKind kind, char *why, size_t why_len)
+{
+  const RwBackendOps *cuda = rw_backend_find ("cuda");
+
+  if (kind == RW_BACKEND_CPU)
+    return rw_backend_find ("cpu");
+  if (cuda != NULL && cuda->available (why, why_len))
+    return cuda;
+  if (kind == RW_BACKEND_AUTO)
+    return rw_backend_find ("cpu");
+  if (cuda == NULL)
+    g_strlcpy (why, _("Roomwave was built without CUDA"), why_len);
+  else if (why[0] == '\0')
+    g_strlcpy (why, _("no CUDA device found"), why_len);
+  return NULL;
+}
+
+/* The device drop-down from the engine's registry: the devices of the
+ * backend the run will use (`refill`: after the backend changed), the
+ * project's device selected. A device this machine lacks (a project from
+ * another machine) selects none and says so under the backend; the run
+ * would be refused with the engine's message. */
+static void
+update_devices (RwWindow *self, gboolean refill)
+{
+  const RwSimSettings *s = rw_project_get_settings (self->project);
+  char why[256] = "";
+  const RwBackendOps *ops = backend_for (s->backend, why, sizeof why);
+  const int n = ops != NULL ? ops->device_count () : 0;
+  g_autofree char *tip = NULL, *note = NULL;
+
+  self->filling_devices = TRUE;
+  if (refill)
+    {
+      g_autoptr (GtkStringList) list = gtk_string_list_new (NULL);
+      for (int i = 0; i < n; i++)
+        {
+          RwDeviceInfo info = { 0 };
+          RwError err = { 0 };
+          g_autofree char *item = NULL;
+          if (ops->device_info (i, &info, &err))
+            item = g_strdup_printf (_("%d: %s, %.1f GiB"), i, info.name, info.memory_bytes / 1073741824.0);
+          else
+            item = g_strdup_printf ("%d: %s", i, err.message);
+          gtk_string_list_append (list, item);
+        }
+      gtk_drop_down_set_model (self->device_dropdown, G_LIST_MODEL (list));
+    }
+  gtk_drop_down_set_selected (self->device_dropdown, s->device < n ? (guint) s->device : GTK_INVALID_LIST_POSITION);
+  self->filling_devices = FALSE;
+
+  if (ops == NULL)
+    tip = g_strdup_printf (_("No device: %s."), why);
+  else if (s->device >= n)
+    {
+      note = g_strdup_printf (_("Device %d does not exist here: the %s backend has %d device(s). "
+                                "Choose one, or the run is refused."),
+                              s->device, ops->name, n);
+      tip = g_strdup (note);
+    }
+  else if (n == 1)
+    tip = g_strdup_printf (_("The %s backend has one device here."), ops->name);
+  else
+    tip = g_strdup (_("The device the run uses."));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->device_dropdown), n > 1 || (n == 1 && s->device != 0));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->device_dropdown), tip);
+  update_backend_label (self, note);
+}
+
+static void
+on_backend_changed (RwWindow *self)
+{
+  update_devices (self, TRUE);
+}
+
+static void
+on_device_changed (RwWindow *self)
+{
+  update_devices (self, FALSE);
+}
+
+static void
+on_device_chosen (RwWindow *self)
+{
+  guint i = gtk_drop_down_get_selected (self->device_dropdown);
+  RwSimSettings s = *rw_project_get_settings (self->project);
+
+  if (self->filling_devices || i == GTK_INVALID_LIST_POSITION || (int) i == s.device)
+    return;
+  s.device = (int) i;
+  rw_project_set_settings (self->project, &s);
 }
 
 void
@@ -482,6 +586,7 @@ rw_window_class_init (RwWindowClass *klass)
   BIND (boundary_dropdown);
   BIND (backend_dropdown);
   BIND (precision_dropdown);
+  BIND (device_dropdown);
   BIND (backend_label);
   BIND (estimate_label);
   BIND (estimate_warning);
@@ -552,6 +657,9 @@ rw_window_init (RwWindow *self)
                             settings_bindings[i].widget_property, G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
       g_signal_group_connect_swapped (self->project_signals, signal, G_CALLBACK (on_setting_changed), self);
     }
+  g_signal_group_connect_swapped (self->project_signals, "notify::backend", G_CALLBACK (on_backend_changed), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::device", G_CALLBACK (on_device_changed), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::device", G_CALLBACK (on_setting_changed), self);
   g_signal_group_set_target (self->project_signals, self->project);
   g_binding_group_set_source (self->project_bindings, self->project);
   rw_room_view_set_project (self->room_view, self->project);
@@ -564,6 +672,7 @@ rw_window_init (RwWindow *self)
   for (gsize i = 0; i < G_N_ELEMENTS (points); i++)
     g_signal_connect_swapped (points[i], "value-changed", G_CALLBACK (on_point_changed), self);
   g_signal_connect_swapped (self->receiver_choice, "notify::selected", G_CALLBACK (on_receiver_chosen), self);
+  g_signal_connect_swapped (self->device_dropdown, "notify::selected", G_CALLBACK (on_device_chosen), self);
   g_signal_connect_swapped (self->slice_axis_dropdown, "notify::selected", G_CALLBACK (_rw_window_push_slice_choice), self);
   g_signal_connect_swapped (self->slice_position_scale, "value-changed", G_CALLBACK (_rw_window_push_slice_choice), self);
 
@@ -572,7 +681,7 @@ rw_window_init (RwWindow *self)
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
                            G_CALLBACK (_rw_window_update_recent_menu), self, G_CONNECT_SWAPPED);
   _rw_window_update_recent_menu (self);
-  update_backend_label (self);
+  update_devices (self, TRUE);
   _rw_window_update_estimate (self);
   _rw_window_update_actions (self);
 }

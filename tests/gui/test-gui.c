@@ -7,7 +7,11 @@
  *   starts-demo  the app starts with the demo room: the window shows, the
  *                mesh report is filled, the 3-D view draws (or says why not),
  *                the source marker drags (Ctrl: up and down)
- *   run-small    a small box room, CPU backend, low fmax: win.run through
+ *   run-small    the device drop-down lists the CPU's one device (named,
+ *                with its memory), the CUDA backend's devices or none (then
+ *                insensitive, saying why), and the project's device goes
+ *                into RwSimConfig.device;
+ *                a small box room, CPU backend, low fmax: win.run through
  *                g_action_group_activate_action, the live slice is fed and
  *                every results page fills; the IR's direct sound arrives
  *                at r/c; each plot's hover read-out (IR, decay, bars,
@@ -24,7 +28,8 @@
  *   close-running  closing the window mid-run cancels the job and the
  *                application quits cleanly once the worker has stopped
  *   project      save as .roomwave, reload it: the same materials, points
- *                and settings; a truncated and a newer-version file are
+ *                and settings (the device too); a truncated, a newer-version
+ *                file and one with a negative or fractional device are
  *                refused without touching the open project
  *   import       the import runs off the main thread: with a helper that
  *                hangs, the main loop keeps running (a 10 ms timer keeps
@@ -53,6 +58,7 @@
 #include "rw-analysis.h"
 #include "rw-application.h"
 #include "rw-audio.h"
+#include "rw-backend.h"
 #include "rw-compare-view.h"
 #include "rw-listen-view.h"
 #include "rw-materials.h"
@@ -263,6 +269,76 @@ static GtkWidget *
 find_room_view (void)
 {
   return find_in (GTK_WIDGET (ctx.win));
+}
+
+/* The widget named `name` (gtk_widget_set_name, "name" in a .ui) under w. */
+static GtkWidget *
+find_named (GtkWidget *w, const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (w), name) == 0)
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_named (c, name);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The run settings' device drop-down with the CPU backend chosen (by
+ * set_run_settings): the engine's one CPU device, named; choosing it sets
+ * the project's "device", which goes into the run's RwSimConfig.device. */
+static void
+check_device_choice (RwProject *p)
+{
+  GtkWidget *w = find_named (GTK_WIDGET (ctx.win), "device_dropdown");
+  RW_CHECK (w != NULL && GTK_IS_DROP_DOWN (w), "the run settings have a device drop-down");
+  if (w == NULL || !GTK_IS_DROP_DOWN (w))
+    return;
+  GtkDropDown *dd = GTK_DROP_DOWN (w);
+  GListModel *model = gtk_drop_down_get_model (dd);
+  guint n = model != NULL ? g_list_model_get_n_items (model) : 0;
+  const char *item = n > 0 ? gtk_string_list_get_string (GTK_STRING_LIST (model), 0) : "";
+  RW_NOTE ("device drop-down (CPU backend): %u item(s), \"%s\"", n, item);
+  RW_CHECK (n == 1, "the CPU backend lists its one device (%u)", n);
+  RW_CHECK (g_str_has_prefix (item, "0: ") && strlen (item) > 4 && strstr (item, "GiB") != NULL,
+            "the CPU device is named with its memory: \"%s\"", item);
+  RW_CHECK (gtk_drop_down_get_selected (dd) == 0, "device 0 is selected");
+  RW_CHECK (!gtk_widget_get_sensitive (w) && gtk_widget_get_tooltip_text (w) != NULL,
+            "one device: the drop-down is insensitive and says why");
+
+  /* The project's device reaches the drop-down and the run's config;
+   * one the backend lacks selects none and is noted. */
+  g_object_set (p, "device", 1u, NULL);
+  RwSimConfig cfg;
+  rw_sim_settings_to_config (rw_project_get_settings (p), &cfg);
+  RW_CHECK (cfg.device == 1, "the project's device goes into RwSimConfig.device (%d)", cfg.device);
+  RW_CHECK (gtk_drop_down_get_selected (dd) == GTK_INVALID_LIST_POSITION && gtk_widget_get_sensitive (w),
+            "device 1 (absent) selects none and the drop-down can be changed");
+  gtk_drop_down_set_selected (dd, 0);
+  guint device = 99;
+  g_object_get (p, "device", &device, NULL);
+  RW_CHECK (device == 0 && rw_project_get_settings (p)->device == 0, "choosing device 0 sets the project's (%u)",
+            device);
+
+  /* Changing the backend refills it: CUDA lists its devices, or none,
+   * insensitive, saying why. */
+  const RwBackendOps *cuda = rw_backend_find ("cuda");
+  const guint expect = cuda != NULL ? (guint) cuda->device_count () : 0;
+  RwSimSettings s = *rw_project_get_settings (p);
+  s.backend = RW_BACKEND_CUDA;
+  rw_project_set_settings (p, &s);
+  n = g_list_model_get_n_items (gtk_drop_down_get_model (dd));
+  RW_NOTE ("device drop-down (CUDA backend): %u item(s); %s", n, gtk_widget_get_tooltip_text (w));
+  RW_CHECK (n == expect, "the CUDA backend lists its %u device(s) (%u)", expect, n);
+  if (expect == 0)
+    RW_CHECK (!gtk_widget_get_sensitive (w) && gtk_widget_get_tooltip_text (w) != NULL
+              && strstr (gtk_widget_get_tooltip_text (w), "CUDA") != NULL,
+              "no CUDA device: insensitive, the tooltip says why");
+  s.backend = RW_BACKEND_CPU;
+  rw_project_set_settings (p, &s);
+  RW_CHECK (g_list_model_get_n_items (gtk_drop_down_get_model (dd)) == 1, "back on the CPU: its one device");
 }
 
 /* Dragging the source marker in the 3-D view, through the view's own drag
@@ -481,6 +557,7 @@ poll_run_small (void)
           rw_project_set_surface_R (p, i, 0.8);
       }
       set_run_settings (500, 0.4);
+      check_device_choice (p);
       g_signal_connect (ctx.win, "run-finished", G_CALLBACK (on_run_finished), NULL);
       activate ("run");
       RW_CHECK (rw_window_is_running (ctx.win), "win.run started a job");
@@ -1078,6 +1155,8 @@ poll_project (void)
   rw_project_set_surface_R (p, 2, 0.42);
   RW_CHECK (rw_project_add_receiver (p) == 1, "second receiver");
   set_run_settings (321, 0.75);
+  /* A device this machine may lack is kept: the file may be for another. */
+  g_object_set (p, "device", 3u, NULL);
   RW_CHECK (rw_project_save (p, file, &error), "save: %s", error ? error->message : "");
   RW_CHECK (!rw_project_get_dirty (p), "saved project is clean");
 
@@ -1092,6 +1171,7 @@ poll_project (void)
       RW_CHECK_CLOSE (rw_project_get_settings (q)->fmax_hz, 321, 1e-9, "fmax");
       RW_CHECK_CLOSE (rw_project_get_settings (q)->duration_s, 0.75, 1e-9, "duration");
       RW_CHECK (rw_project_get_settings (q)->backend == RW_BACKEND_CPU, "backend");
+      RW_CHECK (rw_project_get_settings (q)->device == 3, "device (%d)", rw_project_get_settings (q)->device);
       RW_CHECK (rw_project_get_n_receivers (q) == 2, "two receivers (%u)", rw_project_get_n_receivers (q));
     }
 
@@ -1106,6 +1186,8 @@ poll_project (void)
     { "not-json.roomwave", g_strdup ("this is not a project"), RW_PROJECT_ERROR_FILE },
     { "missing-mesh.roomwave", NULL, RW_PROJECT_ERROR_MESH },
     { "version-1e300.roomwave", NULL, RW_PROJECT_ERROR_VERSION },
+    { "device-negative.roomwave", NULL, RW_PROJECT_ERROR_FILE },
+    { "device-fraction.roomwave", NULL, RW_PROJECT_ERROR_FILE },
   };
   GRegex *re = g_regex_new ("\"version\":\\s*1", 0, 0, NULL);
   bad[1].text = g_regex_replace (re, contents, -1, 0, "\"version\": 99", 0, NULL);
@@ -1115,6 +1197,10 @@ poll_project (void)
   g_regex_unref (re);
   re = g_regex_new ("\"mesh\":\\s*\"[^\"]*\"", 0, 0, NULL);
   bad[3].text = g_regex_replace (re, contents, -1, 0, "\"mesh\": \"no-such-room.obj\"", 0, NULL);
+  g_regex_unref (re);
+  re = g_regex_new ("\"device\":\\s*3", 0, 0, NULL);
+  bad[5].text = g_regex_replace (re, contents, -1, 0, "\"device\": -1", 0, NULL);
+  bad[6].text = g_regex_replace (re, contents, -1, 0, "\"device\": 1.5", 0, NULL);
   g_regex_unref (re);
   for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
     {
