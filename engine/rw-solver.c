@@ -143,9 +143,8 @@ rw_boundary_parse (const char *s, RwBoundary *out)
   return i >= 0;
 }
 
-/* AUTO → CUDA when it is built in and finds a device, else the CPU. */
-static const RwBackendOps *
-choose_backend (RwBackendKind kind, RwPrecision precision, RwError *err)
+const RwBackendOps *
+rw_backend_choose (RwBackendKind kind, RwPrecision precision, RwError *err)
 {
   const RwBackendOps *cuda = rw_backend_find ("cuda");
   char why[512] = "";
@@ -316,7 +315,7 @@ rw_solver_new (const RwSolverSetup *setup, RwBackendKind kind, RwError *err)
       rw_fail (err, RW_ERROR_INPUT, _("The solver was given no setup"));
       return NULL;
     }
-  const RwBackendOps *ops = choose_backend (kind, setup->precision, err);
+  const RwBackendOps *ops = rw_backend_choose (kind, setup->precision, err);
   if (ops == NULL)
     return NULL;
   if (!check_setup (setup, ops, err) || !check_memory (setup, ops, err))

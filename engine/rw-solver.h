@@ -99,6 +99,12 @@ bool rw_reflection_check (double R, RwBoundary boundary, RwError *err);
  * available: CUDA when it finds a device, else the CPU), checks the setup
  * (cells inside, R in [−1, 1], precision supported by the backend, device
  * index below its device count) and the memory need, then creates it. */
+/* The backend a run of `kind` and `precision` gets: AUTO → the CUDA
+ * backend when it is built in and finds a device, else the CPU (refusing
+ * fp16, which needs CUDA); CPU or CUDA as asked, or NULL with `err` saying
+ * why that one cannot run here. What rw_solver_new uses, and what the GUI
+ * lists devices of. */
+const RwBackendOps *rw_backend_choose (RwBackendKind kind, RwPrecision precision, RwError *err);
 RwSolver *rw_solver_new (const RwSolverSetup *setup, RwBackendKind kind, RwError *err);
 const char *rw_solver_backend_name (const RwSolver *s);
 const char *rw_solver_device_name (const RwSolver *s);

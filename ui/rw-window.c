@@ -134,27 +134,6 @@ update_backend_label (RwWindow *self, const char *note)
     gtk_label_set_text (self->backend_label, text);
 }
 
-/* The backend a run with this choice uses here, as the engine chooses it
- * (AUTO: CUDA where it runs, else the CPU); NULL with `why` when the chosen
- * one cannot run here. */
-static const RwBackendOps *
-backend_for (RwBackendKind kind, char *why, size_t why_len)
-{
-  const RwBackendOps *cuda = rw_backend_find ("cuda");
-
-  if (kind == RW_BACKEND_CPU)
-    return rw_backend_find ("cpu");
-  if (cuda != NULL && cuda->available (why, why_len))
-    return cuda;
-  if (kind == RW_BACKEND_AUTO)
-    return rw_backend_find ("cpu");
-  if (cuda == NULL)
-    g_strlcpy (why, _("Roomwave was built without CUDA"), why_len);
-  else if (why[0] == '\0')
-    g_strlcpy (why, _("no CUDA device found"), why_len);
-  return NULL;
-}
-
 /* The device drop-down from the engine's registry: the devices of the
  * backend the run will use (`refill`: after the backend changed), the
  * project's device selected. A device this machine lacks (a project from
@@ -164,8 +143,9 @@ static void
 update_devices (RwWindow *self, gboolean refill)
 {
   const RwSimSettings *s = rw_project_get_settings (self->project);
-  char why[256] = "";
-  const RwBackendOps *ops = backend_for (s->backend, why, sizeof why);
+  RwError choose_err = { 0 };
+  const RwBackendOps *ops = rw_backend_choose (s->backend, s->precision, &choose_err);
+  const char *why = choose_err.message;
   const int n = ops != NULL ? ops->device_count () : 0;
   g_autofree char *tip = NULL, *note = NULL;
 
