@@ -179,20 +179,6 @@ rw_uniform_mode_damping (const RwGrid *g, const double *surface_R)
   return G;
 }
 
-double
-rw_uniform_mode_restoring (const RwGrid *g, RwPrecision precision)
-{
-  if (g == NULL || g->n_inside == 0 || precision == RW_PRECISION_F64)
-    return 0.0;
-  /* A uniform field c makes an air node's update (rw-scheme.h, in fp32)
-   * (2 − r) c − p⁻ with r = 2 − 6λ², the omitted centre term. (Adding
-   * what rounding leaves of the boundary nodes' centre coefficients,
-   * ±6e-8 for K = 1, 3, 5, was measured worse on the GPU: box at 1200 Hz,
-   * 5 s window 2.0 dB off fp64 against 0.5.) */
-  const double r = 2.0 - 6.0 * (double) RW_LAMBDA2_F32;
-  return r * (double) (g->n_inside - g->n_boundary) / (double) g->n_inside;
-}
-
 void
 rw_postprocess_set_room (RwPostprocess *pp, const RwGrid *g, const double *surface_R,
                          RwBoundary boundary, size_t source_cell, size_t receiver_cell)
@@ -218,6 +204,13 @@ rw_postprocess_set_room (RwPostprocess *pp, const RwGrid *g, const double *surfa
     }
   /* The grid's c is λ h fs (rw-physics.h). */
   pp->arrival_s = sqrt (d2) / (RW_COURANT_3D * g->h * pp->fs_grid_hz);
+  /* Measured samples of the uniform mode (drift_count ≥ 2) serve any
+   * boundary and need no model: N is all they need. */
+  if (pp->drift_count >= 2)
+    {
+      pp->drift_cells = (double) g->n_inside;
+      return;
+    }
   /* The model is derived for the FV boundary, whose update conserves the
    * plain sum of the field except for its loss term; LRS and Savioja
    * (ghost-node and 1-D terminations) do not, so they rely on the
@@ -347,24 +340,6 @@ rw_postprocess (const RwPostprocess *pp, const double *raw, size_t n_raw,
           if ((double) j < k0)
             continue;
           x[j] -= gain * uniform_mode_at (pp, j, &k) / pp->drift_cells;
-        }
-    }
-  else if (pp->drift_cells > 0 && pp->drift_damping >= 0 && pp->drift_restoring > 0)
-    {
-      /* with the restoring term: the recurrence itself,
-       * (1 + q) m⁺ = (2 − κ) m − (1 − q) m⁻, m⁰ = 0, m¹ = v0 */
-      const double q = pp->drift_damping / pp->drift_cells;
-      const double kappa = pp->drift_restoring;
-      const double k0 = pp->arrival_s * fs;
-      double m_prev = 0.0, m = 0.0;
-      for (size_t j = 1; j < n; j++)
-        {
-          const double m_next = j == 1 ? pp->source_amplitude / (1.0 + q) / pp->drift_cells
-                                       : ((2.0 - kappa) * m - (1.0 - q) * m_prev) / (1.0 + q);
-          m_prev = m;
-          m = m_next;
-          if ((double) j >= k0)
-            x[j] -= gain * m;
         }
     }
   else if (pp->drift_cells > 0 && pp->drift_damping >= 0)

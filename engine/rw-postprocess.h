@@ -46,7 +46,6 @@
 #include <stdbool.h>
 #include "rw-error.h"
 #include "rw-scheme.h"
-#include "rw-solver.h"
 #include "rw-voxel.h"
 
 /* Default corner of the DC block. Low enough to leave every room mode
@@ -68,9 +67,6 @@ typedef struct {
   /* The room's drift model (rw_postprocess_set_room); 0 → none. */
   double drift_cells;        /* N: inside cells */
   double drift_damping;      /* G: Σ over boundary nodes of the FV loss g */
-  /* κ: the restoring term the uniform mode feels in the precision the run
-   * used (rw_uniform_mode_restoring); 0 in fp64. */
-  double drift_restoring;
   /* The uniform mode as the solver measured it (rw_solver_uniform_mode):
    * the sum of p at drift_steps[k], k < drift_count (steps rising, the
    * first 0). With two or more samples and drift_cells > 0 it replaces the
@@ -91,19 +87,14 @@ typedef struct {
 void rw_postprocess_init (RwPostprocess *pp, double fs_grid_hz, double fmax_hz,
                           double spacing_m);
 
-/* Describes the room for the drift removal: N and G from the grid and the
- * surfaces' R (FV boundary only; other boundaries leave the model off),
- * and the direct sound's arrival from the source and receiver cells. Call
- * after rw_postprocess_init, once per receiver. */
+/* Describes the room for the drift removal: N, and G from the grid and
+ * the surfaces' R (the model: FV boundary only; other boundaries leave it
+ * off; not computed when drift_count ≥ 2 measured samples are set, which
+ * serve any boundary), and the direct sound's arrival from the source and
+ * receiver cells. Call after rw_postprocess_init (and after setting the
+ * samples), once per receiver. */
 void rw_postprocess_set_room (RwPostprocess *pp, const RwGrid *g, const double *surface_R,
                               RwBoundary boundary, size_t source_cell, size_t receiver_cell);
-/* κ: the air update leaves out its centre term 2 − 6λ², which is 0 in
- * exact arithmetic and in fp64 but 1.2e-7 with fp32's λ² (rounded down,
- * rw-scheme.h), so a uniform field is pulled back by κ M a step (κ = that
- * term times the air nodes' share of the inside cells): the drift
- * oscillates (period 2π/√κ steps) instead of settling. fp16 storage
- * computes in fp32. */
-double rw_uniform_mode_restoring (const RwGrid *g, RwPrecision precision);
 /* G = Σ over boundary nodes of λ β (6 − K)/2 (rw-scheme.h's FV loss). */
 double rw_uniform_mode_damping (const RwGrid *g, const double *surface_R);
 

@@ -279,15 +279,10 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
        * differs between receivers (one pass over the grid, not one each). */
       if (r == 0)
         {
+          /* the uniform mode as measured (replaces the model) */
+          pp.drift_count = rw_solver_uniform_mode (solver, &pp.drift_steps, &pp.drift_sums);
           rw_postprocess_set_room (&pp, grid, surface_R, cfg->boundary, out->source_cell,
                                    out->receiver_cells[r]);
-          if (pp.drift_cells > 0)
-            pp.drift_restoring = rw_uniform_mode_restoring (grid, cfg->precision);
-          /* the uniform mode as measured, for any boundary: replaces the
-           * model where the backend gives readings */
-          pp.drift_count = rw_solver_uniform_mode (solver, &pp.drift_steps, &pp.drift_sums);
-          if (pp.drift_count >= 2)
-            pp.drift_cells = (double) grid->n_inside;
         }
       double d2 = 0;
       for (int k = 0; k < 3; k++)

@@ -30,8 +30,6 @@ struct RwSolver {
   size_t quiet_from;             /* first step from which the energy may not grow */
   double e_first, e_min;         /* first reading from quiet_from on; least since; 0: none */
   size_t e_min_step;
-  double e_last;                 /* last reading, at e_last_step */
-  size_t e_last_step;
   /* the sum of p at each reading (rw_solver_uniform_mode) */
   size_t *m_steps;
   double *m_sums;
@@ -464,8 +462,6 @@ check_energy (RwSolver *s, RwError *err)
   const double e = reading[0];
   if ((s->m_count == 0 && !record_sum (s, 0, 0.0)) || !record_sum (s, s->step, reading[1]))
     return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the solver's uniform-mode readings"));
-  s->e_last = e;
-  s->e_last_step = s->step;
   if (!isfinite (e))
     return rw_fail (err, RW_ERROR_UNSTABLE,
                     _("The simulation became unstable after %zu steps: the field's energy is not "
@@ -546,14 +542,6 @@ rw_solver_uniform_mode (const RwSolver *s, const size_t **steps, const double **
   *steps = s->m_steps;
   *sums = s->m_sums;
   return s->m_count;
-}
-
-double
-rw_solver_energy (const RwSolver *s, size_t *step)
-{
-  if (step != NULL)
-    *step = s->e_last_step;
-  return s->e_last;
 }
 
 const double *

@@ -113,9 +113,6 @@ const RwGrid *rw_solver_grid (const RwSolver *s);        /* the setup's grid */
 bool rw_solver_advance (RwSolver *s, size_t n, RwError *err);
 /* Receiver r's samples so far (rw_solver_step() of them). */
 const double *rw_solver_receiver (const RwSolver *s, size_t r);
-/* The last energy reading of the growth monitor and the step it was taken
- * at (0 and 0 before the first; see RW_ENERGY_CHECK_STEPS). */
-double rw_solver_energy (const RwSolver *s, size_t *step);
 /* The sum of p over the inside cells (N times the room's uniform mode) as
  * the monitor read it: at step 0 (0), every RW_ENERGY_CHECK_STEPS steps and
  * at the run's last step; *steps and *sums (count entries, steps rising)
