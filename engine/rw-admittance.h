@@ -42,7 +42,7 @@ typedef struct {
   double F;                          /* stiffness, 1/s */
 } RwBranch;
 
-typedef struct {
+typedef struct RwAdmittance {
   double Y0;                         /* conductance, ≥ 0 */
   int n_branches;                    /* 0 … RW_ADM_MAX_BRANCHES */
   RwBranch branch[RW_ADM_MAX_BRANCHES];

@@ -54,6 +54,11 @@ bool rw_boundary_parse (const char *s, RwBoundary *out);
 typedef struct RwSolverSetup {
   const RwGrid *grid;
   const double *surface_R;        /* grid->n_surfaces reflection factors */
+  /* grid->n_surfaces admittances (rw-admittance.h), or NULL: every surface
+   * frequency independent, Y0 = (1 − R)/(1 + R) from surface_R. The FV
+   * boundary uses these; LRS and Savioja use surface_R (frequency
+   * independent). */
+  const struct RwAdmittance *surface_Y;
   RwBoundary boundary;
   RwPrecision precision;
   size_t n_steps;                 /* length of the run (and of source_signal) */
