@@ -43,6 +43,7 @@ typedef struct RwBackendOps {
   bool supports_f16;           /* fp16 storage (RW_PRECISION_F16) */
   bool host_memory;            /* the field lives in host RAM (memory_bytes counts there) */
   int max_steps_per_pass;      /* most time steps one pass of its kernel advances */
+  bool supports_branches;      /* FV with frequency-dependent admittances (RwSolverSetup.surface_Y) */
   /* true when usable here (at least one device); else why (e.g. "no CUDA
    * device found"). */
   bool (*available) (char *why, size_t why_len);

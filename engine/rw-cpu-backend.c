@@ -41,6 +41,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rw-admittance.h"
 #include "rw-i18n.h"
 
 /* Strip depth: 3 planes of the strip in fp64 should stay within ~256 KiB
@@ -75,8 +76,21 @@ typedef struct {
   uint16_t *b_surf;
   size_t n_bnd;
 
-  double *beta_f64, *R_f64;    /* per surface */
+  double *beta_f64, *R_f64;    /* per surface (FV with branches: Y0 + Σ b_m) */
   float *beta_f32, *R_f32;
+
+  /* Frequency-dependent surfaces (FV only; rw-scheme.h): surface s has
+   * surf_M[s] branches whose coefficients (b, b_d, bD̂, bF̂) start at
+   * coef_*[4 · surf_coef[s]]; en_dh/en_fh give the energy they store. A
+   * boundary node on such a surface keeps its branch states v, q from
+   * b_state[b] on (UINT32_MAX: a frequency-independent node). */
+  int *surf_M;
+  size_t *surf_coef;
+  double *coef_f64, *en_f64, *en_f32;   /* en: D̂, F̂ per branch as each precision rounds them */
+  float *coef_f32;
+  uint32_t *b_state;
+  void *sv, *sq;               /* T per branch state */
+  size_t n_state;
 
   CpuStrip *strips;
   size_t n_strips;
@@ -120,6 +134,25 @@ word_bytes (RwPrecision p)
   return p == RW_PRECISION_F64 ? sizeof (double) : sizeof (float);
 }
 
+/* The branch states of the frequency-dependent boundary nodes (FV only):
+ * v and q per branch and node, in the precision of the field, and the
+ * node's offset. Nodes are counted by surface from the grid. */
+static size_t
+cpu_branch_state_bytes (const RwSolverSetup *s)
+{
+  const RwGrid *g = s->grid;
+  if (s->surface_Y == NULL || s->boundary != RW_BOUNDARY_FV || g->surface == NULL)
+    return 0;
+  size_t M = 0;
+  for (size_t i = 0; i < g->n_surfaces; i++)
+    if (s->surface_Y[i].n_branches > (int) M)
+      M = (size_t) s->surface_Y[i].n_branches;
+  if (M == 0)
+    return 0;
+  /* an upper bound: every boundary node with the most branches */
+  return g->n_boundary * (sizeof (uint32_t) + 2 * M * word_bytes (s->precision));
+}
+
 /* Two fields, the boundary list (index, mask, K, surface: 12 B), the row
  * tables, the runs (a run starts at a boundary node, so there are at most
  * n_boundary of them), strips, per-thread save buffers (at most a plane). */
@@ -133,7 +166,8 @@ cpu_memory_bytes (const RwSolverSetup *s)
          + 2 * (rows + 1) * sizeof (size_t)
          + g->ny * sizeof (CpuStrip)
          + (size_t) cpu_threads (s) * (g->nx * g->ny + 1) * sizeof (double)
-         + 4 * g->n_surfaces * sizeof (double);
+         + 4 * g->n_surfaces * sizeof (double)
+         + cpu_branch_state_bytes (s);
 }
 
 static void
@@ -155,6 +189,15 @@ cpu_destroy (void *state)
   free (st->R_f64);
   free (st->beta_f32);
   free (st->R_f32);
+  free (st->surf_M);
+  free (st->surf_coef);
+  free (st->coef_f64);
+  free (st->coef_f32);
+  free (st->en_f64);
+  free (st->en_f32);
+  free (st->b_state);
+  free (st->sv);
+  free (st->sq);
   free (st->strips);
   free (st->save);
   free (st);
@@ -290,6 +333,71 @@ build_rows (CpuState *st, RwError *err)
   st->run_off[rows] = nr;
   st->bnd_off[rows] = nb;
   st->n_bnd = nb;
+  return true;
+}
+
+/* Branch coefficients per surface and state offsets per boundary node,
+ * for the FV boundary with frequency-dependent admittances. */
+static bool
+build_branches (CpuState *st, RwError *err)
+{
+  const RwSolverSetup *su = &st->setup;
+  const RwGrid *g = st->g;
+  if (su->surface_Y == NULL || su->boundary != RW_BOUNDARY_FV)
+    return true;
+  size_t ns = g->n_surfaces > 0 ? g->n_surfaces : 1, nbr = 0;
+  for (size_t s = 0; s < g->n_surfaces; s++)
+    nbr += (size_t) su->surface_Y[s].n_branches;
+  st->surf_M = calloc (ns, sizeof (int));
+  st->surf_coef = calloc (ns, sizeof (size_t));
+  st->coef_f64 = calloc (4 * nbr + 1, sizeof (double));
+  st->coef_f32 = calloc (4 * nbr + 1, sizeof (float));
+  st->en_f64 = calloc (2 * nbr + 1, sizeof (double));
+  st->en_f32 = calloc (2 * nbr + 1, sizeof (double));
+  st->b_state = malloc ((st->n_bnd + 1) * sizeof (uint32_t));
+  if (!st->surf_M || !st->surf_coef || !st->coef_f64 || !st->coef_f32 || !st->en_f64
+      || !st->en_f32 || !st->b_state)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the solver's boundary tables"));
+  size_t off = 0;
+  for (size_t s = 0; s < g->n_surfaces; s++)
+    {
+      const RwAdmittance *a = &su->surface_Y[s];
+      st->surf_M[s] = a->n_branches;
+      st->surf_coef[s] = off;
+      if (a->n_branches == 0)
+        continue;
+      for (int m = 0; m < a->n_branches; m++)
+        {
+          RwBranchCoef c = rw_branch_coef (a->branch[m].D, a->branch[m].E, a->branch[m].F,
+                                           su->time_step_s);
+          rw_branch_coef_f64 (&c, st->coef_f64 + 4 * (off + m), st->en_f64 + 2 * (off + m));
+          rw_branch_coef_f32 (&c, st->coef_f32 + 4 * (off + m), st->en_f32 + 2 * (off + m));
+        }
+      st->beta_f64[s] = rw_branch_beta_f64 (a->Y0, st->coef_f64 + 4 * off, a->n_branches);
+      st->beta_f32[s] = rw_branch_beta_f32 (a->Y0, st->coef_f32 + 4 * off, a->n_branches);
+      off += (size_t) a->n_branches;
+    }
+  size_t n_state = 0;
+  for (size_t b = 0; b < st->n_bnd; b++)
+    {
+      int M = st->surf_M[st->b_surf[b]];
+      if (M == 0)
+        {
+          st->b_state[b] = UINT32_MAX;
+          continue;
+        }
+      if (n_state + (size_t) M >= UINT32_MAX)
+        return rw_fail (err, RW_ERROR_MEMORY, _("Too many branch states for the solver's tables"));
+      st->b_state[b] = (uint32_t) n_state;
+      n_state += (size_t) M;
+    }
+  st->n_state = n_state;
+  /* zeroed: the run starts from rest */
+  st->sv = calloc (n_state + 1, word_bytes (st->precision));
+  st->sq = calloc (n_state + 1, word_bytes (st->precision));
+  if (st->sv == NULL || st->sq == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the branch states (%zu values)"),
+                    2 * n_state);
   return true;
 }
 
@@ -458,7 +566,7 @@ cpu_create (const RwSolverSetup *setup, RwError *err)
       st->beta_f32[s] = (float) beta;
       st->R_f32[s] = (float) R;
     }
-  if (!build_rows (st, err) || !build_strips (st, err))
+  if (!build_rows (st, err) || !build_strips (st, err) || !build_branches (st, err))
     {
       cpu_destroy (st);
       return NULL;
@@ -582,6 +690,7 @@ cpu_device_info (int device, RwDeviceInfo *info, RwError *err)
 const RwBackendOps rw_cpu_backend = {
   .name = "cpu",
   .supports_f16 = false,
+  .supports_branches = true,
   .host_memory = true,
   .max_steps_per_pass = RW_CPU_MAX_STEPS_PER_PASS,
   .device_count = cpu_device_count,
@@ -647,8 +756,20 @@ RW_CPU_FN (update_plane) (const CpuState *st, const T *restrict p, T *restrict q
           size_t i = b_index[b];
           /* Outside neighbours hold 0: the six-sum is the inside sum. */
           T sum_in = p[i - 1] + p[i + 1] + p[i - nx] + p[i + nx] + p[i - nxy] + p[i + nxy];
-          T v = RW_CPU_FN (rw_update_fv) (st->b_K[b], p[i], sum_in, save[b - b0],
+          T v;
+          if (st->b_state == NULL || st->b_state[b] == UINT32_MAX)
+            v = RW_CPU_FN (rw_update_fv) (st->b_K[b], p[i], sum_in, save[b - b0],
                                           beta[st->b_surf[b]]);
+          else
+            {
+              const uint16_t s = st->b_surf[b];
+              const T *coef = (const T *) (sizeof (T) == sizeof (double) ? (void *) st->coef_f64
+                                                                         : (void *) st->coef_f32);
+              T *sv = (T *) st->sv + st->b_state[b], *sq = (T *) st->sq + st->b_state[b];
+              v = RW_CPU_FN (rw_update_fv_branches) (st->b_K[b], (T) (6 - st->b_K[b]), p[i],
+                                                     sum_in, save[b - b0], beta[s], st->surf_M[s],
+                                                     coef + 4 * st->surf_coef[s], sv, sq);
+            }
           q[i] = v;
           acc += v;
         }
@@ -859,7 +980,21 @@ RW_CPU_FN (energy) (const CpuState *st, double *out)
   const T *p = st->p, *q = st->q;
   const uint8_t *K = st->g->K;
   const size_t nx = st->nx, ny = st->ny, nxy = st->nxy;
-  const double l2 = RW_LAMBDA2;
+  /* The invariant of the scheme as this precision runs it: its own λ²,
+   * and c_K p⁺ p per node, c_K = 2 − Kλ² − (the centre coefficient the
+   * update uses): the air update leaves 2 − 6λ² out, a boundary node rounds
+   * 2 − Kλ². Multiplying the update by p⁺ − p⁻, the term −c_K p (p⁺ − p⁻)
+   * telescopes into c_K p⁺ p. c_K is ~1e-7 in fp32 and ~1e-16 in fp64; in
+   * fp32 it is the energy of the uniform mode, which a frequency-dependent
+   * wall with a mass and no stiffness moves (the room's volume changes),
+   * and without it that energy shows as a rise of 1e-3 (test
+   * solver-energy-branches). */
+  const T l2t = sizeof (T) == sizeof (double) ? (T) RW_LAMBDA2_F64 : (T) RW_LAMBDA2_F32;
+  const double l2 = (double) l2t;
+  double cK[7];
+  for (int k = 0; k < 6; k++)
+    cK[k] = 2.0 - k * l2 - (double) (2 - (T) k * l2t);
+  cK[6] = 2.0 - 6.0 * l2;
   double total = 0.0, sum = 0.0;
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : total, sum) num_threads(st->threads)
   for (size_t z = st->zmin; z < st->zmax; z++)
@@ -873,6 +1008,7 @@ RW_CPU_FN (energy) (const CpuState *st, double *out)
               continue;
             const double pi = (double) p[i], qi = (double) q[i], d = pi - qi;
             plane += d * d;
+            plane += cK[K[i]] * pi * qi;
             plane_sum += pi;
             const size_t nb[3] = { i + 1, i + nx, i + nxy };
             const bool ok[3] = { x + 1 < nx, y + 1 < ny, z + 1 < st->nz };
@@ -882,6 +1018,29 @@ RW_CPU_FN (energy) (const CpuState *st, double *out)
           }
       total += plane;
       sum += plane_sum;
+    }
+  /* what the branches store: λ S Σ_m (D̂ v² + F̂ q²) per node (rw-scheme.h) */
+  if (st->b_state != NULL)
+    {
+      const T *sv = st->sv, *sq = st->sq;
+      const double *en = sizeof (T) == sizeof (double) ? st->en_f64 : st->en_f32;
+      double stored = 0.0;
+#pragma omp parallel for reduction(+ : stored) num_threads(st->threads)
+      for (size_t b = 0; b < st->n_bnd; b++)
+        {
+          if (st->b_state[b] == UINT32_MAX)
+            continue;
+          const uint16_t s = st->b_surf[b];
+          const size_t o = st->b_state[b], c = st->surf_coef[s];
+          double e = 0.0;
+          for (int m = 0; m < st->surf_M[s]; m++)
+            {
+              const double v = (double) sv[o + m], q = (double) sq[o + m];
+              e += en[2 * (c + m)] * v * v + en[2 * (c + m) + 1] * q * q;
+            }
+          stored += 0.57735026918962576451 * (double) (6 - st->b_K[b]) * e;
+        }
+      total += stored;
     }
   out[0] = total;
   out[1] = sum;

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rw-admittance.h"
 #include "rw-i18n.h"
 
 struct RwSolver {
@@ -260,6 +261,25 @@ check_setup (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
   for (size_t s = 0; s < g->n_surfaces; s++)
     if (!rw_reflection_check (st->surface_R[s], st->boundary, err))
       return rw_fail_prefix (err, _("Surface %zu"), s);
+  if (st->surface_Y != NULL && st->boundary == RW_BOUNDARY_FV)
+    {
+      bool branches = false;
+      for (size_t s = 0; s < g->n_surfaces; s++)
+        {
+          if (!rw_admittance_check (&st->surface_Y[s], err))
+            return rw_fail_prefix (err, _("Surface %zu"), s);
+          branches = branches || rw_admittance_is_frequency_dependent (&st->surface_Y[s]);
+        }
+      if (branches && !(isfinite (st->time_step_s) && st->time_step_s > 0))
+        return rw_fail (err, RW_ERROR_INPUT,
+                        _("Frequency-dependent surfaces need the time step, not %g s"),
+                        st->time_step_s);
+      if (branches && !ops->supports_branches)
+        return rw_fail (err, RW_ERROR_UNSUPPORTED,
+                        _("The %s backend does not yet run frequency-dependent materials; "
+                          "use the CPU backend, or frequency-independent surfaces "
+                          "(--reflection R or {\"R\": r} in the map file)"), ops->name);
+    }
 
   if (!check_cell (g, st->source_cell, _("source"), err))
     return false;
@@ -447,6 +467,19 @@ record_sum (RwSolver *s, size_t step, double sum)
     }
   s->m_steps[s->m_count] = step;
   s->m_sums[s->m_count++] = sum;
+  return true;
+}
+
+bool
+rw_solver_energy (RwSolver *s, double *energy, RwError *err)
+{
+  double reading[2];
+  if (s->ops->energy == NULL)
+    return rw_fail (err, RW_ERROR_UNSUPPORTED, _("The %s backend does not report the energy"),
+                    s->ops->name);
+  if (!s->ops->energy (s->state, reading, err))
+    return false;
+  *energy = reading[0];
   return true;
 }
 

@@ -59,6 +59,7 @@ typedef struct RwSolverSetup {
    * boundary uses these; LRS and Savioja use surface_R (frequency
    * independent). */
   const struct RwAdmittance *surface_Y;
+  double time_step_s;             /* 1/fs of the grid; needed with branches in surface_Y */
   RwBoundary boundary;
   RwPrecision precision;
   size_t n_steps;                 /* length of the run (and of source_signal) */
@@ -126,6 +127,10 @@ const double *rw_solver_receiver (const RwSolver *s, size_t r);
  * gives no readings. */
 size_t rw_solver_uniform_mode (const RwSolver *s, const size_t **steps, const double **sums);
 bool rw_solver_read_field (RwSolver *s, double *p, double *p_prev, RwError *err);
+/* The FV energy of the current state as the backend sums it (what the
+ * growth monitor reads): rw_field_energy of the field plus, with
+ * frequency-dependent surfaces, what their branches store (rw-scheme.h). */
+bool rw_solver_energy (RwSolver *s, double *energy, RwError *err);
 bool rw_solver_read_slice (RwSolver *s, int axis, size_t index, float *out, RwError *err);
 void rw_solver_free (RwSolver *s);
 

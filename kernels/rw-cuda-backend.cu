@@ -1174,6 +1174,7 @@ static const RwBackendOps rw_cuda_ops = {
   true,                         /* supports_f16 */
   false,                        /* host_memory: the field is in device memory */
   2,                            /* max_steps_per_pass: variant 13 */
+  false,                        /* supports_branches: not yet */
   rw_cuda_available,
   rw_cuda_device_count,
   rw_cuda_device_info_op,
