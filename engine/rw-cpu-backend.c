@@ -980,21 +980,7 @@ RW_CPU_FN (energy) (const CpuState *st, double *out)
   const T *p = st->p, *q = st->q;
   const uint8_t *K = st->g->K;
   const size_t nx = st->nx, ny = st->ny, nxy = st->nxy;
-  /* The invariant of the scheme as this precision runs it: its own λ²,
-   * and c_K p⁺ p per node, c_K = 2 − Kλ² − (the centre coefficient the
-   * update uses): the air update leaves 2 − 6λ² out, a boundary node rounds
-   * 2 − Kλ². Multiplying the update by p⁺ − p⁻, the term −c_K p (p⁺ − p⁻)
-   * telescopes into c_K p⁺ p. c_K is ~1e-7 in fp32 and ~1e-16 in fp64; in
-   * fp32 it is the energy of the uniform mode, which a frequency-dependent
-   * wall with a mass and no stiffness moves (the room's volume changes),
-   * and without it that energy shows as a rise of 1e-3 (test
-   * solver-energy-branches). */
-  const T l2t = sizeof (T) == sizeof (double) ? (T) RW_LAMBDA2_F64 : (T) RW_LAMBDA2_F32;
-  const double l2 = (double) l2t;
-  double cK[7];
-  for (int k = 0; k < 6; k++)
-    cK[k] = 2.0 - k * l2 - (double) (2 - (T) k * l2t);
-  cK[6] = 2.0 - 6.0 * l2;
+  const double l2 = RW_LAMBDA2;
   double total = 0.0, sum = 0.0;
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : total, sum) num_threads(st->threads)
   for (size_t z = st->zmin; z < st->zmax; z++)
@@ -1008,7 +994,6 @@ RW_CPU_FN (energy) (const CpuState *st, double *out)
               continue;
             const double pi = (double) p[i], qi = (double) q[i], d = pi - qi;
             plane += d * d;
-            plane += cK[K[i]] * pi * qi;
             plane_sum += pi;
             const size_t nb[3] = { i + 1, i + nx, i + nxy };
             const bool ok[3] = { x + 1 < nx, y + 1 < ny, z + 1 < st->nz };
