@@ -28,7 +28,9 @@
  */
 #pragma once
 
+#ifndef __cplusplus
 #include <complex.h>
+#endif
 #include <stdbool.h>
 #include <stddef.h>
 #include "rw-error.h"
@@ -58,12 +60,14 @@ bool rw_admittance_is_frequency_dependent (const RwAdmittance *a);
  * least one non-zero element. Fails with RW_ERROR_INPUT saying which. */
 bool rw_admittance_check (const RwAdmittance *a, RwError *err);
 
+#ifndef __cplusplus   /* C99 complex; the CUDA sources need only the model */
 double complex rw_admittance_eval (const RwAdmittance *a, double f_hz);
 /* Absorption of a surface of admittance Y: at normal incidence, and
  * random-incidence (Paris' integral, numerically: exact for real Y to 1e-9
  * against rw_statistical_absorption). */
 double rw_alpha_normal (double complex Y);
 double rw_alpha_random (double complex Y);
+#endif
 /* Band means of the above for octave band b (0 = 63 Hz … 7 = 8 kHz). */
 double rw_admittance_band_alpha (const RwAdmittance *a, int band, bool random_incidence);
 

@@ -459,6 +459,7 @@ rw_cuda_launch_step (RwCudaState *st, int step)
                                      dim3 ((unsigned) st->n_items), dim3 (st->bx, st->by), args,
                                      st->shm, st->stream),
                _("the launch of the production kernel (one step)"));
+  rw_cuda_launch_branches (st, step);
 }
 
 /* ------------------------------------------------------------- autotune */
@@ -626,6 +627,25 @@ rw_field_pointers (RwCudaState *st)
   return true;
 }
 
+/* The branch nodes and their states (rw-cuda-branches.cu), bounded by
+ * every boundary node having the most branches of any surface; and the
+ * per-surface tables. */
+static size_t
+rw_cuda_branch_bytes (const RwSolverSetup *setup)
+{
+  const RwGrid *g = setup->grid;
+  if (setup->surface_Y == NULL || setup->boundary != RW_BOUNDARY_FV)
+    return 0;
+  size_t M = 0;
+  for (size_t s = 0; s < g->n_surfaces; s++)
+    M = std::max (M, (size_t) std::max (setup->surface_Y[s].n_branches, 0));
+  if (M == 0)
+    return 0;
+  const size_t a = setup->precision == RW_PRECISION_F64 ? sizeof (double) : sizeof (float);
+  return g->n_boundary * (sizeof (RwBranchNode) + 2 * M * a)
+         + g->n_surfaces * (sizeof (int) + a + RW_ADM_MAX_BRANCHES * (4 * a + 2 * sizeof (double)));
+}
+
 static size_t
 rw_cuda_memory_bytes (const RwSolverSetup *setup)
 {
@@ -638,7 +658,8 @@ rw_cuda_memory_bytes (const RwSolverSetup *setup)
          + n / 8 + 8                                               /* air bits (≥ 2 cells a bit) */
          + rw_cuda_items_bound (pitch, g->ny, g->nz, rw_elem_bytes (setup->precision)) * sizeof (int4)
          + setup->n_receivers * (RW_RCV_CHUNK * sizeof (double) + sizeof (size_t))
-         + plane * sizeof (float) + 256;
+         + plane * sizeof (float) + 256
+         + rw_cuda_branch_bytes (setup);
 }
 
 /* Host RAM besides (RwBackendOps.host_bytes; rw_cuda_host_bytes). */
@@ -718,6 +739,86 @@ rw_tb_setup (RwCudaState *st, const uint8_t *cells, RwError *err)
   return true;
 }
 
+/* Frequency-dependent surfaces (FV): per surface its branch count, Y0 + Σ b
+ * and coefficients in the arithmetic type, rounded as the CPU backend
+ * rounds them (rw-scheme.h), the branch node list and zeroed states.
+ * Fills listed[s] for rw_cuda_pack_cells (allocated here: NULL when the
+ * setup has no such surface). */
+static bool
+rw_branch_setup (RwCudaState *st, const RwSolverSetup *setup, bool *&listed, RwError *err)
+{
+  const RwGrid *g = setup->grid;
+  const size_t ns = g->n_surfaces > 0 ? g->n_surfaces : 1;
+  bool any = false;
+  if (setup->surface_Y != NULL && setup->boundary == RW_BOUNDARY_FV)
+    for (size_t s = 0; s < g->n_surfaces; s++)
+      any = any || setup->surface_Y[s].n_branches > 0;
+  if (!any)
+    return true;
+  const bool f64 = setup->precision == RW_PRECISION_F64;
+  const size_t a = f64 ? sizeof (double) : sizeof (float), per = 4 * RW_ADM_MAX_BRANCHES;
+  int *M = (int *) calloc (ns, sizeof (int));
+  double *cd = (double *) calloc (ns * per, sizeof (double)), *bd = (double *) calloc (ns, sizeof (double));
+  float *cf = (float *) calloc (ns * per, sizeof (float)), *bf = (float *) calloc (ns, sizeof (float));
+  double *en = (double *) calloc (ns * 2 * RW_ADM_MAX_BRANCHES, sizeof (double));
+  listed = (bool *) calloc (ns, sizeof (bool));
+  RwBranchNode *nodes = NULL;
+  bool ok = M && cd && bd && cf && bf && en && listed;
+  if (!ok)
+    rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
+  for (size_t s = 0; ok && s < g->n_surfaces; s++)
+    {
+      const RwAdmittance *y = &setup->surface_Y[s];
+      M[s] = y->n_branches;
+      listed[s] = y->n_branches > 0;
+      for (int m = 0; m < y->n_branches; m++)
+        {
+          const RwBranchCoef c = rw_branch_coef (y->branch[m].D, y->branch[m].E, y->branch[m].F,
+                                                 setup->time_step_s);
+          double *w = en + s * 2 * RW_ADM_MAX_BRANCHES + 2 * m;
+          if (f64)
+            rw_branch_coef_f64 (&c, cd + s * per + 4 * m, w);
+          else
+            rw_branch_coef_f32 (&c, cf + s * per + 4 * m, w);
+        }
+      if (y->n_branches > 0)
+        {
+          bd[s] = rw_branch_beta_f64 (y->Y0, cd + s * per, y->n_branches);
+          bf[s] = rw_branch_beta_f32 (y->Y0, cf + s * per, y->n_branches);
+        }
+    }
+  size_t n_nodes = 0, n_states = 0;
+  ok = ok && rw_cuda_branch_nodes (g, M, st->nx, &nodes, &n_nodes, &n_states, err);
+  st->n_bn = n_nodes;
+  st->n_bstates = n_states;
+  ok = ok && RW_CUDA (cudaMalloc ((void **) &st->b_M, ns * sizeof (int)))
+       && RW_CUDA (cudaMemcpy (st->b_M, M, ns * sizeof (int), cudaMemcpyHostToDevice))
+       && RW_CUDA (cudaMalloc (&st->b_beta, ns * a))
+       && RW_CUDA (cudaMemcpy (st->b_beta, f64 ? (void *) bd : (void *) bf, ns * a,
+                               cudaMemcpyHostToDevice))
+       && RW_CUDA (cudaMalloc (&st->b_coef, ns * per * a))
+       && RW_CUDA (cudaMemcpy (st->b_coef, f64 ? (void *) cd : (void *) cf, ns * per * a,
+                               cudaMemcpyHostToDevice))
+       && RW_CUDA (cudaMalloc ((void **) &st->b_en, ns * 2 * RW_ADM_MAX_BRANCHES * sizeof (double)))
+       && RW_CUDA (cudaMemcpy (st->b_en, en, ns * 2 * RW_ADM_MAX_BRANCHES * sizeof (double),
+                               cudaMemcpyHostToDevice))
+       && RW_CUDA (cudaMalloc ((void **) &st->bn, (n_nodes + 1) * sizeof (RwBranchNode)))
+       && (n_nodes == 0 || RW_CUDA (cudaMemcpy (st->bn, nodes, n_nodes * sizeof (RwBranchNode),
+                                                cudaMemcpyHostToDevice)))
+       && RW_CUDA (cudaMalloc (&st->bv, (n_states + 1) * a))
+       && RW_CUDA (cudaMalloc (&st->bq, (n_states + 1) * a))
+       && RW_CUDA (cudaMemset (st->bv, 0, (n_states + 1) * a))
+       && RW_CUDA (cudaMemset (st->bq, 0, (n_states + 1) * a));
+  free (M);
+  free (cd);
+  free (bd);
+  free (cf);
+  free (bf);
+  free (en);
+  free (nodes);
+  return ok;
+}
+
 static void *
 rw_cuda_create (const RwSolverSetup *setup, RwError *err)
 {
@@ -791,6 +892,7 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
   /* host copies, malloc'ed (no C++ exception may cross into C); freed
    * at the end either way */
   uint8_t *cells = NULL;
+  bool *listed = NULL;
   int n_slots;
   uint2 *zr = NULL, *zrw = NULL;
   size_t *rcv_pad = NULL;
@@ -826,9 +928,13 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
       rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
       goto fail;
     }
-  if (!rw_cuda_pack_cells (g, setup->surface_R, st->nx, cells, st->slots.R,
-                           st->slots.beta, &n_slots, err))
+  if (!rw_branch_setup (st, setup, listed, err)
+      || !rw_cuda_pack_cells (g, setup->surface_R, listed, st->nx, cells, st->slots.R,
+                              st->slots.beta, &st->slots.list_slot, &n_slots, err))
     goto fail;
+  /* the two-step passes cannot interleave the branch kernel */
+  if (st->n_bn > 0 && st->variant == 13)
+    st->variant = 5;
   /* column ranges on the padded rows (padding columns are empty), and
    * their unions over the wide kernel's groups of W columns */
   st->wide_w = st->variant >= 3 ? rw_wide_w (st->variant, (int) st->elem) : 1;
@@ -935,6 +1041,7 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
 
 fail:
   free (cells);
+  free (listed);
   free (zr);
   free (zrw);
   free (rcv_pad);
@@ -1153,6 +1260,13 @@ rw_cuda_destroy (void *state)
   cudaFree (st->items);
   cudaFree (st->bad);
   cudaFree (st->energy);
+  cudaFree (st->bn);
+  cudaFree (st->b_M);
+  cudaFree (st->b_beta);
+  cudaFree (st->b_coef);
+  cudaFree (st->b_en);
+  cudaFree (st->bv);
+  cudaFree (st->bq);
   cudaFree (st->slice);
   cudaFree (st->rcv_cells);
   cudaFree (st->rcv_dev);
@@ -1174,7 +1288,7 @@ static const RwBackendOps rw_cuda_ops = {
   true,                         /* supports_f16 */
   false,                        /* host_memory: the field is in device memory */
   2,                            /* max_steps_per_pass: variant 13 */
-  false,                        /* supports_branches: not yet */
+  true,                         /* supports_branches: rw-cuda-branches.cu */
   rw_cuda_available,
   rw_cuda_device_count,
   rw_cuda_device_info_op,

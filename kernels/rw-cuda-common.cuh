@@ -18,6 +18,7 @@
 #undef atomic_int
 #include "rw-i18n.h"
 #include "rw-scheme.h"
+#include "rw-admittance.h"
 
 /* Every CUDA runtime call goes through this: a failure becomes an RwError
  * (never an exit), naming the call and the CUDA error. Needs `err` in
@@ -50,6 +51,7 @@ struct RwSlotTable
 {
   double R[RW_CUDA_MAX_SLOTS];
   double beta[RW_CUDA_MAX_SLOTS];
+  int list_slot;                /* FV nodes of this slot: the branch kernel's (−1: none) */
 };
 
 /* Storage → arithmetic and back. fp16 storage computes in fp32. */
@@ -99,7 +101,9 @@ rw_node_update (uint8_t c, A centre, A xm, A xp, A ym, A yp, A zm, A zp, A prev,
     return rw_air (sum, prev);
   const int slot = RW_CELL_SLOT (c);
   if (BND == RW_BOUNDARY_FV)
-    return rw_fv (K, centre, sum, prev, (A) slots.beta[slot]);
+    /* a frequency-dependent node keeps p⁻ here: the branch kernel
+     * (rw-cuda-branches.cu) writes it after the step */
+    return slot == slots.list_slot ? prev : rw_fv (K, centre, sum, prev, (A) slots.beta[slot]);
   int mask = 0;
   mask |= (RW_CELL_K (__ldg (cell + i - sx)) != 0) << 0;
   mask |= (RW_CELL_K (__ldg (cell + i + sx)) != 0) << 1;

@@ -76,6 +76,7 @@ rw_cuda_energy (RwCudaState *st, double *out, RwError *err)
     rw_kernel_energy<<<blocks, 256, 0, st->stream>>> ((const float *) st->p,
                                                       (const float *) st->q, st->cell, n, sy,
                                                       sz, st->energy);
+  rw_cuda_branch_energy (st, st->energy);
   return rw_cuda_ok (cudaGetLastError (), err, _("the launch of rw_kernel_energy"))
          && RW_CUDA (cudaMemcpyAsync (out, st->energy, 2 * sizeof (double), cudaMemcpyDeviceToHost,
                                       st->stream))

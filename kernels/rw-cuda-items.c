@@ -246,9 +246,11 @@ rw_cuda_host_bytes (size_t nx, size_t ny, size_t nz, size_t elem, size_t n_recei
 /* ---------------------------------------------------------------- cells */
 
 bool
-rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, size_t pitch, uint8_t *cells,
-                    double *slot_R, double *slot_beta, int *n_slots, RwError *err)
+rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, const bool *surface_listed,
+                    size_t pitch, uint8_t *cells, double *slot_R, double *slot_beta,
+                    int *list_slot, int *n_slots, RwError *err)
 {
+  *list_slot = -1;
   /* surface → slot, over the surfaces that boundary cells actually touch */
   int *slot_of = malloc ((g->n_surfaces > 0 ? g->n_surfaces : 1) * sizeof *slot_of);
   if (slot_of == NULL)
@@ -277,11 +279,14 @@ rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, size_t pitch, uint
                             i, s, g->n_surfaces);
               break;
             }
+          if (slot_of[s] < 0 && surface_listed != NULL && surface_listed[s] && *list_slot >= 0)
+            slot_of[s] = *list_slot;
           if (slot_of[s] < 0)
             {
-              const double R = surface_R[s];
-              for (int k = 0; k < ns; k++)
-                if (slot_R[k] == R)
+              const bool listed = surface_listed != NULL && surface_listed[s];
+              const double R = listed ? 1.0 : surface_R[s];
+              for (int k = 0; k < ns && !listed; k++)
+                if (slot_R[k] == R && k != *list_slot)
                   slot_of[s] = k;
               if (slot_of[s] < 0)
                 {
@@ -296,6 +301,8 @@ rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, size_t pitch, uint
                     }
                   slot_R[ns] = R;
                   slot_beta[ns] = (1.0 - R) / (1.0 + R);
+                  if (listed)
+                    *list_slot = ns;
                   slot_of[s] = ns++;
                 }
             }
@@ -310,5 +317,48 @@ rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, size_t pitch, uint
   for (int k = ns; k < RW_CUDA_MAX_SLOTS; k++)
     slot_R[k] = 1.0, slot_beta[k] = 0.0;
   *n_slots = ns;
+  return true;
+}
+
+bool
+rw_cuda_branch_nodes (const RwGrid *g, const int *surface_M, size_t pitch, RwBranchNode **nodes,
+                      size_t *n_nodes, size_t *n_states, RwError *err)
+{
+  *nodes = NULL;
+  *n_nodes = *n_states = 0;
+  const size_t n = g->nx * g->ny * g->nz;
+  size_t count = 0, states = 0;
+  for (size_t i = 0; i < n; i++)
+    if (g->K[i] > 0 && g->K[i] < 6)
+      {
+        if (g->surface[i] >= g->n_surfaces)
+          return rw_fail (err, RW_ERROR_INTERNAL, _("boundary cell %zu has no surface (id %u of %zu)"),
+                          i, (unsigned) g->surface[i], g->n_surfaces);
+        if (surface_M[g->surface[i]] > 0)
+          {
+            count++;
+            states += (size_t) surface_M[g->surface[i]];
+          }
+      }
+  if (count == 0)
+    return true;
+  if (states >= UINT32_MAX)
+    return rw_fail (err, RW_ERROR_UNSUPPORTED, _("%zu branch states: more than the CUDA backend "
+                                                 "indexes"), states);
+  RwBranchNode *v = malloc (count * sizeof *v);
+  if (v == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("out of memory for %zu branch nodes"), count);
+  size_t k = 0, off = 0;
+  for (size_t i = 0; i < n; i++)
+    if (g->K[i] > 0 && g->K[i] < 6 && surface_M[g->surface[i]] > 0)
+      {
+        const size_t x = i % g->nx, yz = i / g->nx;
+        v[k++] = (RwBranchNode) { (uint64_t) (x + pitch * yz), (uint32_t) off, g->surface[i],
+                                  g->K[i], 0 };
+        off += (size_t) surface_M[g->surface[i]];
+      }
+  *nodes = v;
+  *n_nodes = count;
+  *n_states = states;
   return true;
 }

@@ -96,9 +96,34 @@ size_t rw_cuda_host_bytes (size_t nx, size_t ny, size_t nz, size_t elem, size_t 
  * RW_ERROR_UNSUPPORTED when the boundary cells use more than
  * RW_CUDA_MAX_SLOTS distinct reflection factors. `cells` has
  * pitch·ny·nz bytes (rows of `pitch` ≥ nx cells; the caller zeroes the
- * padding); slot_R / slot_beta have RW_CUDA_MAX_SLOTS entries. */
-bool rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, size_t pitch, uint8_t *cells,
-                         double *slot_R, double *slot_beta, int *n_slots, RwError *err);
+ * padding); slot_R / slot_beta have RW_CUDA_MAX_SLOTS entries.
+ * surface_listed (NULL: none): surfaces whose nodes the branch kernel
+ * updates (frequency-dependent admittances); their cells all get one
+ * slot of their own, *list_slot (−1 when no cell is listed), which the
+ * main kernels leave alone. */
+bool rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, const bool *surface_listed,
+                         size_t pitch, uint8_t *cells, double *slot_R, double *slot_beta,
+                         int *list_slot, int *n_slots, RwError *err);
+
+/* A boundary node the branch kernel updates (rw-cuda-branches.cu): its
+ * padded cell index, the offset of its branch states, its surface and K.
+ * 16 bytes. */
+typedef struct {
+  uint64_t i;
+  uint32_t state;
+  uint16_t surface;
+  uint8_t K;
+  uint8_t pad;
+} RwBranchNode;
+
+/* The branch nodes of a grid: the boundary nodes on surfaces with
+ * surface_M[s] > 0 branches, in index order (as the CPU backend walks
+ * them), each with surface_M of consecutive states. *nodes is malloc'ed
+ * (NULL when none). Fails with RW_ERROR_MEMORY, or RW_ERROR_INTERNAL on a
+ * boundary cell without a valid surface. */
+bool rw_cuda_branch_nodes (const RwGrid *g, const int *surface_M, size_t pitch,
+                           RwBranchNode **nodes, size_t *n_nodes, size_t *n_states,
+                           RwError *err);
 
 #ifdef __cplusplus
 }

@@ -85,11 +85,25 @@ struct RwCudaState
   int4 *tb_items;               /* variant 13: x0, y0, z0, z1 of each tile chunk */
   size_t n_tb_items;
   double *energy;               /* the growth monitor's two sums (rw-cuda-energy.cu) */
+  /* frequency-dependent FV nodes (rw-cuda-branches.cu): the list, per
+   * surface its branch count, Y0 + Σ b, coefficients (4 per branch, at
+   * s · 4 · RW_ADM_MAX_BRANCHES) and energy weights (2 per branch), all in
+   * the arithmetic type (en: double), and the states v, q */
+  RwBranchNode *bn;
+  size_t n_bn, n_bstates;
+  int *b_M;
+  void *b_beta, *b_coef, *bv, *bq;
+  double *b_en;
   cudaError_t launch_error;     /* the first failed launch since the last check … */
   const char *launch_what;      /* … and which it was (rw_launched) */
   cudaStream_t stream;
   cudaEvent_t ev0, ev1;
 };
+
+/* After each step of the main kernel: the branch nodes (reads st->p,
+ * writes st->q); and their stored energy added to *total (device). */
+void rw_cuda_launch_branches (RwCudaState *st, int step);
+void rw_cuda_branch_energy (RwCudaState *st, double *total);
 
 /* The discrete energy of the current field pair and the sum of p
  * (RwBackendOps.energy: out[0], out[1]; rw-cuda-energy.cu). */

@@ -222,10 +222,10 @@ check_pack (void)
   RwGrid g = { .nx = nx, .ny = ny, .nz = nz, .K = K, .surface = surface, .n_surfaces = 4 };
   uint8_t cells[pitch * ny * nz];
   double slot_R[RW_CUDA_MAX_SLOTS], slot_beta[RW_CUDA_MAX_SLOTS];
-  int n_slots = -1;
+  int n_slots = -1, list_slot = 7;
   memset (cells, 0xee, sizeof cells);
   RwError err = { 0 };
-  RW_CHECK (rw_cuda_pack_cells (&g, R, pitch, cells, slot_R, slot_beta, &n_slots, &err), "%s",
+  RW_CHECK (rw_cuda_pack_cells (&g, R, NULL, pitch, cells, slot_R, slot_beta, &list_slot, &n_slots, &err), "%s",
             err.message);
   RW_CHECK (n_slots == 3, "%d slots", n_slots);
   int wrong = 0, pad = 0;
@@ -256,18 +256,74 @@ check_pack (void)
   for (int i = 0; i < big; i++)
     K2[i] = 3, s2[i] = (uint16_t) i, R2[i] = 0.01 * i;
   RwGrid g2 = { .nx = big, .ny = 1, .nz = 1, .K = K2, .surface = s2, .n_surfaces = big };
-  RW_CHECK (!rw_cuda_pack_cells (&g2, R2, big, cells2, slot_R, slot_beta, &n_slots, &err)
+  RW_CHECK (!rw_cuda_pack_cells (&g2, R2, NULL, big, cells2, slot_R, slot_beta, &list_slot, &n_slots, &err)
             && err.code == RW_ERROR_UNSUPPORTED, "33 factors: code %d", err.code);
   g2.nx = RW_CUDA_MAX_SLOTS;
-  RW_CHECK (rw_cuda_pack_cells (&g2, R2, big, cells2, slot_R, slot_beta, &n_slots, &err)
+  RW_CHECK (rw_cuda_pack_cells (&g2, R2, NULL, big, cells2, slot_R, slot_beta, &list_slot, &n_slots, &err)
             && n_slots == RW_CUDA_MAX_SLOTS, "32 factors: %d slots", n_slots);
   K2[3] = 7;
-  RW_CHECK (!rw_cuda_pack_cells (&g2, R2, big, cells2, slot_R, slot_beta, &n_slots, &err)
+  RW_CHECK (!rw_cuda_pack_cells (&g2, R2, NULL, big, cells2, slot_R, slot_beta, &list_slot, &n_slots, &err)
             && err.code == RW_ERROR_INTERNAL, "K = 7: code %d", err.code);
   K2[3] = 3;
   s2[5] = RW_NO_SURFACE;
-  RW_CHECK (!rw_cuda_pack_cells (&g2, R2, big, cells2, slot_R, slot_beta, &n_slots, &err)
+  RW_CHECK (!rw_cuda_pack_cells (&g2, R2, NULL, big, cells2, slot_R, slot_beta, &list_slot, &n_slots, &err)
             && err.code == RW_ERROR_INTERNAL, "no surface: code %d", err.code);
+}
+
+/* Frequency-dependent surfaces: their cells share one slot of their own
+ * (never one of a frequency-independent surface, even of equal R), and
+ * the branch nodes are exactly their boundary cells, in index order, with
+ * consecutive state offsets. */
+static void
+check_branch_nodes (void)
+{
+  enum { nx = 5, ny = 3, nz = 4, pitch = 32 };
+  uint8_t K[nx * ny * nz];
+  uint16_t surface[nx * ny * nz];
+  const double R[4] = { 0.5, 0.5, 0.9, 0.5 };
+  const bool listed[4] = { false, true, false, true };
+  const int M[4] = { 0, 3, 0, 5 };
+  for (int i = 0; i < nx * ny * nz; i++)
+    {
+      K[i] = (uint8_t) (i % 7);
+      surface[i] = K[i] > 0 && K[i] < 6 ? (uint16_t) (i % 4) : RW_NO_SURFACE;
+    }
+  RwGrid g = { .nx = nx, .ny = ny, .nz = nz, .K = K, .surface = surface, .n_surfaces = 4 };
+  uint8_t cells[pitch * ny * nz];
+  double slot_R[RW_CUDA_MAX_SLOTS], slot_beta[RW_CUDA_MAX_SLOTS];
+  int n_slots = -1, list_slot = -2;
+  RwError err = { 0 };
+  RW_CHECK (rw_cuda_pack_cells (&g, R, listed, pitch, cells, slot_R, slot_beta, &list_slot,
+                                &n_slots, &err), "%s", err.message);
+  RW_CHECK (n_slots == 3 && list_slot >= 0, "%d slots, list slot %d", n_slots, list_slot);
+  int wrong = 0;
+  for (int i = 0; i < nx * ny * nz; i++)
+    if (K[i] > 0 && K[i] < 6)
+      {
+        const int slot = cells[i % nx + pitch * (i / nx)] >> 3;
+        wrong += listed[surface[i]] ? slot != list_slot
+                                    : slot == list_slot || slot_R[slot] != R[surface[i]];
+      }
+  RW_CHECK (wrong == 0, "%d cells in the wrong slot", wrong);
+
+  RwBranchNode *nodes = NULL;
+  size_t n_nodes = 0, n_states = 0;
+  RW_CHECK (rw_cuda_branch_nodes (&g, M, pitch, &nodes, &n_nodes, &n_states, &err), "%s",
+            err.message);
+  size_t k = 0, off = 0;
+  wrong = 0;
+  for (int i = 0; i < nx * ny * nz; i++)
+    if (K[i] > 0 && K[i] < 6 && M[surface[i]] > 0)
+      {
+        wrong += k >= n_nodes || nodes[k].i != (uint64_t) (i % nx + pitch * (i / nx))
+                 || nodes[k].state != off || nodes[k].surface != surface[i] || nodes[k].K != K[i];
+        off += (size_t) M[surface[i]];
+        k++;
+      }
+  RW_CHECK (k == n_nodes && off == n_states && wrong == 0,
+            "%zu nodes (%zu expected), %zu states (%zu), %d wrong", n_nodes, k, n_states, off,
+            wrong);
+  free (nodes);
 }
 
 /* The host RAM the solver's memory check counts for the CUDA backend. */
@@ -297,5 +353,6 @@ main (void)
   check_slabs ();
   check_quarter_tail ();
   check_pack ();
+  check_branch_nodes ();
   return rw_test_finish ();
 }
