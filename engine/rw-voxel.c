@@ -982,7 +982,8 @@ phys_memory_bytes (void)
  * (surface_area_m2), and the working set of the scan: per line of each
  * axis 8 bytes of offsets, 16 of line record and, assumed, four crossings
  * of 16 bytes; per triangle and axis 4 bytes of tile lists per tile
- * touched (assumed 4); 8 bytes per row (y, z) of node offsets. Returns
+ * touched (assumed 4); 8 bytes per row (y, z) of node offsets and 2 per
+ * boundary node of surface ids for the per-surface sums. Returns
  * SIZE_MAX when it overflows. */
 static size_t
 memory_bytes (size_t nx, size_t ny, size_t nz, size_t n_triangles, double n_boundary,
@@ -997,7 +998,7 @@ memory_bytes (size_t nx, size_t ny, size_t nz, size_t n_triangles, double n_boun
     return SIZE_MAX;
   double lines = (double) ny * nz + (double) nx * nz + (double) nx * ny;
   double bytes = 3.0 * (double) cells + 8.0 * (double) nx * ny
-                 + 4.0 * fmin (n_boundary, (double) cells) + 8.0 * (double) n_surfaces
+                 + 6.0 * fmin (n_boundary, (double) cells) + 8.0 * (double) n_surfaces
                  + lines * (8 + 16 + 4 * 16) + 3.0 * 4 * 4 * (double) n_triangles
                  + 8.0 * (double) ny * nz;
   if (bytes >= (double) SIZE_MAX)
@@ -1255,12 +1256,9 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
   size_t n_inside = 0, n_boundary = 0;
   const size_t n_rows = ny * nz;
   size_t *row_start = calloc (n_rows + 1, sizeof *row_start);
+  uint16_t *node_surface = NULL;   /* per boundary node, for the totals */
   if (row_start == NULL)
-    {
-      rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory for the boundary nodes of %zu × %zu × %zu cells"),
-               mesh_name (mesh), nx, ny, nz);
-      goto fail;
-    }
+    goto nodes_out_of_memory;
   #pragma omp parallel for num_threads (n_threads) schedule (dynamic, 1) reduction (+ : n_inside, n_boundary)
   for (size_t y = 0; y < ny; y++)
     {
@@ -1300,13 +1298,9 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
   /* Surfaces and absorbing areas, a thread per row: each row writes its
    * own slice of the area array, in index order. */
   g->area = malloc ((n_boundary ? n_boundary : 1) * sizeof *g->area);
-  if (g->area == NULL)
-    {
-      free (row_start);
-      rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory for the boundary nodes of %zu × %zu × %zu cells"),
-               mesh_name (mesh), nx, ny, nz);
-      goto fail;
-    }
+  node_surface = malloc ((n_boundary ? n_boundary : 1) * sizeof *node_surface);
+  if (g->area == NULL || node_surface == NULL)
+    goto nodes_out_of_memory;
   #pragma omp parallel for num_threads (n_threads) schedule (dynamic, 64)
   for (size_t r = 0; r < n_rows; r++)
     {
@@ -1317,14 +1311,17 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
       uint16_t *surface = g->surface + nx * r;
       for (size_t x = 0; x < nx; x++)
         if (K[x] > 0 && K[x] < 6)
-          surface[x] = node_boundary (&vx, x, y, z, &g->area[b++]);
+          {
+            surface[x] = node_boundary (&vx, x, y, z, &g->area[b]);
+            node_surface[b++] = surface[x];
+          }
     }
+  /* the per-surface totals in index order, one thread over the nodes
+   * alone: the same sums whatever the number of threads */
+  for (size_t b = 0; b < n_boundary; b++)
+    g->surface_area_m2[node_surface[b]] += (double) g->area[b] * spacing_m * spacing_m;
   free (row_start);
-  /* the per-surface totals in index order, one thread: the same sums
-   * whatever the number of threads */
-  for (size_t i = 0, b = 0; i < n_cells && b < n_boundary; i++)
-    if (g->K[i] > 0 && g->K[i] < 6)
-      g->surface_area_m2[g->surface[i]] += (double) g->area[b++] * spacing_m * spacing_m;
+  free (node_surface);
   g->n_inside = n_inside;
   g->n_boundary = n_boundary;
   if (n_inside == 0)
@@ -1344,6 +1341,11 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
     }
   return g;
 
+nodes_out_of_memory:
+  free (row_start);
+  free (node_surface);
+  rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory for the boundary nodes of %zu × %zu × %zu cells"),
+           mesh_name (mesh), nx, ny, nz);
 fail:
   for (int w = 0; w < 3; w++)
     {
