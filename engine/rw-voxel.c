@@ -27,10 +27,12 @@
  * cases that break single-ray parity). The 2-of-3 vote absorbs what rounding
  * still flips on one axis in degenerate, non-exact input.
  *
- * Surfaces. The crossings are kept per line; a boundary node's surface is
- * the triangle surface crossed on the segment to an outside neighbour (the
- * nearest such crossing over its missing neighbours, so that an edge or
- * corner node gets one of the faces it touches).
+ * Surfaces and areas. The crossings are kept per line; each missing face
+ * of a boundary node finds the triangle its link to the outside neighbour
+ * crosses, weighs |n_d| of that triangle's normal (the node's area is their
+ * sum), and the node takes the surface of one of its faces, drawn by weight
+ * (node_boundary), so that an edge or corner node gets one of the faces it
+ * touches and each surface, in sum, its own area.
  *
  * Cost. Triangles are binned by their projected bounding box into tiles of
  * TILE × TILE lines; a line tests only its tile's triangles. The work is

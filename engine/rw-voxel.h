@@ -16,7 +16,11 @@
  * K[i]: 0 for an outside cell, else the number (1…6) of its six neighbours
  * that are inside. K == 6: an air node. 1 ≤ K ≤ 5: a boundary node, whose
  * surface[i] says which mesh surface its missing neighbours lie behind
- * (the surface crossed between the cell and an outside neighbour).
+ * (the surface crossed between the cell and an outside neighbour; on an
+ * edge or a corner, one of the surfaces its links cross, drawn with
+ * probability proportional to their share of area[b] by a number fixed by
+ * the cell, so that each surface gets its own area in sum, see
+ * docs/VOXELISER.md).
  * Inside cells with no inside neighbour are dropped (made outside).
  *
  * area[b]: the absorbing area of the b-th boundary node, in units of h²,
