@@ -211,6 +211,7 @@ rw_cli_info (int argc, char **argv)
   size_t *tri_count = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (size_t));
   char **material = NULL;
   RwGrid *grid = NULL;
+  double *face_area = NULL;   /* per surface, the uncorrected face count's area */
   int status = RW_EXIT_OK;
   if (R == NULL || tri_count == NULL)
     {
@@ -240,6 +241,15 @@ rw_cli_info (int argc, char **argv)
   grid = r.watertight ? info_grid (mesh, path, fmax_hz, ppw, &grid_err) : NULL;
   if (!r.watertight)
     rw_fail (&grid_err, RW_ERROR_INPUT, _("the mesh is not closed"));
+  face_area = grid ? calloc (grid->n_surfaces, sizeof (double)) : NULL;
+  if (grid && face_area == NULL)
+    {
+      rw_fail (&err, RW_ERROR_MEMORY, _("out of memory"));
+      status = rw_cli_fail (&err);
+      goto out;
+    }
+  if (grid)
+    rw_grid_face_areas_m2 (grid, face_area);
   double dims[3];
   for (int i = 0; i < 3; i++)
     dims[i] = r.bbox_max[i] - r.bbox_min[i];
@@ -305,8 +315,7 @@ rw_cli_info (int argc, char **argv)
           json_object_object_add (so, "material", material ? json_object_new_string (material[s]) : NULL);
           json_object_object_add (so, "R", material ? json_object_new_double (R[s]) : NULL);
           json_object_object_add (so, "grid_area_m2", grid ? json_object_new_double (grid->surface_area_m2[s]) : NULL);
-          json_object_object_add (so, "grid_face_area_m2",
-                                  grid ? json_object_new_double (rw_grid_face_area_m2 (grid, s)) : NULL);
+          json_object_object_add (so, "grid_face_area_m2", grid ? json_object_new_double (face_area[s]) : NULL);
           json_object_array_add (surfs, so);
         }
       json_object_object_add (o, "surfaces", surfs);
@@ -356,7 +365,7 @@ rw_cli_info (int argc, char **argv)
       printf ("\n");
       for (size_t s = 0; s < mesh->n_surfaces; s++)
         {
-          double a = r.surface_area_m2[s], g = grid->surface_area_m2[s], f = rw_grid_face_area_m2 (grid, s);
+          double a = r.surface_area_m2[s], g = grid->surface_area_m2[s], f = face_area[s];
           printf ("  %-*s %12.3f %12.3f %7.3f %12.3f %7.3f\n", name_w, mesh->surface_names[s], a, g,
                   a > 0 ? g / a : NAN, f, a > 0 ? f / a : NAN);
         }
@@ -390,6 +399,7 @@ rw_cli_info (int argc, char **argv)
     printf (_("\n(material library not found: %s)\n"), err.message);
 
 out:
+  free (face_area);
   rw_grid_free (grid);
   if (material)
     {

@@ -1456,7 +1456,7 @@ rw_grid_new_box (size_t nx, size_t ny, size_t nz, double spacing_m)
   for (size_t i = 0; i < gx * gy * gz; i++)
     if (g->K[i] > 0 && g->K[i] < 6)
       g->area[b++] = (float) (6 - g->K[i]);
-  g->surface_area_m2[0] = rw_grid_face_area_m2 (g, 0);
+  rw_grid_face_areas_m2 (g, g->surface_area_m2);
   return g;
 }
 
@@ -1517,15 +1517,17 @@ rw_grid_locate (const RwGrid *g, const double p[3], const char *what,
   return true;
 }
 
-double
-rw_grid_face_area_m2 (const RwGrid *g, size_t surface)
+void
+rw_grid_face_areas_m2 (const RwGrid *g, double *out)
 {
-  double faces = 0;
+  for (size_t s = 0; s < g->n_surfaces; s++)
+    out[s] = 0;
   const size_t n = g->nx * g->ny * g->nz;
   for (size_t i = 0; i < n; i++)
-    if (g->K[i] > 0 && g->K[i] < 6 && g->surface[i] == surface)
-      faces += 6 - g->K[i];
-  return faces * g->h * g->h;
+    if (g->K[i] > 0 && g->K[i] < 6 && g->surface[i] < g->n_surfaces)
+      out[g->surface[i]] += 6 - g->K[i];
+  for (size_t s = 0; s < g->n_surfaces; s++)
+    out[s] *= g->h * g->h;
 }
 
 double

@@ -118,8 +118,8 @@ bool rw_grid_locate (const RwGrid *g, const double p[3], const char *what,
                      size_t *index, RwError *err);
 
 double rw_grid_air_volume_m3 (const RwGrid *g);   /* n_inside · h³ */
-/* The uncorrected absorbing area of a surface: (6 − K)·h² summed over its
- * boundary nodes, what counting faces gives (for comparison with
- * surface_area_m2). */
-double rw_grid_face_area_m2 (const RwGrid *g, size_t surface);
+/* The uncorrected absorbing area of each surface into out[n_surfaces]:
+ * (6 − K)·h² summed over its boundary nodes, what counting faces gives
+ * (for comparison with surface_area_m2). One pass over the grid. */
+void rw_grid_face_areas_m2 (const RwGrid *g, double *out);
 void rw_grid_free (RwGrid *g);
