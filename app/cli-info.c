@@ -6,6 +6,8 @@
 #include "rw-json.h"
 #include "rw-materials.h"
 #include "rw-mesh.h"
+#include "rw-physics.h"
+#include "rw-voxel.h"
 
 #include <getopt.h>
 #include <json-c/json.h>
@@ -16,19 +18,22 @@
 static void
 print_usage (FILE *out)
 {
-  fprintf (out, _("Usage: roomwave-cli info MESH [--scale S] [--materials MAP] [--fmax HZ] [--json]\n\n"
+  fprintf (out, _("Usage: roomwave-cli info MESH [--scale S] [--materials MAP] [--fmax HZ] [--ppw N] [--json]\n\n"
                   "Reports on a room model: bounding box, volume, surface areas and their\n"
                   "materials, whether it is closed (watertight) and where it leaks, whether its\n"
-                  "normals point outward, and whether it looks drawn in millimetres.\n\n"
+                  "normals point outward, and whether it looks drawn in millimetres; for a\n"
+                  "closed model, the area each surface absorbs over on the simulation grid.\n\n"
                   "Options:\n"
                   "  --scale S        multiply coordinates by S to get metres (0.001 for mm)\n"
                   "  --materials MAP  JSON map of surface names to materials (docs/IMPORT.md)\n"
                   "  --fmax HZ        highest simulated frequency, for the reflection factor R\n"
-                  "                   shown per surface (default 1000)\n"
+                  "                   shown per surface and the grid (default 1000)\n"
+                  "  --ppw N          grid points per wavelength at fmax, as for simulate\n"
+                  "                   (default %.2f)\n"
                   "  --json           write the report as JSON on standard output\n"
                   "  -h, --help       show this help\n\n"
                   "Exit status: 0 report written (also for a leaky mesh: see \"watertight\"),\n"
-                  "1 bad input (unreadable or invalid mesh or map), 2 bad usage.\n"));
+                  "1 bad input (unreadable or invalid mesh or map), 2 bad usage.\n"), RW_DEFAULT_PPW);
 }
 
 typedef struct {
@@ -103,6 +108,39 @@ collect_warnings (const RwMesh *mesh, const RwMeshReport *r, double scale, Warni
   return n;
 }
 
+/* `text` right-aligned in `width` columns: printf pads by bytes, and
+ * "m²" (or a translation) has more bytes than columns. */
+static void
+print_right (const char *text, int width)
+{
+  int cols = 0;
+  for (const unsigned char *c = (const unsigned char *) text; *c; c++)
+    cols += (*c & 0xc0) != 0x80;   /* count UTF-8 lead bytes only */
+  printf (" %*s%s", width > cols ? width - cols : 0, "", text);
+}
+
+/* Above this the grid is left out of the report: info should answer in
+ * seconds, and simulate says itself when a grid does not fit. */
+#define INFO_GRID_MAX_BYTES ((size_t) 2 << 30)
+
+/* The room voxelised as simulate would at fmax and ppw (20 °C), for the
+ * absorbing areas; NULL with the reason in err when the mesh leaks or the
+ * grid is too large for a report. */
+static RwGrid *
+info_grid (const RwMesh *mesh, const char *path, double fmax_hz, double ppw, RwError *err)
+{
+  double h = rw_spacing_for_fmax (rw_speed_of_sound (RW_DEFAULT_TEMPERATURE_C), fmax_hz, ppw);
+  size_t bytes = rw_voxel_memory_bytes (mesh, h);
+  if (bytes > INFO_GRID_MAX_BYTES)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("%s: the grid at h = %.4g m would take %.3g GiB, too much for a "
+                                       "report; lower --fmax or --ppw"),
+               path, h, (double) bytes / 1073741824.0);
+      return NULL;
+    }
+  return rw_voxelise (mesh, h, 0, err);
+}
+
 int
 rw_cli_info (int argc, char **argv)
 {
@@ -110,11 +148,12 @@ rw_cli_info (int argc, char **argv)
     { "scale", required_argument, NULL, 's' },
     { "materials", required_argument, NULL, 'm' },
     { "fmax", required_argument, NULL, 'f' },
+    { "ppw", required_argument, NULL, 'p' },
     { "json", no_argument, NULL, 'j' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
-  double scale = 1.0, fmax_hz = 1000.0;
+  double scale = 1.0, fmax_hz = 1000.0, ppw = RW_DEFAULT_PPW;
   const char *map_path = NULL;
   bool as_json = false;
   optind = 0;   /* glibc: full re-initialisation, argv[0] is "info" */
@@ -133,6 +172,10 @@ rw_cli_info (int argc, char **argv)
       case 'f':
         if (!rw_cli_parse_double (optarg, 1.0, 1e6, &fmax_hz))
           return rw_cli_usage_error ("info", _("--fmax needs a frequency in Hz, not '%s'"), optarg);
+        break;
+      case 'p':
+        if (!rw_cli_parse_double (optarg, 4.0, 100.0, &ppw))
+          return rw_cli_usage_error ("info", _("--ppw '%s': expected points per wavelength, 4 to 100"), optarg);
         break;
       case 'j':
         as_json = true;
@@ -167,6 +210,8 @@ rw_cli_info (int argc, char **argv)
   double *R = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (double));
   size_t *tri_count = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (size_t));
   char **material = NULL;
+  RwGrid *grid = NULL;
+  double *face_area = NULL;   /* per surface, the uncorrected face count's area */
   int status = RW_EXIT_OK;
   if (R == NULL || tri_count == NULL)
     {
@@ -190,6 +235,21 @@ rw_cli_info (int argc, char **argv)
 
   Warning warnings[16];
   size_t n_warn = collect_warnings (mesh, &r, scale, warnings, 16);
+  /* the absorbing areas on the grid (rw-voxel.h: RwGrid.area), beside the
+   * staircase's face count, to show what the solver absorbs over */
+  RwError grid_err = { 0 };
+  grid = r.watertight ? info_grid (mesh, path, fmax_hz, ppw, &grid_err) : NULL;
+  if (!r.watertight)
+    rw_fail (&grid_err, RW_ERROR_INPUT, _("the mesh is not closed"));
+  face_area = grid ? calloc (grid->n_surfaces, sizeof (double)) : NULL;
+  if (grid && face_area == NULL)
+    {
+      rw_fail (&err, RW_ERROR_MEMORY, _("out of memory"));
+      status = rw_cli_fail (&err);
+      goto out;
+    }
+  if (grid)
+    rw_grid_face_areas_m2 (grid, face_area);
   double dims[3];
   for (int i = 0; i < 3; i++)
     dims[i] = r.bbox_max[i] - r.bbox_min[i];
@@ -237,6 +297,8 @@ rw_cli_info (int argc, char **argv)
       json_object_object_add (o, "alternative_scale",
                               r.alternative_scale > 0 ? json_object_new_double (scale * r.alternative_scale) : NULL);
       json_object_object_add (o, "fmax_hz", json_object_new_double (fmax_hz));
+      json_object_object_add (o, "grid_spacing_m", grid ? json_object_new_double (grid->h) : NULL);
+      json_object_object_add (o, "grid_error", grid ? NULL : json_object_new_string (grid_err.message));
       struct json_object *warr = json_object_new_array ();
       for (size_t i = 0; i < n_warn; i++)
         json_object_array_add (warr, json_object_new_string (warnings[i].text));
@@ -252,6 +314,8 @@ rw_cli_info (int argc, char **argv)
           json_object_object_add (so, "model_material", hint ? json_object_new_string (hint) : NULL);
           json_object_object_add (so, "material", material ? json_object_new_string (material[s]) : NULL);
           json_object_object_add (so, "R", material ? json_object_new_double (R[s]) : NULL);
+          json_object_object_add (so, "grid_area_m2", grid ? json_object_new_double (grid->surface_area_m2[s]) : NULL);
+          json_object_object_add (so, "grid_face_area_m2", grid ? json_object_new_double (face_area[s]) : NULL);
           json_object_array_add (surfs, so);
         }
       json_object_object_add (o, "surfaces", surfs);
@@ -288,6 +352,28 @@ rw_cli_info (int argc, char **argv)
         printf ("  %s (R = %.3f)", material[s], R[s]);
       printf ("\n");
     }
+  if (grid)
+    {
+      printf (_("\nAbsorbing area on the grid (h = %.4g m: fmax %g Hz, %g points per wavelength):\n"), grid->h,
+              fmax_hz, ppw);
+      printf ("  %-*s", name_w, _("surface"));
+      print_right (_("mesh m²"), 12);
+      print_right (_("grid m²"), 12);
+      print_right (_("ratio"), 7);
+      print_right (_("faces m²"), 12);
+      print_right (_("ratio"), 7);
+      printf ("\n");
+      for (size_t s = 0; s < mesh->n_surfaces; s++)
+        {
+          double a = r.surface_area_m2[s], g = grid->surface_area_m2[s], f = face_area[s];
+          printf ("  %-*s %12.3f %12.3f %7.3f %12.3f %7.3f\n", name_w, mesh->surface_names[s], a, g,
+                  a > 0 ? g / a : NAN, f, a > 0 ? f / a : NAN);
+        }
+      printf (_("  (grid: each cell face weighted by its surface's normal, as the solver absorbs;\n"
+                "   faces: the staircase's cell faces, counted whole)\n"));
+    }
+  else
+    printf (_("\nAbsorbing area on the grid: not computed (%s)\n"), grid_err.message);
   printf (_("\nWatertight: %s\n"), r.watertight ? _("yes") : _("no"));
   if (!r.watertight)
     {
@@ -313,6 +399,8 @@ rw_cli_info (int argc, char **argv)
     printf (_("\n(material library not found: %s)\n"), err.message);
 
 out:
+  free (face_area);
+  rw_grid_free (grid);
   if (material)
     {
       for (size_t s = 0; s < mesh->n_surfaces; s++)

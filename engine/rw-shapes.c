@@ -95,30 +95,47 @@ add_shoebox_surfaces (RwMesh *m)
   return sb;
 }
 
+/* The box, its four vertices at x = lx raised by `rise` (0: the box):
+ * every face stays planar. */
+static RwMesh *
+shoebox (double lx, double ly, double lz, double rise)
+{
+  RwMesh *m = rw_mesh_new ();
+  const Shoebox sb = add_shoebox_surfaces (m);
+  const uint32_t floor_s = sb.floor, ceiling_s = sb.ceiling;
+  const uint32_t x0 = sb.x0, x1 = sb.x1, y0 = sb.y0, y1 = sb.y1;
+
+  uint32_t v[8];   /* v[i + 2j + 4k] = (i·lx, j·ly, k·(lz + i·rise)) */
+  for (int k = 0; k < 2; k++)
+    for (int j = 0; j < 2; j++)
+      for (int i = 0; i < 2; i++)
+        v[i + 2 * j + 4 * k] = rw_mesh_add_vertex (m, i * lx, j * ly, k * (lz + i * rise));
+
+  add_quad (m, v[0], v[2], v[3], v[1], floor_s);     /* normal −z */
+  add_quad (m, v[4], v[5], v[7], v[6], ceiling_s);   /* +z (tilted towards −x by the rise) */
+  add_quad (m, v[0], v[4], v[6], v[2], x0);          /* −x */
+  add_quad (m, v[1], v[3], v[7], v[5], x1);          /* +x */
+  add_quad (m, v[0], v[1], v[5], v[4], y0);          /* −y */
+  add_quad (m, v[2], v[6], v[7], v[3], y1);          /* +y */
+  return m;
+}
+
 /* Volume: lx·ly·lz. */
 RwMesh *
 rw_shape_box (double lx, double ly, double lz)
 {
   if (!positive (lx) || !positive (ly) || !positive (lz))
     return NULL;
-  RwMesh *m = rw_mesh_new ();
-  const Shoebox sb = add_shoebox_surfaces (m);
-  const uint32_t floor_s = sb.floor, ceiling_s = sb.ceiling;
-  const uint32_t x0 = sb.x0, x1 = sb.x1, y0 = sb.y0, y1 = sb.y1;
+  return shoebox (lx, ly, lz, 0);
+}
 
-  uint32_t v[8];   /* v[i + 2j + 4k] = (i·lx, j·ly, k·lz) */
-  for (int k = 0; k < 2; k++)
-    for (int j = 0; j < 2; j++)
-      for (int i = 0; i < 2; i++)
-        v[i + 2 * j + 4 * k] = rw_mesh_add_vertex (m, i * lx, j * ly, k * lz);
-
-  add_quad (m, v[0], v[2], v[3], v[1], floor_s);     /* normal −z */
-  add_quad (m, v[4], v[5], v[7], v[6], ceiling_s);   /* +z */
-  add_quad (m, v[0], v[4], v[6], v[2], x0);          /* −x */
-  add_quad (m, v[1], v[3], v[7], v[5], x1);          /* +x */
-  add_quad (m, v[0], v[1], v[5], v[4], y0);          /* −y */
-  add_quad (m, v[2], v[6], v[7], v[3], y1);          /* +y */
-  return m;
+/* Volume: ly·lx·(z0 + lx·tan(angle)/2). */
+RwMesh *
+rw_shape_sloped_ceiling (double lx, double ly, double z0, double angle_deg)
+{
+  if (!positive (lx) || !positive (ly) || !positive (z0) || !positive (angle_deg) || !(angle_deg < 90))
+    return NULL;
+  return shoebox (lx, ly, z0, lx * tan (angle_deg * M_PI / 180));
 }
 
 /* Volume: (lx·ly − (lx − cx)·(ly − cy))·lz.

@@ -26,6 +26,12 @@ RwMesh *rw_shape_sphere (double radius, int subdivisions);
  * box's six surfaces, then pillar */
 RwMesh *rw_shape_box_with_pillar (double lx, double ly, double lz,
                                   double px, double py, double side);
+/* A box lx × ly whose ceiling is a plane rising along x at angle_deg
+ * (0 < angle < 90) from height z0 at x = 0 to z0 + lx·tan(angle) at
+ * x = lx: a loft or a raked auditorium ceiling, the plainest oblique
+ * surface. The box's six surfaces (wall_y0, wall_y1 are trapezoids);
+ * volume ly·lx·(z0 + lx·tan(angle)/2), ceiling area lx·ly / cos(angle). */
+RwMesh *rw_shape_sloped_ceiling (double lx, double ly, double z0, double angle_deg);
 /* A concert-hall-like room: raked (sloped) floor, curved (faceted) rear
  * wall, splayed side walls, a sloped ceiling. length_m along x, the stage
  * wall at x = 0; facets (clamped to 1…256) flat panels make the rear wall.

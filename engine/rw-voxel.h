@@ -16,8 +16,29 @@
  * K[i]: 0 for an outside cell, else the number (1…6) of its six neighbours
  * that are inside. K == 6: an air node. 1 ≤ K ≤ 5: a boundary node, whose
  * surface[i] says which mesh surface its missing neighbours lie behind
- * (the surface crossed between the cell and an outside neighbour).
+ * (the surface crossed between the cell and an outside neighbour; on an
+ * edge or a corner, one of the surfaces its links cross, drawn with
+ * probability proportional to their share of area[b] by a number fixed by
+ * the cell, so that each surface gets its own area in sum, see
+ * docs/VOXELISER.md).
  * Inside cells with no inside neighbour are dropped (made outside).
+ *
+ * area[b]: the absorbing area of the b-th boundary node, in units of h²,
+ * the boundary nodes taken in increasing index order (b = 0 … n_boundary − 1:
+ * a backend walking the cells in index order advances b at every node with
+ * 0 < K < 6). Each missing face (a link to an outside neighbour along axis
+ * d) counts |n_d|, the component along d of the unit normal of the mesh
+ * triangle the link crosses, so that a surface's nodes absorb over its true
+ * area rather than over the (6 − K) faces of the staircase: up to √3 times
+ * too many on a (1,1,1) plane, cos θ + sin θ on a plane tilted by θ. A face
+ * whose link crosses no triangle (its neighbour is outside by the 2-of-3
+ * vote, not by that axis, or was dropped) counts the |n_d| of the nearest
+ * triangle on the node's three lines, a whole face when there is none.
+ * 0 ≤ area[b] ≤ 6 − K; exactly 6 − K where every wall is square to an axis
+ * (a box, rw_grid_new_box). NULL in a grid built by hand: then 6 − K.
+ * surface_area_m2[s]: Σ area[b]·h² over the nodes with surface == s: the
+ * absorbing area the solver gives surface s, to compare with the mesh's
+ * (RwMeshReport.surface_area_m2).
  *
  * zlo/zhi per (x, y) column: the inside cells of the column lie in
  * [zlo, zhi); zlo == zhi for an empty column. Backends derive their
@@ -40,6 +61,8 @@ typedef struct {
   uint8_t *K;               /* nx·ny·nz */
   uint16_t *surface;        /* nx·ny·nz; RW_NO_SURFACE except on boundary nodes */
   uint32_t *zlo, *zhi;      /* nx·ny */
+  float *area;              /* n_boundary, index order: absorbing area in h² (above) */
+  double *surface_area_m2;  /* n_surfaces: absorbing area per surface, m² */
   size_t n_surfaces;
   size_t n_inside;          /* K > 0 */
   size_t n_boundary;        /* 0 < K < 6 */
@@ -81,8 +104,11 @@ RwGrid *rw_voxelise_lattice (const RwMesh *mesh, double spacing_m, const double 
 RwGrid *rw_grid_new_box (size_t nx, size_t ny, size_t nz, double spacing_m);
 
 /* Bytes rw_voxelise would allocate for this mesh at this spacing: exact for
- * the grid (3 per cell, 8 per column), an estimate of the scan's working
- * set. 0 for a NULL or empty mesh or a bad spacing; SIZE_MAX on overflow. */
+ * the grid's dense arrays (3 per cell, 8 per column, 8 per surface), an
+ * estimate from above of its sparse area array (4 per boundary node: the
+ * links that cross the mesh's triangles, counted from their projected
+ * areas) and of the scan's working set. 0 for a NULL or empty mesh or a
+ * bad spacing; SIZE_MAX on overflow. */
 size_t rw_voxel_memory_bytes (const RwMesh *mesh, double spacing_m);
 
 /* The cell whose centre is nearest to point p (metres). Fails with
@@ -92,4 +118,8 @@ bool rw_grid_locate (const RwGrid *g, const double p[3], const char *what,
                      size_t *index, RwError *err);
 
 double rw_grid_air_volume_m3 (const RwGrid *g);   /* n_inside · h³ */
+/* The uncorrected absorbing area of each surface into out[n_surfaces]:
+ * (6 − K)·h² summed over its boundary nodes, what counting faces gives
+ * (for comparison with surface_area_m2). One pass over the grid. */
+void rw_grid_face_areas_m2 (const RwGrid *g, double *out);
 void rw_grid_free (RwGrid *g);

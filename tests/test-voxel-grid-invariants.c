@@ -4,8 +4,10 @@
  * on every side; K matches a recount of inside neighbours; no inside cell
  * without one; surface ids valid exactly on boundary nodes; zlo/zhi bound
  * exactly the inside cells of each column; n_inside and n_boundary; and
+ * boundary areas in [0, 6 − K] in index order, their per-surface totals;
  * the same grid with 1 and 2 threads. */
 #include "rw-test.h"
+#include <stdlib.h>
 #include <string.h>
 #include "rw-shapes.h"
 #include "rw-voxel.h"
@@ -61,6 +63,23 @@ check_grid (const RwGrid *g, const char *what)
         else
           bad_col += g->zlo[c] != lo || g->zhi[c] != hi;
       }
+  /* area: one entry per boundary node in index order, within [0, 6 − K],
+   * summing per surface to surface_area_m2 */
+  size_t bad_area = 0, b = 0;
+  double *sum = calloc (g->n_surfaces, sizeof *sum);
+  for (size_t i = 0; i < nx * ny * nz && g->area && sum; i++)
+    if (g->K[i] > 0 && g->K[i] < 6 && b < g->n_boundary)
+      {
+        bad_area += !(g->area[b] >= 0 && g->area[b] <= 6 - g->K[i]);
+        if (g->surface[i] < g->n_surfaces)
+          sum[g->surface[i]] += (double) g->area[b] * g->h * g->h;
+        b++;
+      }
+  RW_CHECK (g->area != NULL && g->surface_area_m2 != NULL, "%s: no area arrays", what);
+  RW_CHECK (bad_area == 0, "%s: %zu boundary areas outside [0, 6 − K]", what, bad_area);
+  for (size_t s = 0; s < g->n_surfaces && sum && g->surface_area_m2; s++)
+    RW_CHECK_CLOSE (g->surface_area_m2[s], sum[s], 1e-9 * sum[s], "surface_area_m2");
+  free (sum);
   RW_NOTE ("%s: %zu × %zu × %zu cells, %zu inside, %zu boundary", what, nx, ny, nz, n_in, n_bd);
   RW_CHECK (n_in > 0, "%s: no inside cells", what);
   RW_CHECK (bad_layer == 0, "%s: %zu inside cells in the outside layer", what, bad_layer);
@@ -80,6 +99,7 @@ main (void)
     { "pillar room", rw_shape_box_with_pillar (6, 5, 3, 2, 2, 0.7), 0.1 },
     { "icosphere", rw_shape_sphere (1.2, 3), 0.07 },
     { "hall", rw_shape_hall (30, 20, 12, 8), 0.3 },
+    { "30° ceiling", rw_shape_sloped_ceiling (6.03, 4.07, 2.51, 30), 0.1 },
     /* a thin slab: single-cell-thick air, cells with few neighbours */
     { "thin slab", rw_shape_box (2.0, 1.0, 0.12), 0.1 },
   };
@@ -108,6 +128,9 @@ main (void)
         size_t n = g1->nx * g1->ny * g1->nz;
         RW_CHECK (memcmp (g1->K, g2->K, n) == 0, "K differs between 1 and 2 threads");
         RW_CHECK (memcmp (g1->surface, g2->surface, 2 * n) == 0, "surfaces differ between 1 and 2 threads");
+        RW_CHECK (g1->n_boundary == g2->n_boundary
+                  && memcmp (g1->area, g2->area, g1->n_boundary * sizeof (float)) == 0,
+                  "areas differ between 1 and 2 threads");
       }
     rw_grid_free (g1);
     rw_grid_free (g2);

@@ -84,6 +84,7 @@ main (void)
                                       "side_wall_right", "rear_wall" };
 
   check (rw_shape_box (4, 3, 2.5), "box", 30.0, box, 6);
+  check (rw_shape_sloped_ceiling (6, 4, 2.5, 30), "30° ceiling", 6 * 4 * (2.5 + 3 * tan (M_PI / 6)), box, 6);
   check (rw_shape_lroom (6, 5, 3, 3.5, 2.2), "L-room", (30 - 2.5 * 2.8) * 3, lroom, 8);
   check (rw_shape_box_with_pillar (6, 5, 3, 2, 2, 0.7), "pillar room", (30 - 0.49) * 3, pillar, 7);
   for (int sub = 0; sub <= 4; sub++)
@@ -117,6 +118,7 @@ main (void)
 
   RW_CHECK (rw_shape_box (0, 1, 1) == NULL, "zero box");
   RW_CHECK (rw_shape_box (NAN, 1, 1) == NULL, "NaN box");
+  RW_CHECK (rw_shape_sloped_ceiling (6, 4, 2.5, 90) == NULL, "vertical ceiling");
   RW_CHECK (rw_shape_lroom (6, 5, 3, 6, 2) == NULL, "L cut-out as wide as the room");
   RW_CHECK (rw_shape_box_with_pillar (6, 5, 3, 2, 2, 0) == NULL, "zero pillar");
   RW_CHECK (rw_shape_hall (-1, 25, 15, 8) == NULL, "negative hall");
