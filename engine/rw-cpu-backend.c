@@ -74,6 +74,7 @@ typedef struct {
   uint8_t *b_mask;             /* bit d: neighbour d inside (RW_NBR_*) */
   uint8_t *b_K;
   uint16_t *b_surf;
+  float *b_area;               /* absorbing area in h² (rw_grid_node_area) */
   size_t n_bnd;
 
   double *beta_f64, *R_f64;    /* per surface (FV with branches: Y0 + Σ b_m) */
@@ -150,10 +151,11 @@ cpu_branch_state_bytes (const RwSolverSetup *s)
   if (M == 0)
     return 0;
   /* an upper bound: every boundary node with the most branches */
-  return g->n_boundary * (sizeof (uint32_t) + 2 * M * word_bytes (s->precision));
+  return g->n_boundary * 2 * M * word_bytes (s->precision);
 }
 
-/* Two fields, the boundary list (index, mask, K, surface: 12 B), the row
+/* Two fields, the boundary list (index, mask, K, surface, area, state
+ * offset: 20 B), the row
  * tables, the runs (a run starts at a boundary node, so there are at most
  * n_boundary of them), strips, per-thread save buffers (at most a plane). */
 static size_t
@@ -162,7 +164,8 @@ cpu_memory_bytes (const RwSolverSetup *s)
   const RwGrid *g = s->grid;
   size_t n = g->nx * g->ny * g->nz, rows = g->ny * g->nz;
   return 2 * n * word_bytes (s->precision)
-         + g->n_boundary * (sizeof (size_t) + 2 + sizeof (uint16_t) + 2 * sizeof (uint32_t))
+         + g->n_boundary * (sizeof (size_t) + 2 + sizeof (uint16_t) + 2 * sizeof (uint32_t)
+                            + sizeof (float) + sizeof (uint32_t))
          + 2 * (rows + 1) * sizeof (size_t)
          + g->ny * sizeof (CpuStrip)
          + (size_t) cpu_threads (s) * (g->nx * g->ny + 1) * sizeof (double)
@@ -185,6 +188,7 @@ cpu_destroy (void *state)
   free (st->b_mask);
   free (st->b_K);
   free (st->b_surf);
+  free (st->b_area);
   free (st->beta_f64);
   free (st->R_f64);
   free (st->beta_f32);
@@ -254,8 +258,9 @@ build_rows (CpuState *st, RwError *err)
   st->b_mask = malloc (max_b);
   st->b_K = malloc (max_b);
   st->b_surf = malloc (max_b * sizeof (uint16_t));
+  st->b_area = malloc (max_b * sizeof (float));
   if (!st->run_off || !st->bnd_off || !st->runs || !st->b_index || !st->b_mask
-      || !st->b_K || !st->b_surf)
+      || !st->b_K || !st->b_surf || !st->b_area)
     return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the solver's boundary tables"));
 
   size_t nr = 0, nb = 0;
@@ -306,6 +311,7 @@ build_rows (CpuState *st, RwError *err)
                 st->b_mask[nb] = (uint8_t) mask;
                 st->b_K[nb] = K;
                 st->b_surf[nb] = s;
+                st->b_area[nb] = rw_grid_node_area (g, nb, K);
                 nb++;
               }
             /* A run starts where the −x neighbour is outside (such a cell
@@ -343,10 +349,17 @@ build_branches (CpuState *st, RwError *err)
 {
   const RwSolverSetup *su = &st->setup;
   const RwGrid *g = st->g;
-  if (su->surface_Y == NULL || su->boundary != RW_BOUNDARY_FV)
+  if (su->boundary != RW_BOUNDARY_FV)
+    return true;
+  bool any = false;
+  for (size_t b = 0; b < st->n_bnd && !any; b++)
+    any = st->b_area[b] != (float) (6 - st->b_K[b]);
+  for (size_t s = 0; su->surface_Y != NULL && s < g->n_surfaces && !any; s++)
+    any = su->surface_Y[s].n_branches > 0;
+  if (!any)
     return true;
   size_t ns = g->n_surfaces > 0 ? g->n_surfaces : 1, nbr = 0;
-  for (size_t s = 0; s < g->n_surfaces; s++)
+  for (size_t s = 0; su->surface_Y != NULL && s < g->n_surfaces; s++)
     nbr += (size_t) su->surface_Y[s].n_branches;
   st->surf_M = calloc (ns, sizeof (int));
   st->surf_coef = calloc (ns, sizeof (size_t));
@@ -359,7 +372,7 @@ build_branches (CpuState *st, RwError *err)
       || !st->en_f32 || !st->b_state)
     return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the solver's boundary tables"));
   size_t off = 0;
-  for (size_t s = 0; s < g->n_surfaces; s++)
+  for (size_t s = 0; su->surface_Y != NULL && s < g->n_surfaces; s++)
     {
       const RwAdmittance *a = &su->surface_Y[s];
       st->surf_M[s] = a->n_branches;
@@ -381,9 +394,9 @@ build_branches (CpuState *st, RwError *err)
   for (size_t b = 0; b < st->n_bnd; b++)
     {
       int M = st->surf_M[st->b_surf[b]];
-      if (M == 0)
+      if (M == 0 && st->b_area[b] == (float) (6 - st->b_K[b]))
         {
-          st->b_state[b] = UINT32_MAX;
+          st->b_state[b] = UINT32_MAX;   /* the plain FV update */
           continue;
         }
       if (n_state + (size_t) M >= UINT32_MAX)
@@ -766,7 +779,7 @@ RW_CPU_FN (update_plane) (const CpuState *st, const T *restrict p, T *restrict q
               const T *coef = (const T *) (sizeof (T) == sizeof (double) ? (void *) st->coef_f64
                                                                          : (void *) st->coef_f32);
               T *sv = (T *) st->sv + st->b_state[b], *sq = (T *) st->sq + st->b_state[b];
-              v = RW_CPU_FN (rw_update_fv_branches) (st->b_K[b], (T) (6 - st->b_K[b]), p[i],
+              v = RW_CPU_FN (rw_update_fv_branches) (st->b_K[b], (T) st->b_area[b], p[i],
                                                      sum_in, save[b - b0], beta[s], st->surf_M[s],
                                                      coef + 4 * st->surf_coef[s], sv, sq);
             }
@@ -1023,7 +1036,7 @@ RW_CPU_FN (energy) (const CpuState *st, double *out)
               const double v = (double) sv[o + m], q = (double) sq[o + m];
               e += en[2 * (c + m)] * v * v + en[2 * (c + m) + 1] * q * q;
             }
-          stored += 0.57735026918962576451 * (double) (6 - st->b_K[b]) * e;
+          stored += 0.57735026918962576451 * (double) st->b_area[b] * e;
         }
       total += stored;
     }

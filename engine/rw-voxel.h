@@ -68,6 +68,24 @@ typedef struct {
   size_t n_boundary;        /* 0 < K < 6 */
 } RwGrid;
 
+/* The absorbing area of the boundary node of rank `rank` (index order)
+ * with K inside neighbours, in h²: area[rank], or 6 − K where the grid has
+ * none (grids built by hand). */
+static inline float
+rw_grid_node_area (const RwGrid *g, size_t rank, int K)
+{
+  return g->area != NULL ? g->area[rank] : (float) (6 - K);
+}
+
+/* Whether that area differs from the face count 6 − K (a sloped or curved
+ * surface): the FV boundary then needs the node's own area, which the
+ * CUDA main kernels do not hold (rw-cuda-branches.cu updates such nodes). */
+static inline bool
+rw_grid_node_area_corrected (const RwGrid *g, size_t rank, int K)
+{
+  return rw_grid_node_area (g, rank, K) != (float) (6 - K);
+}
+
 static inline size_t
 rw_grid_index (const RwGrid *g, size_t x, size_t y, size_t z)
 {
