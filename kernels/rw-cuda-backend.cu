@@ -749,10 +749,21 @@ rw_branch_setup (RwCudaState *st, const RwSolverSetup *setup, bool *&listed, RwE
 {
   const RwGrid *g = setup->grid;
   const size_t ns = g->n_surfaces > 0 ? g->n_surfaces : 1;
+  if (setup->boundary != RW_BOUNDARY_FV)
+    return true;
+  /* listed: frequency-dependent surfaces, and nodes whose absorbing area
+   * is not their face count (sloped and curved surfaces) */
   bool any = false;
-  if (setup->surface_Y != NULL && setup->boundary == RW_BOUNDARY_FV)
-    for (size_t s = 0; s < g->n_surfaces; s++)
-      any = any || setup->surface_Y[s].n_branches > 0;
+  for (size_t s = 0; setup->surface_Y != NULL && s < g->n_surfaces && !any; s++)
+    any = setup->surface_Y[s].n_branches > 0;
+  if (!any && g->area != NULL)
+    {
+      size_t rank = 0;
+      const size_t n = g->nx * g->ny * g->nz;
+      for (size_t i = 0; i < n && !any; i++)
+        if (g->K[i] > 0 && g->K[i] < 6)
+          any = rw_grid_node_area_corrected (g, rank++, g->K[i]);
+    }
   if (!any)
     return true;
   const bool f64 = setup->precision == RW_PRECISION_F64;
@@ -768,6 +779,12 @@ rw_branch_setup (RwCudaState *st, const RwSolverSetup *setup, bool *&listed, RwE
     rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
   for (size_t s = 0; ok && s < g->n_surfaces; s++)
     {
+      const double R = setup->surface_R[s];
+      /* a frequency-independent surface: the β of the CPU backend */
+      bd[s] = R > -1.0 ? (1.0 - R) / (1.0 + R) : 0.0;
+      bf[s] = (float) bd[s];
+      if (setup->surface_Y == NULL)
+        continue;
       const RwAdmittance *y = &setup->surface_Y[s];
       M[s] = y->n_branches;
       listed[s] = y->n_branches > 0;
@@ -788,7 +805,7 @@ rw_branch_setup (RwCudaState *st, const RwSolverSetup *setup, bool *&listed, RwE
         }
     }
   size_t n_nodes = 0, n_states = 0;
-  ok = ok && rw_cuda_branch_nodes (g, M, st->nx, &nodes, &n_nodes, &n_states, err);
+  ok = ok && rw_cuda_branch_nodes (g, M, true, st->nx, &nodes, &n_nodes, &n_states, err);
   st->n_bn = n_nodes;
   st->n_bstates = n_states;
   ok = ok && RW_CUDA (cudaMalloc ((void **) &st->b_M, ns * sizeof (int)))
@@ -929,8 +946,9 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
       goto fail;
     }
   if (!rw_branch_setup (st, setup, listed, err)
-      || !rw_cuda_pack_cells (g, setup->surface_R, listed, st->nx, cells, st->slots.R,
-                              st->slots.beta, &st->slots.list_slot, &n_slots, err))
+      || !rw_cuda_pack_cells (g, setup->surface_R, listed, setup->boundary == RW_BOUNDARY_FV,
+                              st->nx, cells, st->slots.R, st->slots.beta, &st->slots.list_slot,
+                              &n_slots, err))
     goto fail;
   /* the two-step passes cannot interleave the branch kernel */
   if (st->n_bn > 0 && st->variant == 13)

@@ -51,7 +51,7 @@ rw_kernel_branches (const S *__restrict__ p, S *__restrict__ q,
   /* the neighbour sum in the order of rw_node_update and the CPU backend */
   const A sum = (((((A) rw_ld (p, i - 1) + (A) rw_ld (p, i + 1)) + (A) rw_ld (p, i - sy))
                   + (A) rw_ld (p, i + sy)) + (A) rw_ld (p, i - sz)) + (A) rw_ld (p, i + sz);
-  const A v = rw_fvb (K, (A) (6 - K), (A) rw_ld (p, i), sum, (A) rw_ld (q, i), beta[s], M[s],
+  const A v = rw_fvb (K, (A) nd.area, (A) rw_ld (p, i), sum, (A) rw_ld (q, i), beta[s], M[s],
                       coef + (size_t) s * 4 * RW_ADM_MAX_BRANCHES, sv + nd.state, sq + nd.state);
   rw_st (q, i, v);
   if (!rw_stored_finite (v, q))
@@ -77,7 +77,7 @@ rw_kernel_branch_energy (const RwBranchNode *__restrict__ nodes, size_t n_nodes,
           const double v = (double) sv[nd.state + m], qq = (double) sq[nd.state + m];
           node += w[2 * m] * v * v + w[2 * m + 1] * qq * qq;
         }
-      e += 0.57735026918962576451 * (double) (6 - nd.K) * node;
+      e += 0.57735026918962576451 * (double) nd.area * node;
     }
   for (int o = 16; o > 0; o >>= 1)
     e += __shfl_down_sync (0xffffffffu, e, o);

@@ -247,10 +247,11 @@ rw_cuda_host_bytes (size_t nx, size_t ny, size_t nz, size_t elem, size_t n_recei
 
 bool
 rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, const bool *surface_listed,
-                    size_t pitch, uint8_t *cells, double *slot_R, double *slot_beta,
-                    int *list_slot, int *n_slots, RwError *err)
+                    bool list_area, size_t pitch, uint8_t *cells, double *slot_R,
+                    double *slot_beta, int *list_slot, int *n_slots, RwError *err)
 {
   *list_slot = -1;
+  size_t rank = 0;
   /* surface → slot, over the surfaces that boundary cells actually touch */
   int *slot_of = malloc ((g->n_surfaces > 0 ? g->n_surfaces : 1) * sizeof *slot_of);
   if (slot_of == NULL)
@@ -279,13 +280,31 @@ rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, const bool *surfac
                             i, s, g->n_surfaces);
               break;
             }
-          if (slot_of[s] < 0 && surface_listed != NULL && surface_listed[s] && *list_slot >= 0)
-            slot_of[s] = *list_slot;
+          if (rw_cuda_node_listed (g, i, rank++, surface_listed, list_area))
+            {
+              if (*list_slot < 0)
+                {
+                  if (ns == RW_CUDA_MAX_SLOTS)
+                    {
+                      ok = rw_fail (err, RW_ERROR_UNSUPPORTED,
+                                    _("the room's surfaces use more than %d distinct reflection "
+                                      "factors, the most the CUDA backend holds: give surfaces "
+                                      "with similar absorption the same material, or use the "
+                                      "CPU backend"), RW_CUDA_MAX_SLOTS);
+                      break;
+                    }
+                  slot_R[ns] = 1.0;
+                  slot_beta[ns] = 0.0;
+                  *list_slot = ns++;
+                }
+              const size_t x = i % g->nx, yz = i / g->nx;
+              cells[x + pitch * yz] = (uint8_t) (K | (*list_slot << 3));
+              continue;
+            }
           if (slot_of[s] < 0)
             {
-              const bool listed = surface_listed != NULL && surface_listed[s];
-              const double R = listed ? 1.0 : surface_R[s];
-              for (int k = 0; k < ns && !listed; k++)
+              const double R = surface_R[s];
+              for (int k = 0; k < ns; k++)
                 if (slot_R[k] == R && k != *list_slot)
                   slot_of[s] = k;
               if (slot_of[s] < 0)
@@ -301,8 +320,6 @@ rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, const bool *surfac
                     }
                   slot_R[ns] = R;
                   slot_beta[ns] = (1.0 - R) / (1.0 + R);
-                  if (listed)
-                    *list_slot = ns;
                   slot_of[s] = ns++;
                 }
             }
@@ -321,42 +338,74 @@ rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, const bool *surfac
 }
 
 bool
-rw_cuda_branch_nodes (const RwGrid *g, const int *surface_M, size_t pitch, RwBranchNode **nodes,
-                      size_t *n_nodes, size_t *n_states, RwError *err)
+rw_cuda_node_listed (const RwGrid *g, size_t i, size_t rank, const bool *surface_listed,
+                     bool list_area)
+{
+  return (surface_listed != NULL && surface_listed[g->surface[i]])
+         || (list_area && rw_grid_node_area_corrected (g, rank, g->K[i]));
+}
+
+bool
+rw_cuda_branch_nodes (const RwGrid *g, const int *surface_M, bool list_area, size_t pitch,
+                      RwBranchNode **nodes, size_t *n_nodes, size_t *n_states, RwError *err)
 {
   *nodes = NULL;
   *n_nodes = *n_states = 0;
   const size_t n = g->nx * g->ny * g->nz;
-  size_t count = 0, states = 0;
+  size_t count = 0, states = 0, rank = 0;
+  bool *listed = malloc ((g->n_surfaces + 1) * sizeof (bool));
+  if (listed == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("out of memory for %zu surfaces"), g->n_surfaces);
+  for (size_t s = 0; s < g->n_surfaces; s++)
+    listed[s] = surface_M[s] > 0;
   for (size_t i = 0; i < n; i++)
     if (g->K[i] > 0 && g->K[i] < 6)
       {
         if (g->surface[i] >= g->n_surfaces)
-          return rw_fail (err, RW_ERROR_INTERNAL, _("boundary cell %zu has no surface (id %u of %zu)"),
-                          i, (unsigned) g->surface[i], g->n_surfaces);
-        if (surface_M[g->surface[i]] > 0)
+          {
+            free (listed);
+            return rw_fail (err, RW_ERROR_INTERNAL,
+                            _("boundary cell %zu has no surface (id %u of %zu)"), i,
+                            (unsigned) g->surface[i], g->n_surfaces);
+          }
+        if (rw_cuda_node_listed (g, i, rank++, listed, list_area))
           {
             count++;
             states += (size_t) surface_M[g->surface[i]];
           }
       }
-  if (count == 0)
-    return true;
-  if (states >= UINT32_MAX)
-    return rw_fail (err, RW_ERROR_UNSUPPORTED, _("%zu branch states: more than the CUDA backend "
-                                                 "indexes"), states);
-  RwBranchNode *v = malloc (count * sizeof *v);
-  if (v == NULL)
-    return rw_fail (err, RW_ERROR_MEMORY, _("out of memory for %zu branch nodes"), count);
+  RwBranchNode *v = NULL;
+  if (count > 0 && states >= UINT32_MAX)
+    {
+      free (listed);
+      return rw_fail (err, RW_ERROR_UNSUPPORTED, _("%zu branch states: more than the CUDA backend "
+                                                   "indexes"), states);
+    }
+  if (count > 0 && (v = calloc (count, sizeof *v)) == NULL)
+    {
+      free (listed);
+      return rw_fail (err, RW_ERROR_MEMORY, _("out of memory for %zu branch nodes"), count);
+    }
   size_t k = 0, off = 0;
-  for (size_t i = 0; i < n; i++)
-    if (g->K[i] > 0 && g->K[i] < 6 && surface_M[g->surface[i]] > 0)
+  rank = 0;
+  for (size_t i = 0; i < n && count > 0; i++)
+    if (g->K[i] > 0 && g->K[i] < 6 && rw_cuda_node_listed (g, i, rank, listed, list_area))
       {
         const size_t x = i % g->nx, yz = i / g->nx;
-        v[k++] = (RwBranchNode) { (uint64_t) (x + pitch * yz), (uint32_t) off, g->surface[i],
-                                  g->K[i], 0 };
+        v[k].i = (uint64_t) (x + pitch * yz);
+        v[k].state = (uint32_t) off;
+        v[k].area = rw_grid_node_area (g, rank, g->K[i]);
+        v[k].surface = g->surface[i];
+        v[k].K = g->K[i];
+        k++;
         off += (size_t) surface_M[g->surface[i]];
+        rank++;
       }
+    else if (g->K[i] > 0 && g->K[i] < 6)
+      rank++;
+  free (listed);
+  if (count == 0)
+    return true;
   *nodes = v;
   *n_nodes = count;
   *n_states = states;

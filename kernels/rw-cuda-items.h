@@ -97,13 +97,19 @@ size_t rw_cuda_host_bytes (size_t nx, size_t ny, size_t nz, size_t elem, size_t 
  * RW_CUDA_MAX_SLOTS distinct reflection factors. `cells` has
  * pitch·ny·nz bytes (rows of `pitch` ≥ nx cells; the caller zeroes the
  * padding); slot_R / slot_beta have RW_CUDA_MAX_SLOTS entries.
- * surface_listed (NULL: none): surfaces whose nodes the branch kernel
- * updates (frequency-dependent admittances); their cells all get one
- * slot of their own, *list_slot (−1 when no cell is listed), which the
- * main kernels leave alone. */
+ * The branch kernel's nodes (rw_cuda_node_listed) all get one slot of
+ * their own, *list_slot (−1 when none), which the main kernels leave
+ * alone. */
 bool rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, const bool *surface_listed,
-                         size_t pitch, uint8_t *cells, double *slot_R, double *slot_beta,
-                         int *list_slot, int *n_slots, RwError *err);
+                         bool list_area, size_t pitch, uint8_t *cells, double *slot_R,
+                         double *slot_beta, int *list_slot, int *n_slots, RwError *err);
+
+/* Whether the branch kernel updates boundary node i (rank `rank` in index
+ * order): its surface is listed (frequency-dependent; surface_listed may
+ * be NULL), or list_area (the FV boundary) and its absorbing area is not
+ * its face count (rw_grid_node_area_corrected). */
+bool rw_cuda_node_listed (const RwGrid *g, size_t i, size_t rank, const bool *surface_listed,
+                          bool list_area);
 
 /* A boundary node the branch kernel updates (rw-cuda-branches.cu): its
  * padded cell index, the offset of its branch states, its surface and K.
@@ -111,17 +117,18 @@ bool rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, const bool *s
 typedef struct {
   uint64_t i;
   uint32_t state;
+  float area;                   /* absorbing area in h² (rw_grid_node_area) */
   uint16_t surface;
   uint8_t K;
-  uint8_t pad;
+  uint8_t pad[5];
 } RwBranchNode;
 
-/* The branch nodes of a grid: the boundary nodes on surfaces with
- * surface_M[s] > 0 branches, in index order (as the CPU backend walks
- * them), each with surface_M of consecutive states. *nodes is malloc'ed
- * (NULL when none). Fails with RW_ERROR_MEMORY, or RW_ERROR_INTERNAL on a
- * boundary cell without a valid surface. */
-bool rw_cuda_branch_nodes (const RwGrid *g, const int *surface_M, size_t pitch,
+/* The branch nodes of a grid (rw_cuda_node_listed, surface_listed[s] =
+ * surface_M[s] > 0), in index order (as the CPU backend walks them), each
+ * with surface_M of consecutive states. *nodes is malloc'ed (NULL when
+ * none). Fails with RW_ERROR_MEMORY, or RW_ERROR_INTERNAL on a boundary
+ * cell without a valid surface. */
+bool rw_cuda_branch_nodes (const RwGrid *g, const int *surface_M, bool list_area, size_t pitch,
                            RwBranchNode **nodes, size_t *n_nodes, size_t *n_states,
                            RwError *err);
 

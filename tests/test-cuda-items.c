@@ -225,7 +225,7 @@ check_pack (void)
   int n_slots = -1, list_slot = 7;
   memset (cells, 0xee, sizeof cells);
   RwError err = { 0 };
-  RW_CHECK (rw_cuda_pack_cells (&g, R, NULL, pitch, cells, slot_R, slot_beta, &list_slot, &n_slots, &err), "%s",
+  RW_CHECK (rw_cuda_pack_cells (&g, R, NULL, false, pitch, cells, slot_R, slot_beta, &list_slot, &n_slots, &err), "%s",
             err.message);
   RW_CHECK (n_slots == 3, "%d slots", n_slots);
   int wrong = 0, pad = 0;
@@ -256,17 +256,17 @@ check_pack (void)
   for (int i = 0; i < big; i++)
     K2[i] = 3, s2[i] = (uint16_t) i, R2[i] = 0.01 * i;
   RwGrid g2 = { .nx = big, .ny = 1, .nz = 1, .K = K2, .surface = s2, .n_surfaces = big };
-  RW_CHECK (!rw_cuda_pack_cells (&g2, R2, NULL, big, cells2, slot_R, slot_beta, &list_slot, &n_slots, &err)
+  RW_CHECK (!rw_cuda_pack_cells (&g2, R2, NULL, false, big, cells2, slot_R, slot_beta, &list_slot, &n_slots, &err)
             && err.code == RW_ERROR_UNSUPPORTED, "33 factors: code %d", err.code);
   g2.nx = RW_CUDA_MAX_SLOTS;
-  RW_CHECK (rw_cuda_pack_cells (&g2, R2, NULL, big, cells2, slot_R, slot_beta, &list_slot, &n_slots, &err)
+  RW_CHECK (rw_cuda_pack_cells (&g2, R2, NULL, false, big, cells2, slot_R, slot_beta, &list_slot, &n_slots, &err)
             && n_slots == RW_CUDA_MAX_SLOTS, "32 factors: %d slots", n_slots);
   K2[3] = 7;
-  RW_CHECK (!rw_cuda_pack_cells (&g2, R2, NULL, big, cells2, slot_R, slot_beta, &list_slot, &n_slots, &err)
+  RW_CHECK (!rw_cuda_pack_cells (&g2, R2, NULL, false, big, cells2, slot_R, slot_beta, &list_slot, &n_slots, &err)
             && err.code == RW_ERROR_INTERNAL, "K = 7: code %d", err.code);
   K2[3] = 3;
   s2[5] = RW_NO_SURFACE;
-  RW_CHECK (!rw_cuda_pack_cells (&g2, R2, NULL, big, cells2, slot_R, slot_beta, &list_slot, &n_slots, &err)
+  RW_CHECK (!rw_cuda_pack_cells (&g2, R2, NULL, false, big, cells2, slot_R, slot_beta, &list_slot, &n_slots, &err)
             && err.code == RW_ERROR_INTERNAL, "no surface: code %d", err.code);
 }
 
@@ -293,7 +293,7 @@ check_branch_nodes (void)
   double slot_R[RW_CUDA_MAX_SLOTS], slot_beta[RW_CUDA_MAX_SLOTS];
   int n_slots = -1, list_slot = -2;
   RwError err = { 0 };
-  RW_CHECK (rw_cuda_pack_cells (&g, R, listed, pitch, cells, slot_R, slot_beta, &list_slot,
+  RW_CHECK (rw_cuda_pack_cells (&g, R, listed, false, pitch, cells, slot_R, slot_beta, &list_slot,
                                 &n_slots, &err), "%s", err.message);
   RW_CHECK (n_slots == 3 && list_slot >= 0, "%d slots, list slot %d", n_slots, list_slot);
   int wrong = 0;
@@ -308,7 +308,7 @@ check_branch_nodes (void)
 
   RwBranchNode *nodes = NULL;
   size_t n_nodes = 0, n_states = 0;
-  RW_CHECK (rw_cuda_branch_nodes (&g, M, pitch, &nodes, &n_nodes, &n_states, &err), "%s",
+  RW_CHECK (rw_cuda_branch_nodes (&g, M, false, pitch, &nodes, &n_nodes, &n_states, &err), "%s",
             err.message);
   size_t k = 0, off = 0;
   wrong = 0;
