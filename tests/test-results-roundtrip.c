@@ -158,12 +158,15 @@ drop_air (json_object *root)
   json_object_object_del (set, "air_absorption");
   json_object_object_del (root, "version_minor");
 }
+/* settings.air_absorption, or a fresh one when the writer left it out
+ * (the edits below then still make a file to read). */
 static json_object *
 air_of (json_object *root)
 {
-  json_object *set, *air;
+  json_object *set = NULL, *air = NULL;
   json_object_object_get_ex (root, "settings", &set);
-  json_object_object_get_ex (set, "air_absorption", &air);
+  if (!json_object_object_get_ex (set, "air_absorption", &air) || air == NULL)
+    json_object_object_add (set, "air_absorption", air = json_object_new_object ());
   return air;
 }
 static void no_air_bands (json_object *root) { json_object_object_add (air_of (root), "bands", json_object_new_array ()); }
@@ -176,9 +179,10 @@ air_off (json_object *root)
 static void
 negative_alpha (json_object *root)
 {
-  json_object *bands;
+  json_object *bands = NULL, *band;
   json_object_object_get_ex (air_of (root), "bands", &bands);
-  json_object_object_add (json_object_array_get_idx (bands, 3), "alpha_db_per_m", json_object_new_double (-0.01));
+  if (json_object_is_type (bands, json_type_array) && (band = json_object_array_get_idx (bands, 3)) != NULL)
+    json_object_object_add (band, "alpha_db_per_m", json_object_new_double (-0.01));
 }
 
 static void set_version_3 (json_object *root) { json_object_object_add (root, "version", json_object_new_int (3)); }
