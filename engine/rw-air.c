@@ -5,10 +5,10 @@
 
 #include <fftw3.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rw-fftw.h"
 #include "rw-i18n.h"
 #include "rw-physics.h"
 
@@ -113,10 +113,6 @@ upper_weight (const RwAirBands *air, size_t b, double f)
   return 0.5 - 0.5 * cos (M_PI * (x + w) / (2.0 * w));
 }
 
-/* FFTW's planner is not thread-safe (the GUI post-processes in a worker
- * thread); planning and destroying are serialised, executing is not. */
-static pthread_mutex_t planner_lock = PTHREAD_MUTEX_INITIALIZER;
-
 bool
 rw_air_absorption_apply (const RwAirBands *air, float *ir, size_t n, double rate_hz, RwError *err)
 {
@@ -144,10 +140,10 @@ rw_air_absorption_apply (const RwAirBands *air, float *ir, size_t n, double rate
       rw_fail (err, RW_ERROR_MEMORY, _("Air absorption: out of memory for %zu samples"), n);
       goto out;
     }
-  pthread_mutex_lock (&planner_lock);
+  rw_fftw_plan_lock ();
   fwd = fftw_plan_dft_r2c_1d ((int) N, x, X, FFTW_ESTIMATE);
   inv = fftw_plan_dft_c2r_1d ((int) N, Y, x, FFTW_ESTIMATE);
-  pthread_mutex_unlock (&planner_lock);
+  rw_fftw_plan_unlock ();
   if (fwd == NULL || inv == NULL)
     {
       rw_fail (err, RW_ERROR_MEMORY, _("Air absorption: no FFT plan for %zu samples"), N);
@@ -184,12 +180,12 @@ rw_air_absorption_apply (const RwAirBands *air, float *ir, size_t n, double rate
   ok = true;
 
 out:
-  pthread_mutex_lock (&planner_lock);
+  rw_fftw_plan_lock ();
   if (fwd != NULL)
     fftw_destroy_plan (fwd);
   if (inv != NULL)
     fftw_destroy_plan (inv);
-  pthread_mutex_unlock (&planner_lock);
+  rw_fftw_plan_unlock ();
   fftw_free (x);
   fftw_free (X);
   fftw_free (Y);
