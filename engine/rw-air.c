@@ -4,6 +4,7 @@
 #include "rw-air.h"
 
 #include <fftw3.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +128,8 @@ rw_air_absorption_apply (const RwAirBands *air, float *ir, size_t n, double rate
   size_t N = 1;
   while (N < n + pad)
     N *= 2;
+  if (N > (size_t) INT_MAX)   /* FFTW's plan sizes are int */
+    return rw_fail (err, RW_ERROR_MEMORY, _("Air absorption: out of memory for %zu samples"), n);
   const size_t nb = N / 2 + 1;
   double *x = fftw_malloc (N * sizeof *x);
   fftw_complex *X = fftw_malloc (nb * sizeof *X);
