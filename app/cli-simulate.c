@@ -67,7 +67,11 @@ usage (FILE *f)
                 "  --backend auto|cpu|cuda    solver backend (default auto: CUDA when present)\n"
                 "  --precision f32|f64|f16    arithmetic (default f32; f16 storage needs CUDA)\n"
                 "  --scale S              multiply mesh coordinates by S (0.001 for millimetres)\n"
-                "  --temperature C        air temperature, sets c (default 20 °C)\n"
+                "  --temperature C        air temperature, sets c and the air absorption\n"
+                "                         (default 20 °C)\n"
+                "  --humidity PCT         relative humidity of the air, 0 to 100 %% (default 50)\n"
+                "  --no-air-absorption    leave out the air's absorption (ISO 9613-1, applied\n"
+                "                         per octave band along the IR's time, on by default)\n"
                 "  --ppw N                grid points per wavelength at fmax (default %.2f)\n"
                 "  --threads N            CPU threads (default: all)\n"
                 "  --device N             the backend's device (default 0; roomwave-cli devices\n"
@@ -130,6 +134,17 @@ print_summary (FILE *f, const RwSimConfig *cfg, const RwSimResult *res, const ch
           res->fs_grid_hz, res->n_steps, res->fs_out_hz);
   fprintf (f, _("Backend        %s (%s), %s, boundary %s\n"), res->backend, res->device,
           rw_precision_name (cfg->precision), rw_boundary_name (cfg->boundary));
+  if (res->air_absorption)
+    {
+      fprintf (f, _("Air            %g °C, %g %% relative humidity; absorption (ISO 9613-1, dB/km):"),
+               cfg->temperature_c, cfg->humidity_pct);
+      for (size_t b = 0; b < res->air.n_bands && res->air.nominal_hz[b] <= 8000; b++)
+        fprintf (f, " %g Hz %.3g%s", res->air.nominal_hz[b], 1000.0 * res->air.alpha_db_per_m[b],
+                 b + 1 < res->air.n_bands && res->air.nominal_hz[b + 1] <= 8000 ? "," : "");
+      fprintf (f, "\n");
+    }
+  else
+    fprintf (f, _("Air            %g °C; no air absorption (--no-air-absorption)\n"), cfg->temperature_c);
   for (size_t i = 0; i < res->n_surfaces; i++)
     fprintf (f, _("Surface        %-20s %-28s R = %.3f\n"), res->surface_names[i],
             res->surface_materials && res->surface_materials[i] ? res->surface_materials[i] : "",
@@ -283,7 +298,7 @@ rw_cli_simulate (int argc, char **argv)
   enum {
     OPT_MESH = 1000, OPT_SOURCE, OPT_RECEIVER, OPT_FMAX, OPT_DURATION, OPT_REFLECTION,
     OPT_MATERIALS, OPT_BOUNDARY, OPT_BACKEND, OPT_PRECISION, OPT_SCALE, OPT_TEMPERATURE,
-    OPT_PPW, OPT_THREADS, OPT_DEVICE, OPT_OUT, OPT_JSON, OPT_QUIET,
+    OPT_PPW, OPT_THREADS, OPT_DEVICE, OPT_OUT, OPT_JSON, OPT_QUIET, OPT_HUMIDITY, OPT_NO_AIR,
   };
   static const struct option options[] = {
     { "mesh", required_argument, NULL, OPT_MESH },
@@ -298,6 +313,8 @@ rw_cli_simulate (int argc, char **argv)
     { "precision", required_argument, NULL, OPT_PRECISION },
     { "scale", required_argument, NULL, OPT_SCALE },
     { "temperature", required_argument, NULL, OPT_TEMPERATURE },
+    { "humidity", required_argument, NULL, OPT_HUMIDITY },
+    { "no-air-absorption", no_argument, NULL, OPT_NO_AIR },
     { "ppw", required_argument, NULL, OPT_PPW },
     { "threads", required_argument, NULL, OPT_THREADS },
     { "device", required_argument, NULL, OPT_DEVICE },
@@ -380,6 +397,14 @@ rw_cli_simulate (int argc, char **argv)
         case OPT_TEMPERATURE:
           if (!rw_cli_parse_double (optarg, -50.0, 60.0, &cfg.temperature_c))
             return rw_cli_usage_error (SUB, _("--temperature '%s': expected °C, -50 to 60"), optarg);
+          break;
+        case OPT_HUMIDITY:
+          if (!rw_cli_parse_double (optarg, 0.0, 100.0, &cfg.humidity_pct))
+            return rw_cli_usage_error (SUB, _("--humidity '%s': expected a relative humidity in %%, 0 to 100"),
+                                       optarg);
+          break;
+        case OPT_NO_AIR:
+          cfg.air_absorption = false;
           break;
         case OPT_PPW:
           if (!rw_cli_parse_double (optarg, 4.0, 100.0, &cfg.ppw))

@@ -3,7 +3,9 @@
  *
  * Raw signal at the grid rate fs → low-pass at fmax (the IR is valid only up
  * to there) → DC block → resample to the output rate (libsamplerate, best
- * sinc) → calibration gain.
+ * sinc) → calibration gain. rw_sim_solve then adds the air's absorption
+ * to the result (rw-air.h), which needs the IR in physical time at the
+ * output rate that this produces.
  *
  * The low-pass is zero-phase, so the arrival time of the direct sound does
  * not move; the DC block is causal, so nothing leaks before it

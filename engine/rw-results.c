@@ -19,12 +19,34 @@
 #include "rw-physics.h"
 #include "rw-postprocess.h"
 
+/* settings.air_absorption: whether it was applied, and its bands. */
+static json_object *
+air_json (const RwSimResult *res)
+{
+  json_object *air = json_object_new_object ();
+  json_object_object_add (air, "enabled", json_object_new_boolean (res->air_absorption));
+  json_object_object_add (air, "standard", json_object_new_string ("ISO 9613-1"));
+  json_object_object_add (air, "pressure_kpa", rw_json_number (RW_AIR_PRESSURE_KPA));
+  json_object *bands = json_object_new_array ();
+  for (size_t b = 0; res->air_absorption && b < res->air.n_bands; b++)
+    {
+      json_object *o = json_object_new_object ();
+      json_object_object_add (o, "centre_hz", rw_json_number (res->air.nominal_hz[b]));
+      json_object_object_add (o, "exact_centre_hz", rw_json_number (res->air.centre_hz[b]));
+      json_object_object_add (o, "alpha_db_per_m", rw_json_number (res->air.alpha_db_per_m[b]));
+      json_object_array_add (bands, o);
+    }
+  json_object_object_add (air, "bands", bands);
+  return air;
+}
+
 char *
 rw_results_json (const RwSimConfig *cfg, const RwSimResult *res)
 {
   json_object *root = json_object_new_object ();
   json_object_object_add (root, "format", json_object_new_string (RW_RESULTS_FORMAT));
   json_object_object_add (root, "version", json_object_new_int (RW_RESULTS_VERSION));
+  json_object_object_add (root, "version_minor", json_object_new_int (RW_RESULTS_VERSION_MINOR));
   json_object_object_add (root, "roomwave_version", json_object_new_string (RW_VERSION));
   json_object_object_add (root, "mesh_file", json_object_new_string (cfg->mesh_path ? cfg->mesh_path : ""));
 
@@ -34,6 +56,8 @@ rw_results_json (const RwSimConfig *cfg, const RwSimResult *res)
   json_object_object_add (set, "duration_s", rw_json_number (cfg->duration_s));
   json_object_object_add (set, "temperature_c", rw_json_number (cfg->temperature_c));
   json_object_object_add (set, "c_m_per_s", rw_json_number (res->c));
+  json_object_object_add (set, "humidity_pct", rw_json_number (cfg->humidity_pct));
+  json_object_object_add (set, "air_absorption", air_json (res));
   json_object_object_add (set, "scale", rw_json_number (cfg->scale));
   json_object_object_add (set, "boundary", json_object_new_string (rw_boundary_name (cfg->boundary)));
   json_object_object_add (set, "reflection",
@@ -301,6 +325,50 @@ oom (Reader *rd)
   return rw_fail (rd->err, RW_ERROR_MEMORY, _("Out of memory"));
 }
 
+/* settings.humidity_pct and settings.air_absorption (version 2.1). A
+ * file without them was written before air absorption existed: none was
+ * applied, and the humidity is unknown (NAN). */
+static void
+read_air (Reader *rd, json_object *set, RwResults *out)
+{
+  RwSimConfig *cfg = &out->config;
+  RwSimResult *res = &out->result;
+  json_object *air = NULL;
+  cfg->air_absorption = res->air_absorption = false;
+  cfg->humidity_pct = NAN;
+  if (!rd->ok || !json_object_object_get_ex (set, "air_absorption", NULL))
+    return;
+  cfg->humidity_pct = number (rd, set, "humidity_pct", 0, 100, true);
+  air = get (rd, set, "air_absorption", json_type_object, _("an object"));
+  snprintf (rd->scope, sizeof rd->scope, "settings.air_absorption");
+  json_object *en = get (rd, air, "enabled", json_type_boolean, _("true or false"));
+  cfg->air_absorption = res->air_absorption = en != NULL && json_object_get_boolean (en);
+  res->air.pressure_kpa = number (rd, air, "pressure_kpa", 1, 200, false);
+  json_object *bands = get (rd, air, "bands", json_type_array, _("a list of bands"));
+  size_t n = bands ? json_object_array_length (bands) : 0;
+  if (rd->ok && (n > RW_AIR_MAX_BANDS || (res->air_absorption && n == 0)))
+    {
+      rw_fail (rd->err, RW_ERROR_INPUT, _("%s: \"settings.air_absorption.bands\" lists %zu bands; 1 to %d are "
+                                          "allowed when it is enabled, none when not"),
+               rd->path, n, RW_AIR_MAX_BANDS);
+      rd->ok = false;
+    }
+  for (size_t b = 0; rd->ok && b < n; b++)
+    {
+      json_object *o = json_object_array_get_idx (bands, b);
+      snprintf (rd->scope, sizeof rd->scope, "settings.air_absorption.bands[%zu]", b);
+      if (!json_object_is_type (o, json_type_object))
+        o = NULL;
+      res->air.nominal_hz[b] = number (rd, o, "centre_hz", 1, 1e7, false);
+      res->air.centre_hz[b] = number (rd, o, "exact_centre_hz", 1, 1e7, false);
+      res->air.alpha_db_per_m[b] = number (rd, o, "alpha_db_per_m", 0, 1e4, false);
+    }
+  res->air.n_bands = rd->ok ? n : 0;
+  res->air.temperature_c = cfg->temperature_c;
+  res->air.humidity_pct = cfg->humidity_pct;
+  res->air.c_m_per_s = res->c;
+}
+
 /* The settings object: what the run was asked to do. */
 static void
 read_settings (Reader *rd, json_object *set, RwResults *out)
@@ -328,6 +396,8 @@ read_settings (Reader *rd, json_object *set, RwResults *out)
   cfg->boundary = (RwBoundary) b;
   cfg->backend = (RwBackendKind) k;
   cfg->precision = (RwPrecision) p;
+  read_air (rd, set, out);
+  snprintf (rd->scope, sizeof rd->scope, "settings");
 
   json_object *src = get (rd, set, "source", json_type_object, _("an object"));
   snprintf (rd->scope, sizeof rd->scope, "settings.source");

@@ -24,13 +24,18 @@
 
 #define RW_RESULTS_FORMAT "roomwave-results"
 #define RW_RESULTS_VERSION 2
+/* Additions a version-2 reader may ignore: 1 adds settings.humidity_pct
+ * and settings.air_absorption (docs/RESULTS.md); files without them read
+ * as runs without air absorption. */
+#define RW_RESULTS_VERSION_MINOR 1
 #define RW_RESULTS_FILE "results.json"
 
 /* A results folder read back. config and result are what
  * rw_sim_write_outputs was given, as far as results.json records them:
  * config.mesh_path and config.materials_map point at mesh_file and
  * materials_map below; config.threads and the receiver and source cell
- * indices not recorded are 0. Free with rw_results_clear. */
+ * indices not recorded are 0; a file of version 2.0 (no air absorption
+ * recorded) gives config.air_absorption false and humidity_pct NAN. Free with rw_results_clear. */
 typedef struct {
   int version;                 /* the file's format version */
   char *roomwave_version;      /* the Roomwave that wrote it */

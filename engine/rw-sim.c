@@ -36,6 +36,8 @@ rw_sim_config_init (RwSimConfig *cfg)
   cfg->ppw = RW_DEFAULT_PPW;
   cfg->duration_s = 1.0;
   cfg->temperature_c = RW_DEFAULT_TEMPERATURE_C;
+  cfg->humidity_pct = RW_AIR_DEFAULT_HUMIDITY_PCT;
+  cfg->air_absorption = true;
   cfg->uniform_R = NAN;
   cfg->boundary = RW_BOUNDARY_FV;
   cfg->backend = RW_BACKEND_AUTO;
@@ -95,6 +97,9 @@ rw_sim_check_settings (const RwSimConfig *cfg, RwError *err)
   if (!isfinite (cfg->temperature_c) || cfg->temperature_c < -50 || cfg->temperature_c > 60)
     return rw_fail (err, RW_ERROR_INPUT, _("Air temperature %g °C: must be between −50 and 60 °C"),
                     cfg->temperature_c);
+  if (!isfinite (cfg->humidity_pct) || cfg->humidity_pct < 0 || cfg->humidity_pct > 100)
+    return rw_fail (err, RW_ERROR_INPUT, _("Relative humidity %g %%: must be between 0 and 100 %%"),
+                    cfg->humidity_pct);
   if (!isnan (cfg->uniform_R) && !rw_reflection_check (cfg->uniform_R, cfg->boundary, err))
     return rw_fail_prefix (err, _("Uniform reflection factor"));
   if (!isfinite (cfg->fs_out_hz) || cfg->fs_out_hz < 1000 || cfg->fs_out_hz > 768000
@@ -259,8 +264,16 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
   out->mvox_per_s = out->t_solve_s > 0
                     ? (double) grid->n_inside * (double) out->n_steps_run / out->t_solve_s / 1e6 : 0.0;
 
-  /* Post-process every receiver. */
+  /* Post-process every receiver. Air absorption comes last: it needs the
+   * IR in physical time from the emission (the calibrated output, sample
+   * m at m / fs_out), and its octave bands need the output rate, not the
+   * grid's, whose upper half is cut by the low-pass anyway (rw-air.h). */
   t0 = rw_clock_s ();
+  out->air_absorption = cfg->air_absorption;
+  if (cfg->air_absorption
+      && !rw_air_bands (cfg->temperature_c, cfg->humidity_pct, RW_AIR_PRESSURE_KPA, cfg->fs_out_hz,
+                        &out->air, err))
+    goto out;
   RwPostprocess pp;
   rw_postprocess_init (&pp, out->fs_grid_hz, cfg->fmax_hz, out->spacing_m);
   pp.fs_out_hz = cfg->fs_out_hz;
@@ -290,6 +303,11 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
       pp.arrival_s = sqrt (d2) / out->c;
       if (!rw_postprocess (&pp, rw_solver_receiver (solver, r), rw_solver_step (solver),
                            &out->ir[r], &frames, err))
+        {
+          rw_fail_prefix (err, _("receiver %zu"), r + 1);
+          goto out;
+        }
+      if (cfg->air_absorption && !rw_air_absorption_apply (&out->air, out->ir[r], frames, cfg->fs_out_hz, err))
         {
           rw_fail_prefix (err, _("receiver %zu"), r + 1);
           goto out;

@@ -10,7 +10,8 @@
  * h and fs from fmax, ppw and temperature (rw-physics.h) → rw_voxelise →
  * rw_grid_locate source and receivers → a unit soft impulse at step 0 →
  * rw_solver_run (progress and cancel passed through) → rw_postprocess per
- * receiver. n_steps = ceil (duration_s · fs). Every failure names the file
+ * receiver → air absorption (rw-air.h; unless cfg->air_absorption is
+ * false, when the IR is left exactly as rw_postprocess made it). n_steps = ceil (duration_s · fs). Every failure names the file
  * or the point; cancel returns RW_ERROR_CANCELLED between or during stages.
  */
 #pragma once
@@ -18,6 +19,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include "rw-air.h"
 #include "rw-error.h"
 #include "rw-file.h"
 #include "rw-solver.h"
@@ -31,7 +33,9 @@ typedef struct {
   double fmax_hz;                   /* 1000 */
   double ppw;                       /* RW_DEFAULT_PPW */
   double duration_s;                /* 1.0 */
-  double temperature_c;             /* 20 */
+  double temperature_c;             /* 20: c of the grid, and the air absorption */
+  double humidity_pct;              /* 50: relative humidity, for the air absorption */
+  bool air_absorption;              /* true: ISO 9613-1 air absorption applied to the IRs */
   double source[3];
   size_t n_receivers;
   double receivers[RW_SIM_MAX_RECEIVERS][3];
@@ -48,7 +52,7 @@ typedef struct {
 void rw_sim_config_init (RwSimConfig *cfg);   /* the defaults above */
 
 /* Checks every setting of cfg but the mesh (fmax, ppw, duration,
- * temperature, uniform R, output rate, points): the checks rw_simulate and
+ * temperature, humidity, uniform R, output rate, points): the checks rw_simulate and
  * rw_sim_solve make before a run, for callers that take settings from
  * elsewhere (the GUI's project files) and must refuse them as a run would.
  * The message names the setting and its value. */
@@ -68,6 +72,10 @@ typedef struct {
   char **surface_names;
   char **surface_materials;
   double *surface_R;
+  /* air absorption: applied or not, and when applied its octave bands
+   * and coefficients (air.n_bands = 0 when not) */
+  bool air_absorption;
+  RwAirBands air;
   /* per receiver: calibrated IR at fs_out_hz */
   size_t n_receivers;
   float **ir;

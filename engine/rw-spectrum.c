@@ -16,11 +16,11 @@
  */
 #include <fftw3.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rw-analysis.h"
+#include "rw-fftw.h"
 #include "rw-i18n.h"
 
 #define RW_SPECTRUM_FLOOR_POWER 1e-30   /* −300 dB: log of an exact zero */
@@ -84,14 +84,13 @@ rw_frequency_response (const float *ir, size_t n, double rate_hz, int smoothing_
       return rw_fail (err, RW_ERROR_MEMORY, _("frequency response: out of memory"));
     }
   /* FFTW_ESTIMATE: one transform per IR, planning would cost more. FFTW's
-   * planner is not thread-safe, so planning and destroying are serialised
-   * here (the GUI and the report may analyse in different workers); the
-   * execution itself is thread-safe. Other users of fftw_plan_* in the
-   * same process must serialise their own planning too. */
-  static pthread_mutex_t planner_lock = PTHREAD_MUTEX_INITIALIZER;
-  pthread_mutex_lock (&planner_lock);
+   * planner is not thread-safe: planning and destroying take the engine's
+   * one planner lock (rw-fftw.h; the GUI and the report may analyse in
+   * different workers, and air absorption plans too); the execution
+   * itself is thread-safe. */
+  rw_fftw_plan_lock ();
   fftw_plan plan = fftw_plan_dft_r2c_1d ((int) n, in, spec, FFTW_ESTIMATE);
-  pthread_mutex_unlock (&planner_lock);
+  rw_fftw_plan_unlock ();
   if (!plan)
     {
       fftw_free (in);
@@ -103,9 +102,9 @@ rw_frequency_response (const float *ir, size_t n, double rate_hz, int smoothing_
   for (size_t i = 0; i < n; i++)
     in[i] = ir[i];
   fftw_execute (plan);
-  pthread_mutex_lock (&planner_lock);
+  rw_fftw_plan_lock ();
   fftw_destroy_plan (plan);
-  pthread_mutex_unlock (&planner_lock);
+  rw_fftw_plan_unlock ();
   cum[0] = 0.0L;
   for (size_t k = 0; k < nb; k++)
     {

@@ -70,3 +70,13 @@ rw_test_finish (void)
   printf ("all %d checks passed\n", rw_test_checks);
   return 0;
 }
+
+double
+rw_test_uniform (uint64_t *state)
+{
+  /* xorshift64*: fast, a fixed sequence for a fixed seed. */
+  *state ^= *state >> 12;
+  *state ^= *state << 25;
+  *state ^= *state >> 27;
+  return ((*state * 0x2545f4914f6cdd1dull) >> 11) * (1.0 / 9007199254740992.0);
+}

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdint.h>
 
 extern int rw_test_failures;
 extern int rw_test_checks;
@@ -42,3 +43,6 @@ const char *rw_test_tmpdir (void);
 /* Writes `text` to the file `name` in rw_test_tmpdir (); returns its path
  * (a static buffer, valid until the next call). */
 const char *rw_test_write_text (const char *name, const char *text);
+/* A uniform number in [0, 1) from a fixed-seed generator (xorshift64*):
+ * the same sequence on every machine. *state must not start at 0. */
+double rw_test_uniform (uint64_t *state);

@@ -137,6 +137,12 @@ with tempfile.TemporaryDirectory() as tmp:
         (g + base + ["--precision", "f8"], "--precision", "unknown precision"),
         (g + base + ["--threads", "0"], "--threads", "zero threads"),
         (g + base + ["--ppw", "2"], "--ppw", "too few points per wavelength"),
+        (g + base + ["--humidity", "101"], "--humidity", "humidity over 100 %"),
+        (g + base + ["--humidity", "-1"], "--humidity", "negative humidity"),
+        (g + base + ["--humidity", "nan"], "--humidity", "humidity NaN"),
+        (g + base + ["--humidity", "wet"], "--humidity", "humidity not a number"),
+        (g + base + ["--humidity"], "--humidity", "humidity without a value"),
+        (g + base + ["--no-air-absorption=1"], "no-air-absorption", "--no-air-absorption with a value"),
         (g + base + ["--frobnicate"], "frobnicate", "unknown option"),
         (base, "--mesh", "missing --mesh"),
         (g + ["--receiver", "1,1,1"], "--source", "missing --source"),
@@ -148,6 +154,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
     rc, hout, _ = run(["--help"])
     check(rc == 0 and "--mesh" in hout and "--receiver" in hout, "--help")
+    check("--humidity PCT" in hout and "--no-air-absorption" in hout, "--help lacks the air absorption")
 
     # A good tiny run.
     rc, sout, serr = run(["--mesh", good] + base + ["--receiver", "1.0,1.5,1.5"])
@@ -174,6 +181,43 @@ with tempfile.TemporaryDirectory() as tmp:
     check(all(abs(s["R"] - 0.9) < 1e-12 for s in res.get("surfaces", [])), "every R = 0.9")
     check(len(res.get("surfaces", [])) == 6, "six surfaces")
     check("Grid" in sout and "results.json" in sout, "summary on stdout")
+    # Air absorption on by default at 20 °C, 50 %: recorded with each band's
+    # ISO 9613-1 coefficient (the 1 kHz value against ISO 9613-2 Table 2's
+    # neighbours is checked in air-absorption-iso; here 4.665 dB/km).
+    st = res.get("settings", {})
+    air = st.get("air_absorption", {})
+    check(st.get("humidity_pct") == 50 and air.get("enabled") is True, "air absorption default: %r, %r"
+          % (st.get("humidity_pct"), air.get("enabled")))
+    check(res.get("version") == 2 and res.get("version_minor") == 1, "version %r.%r"
+          % (res.get("version"), res.get("version_minor")))
+    bands = {b.get("centre_hz"): b.get("alpha_db_per_m") for b in air.get("bands", [])}
+    check(abs(bands.get(1000, 0) * 1000 - 4.665) < 0.001, "1 kHz band: %r dB/m" % bands.get(1000))
+    check("Air" in sout and "50 % relative humidity" in sout, "summary lacks the air: %s" % sout)
+
+    # --temperature 20 --humidity 70: ISO 9613-2 Table 2's row (63 Hz … 8 kHz).
+    out3 = os.path.join(tmp, "humid")
+    rc, jout, jerr = run(["--mesh", good] + base[:-2] + ["--out", out3, "--humidity", "70", "--json", "--quiet"])
+    check(rc == 0, "--humidity 70: exit %d: %s" % (rc, jerr))
+    if rc == 0:
+        j = json.loads(jout)
+        got = [b["alpha_db_per_m"] * 1000 for b in j["settings"]["air_absorption"]["bands"]][:8]
+        table = [0.1, 0.3, 1.1, 2.8, 5.0, 9.0, 22.9, 76.6]
+        check(j["settings"]["humidity_pct"] == 70 and all(abs(a - t) <= 0.06 for a, t in zip(got, table)),
+              "20 °C, 70 %%: %r, ISO 9613-2 %r" % (got, table))
+    # --no-air-absorption: recorded as off, no bands, and the IR differs.
+    out6 = os.path.join(tmp, "dry-off")
+    rc, jout, jerr = run(["--mesh", good] + base[:-2] + ["--out", out6, "--no-air-absorption", "--json",
+                                                          "--quiet"])
+    check(rc == 0, "--no-air-absorption: exit %d: %s" % (rc, jerr))
+    if rc == 0:
+        j = json.loads(jout)
+        check(j["settings"]["air_absorption"]["enabled"] is False and j["settings"]["air_absorption"]["bands"] == [],
+              "--no-air-absorption recorded as %r" % j["settings"]["air_absorption"])
+        with open(os.path.join(out6, "receiver-1.wav"), "rb") as f:
+            off = f.read()
+        with open(os.path.join(out3, "receiver-1.wav"), "rb") as f:
+            on = f.read()
+        check(len(off) == len(on) and off != on, "--no-air-absorption gave the same IR")
 
     # R = -1 is what the Savioja boundary accepts: the run goes ahead.
     rc, _, serr = run(["--mesh", good] + base + ["--reflection", "-1", "--boundary", "savioja",

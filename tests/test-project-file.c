@@ -4,6 +4,10 @@
  *   - settings a run refuses are refused by the loader, with the engine's
  *     message: ppw 2 (rw_sim_check_settings), R = −1 with the FV boundary
  *     (rw_reflection_check); R = −1 with Savioja is accepted;
+ *   - the air humidity and the air absorption switch are saved and read
+ *     back; a file without them (older) opens with 50 % and on; a
+ *     humidity a run refuses (120 %) and a switch that is not a boolean
+ *     are refused;
  *   - a relative mesh path is resolved against the project's folder, not
  *     the working folder;
  *   - paths that leave the project's folder (../, absolute) are reported by
@@ -111,6 +115,37 @@ main (void)
   check_refused (proj_dir, "r-minus-1.roomwave", r_minus1, "−1");
   g_autofree char *hot = replace (text, "\"temperature_c\":\\s*[0-9.e+-]+", "\"temperature_c\": 75");
   check_refused (proj_dir, "hot.roomwave", hot, "75");
+  g_autofree char *wet = replace (text, "\"humidity_pct\":\\s*[0-9.e+-]+", "\"humidity_pct\": 120");
+  check_refused (proj_dir, "wet.roomwave", wet, "120");
+  g_autofree char *maybe = replace (text, "\"air_absorption\":\\s*true", "\"air_absorption\": \"yes\"");
+  check_refused (proj_dir, "maybe.roomwave", maybe, "air absorption");
+
+  /* The air: saved and read back; an older file without it: the defaults. */
+  {
+    g_object_set (p, "humidity-pct", 35.5, "air-absorption", FALSE, NULL);
+    g_autofree char *air_path = g_build_filename (proj_dir, "air.roomwave", NULL);
+    g_autoptr (GFile) f = g_file_new_for_path (air_path);
+    RW_CHECK (rw_project_save (p, f, &error), "save: %s", error ? error->message : "");
+    g_autoptr (RwProject) q = rw_project_new ();
+    g_autoptr (GError) e = NULL;
+    RW_CHECK (rw_project_load (q, f, &e), "load air.roomwave: %s", e ? e->message : "");
+    double humidity = 0;
+    gboolean air = TRUE;
+    g_object_get (q, "humidity-pct", &humidity, "air-absorption", &air, NULL);
+    RW_CHECK (humidity == 35.5 && !air, "read back: %g %%, air absorption %d", humidity, air);
+    RwSimConfig cfg;
+    rw_sim_settings_to_config (rw_project_get_settings (q), &cfg);
+    RW_CHECK (cfg.humidity_pct == 35.5 && !cfg.air_absorption, "to the run: %g %%, %d", cfg.humidity_pct,
+              cfg.air_absorption);
+
+    g_autofree char *no_h = replace (text, ",?\\s*\"humidity_pct\":\\s*[0-9.e+-]+", "");
+    g_autofree char *older = replace (no_h, ",?\\s*\"air_absorption\":\\s*true", "");
+    g_autoptr (GFile) g = write_project (proj_dir, "older.roomwave", older);
+    g_autoptr (RwProject) o = rw_project_new ();
+    RW_CHECK (rw_project_load (o, g, &e), "load older.roomwave: %s", e ? e->message : "");
+    g_object_get (o, "humidity-pct", &humidity, "air-absorption", &air, NULL);
+    RW_CHECK (humidity == 50 && air, "an older file: %g %%, air absorption %d", humidity, air);
+  }
   {
     /* R = −1 is a pressure-release wall the Savioja boundary can hold. */
     g_autofree char *sav = replace (r_minus1, "\"boundary\":\\s*\"fv\"", "\"boundary\": \"savioja\"");

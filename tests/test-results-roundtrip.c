@@ -2,7 +2,12 @@
 /* results-roundtrip: the results folder (rw-results.h) reads back what
  * rw_sim_write_outputs wrote, and refuses what it cannot trust:
  *  - every recorded setting and result comes back equal (numbers exactly,
- *    the IR samples bit for bit), with "format" and "version";
+ *    the IR samples bit for bit), with "format" and "version"; the air
+ *    absorption (version 2.1) too: humidity, on or off, and each band's
+ *    coefficient; a version 2.0 file (no air absorption recorded) reads as
+ *    a run without it, humidity unknown (NaN);
+ *  - air absorption enabled without bands, or a negative coefficient, is
+ *    refused;
  *  - a newer version, an older one, a file without "format" (what
  *    `simulate` wrote before the format had a version), bad JSON, an
  *    empty file, a missing field, a value out of range, an unknown
@@ -41,6 +46,7 @@ make_run (RwSimConfig *cfg, RwSimResult *res)
   cfg->ppw = 10.5;
   cfg->duration_s = 0.01;
   cfg->temperature_c = 18.25;
+  cfg->humidity_pct = 37.5;
   cfg->uniform_R = 0.3;
   cfg->materials_map = "map.json";
   cfg->boundary = RW_BOUNDARY_LRS;
@@ -81,6 +87,10 @@ make_run (RwSimConfig *cfg, RwSimResult *res)
   res->source_at[0] = 1.01, res->source_at[1] = 1.99, res->source_at[2] = 1.26;
   res->receiver_cells = cells;
   res->receivers_at = at;
+  res->air_absorption = cfg->air_absorption;
+  RwError err = { 0 };
+  RW_CHECK (rw_air_bands (cfg->temperature_c, cfg->humidity_pct, RW_AIR_PRESSURE_KPA, 48000, &res->air, &err),
+            "air bands: %s", err.message);
 }
 
 static char *
@@ -137,6 +147,42 @@ refused (const char *dir, const char *what, const char *word1, const char *word2
   RW_CHECK (word2 == NULL || strstr (err.message, word2) != NULL, "%s: message lacks '%s': %s", what, word2,
             err.message);
   RW_CHECK (err.code == RW_ERROR_INPUT || err.code == RW_ERROR_IO, "%s: code %d", what, err.code);
+}
+
+static void
+drop_air (json_object *root)
+{
+  json_object *set;
+  json_object_object_get_ex (root, "settings", &set);
+  json_object_object_del (set, "humidity_pct");
+  json_object_object_del (set, "air_absorption");
+  json_object_object_del (root, "version_minor");
+}
+/* settings.air_absorption, or a fresh one when the writer left it out
+ * (the edits below then still make a file to read). */
+static json_object *
+air_of (json_object *root)
+{
+  json_object *set = NULL, *air = NULL;
+  json_object_object_get_ex (root, "settings", &set);
+  if (!json_object_object_get_ex (set, "air_absorption", &air) || air == NULL)
+    json_object_object_add (set, "air_absorption", air = json_object_new_object ());
+  return air;
+}
+static void no_air_bands (json_object *root) { json_object_object_add (air_of (root), "bands", json_object_new_array ()); }
+static void
+air_off (json_object *root)
+{
+  json_object_object_add (air_of (root), "enabled", json_object_new_boolean (0));
+  no_air_bands (root);
+}
+static void
+negative_alpha (json_object *root)
+{
+  json_object *bands = NULL, *band;
+  json_object_object_get_ex (air_of (root), "bands", &bands);
+  if (json_object_is_type (bands, json_type_array) && (band = json_object_array_get_idx (bands, 3)) != NULL)
+    json_object_object_add (band, "alpha_db_per_m", json_object_new_double (-0.01));
 }
 
 static void set_version_3 (json_object *root) { json_object_object_add (root, "version", json_object_new_int (3)); }
@@ -227,9 +273,32 @@ main (void)
       RW_CHECK (strcmp (got.outputs[r], r ? "receiver-2.wav" : "receiver-1.wav") == 0, "output %s",
                 got.outputs[r]);
     }
+  /* Air absorption, version 2.1. */
+  RW_CHECK (got.config.humidity_pct == cfg.humidity_pct, "humidity %g", got.config.humidity_pct);
+  RW_CHECK (got.config.air_absorption && g->air_absorption, "air absorption came back off");
+  RW_CHECK (g->air.n_bands == res.air.n_bands && res.air.n_bands == 10, "%zu air bands, wrote %zu",
+            g->air.n_bands, res.air.n_bands);
+  for (size_t b = 0; b < g->air.n_bands && b < res.air.n_bands; b++)
+    RW_CHECK (g->air.alpha_db_per_m[b] == res.air.alpha_db_per_m[b] && g->air.centre_hz[b] == res.air.centre_hz[b]
+              && g->air.nominal_hz[b] == res.air.nominal_hz[b], "air band %zu: %.17g vs %.17g", b,
+              g->air.alpha_db_per_m[b], res.air.alpha_db_per_m[b]);
+  rw_results_clear (&got);
+  RW_CHECK (rw_results_read (variant ("v2.0", drop_air), &got, &err), "read 2.0: %s", err.message);
+  RW_CHECK (!got.config.air_absorption && !got.result.air_absorption && got.result.air.n_bands == 0
+            && isnan (got.config.humidity_pct), "a 2.0 file: air %d, %zu bands, humidity %g",
+            got.config.air_absorption, got.result.air.n_bands, got.config.humidity_pct);
+  rw_results_clear (&got);
+  RW_CHECK (rw_results_read (variant ("air-off", air_off), &got, &err), "read air off: %s", err.message);
+  RW_CHECK (!got.config.air_absorption && got.result.air.n_bands == 0 && got.config.humidity_pct == 37.5,
+            "air off: air %d, %zu bands, humidity %g", got.config.air_absorption, got.result.air.n_bands,
+            got.config.humidity_pct);
   rw_results_clear (&got);
 
   /* Refusals, each naming the file and the problem. */
+  refused (variant ("air-no-bands", no_air_bands), "air absorption without bands", "results.json",
+           "settings.air_absorption.bands");
+  refused (variant ("air-negative", negative_alpha), "negative air absorption", "results.json",
+           "\"settings.air_absorption.bands[3].alpha_db_per_m\" is -0.01");
   refused (variant ("newer", set_version_3), "newer version", "results.json", "newer Roomwave");
   refused (variant ("older", set_version_1), "older version", "results.json", "older Roomwave");
   refused (variant ("no-format", drop_format), "no format field", "results.json", "older Roomwave");

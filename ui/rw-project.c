@@ -54,6 +54,8 @@ enum {
   PROP_FMAX_HZ,
   PROP_DURATION_S,
   PROP_TEMPERATURE_C,
+  PROP_HUMIDITY_PCT,
+  PROP_AIR_ABSORPTION,
   PROP_PPW,
   PROP_BOUNDARY,           /* RwBoundary as guint */
   PROP_BACKEND,            /* RwBackendKind as guint */
@@ -148,6 +150,12 @@ rw_project_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_TEMPERATURE_C:
       g_value_set_double (value, self->settings.temperature_c);
       break;
+    case PROP_HUMIDITY_PCT:
+      g_value_set_double (value, self->settings.humidity_pct);
+      break;
+    case PROP_AIR_ABSORPTION:
+      g_value_set_boolean (value, self->settings.air_absorption);
+      break;
     case PROP_PPW:
       g_value_set_double (value, self->settings.ppw);
       break;
@@ -184,6 +192,12 @@ rw_project_set_property (GObject *object, guint prop_id, const GValue *value, GP
       break;
     case PROP_TEMPERATURE_C:
       s.temperature_c = g_value_get_double (value);
+      break;
+    case PROP_HUMIDITY_PCT:
+      s.humidity_pct = g_value_get_double (value);
+      break;
+    case PROP_AIR_ABSORPTION:
+      s.air_absorption = g_value_get_boolean (value) != FALSE;
       break;
     case PROP_PPW:
       s.ppw = g_value_get_double (value);
@@ -245,6 +259,10 @@ rw_project_class_init (RwProjectClass *klass)
   SETTING_DOUBLE (PROP_FMAX_HZ, "fmax-hz");
   SETTING_DOUBLE (PROP_DURATION_S, "duration-s");
   SETTING_DOUBLE (PROP_TEMPERATURE_C, "temperature-c");
+  SETTING_DOUBLE (PROP_HUMIDITY_PCT, "humidity-pct");
+  properties[PROP_AIR_ABSORPTION] =
+    g_param_spec_boolean ("air-absorption", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   SETTING_DOUBLE (PROP_PPW, "ppw");
   SETTING_UINT (PROP_BOUNDARY, "boundary", RW_BOUNDARY_SAVIOJA);
   SETTING_UINT (PROP_BACKEND, "backend", RW_BACKEND_CUDA);
@@ -269,6 +287,8 @@ rw_project_init (RwProject *self)
   self->settings.fmax_hz = 500.0;
   self->settings.duration_s = 1.0;
   self->settings.temperature_c = RW_DEFAULT_TEMPERATURE_C;
+  self->settings.humidity_pct = RW_AIR_DEFAULT_HUMIDITY_PCT;
+  self->settings.air_absorption = TRUE;
   self->settings.ppw = RW_DEFAULT_PPW;
   self->settings.boundary = RW_BOUNDARY_FV;
   self->settings.backend = RW_BACKEND_AUTO;
@@ -936,6 +956,8 @@ rw_project_set_settings (RwProject *self, const RwSimSettings *settings)
   NOTIFY_IF (fmax_hz, PROP_FMAX_HZ);
   NOTIFY_IF (duration_s, PROP_DURATION_S);
   NOTIFY_IF (temperature_c, PROP_TEMPERATURE_C);
+  NOTIFY_IF (humidity_pct, PROP_HUMIDITY_PCT);
+  NOTIFY_IF (air_absorption, PROP_AIR_ABSORPTION);
   NOTIFY_IF (ppw, PROP_PPW);
   NOTIFY_IF (boundary, PROP_BOUNDARY);
   NOTIFY_IF (backend, PROP_BACKEND);
@@ -1020,6 +1042,8 @@ rw_project_save (RwProject *self, GFile *file, GError **error)
   json_object_object_add (settings, "fmax_hz", json_object_new_double (self->settings.fmax_hz));
   json_object_object_add (settings, "duration_s", json_object_new_double (self->settings.duration_s));
   json_object_object_add (settings, "temperature_c", json_object_new_double (self->settings.temperature_c));
+  json_object_object_add (settings, "humidity_pct", json_object_new_double (self->settings.humidity_pct));
+  json_object_object_add (settings, "air_absorption", json_object_new_boolean (self->settings.air_absorption));
   json_object_object_add (settings, "ppw", json_object_new_double (self->settings.ppw));
   json_object_object_add (settings, "boundary", json_object_new_string (rw_boundary_name (self->settings.boundary)));
   json_object_object_add (settings, "backend", json_object_new_string (rw_backend_kind_name (self->settings.backend)));
@@ -1112,6 +1136,8 @@ rw_sim_settings_to_config (const RwSimSettings *settings, RwSimConfig *cfg)
   cfg->fmax_hz = settings->fmax_hz;
   cfg->duration_s = settings->duration_s;
   cfg->temperature_c = settings->temperature_c;
+  cfg->humidity_pct = settings->humidity_pct;
+  cfg->air_absorption = settings->air_absorption != FALSE;
   cfg->ppw = settings->ppw;
   cfg->boundary = settings->boundary;
   cfg->backend = settings->backend;
@@ -1307,6 +1333,19 @@ parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError *
       goto out;
     }
   settings.device = (int) device;
+  /* "humidity_pct" and "air_absorption" (absent in older files: 50 % and
+   * on, the engine's defaults); the humidity's range is the run's check. */
+  settings.humidity_pct = RW_AIR_DEFAULT_HUMIDITY_PCT;
+  settings.air_absorption = TRUE;
+  if ((json_object_object_get_ex (jset, "humidity_pct", &v)
+       && !get_number (jset, "humidity_pct", -G_MAXDOUBLE, G_MAXDOUBLE, &settings.humidity_pct))
+      || (json_object_object_get_ex (jset, "air_absorption", &v) && !json_object_is_type (v, json_type_boolean)))
+    {
+      file_error (error, file, _("the air humidity or the air absorption switch is invalid"));
+      goto out;
+    }
+  if (json_object_object_get_ex (jset, "air_absorption", &v))
+    settings.air_absorption = json_object_get_boolean (v);
 
   if (!json_object_object_get_ex (root, "source", &v) || !get_vec3 (v, source))
     {

@@ -8,7 +8,8 @@
  *   "mesh" (pointer: a new room and report), "surface-materials" (strv:
  *   some surface's material or R), "source" ((ddd)), "receivers"
  *   (a(ddd)), the settings "fmax-hz", "duration-s", "temperature-c",
- *   "ppw" (read-write doubles) and "boundary", "backend", "precision", "device"
+ *   "humidity-pct", "ppw" (read-write doubles), "air-absorption" (read-write
+ *   boolean) and "boundary", "backend", "precision", "device"
  *   (read-write guint of RwBoundary, RwBackendKind, RwPrecision), "file",
  *   "dirty". Importing a room or opening a project notifies all of them. Saved as a versioned JSON
  * file (.roomwave, see docs/GUI.md) written atomically; loading parses and
@@ -47,11 +48,13 @@ typedef struct {
   double fmax_hz;
   double duration_s;
   double temperature_c;
+  double humidity_pct;          /* relative humidity, % (RwSimConfig.humidity_pct) */
   double ppw;
   RwBoundary boundary;
   RwBackendKind backend;
   RwPrecision precision;
   int device;                   /* the backend's device, 0 … (RwSimConfig.device) */
+  gboolean air_absorption;      /* RwSimConfig.air_absorption */
 } RwSimSettings;
 
 /* The engine's defaults (rw_sim_config_init) with these settings. */

@@ -31,7 +31,8 @@ struct _RwWindow
   GtkButton *remove_receiver_button;
   RwMaterialsPanel *materials_panel;
   GtkStack *side_stack;
-  GtkSpinButton *fmax_spin, *duration_spin, *temperature_spin, *ppw_spin;
+  GtkSpinButton *fmax_spin, *duration_spin, *temperature_spin, *humidity_spin, *ppw_spin;
+  GtkCheckButton *air_absorption_check;
   GtkDropDown *boundary_dropdown, *backend_dropdown, *precision_dropdown;
   GtkDropDown *device_dropdown;     /* the chosen backend's devices (update_devices) */
   gboolean filling_devices;         /* update_devices is setting device_dropdown */

@@ -562,6 +562,8 @@ rw_window_class_init (RwWindowClass *klass)
   BIND (fmax_spin);
   BIND (duration_spin);
   BIND (temperature_spin);
+  BIND (humidity_spin);
+  BIND (air_absorption_check);
   BIND (ppw_spin);
   BIND (boundary_dropdown);
   BIND (backend_dropdown);
@@ -624,6 +626,8 @@ rw_window_init (RwWindow *self)
     { "fmax-hz", G_STRUCT_OFFSET (RwWindow, fmax_spin), "value" },
     { "duration-s", G_STRUCT_OFFSET (RwWindow, duration_spin), "value" },
     { "temperature-c", G_STRUCT_OFFSET (RwWindow, temperature_spin), "value" },
+    { "humidity-pct", G_STRUCT_OFFSET (RwWindow, humidity_spin), "value" },
+    { "air-absorption", G_STRUCT_OFFSET (RwWindow, air_absorption_check), "active" },
     { "ppw", G_STRUCT_OFFSET (RwWindow, ppw_spin), "value" },
     { "boundary", G_STRUCT_OFFSET (RwWindow, boundary_dropdown), "selected" },
     { "backend", G_STRUCT_OFFSET (RwWindow, backend_dropdown), "selected" },
@@ -637,6 +641,9 @@ rw_window_init (RwWindow *self)
                             settings_bindings[i].widget_property, G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
       g_signal_group_connect_swapped (self->project_signals, signal, G_CALLBACK (on_setting_changed), self);
     }
+  /* The humidity matters only for the air absorption. */
+  g_object_bind_property (self->air_absorption_check, "active", self->humidity_spin, "sensitive",
+                          G_BINDING_SYNC_CREATE);
   g_signal_group_connect_swapped (self->project_signals, "notify::backend", G_CALLBACK (on_backend_changed), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::device", G_CALLBACK (on_device_changed), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::device", G_CALLBACK (on_setting_changed), self);
