@@ -3,7 +3,10 @@
 #include "rw-admittance.h"
 
 #include <math.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "rw-i18n.h"
 #include "rw-materials.h"
 
@@ -203,7 +206,6 @@ rw_admittance_bands_for_fmax (double fmax_hz)
  * dα/dY from the same quadrature nodes as α (alpha_random_grad). */
 
 #define NP_MAX (1 + 3 * RW_ADM_MAX_BRANCHES)
-#define PTS_MAX 4096                 /* CSV data points used by a fit */
 
 typedef enum { FIT_ALPHA_BANDS, FIT_REFLECTION_POINTS } FitKind;
 
@@ -539,6 +541,55 @@ worst_abs (const FitProblem *pb, const double *p)
   return w;
 }
 
+/* The fit proper, for either kind of problem, with one branch per band
+ * (M = the bands fitted). Start: Y0 the smallest band conductance G[b],
+ * each resonator the excess of its own band (G[b] NAN: a band without
+ * data, no branch to start with); then Y0 and the c by LM at fixed Q; then
+ * Q and ω_m freed too when an α fit is not yet within 0.005 everywhere (an
+ * R fit always). Three starting Q, tried in a fixed order (deterministic),
+ * the best kept: the worst band error for α, the cost for R. */
+static void
+fit_multistart (FitProblem *pb, const double *G, double *best)
+{
+  static const double q_start[] = { 1.4, 0.8, 2.5 };
+  const int M = pb->kind == FIT_ALPHA_BANDS ? pb->n_bands : pb->M;
+  double best_score = INFINITY;
+  for (size_t qi = 0; qi < sizeof q_start / sizeof q_start[0]; qi++)
+    {
+      double p[NP_MAX];
+      bool mask[NP_MAX] = { false };
+      problem_init (pb, M, p, q_start[qi]);
+      double ymin = INFINITY;
+      for (int b = 0; b < M; b++)
+        if (isfinite (G[b]))
+          ymin = fmin (ymin, G[b]);
+      p[0] = isfinite (ymin) ? ymin : 0.0;
+      for (int m = 0; m < M; m++)
+        p[1 + m] = isfinite (G[m]) ? G[m] - p[0] : 0.0;
+      for (int j = 0; j < 1 + M; j++)
+        mask[j] = true;
+      double score = fit_lm (pb, p, mask, 300);
+      if (pb->kind == FIT_ALPHA_BANDS)
+        score = worst_abs (pb, p);
+      if (pb->kind != FIT_ALPHA_BANDS || score > 0.005)
+        {
+          for (int j = 0; j < n_params (pb); j++)
+            mask[j] = true;
+          score = fit_lm (pb, p, mask, 500);
+          if (pb->kind == FIT_ALPHA_BANDS)
+            score = worst_abs (pb, p);
+        }
+      if (score < best_score)
+        {
+          best_score = score;
+          for (int j = 0; j < n_params (pb); j++)
+            best[j] = p[j];
+        }
+      if (pb->kind == FIT_ALPHA_BANDS && best_score <= 0.005)
+        break;
+    }
+}
+
 bool
 rw_admittance_fit_alpha (const double alpha[RW_ADM_N_BANDS], int n_bands_fit,
                          RwAdmittance *out, RwFitReport *report, RwError *err)
@@ -567,48 +618,294 @@ rw_admittance_fit_alpha (const double alpha[RW_ADM_N_BANDS], int n_bands_fit,
   else
     {
       FitProblem pb = { .kind = FIT_ALPHA_BANDS, .n_bands = n_bands_fit };
+      double G[RW_ADM_N_BANDS], best[NP_MAX];
       for (int b = 0; b < n_bands_fit; b++)
-        pb.target[b] = t[b];
-      /* Start: Y0 the smallest band's Paris admittance, each resonator the
-       * excess of its own band; then c and Y0 by LM at fixed Q, then Q and
-       * ω_m freed too when that is not yet within 0.005 everywhere. A few
-       * starting Q, the best kept (in a fixed order: deterministic). */
-      static const double q_start[] = { 1.4, 0.8, 2.5 };
-      double best[NP_MAX], best_worst = INFINITY;
-      for (size_t qi = 0; qi < sizeof q_start / sizeof q_start[0]; qi++)
         {
-          double p[NP_MAX];
-          bool mask[NP_MAX] = { false };
-          problem_init (&pb, n_bands_fit, p, q_start[qi]);
-          double ymin = INFINITY;
-          for (int b = 0; b < n_bands_fit; b++)
-            ymin = fmin (ymin, paris_admittance (t[b]));
-          p[0] = ymin;
-          for (int m = 0; m < n_bands_fit; m++)
-            p[1 + m] = paris_admittance (t[m]) - ymin;
-          for (int j = 0; j < 1 + n_bands_fit; j++)
-            mask[j] = true;
-          fit_lm (&pb, p, mask, 300);
-          double w = worst_abs (&pb, p);
-          if (w > 0.005)
-            {
-              for (int j = 0; j < n_params (&pb); j++)
-                mask[j] = true;
-              fit_lm (&pb, p, mask, 500);
-              w = worst_abs (&pb, p);
-            }
-          if (w < best_worst)
-            {
-              best_worst = w;
-              for (int j = 0; j < n_params (&pb); j++)
-                best[j] = p[j];
-            }
-          if (best_worst <= 0.005)
-            break;
+          pb.target[b] = t[b];
+          G[b] = paris_admittance (t[b]);
         }
+      fit_multistart (&pb, G, best);
       params_to_admittance (&pb, best, out);
     }
   if (report)
     report_fill (report, out, alpha, n_bands_fit);
   return true;
+}
+
+/* ---- Measured data -------------------------------------------------------- */
+
+typedef struct {
+  size_t n, cap;
+  double *f;
+  double complex *Y;
+} Samples;
+
+static bool
+samples_push (Samples *s, double f, double complex Y)
+{
+  if (s->n == s->cap)
+    {
+      size_t cap = s->cap ? 2 * s->cap : 256;
+      double *nf = realloc (s->f, cap * sizeof *nf);
+      if (nf == NULL)
+        return false;
+      s->f = nf;
+      double complex *nY = realloc (s->Y, cap * sizeof *nY);
+      if (nY == NULL)
+        return false;
+      s->Y = nY;
+      s->cap = cap;
+    }
+  s->f[s->n] = f;
+  s->Y[s->n] = Y;
+  s->n++;
+  return true;
+}
+
+/* Strips leading and trailing blanks (and a CR) in place. */
+static char *
+trim (char *s)
+{
+  while (*s == ' ' || *s == '\t')
+    s++;
+  size_t n = strlen (s);
+  while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+    s[--n] = '\0';
+  return s;
+}
+
+/* Reads the CSV of rw_admittance_fit_csv into admittances Y(f). */
+static bool
+read_csv (const char *path, Samples *out, RwError *err)
+{
+  FILE *fp = fopen (path, "r");
+  if (fp == NULL)
+    return rw_fail (err, RW_ERROR_IO, _("%s: cannot read the file: %s"), path, strerror (errno));
+  char *line = NULL;
+  size_t len = 0;
+  int lineno = 0;
+  bool ok = true, header = false, is_z = false;
+  while (ok && getline (&line, &len, fp) != -1)
+    {
+      lineno++;
+      char *s = trim (line);
+      if (!header)
+        {
+          if (lineno == 1 && strncmp (s, "\xef\xbb\xbf", 3) == 0)
+            s += 3;                  /* a UTF-8 byte-order mark */
+          if (strcmp (s, "frequency_hz,z_real,z_imag") == 0)
+            is_z = true;
+          else if (strcmp (s, "frequency_hz,r_real,r_imag") != 0)
+            {
+              ok = rw_fail (err, RW_ERROR_INPUT,
+                            _("%s:%d: missing header: the first line must be \"frequency_hz,z_real,z_imag\" "
+                              "(specific impedance) or \"frequency_hz,r_real,r_imag\" (reflection factor)"),
+                            path, lineno);
+              break;
+            }
+          header = true;
+          continue;
+        }
+      if (*s == '\0')
+        continue;                    /* blank lines (a trailing one) */
+      double v[3];
+      int n = 0;
+      char *tok = s;
+      while (ok)
+        {
+          char *comma = strchr (tok, ',');
+          if (comma)
+            *comma = '\0';
+          char *field = trim (tok), *end = NULL;
+          if (n >= 3)
+            {
+              ok = rw_fail (err, RW_ERROR_INPUT, _("%s:%d: more than 3 values in the row"), path, lineno);
+              break;
+            }
+          errno = 0;
+          v[n] = strtod (field, &end);
+          if (*field == '\0' || end == field || *trim (end) != '\0')
+            ok = rw_fail (err, RW_ERROR_INPUT, _("%s:%d: \"%s\" is not a number"), path, lineno, field);
+          else if (!isfinite (v[n]))
+            ok = rw_fail (err, RW_ERROR_INPUT, _("%s:%d: %s is not a finite number"), path, lineno, field);
+          n++;
+          if (comma == NULL)
+            break;
+          tok = comma + 1;
+        }
+      if (!ok)
+        break;
+      if (n != 3)
+        {
+          ok = rw_fail (err, RW_ERROR_INPUT, _("%s:%d: %d values in the row, 3 expected"), path, lineno, n);
+          break;
+        }
+      const double f = v[0];
+      if (!(f > 0))
+        ok = rw_fail (err, RW_ERROR_INPUT, _("%s:%d: the frequency %g Hz is not above 0"), path, lineno, f);
+      else if (out->n > 0 && !(f > out->f[out->n - 1]))
+        ok = rw_fail (err, RW_ERROR_INPUT,
+                      _("%s:%d: the frequency %g Hz is not above the previous row's %g Hz: frequencies must rise"),
+                      path, lineno, f, out->f[out->n - 1]);
+      else if (is_z && v[1] < 0)
+        ok = rw_fail (err, RW_ERROR_INPUT,
+                      _("%s:%d: Re Z = %g is below 0: an active surface (a passive one has Re Z ≥ 0)"),
+                      path, lineno, v[1]);
+      else if (is_z && v[1] == 0 && v[2] == 0)
+        ok = rw_fail (err, RW_ERROR_INPUT, _("%s:%d: Z = 0 (a pressure-release surface) has no finite admittance"),
+                      path, lineno);
+      else if (!is_z && hypot (v[1], v[2]) > 1)
+        ok = rw_fail (err, RW_ERROR_INPUT,
+                      _("%s:%d: |R| = %g is above 1: an active surface (a passive one has |R| ≤ 1)"),
+                      path, lineno, hypot (v[1], v[2]));
+      else if (!is_z && v[1] == -1 && v[2] == 0)
+        ok = rw_fail (err, RW_ERROR_INPUT, _("%s:%d: R = −1 (a pressure-release surface) has no finite admittance"),
+                      path, lineno);
+      if (!ok)
+        break;
+      const double complex V = v[1] + I * v[2];   /* Z or R */
+      const double complex Y = is_z ? 1.0 / V : (1.0 - V) / (1.0 + V);
+      if (!samples_push (out, f, Y))
+        ok = rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory reading the file"), path);
+    }
+  if (ok && ferror (fp))
+    ok = rw_fail (err, RW_ERROR_IO, _("%s: cannot read the file: %s"), path, strerror (errno));
+  if (ok && !header)
+    ok = rw_fail (err, RW_ERROR_INPUT,
+                  _("%s:1: missing header: the first line must be \"frequency_hz,z_real,z_imag\" "
+                    "(specific impedance) or \"frequency_hz,r_real,r_imag\" (reflection factor)"),
+                  path);
+  if (ok && out->n < 2)
+    ok = rw_fail (err, RW_ERROR_INPUT, _("%s: %zu data rows: at least 2 are needed"), path, out->n);
+  free (line);
+  fclose (fp);
+  return ok;
+}
+
+/* The octave band (0 … 7) whose edges f_c/√2 … f_c·√2 hold f, or −1. */
+static int
+band_of (double f)
+{
+  for (int b = 0; b < RW_ADM_N_BANDS; b++)
+    if (f >= rw_octave_centres_hz[b] * M_SQRT1_2 && f < rw_octave_centres_hz[b] * M_SQRT2)
+      return b;
+  return -1;
+}
+
+bool
+rw_admittance_fit_csv (const char *path, int n_bands_fit,
+                       RwAdmittance *out, RwFitReport *report, RwError *err)
+{
+  if (n_bands_fit < 1 || n_bands_fit > RW_ADM_N_BANDS)
+    return rw_fail (err, RW_ERROR_INPUT, _("%d bands to fit: the fit takes 1 to %d"),
+                    n_bands_fit, RW_ADM_N_BANDS);
+  Samples s = { 0 };
+  if (!read_csv (path, &s, err))
+    {
+      free (s.f);
+      free (s.Y);
+      return false;
+    }
+  /* The fit is complex least squares on the normal-incidence reflection
+   * factor R = (1 − Y)/(1 + Y) at the data's frequencies, not on α:
+   * measured data carry the phase that band α throw away, and matching R
+   * matches α(θ) at every angle (α(θ) depends on Y alone), where matching
+   * α_st would leave the reactance free. R rather than Y because R is
+   * bounded and weighs a rigid wall (Y ≈ 0.01) and an absorber (Y ≈ 0.5)
+   * on the scale the wave sees, |ΔR|. Each fitted band weighs the same
+   * whatever its number of data points (weight 1/√n_b): a linearly spaced
+   * measurement would otherwise be fitted at 4–8 kHz only. */
+  int count[RW_ADM_N_BANDS] = { 0 };
+  double G[RW_ADM_N_BANDS], t_rand[RW_ADM_N_BANDS] = { 0 }, t_norm[RW_ADM_N_BANDS] = { 0 };
+  for (int b = 0; b < RW_ADM_N_BANDS; b++)
+    G[b] = 0;
+  for (size_t k = 0; k < s.n; k++)
+    {
+      int b = band_of (s.f[k]);
+      if (b < 0)
+        continue;
+      count[b]++;
+      G[b] += creal (s.Y[k]);
+      t_rand[b] += rw_alpha_random (s.Y[k]);
+      t_norm[b] += rw_alpha_normal (s.Y[k]);
+    }
+  size_t n_used = 0;
+  for (int b = 0; b < RW_ADM_N_BANDS; b++)
+    {
+      G[b] = count[b] ? G[b] / count[b] : NAN;
+      t_rand[b] = count[b] ? t_rand[b] / count[b] : NAN;
+      t_norm[b] = count[b] ? t_norm[b] / count[b] : NAN;
+      if (b < n_bands_fit)
+        n_used += (size_t) count[b];
+    }
+  bool ok = true;
+  double *f = malloc (sizeof (double) * (n_used + 1));
+  double *w = malloc (sizeof (double) * (n_used + 1));
+  double complex *R = malloc (sizeof (double complex) * (n_used + 1));
+  if (f == NULL || w == NULL || R == NULL)
+    ok = rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory fitting the data"), path);
+  else if (n_used == 0)
+    ok = rw_fail (err, RW_ERROR_INPUT, _("%s: no data between %g Hz and %g Hz, the bands to fit"), path,
+                  rw_octave_centres_hz[0] * M_SQRT1_2, rw_octave_centres_hz[n_bands_fit - 1] * M_SQRT2);
+  if (ok)
+    {
+      size_t j = 0;
+      for (size_t k = 0; k < s.n; k++)
+        {
+          int b = band_of (s.f[k]);
+          if (b < 0 || b >= n_bands_fit)
+            continue;
+          f[j] = s.f[k];
+          R[j] = (1.0 - s.Y[k]) / (1.0 + s.Y[k]);
+          w[j] = 1.0 / sqrt ((double) count[b]);
+          j++;
+        }
+      FitProblem pb = { .kind = FIT_REFLECTION_POINTS, .M = n_bands_fit, .n_pts = (int) n_used,
+                        .f = f, .R = R, .weight = w };
+      double best[NP_MAX];
+      fit_multistart (&pb, G, best);
+      params_to_admittance (&pb, best, out);
+    }
+  if (ok && report)
+    {
+      report->n_bands_fit = n_bands_fit;
+      report->worst_band = 0;
+      report->worst_error = 0;
+      for (int b = 0; b < RW_ADM_N_BANDS; b++)
+        {
+          /* Target and model over the same frequencies: the data's points
+           * in the band where it has some, else the model's band mean. */
+          report->target_random[b] = t_rand[b];
+          report->target_normal[b] = t_norm[b];
+          report->limited[b] = false;  /* measured passive data never exceed the limit */
+          if (count[b] == 0)
+            {
+              report->model_random[b] = rw_admittance_band_alpha (out, b, true);
+              report->model_normal[b] = rw_admittance_band_alpha (out, b, false);
+              continue;
+            }
+          double mr = 0, mn = 0;
+          for (size_t k = 0; k < s.n; k++)
+            if (band_of (s.f[k]) == b)
+              {
+                double complex Y = rw_admittance_eval (out, s.f[k]);
+                mr += rw_alpha_random (Y);
+                mn += rw_alpha_normal (Y);
+              }
+          report->model_random[b] = mr / count[b];
+          report->model_normal[b] = mn / count[b];
+          const double e = fabs (report->model_random[b] - t_rand[b]);
+          if (b < n_bands_fit && e > report->worst_error)
+            {
+              report->worst_error = e;
+              report->worst_band = b;
+            }
+        }
+    }
+  free (f);
+  free (w);
+  free (R);
+  free (s.f);
+  free (s.Y);
+  return ok;
 }
