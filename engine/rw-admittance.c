@@ -613,7 +613,7 @@ rw_admittance_fit_alpha (const double alpha[RW_ADM_N_BANDS], int n_bands_fit,
     {
       /* The same α everywhere: today's frequency-independent surface,
        * exactly (the solver then runs its update without branch states). */
-      *out = rw_admittance_real (rw_reflection_from_statistical_alpha (t[0]));
+      *out = rw_admittance_real (rw_reflection_from_statistical_alpha (alpha[0]));
     }
   else
     {
