@@ -674,6 +674,15 @@ trim (char *s)
   return s;
 }
 
+static bool
+missing_header (RwError *err, const char *path, int line)
+{
+  return rw_fail (err, RW_ERROR_INPUT,
+                  _("%s:%d: missing header: the first line must be \"frequency_hz,z_real,z_imag\" "
+                    "(specific impedance) or \"frequency_hz,r_real,r_imag\" (reflection factor)"),
+                  path, line);
+}
+
 /* Reads the CSV of rw_admittance_fit_csv into admittances Y(f). */
 static bool
 read_csv (const char *path, Samples *out, RwError *err)
@@ -697,10 +706,7 @@ read_csv (const char *path, Samples *out, RwError *err)
             is_z = true;
           else if (strcmp (s, "frequency_hz,r_real,r_imag") != 0)
             {
-              ok = rw_fail (err, RW_ERROR_INPUT,
-                            _("%s:%d: missing header: the first line must be \"frequency_hz,z_real,z_imag\" "
-                              "(specific impedance) or \"frequency_hz,r_real,r_imag\" (reflection factor)"),
-                            path, lineno);
+              ok = missing_header (err, path, lineno);
               break;
             }
           header = true;
@@ -771,10 +777,7 @@ read_csv (const char *path, Samples *out, RwError *err)
   if (ok && ferror (fp))
     ok = rw_fail (err, RW_ERROR_IO, _("%s: cannot read the file: %s"), path, strerror (errno));
   if (ok && !header)
-    ok = rw_fail (err, RW_ERROR_INPUT,
-                  _("%s:1: missing header: the first line must be \"frequency_hz,z_real,z_imag\" "
-                    "(specific impedance) or \"frequency_hz,r_real,r_imag\" (reflection factor)"),
-                  path);
+    ok = missing_header (err, path, 1);   /* an empty file */
   if (ok && out->n < 2)
     ok = rw_fail (err, RW_ERROR_INPUT, _("%s: %zu data rows: at least 2 are needed"), path, out->n);
   free (line);
