@@ -541,10 +541,19 @@ worst_abs (const FitProblem *pb, const double *p)
   return w;
 }
 
-/* The fit proper, for either kind of problem, with one branch per band
- * (M = the bands fitted). Start: Y0 the smallest band conductance G[b],
- * each resonator the excess of its own band (G[b] NAN: a band without
- * data, no branch to start with); then Y0 and the c by LM at fixed Q; then
+static int
+imin (int a, int b)
+{
+  return a < b ? a : b;
+}
+
+/* The fit proper, for either kind of problem. Branches: one per fitted
+ * band, at its centre; an α fit over fewer than 8 bands gets one more at
+ * the next band's centre, which shapes the upper edge of the top fitted
+ * band (glass fibre board 50 mm over 4 bands: worst error 0.033 without
+ * it, 0.006 with). Start: Y0 the smallest band conductance G[b], each
+ * resonator the excess of its own band (G[b] NAN, or a branch beyond the
+ * bands: nothing to start with); then Y0 and the c by LM at fixed Q; then
  * Q and ω_m freed too when an α fit is not yet within 0.005 everywhere (an
  * R fit always). Three starting Q, tried in a fixed order (deterministic),
  * the best kept: the worst band error for α, the cost for R. */
@@ -552,7 +561,8 @@ static void
 fit_multistart (FitProblem *pb, const double *G, double *best)
 {
   static const double q_start[] = { 1.4, 0.8, 2.5 };
-  const int M = pb->kind == FIT_ALPHA_BANDS ? pb->n_bands : pb->M;
+  const int M = pb->kind == FIT_ALPHA_BANDS ? imin (pb->n_bands + 1, RW_ADM_N_BANDS) : pb->M;
+  const int n_g = pb->kind == FIT_ALPHA_BANDS ? pb->n_bands : pb->M;   /* entries of G */
   double best_score = INFINITY;
   for (size_t qi = 0; qi < sizeof q_start / sizeof q_start[0]; qi++)
     {
@@ -560,12 +570,12 @@ fit_multistart (FitProblem *pb, const double *G, double *best)
       bool mask[NP_MAX] = { false };
       problem_init (pb, M, p, q_start[qi]);
       double ymin = INFINITY;
-      for (int b = 0; b < M; b++)
+      for (int b = 0; b < n_g; b++)
         if (isfinite (G[b]))
           ymin = fmin (ymin, G[b]);
       p[0] = isfinite (ymin) ? ymin : 0.0;
       for (int m = 0; m < M; m++)
-        p[1 + m] = isfinite (G[m]) ? G[m] - p[0] : 0.0;
+        p[1 + m] = m < n_g && isfinite (G[m]) ? G[m] - p[0] : 0.0;
       for (int j = 0; j < 1 + M; j++)
         mask[j] = true;
       double score = fit_lm (pb, p, mask, 300);
