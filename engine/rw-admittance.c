@@ -95,8 +95,9 @@ static const double gl_w[6] = {
  * origin. So the interval is cut geometrically, [0, h], [h, 2h], [2h, 4h],
  * … with h = |Y|/2: on every piece the poles lie at least about two
  * half-lengths from its centre, where 12 Gauss points converge like
- * ρ^−24 with ρ ≥ 4 (≤ 1e−14; measured against the closed form
- * rw_statistical_absorption to 1e−12 in test admittance-alpha). The
+ * ρ^−24 with ρ ≥ 4 (≤ 1e−14; measured in test admittance-alpha: 1.2e−13
+ * from the closed form rw_statistical_absorption for real Y, 1.8e−12 from
+ * the antiderivative for complex Y). The
  * derivatives with respect to G and B come from the same nodes (the fit's
  * Jacobian); either pointer may be NULL. */
 static double
