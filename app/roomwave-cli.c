@@ -19,6 +19,7 @@ static const Subcommand subcommands[] = {
   { "auralise", rw_cli_auralise, N_("Convolve a dry recording with an impulse response") },
   { "compare",  rw_cli_compare,  N_("Compare a simulated with a measured impulse response") },
   { "devices",  rw_cli_devices,  N_("List the solver backends and their devices") },
+  { "materials", rw_cli_materials, N_("List the material library and the fit of its frequency-dependent surfaces") },
 };
 
 static void

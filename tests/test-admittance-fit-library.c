@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* admittance-fit-library: every row of the bundled data/materials.json,
+ * fitted over all 8 bands, gives a passive admittance (every element ≥ 0,
+ * Re Y ≥ 0 from 5 Hz to 40 kHz) whose random-incidence band α (Paris
+ * integral of the model, band mean) is within 0.03 of the row's α in every
+ * band up to 4 kHz; a band whose α is above what a locally reacting
+ * surface can absorb (flagged limited) is within 0.03 of that maximum
+ * (0.951, Kuttruff's real-impedance peak) instead. The log shows the worst
+ * error per row and over the library.
+ *
+ * The same over the first 2 … 7 bands (the fits of simulations with a
+ * lower fmax).
+ *
+ * Also: the same α in every fitted band gives the frequency-independent
+ * surface of today, bit for bit (Y0 = (1 − R)/(1 + R) with R from
+ * rw_reflection_from_statistical_alpha, no branch); the fit is
+ * deterministic; a fit over fewer bands matches those bands; α outside
+ * [0, 1] and band counts outside 1 … 8 are refused. */
+#include "rw-admittance.h"
+#include "rw-materials.h"
+#include "rw-test.h"
+
+#include <complex.h>
+#include <string.h>
+
+int
+main (void)
+{
+  RwError err = { 0 };
+  RwMaterialLibrary *lib = rw_materials_load (NULL, &err);
+  RW_CHECK (lib != NULL, "library: %s", err.message);
+  if (lib == NULL)
+    return rw_test_finish ();
+  const double amax = rw_statistical_absorption (1.5671);
+  double lib_worst = 0;
+  const char *lib_worst_name = "";
+  RW_NOTE ("%-28s %8s %6s %9s  %s", "material", "branches", "band", "|error|", "limited bands");
+  for (size_t i = 0; i < lib->n; i++)
+    {
+      const RwMaterial *m = &lib->items[i];
+      RwAdmittance a;
+      RwFitReport r;
+      RW_CHECK (rw_admittance_fit_alpha (m->alpha, 8, &a, &r, &err), "%s: %s", m->name, err.message);
+      RW_CHECK (rw_admittance_check (&a, &err), "%s: not passive: %s", m->name, err.message);
+      for (double f = 5; f < 40000; f *= 1.03)
+        RW_CHECK (creal (rw_admittance_eval (&a, f)) >= 0, "%s: Re Y(%g Hz) < 0", m->name, f);
+      double worst = 0;
+      int worst_b = 0;
+      char limited[64] = "";
+      for (int b = 0; b < RW_ADM_N_BANDS; b++)
+        {
+          const double model = rw_admittance_band_alpha (&a, b, true);
+          RW_CHECK (r.model_random[b] == model, "%s: report's model α", m->name);
+          RW_CHECK (r.target_random[b] == m->alpha[b], "%s: report's target α", m->name);
+          RW_CHECK (r.limited[b] == (m->alpha[b] > amax), "%s band %d: limited flag", m->name, b);
+          const double want = r.limited[b] ? amax : m->alpha[b];
+          if (r.limited[b])
+            snprintf (limited + strlen (limited), sizeof limited - strlen (limited), " %g",
+                      rw_octave_centres_hz[b]);
+          if (rw_octave_centres_hz[b] > 4000)
+            continue;
+          const double e = fabs (model - want);
+          RW_CHECK (e <= 0.03, "%s at %g Hz: model α %.4f, target %.4f%s", m->name,
+                    rw_octave_centres_hz[b], model, want, r.limited[b] ? " (passive limit)" : "");
+          if (e > worst)
+            {
+              worst = e;
+              worst_b = b;
+            }
+        }
+      RW_CHECK (r.worst_error >= worst - 1e-9, "%s: report's worst error %.4g below %.4g", m->name,
+                r.worst_error, worst);
+      RW_NOTE ("%-28s %8d %6g %9.2e %s", m->name, a.n_branches, rw_octave_centres_hz[worst_b], worst, limited);
+      if (worst > lib_worst)
+        {
+          lib_worst = worst;
+          lib_worst_name = m->name;
+        }
+    }
+  RW_NOTE ("worst over the library (63 Hz … 4 kHz): %.5f (%s)", lib_worst, lib_worst_name);
+
+  /* Fewer bands, as a simulation up to fmax fits them
+   * (rw_admittance_bands_for_fmax): every fitted band within 0.03. */
+  for (int n = 2; n <= 7; n++)
+    {
+      double w = 0;
+      const char *wname = "";
+      for (size_t i = 0; i < lib->n; i++)
+        {
+          const RwMaterial *m = &lib->items[i];
+          RwAdmittance a;
+          RwFitReport r;
+          RW_CHECK (rw_admittance_fit_alpha (m->alpha, n, &a, &r, &err), "%s: %s", m->name, err.message);
+          RW_CHECK (rw_admittance_check (&a, &err), "%s, %d bands: %s", m->name, n, err.message);
+          RW_CHECK (r.n_bands_fit == n && r.worst_band < n, "%s, %d bands: report", m->name, n);
+          for (int b = 0; b < n; b++)
+            {
+              const double e = fabs (r.model_random[b] - (r.limited[b] ? amax : m->alpha[b]));
+              RW_CHECK (e <= 0.03, "%s, %d bands, %g Hz: model %.4f, target %.4f", m->name, n,
+                        rw_octave_centres_hz[b], r.model_random[b], m->alpha[b]);
+              if (e > w)
+                {
+                  w = e;
+                  wname = m->name;
+                }
+            }
+        }
+      RW_NOTE ("fitted over %d bands (fmax below %g Hz): worst over the library %.5f (%s)", n,
+               rw_octave_centres_hz[n - 1], w, wname);
+    }
+
+  /* Equal α: today's frequency-independent surface, bit for bit. */
+  const double equal[] = { 0, 0.01, 0.3, 0.9, 0.99 };
+  for (size_t i = 0; i < sizeof equal / sizeof equal[0]; i++)
+    {
+      double alpha[RW_ADM_N_BANDS];
+      for (int b = 0; b < RW_ADM_N_BANDS; b++)
+        alpha[b] = b < 3 ? equal[i] : 0.5;   /* bands beyond the fit do not matter */
+      RwAdmittance a;
+      RW_CHECK (rw_admittance_fit_alpha (alpha, 3, &a, NULL, &err), "equal: %s", err.message);
+      const double want = rw_admittance_from_reflection (rw_reflection_from_statistical_alpha (equal[i]));
+      RW_CHECK (a.n_branches == 0 && a.Y0 == want, "α = %g everywhere: %d branches, Y0 %.17g vs %.17g",
+                equal[i], a.n_branches, a.Y0, want);
+      RW_CHECK (!rw_admittance_is_frequency_dependent (&a), "α = %g: frequency independent", equal[i]);
+    }
+
+  /* Deterministic; a partial fit matches its bands. */
+  const RwMaterial *carpet = rw_materials_find (lib, "carpet on concrete");
+  RW_CHECK (carpet != NULL, "carpet on concrete in the library");
+  if (carpet)
+    {
+      RwAdmittance a1, a2;
+      RwFitReport r;
+      rw_admittance_fit_alpha (carpet->alpha, 8, &a1, NULL, NULL);
+      rw_admittance_fit_alpha (carpet->alpha, 8, &a2, NULL, NULL);
+      RW_CHECK (memcmp (&a1, &a2, sizeof a1) == 0, "two fits of one row are identical");
+      for (int n = 2; n <= 7; n++)
+        {
+          RW_CHECK (rw_admittance_fit_alpha (carpet->alpha, n, &a1, &r, &err), "%d bands: %s", n, err.message);
+          RW_CHECK (r.n_bands_fit == n && r.worst_band < n, "%d bands: report", n);
+          RW_CHECK (a1.n_branches <= n, "%d bands: %d branches", n, a1.n_branches);
+          for (int b = 0; b < n; b++)
+            RW_CHECK (fabs (r.model_random[b] - carpet->alpha[b]) <= 0.03, "%d bands, band %d: %.4f vs %.4f",
+                      n, b, r.model_random[b], carpet->alpha[b]);
+        }
+    }
+
+  /* Bad input. */
+  double alpha[RW_ADM_N_BANDS] = { 0.1, 0.1, 0.1, 0.1, 1.2, 0.1, 0.1, 0.1 };
+  RwAdmittance a;
+  RW_CHECK (!rw_admittance_fit_alpha (alpha, 8, &a, NULL, &err) && err.code == RW_ERROR_INPUT
+            && strstr (err.message, "1000 Hz") != NULL, "α = 1.2 refused: %s", err.message);
+  alpha[4] = NAN;
+  RW_CHECK (!rw_admittance_fit_alpha (alpha, 8, &a, NULL, &err), "α = NaN refused");
+  alpha[4] = 0.1;
+  RW_CHECK (!rw_admittance_fit_alpha (alpha, 0, &a, NULL, &err) && err.code == RW_ERROR_INPUT, "0 bands refused");
+  RW_CHECK (!rw_admittance_fit_alpha (alpha, 9, &a, NULL, &err) && err.code == RW_ERROR_INPUT, "9 bands refused");
+  rw_materials_free (lib);
+  return rw_test_finish ();
+}
