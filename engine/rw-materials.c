@@ -474,15 +474,177 @@ find_surface (const RwMesh *mesh, const char *name)
   return -1;
 }
 
+/* The model of a surface from its band α (fitted) or its R. */
+static bool
+model_from_alpha (const double alpha[RW_N_OCTAVES], int n_bands, RwSurfaceModel *m, RwError *err)
+{
+  memcpy (m->alpha_target, alpha, sizeof m->alpha_target);
+  return rw_admittance_fit_alpha (alpha, n_bands, &m->Y, &m->fit, err);
+}
+
+static void
+model_from_R (double R, RwSurfaceModel *m)
+{
+  double a = rw_statistical_alpha_from_reflection (R), alpha[RW_N_OCTAVES];
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    alpha[b] = a;
+  memset (m, 0, sizeof *m);
+  m->Y = rw_admittance_real (R);
+  memcpy (m->alpha_target, alpha, sizeof alpha);
+  m->fit.n_bands_fit = RW_N_OCTAVES;
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    {
+      m->fit.target_random[b] = m->fit.model_random[b] = a;
+      m->fit.target_normal[b] = m->fit.model_normal[b] = R > -1.0 && R < 1.0 ? 1.0 - R * R : 0.0;
+    }
+}
+
+/* The mean of band α up to fmax (rw_material_alpha_for_fmax's rule) of an
+ * α list. */
+static double
+alpha_mean_for_fmax (const double alpha[RW_N_OCTAVES], double fmax_hz)
+{
+  RwMaterial m = { 0 };
+  memcpy (m.alpha, alpha, sizeof m.alpha);
+  return rw_material_alpha_for_fmax (&m, fmax_hz);
+}
+
+/* A path in the map file relative to the map file's folder. */
+static char *
+map_relative (const char *map_path, const char *file)
+{
+  if (file[0] == '/')
+    return strdup (file);
+  const char *slash = strrchr (map_path, '/');
+  if (slash == NULL)
+    return strdup (file);
+  size_t n = (size_t) (slash - map_path) + 1;
+  char *out = malloc (n + strlen (file) + 1);
+  if (out != NULL)
+    {
+      memcpy (out, map_path, n);
+      strcpy (out + n, file);
+    }
+  return out;
+}
+
+/* One map-file entry (a material name, {"R": r}, {"alpha": a or [8]},
+ * {"impedance_csv": file}) → R, model and label. */
+static bool
+map_entry (const RwMaterialLibrary *lib, const char *map_path, const char *key,
+           struct json_object *val, double fmax_hz, int n_bands, double *R, RwSurfaceModel *m,
+           char **label, RwError *err)
+{
+  if (json_object_is_type (val, json_type_string))
+    {
+      const RwMaterial *mat = rw_materials_find (lib, json_object_get_string (val));
+      if (mat == NULL)
+        return rw_fail (err, RW_ERROR_INPUT, _("%s: surface \"%s\": unknown material \"%s\""),
+                        map_path, key, json_object_get_string (val));
+      *R = rw_reflection_from_statistical_alpha (rw_material_alpha_for_fmax (mat, fmax_hz));
+      *label = strdup (mat->name);
+      return model_from_alpha (mat->alpha, n_bands, m, err)
+             || rw_fail_prefix (err, _("%s: surface \"%s\""), map_path, key);
+    }
+  if (!json_object_is_type (val, json_type_object))
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("%s: surface \"%s\": expected a material name, {\"R\": r}, {\"alpha\": a} "
+                      "or {\"impedance_csv\": \"file.csv\"}"), map_path, key);
+  struct json_object *r, *a, *csv;
+  const bool has_r = json_object_object_get_ex (val, "R", &r);
+  const bool has_a = json_object_object_get_ex (val, "alpha", &a);
+  const bool has_csv = json_object_object_get_ex (val, "impedance_csv", &csv);
+  if (has_r + has_a + has_csv != 1)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("%s: surface \"%s\": give one of {\"R\": r}, {\"alpha\": a} and "
+                      "{\"impedance_csv\": \"file.csv\"}"), map_path, key);
+  double x = NAN;
+  if (has_r)
+    {
+      if (!get_number (r, &x) || x < -1 || x > 1)
+        return rw_fail (err, RW_ERROR_INPUT, _("%s: surface \"%s\": R must be a number in [-1, 1]"),
+                        map_path, key);
+      *R = x;
+      model_from_R (x, m);
+      *label = printf_dup ("R = %g", x);
+      return true;
+    }
+  if (has_a)
+    {
+      double alpha[RW_N_OCTAVES];
+      if (json_object_is_type (a, json_type_array))
+        {
+          if (json_object_array_length (a) != RW_N_OCTAVES)
+            return rw_fail (err, RW_ERROR_INPUT,
+                            _("%s: surface \"%s\": alpha must list %d bands (63 Hz … 8 kHz), not %zu"),
+                            map_path, key, RW_N_OCTAVES, json_object_array_length (a));
+          for (int b = 0; b < RW_N_OCTAVES; b++)
+            if (!get_number (json_object_array_get_idx (a, (size_t) b), &alpha[b]) || alpha[b] < 0
+                || alpha[b] > 1)
+              return rw_fail (err, RW_ERROR_INPUT,
+                              _("%s: surface \"%s\": alpha of band %d (%g Hz) must be a number in "
+                                "[0, 1]"), map_path, key, b + 1, rw_octave_centres_hz[b]);
+          *label = strdup (_("alpha per band"));
+        }
+      else
+        {
+          if (!get_number (a, &x) || x < 0 || x > 1)
+            return rw_fail (err, RW_ERROR_INPUT,
+                            _("%s: surface \"%s\": alpha must be a number in [0, 1] or a list of "
+                              "%d such numbers"), map_path, key, RW_N_OCTAVES);
+          for (int b = 0; b < RW_N_OCTAVES; b++)
+            alpha[b] = x;
+          *label = printf_dup ("alpha = %g", x);
+        }
+      *R = rw_reflection_from_statistical_alpha (alpha_mean_for_fmax (alpha, fmax_hz));
+      return model_from_alpha (alpha, n_bands, m, err)
+             || rw_fail_prefix (err, _("%s: surface \"%s\""), map_path, key);
+    }
+  if (!json_object_is_type (csv, json_type_string))
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: surface \"%s\": impedance_csv must be a file name"),
+                    map_path, key);
+  char *path = map_relative (map_path, json_object_get_string (csv));
+  if (path == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("out of memory"));
+  memset (m, 0, sizeof *m);
+  const bool ok = rw_admittance_fit_csv (path, n_bands, &m->Y, &m->fit, err);
+  if (ok)
+    {
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        m->alpha_target[b] = m->fit.target_random[b];
+      double model[RW_N_OCTAVES];
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        model[b] = m->fit.model_random[b];
+      *R = rw_reflection_from_statistical_alpha (alpha_mean_for_fmax (model, fmax_hz));
+      *label = strdup (json_object_get_string (csv));
+    }
+  else
+    rw_fail_prefix (err, _("%s: surface \"%s\""), map_path, key);
+  free (path);
+  return ok;
+}
+
 bool
 rw_materials_assign (const RwMaterialLibrary *lib, const RwMesh *mesh,
                      const char *map_path, double uniform_R, double fmax_hz,
                      double *R_out, char ***material_out, RwError *err)
 {
+  return rw_materials_assign_models (lib, mesh, map_path, uniform_R, fmax_hz, R_out, NULL,
+                                     material_out, err);
+}
+
+bool
+rw_materials_assign_models (const RwMaterialLibrary *lib, const RwMesh *mesh,
+                            const char *map_path, double uniform_R, double fmax_hz,
+                            double *R_out, RwSurfaceModel *models_out, char ***material_out,
+                            RwError *err)
+{
   if (mesh == NULL || R_out == NULL)
     return rw_fail (err, RW_ERROR_INTERNAL, _("rw_materials_assign: missing argument"));
   size_t n = mesh->n_surfaces;
+  const int n_bands = rw_admittance_bands_for_fmax (fmax_hz);
   char **names = NULL;
+  RwSurfaceModel scratch;
   if (material_out != NULL)
     {
       *material_out = NULL;
@@ -490,6 +652,7 @@ rw_materials_assign (const RwMaterialLibrary *lib, const RwMesh *mesh,
       if (names == NULL)
         return rw_fail (err, RW_ERROR_MEMORY, _("out of memory"));
     }
+#define MODEL(s) (models_out != NULL ? &models_out[s] : &scratch)
 
   if (isfinite (uniform_R))
     {
@@ -501,6 +664,7 @@ rw_materials_assign (const RwMaterialLibrary *lib, const RwMesh *mesh,
       for (size_t s = 0; s < n; s++)
         {
           R_out[s] = uniform_R;
+          model_from_R (uniform_R, MODEL (s));
           if (names && (names[s] = printf_dup ("R = %g", uniform_R)) == NULL)
             goto oom;
         }
@@ -538,54 +702,9 @@ rw_materials_assign (const RwMaterialLibrary *lib, const RwMesh *mesh,
             }
           double R = NAN;
           char *label = NULL;
-          if (json_object_is_type (val, json_type_string))
+          if (!map_entry (lib, map_path, key, val, fmax_hz, n_bands, &R, MODEL (s), &label, err))
             {
-              const RwMaterial *m = rw_materials_find (lib, json_object_get_string (val));
-              if (m == NULL)
-                {
-                  rw_fail (err, RW_ERROR_INPUT, _("%s: surface \"%s\": unknown material \"%s\""), map_path, key,
-                           json_object_get_string (val));
-                  json_object_put (root);
-                  goto fail_set;
-                }
-              R = rw_reflection_from_statistical_alpha (rw_material_alpha_for_fmax (m, fmax_hz));
-              label = strdup (m->name);
-            }
-          else if (json_object_is_type (val, json_type_object))
-            {
-              struct json_object *r, *a;
-              bool has_r = json_object_object_get_ex (val, "R", &r);
-              bool has_a = json_object_object_get_ex (val, "alpha", &a);
-              double x = NAN;
-              if (has_r == has_a)
-                {
-                  rw_fail (err, RW_ERROR_INPUT, _("%s: surface \"%s\": give either {\"R\": r} or {\"alpha\": a}"),
-                           map_path, key);
-                  json_object_put (root);
-                  goto fail_set;
-                }
-              if (has_r && (!get_number (r, &x) || x < -1 || x > 1))
-                {
-                  rw_fail (err, RW_ERROR_INPUT, _("%s: surface \"%s\": R must be a number in [-1, 1]"), map_path,
-                           key);
-                  json_object_put (root);
-                  goto fail_set;
-                }
-              if (has_a && (!get_number (a, &x) || x < 0 || x > 1))
-                {
-                  rw_fail (err, RW_ERROR_INPUT, _("%s: surface \"%s\": alpha must be a number in [0, 1]"),
-                           map_path, key);
-                  json_object_put (root);
-                  goto fail_set;
-                }
-              R = has_r ? x : rw_reflection_from_statistical_alpha (x);
-              label = printf_dup (has_r ? "R = %g" : "alpha = %g", x);
-            }
-          else
-            {
-              rw_fail (err, RW_ERROR_INPUT,
-                       _("%s: surface \"%s\": expected a material name, {\"R\": r} or {\"alpha\": a}"), map_path,
-                       key);
+              free (label);
               json_object_put (root);
               goto fail_set;
             }
@@ -629,12 +748,26 @@ rw_materials_assign (const RwMaterialLibrary *lib, const RwMesh *mesh,
           goto fail_set;
         }
       R_out[s] = rw_reflection_from_statistical_alpha (rw_material_alpha_for_fmax (m, fmax_hz));
+      /* the same material on several surfaces is fitted once */
+      bool copied = false;
+      for (size_t t = 0; models_out != NULL && t < s && !copied; t++)
+        if (!set[t] && names != NULL && names[t] != NULL && strcmp (names[t], m->name) == 0)
+          {
+            models_out[s] = models_out[t];
+            copied = true;
+          }
+      if (models_out != NULL && !copied && !model_from_alpha (m->alpha, n_bands, MODEL (s), err))
+        {
+          rw_fail_prefix (err, _("material \"%s\""), m->name);
+          goto fail_set;
+        }
       if (names && (names[s] = strdup (m->name)) == NULL)
         {
           free (set);
           goto oom;
         }
     }
+#undef MODEL
   free (set);
   if (material_out)
     *material_out = names;

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "rw-admittance.h"
 #include "rw-error.h"
 #include "rw-mesh.h"
 
@@ -70,6 +71,34 @@ double rw_admittance_from_reflection (double R);  /* β = (1 − R)/(1 + R) */
 bool rw_materials_assign (const RwMaterialLibrary *lib, const RwMesh *mesh,
                           const char *map_path, double uniform_R, double fmax_hz,
                           double *R_out, char ***material_out, RwError *err);
+
+/* A surface's frequency-dependent model: the admittance the FV boundary
+ * uses (rw-admittance.h), fitted to the surface's random-incidence α per
+ * octave band (alpha_target: the library row, the map file's "alpha"
+ * list or number, or the α of a measured impedance; for an R given as
+ * such, the statistical α of that R in every band), and the fit's report
+ * (model α per band, random and normal incidence, errors). */
+typedef struct {
+  RwAdmittance Y;
+  double alpha_target[RW_N_OCTAVES];
+  RwFitReport fit;
+} RwSurfaceModel;
+
+/* rw_materials_assign, and the model of every surface: models_out
+ * (n_surfaces, may be NULL). Library materials and map-file α are fitted
+ * over the bands up to fmax_hz and one beyond
+ * (rw_admittance_bands_for_fmax); the map file also takes
+ * {"alpha": [a63, a125, …, a8k]} (eight bands; a single number means every
+ * band) and {"impedance_csv": "file.csv"} (a path relative to the map
+ * file's folder; rw_admittance_fit_csv). An R (--reflection, {"R": r})
+ * is the frequency-independent surface of that R. R_out keeps one
+ * frequency-independent R per surface (for the LRS and Savioja forms and
+ * for display): the α of the bands up to fmax averaged
+ * (rw_material_alpha_for_fmax), for a CSV the fitted model's. */
+bool rw_materials_assign_models (const RwMaterialLibrary *lib, const RwMesh *mesh,
+                                 const char *map_path, double uniform_R, double fmax_hz,
+                                 double *R_out, RwSurfaceModel *models_out,
+                                 char ***material_out, RwError *err);
 
 /* The library material a surface name matches (the rule of
  * rw_materials_assign: exact, then word prefix, then longest whole-word

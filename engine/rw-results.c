@@ -124,6 +124,40 @@ rw_results_json (const RwSimConfig *cfg, const RwSimResult *res)
                               json_object_new_string (res->surface_materials && res->surface_materials[i]
                                                       ? res->surface_materials[i] : ""));
       json_object_object_add (o, "R", rw_json_number (res->surface_R[i]));
+      if (res->surface_models != NULL)
+        {
+          /* 2.2: α per octave band, the target and the model the FV
+           * boundary ran (random incidence; and the model at normal
+           * incidence), the fit's worst band, and the admittance */
+          const RwSurfaceModel *m = &res->surface_models[i];
+          json_object *bands = json_object_new_array (), *tgt = json_object_new_array ();
+          json_object *mod = json_object_new_array (), *mod_n = json_object_new_array ();
+          for (int b = 0; b < RW_N_OCTAVES; b++)
+            {
+              json_object_array_add (bands, rw_json_number (rw_octave_centres_hz[b]));
+              json_object_array_add (tgt, rw_json_number (m->alpha_target[b]));
+              json_object_array_add (mod, rw_json_number (m->fit.model_random[b]));
+              json_object_array_add (mod_n, rw_json_number (m->fit.model_normal[b]));
+            }
+          json_object_object_add (o, "bands_hz", bands);
+          json_object_object_add (o, "alpha_target", tgt);
+          json_object_object_add (o, "alpha_model", mod);
+          json_object_object_add (o, "alpha_model_normal", mod_n);
+          json_object_object_add (o, "bands_fitted", json_object_new_int (m->fit.n_bands_fit));
+          json_object_object_add (o, "fit_worst_error", rw_json_number (m->fit.worst_error));
+          json_object *adm = json_object_new_object (), *br = json_object_new_array ();
+          json_object_object_add (adm, "Y0", rw_json_number (m->Y.Y0));
+          for (int k = 0; k < m->Y.n_branches; k++)
+            {
+              json_object *t = json_object_new_array ();
+              json_object_array_add (t, rw_json_number (m->Y.branch[k].D));
+              json_object_array_add (t, rw_json_number (m->Y.branch[k].E));
+              json_object_array_add (t, rw_json_number (m->Y.branch[k].F));
+              json_object_array_add (br, t);
+            }
+          json_object_object_add (adm, "branches_DEF", br);
+          json_object_object_add (o, "admittance", adm);
+        }
       json_object_array_add (surf, o);
     }
   json_object_object_add (root, "surfaces", surf);
@@ -506,6 +540,51 @@ read_run (Reader *rd, json_object *root, RwResults *out)
       res->surface_names[i] = string (rd, json_object_is_type (o, json_type_object) ? o : NULL, "name", false);
       res->surface_materials[i] = string (rd, o, "material", false);
       res->surface_R[i] = number (rd, o, "R", -1, 1, false);
+      /* 2.2: α per band (absent before, and from --reflection runs of
+       * older versions): all surfaces or none */
+      json_object *tgt, *mod;
+      if (rd->ok && json_object_object_get_ex (o, "alpha_target", &tgt)
+          && json_object_object_get_ex (o, "alpha_model", &mod))
+        {
+          if (res->surface_models == NULL && i == 0)
+            res->surface_models = calloc (ns, sizeof (RwSurfaceModel));
+          if (res->surface_models == NULL)
+            {
+              rw_fail (rd->err, RW_ERROR_INPUT, _("%s: %s: \"alpha_target\" on some surfaces only"),
+                       rd->path, rd->scope);
+              rd->ok = false;
+              break;
+            }
+          RwSurfaceModel *m = &res->surface_models[i];
+          for (int b = 0; b < RW_N_OCTAVES; b++)
+            {
+              json_object *x = json_object_is_type (tgt, json_type_array)
+                               ? json_object_array_get_idx (tgt, (size_t) b) : NULL;
+              json_object *y = json_object_is_type (mod, json_type_array)
+                               ? json_object_array_get_idx (mod, (size_t) b) : NULL;
+              const bool nx = x != NULL && (json_object_is_type (x, json_type_double)
+                                            || json_object_is_type (x, json_type_int));
+              const bool ny = y != NULL && (json_object_is_type (y, json_type_double)
+                                            || json_object_is_type (y, json_type_int));
+              if (!nx || !ny)
+                {
+                  rw_fail (rd->err, RW_ERROR_INPUT,
+                           _("%s: %s: \"alpha_target\" and \"alpha_model\" must list %d numbers"),
+                           rd->path, rd->scope, RW_N_OCTAVES);
+                  rd->ok = false;
+                  break;
+                }
+              m->alpha_target[b] = json_object_get_double (x);
+              m->fit.model_random[b] = json_object_get_double (y);
+              m->fit.target_random[b] = m->alpha_target[b];
+            }
+        }
+      else if (rd->ok && res->surface_models != NULL)
+        {
+          rw_fail (rd->err, RW_ERROR_INPUT, _("%s: %s: \"alpha_target\" on some surfaces only"),
+                   rd->path, rd->scope);
+          rd->ok = false;
+        }
     }
   rd->scope[0] = '\0';
 

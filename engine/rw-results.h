@@ -26,8 +26,11 @@
 #define RW_RESULTS_VERSION 2
 /* Additions a version-2 reader may ignore: 1 adds settings.humidity_pct
  * and settings.air_absorption (docs/RESULTS.md); files without them read
- * as runs without air absorption. */
-#define RW_RESULTS_VERSION_MINOR 1
+ * as runs without air absorption. 2 adds per surface bands_hz,
+ * alpha_target, alpha_model (random incidence), alpha_model_normal,
+ * bands_fitted, fit_worst_error and the admittance; files without them
+ * read with result.surface_models NULL. */
+#define RW_RESULTS_VERSION_MINOR 2
 #define RW_RESULTS_FILE "results.json"
 
 /* A results folder read back. config and result are what

@@ -68,6 +68,7 @@ rw_sim_result_clear (RwSimResult *res)
   free (res->surface_names);
   free (res->surface_materials);
   free (res->surface_R);
+  free (res->surface_models);
   for (size_t r = 0; r < res->n_receivers; r++)
     if (res->ir)
       free (res->ir[r]);
@@ -158,6 +159,7 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
   RwGrid *grid = NULL;
   RwSolver *solver = NULL;
   double *signal = NULL;
+  RwAdmittance *surface_Y = NULL;
 
   if (!rw_sim_check_settings (cfg, err))
     return false;
@@ -238,9 +240,33 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
       goto out;
     }
   signal[0] = RW_SIM_SOURCE_AMPLITUDE;
+  /* the surfaces' admittances (frequency dependent where fitted) for the
+   * FV boundary; LRS and Savioja take surface_R and say so */
+  if (out->surface_models != NULL)
+    {
+      surface_Y = malloc ((mesh->n_surfaces ? mesh->n_surfaces : 1) * sizeof (RwAdmittance));
+      if (surface_Y == NULL)
+        {
+          rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+          goto out;
+        }
+      size_t n_fd = 0;
+      for (size_t s = 0; s < mesh->n_surfaces; s++)
+        {
+          surface_Y[s] = out->surface_models[s].Y;
+          n_fd += rw_admittance_is_frequency_dependent (&surface_Y[s]);
+        }
+      if (n_fd > 0 && cfg->boundary != RW_BOUNDARY_FV)
+        rw_sim_warn (out, _("the %s boundary is frequency independent: %zu surface(s) with "
+                            "frequency-dependent materials take one reflection factor each (from "
+                            "their mean α up to fmax); use the FV boundary (the default) for "
+                            "absorption per band"), rw_boundary_name (cfg->boundary), n_fd);
+    }
   RwSolverSetup setup = {
     .grid = grid,
     .surface_R = surface_R,
+    .surface_Y = surface_Y,
+    .time_step_s = 1.0 / out->fs_grid_hz,
     .boundary = cfg->boundary,
     .precision = cfg->precision,
     .n_steps = out->n_steps_run,
@@ -323,6 +349,7 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
 
 out:
   free (signal);
+  free (surface_Y);
   rw_solver_free (solver);
   rw_grid_free (grid);
   return ok;
@@ -356,7 +383,11 @@ copy_surfaces (RwSimResult *to, const RwSimResult *from, RwError *err)
   to->surface_R = malloc ((n ? n : 1) * sizeof (double));
   to->surface_names = calloc (n ? n : 1, sizeof (char *));
   to->surface_materials = from->surface_materials ? calloc (n ? n : 1, sizeof (char *)) : NULL;
-  bool ok = to->surface_R && to->surface_names && (to->surface_materials || !from->surface_materials);
+  to->surface_models = from->surface_models ? malloc ((n ? n : 1) * sizeof (RwSurfaceModel)) : NULL;
+  bool ok = to->surface_R && to->surface_names && (to->surface_materials || !from->surface_materials)
+            && (to->surface_models || !from->surface_models);
+  if (ok && from->surface_models)
+    memcpy (to->surface_models, from->surface_models, n * sizeof (RwSurfaceModel));
   for (size_t i = 0; ok && i < n; i++)
     {
       to->surface_R[i] = from->surface_R[i];
@@ -411,13 +442,14 @@ rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], size_t 
   imported.n_surfaces = mesh->n_surfaces;
   imported.surface_R = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (double));
   imported.surface_names = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (char *));
-  if (imported.surface_R == NULL || imported.surface_names == NULL)
+  imported.surface_models = calloc (mesh->n_surfaces ? mesh->n_surfaces : 1, sizeof (RwSurfaceModel));
+  if (imported.surface_R == NULL || imported.surface_names == NULL || imported.surface_models == NULL)
     {
       rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
       goto out;
     }
-  if (!rw_materials_assign (lib, mesh, cfg->materials_map, cfg->uniform_R, cfg->fmax_hz,
-                            imported.surface_R, &materials, err))
+  if (!rw_materials_assign_models (lib, mesh, cfg->materials_map, cfg->uniform_R, cfg->fmax_hz,
+                                   imported.surface_R, imported.surface_models, &materials, err))
     goto out;
   imported.surface_materials = materials;
   materials = NULL;

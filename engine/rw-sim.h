@@ -22,6 +22,7 @@
 #include "rw-air.h"
 #include "rw-error.h"
 #include "rw-file.h"
+#include "rw-materials.h"
 #include "rw-solver.h"
 
 #define RW_SIM_MAX_RECEIVERS 64
@@ -72,6 +73,10 @@ typedef struct {
   char **surface_names;
   char **surface_materials;
   double *surface_R;
+  /* the frequency-dependent model of each surface (rw_materials_assign_models),
+   * or NULL: every surface frequency independent from surface_R. The FV
+   * boundary runs these; results.json gives their α per band. */
+  RwSurfaceModel *surface_models;
   /* air absorption: applied or not, and when applied its octave bands
    * and coefficients (air.n_bands = 0 when not) */
   bool air_absorption;

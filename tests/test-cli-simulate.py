@@ -188,7 +188,7 @@ with tempfile.TemporaryDirectory() as tmp:
     air = st.get("air_absorption", {})
     check(st.get("humidity_pct") == 50 and air.get("enabled") is True, "air absorption default: %r, %r"
           % (st.get("humidity_pct"), air.get("enabled")))
-    check(res.get("version") == 2 and res.get("version_minor") == 1, "version %r.%r"
+    check(res.get("version") == 2 and res.get("version_minor") == 2, "version %r.%r"
           % (res.get("version"), res.get("version_minor")))
     bands = {b.get("centre_hz"): b.get("alpha_db_per_m") for b in air.get("bands", [])}
     check(abs(bands.get(1000, 0) * 1000 - 4.665) < 0.001, "1 kHz band: %r dB/m" % bands.get(1000))

@@ -134,7 +134,7 @@ main (void)
   expect_bad_map (lib, mesh, "material.json", "{\"carpet\": \"unobtainium\"}", "\"unobtainium\"");
   expect_bad_map (lib, mesh, "R.json", "{\"carpet\": {\"R\": 1.2}}", "\"carpet\": R");
   expect_bad_map (lib, mesh, "alpha.json", "{\"carpet\": {\"alpha\": -0.1}}", "\"carpet\": alpha");
-  expect_bad_map (lib, mesh, "both.json", "{\"carpet\": {\"alpha\": 0.1, \"R\": 0.5}}", "either");
+  expect_bad_map (lib, mesh, "both.json", "{\"carpet\": {\"alpha\": 0.1, \"R\": 0.5}}", "give one of");
   expect_bad_map (lib, mesh, "type.json", "{\"carpet\": 0.5}", "\"carpet\"");
   /* json-c keeps the last of two equal keys: a map that says two things
    * about one surface is refused, naming the key and its line. */

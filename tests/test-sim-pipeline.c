@@ -95,6 +95,12 @@ main (void)
             "ir_frames %zu", res.ir_frames);
   RW_CHECK (strcmp (res.backend, "cpu") == 0 || strcmp (res.backend, "cuda") == 0, "backend %s", res.backend);
   RW_CHECK (res.n_steps_run > res.n_steps, "n_steps_run %zu", res.n_steps_run);
+  /* the same run 50 ms longer: the reference for the end of this one */
+  RwSimConfig cfg_long = cfg;
+  cfg_long.duration_s = 0.35;
+  RwSimResult res_long;
+  RW_CHECK (rw_simulate (&cfg_long, NULL, NULL, NULL, &res_long, &err), "simulate 0.35 s: %s",
+            err.message);
 
   const char *dir = rw_test_tmpdir ();
   char out_dir[4200], path[4300];
@@ -155,16 +161,23 @@ main (void)
       RW_CHECK (fabs (tail) < 0.25 * tail_rms, "receiver %zu: drift left, tail mean %.3g (rms %.3g)",
                 r + 1, tail, tail_rms);
       /* No burst at the very end (the filters meeting the end of the
-       * signal): the last 10 ms no louder than the 50 ms before them. */
-      double e_end = 0, e_before = 0;
-      const size_t n10 = 480, n50 = 2400;
+       * signal): the last 10 ms as loud as the same 10 ms of the longer
+       * run, whose filters end 50 ms later. (Against the IR's own 50 ms
+       * before, as this check once read, the room's modal beating at
+       * fmax 300 Hz moves a 10 ms window by −9 … +4 dB with materials per
+       * band: no measure of an end effect.) */
+      double e_end = 0, e_same = 0;
+      const size_t n10 = 480;
       for (size_t m = res.ir_frames - n10; m < res.ir_frames; m++)
-        e_end += (double) ir[m] * ir[m];
-      for (size_t m = res.ir_frames - n10 - n50; m < res.ir_frames - n10; m++)
-        e_before += (double) ir[m] * ir[m];
-      double end_db = 10 * log10 ((e_end / n10) / (e_before / n50));
-      RW_NOTE ("receiver %zu: last 10 ms %+.1f dB against the 50 ms before", r + 1, end_db);
-      RW_CHECK (end_db < 3.0, "receiver %zu: the IR ends in a burst (%+.1f dB)", r + 1, end_db);
+        {
+          e_end += (double) ir[m] * ir[m];
+          e_same += (double) res_long.ir[r][m] * res_long.ir[r][m];
+        }
+      double end_db = 10 * log10 (e_end / e_same);
+      RW_NOTE ("receiver %zu: last 10 ms %+.2f dB against the same 10 ms of a run 50 ms longer",
+               r + 1, end_db);
+      RW_CHECK (fabs (end_db) < 0.5, "receiver %zu: the IR ends in a burst (%+.2f dB)", r + 1,
+                end_db);
       RW_CHECK (before < 0.05 * peak, "receiver %zu: %.3g before the direct sound (peak %.3g)",
                 r + 1, before, peak);
       RW_CHECK (t_onset > t_direct - 2.0 / cfg.fmax_hz && t_onset <= t_direct + 0.001,
@@ -212,6 +225,7 @@ main (void)
   RW_CHECK (rw_simulate (&cfg, NULL, NULL, NULL, &res, &err), "uniform R: %s", err.message);
   for (size_t i = 0; i < res.n_surfaces; i++)
     RW_CHECK (res.surface_R[i] == 0.7, "surface %zu R = %g", i, res.surface_R[i]);
+  rw_sim_result_clear (&res_long);
   rw_sim_result_clear (&res);
 
   /* Cancel: by the flag, and by the progress callback. */
