@@ -5,6 +5,9 @@
  * measured in the same run (device-to-device copy bandwidth over the bytes
  * a cell update must move). docs/GPU.md explains the table.
  */
+#include "rw-admittance.h"
+#include "rw-materials.h"
+#include "rw-physics.h"
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -38,6 +41,12 @@ rw_bench_cuda_help (void)
             "  --size NX,NY,NZ     box of NX×NY×NZ inside cells (default 512,512,512)\n"
             "  --room hall         a voxelised concert hall (rw_shape_hall) instead of a box\n"
             "  --cells N           inside cells of the hall (default 220000000)\n"
+            "  --surfaces MODEL    the hall's boundary: faces (one R per surface, each\n"
+            "                      node absorbing by its face count: the frequency-\n"
+            "                      independent kernels alone), area (one R, each node\n"
+            "                      by its absorbing area from the mesh: the default),\n"
+            "                      bands (six library materials fitted per band,\n"
+            "                      frequency dependent, by area)\n"
             "  --precision P       f32 (default), f16 (fp16 storage), f64, or all three\n"
             "  --block XxY         thread-block shape (default: 16x16 and 32x8 for the\n"
             "                      strategies, autotuned for production)\n"
@@ -83,7 +92,8 @@ rw_print_row (const RwCudaBenchRow *r, bool json, bool last)
 }
 
 static RwGrid *
-rw_bench_hall (double cells, double **surface_R, RwError *err)
+rw_bench_hall (double cells, int surfaces, double **surface_R, RwAdmittance **surface_Y,
+               double *time_step_s, RwError *err)
 {
   /* 40 m × 25 m × 15 m, 24 facets on the rear arc: raked floor, splayed
    * walls, sloped ceiling (rw-shapes.h) */
@@ -108,6 +118,45 @@ rw_bench_hall (double cells, double **surface_R, RwError *err)
       *surface_R = malloc (g->n_surfaces * sizeof **surface_R);
       for (size_t s = 0; s < g->n_surfaces; s++)
         (*surface_R)[s] = 0.95 - 0.03 * (double) (s % 20);
+      if (surfaces == 0)
+        {
+          free (g->area);      /* every node by its face count */
+          g->area = NULL;
+        }
+      if (surfaces == 2)
+        {
+          /* six library materials, fitted over the bands up to 1 kHz and
+           * one beyond (a 1 kHz simulation), on the hall's six surfaces */
+          static const char *const names[] = { "carpet on concrete", "acoustic plaster",
+                                               "plaster", "glass", "wood floor", "plasterboard" };
+          RwMaterialLibrary *lib = rw_materials_load (NULL, err);
+          *surface_Y = calloc (g->n_surfaces + 1, sizeof **surface_Y);
+          for (size_t s = 0; lib != NULL && *surface_Y != NULL && s < g->n_surfaces; s++)
+            {
+              const RwMaterial *m = rw_materials_find (lib, names[s % 6]);
+              if (m == NULL
+                  || !rw_admittance_fit_alpha (m->alpha, rw_admittance_bands_for_fmax (1000.0),
+                                               &(*surface_Y)[s], NULL, err))
+                {
+                  if (m == NULL)
+                    rw_fail (err, RW_ERROR_INTERNAL, _("the library has no “%s”"), names[s % 6]);
+                  rw_grid_free (g);
+                  g = NULL;
+                  break;
+                }
+              printf ("# surface %zu: %s, %d branches\n", s, m->name, (*surface_Y)[s].n_branches);
+            }
+          if (lib == NULL || *surface_Y == NULL)
+            {
+              if (*surface_Y == NULL)
+                rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+              rw_grid_free (g);
+              g = NULL;
+            }
+          rw_materials_free (lib);
+          if (g != NULL)
+            *time_step_s = 1.0 / rw_grid_rate (rw_speed_of_sound (20.0), g->h);
+        }
     }
   rw_mesh_free (mesh);
   return g;
@@ -138,6 +187,7 @@ rw_cli_bench_cuda (int argc, char **argv)
     { "kernel", required_argument, NULL, 'k' },
     { "size", required_argument, NULL, 's' },
     { "room", required_argument, NULL, 'r' },
+    { "surfaces", required_argument, NULL, 'S' },
     { "cells", required_argument, NULL, 'c' },
     { "precision", required_argument, NULL, 'p' },
     { "block", required_argument, NULL, 'b' },
@@ -151,6 +201,7 @@ rw_cli_bench_cuda (int argc, char **argv)
   const char *kernel = "all";
   long size[3] = { 512, 512, 512 };
   bool hall = false, json = false, variants = false;
+  int surfaces = 1;   /* faces, area, bands */
   bool variant_on[RW_CUDA_N_VARIANTS];
   double cells = 2.2e8;
   RwPrecision precs[3] = { RW_PRECISION_F32, RW_PRECISION_F16, RW_PRECISION_F64 };
@@ -162,6 +213,17 @@ rw_cli_bench_cuda (int argc, char **argv)
   while ((c = getopt_long (argc, argv, "h", opts, NULL)) != -1)
     switch (c)
       {
+      case 'S':
+        if (strcmp (optarg, "faces") == 0)
+          surfaces = 0;
+        else if (strcmp (optarg, "area") == 0)
+          surfaces = 1;
+        else if (strcmp (optarg, "bands") == 0)
+          surfaces = 2;
+        else
+          return rw_cli_usage_error ("bench", _("--surfaces: expected faces, area or bands, got “%s”"),
+                                     optarg);
+        break;
       case 'd':
         if (!rw_cli_parse_int (optarg, 0, 4095, &device))
           return rw_cli_usage_error ("bench", _("--device: expected a device number, got “%s”"),
@@ -272,10 +334,11 @@ rw_cli_bench_cuda (int argc, char **argv)
   if (!rw_cuda_device_info ((int) device, 0, &dev, &err))
     return rw_cli_fail (&err);
 
-  double *surface_R = NULL;
+  double *surface_R = NULL, time_step_s = 0.0;
+  RwAdmittance *surface_Y = NULL;
   RwGrid *g;
   if (hall)
-    g = rw_bench_hall (cells, &surface_R, &err);
+    g = rw_bench_hall (cells, surfaces, &surface_R, &surface_Y, &time_step_s, &err);
   else
     {
       g = rw_grid_new_box ((size_t) size[0], (size_t) size[1], (size_t) size[2], 0.05);
@@ -316,11 +379,12 @@ rw_cli_bench_cuda (int argc, char **argv)
           const size_t n = tuned ? 1 : n_names;
           if (tuned && n_names == 1 && strcmp (names[0], "production") != 0)
             continue;
-          if (!rw_cuda_bench (g, surface_R, prec, list, n, shapes[s][0], shapes[s][1], (int) steps,
+          if (!rw_cuda_bench (g, surface_R, surface_Y, time_step_s, prec, list, n, shapes[s][0], shapes[s][1], (int) steps,
                               dev.copy_bytes_per_s, rows[s], &err))
             {
               rw_grid_free (g);
               free (surface_R);
+  free (surface_Y);
               return rw_cli_fail (&err);
             }
           n_rows[s] = n;
@@ -334,13 +398,14 @@ rw_cli_bench_cuda (int argc, char **argv)
           char val[8];
           snprintf (val, sizeof val, "%d", v);
           setenv ("ROOMWAVE_CUDA_VARIANT", val, 1);
-          const bool ok = rw_cuda_bench (g, surface_R, prec, &prod, 1, bx, by, (int) steps,
+          const bool ok = rw_cuda_bench (g, surface_R, surface_Y, time_step_s, prec, &prod, 1, bx, by, (int) steps,
                                          dev.copy_bytes_per_s, rows[n_shapes], &err);
           unsetenv ("ROOMWAVE_CUDA_VARIANT");
           if (!ok)
             {
               rw_grid_free (g);
               free (surface_R);
+  free (surface_Y);
               return rw_cli_fail (&err);
             }
           snprintf (rows[n_shapes][0].kernel, sizeof rows[n_shapes][0].kernel,
@@ -374,6 +439,10 @@ rw_cli_bench_cuda (int argc, char **argv)
           printf (_("room       %s, grid %zu×%zu×%zu, %zu inside cells (%.0f %% of the box), %s\n"),
                   hall ? "hall" : "box", g->nx, g->ny, g->nz, g->n_inside,
                   100.0 * g->n_inside / ((double) g->nx * g->ny * g->nz), pname);
+          if (hall)
+            printf (_("surfaces   %s (%zu boundary nodes, %.2f %% of the inside cells)\n"),
+                    surfaces == 0 ? "faces" : surfaces == 1 ? "area" : "bands", g->n_boundary,
+                    100.0 * (double) g->n_boundary / (double) g->n_inside);
           printf (_("roofline   copy %.1f GB/s (D2D, read + written) / %.0f B = %.1f Gvox/s\n\n"),
                   dev.copy_bytes_per_s / 1e9, rw_cuda_roofline_bytes (prec), roof);
           printf ("%-15s %9s %10s %9s %6s %10s   %s\n", _("kernel"), _("block"), _("ms/step"),
@@ -389,6 +458,7 @@ rw_cli_bench_cuda (int argc, char **argv)
     }
   rw_grid_free (g);
   free (surface_R);
+  free (surface_Y);
   return RW_EXIT_OK;
 }
 

@@ -376,7 +376,8 @@ rw_init_field (RwCudaState *st)
 }
 
 extern "C" bool
-rw_cuda_bench (const RwGrid *g, const double *surface_R, RwPrecision precision,
+rw_cuda_bench (const RwGrid *g, const double *surface_R, const RwAdmittance *surface_Y,
+               double time_step_s, RwPrecision precision,
                const char *const *kernels, size_t n_kernels, int block_x, int block_y,
                int steps, double copy_bytes_per_s, RwCudaBenchRow *rows, RwError *err)
 {
@@ -389,6 +390,8 @@ rw_cuda_bench (const RwGrid *g, const double *surface_R, RwPrecision precision,
   memset (&setup, 0, sizeof setup);
   setup.grid = g;
   setup.surface_R = surface_R;
+  setup.surface_Y = surface_Y;
+  setup.time_step_s = time_step_s;
   setup.boundary = RW_BOUNDARY_FV;
   setup.precision = precision;
   setup.block_x = block_x;

@@ -75,7 +75,8 @@ double rw_cuda_roofline_bytes (RwPrecision precision);
  * strategies are fp32 only (as in the paper); production takes every
  * precision. block 0×0 for production → autotuned. max_diff compares each
  * final field with the production kernel's. */
-bool rw_cuda_bench (const RwGrid *g, const double *surface_R, RwPrecision precision,
+bool rw_cuda_bench (const RwGrid *g, const double *surface_R, const struct RwAdmittance *surface_Y,
+                    double time_step_s, RwPrecision precision,
                     const char *const *kernels, size_t n_kernels, int block_x, int block_y,
                     int steps, double copy_bytes_per_s, RwCudaBenchRow *rows, RwError *err);
 

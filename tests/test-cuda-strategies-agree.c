@@ -29,7 +29,7 @@ main (void)
   for (int s = 0; s < 2; s++)
     {
       RwCudaBenchRow rows[RW_CUDA_N_KERNELS];
-      bool ok = rw_cuda_bench (g, R, RW_PRECISION_F32, rw_cuda_kernel_names, RW_CUDA_N_KERNELS,
+      bool ok = rw_cuda_bench (g, R, NULL, 0.0, RW_PRECISION_F32, rw_cuda_kernel_names, RW_CUDA_N_KERNELS,
                                shapes[s][0], shapes[s][1], 20, 1e12, rows, &err);
       RW_CHECK (ok, "bench: %s", err.message);
       if (!ok)
@@ -51,7 +51,7 @@ main (void)
   RwCudaBenchRow row;
   const char *bad = "warp-speed";
   rw_error_clear (&err);
-  RW_CHECK (!rw_cuda_bench (g, R, RW_PRECISION_F32, &bad, 1, 32, 8, 5, 1e12, &row, &err)
+  RW_CHECK (!rw_cuda_bench (g, R, NULL, 0.0, RW_PRECISION_F32, &bad, 1, 32, 8, 5, 1e12, &row, &err)
             && err.code == RW_ERROR_INPUT, "unknown kernel accepted");
   free (R);
   rw_grid_free (g);

@@ -119,6 +119,58 @@ run_free (Run *r)
   free (r->field);
 }
 
+/* Frequency-dependent admittances on every other surface: the CUDA
+ * branch kernel against the CPU backend's branch nodes. */
+static void
+check_branches (const char *room, const RwGrid *g, const double *R, const double *src,
+                const size_t *rcv)
+{
+  static const RwPrecision precs[] = { RW_PRECISION_F32, RW_PRECISION_F16 };
+  static const double bounds[] = { 1e-4, RW_F16_BOUND };
+  const size_t n = g->nx * g->ny * g->nz;
+  RwAdmittance *Y = calloc (g->n_surfaces + 1, sizeof *Y);
+  for (size_t s = 0; s < g->n_surfaces; s++)
+    {
+      Y[s] = rw_admittance_real (R[s] > -1.0 ? R[s] : 0.0);
+      if (s % 2 == 1)
+        {
+          const double w = 2 * M_PI * (250.0 * (double) (1 + s % 5));
+          Y[s].Y0 = 0.02;
+          Y[s].n_branches = 2;
+          Y[s].branch[0] = (RwBranch) { 2.0 / w, 1.0 + 0.3 * (double) s, 2.0 * w };
+          Y[s].branch[1] = (RwBranch) { 1e-3, 4.0, 0.0 };
+        }
+    }
+  test_Y = Y;
+  Run c = { 0 }, d = { 0 };
+  if (run (g, R, RW_BOUNDARY_FV, RW_PRECISION_F64, RW_BACKEND_CPU, src, rcv, &c)
+      && run (g, R, RW_BOUNDARY_FV, RW_PRECISION_F64, RW_BACKEND_CUDA, src, rcv, &d))
+    {
+      const double er = max_rel (d.rcv, c.rcv, N_RCV * N_STEPS);
+      const double ef = max_rel (d.field, c.field, n);
+      RW_NOTE ("%s fp64 FV, frequency-dependent: receivers max|Δ|/max = %.3g, field %.3g", room, er, ef);
+      RW_CHECK (er < 1e-10, "fp64 frequency-dependent receivers differ by %.3g", er);
+      RW_CHECK (ef < 1e-10, "fp64 frequency-dependent field differs by %.3g", ef);
+    }
+  run_free (&d);
+  for (int k = 0; k < 2 && c.rcv; k++)
+    {
+      Run e = { 0 };
+      if (run (g, R, RW_BOUNDARY_FV, precs[k], RW_BACKEND_CUDA, src, rcv, &e))
+        {
+          const double l2 = rel_l2 (e.rcv, c.rcv, N_RCV * N_STEPS);
+          RW_NOTE ("%s %s vs CPU fp64 (FV, frequency-dependent): receivers relative L2 = %.3g "
+                   "(bound %.0e)", room, k == 0 ? "fp32" : "fp16 storage", l2, bounds[k]);
+          RW_CHECK (l2 < bounds[k], "frequency-dependent: relative L2 %.3g over %.0e", l2,
+                    bounds[k]);
+        }
+      run_free (&e);
+    }
+  run_free (&c);
+  test_Y = NULL;
+  free (Y);
+}
+
 int
 main (void)
 {
@@ -179,48 +231,16 @@ main (void)
     }
   run_free (&cpu_fv);
 
-  /* frequency-dependent admittances on every other surface */
-  RwAdmittance *Y = calloc (g->n_surfaces + 1, sizeof *Y);
-  for (size_t s = 0; s < g->n_surfaces; s++)
-    {
-      Y[s] = rw_admittance_real (R[s] > -1.0 ? R[s] : 0.0);
-      if (s % 2 == 1)
-        {
-          const double w = 2 * M_PI * (250.0 * (double) (1 + s % 5));
-          Y[s].Y0 = 0.02;
-          Y[s].n_branches = 2;
-          Y[s].branch[0] = (RwBranch) { 2.0 / w, 1.0 + 0.3 * (double) s, 2.0 * w };
-          Y[s].branch[1] = (RwBranch) { 1e-3, 4.0, 0.0 };
-        }
-    }
-  test_Y = Y;
-  Run c = { 0 }, d = { 0 };
-  if (run (g, R, RW_BOUNDARY_FV, RW_PRECISION_F64, RW_BACKEND_CPU, src, rcv, &c)
-      && run (g, R, RW_BOUNDARY_FV, RW_PRECISION_F64, RW_BACKEND_CUDA, src, rcv, &d))
-    {
-      const double er = max_rel (d.rcv, c.rcv, N_RCV * N_STEPS);
-      const double ef = max_rel (d.field, c.field, n);
-      RW_NOTE ("fp64 FV, frequency-dependent: receivers max|Δ|/max = %.3g, field %.3g", er, ef);
-      RW_CHECK (er < 1e-10, "fp64 frequency-dependent receivers differ by %.3g", er);
-      RW_CHECK (ef < 1e-10, "fp64 frequency-dependent field differs by %.3g", ef);
-    }
-  run_free (&d);
-  for (int k = 0; k < 2 && c.rcv; k++)
-    {
-      Run e = { 0 };
-      if (run (g, R, RW_BOUNDARY_FV, precs[k], RW_BACKEND_CUDA, src, rcv, &e))
-        {
-          const double l2 = rel_l2 (e.rcv, c.rcv, N_RCV * N_STEPS);
-          RW_NOTE ("%s vs CPU fp64 (FV, frequency-dependent): receivers relative L2 = %.3g "
-                   "(bound %.0e)", k == 0 ? "fp32" : "fp16 storage", l2, bounds[k]);
-          RW_CHECK (l2 < bounds[k], "frequency-dependent: relative L2 %.3g over %.0e", l2,
-                    bounds[k]);
-        }
-      run_free (&e);
-    }
-  run_free (&c);
-  test_Y = NULL;
-  free (Y);
+  check_branches ("L-room", g, R, src, rcv);
+  /* the hall: sloped and curved surfaces, whose nodes absorb by their
+   * area and go to the branch kernel with or without branches */
+  double *R2;
+  RwGrid *hall = cuda_test_room (2, 0.06, &R2);
+  const size_t rcv2[N_RCV] = { cuda_test_cell (hall, 0.7, 0.3, 0.6), cuda_test_cell (hall, 0.3, 0.7, 0.2),
+                               cuda_test_cell (hall, 0.3, 0.3, 0.4) };
+  check_branches ("hall", hall, R2, src, rcv2);
+  free (R2);
+  rw_grid_free (hall);
   free (src);
   free (R);
   rw_grid_free (g);

@@ -10,6 +10,9 @@
 #                                      table, sanitizers on the first)
 #   tests/gpu/run.sh sass PATTERN     (machine code of matching kernels)
 #   tests/gpu/run.sh long             (build and the long runs only)
+#   tests/gpu/run.sh bands            (build, the frequency-dependent checks:
+#                                      cuda-vs-cpu, the decay per band on
+#                                      CUDA, and the hall's surface models)
 #
 # The GPU machine has no Assimp, libsndfile, libsamplerate, json-c or
 # cairo: when .carry/sysroot exists (Debian packages unpacked with dpkg -x,
@@ -155,6 +158,46 @@ if [ "$QUICK" = variants ]; then
   exit 0
 fi
 
+# ------------------------------------------- bands: frequency-dependent
+# surfaces (issue #11): the GPU tests that cover them, the 6 × 4 × 3 m box
+# decaying per band on CUDA at fmax 1 kHz (fp32), and the hall in its
+# three surface models — faces (one R, face counts: the kernels of before),
+# area (one R, each node by its absorbing area), bands (six library
+# materials per band) — each in fp32 and fp16, production kernels.
+bands_bench () {
+  for sm in faces area bands; do
+    timeout 300 "$B/tests/bench-cuda" --room hall --cells "$CELLS" --surfaces $sm --kernel production \
+      --precision all --steps "$STEPS" > "$LOGS/bench-hall-$sm.txt" 2>&1
+    note "hall bench, surfaces $sm: rc $?"
+  done
+  for prec in f32 f16 f64; do
+    line="surfaces ($prec):"
+    for sm in faces area bands; do
+      g=$(awk -v p="$prec" '/^room/ { on = ($0 ~ ", " p "$") } on && /^production/ { print $4; exit }' \
+            "$LOGS/bench-hall-$sm.txt")
+      line="$line $sm $g Gvox/s;"
+    done
+    note "$line"
+  done
+  grep -h "^# surface\|^surfaces" "$LOGS/bench-hall-bands.txt" | sort -u | head -10
+}
+if [ "$QUICK" = bands ]; then
+  meson test -C "$B" --print-errorlogs cuda-vs-cpu cuda-every-cell-written > "$LOGS/tests.log" 2>&1
+  TEST_RC=$?
+  grep -E "^ *[0-9]+/[0-9]+ " "$LOGS/tests.log"
+  "$B/tests/test-cuda-vs-cpu" 2>&1 | grep -E "FAIL|frequency-dependent|fp64" | head -20
+  RW_DECAY_BACKEND=cuda RW_DECAY_FMAX=1000 timeout 300 "$B/tests/test-sim-decay-bands" > "$LOGS/decay-bands.txt" 2>&1
+  note "sim-decay-bands cuda 1 kHz: rc $? $(grep -c FAIL "$LOGS/decay-bands.txt") failed checks"
+  grep -E "FAIL|Hz:|box|T30 125" "$LOGS/decay-bands.txt" | head -12
+  bands_bench
+  echo
+  echo "================ GPU summary ================"
+  cat "$LOGS/gpu.txt" "$SUMMARY"
+  cp "$LOGS"/bench-hall-*.txt "$LOGS/decay-bands.txt" "$OUT"/ 2>/dev/null
+  tar czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
+  exit $TEST_RC
+fi
+
 # ------------------------------------------------------------------ tests
 if [ "$QUICK" != long ]; then
 GPU_TESTS="cuda-vs-cpu cuda-every-cell-written cuda-two-step-passes cuda-strategies-agree cuda-autotune-cache"
@@ -239,9 +282,12 @@ BENCH=$B/tests/bench-cuda
 if [ "$QUICK" = long ]; then
   :
 elif [ "$QUICK" != quick ]; then
-  "$BENCH" --room hall --cells "$CELLS" --kernel production --precision all --variants --steps "$STEPS" \
-    > "$LOGS/bench-hall.txt" 2>&1
+  # faces: the hall as the kernels' tables have always measured it (one R
+  # per surface, no branch kernel); bands_bench adds the surface models
+  "$BENCH" --room hall --cells "$CELLS" --surfaces faces --kernel production --precision all --variants \
+    --steps "$STEPS" > "$LOGS/bench-hall.txt" 2>&1
   cat "$LOGS/bench-hall.txt"
+  bands_bench
   "$BENCH" --size 512,512,512 --kernel all --steps "$STEPS" > "$LOGS/bench-strategies.txt" 2>&1
   cat "$LOGS/bench-strategies.txt"
   if [ "${RW_SKIP_E2E:-0}" != 1 ]; then
