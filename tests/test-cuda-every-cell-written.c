@@ -43,6 +43,7 @@ ref_step (const RwGrid *g, const double *R, RwBoundary b, const double *p, doubl
   const ptrdiff_t sx = 1, sy = (ptrdiff_t) g->nx, sz = (ptrdiff_t) (g->nx * g->ny);
   const ptrdiff_t off[6] = { -sx, sx, -sy, sy, -sz, sz };
   const size_t n = g->nx * g->ny * g->nz;
+  size_t rank = 0;   /* of boundary nodes, in index order (RwGrid.area) */
   for (size_t i = 0; i < n; i++)
     {
       const int K = g->K[i];
@@ -62,7 +63,12 @@ ref_step (const RwGrid *g, const double *R, RwBoundary b, const double *p, doubl
           continue;
         }
       const double r = R[g->surface[i]], beta = (1 - r) / (1 + r);
-      if (b == RW_BOUNDARY_FV)
+      const size_t rk = rank++;
+      /* FV: a node on a sloped or curved surface absorbs by its area */
+      if (b == RW_BOUNDARY_FV && rw_grid_node_area_corrected (g, rk, K))
+        q[i] = rw_update_fv_branches_f64 (K, (double) rw_grid_node_area (g, rk, K), p[i], sum, q[i],
+                                          beta, 0, NULL, NULL, NULL);
+      else if (b == RW_BOUNDARY_FV)
         q[i] = rw_update_fv_f64 (K, p[i], sum, q[i], beta);
       else if (b == RW_BOUNDARY_LRS)
         q[i] = rw_update_lrs_f64 (mask, p[i], nbr, q[i], beta);
