@@ -781,7 +781,7 @@ RW_CPU_FN (update_plane) (const CpuState *st, const T *restrict p, T *restrict q
               T *sv = (T *) st->sv + st->b_state[b], *sq = (T *) st->sq + st->b_state[b];
               v = RW_CPU_FN (rw_update_fv_branches) (st->b_K[b], (T) st->b_area[b], p[i],
                                                      sum_in, save[b - b0], beta[s], st->surf_M[s],
-                                                     coef + 4 * st->surf_coef[s], sv, sq);
+                                                     coef + 4 * st->surf_coef[s], sv, sq, 1);
             }
           q[i] = v;
           acc += v;

@@ -201,26 +201,28 @@ rw_update_fv_##SUFFIX (int K, T p, T sum_in, T p_prev, T beta)                  
 }                                                                                       \
                                                                                         \
 /* The frequency-dependent FV node: coef holds b, b_d, bD̂, bF̂ per branch   \
- * (4·M values of T), v and q the node's M branch states (updated here).  \
- * S: absorbing area in cell faces; beta_sum = Y0 + Σ b_m. */                           \
+ * (4·M values of T), v and q the node's M branch states, branch m at       \
+ * [m · stride] (updated here). S: absorbing area in cell faces;            \
+ * beta_sum = Y0 + Σ b_m. */                                                            \
 RW_HD T                                                                                 \
 rw_update_fv_branches_##SUFFIX (int K, T S, T p, T sum_in, T p_prev, T beta_sum,       \
-                                int M, const T *coef, T *v, T *q)                       \
+                                int M, const T *coef, T *v, T *q, size_t stride)        \
 {                                                                                       \
   const T l2 = (L2);                                                                    \
   const T l = (T) 0.57735026918962576451;                                               \
   const T g = l * beta_sum * S * (T) 0.5;                                               \
   T corr = 0;                                                                           \
   for (int m = 0; m < M; m++)                                                           \
-    corr += 2 * coef[4 * m + 2] * v[m] - coef[4 * m + 3] * q[m];                        \
+    corr += 2 * coef[4 * m + 2] * v[m * stride] - coef[4 * m + 3] * q[m * stride];      \
   const T pn = ((2 - (T) K * l2) * p + l2 * sum_in - (1 - g) * p_prev - l * S * corr)  \
                / (1 + g);                                                               \
   const T du = pn - p_prev;                                                             \
   for (int m = 0; m < M; m++)                                                           \
     {                                                                                   \
-      const T vn = coef[4 * m] * du + coef[4 * m + 1] * v[m] - 2 * coef[4 * m + 3] * q[m]; \
-      q[m] += (vn + v[m]) * (T) 0.5;                                                    \
-      v[m] = vn;                                                                        \
+      T *vm = v + m * stride, *qm = q + m * stride;                                     \
+      const T vn = coef[4 * m] * du + coef[4 * m + 1] * *vm - 2 * coef[4 * m + 3] * *qm;  \
+      *qm += (vn + *vm) * (T) 0.5;                                                      \
+      *vm = vn;                                                                         \
     }                                                                                   \
   return pn;                                                                            \
 }                                                                                       \

@@ -806,8 +806,13 @@ rw_branch_setup (RwCudaState *st, const RwSolverSetup *setup, bool *&listed, RwE
     }
   size_t n_nodes = 0, n_states = 0;
   ok = ok && rw_cuda_branch_nodes (g, M, true, st->nx, &nodes, &n_nodes, &n_states, err);
+  /* branch-major states (rw-cuda-branches.cu): the most branches of any
+   * surface, for every node */
+  int M_max = 0;
+  for (size_t s = 0; s < g->n_surfaces; s++)
+    M_max = std::max (M_max, M[s]);
   st->n_bn = n_nodes;
-  st->n_bstates = n_states;
+  st->n_bstates = n_states = (size_t) M_max * n_nodes;
   ok = ok && RW_CUDA (cudaMalloc ((void **) &st->b_M, ns * sizeof (int)))
        && RW_CUDA (cudaMemcpy (st->b_M, M, ns * sizeof (int), cudaMemcpyHostToDevice))
        && RW_CUDA (cudaMalloc (&st->b_beta, ns * a))

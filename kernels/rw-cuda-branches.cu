@@ -12,26 +12,29 @@
  * the CPU backend — so fp64 agrees with it bit for bit. fp16 storage
  * computes in fp32 with fp32 states.
  *
- * Bytes per node and step: the node (16), seven field values and the
- * stored one, 2 M states read and written (M the branches of its surface:
- * 16 M in fp32) — the cost of frequency-dependent surfaces, paid only at
- * their nodes. The two-step passes of fp32 (variant 13) cannot interleave
+ * States are stored branch-major (branch m of node k at m · n_nodes + k),
+ * so that a warp's 32 nodes read and write each branch's states in whole
+ * cache lines. Bytes per node and step: the node (24), seven field values
+ * and the stored one, 2 M states read and written (M the branches of its
+ * surface: 16 M in fp32) — the cost of frequency-dependent surfaces and
+ * sloped ones, paid only at their nodes. The two-step passes of fp32 (variant 13) cannot interleave
  * this kernel, so rooms with such nodes run single steps of variant 5. */
 #include <algorithm>
 
 #include "rw-cuda-state.cuh"
 
 __device__ __forceinline__ float
-rw_fvb (int K, float S, float p, float s, float pp, float b, int M, const float *c, float *v, float *q)
+rw_fvb (int K, float S, float p, float s, float pp, float b, int M, const float *c, float *v,
+        float *q, size_t stride)
 {
-  return rw_update_fv_branches_f32 (K, S, p, s, pp, b, M, c, v, q);
+  return rw_update_fv_branches_f32 (K, S, p, s, pp, b, M, c, v, q, stride);
 }
 
 __device__ __forceinline__ double
 rw_fvb (int K, double S, double p, double s, double pp, double b, int M, const double *c,
-        double *v, double *q)
+        double *v, double *q, size_t stride)
 {
-  return rw_update_fv_branches_f64 (K, S, p, s, pp, b, M, c, v, q);
+  return rw_update_fv_branches_f64 (K, S, p, s, pp, b, M, c, v, q, stride);
 }
 
 template <typename S, typename A>
@@ -52,7 +55,7 @@ rw_kernel_branches (const S *__restrict__ p, S *__restrict__ q,
   const A sum = (((((A) rw_ld (p, i - 1) + (A) rw_ld (p, i + 1)) + (A) rw_ld (p, i - sy))
                   + (A) rw_ld (p, i + sy)) + (A) rw_ld (p, i - sz)) + (A) rw_ld (p, i + sz);
   const A v = rw_fvb (K, (A) nd.area, (A) rw_ld (p, i), sum, (A) rw_ld (q, i), beta[s], M[s],
-                      coef + (size_t) s * 4 * RW_ADM_MAX_BRANCHES, sv + nd.state, sq + nd.state);
+                      coef + (size_t) s * 4 * RW_ADM_MAX_BRANCHES, sv + k, sq + k, n_nodes);
   rw_st (q, i, v);
   if (!rw_stored_finite (v, q))
     atomicMin (bad, step);
@@ -74,7 +77,7 @@ rw_kernel_branch_energy (const RwBranchNode *__restrict__ nodes, size_t n_nodes,
       double node = 0.0;
       for (int m = 0; m < M[nd.surface]; m++)
         {
-          const double v = (double) sv[nd.state + m], qq = (double) sq[nd.state + m];
+          const double v = (double) sv[m * n_nodes + k], qq = (double) sq[m * n_nodes + k];
           node += w[2 * m] * v * v + w[2 * m + 1] * qq * qq;
         }
       e += 0.57735026918962576451 * (double) nd.area * node;

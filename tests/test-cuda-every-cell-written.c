@@ -67,7 +67,7 @@ ref_step (const RwGrid *g, const double *R, RwBoundary b, const double *p, doubl
       /* FV: a node on a sloped or curved surface absorbs by its area */
       if (b == RW_BOUNDARY_FV && rw_grid_node_area_corrected (g, rk, K))
         q[i] = rw_update_fv_branches_f64 (K, (double) rw_grid_node_area (g, rk, K), p[i], sum, q[i],
-                                          beta, 0, NULL, NULL, NULL);
+                                          beta, 0, NULL, NULL, NULL, 1);
       else if (b == RW_BOUNDARY_FV)
         q[i] = rw_update_fv_f64 (K, p[i], sum, q[i], beta);
       else if (b == RW_BOUNDARY_LRS)

@@ -23,6 +23,11 @@ main (void)
     return rw_test_finish ();
   double *R;
   RwGrid *g = cuda_test_room (2, 0.05, &R);
+  /* the strategies are the scheme's kernels alone: every node by its face
+   * count (nodes absorbing by their area are the branch kernel's, after
+   * the production kernel, tested in cuda-vs-cpu) */
+  free (g->area);
+  g->area = NULL;
   RW_NOTE ("hall grid %zu×%zu×%zu, %zu inside", g->nx, g->ny, g->nz, g->n_inside);
   RwError err = { 0 };
   static const int shapes[2][2] = { { 16, 16 }, { 32, 8 } };
