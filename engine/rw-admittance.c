@@ -207,11 +207,6 @@ rw_admittance_bands_for_fmax (double fmax_hz)
  * dα/dY from the same quadrature nodes as α (alpha_random_grad). */
 
 #define NP_MAX (1 + 3 * RW_ADM_MAX_BRANCHES)
-#define PRUNE_SCREEN 5
-#define PRUNE_TRY 2
-#define PRUNE_ITER 100
-#define PRUNE_GAIN 1e-4
-
 static int band_of (double f);
 
 typedef enum { FIT_ALPHA_BANDS, FIT_REFLECTION_POINTS } FitKind;
@@ -623,7 +618,18 @@ fit_multistart (FitProblem *pb, const double *G, double *best)
  * tolerance. The candidates are each branch left out, and each pair of
  * neighbouring branches merged into one broader resonator (lower Q)
  * between them, its ω_m free over both branches' ranges: two octaves. Ties
- * go to the first candidate in that order. */
+ * go to the first candidate in that order.
+ *
+ * Cost (fit_prune): the candidates are ranked after PRUNE_SCREEN LM steps,
+ * then the best PRUNE_TRY refitted by up to PRUNE_ITER steps, stopping
+ * once a step gains less than PRUNE_GAIN of the cost. Measured with test
+ * admittance-fit-library (273 fits): a costlier setting (30 / 3 / 300
+ * steps, no gain limit) gave 2.36 branches per 8-band fit against 2.31,
+ * in three times the time (54 s against 18 s). */
+#define PRUNE_SCREEN 5
+#define PRUNE_TRY 2
+#define PRUNE_ITER 100
+#define PRUNE_GAIN 1e-4
 
 /* Worst band error of a parameter set: for α bands |α − target| among the
  * fitted bands; for measured R the random-incidence α per band, mean over
