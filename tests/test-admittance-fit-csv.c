@@ -5,7 +5,8 @@
  *   1.4 kHz and 5 kHz, off the octave centres, Q 1.2, 3 and 0.7), 12
  *   points per octave: refitted, the random-incidence α per band is within
  *   0.01 of that of the known admittance (computed here from its formula,
- *   independently of the file), normal incidence too.
+ *   independently of the file), normal incidence too, with 3 branches (the
+ *   fit prunes those it does not need).
  * - miki-50mm-r.csv: the reflection factor of 50 mm of glass wool
  *   (σ = 20 kPa s/m², Miki's model) on a rigid wall, every 25 Hz: a
  *   surface the model does not contain; the band α within 0.02.
@@ -70,6 +71,9 @@ main (void)
   RW_CHECK (rw_admittance_fit_csv (data ("known-resonators-z.csv"), 8, &a, &r, &err), "%s", err.message);
   RW_CHECK (rw_admittance_check (&a, &err), "passive: %s", err.message);
   RW_NOTE ("known admittance: %d branches, Y0 %.5f (0.03 built in)", a.n_branches, a.Y0);
+  /* The pruning (fit_prune) finds the three resonators the data were
+   * made of: no more branches than the surface has. */
+  RW_CHECK (a.n_branches == 3, "known admittance of 3 resonators fitted with %d branches", a.n_branches);
   for (int b = 0; b < RW_ADM_N_BANDS; b++)
     {
       /* The known surface's band α over the file's points (12 per octave
