@@ -20,13 +20,23 @@
  * (500 Hz) over Eyring, with this split see the figures below. A room
  * measured with such a steep profile has the same problem.
  *
- * Checked: T30 falls from the 125 Hz band to the 500 Hz band by at least a
- * factor of 3, and the T30 of each band from 125 Hz to fmax/2 lies within
- * 30 % of Eyring's value from the model's α in that band (the fit's, not
- * the target's). With one α for all bands (what Roomwave did before), the
- * first check fails: every band decays alike.
- * RW_DECAY_FMAX sets fmax (default 1000 Hz, the issue's case; smaller is
- * faster). */
+ * Checked, per band from 125 Hz to fmax/2:
+ *  - T30 within 25 % of the same box with frequency-independent walls of
+ *    the model's α in that band (the scheme sim-sabine-eyring checks
+ *    against Sabine and Eyring): each band decays as its own α says;
+ *  - T30 within 30 % of Eyring's value from the model's α where that α is
+ *    ≥ 0.2. Below it, the box is not diffuse enough for Eyring: measured,
+ *    the frequency-independent reference itself lies 44 % (α 0.05, 125 Hz)
+ *    and 18 % (α 0.1, 250 Hz) above Eyring — in a rectangular box waves at
+ *    grazing incidence on a pair of walls decay slowly, while the random-
+ *    incidence α of a locally reacting wall owes much to those angles (the
+ *    same effect as sim-sabine-eyring's R = 0.95 note). Printed anyway;
+ *  - T30 falls from 125 Hz to 250 Hz by at least 1.5 (Eyring: 1.8), and
+ *    to 500 Hz, when fmax reaches 1 kHz, by at least 3.
+ * With one α for all bands (what Roomwave did before) the references and
+ * the ratios fail. RW_DECAY_FMAX sets fmax: 500 Hz by default (CI, on the
+ * CPU); tests/gpu/run.sh runs 1 kHz, the issue's case, on CUDA
+ * (RW_DECAY_BACKEND=cuda). */
 #include "rw-test.h"
 #include "rw-analysis.h"
 #include "rw-materials.h"
@@ -78,11 +88,13 @@ band_split (const double *x, size_t n, double fs, int b, double *out)
   fftw_free (spec);
 }
 
-int
-main (void)
+/* The box with every surface given `alpha_json` (a map-file α: a number
+ * or a list), solved and analysed: T30 per band 1 … last (mean of three
+ * receivers) and the model's α per band. False on failure. */
+static bool
+run_box (const char *alpha_json, double fmax, double t30[RW_N_OCTAVES],
+         double alpha_model[RW_N_OCTAVES], double *c_out)
 {
-  const char *env = getenv ("RW_DECAY_FMAX");
-  const double fmax = env != NULL && atof (env) > 0 ? atof (env) : 1000.0;
   const double lx = 6, ly = 4, lz = 3;
   RwMesh *mesh = rw_shape_box (lx, ly, lz);
   char map[4200];
@@ -90,8 +102,7 @@ main (void)
   FILE *f = fopen (map, "w");
   fputs ("{", f);
   for (size_t s = 0; s < mesh->n_surfaces; s++)
-    fprintf (f, "%s\"%s\": {\"alpha\": [0.05, 0.05, 0.10, 0.30, 0.60, 0.70, 0.70, 0.70]}",
-             s ? ", " : "", mesh->surface_names[s]);
+    fprintf (f, "%s\"%s\": {\"alpha\": %s}", s ? ", " : "", mesh->surface_names[s], alpha_json);
   fputs ("}\n", f);
   fclose (f);
 
@@ -118,62 +129,90 @@ main (void)
   RW_CHECK (ok, "materials: %s", err.message);
   ok = ok && rw_sim_solve (&cfg, mesh, res.surface_R, NULL, NULL, NULL, &res, &err);
   RW_CHECK (ok, "simulate: %s", err.message);
-  if (!ok)
+  if (ok)
     {
-      rw_sim_result_clear (&res);
-      rw_mesh_free (mesh);
-      return rw_test_finish ();
-    }
-  const RwSurfaceModel *m = &res.surface_models[0];
-  RW_NOTE ("box %g × %g × %g m, fmax %g Hz, h %.4f m, %zu inside cells, %zu steps, %.1f s solve; "
-           "the fit: %d branches, %d bands", lx, ly, lz, fmax, res.spacing_m, res.n_inside,
-           res.n_steps, res.t_solve_s, m->Y.n_branches, m->fit.n_bands_fit);
-
-  const double c = res.c, V = lx * ly * lz, S = 2 * (lx * ly + lx * lz + ly * lz);
-  const double fs = 48000;
-  double t30[RW_N_OCTAVES] = { 0 };
-  int last = 1;
-  while (last + 1 < RW_N_OCTAVES && rw_octave_centres_hz[last + 1] <= fmax / 2 + 1)
-    last++;
-  for (int b = 1; b <= last; b++)
-    {
-      double sum = 0;
-      for (size_t r = 0; r < 3; r++)
+      const RwSurfaceModel *m = &res.surface_models[0];
+      RW_NOTE ("α %s: box %g × %g × %g m, fmax %g Hz, h %.4f m, %zu inside cells, %zu steps, "
+               "%.1f s solve (%s); the fit: %d branches over %d bands", alpha_json, lx, ly, lz,
+               fmax, res.spacing_m, res.n_inside, res.n_steps, res.t_solve_s, res.backend,
+               m->Y.n_branches, m->fit.n_bands_fit);
+      *c_out = res.c;
+      const double fs = 48000;
+      for (int b = 0; b < RW_N_OCTAVES; b++)
         {
-          const size_t n = res.ir_frames;
-          double *x = malloc (n * sizeof (double));
-          for (size_t i = 0; i < n; i++)
-            x[i] = res.ir[r][i];
-          band_split (x, n, fs, b, x);
-          const size_t onset = rw_onset_index (res.ir[r], n), n_dec = n - onset;
-          double *e = malloc (n_dec * sizeof (double)), *edc = malloc (n_dec * sizeof (double));
-          for (size_t i = 0; i < n_dec; i++)
-            e[i] = x[onset + i] * x[onset + i];
-          RwNoiseEstimate est = { .noise_found = false, .noise_level_db = -INFINITY,
-                                  .truncation = n_dec, .truncation_s = (double) n_dec / fs,
-                                  .correction = 0 };
-          const size_t n_edc = rw_schroeder_decay (e, n_dec, fs, &est, edc, &err);
-          RwDecayFit fit;
-          rw_decay_fit (edc, n_edc, fs, -5, -35, &fit);
-          sum += fit.value_s;
-          free (x);
-          free (e);
-          free (edc);
+          alpha_model[b] = m->fit.model_random[b];
+          t30[b] = NAN;
+          if (b == 0 || rw_octave_centres_hz[b] > fmax / 2 + 1)
+            continue;
+          double sum = 0;
+          for (size_t r = 0; r < 3; r++)
+            {
+              const size_t n = res.ir_frames;
+              double *x = malloc (n * sizeof (double));
+              for (size_t i = 0; i < n; i++)
+                x[i] = res.ir[r][i];
+              band_split (x, n, fs, b, x);
+              const size_t onset = rw_onset_index (res.ir[r], n), n_dec = n - onset;
+              double *e = malloc (n_dec * sizeof (double)), *edc = malloc (n_dec * sizeof (double));
+              for (size_t i = 0; i < n_dec; i++)
+                e[i] = x[onset + i] * x[onset + i];
+              RwNoiseEstimate est = { .noise_found = false, .noise_level_db = -INFINITY,
+                                      .truncation = n_dec, .truncation_s = (double) n_dec / fs,
+                                      .correction = 0 };
+              const size_t n_edc = rw_schroeder_decay (e, n_dec, fs, &est, edc, &err);
+              RwDecayFit fit;
+              rw_decay_fit (edc, n_edc, fs, -5, -35, &fit);
+              sum += fit.value_s;
+              free (x);
+              free (e);
+              free (edc);
+            }
+          t30[b] = sum / 3;
         }
-      t30[b] = sum / 3;
-      const double a = m->fit.model_random[b];
-      const double eyring = 24 * log (10) / c * V / (-S * log (1 - a));
-      RW_NOTE ("%5.0f Hz: α target %.3f, model %.3f; T30 %.3f s, Eyring %.3f s (%+.1f %%)",
-               rw_octave_centres_hz[b], m->alpha_target[b], a, t30[b], eyring,
-               100 * (t30[b] / eyring - 1));
-      RW_CHECK (isfinite (t30[b]) && fabs (t30[b] / eyring - 1) < 0.30,
-                "%g Hz: T30 %.3f s against Eyring %.3f s", rw_octave_centres_hz[b], t30[b], eyring);
     }
-  RW_NOTE ("T30 125 Hz / 500 Hz = %.2f", t30[1] / t30[3]);
-  if (last >= 3)
-    RW_CHECK (t30[1] >= 3 * t30[3], "T30 falls from %.3f s (125 Hz) to %.3f s (500 Hz) only",
-              t30[1], t30[3]);
   rw_sim_result_clear (&res);
   rw_mesh_free (mesh);
+  return ok;
+}
+
+int
+main (void)
+{
+  const char *env = getenv ("RW_DECAY_FMAX");
+  const double fmax = env != NULL && atof (env) > 0 ? atof (env) : 500.0;
+  const double V = 6.0 * 4.0 * 3.0, S = 2 * (6.0 * 4.0 + 6.0 * 3.0 + 4.0 * 3.0);
+  double t30[RW_N_OCTAVES], am[RW_N_OCTAVES], c = 343.0;
+  if (!run_box ("[0.05, 0.05, 0.10, 0.30, 0.60, 0.70, 0.70, 0.70]", fmax, t30, am, &c))
+    return rw_test_finish ();
+  for (int b = 1; b < RW_N_OCTAVES && !isnan (t30[b]); b++)
+    {
+      /* the reference: the same box with frequency-independent walls of
+       * the model's α in this band (the scheme sim-sabine-eyring checks) */
+      char flat[64];
+      double t_ref[RW_N_OCTAVES], a_ref[RW_N_OCTAVES], c_ref;
+      snprintf (flat, sizeof flat, "%.6f", am[b]);
+      if (!run_box (flat, fmax, t_ref, a_ref, &c_ref))
+        continue;
+      const double eyring = 24 * log (10) / c * V / (-S * log (1 - am[b]));
+      RW_NOTE ("%5.0f Hz: α model %.3f; T30 %.3f s; frequency-independent walls of that α %.3f s "
+               "(%+.1f %%); Eyring %.3f s (%+.1f %%, the reference %+.1f %%)",
+               rw_octave_centres_hz[b], am[b], t30[b], t_ref[b], 100 * (t30[b] / t_ref[b] - 1),
+               eyring, 100 * (t30[b] / eyring - 1), 100 * (t_ref[b] / eyring - 1));
+      RW_CHECK (isfinite (t30[b]) && fabs (t30[b] / t_ref[b] - 1) < 0.25,
+                "%g Hz: T30 %.3f s against %.3f s with frequency-independent walls",
+                rw_octave_centres_hz[b], t30[b], t_ref[b]);
+      /* Eyring: where the box's field is diffuse enough for it (α ≥ 0.2:
+       * with lower α the frequency-independent reference itself is 18 to
+       * 45 % above Eyring — grazing waves on locally reacting walls) */
+      if (am[b] >= 0.2)
+        RW_CHECK (fabs (t30[b] / eyring - 1) < 0.30, "%g Hz: T30 %.3f s against Eyring %.3f s",
+                  rw_octave_centres_hz[b], t30[b], eyring);
+    }
+  RW_NOTE ("T30 125 Hz / 250 Hz = %.2f, / 500 Hz = %.2f", t30[1] / t30[2], t30[1] / t30[3]);
+  RW_CHECK (t30[1] >= 1.5 * t30[2], "T30 falls from %.3f s (125 Hz) to %.3f s (250 Hz) only",
+            t30[1], t30[2]);
+  if (!isnan (t30[3]))
+    RW_CHECK (t30[1] >= 3 * t30[3], "T30 falls from %.3f s (125 Hz) to %.3f s (500 Hz) only",
+              t30[1], t30[3]);
   return rw_test_finish ();
 }
