@@ -36,7 +36,7 @@
  * With one α for all bands (what Roomwave did before) the references and
  * the ratios fail. RW_DECAY_FMAX sets fmax: 500 Hz by default (CI, on the
  * CPU); tests/gpu/run.sh runs 1 kHz, the issue's case, on CUDA
- * (RW_DECAY_BACKEND=cuda). */
+ * (RW_DECAY_BACKEND=cuda); RW_DECAY_PRECISION=f64|f32|f16 (default f32). */
 #include "rw-test.h"
 #include "rw-analysis.h"
 #include "rw-materials.h"
@@ -113,6 +113,9 @@ run_box (const char *alpha_json, double fmax, double t30[RW_N_OCTAVES],
   cfg.air_absorption = false;
   cfg.backend = getenv ("RW_DECAY_BACKEND") && strcmp (getenv ("RW_DECAY_BACKEND"), "cuda") == 0
                 ? RW_BACKEND_CUDA : RW_BACKEND_CPU;
+  if (getenv ("RW_DECAY_PRECISION") != NULL
+      && !rw_precision_parse (getenv ("RW_DECAY_PRECISION"), &cfg.precision))
+    cfg.precision = RW_PRECISION_F32;
   cfg.source[0] = 1.37, cfg.source[1] = 1.21, cfg.source[2] = 0.93;
   const double rcv[3][3] = { { 4.31, 2.63, 1.74 }, { 3.42, 0.77, 2.19 }, { 5.03, 3.11, 1.05 } };
   cfg.n_receivers = 3;
