@@ -511,7 +511,7 @@ rw_materials_panel_init (RwMaterialsPanel *self)
   g_signal_connect_swapped (self->alpha_spin, "value-changed", G_CALLBACK (on_alpha_changed), self);
   for (int b = 0; b < RW_N_OCTAVES; b++)
     {
-      static const char *names[] = { "63", "125", "250", "500", "1k", "2k", "4k", "8k" };
+      static const char *names[] = { "63 Hz", "125 Hz", "250 Hz", "500 Hz", "1 kHz", "2 kHz", "4 kHz", "8 kHz" };
       g_autofree char *id = g_strdup_printf ("alpha-band-%d", b);
       g_autofree char *tip = g_strdup_printf (_("Random-incidence α of the %g Hz octave band"),
                                               rw_octave_centres_hz[b]);
@@ -519,12 +519,15 @@ rw_materials_panel_init (RwMaterialsPanel *self)
       GtkWidget *spin = gtk_spin_button_new_with_range (0, 1, 0.01);
 
       gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 2);
-      gtk_orientable_set_orientation (GTK_ORIENTABLE (spin), GTK_ORIENTATION_VERTICAL);
+      gtk_editable_set_width_chars (GTK_EDITABLE (spin), 4);
       gtk_widget_set_name (spin, id);
       gtk_widget_set_tooltip_text (spin, tip);
       gtk_widget_add_css_class (label, "caption");
-      gtk_grid_attach (self->band_grid, label, b, 0, 1, 1);
-      gtk_grid_attach (self->band_grid, spin, b, 1, 1, 1);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      /* two rows of four: eight spin buttons side by side do not fit the
+       * side panel */
+      gtk_grid_attach (self->band_grid, label, b % 4, 2 * (b / 4), 1, 1);
+      gtk_grid_attach (self->band_grid, spin, b % 4, 2 * (b / 4) + 1, 1, 1);
       self->band_spin[b] = GTK_SPIN_BUTTON (spin);
       g_signal_connect (spin, "value-changed", G_CALLBACK (on_band_changed), self);
     }
