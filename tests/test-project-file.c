@@ -187,6 +187,17 @@ main (void)
         for (int b = 0; b < RW_N_OCTAVES; b++)
           RW_CHECK (fabs (got[b] - rw_statistical_alpha_from_reflection (0.7)) < 1e-12,
                     "surface 1, %g Hz: α %.9f, the statistical α of R = 0.7", rw_octave_centres_hz[b], got[b]);
+        /* The run's model of a typed R is the frequency-independent
+         * surface of that R, β = (1 − R)/(1 + R), a negative R included
+         * (a fit of its α could not tell R from −R). */
+        RwSurfaceModel m;
+        RW_CHECK (rw_project_get_surface_model (q, 1, &m, NULL) && m.Y.n_branches == 0
+                  && fabs (m.Y.Y0 - 0.3 / 1.7) < 1e-15, "R = 0.7: Y0 %.17g, %d branches", m.Y.Y0, m.Y.n_branches);
+        rw_project_set_surface_R (a, 1, -0.3);
+        RW_CHECK (rw_project_get_surface_model (a, 1, &m, NULL) && m.Y.n_branches == 0
+                  && fabs (m.Y.Y0 - 1.3 / 0.7) < 1e-14, "R = −0.3: Y0 %.17g, %d branches", m.Y.Y0, m.Y.n_branches);
+        RW_CHECK (rw_project_get_surface_model (q, 0, &m, NULL) && m.Y.n_branches > 0,
+                  "α per band: a fitted model with %d branches", m.Y.n_branches);
       }
 
     /* An older file (R only, no "alpha"): a library material is its row,

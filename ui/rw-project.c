@@ -499,12 +499,28 @@ derive_R (RwProject *self, size_t i)
 }
 
 gboolean
-rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double fmax_hz, RwSurfaceModel *out, GError **error)
+rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double R, double fmax_hz, RwSurfaceModel *out,
+                      GError **error)
 {
   RwError err = { 0 };
 
   memset (out, 0, sizeof *out);
   memcpy (out->alpha_target, alpha, sizeof out->alpha_target);
+  if (alpha_uniform (alpha) && isfinite (R))
+    {
+      /* One R (typed, or of an older file): the frequency-independent
+       * surface of exactly that R, as the engine models {"R": r}
+       * (rw_materials_assign_models) — a fit of its α would lose the sign
+       * of a negative R. */
+      out->Y = rw_admittance_real (R);
+      out->fit.n_bands_fit = RW_N_OCTAVES;
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        {
+          out->fit.target_random[b] = out->fit.model_random[b] = alpha[b];
+          out->fit.target_normal[b] = out->fit.model_normal[b] = R > -1.0 && R < 1.0 ? 1.0 - R * R : 0.0;
+        }
+      return TRUE;
+    }
   if (!rw_admittance_fit_alpha (alpha, rw_admittance_bands_for_fmax (fmax_hz), &out->Y, &out->fit, &err))
     {
       g_set_error_literal (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_FILE, err.message);
@@ -514,9 +530,11 @@ rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double fmax_hz, RwSurfac
 }
 
 static char *
-fit_key (const double alpha[RW_N_OCTAVES], int n_bands)
+fit_key (const double alpha[RW_N_OCTAVES], double R, int n_bands)
 {
   GString *k = g_string_new (NULL);
+  if (alpha_uniform (alpha))
+    g_string_append_printf (k, "R%a,", R);
   g_string_append_printf (k, "%d", n_bands);
   for (int b = 0; b < RW_N_OCTAVES; b++)
     g_string_append_printf (k, ",%a", alpha[b]);
@@ -528,7 +546,7 @@ rw_project_get_surface_model (RwProject *self, guint surface, RwSurfaceModel *ou
 {
   g_return_val_if_fail (self->mesh && surface < self->mesh->n_surfaces, FALSE);
   const double *a = self->surface_alpha + surface * RW_N_OCTAVES;
-  g_autofree char *key = fit_key (a, rw_admittance_bands_for_fmax (self->settings.fmax_hz));
+  g_autofree char *key = fit_key (a, self->surface_R[surface], rw_admittance_bands_for_fmax (self->settings.fmax_hz));
   const RwSurfaceModel *cached = g_hash_table_lookup (self->fit_cache, key);
 
   if (cached != NULL)
@@ -536,7 +554,7 @@ rw_project_get_surface_model (RwProject *self, guint surface, RwSurfaceModel *ou
       *out = *cached;
       return TRUE;
     }
-  if (!rw_project_fit_alpha (a, self->settings.fmax_hz, out, error))
+  if (!rw_project_fit_alpha (a, self->surface_R[surface], self->settings.fmax_hz, out, error))
     return FALSE;
   g_hash_table_insert (self->fit_cache, g_steal_pointer (&key), g_memdup2 (out, sizeof *out));
   return TRUE;

@@ -143,10 +143,13 @@ void rw_project_set_surface_alpha_band (RwProject *self, guint surface, guint ba
 /* The one R of α per band in a run valid up to fmax_hz: the mean α of the
  * bands up to fmax (rw_material_alpha_for_fmax) through Paris' formula. */
 double rw_project_R_from_alpha (const double alpha[RW_N_OCTAVES], double fmax_hz);
-/* The frequency-dependent model of α per band for a run up to fmax_hz
- * (rw_admittance_fit_alpha over rw_admittance_bands_for_fmax bands; tens
- * of ms). Thread safe: the run's worker calls it. */
-gboolean rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double fmax_hz, RwSurfaceModel *out,
+/* The model of a surface of α per band and R for a run up to fmax_hz:
+ * α the same in every band (one R) → the frequency-independent surface of
+ * exactly R (rw_admittance_real, as the engine models {"R": r}); else the
+ * passive admittance fitted to α (rw_admittance_fit_alpha over
+ * rw_admittance_bands_for_fmax bands; tens of ms). Thread safe: the run's
+ * worker calls it. */
+gboolean rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double R, double fmax_hz, RwSurfaceModel *out,
                                GError **error);
 /* Surface i's model at the project's fmax, fitted once per α set and
  * band count (cached; main thread). */

@@ -364,11 +364,12 @@ fit_models (RwSimJob *self, GError **error)
       const double *a = self->surface_alpha + i * RW_N_OCTAVES;
       size_t j;
       for (j = 0; j < i; j++)
-        if (memcmp (self->surface_alpha + j * RW_N_OCTAVES, a, RW_N_OCTAVES * sizeof (double)) == 0)
+        if (memcmp (self->surface_alpha + j * RW_N_OCTAVES, a, RW_N_OCTAVES * sizeof (double)) == 0
+            && self->surface_R[j] == self->surface_R[i])
           break;
       if (j < i)
         models[i] = models[j];
-      else if (!rw_project_fit_alpha (a, self->settings.fmax_hz, &models[i], error))
+      else if (!rw_project_fit_alpha (a, self->surface_R[i], self->settings.fmax_hz, &models[i], error))
         {
           g_prefix_error (error, _("surface “%s”: "), self->surface_names[i]);
           free (models);
