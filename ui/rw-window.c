@@ -228,6 +228,14 @@ _rw_window_update_estimate (RwWindow *self)
       return;
     }
   g_autofree char *mem = g_format_size ((guint64) e.memory_bytes);
+  g_autofree char *mem_text = NULL;
+  if (e.branch_bytes > 0)
+    {
+      g_autofree char *br = g_format_size ((guint64) e.branch_bytes);
+      mem_text = g_strdup_printf (_("%s (of which %s for the branch states of the frequency-dependent "
+                                    "surfaces: up to %d admittance branches on about %.0f boundary nodes)"),
+                                  mem, br, e.max_branches, e.n_boundary_estimate);
+    }
   g_autofree char *text =
     g_strdup_printf (_("Grid spacing h = %.1f mm, rate %.0f Hz (c = %.1f m/s)\n"
                        "Grid %zu × %zu × %zu cells, about %.2f M inside\n"
@@ -235,16 +243,7 @@ _rw_window_update_estimate (RwWindow *self)
                        "Memory needed: %s\n"
                        "Estimated run time: %.0f s (at %.0f Mvox/s)"),
                      e.spacing_m * 1e3, e.fs_grid_hz, e.c, e.nx, e.ny, e.nz, e.n_inside_estimate / 1e6,
-                     e.n_steps, s->duration_s, mem, e.seconds_estimate, mvox);
-  if (e.branch_bytes > 0)
-    {
-      g_autofree char *br = g_format_size ((guint64) e.branch_bytes);
-      g_autofree char *more = g_strdup_printf (_("%s\nof which %s for the frequency-dependent surfaces "
-                                                 "(up to %d admittance branches on about %.0f boundary nodes)"),
-                                               text, br, e.max_branches, e.n_boundary_estimate);
-      g_free (text);
-      text = g_steal_pointer (&more);
-    }
+                     e.n_steps, s->duration_s, mem_text ? mem_text : mem, e.seconds_estimate, mvox);
   gtk_label_set_text (self->estimate_label, text);
 
   double avail = available_memory_bytes ();

@@ -9,7 +9,8 @@
  *                the source marker drags (Ctrl: up and down); in the
  *                materials panel, one band's α field edits that band of the
  *                selected surface only, and the α plot's model is refitted
- *                (the engine's fit of the new α, bit for bit)
+ *                (the engine's fit of the new α, bit for bit); α = 1 in a
+ *                band is reported as beyond a passive surface
  *   run-demo     the demo room (carpet, acoustic tile, plaster, glass,
  *                door) at fmax 500 Hz: the estimate counts the admittance
  *                branches' states, the run takes each surface's
@@ -503,6 +504,22 @@ check_band_edit (void)
            m0.fit.model_random[3], m1.fit.model_random[3], m1.fit.worst_error);
   RW_CHECK (fabs (m1.fit.model_random[3] - m0.fit.model_random[3]) > 0.2,
             "the model at 500 Hz followed the edit (%.3f → %.3f)", m0.fit.model_random[3], m1.fit.model_random[3]);
+
+  /* α = 1 at 250 Hz: beyond the ≈ 0.951 a passive locally reacting
+   * surface absorbs in a diffuse field (rw_statistical_absorption's
+   * maximum), so the band is limited and the panel says so under the plot. */
+  GtkWidget *w2 = find_named (GTK_WIDGET (ctx.win), "alpha-band-2");
+  GtkLabel *fit_label = GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (panel), RW_TYPE_MATERIALS_PANEL,
+                                                                  "fit_label"));
+  RW_CHECK (w2 != NULL && GTK_IS_SPIN_BUTTON (w2), "the 250 Hz α field");
+  if (w2 == NULL || !GTK_IS_SPIN_BUTTON (w2))
+    return;
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w2), 1.0);
+  RW_CHECK (rw_materials_panel_get_model (panel, &m1) && m1.fit.limited[2] && m1.fit.model_random[2] < 0.96,
+            "250 Hz limited: model %.3f for the target 1", m1.fit.model_random[2]);
+  const char *note = gtk_label_get_text (fit_label);
+  RW_NOTE ("fit report: %s", note);
+  RW_CHECK (strstr (note, "\n250 Hz: α 1.00 ") != NULL, "the report names the limited 250 Hz band: %s", note);
 }
 
 /* ---- scenarios (one poll every 50 ms) ----------------------------------- */
