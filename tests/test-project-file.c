@@ -17,10 +17,12 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <math.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "rw-materials.h"
 #include "rw-project.h"
 #include "rw-shapes.h"
 #include "rw-test.h"
@@ -145,6 +147,88 @@ main (void)
     RW_CHECK (rw_project_load (o, g, &e), "load older.roomwave: %s", e ? e->message : "");
     g_object_get (o, "humidity-pct", &humidity, "air-absorption", &air, NULL);
     RW_CHECK (humidity == 50 && air, "an older file: %g %%, air absorption %d", humidity, air);
+  }
+  /* α per octave band (issue #11): the surface's primary state, saved and
+   * read back exactly; R follows from it (the mean α up to fmax through
+   * Paris' formula, computed here from the definitions); a typed R keeps
+   * its value and is the same α in every band. */
+  {
+    g_autoptr (RwProject) a = rw_project_new ();
+    RW_CHECK (rw_project_load_mesh (a, box, &error), "import: %s", error ? error->message : "");
+    const guint ns = rw_project_get_mesh (a)->n_surfaces;
+    static const double want[RW_N_OCTAVES] = { 0.05, 0.11, 0.23, 0.41, 0.62, 0.78, 0.83, 0.9 };
+    const double fmax = rw_project_get_settings (a)->fmax_hz;
+    RW_CHECK (ns >= 1 && fmax == 500, "%u surfaces, fmax %g Hz", ns, fmax);
+    rw_project_set_surface_alpha (a, 0, want);
+    if (ns > 1)
+      rw_project_set_surface_R (a, 1, 0.7);
+    g_autofree char *bands_path = g_build_filename (proj_dir, "bands.roomwave", NULL);
+    g_autoptr (GFile) f = g_file_new_for_path (bands_path);
+    RW_CHECK (rw_project_save (a, f, &error), "save: %s", error ? error->message : "");
+    g_autoptr (RwProject) q = rw_project_new ();
+    g_autoptr (GError) e = NULL;
+    RW_CHECK (rw_project_load (q, f, &e), "load bands.roomwave: %s", e ? e->message : "");
+    double got[RW_N_OCTAVES];
+    rw_project_get_surface_alpha (q, 0, got);
+    for (int b = 0; b < RW_N_OCTAVES; b++)
+      RW_CHECK (got[b] == want[b], "surface 0, %g Hz: α %.17g read back (saved %.17g)", rw_octave_centres_hz[b],
+                got[b], want[b]);
+    RW_CHECK (g_str_equal (rw_project_get_surface_material (q, 0), "custom"), "an α edited per band is custom");
+    /* fmax 500 Hz: the bands 63 … 500 Hz, mean α 0.2 */
+    double mean = (0.05 + 0.11 + 0.23 + 0.41) / 4;
+    RW_CHECK (fabs (rw_project_get_surface_R (q, 0) - rw_reflection_from_statistical_alpha (mean)) < 1e-12,
+              "R of surface 0 %.9f from the mean α %.4f up to fmax (%.9f)", rw_project_get_surface_R (q, 0), mean,
+              rw_reflection_from_statistical_alpha (mean));
+    if (ns > 1)
+      {
+        RW_CHECK (rw_project_get_surface_R (q, 1) == 0.7, "a typed R reads back exactly: %.17g",
+                  rw_project_get_surface_R (q, 1));
+        rw_project_get_surface_alpha (q, 1, got);
+        for (int b = 0; b < RW_N_OCTAVES; b++)
+          RW_CHECK (fabs (got[b] - rw_statistical_alpha_from_reflection (0.7)) < 1e-12,
+                    "surface 1, %g Hz: α %.9f, the statistical α of R = 0.7", rw_octave_centres_hz[b], got[b]);
+        /* The run's model of a typed R is the frequency-independent
+         * surface of that R, β = (1 − R)/(1 + R), a negative R included
+         * (a fit of its α could not tell R from −R). */
+        RwSurfaceModel m;
+        RW_CHECK (rw_project_get_surface_model (q, 1, &m, NULL) && m.Y.n_branches == 0
+                  && fabs (m.Y.Y0 - 0.3 / 1.7) < 1e-15, "R = 0.7: Y0 %.17g, %d branches", m.Y.Y0, m.Y.n_branches);
+        rw_project_set_surface_R (a, 1, -0.3);
+        RW_CHECK (rw_project_get_surface_model (a, 1, &m, NULL) && m.Y.n_branches == 0
+                  && fabs (m.Y.Y0 - 1.3 / 0.7) < 1e-14, "R = −0.3: Y0 %.17g, %d branches", m.Y.Y0, m.Y.n_branches);
+        RW_CHECK (rw_project_get_surface_model (q, 0, &m, NULL) && m.Y.n_branches > 0,
+                  "α per band: a fitted model with %d branches", m.Y.n_branches);
+      }
+
+    /* An older file (R only, no "alpha"): a library material is its row,
+     * any other R the statistical α of that R in every band. */
+    g_autofree char *bands_text = NULL;
+    RW_CHECK (g_file_get_contents (bands_path, &bands_text, NULL, NULL), "read bands.roomwave");
+    g_autoptr (GRegex) re = g_regex_new (",?\\s*\"alpha\":\\s*\\[[^\\]]*\\]", 0, 0, NULL);
+    g_autofree char *old_text = g_regex_replace_literal (re, bands_text, -1, 0, "", 0, NULL);
+    RW_CHECK (strstr (bands_text, "\"alpha\"") != NULL && strstr (old_text, "\"alpha\"") == NULL,
+              "the saved file has α per band; the older one has none");
+    g_autoptr (GFile) g = write_project (proj_dir, "r-only.roomwave", old_text);
+    g_autoptr (RwProject) o = rw_project_new ();
+    RW_CHECK (rw_project_load (o, g, &e), "load r-only.roomwave: %s", e ? e->message : "");
+    const RwMaterialLibrary *lib = rw_project_get_library (o);
+    for (guint i = 0; i < ns; i++)
+      {
+        const RwMaterial *m = lib ? rw_materials_find (lib, rw_project_get_surface_material (o, i)) : NULL;
+        double R = rw_project_get_surface_R (o, i);
+        RW_CHECK (R == rw_project_get_surface_R (q, i), "surface %u: the file's R %.17g kept", i, R);
+        rw_project_get_surface_alpha (o, i, got);
+        for (int b = 0; b < RW_N_OCTAVES; b++)
+          RW_CHECK (fabs (got[b] - (m ? m->alpha[b] : rw_statistical_alpha_from_reflection (R))) < 1e-12,
+                    "surface %u (%s), %g Hz: α %.4f", i, rw_project_get_surface_material (o, i),
+                    rw_octave_centres_hz[b], got[b]);
+      }
+
+    /* Bad α lists are refused, naming the surface's problem. */
+    g_autofree char *short_list = replace (bands_text, "\"alpha\":\\s*\\[[^\\]]*\\]", "\"alpha\": [0.1, 0.2]");
+    check_refused (proj_dir, "short-alpha.roomwave", short_list, "octave bands");
+    g_autofree char *big = replace (bands_text, "\"alpha\":\\s*\\[[^,]*,", "\"alpha\": [1.5,");
+    check_refused (proj_dir, "big-alpha.roomwave", big, "63 Hz");
   }
   {
     /* R = −1 is a pressure-release wall the Savioja boundary can hold. */

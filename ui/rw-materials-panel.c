@@ -5,6 +5,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "rw-plot.h"
 #include "rw-room-view.h"
 
 struct _RwMaterialsPanel
@@ -19,6 +20,14 @@ struct _RwMaterialsPanel
   GtkLabel *alpha_label;
   GtkSpinButton *r_spin;
   GtkSpinButton *alpha_spin;
+  GtkGrid *band_grid;
+  GtkSpinButton *band_spin[RW_N_OCTAVES];   /* α per band of the first selected surface */
+  GtkDrawingArea *alpha_plot;
+  GtkLabel *fit_label;
+
+  /* What the plot shows: the first selected surface's fitted model. */
+  RwSurfaceModel model;
+  gboolean have_model;
 
   RwProject *project;
   GSignalGroup *project_signals;   /* follows the project's properties */
@@ -135,6 +144,155 @@ rw_materials_panel_get_selection (RwMaterialsPanel *self, guint *n)
   return sel;
 }
 
+/* The fitted model of `surface` (the project's cache: a fit is tens of
+ * ms, once per α set), its report under the plot. */
+static void
+update_fit (RwMaterialsPanel *self, guint surface)
+{
+  g_autoptr (GError) error = NULL;
+  double fmax = rw_project_get_settings (self->project)->fmax_hz;
+
+  self->have_model = rw_project_get_surface_model (self->project, surface, &self->model, &error);
+  gtk_widget_queue_draw (GTK_WIDGET (self->alpha_plot));
+  if (!self->have_model)
+    {
+      gtk_label_set_text (self->fit_label, error->message);
+      return;
+    }
+  const RwFitReport *r = &self->model.fit;
+  GString *s = g_string_new (NULL);
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE,
+                                          "Model fitted over %d band (up to %g Hz, for fmax %.0f Hz): worst error %.3f at %g Hz; %d admittance branch",
+                                          "Model fitted over %d bands (up to %g Hz, for fmax %.0f Hz): worst error %.3f at %g Hz; %d admittance branches",
+                                          r->n_bands_fit),
+                          r->n_bands_fit, rw_octave_centres_hz[r->n_bands_fit - 1], fmax, r->worst_error,
+                          rw_octave_centres_hz[r->worst_band], self->model.Y.n_branches);
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    if (r->limited[b])
+      g_string_append_printf (s, _("\n%g Hz: α %.2f is above what a passive locally reacting surface absorbs: "
+                                   "the model shows the fit’s limit (%.2f)"),
+                              rw_octave_centres_hz[b], r->target_random[b], r->model_random[b]);
+  gtk_label_set_text (self->fit_label, s->str);
+  g_string_free (s, TRUE);
+}
+
+gboolean
+rw_materials_panel_get_model (RwMaterialsPanel *self, RwSurfaceModel *out)
+{
+  if (self->have_model)
+    *out = self->model;
+  return self->have_model;
+}
+
+/* The plot: target α (dots) and the model's random-incidence α (line,
+ * the band means the fit matched) over log frequency, 63 Hz … 8 kHz, with
+ * the bands the fit left out (above fmax and one band) shaded. */
+static void
+draw_alpha_plot (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
+{
+  RwMaterialsPanel *self = user_data;
+  const double left = 34, right = 8, top = 8, bottom = 20;
+  const double pw = width - left - right, ph = height - top - bottom;
+  const double lf0 = log (rw_octave_centres_hz[0] / M_SQRT2), lf1 = log (rw_octave_centres_hz[7] * M_SQRT2);
+  double rgb[3];
+
+  (void) area;
+  if (pw < 20 || ph < 20)
+    return;
+#define PX(f) (left + (log (f) - lf0) / (lf1 - lf0) * pw)
+#define PY(a) (top + (1.0 - (a)) * ph)
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_rectangle (cr, left, top, pw, ph);
+  cairo_fill (cr);
+  cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size (cr, 10);
+  if (self->have_model && self->model.fit.n_bands_fit < RW_N_OCTAVES)
+    {
+      double x0 = PX (rw_octave_centres_hz[self->model.fit.n_bands_fit] / M_SQRT2);
+      cairo_set_source_rgb (cr, 0.9, 0.9, 0.9);
+      cairo_rectangle (cr, x0, top, left + pw - x0, ph);
+      cairo_fill (cr);
+    }
+  /* grid and labels */
+  cairo_set_line_width (cr, 1);
+  for (int i = 0; i <= 4; i++)
+    {
+      double a = i / 4.0;
+      char txt[16];
+      cairo_set_source_rgb (cr, 0.85, 0.85, 0.85);
+      cairo_move_to (cr, left, PY (a));
+      cairo_line_to (cr, left + pw, PY (a));
+      cairo_stroke (cr);
+      cairo_set_source_rgb (cr, 0.3, 0.3, 0.3);
+      g_snprintf (txt, sizeof txt, "%.2g", a);
+      cairo_move_to (cr, 4, PY (a) + 4);
+      cairo_show_text (cr, txt);
+    }
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    {
+      const char *lbl[] = { "63", "125", "250", "500", "1k", "2k", "4k", "8k" };
+      cairo_text_extents_t ext;
+      cairo_text_extents (cr, lbl[b], &ext);
+      cairo_move_to (cr, PX (rw_octave_centres_hz[b]) - ext.width / 2, height - 5);
+      cairo_show_text (cr, lbl[b]);
+    }
+  cairo_set_source_rgb (cr, 0.3, 0.3, 0.3);
+  cairo_rectangle (cr, left + 0.5, top + 0.5, pw - 1, ph - 1);
+  cairo_stroke (cr);
+  if (!self->have_model)
+    return;
+  /* the model (series 0 style: the simulation), then the targets */
+  rw_plot_series_colour (0, rgb);
+  cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+  cairo_set_line_width (cr, 2);
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    {
+      double x = PX (rw_octave_centres_hz[b]), y = PY (CLAMP (self->model.fit.model_random[b], 0, 1));
+      if (b == 0)
+        cairo_move_to (cr, x, y);
+      else
+        cairo_line_to (cr, x, y);
+    }
+  cairo_stroke (cr);
+  rw_plot_series_colour (1, rgb);
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    {
+      double x = PX (rw_octave_centres_hz[b]), y = PY (CLAMP (self->model.alpha_target[b], 0, 1));
+      cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+      cairo_arc (cr, x, y, 3.5, 0, 2 * G_PI);
+      if (self->model.fit.limited[b])
+        {
+          /* hollow: a target no passive surface reaches */
+          cairo_set_line_width (cr, 1.5);
+          cairo_stroke (cr);
+        }
+      else
+        cairo_fill (cr);
+    }
+#undef PX
+#undef PY
+}
+
+static void
+set_band (RwMaterialsPanel *self, guint s, gpointer data)
+{
+  const int b = GPOINTER_TO_INT (data);
+  rw_project_set_surface_alpha_band (self->project, s, (guint) b, gtk_spin_button_get_value (self->band_spin[b]));
+}
+
+static void for_each_selected (RwMaterialsPanel *self, void (*fn) (RwMaterialsPanel *, guint, gpointer),
+                               gpointer data);
+
+static void
+on_band_changed (GtkSpinButton *spin, RwMaterialsPanel *self)
+{
+  if (self->updating || self->project == NULL)
+    return;
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    if (spin == self->band_spin[b])
+      for_each_selected (self, set_band, GINT_TO_POINTER (b));
+}
+
 /* Shows the material of the first selected surface and its α per band. */
 static void
 update_editor (RwMaterialsPanel *self)
@@ -150,6 +308,9 @@ update_editor (RwMaterialsPanel *self)
     {
       gtk_label_set_text (self->selection_label, _("Select surfaces (Ctrl+click for several) to assign a material."));
       gtk_label_set_text (self->alpha_label, "");
+      gtk_label_set_text (self->fit_label, "");
+      self->have_model = FALSE;
+      gtk_widget_queue_draw (GTK_WIDGET (self->alpha_plot));
       return;
     }
 
@@ -169,10 +330,7 @@ update_editor (RwMaterialsPanel *self)
     {
       const RwMaterial *m = &rw_project_get_library (self->project)->items[index];
       GString *s = g_string_new (NULL);
-      g_string_append_printf (s, _("α per octave band (%s):\n"), m->category ? m->category : "");
-      for (int b = 0; b < RW_N_OCTAVES; b++)
-        g_string_append_printf (s, "%s%g Hz %.2f", b % 4 ? "  " : (b ? "\n" : ""),
-                                rw_octave_centres_hz[b], m->alpha[b]);
+      g_string_append_printf (s, "%s\n", m->category ? m->category : "");
       g_string_append_printf (s, _("\nα used at fmax %.0f Hz: %.3f → R = %.3f\nSource: %s"),
                               rw_project_get_settings (self->project)->fmax_hz,
                               rw_material_alpha_for_fmax (m, rw_project_get_settings (self->project)->fmax_hz),
@@ -181,8 +339,13 @@ update_editor (RwMaterialsPanel *self)
       g_string_free (s, TRUE);
     }
   else
-    gtk_label_set_text (self->alpha_label, _("Custom reflection factor, the same in every band."));
+    gtk_label_set_text (self->alpha_label, _("Custom α per band (or one R, the same in every band)."));
+  double alpha[RW_N_OCTAVES];
+  rw_project_get_surface_alpha (self->project, first, alpha);
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    gtk_spin_button_set_value (self->band_spin[b], alpha[b]);
   self->updating = FALSE;
+  update_fit (self, first);
 }
 
 static void
@@ -273,6 +436,9 @@ rw_materials_panel_set_project (RwMaterialsPanel *self, RwProject *project)
       g_signal_group_connect_swapped (self->project_signals, "notify::mesh", G_CALLBACK (on_mesh_changed), self);
       g_signal_group_connect_swapped (self->project_signals, "notify::surface-materials",
                                       G_CALLBACK (on_materials_changed), self);
+      /* α per band and fmax (which decides the fitted bands) refit */
+      g_signal_group_connect_swapped (self->project_signals, "notify::surface-alpha",
+                                      G_CALLBACK (update_editor), self);
     }
   g_set_object (&self->project, project);
   g_signal_group_set_target (self->project_signals, project);
@@ -326,6 +492,9 @@ rw_materials_panel_class_init (RwMaterialsPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RwMaterialsPanel, alpha_label);
   gtk_widget_class_bind_template_child (widget_class, RwMaterialsPanel, r_spin);
   gtk_widget_class_bind_template_child (widget_class, RwMaterialsPanel, alpha_spin);
+  gtk_widget_class_bind_template_child (widget_class, RwMaterialsPanel, band_grid);
+  gtk_widget_class_bind_template_child (widget_class, RwMaterialsPanel, alpha_plot);
+  gtk_widget_class_bind_template_child (widget_class, RwMaterialsPanel, fit_label);
   gtk_widget_class_bind_template_callback (widget_class, on_selection_changed);
 
   signals[SELECTION_CHANGED] =
@@ -340,4 +509,27 @@ rw_materials_panel_init (RwMaterialsPanel *self)
   g_signal_connect_swapped (self->material_dropdown, "notify::selected", G_CALLBACK (on_material_selected), self);
   g_signal_connect_swapped (self->r_spin, "value-changed", G_CALLBACK (on_r_changed), self);
   g_signal_connect_swapped (self->alpha_spin, "value-changed", G_CALLBACK (on_alpha_changed), self);
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    {
+      static const char *names[] = { "63 Hz", "125 Hz", "250 Hz", "500 Hz", "1 kHz", "2 kHz", "4 kHz", "8 kHz" };
+      g_autofree char *id = g_strdup_printf ("alpha-band-%d", b);
+      g_autofree char *tip = g_strdup_printf (_("Random-incidence α of the %g Hz octave band"),
+                                              rw_octave_centres_hz[b]);
+      GtkWidget *label = gtk_label_new (names[b]);
+      GtkWidget *spin = gtk_spin_button_new_with_range (0, 1, 0.01);
+
+      gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 2);
+      gtk_editable_set_width_chars (GTK_EDITABLE (spin), 4);
+      gtk_widget_set_name (spin, id);
+      gtk_widget_set_tooltip_text (spin, tip);
+      gtk_widget_add_css_class (label, "caption");
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      /* two rows of four: eight spin buttons side by side do not fit the
+       * side panel */
+      gtk_grid_attach (self->band_grid, label, b % 4, 2 * (b / 4), 1, 1);
+      gtk_grid_attach (self->band_grid, spin, b % 4, 2 * (b / 4) + 1, 1, 1);
+      self->band_spin[b] = GTK_SPIN_BUTTON (spin);
+      g_signal_connect (spin, "value-changed", G_CALLBACK (on_band_changed), self);
+    }
+  gtk_drawing_area_set_draw_func (self->alpha_plot, draw_alpha_plot, self, NULL);
 }

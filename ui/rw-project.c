@@ -26,8 +26,17 @@ struct _RwProject
   RwMeshReport report;
   gboolean have_report;
 
-  char **surface_material;       /* n_surfaces; "custom" for a typed R */
+  char **surface_material;       /* n_surfaces; "custom" for a typed R or α */
+  /* The primary state of a surface: random-incidence α per octave band
+   * (63 Hz … 8 kHz), n_surfaces × RW_N_OCTAVES. surface_R is derived from
+   * it (the mean α up to fmax, as rw_materials_assign does) for the LRS and
+   * Savioja boundaries and for display; a typed R keeps its exact value. */
+  double *surface_alpha;
   double *surface_R;
+  /* Fitted models (rw_project_fit_alpha) by α set and band count: the
+   * materials panel and the run estimate ask on the main thread, and a
+   * fit takes tens of ms. Key: fit_key (); value: RwSurfaceModel. */
+  GHashTable *fit_cache;
 
   double source[3];
   guint n_receivers;
@@ -49,6 +58,7 @@ enum {
   PROP_FILE,
   PROP_MESH,               /* const RwMesh *: a new room (and report) */
   PROP_SURFACE_MATERIALS,  /* GStrv: a material or R of some surface */
+  PROP_SURFACE_ALPHA,      /* aad: α per octave band of each surface */
   PROP_SOURCE,             /* (ddd) */
   PROP_RECEIVERS,          /* a(ddd) */
   PROP_FMAX_HZ,
@@ -79,6 +89,7 @@ clear_mesh (RwProject *self)
     }
   g_clear_pointer (&self->surface_material, g_free);
   g_clear_pointer (&self->surface_R, g_free);
+  g_clear_pointer (&self->surface_alpha, g_free);
   if (self->have_report)
     rw_mesh_report_clear (&self->report);
   self->have_report = FALSE;
@@ -94,6 +105,7 @@ rw_project_finalize (GObject *object)
   clear_mesh (self);
   g_clear_pointer (&self->library, rw_materials_free);
   g_clear_pointer (&self->library_error, g_free);
+  g_clear_pointer (&self->fit_cache, g_hash_table_unref);
   g_clear_pointer (&self->results_ref, g_free);
   g_clear_object (&self->file);
   G_OBJECT_CLASS (rw_project_parent_class)->finalize (object);
@@ -127,6 +139,16 @@ rw_project_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
         for (size_t i = 0; self->mesh != NULL && i < self->mesh->n_surfaces; i++)
           g_strv_builder_add (b, self->surface_material[i]);
         g_value_take_boxed (value, g_strv_builder_end (b));
+      }
+      break;
+    case PROP_SURFACE_ALPHA:
+      {
+        g_autoptr (GVariantBuilder) b = g_variant_builder_new (G_VARIANT_TYPE ("aad"));
+        for (size_t i = 0; self->mesh != NULL && i < self->mesh->n_surfaces; i++)
+          g_variant_builder_add_value (b, g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE,
+                                                                     self->surface_alpha + i * RW_N_OCTAVES,
+                                                                     RW_N_OCTAVES, sizeof (double)));
+        g_value_set_variant (value, g_variant_builder_end (b));
       }
       break;
     case PROP_SOURCE:
@@ -241,6 +263,9 @@ rw_project_class_init (RwProjectClass *klass)
   properties[PROP_SURFACE_MATERIALS] =
     g_param_spec_boxed ("surface-materials", NULL, NULL, G_TYPE_STRV,
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_SURFACE_ALPHA] =
+    g_param_spec_variant ("surface-alpha", NULL, NULL, G_VARIANT_TYPE ("aad"), NULL,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_SOURCE] =
     g_param_spec_variant ("source", NULL, NULL, G_VARIANT_TYPE ("(ddd)"), NULL,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -282,6 +307,7 @@ rw_project_init (RwProject *self)
   if (self->library == NULL)
     self->library_error = g_strdup (err.message);
 
+  self->fit_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->scale = 1.0;
   self->import_scale = 1.0;
   self->settings.fmax_hz = 500.0;
@@ -422,26 +448,129 @@ default_point (const RwMesh *m, const RwMeshReport *r, const double f[3], double
 
 /* ---- materials -------------------------------------------------------- */
 
-static double
-material_R (RwProject *self, const char *name, double fallback_R)
+/* The statistical α of a reflection factor in every band: a surface given
+ * by one R (typed, or an R-only surface of an older project file). */
+static void
+alpha_from_R (double R, double alpha[RW_N_OCTAVES])
 {
-  const RwMaterial *mat = self->library ? rw_materials_find (self->library, name) : NULL;
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    alpha[b] = rw_statistical_alpha_from_reflection (R);
+}
+
+static gboolean
+alpha_uniform (const double alpha[RW_N_OCTAVES])
+{
+  for (int b = 1; b < RW_N_OCTAVES; b++)
+    if (alpha[b] != alpha[0])
+      return FALSE;
+  return TRUE;
+}
+
+double
+rw_project_R_from_alpha (const double alpha[RW_N_OCTAVES], double fmax_hz)
+{
+  /* The same conversion as the engine's rw_materials_assign: the mean
+   * random-incidence α of the bands up to fmax through Paris' formula. */
+  RwMaterial m = { 0 };
+  memcpy (m.alpha, alpha, sizeof m.alpha);
+  return rw_reflection_from_statistical_alpha (rw_material_alpha_for_fmax (&m, fmax_hz));
+}
+
+/* The library row's α of `name` into alpha; FALSE when it is no library
+ * material. */
+static gboolean
+library_alpha (const RwMaterialLibrary *library, const char *name, double alpha[RW_N_OCTAVES])
+{
+  const RwMaterial *mat = library ? rw_materials_find (library, name) : NULL;
   if (mat == NULL)
-    return fallback_R;
-  /* The same conversion as the engine's rw_materials_assign: the table's
-   * random-incidence α through Paris' formula. */
-  return rw_reflection_from_statistical_alpha (rw_material_alpha_for_fmax (mat, self->settings.fmax_hz));
+    return FALSE;
+  memcpy (alpha, mat->alpha, sizeof mat->alpha);
+  return TRUE;
+}
+
+/* Surface i's R from its α: a uniform α (one typed R or α) keeps the R it
+ * has, so that a typed R survives exactly; else the mean α up to fmax. */
+static void
+derive_R (RwProject *self, size_t i)
+{
+  const double *a = self->surface_alpha + i * RW_N_OCTAVES;
+  if (!alpha_uniform (a) || !isfinite (self->surface_R[i]))
+    self->surface_R[i] = rw_project_R_from_alpha (a, self->settings.fmax_hz);
+}
+
+gboolean
+rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double R, double fmax_hz, RwSurfaceModel *out,
+                      GError **error)
+{
+  RwError err = { 0 };
+
+  memset (out, 0, sizeof *out);
+  memcpy (out->alpha_target, alpha, sizeof out->alpha_target);
+  if (alpha_uniform (alpha) && isfinite (R))
+    {
+      /* One R (typed, or of an older file): the frequency-independent
+       * surface of exactly that R, as the engine models {"R": r}
+       * (rw_materials_assign_models) — a fit of its α would lose the sign
+       * of a negative R. */
+      out->Y = rw_admittance_real (R);
+      out->fit.n_bands_fit = RW_N_OCTAVES;
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        {
+          out->fit.target_random[b] = out->fit.model_random[b] = alpha[b];
+          out->fit.target_normal[b] = out->fit.model_normal[b] = R > -1.0 && R < 1.0 ? 1.0 - R * R : 0.0;
+        }
+      return TRUE;
+    }
+  if (!rw_admittance_fit_alpha (alpha, rw_admittance_bands_for_fmax (fmax_hz), &out->Y, &out->fit, &err))
+    {
+      g_set_error_literal (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_FILE, err.message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static char *
+fit_key (const double alpha[RW_N_OCTAVES], double R, int n_bands)
+{
+  GString *k = g_string_new (NULL);
+  if (alpha_uniform (alpha))
+    g_string_append_printf (k, "R%a,", R);
+  g_string_append_printf (k, "%d", n_bands);
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    g_string_append_printf (k, ",%a", alpha[b]);
+  return g_string_free (k, FALSE);
+}
+
+gboolean
+rw_project_get_surface_model (RwProject *self, guint surface, RwSurfaceModel *out, GError **error)
+{
+  g_return_val_if_fail (self->mesh && surface < self->mesh->n_surfaces, FALSE);
+  const double *a = self->surface_alpha + surface * RW_N_OCTAVES;
+  g_autofree char *key = fit_key (a, self->surface_R[surface], rw_admittance_bands_for_fmax (self->settings.fmax_hz));
+  const RwSurfaceModel *cached = g_hash_table_lookup (self->fit_cache, key);
+
+  if (cached != NULL)
+    {
+      *out = *cached;
+      return TRUE;
+    }
+  if (!rw_project_fit_alpha (a, self->surface_R[surface], self->settings.fmax_hz, out, error))
+    return FALSE;
+  g_hash_table_insert (self->fit_cache, g_steal_pointer (&key), g_memdup2 (out, sizeof *out));
+  return TRUE;
 }
 
 /* Gives each surface of `mesh` the engine's choice (name matching, else the
- * default material) into freshly allocated arrays. Runs in the import's
- * worker thread: reads only the library, which never changes. */
+ * default material) into freshly allocated arrays: names, R and α per band
+ * (the library row). Runs in the import's worker thread: reads only the
+ * library, which never changes. */
 static gboolean
 assign_defaults (const RwMaterialLibrary *library, double fmax_hz, const RwMesh *mesh, char ***names_out,
-                 double **R_out, GError **error)
+                 double **R_out, double **alpha_out, GError **error)
 {
   size_t n = mesh->n_surfaces;
   g_autofree double *R = g_new0 (double, n ? n : 1);
+  g_autofree double *alpha = g_new0 (double, (n ? n : 1) * RW_N_OCTAVES);
   char **names = g_new0 (char *, n ? n : 1);
   RwError err = { 0 };
 
@@ -457,6 +586,8 @@ assign_defaults (const RwMaterialLibrary *library, double fmax_hz, const RwMesh 
       for (size_t i = 0; i < n; i++)
         {
           names[i] = g_strdup (eng_names && eng_names[i] ? eng_names[i] : CUSTOM_MATERIAL);
+          if (!library_alpha (library, names[i], alpha + i * RW_N_OCTAVES))
+            alpha_from_R (R[i], alpha + i * RW_N_OCTAVES);
           if (eng_names)
             free (eng_names[i]);
         }
@@ -469,10 +600,12 @@ assign_defaults (const RwMaterialLibrary *library, double fmax_hz, const RwMesh 
         {
           names[i] = g_strdup (CUSTOM_MATERIAL);
           R[i] = 0.95;
+          alpha_from_R (R[i], alpha + i * RW_N_OCTAVES);
         }
     }
   *names_out = names;
   *R_out = g_steal_pointer (&R);
+  *alpha_out = g_steal_pointer (&alpha);
   return TRUE;
 }
 
@@ -552,6 +685,7 @@ typedef struct {
   gboolean have_report;
   char **names;                 /* mesh->n_surfaces */
   double *R;
+  double *alpha;                /* mesh->n_surfaces × RW_N_OCTAVES */
   double source[3];
   guint n_receivers;
   double receivers[RW_PROJECT_MAX_RECEIVERS][3];
@@ -569,6 +703,7 @@ loaded_free (Loaded *l)
       g_free (l->names);
     }
   g_free (l->R);
+  g_free (l->alpha);
   if (l->have_report)
     rw_mesh_report_clear (&l->report);
   g_clear_pointer (&l->mesh, rw_mesh_free);
@@ -615,7 +750,7 @@ load_work (const Request *rq, GCancellable *cancellable, GError **error)
   if (!import_mesh (l->mesh_path, l->scale, cancellable, &l->mesh, &l->report, error))
     return NULL;
   l->have_report = TRUE;
-  if (!assign_defaults (rq->library, l->settings.fmax_hz, l->mesh, &l->names, &l->R, error))
+  if (!assign_defaults (rq->library, l->settings.fmax_hz, l->mesh, &l->names, &l->R, &l->alpha, error))
     return NULL;
   /* Defaults: the source a quarter of the way along the room, the
    * receiver across it, both at 40–45 % of the height (default_point
@@ -641,6 +776,7 @@ install (RwProject *self, Loaded *l)
   l->have_report = FALSE;
   self->surface_material = g_steal_pointer (&l->names);
   self->surface_R = g_steal_pointer (&l->R);
+  self->surface_alpha = g_steal_pointer (&l->alpha);
   self->scale = l->scale;
   self->settings = l->settings;
   memcpy (self->source, l->source, sizeof self->source);
@@ -802,10 +938,15 @@ void
 rw_project_set_surface_material (RwProject *self, guint surface, const char *material)
 {
   g_return_if_fail (self->mesh && surface < self->mesh->n_surfaces);
+  double *a = self->surface_alpha + surface * RW_N_OCTAVES;
   g_free (self->surface_material[surface]);
   self->surface_material[surface] = g_strdup (material);
-  self->surface_R[surface] = material_R (self, material, self->surface_R[surface]);
+  if (library_alpha (self->library, material, a))
+    self->surface_R[surface] = rw_project_R_from_alpha (a, self->settings.fmax_hz);
+  g_object_freeze_notify (G_OBJECT (self));
   edited (self, PROP_SURFACE_MATERIALS);
+  edited (self, PROP_SURFACE_ALPHA);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 void
@@ -817,7 +958,53 @@ rw_project_set_surface_R (RwProject *self, guint surface, double R)
   g_free (self->surface_material[surface]);
   self->surface_material[surface] = g_strdup (CUSTOM_MATERIAL);
   self->surface_R[surface] = CLAMP (R, -1.0, 1.0);
+  alpha_from_R (self->surface_R[surface], self->surface_alpha + surface * RW_N_OCTAVES);
+  g_object_freeze_notify (G_OBJECT (self));
   edited (self, PROP_SURFACE_MATERIALS);
+  edited (self, PROP_SURFACE_ALPHA);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+rw_project_get_surface_alpha (RwProject *self, guint surface, double alpha[RW_N_OCTAVES])
+{
+  g_return_if_fail (self->mesh && surface < self->mesh->n_surfaces);
+  memcpy (alpha, self->surface_alpha + surface * RW_N_OCTAVES, RW_N_OCTAVES * sizeof (double));
+}
+
+void
+rw_project_set_surface_alpha (RwProject *self, guint surface, const double alpha[RW_N_OCTAVES])
+{
+  g_return_if_fail (self->mesh && surface < self->mesh->n_surfaces);
+  double *a = self->surface_alpha + surface * RW_N_OCTAVES;
+  gboolean same = TRUE;
+
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    {
+      double v = isfinite (alpha[b]) ? CLAMP (alpha[b], 0.0, 1.0) : a[b];
+      same &= v == a[b];
+      a[b] = v;
+    }
+  if (same)
+    return;
+  /* Edited band by band, the surface is no longer the library's row. */
+  g_free (self->surface_material[surface]);
+  self->surface_material[surface] = g_strdup (CUSTOM_MATERIAL);
+  self->surface_R[surface] = rw_project_R_from_alpha (a, self->settings.fmax_hz);
+  g_object_freeze_notify (G_OBJECT (self));
+  edited (self, PROP_SURFACE_ALPHA);
+  edited (self, PROP_SURFACE_MATERIALS);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+rw_project_set_surface_alpha_band (RwProject *self, guint surface, guint band, double alpha)
+{
+  g_return_if_fail (self->mesh && surface < self->mesh->n_surfaces && band < RW_N_OCTAVES);
+  double a[RW_N_OCTAVES];
+  rw_project_get_surface_alpha (self, surface, a);
+  a[band] = alpha;
+  rw_project_set_surface_alpha (self, surface, a);
 }
 
 /* ---- points ----------------------------------------------------------- */
@@ -964,12 +1151,14 @@ rw_project_set_settings (RwProject *self, const RwSimSettings *settings)
   NOTIFY_IF (precision, PROP_PRECISION);
   NOTIFY_IF (device, PROP_DEVICE);
 #undef NOTIFY_IF
-  /* A library material's R depends on fmax (rw_material_alpha_for_fmax). */
+  /* R depends on fmax (the mean α up to fmax, rw_material_alpha_for_fmax),
+   * and so does the fit (its bands: rw_admittance_bands_for_fmax). */
   if (old.fmax_hz != settings->fmax_hz && self->mesh != NULL)
     {
       for (size_t i = 0; i < self->mesh->n_surfaces; i++)
-        self->surface_R[i] = material_R (self, self->surface_material[i], self->surface_R[i]);
+        derive_R (self, i);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SURFACE_MATERIALS]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SURFACE_ALPHA]);
     }
   rw_project_set_dirty (self, TRUE);
   g_object_thaw_notify (G_OBJECT (self));
@@ -1000,6 +1189,26 @@ rw_project_estimate (RwProject *self, double mvox_per_s, RwRunEstimate *out)
    * DESIGN §2), plus the column ranges. */
   out->memory_bytes = cells * (3.0 + 2.0 * bytes_per_value[s->precision])
                       + (double) n[0] * (double) n[1] * 8.0;
+  /* Frequency-dependent surfaces (FV only): the backends keep two states
+   * (v, q) per branch on every boundary node, counted as every node having
+   * the most branches of any surface, in fp32 (fp16 too) or fp64
+   * (cpu_branch_state_bytes, rw_cuda_branch_bytes). The boundary nodes
+   * are about the room's surface area over h² (one per face cell of a wall
+   * on the grid's axes; the voxeliser's count is known only at the run). */
+  if (s->boundary == RW_BOUNDARY_FV && self->mesh != NULL)
+    {
+      for (guint i = 0; i < self->mesh->n_surfaces; i++)
+        {
+          RwSurfaceModel m;
+          if (rw_project_get_surface_model (self, i, &m, NULL))
+            out->max_branches = MAX (out->max_branches, m.Y.n_branches);
+        }
+      out->n_boundary_estimate = self->report.area_m2 / (out->spacing_m * out->spacing_m);
+      if (out->max_branches > 0)
+        out->branch_bytes = out->n_boundary_estimate * 2.0 * out->max_branches
+                            * (s->precision == RW_PRECISION_F64 ? 8.0 : 4.0);
+      out->memory_bytes += out->branch_bytes;
+    }
   if (mvox_per_s > 0)
     out->seconds_estimate = out->n_inside_estimate * (double) out->n_steps / (mvox_per_s * 1e6);
 }
@@ -1032,6 +1241,10 @@ rw_project_save (RwProject *self, GFile *file, GError **error)
       json_object_object_add (o, "name", json_object_new_string (self->mesh->surface_names[i]));
       json_object_object_add (o, "material", json_object_new_string (self->surface_material[i]));
       json_object_object_add (o, "R", json_object_new_double (self->surface_R[i]));
+      json_object *ja = json_object_new_array ();
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        json_object_array_add (ja, json_object_new_double (self->surface_alpha[i * RW_N_OCTAVES + b]));
+      json_object_object_add (o, "alpha", ja);
       json_object_array_add (surfaces, o);
     }
   json_object_object_add (root, "surfaces", surfaces);
@@ -1261,7 +1474,7 @@ parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError *
   RwMesh *mesh = NULL;
   RwMeshReport report;
   char **names = NULL;
-  double *R = NULL;
+  double *R = NULL, *alpha = NULL;
   g_autofree char *mesh_path = NULL;
   gboolean have_report = FALSE;
   RwError rerr = { 0 };
@@ -1380,7 +1593,7 @@ parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError *
       goto out;
     }
   have_report = TRUE;
-  if (!assign_defaults (rq->library, settings.fmax_hz, mesh, &names, &R, error))
+  if (!assign_defaults (rq->library, settings.fmax_hz, mesh, &names, &R, &alpha, error))
     goto out;
 
   json_object *jsurf;
@@ -1420,6 +1633,39 @@ parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError *
       g_free (names[s]);
       names[s] = g_strdup (mat);
       R[s] = r;
+      /* α per band: written since issue #11. An older file has R alone:
+       * a library material's R came from its row (the row's α is the
+       * surface's), any other R is the same statistical α in every band. */
+      double *a = alpha + s * RW_N_OCTAVES;
+      json_object *ja;
+      if (json_object_object_get_ex (o, "alpha", &ja))
+        {
+          if (!json_object_is_type (ja, json_type_array) || json_object_array_length (ja) != RW_N_OCTAVES)
+            {
+              g_autofree char *msg = g_strdup_printf (_("“%s”: “alpha” must list %d octave bands (63 Hz … 8 kHz)"),
+                                                      name, RW_N_OCTAVES);
+              file_error (error, file, msg);
+              goto out;
+            }
+          for (int b = 0; b < RW_N_OCTAVES; b++)
+            {
+              json_object *v = json_object_array_get_idx (ja, b);
+              a[b] = v != NULL && (json_object_is_type (v, json_type_double) || json_object_is_type (v, json_type_int))
+                     ? json_object_get_double (v) : NAN;
+              if (!(a[b] >= 0 && a[b] <= 1))
+                {
+                  g_autofree char *msg = g_strdup_printf (_("“%s”: α of the %g Hz band must be a number from 0 to 1"),
+                                                          name, rw_octave_centres_hz[b]);
+                  file_error (error, file, msg);
+                  goto out;
+                }
+            }
+          /* R follows α, except for one typed R (α the same in every band). */
+          if (!alpha_uniform (a))
+            R[s] = rw_project_R_from_alpha (a, settings.fmax_hz);
+        }
+      else if (!library_alpha (rq->library, mat, a))
+        alpha_from_R (r, a);
     }
 
   if (!rw_mesh_point_inside (mesh, source))
@@ -1443,6 +1689,7 @@ parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError *
   have_report = FALSE;
   l->names = g_steal_pointer (&names);
   l->R = g_steal_pointer (&R);
+  l->alpha = g_steal_pointer (&alpha);
   l->settings = settings;
   l->scale = scale;
   l->results_ref = g_strdup (get_string (root, "results"));
@@ -1459,6 +1706,7 @@ out:
       g_free (names);
     }
   g_free (R);
+  g_free (alpha);
   if (have_report)
     rw_mesh_report_clear (&report);
   if (mesh != NULL)

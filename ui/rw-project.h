@@ -6,7 +6,8 @@
  * its report. Its state is a set of properties that views follow
  * (GBindingGroup, GSignalGroup), each notified when it changes:
  *   "mesh" (pointer: a new room and report), "surface-materials" (strv:
- *   some surface's material or R), "source" ((ddd)), "receivers"
+ *   some surface's material or R), "surface-alpha" (aad: each surface's
+ *   random-incidence α per octave band, 63 Hz … 8 kHz), "source" ((ddd)), "receivers"
  *   (a(ddd)), the settings "fmax-hz", "duration-s", "temperature-c",
  *   "humidity-pct", "ppw" (read-write doubles), "air-absorption" (read-write
  *   boolean) and "boundary", "backend", "precision", "device"
@@ -66,7 +67,10 @@ typedef struct {
   size_t nx, ny, nz;
   double n_inside_estimate;     /* mesh volume / h³ */
   size_t n_steps;
-  double memory_bytes;          /* grid cell data + two pressure fields */
+  double memory_bytes;          /* grid cell data + two pressure fields + branch states */
+  double n_boundary_estimate;   /* surface area / h² */
+  int max_branches;             /* the most admittance branches of any surface (FV) */
+  double branch_bytes;          /* their states, part of memory_bytes */
   double seconds_estimate;      /* at the given throughput */
 } RwRunEstimate;
 
@@ -122,11 +126,34 @@ void rw_project_set_dirty (RwProject *self, gboolean dirty);
 /* A text summary of the mesh report (translated, several lines). */
 char *rw_project_report_text (RwProject *self);
 
-/* Surfaces: material name (may be a library name or "custom"), R. */
+/* Surfaces: material name (may be a library name or "custom"), the
+ * random-incidence α per octave band (63 Hz … 8 kHz: the primary state,
+ * what the run fits its frequency-dependent model to) and R, derived from
+ * α (rw_project_R_from_alpha) for the LRS and Savioja boundaries and for
+ * display. Choosing a material takes its library row; setting R sets the
+ * statistical α of that R in every band (and keeps R exact); setting α
+ * (all bands or one) makes the surface "custom". α is clamped to [0, 1]. */
 const char *rw_project_get_surface_material (RwProject *self, guint surface);
 double rw_project_get_surface_R (RwProject *self, guint surface);
 void rw_project_set_surface_material (RwProject *self, guint surface, const char *material);
 void rw_project_set_surface_R (RwProject *self, guint surface, double R);
+void rw_project_get_surface_alpha (RwProject *self, guint surface, double alpha[RW_N_OCTAVES]);
+void rw_project_set_surface_alpha (RwProject *self, guint surface, const double alpha[RW_N_OCTAVES]);
+void rw_project_set_surface_alpha_band (RwProject *self, guint surface, guint band, double alpha);
+/* The one R of α per band in a run valid up to fmax_hz: the mean α of the
+ * bands up to fmax (rw_material_alpha_for_fmax) through Paris' formula. */
+double rw_project_R_from_alpha (const double alpha[RW_N_OCTAVES], double fmax_hz);
+/* The model of a surface of α per band and R for a run up to fmax_hz:
+ * α the same in every band (one R) → the frequency-independent surface of
+ * exactly R (rw_admittance_real, as the engine models {"R": r}); else the
+ * passive admittance fitted to α (rw_admittance_fit_alpha over
+ * rw_admittance_bands_for_fmax bands; tens of ms). Thread safe: the run's
+ * worker calls it. */
+gboolean rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double R, double fmax_hz, RwSurfaceModel *out,
+                               GError **error);
+/* Surface i's model at the project's fmax, fitted once per α set and
+ * band count (cached; main thread). */
+gboolean rw_project_get_surface_model (RwProject *self, guint surface, RwSurfaceModel *out, GError **error);
 /* Index of the material in the library, or -1 for a custom R. */
 int rw_project_get_surface_material_index (RwProject *self, guint surface);
 

@@ -28,6 +28,7 @@ struct _RwSimJob
   /* Snapshot taken at creation: the worker reads only these. */
   RwSimSettings settings;
   double *surface_R;
+  double *surface_alpha;          /* n_surfaces × RW_N_OCTAVES: α per band */
   char **surface_names, **surface_materials;   /* n_surfaces each, malloc'd: they move into the results */
   size_t n_surfaces;
   double source[3];
@@ -98,6 +99,7 @@ rw_sim_job_finalize (GObject *object)
   g_clear_object (&self->project);
   g_clear_pointer (&self->main_context, g_main_context_unref);
   g_free (self->surface_R);
+  g_free (self->surface_alpha);
   for (size_t i = 0; i < self->n_surfaces; i++)
     {
       free (self->surface_names[i]);
@@ -148,12 +150,14 @@ rw_sim_job_new (RwProject *project)
   self->settings = *rw_project_get_settings (project);
   self->n_surfaces = mesh->n_surfaces;
   self->surface_R = g_new (double, self->n_surfaces ? self->n_surfaces : 1);
+  self->surface_alpha = g_new (double, (self->n_surfaces ? self->n_surfaces : 1) * RW_N_OCTAVES);
   self->surface_names = g_new0 (char *, self->n_surfaces ? self->n_surfaces : 1);
   self->surface_materials = g_new0 (char *, self->n_surfaces ? self->n_surfaces : 1);
   for (size_t i = 0; i < self->n_surfaces; i++)
     {
       const char *material = rw_project_get_surface_material (project, i);
       self->surface_R[i] = rw_project_get_surface_R (project, i);
+      rw_project_get_surface_alpha (project, i, self->surface_alpha + i * RW_N_OCTAVES);
       self->surface_names[i] = strdup (mesh->surface_names[i]);
       self->surface_materials[i] = strdup (material ? material : "");
     }
@@ -341,9 +345,50 @@ fail (GError **error, const RwError *err)
   return FALSE;
 }
 
+/* Worker thread: the frequency-dependent model of every surface (malloc'd
+ * for RwSimResult.surface_models), each distinct α set fitted once —
+ * rooms repeat a material on many surfaces, and a fit takes tens of ms. */
+static RwSurfaceModel *
+fit_models (RwSimJob *self, GError **error)
+{
+  const size_t ns = self->n_surfaces;
+  RwSurfaceModel *models = calloc (ns ? ns : 1, sizeof (RwSurfaceModel));
+
+  if (models == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Out of memory"));
+      return NULL;
+    }
+  for (size_t i = 0; i < ns; i++)
+    {
+      const double *a = self->surface_alpha + i * RW_N_OCTAVES;
+      size_t j;
+      for (j = 0; j < i; j++)
+        if (memcmp (self->surface_alpha + j * RW_N_OCTAVES, a, RW_N_OCTAVES * sizeof (double)) == 0
+            && self->surface_R[j] == self->surface_R[i])
+          break;
+      if (j < i)
+        models[i] = models[j];
+      else if (!rw_project_fit_alpha (a, self->surface_R[i], self->settings.fmax_hz, &models[i], error))
+        {
+          g_prefix_error (error, _("surface “%s”: "), self->surface_names[i]);
+          free (models);
+          return NULL;
+        }
+      if (atomic_load (&self->cancel))
+        {
+          free (models);
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Cancelled"));
+          return NULL;
+        }
+    }
+  return models;
+}
+
 /* The engine's pipeline after import (rw_sim_solve: voxelise, solve,
  * post-process — the same path as roomwave-cli simulate), with the
- * project's mesh and the R its materials panel set; then the ISO 3382-1
+ * project's mesh, the R its materials panel set and the model fitted to
+ * each surface's α per band (fit_models); then the ISO 3382-1
  * analysis of each IR, so that the main loop only draws. */
 static RwSimOutput *
 run_pipeline (RwSimJob *self, GError **error)
@@ -360,8 +405,14 @@ run_pipeline (RwSimJob *self, GError **error)
   cfg.n_receivers = self->n_receivers;
   memcpy (cfg.receivers, self->receivers, sizeof self->receivers[0] * self->n_receivers);
 
-  post_stage (self, _("Voxelising…"));
   memset (&res, 0, sizeof res);
+  /* The FV boundary runs each surface's admittance fitted to its α per
+   * band (rw_sim_solve warns that LRS and Savioja take one R). */
+  post_stage (self, _("Fitting the materials’ admittances…"));
+  res.surface_models = fit_models (self, error);
+  if (res.surface_models == NULL)
+    return NULL;
+  post_stage (self, _("Voxelising…"));
   if (!rw_sim_solve (&cfg, mesh, self->surface_R, on_solver_progress, self, &self->cancel, &res, &err))
     {
       rw_sim_result_clear (&res);

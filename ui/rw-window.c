@@ -228,6 +228,14 @@ _rw_window_update_estimate (RwWindow *self)
       return;
     }
   g_autofree char *mem = g_format_size ((guint64) e.memory_bytes);
+  g_autofree char *mem_text = NULL;
+  if (e.branch_bytes > 0)
+    {
+      g_autofree char *br = g_format_size ((guint64) e.branch_bytes);
+      mem_text = g_strdup_printf (_("%s (of which %s for the branch states of the frequency-dependent "
+                                    "surfaces: up to %d admittance branches on about %.0f boundary nodes)"),
+                                  mem, br, e.max_branches, e.n_boundary_estimate);
+    }
   g_autofree char *text =
     g_strdup_printf (_("Grid spacing h = %.1f mm, rate %.0f Hz (c = %.1f m/s)\n"
                        "Grid %zu × %zu × %zu cells, about %.2f M inside\n"
@@ -235,7 +243,7 @@ _rw_window_update_estimate (RwWindow *self)
                        "Memory needed: %s\n"
                        "Estimated run time: %.0f s (at %.0f Mvox/s)"),
                      e.spacing_m * 1e3, e.fs_grid_hz, e.c, e.nx, e.ny, e.nz, e.n_inside_estimate / 1e6,
-                     e.n_steps, s->duration_s, mem, e.seconds_estimate, mvox);
+                     e.n_steps, s->duration_s, mem_text ? mem_text : mem, e.seconds_estimate, mvox);
   gtk_label_set_text (self->estimate_label, text);
 
   double avail = available_memory_bytes ();
@@ -370,6 +378,14 @@ on_materials_changed (RwWindow *self)
 {
   update_legend (self);
   mark_results_stale (self);
+}
+
+/* α per band decides the admittance branches, whose states the estimate
+ * counts. */
+static void
+on_alpha_changed (RwWindow *self)
+{
+  _rw_window_update_estimate (self);
 }
 
 static void
@@ -617,6 +633,8 @@ rw_window_init (RwWindow *self)
   g_signal_group_connect_swapped (self->project_signals, "notify::mesh", G_CALLBACK (on_mesh_changed), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::surface-materials",
                                   G_CALLBACK (on_materials_changed), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::surface-alpha",
+                                  G_CALLBACK (on_alpha_changed), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::source", G_CALLBACK (on_points_changed), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::receivers", G_CALLBACK (on_points_changed), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::dirty", G_CALLBACK (_rw_window_update_title), self);

@@ -6,7 +6,18 @@
  * One program, one scenario per argument:
  *   starts-demo  the app starts with the demo room: the window shows, the
  *                mesh report is filled, the 3-D view draws (or says why not),
- *                the source marker drags (Ctrl: up and down)
+ *                the source marker drags (Ctrl: up and down); in the
+ *                materials panel, one band's α field edits that band of the
+ *                selected surface only, and the α plot's model is refitted
+ *                (the engine's fit of the new α, bit for bit); α = 1 in a
+ *                band is reported as beyond a passive surface
+ *   run-demo     the demo room (carpet, acoustic tile, plaster, glass,
+ *                door) at fmax 500 Hz: the estimate counts the admittance
+ *                branches' states, the run takes each surface's
+ *                frequency-dependent model (the fit of its library row),
+ *                and the reverberation time falls from 125 to 250 Hz as
+ *                the materials' α rise (within a factor 2 of Eyring's);
+ *                the T30 page is saved as demo-reverberation-t30.png
  *   run-small    the device drop-down lists the CPU's one device (named,
  *                with its memory), the CUDA backend's devices or none (then
  *                insensitive, saying why), and the project's device goes
@@ -61,6 +72,7 @@
 #include "rw-backend.h"
 #include "rw-compare-view.h"
 #include "rw-listen-view.h"
+#include "rw-materials-panel.h"
 #include "rw-materials.h"
 #include "rw-i18n.h"
 #include "rw-plot-view.h"
@@ -189,6 +201,14 @@ on_run_finished (RwWindow *win, gboolean ok, gpointer data)
   ctx.t_done_us = g_get_monotonic_time ();
 }
 
+/* win.run, with ctx.finished set when it ends. */
+static void
+start_run (void)
+{
+  g_signal_connect (ctx.win, "run-finished", G_CALLBACK (on_run_finished), NULL);
+  activate ("run");
+}
+
 static void
 on_auralised (RwListenView *lv, const char *wet_path, const char *error, gpointer data)
 {
@@ -251,14 +271,15 @@ next (void)
   ctx.ticks = 0;
 }
 
+/* The first widget of `type` under w (w included). */
 static GtkWidget *
-find_in (GtkWidget *w)
+find_type (GtkWidget *w, GType type)
 {
-  if (RW_IS_ROOM_VIEW (w))
+  if (G_TYPE_CHECK_INSTANCE_TYPE (w, type))
     return w;
   for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
     {
-      GtkWidget *found = find_in (c);
+      GtkWidget *found = find_type (c, type);
       if (found != NULL)
         return found;
     }
@@ -268,7 +289,7 @@ find_in (GtkWidget *w)
 static GtkWidget *
 find_room_view (void)
 {
-  return find_in (GTK_WIDGET (ctx.win));
+  return find_type (GTK_WIDGET (ctx.win), RW_TYPE_ROOM_VIEW);
 }
 
 /* The widget named `name` (gtk_widget_set_name, "name" in a .ui) under w. */
@@ -431,6 +452,76 @@ check_edits_with_results (void)
   RW_CHECK_CLOSE (rw_project_get_settings (p)->fmax_hz, 640, 1e-9, "the fmax field sets the project's fmax");
 }
 
+
+/* Surface 0 selected in the materials panel: its 500 Hz band's field set
+ * to another α changes that band of surface 0 and nothing else, and the
+ * plot's model is the engine's fit of the new α (refitted, not the old). */
+static void
+check_band_edit (void)
+{
+  RwProject *p = rw_window_get_project (ctx.win);
+  const guint ns = rw_project_get_mesh (p)->n_surfaces;
+  RwMaterialsPanel *panel = RW_MATERIALS_PANEL (find_type (GTK_WIDGET (ctx.win), RW_TYPE_MATERIALS_PANEL));
+  GtkWidget *w = find_named (GTK_WIDGET (ctx.win), "alpha-band-3");
+  g_autofree double *before = g_new (double, ns * RW_N_OCTAVES);
+  RwSurfaceModel m0, m1;
+
+  RW_CHECK (panel != NULL && w != NULL && GTK_IS_SPIN_BUTTON (w), "the materials panel has the 500 Hz α field");
+  if (panel == NULL || w == NULL || !GTK_IS_SPIN_BUTTON (w))
+    return;
+  for (guint i = 0; i < ns; i++)
+    rw_project_get_surface_alpha (p, i, before + i * RW_N_OCTAVES);
+  RW_CHECK (rw_materials_panel_get_model (panel, &m0), "the α plot shows surface 0's model");
+  RW_CHECK (fabs (gtk_spin_button_get_value (GTK_SPIN_BUTTON (w)) - before[3]) < 0.006,
+            "the field shows surface 0's 500 Hz α %.3f", before[3]);
+  const double v = before[3] < 0.5 ? before[3] + 0.4 : before[3] - 0.4;
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w), v);
+  const double typed = gtk_spin_button_get_value (GTK_SPIN_BUTTON (w));
+  for (guint i = 0; i < ns; i++)
+    {
+      double a[RW_N_OCTAVES];
+      rw_project_get_surface_alpha (p, i, a);
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        {
+          const double want = i == 0 && b == 3 ? typed : before[i * RW_N_OCTAVES + b];
+          RW_CHECK (a[b] == want, "surface %u, %g Hz: α %.4f (expected %.4f)", i, rw_octave_centres_hz[b], a[b], want);
+        }
+    }
+  RW_CHECK (g_str_equal (rw_project_get_surface_material (p, 0), "custom"), "an edited band makes the surface custom");
+  RW_CHECK (rw_materials_panel_get_model (panel, &m1), "the α plot still shows a model");
+  double a[RW_N_OCTAVES];
+  rw_project_get_surface_alpha (p, 0, a);
+  RwAdmittance Y;
+  RwFitReport rep;
+  RwError err = { 0 };
+  RW_CHECK (rw_admittance_fit_alpha (a, rw_admittance_bands_for_fmax (rw_project_get_settings (p)->fmax_hz), &Y,
+                                     &rep, &err), "the engine fits the new α: %s", err.message);
+  RW_CHECK (m1.alpha_target[3] == typed, "the plot's target at 500 Hz is the new α %.3f", m1.alpha_target[3]);
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    RW_CHECK (m1.fit.model_random[b] == rep.model_random[b], "%g Hz: the plot's model α %.4f is the fit's %.4f",
+              rw_octave_centres_hz[b], m1.fit.model_random[b], rep.model_random[b]);
+  RW_NOTE ("500 Hz: target %.3f → %.3f, model %.3f → %.3f (worst fit error %.3f)", before[3], typed,
+           m0.fit.model_random[3], m1.fit.model_random[3], m1.fit.worst_error);
+  RW_CHECK (fabs (m1.fit.model_random[3] - m0.fit.model_random[3]) > 0.2,
+            "the model at 500 Hz followed the edit (%.3f → %.3f)", m0.fit.model_random[3], m1.fit.model_random[3]);
+
+  /* α = 1 at 250 Hz: beyond the ≈ 0.951 a passive locally reacting
+   * surface absorbs in a diffuse field (rw_statistical_absorption's
+   * maximum), so the band is limited and the panel says so under the plot. */
+  GtkWidget *w2 = find_named (GTK_WIDGET (ctx.win), "alpha-band-2");
+  GtkLabel *fit_label = GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (panel), RW_TYPE_MATERIALS_PANEL,
+                                                                  "fit_label"));
+  RW_CHECK (w2 != NULL && GTK_IS_SPIN_BUTTON (w2), "the 250 Hz α field");
+  if (w2 == NULL || !GTK_IS_SPIN_BUTTON (w2))
+    return;
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w2), 1.0);
+  RW_CHECK (rw_materials_panel_get_model (panel, &m1) && m1.fit.limited[2] && m1.fit.model_random[2] < 0.96,
+            "250 Hz limited: model %.3f for the target 1", m1.fit.model_random[2]);
+  const char *note = gtk_label_get_text (fit_label);
+  RW_NOTE ("fit report: %s", note);
+  RW_CHECK (strstr (note, "\n250 Hz: α 1.00 ") != NULL, "the report names the limited 250 Hz band: %s", note);
+}
+
 /* ---- scenarios (one poll every 50 ms) ----------------------------------- */
 
 static gboolean
@@ -489,10 +580,17 @@ poll_starts_demo (void)
       if (ctx.ticks < 6)
         return TRUE;
       screenshot (GTK_WIDGET (ctx.win), "materials-panel.png");
-      rw_window_show_side_page (ctx.win, "settings");
+      check_band_edit ();
       next ();
       return TRUE;
     case 4:
+      if (ctx.ticks < 6)
+        return TRUE;
+      screenshot (GTK_WIDGET (ctx.win), "materials-panel-edited.png");
+      rw_window_show_side_page (ctx.win, "settings");
+      next ();
+      return TRUE;
+    case 5:
       if (ctx.ticks < 6)
         return TRUE;
       screenshot (GTK_WIDGET (ctx.win), "simulation-settings.png");
@@ -502,7 +600,7 @@ poll_starts_demo (void)
       g_action_group_activate_action (G_ACTION_GROUP (ctx.app), "about", NULL);
       next ();
       return TRUE;
-    case 5:
+    case 6:
       if (ctx.ticks < 6)
         return TRUE;
       {
@@ -558,8 +656,7 @@ poll_run_small (void)
       }
       set_run_settings (500, 0.4);
       check_device_choice (p);
-      g_signal_connect (ctx.win, "run-finished", G_CALLBACK (on_run_finished), NULL);
-      activate ("run");
+      start_run ();
       RW_CHECK (rw_window_is_running (ctx.win), "win.run started a job");
       RW_CHECK (!action_enabled ("run") && action_enabled ("cancel"), "run disabled, cancel enabled while running");
       next ();
@@ -838,6 +935,134 @@ poll_run_small (void)
             check_edits_with_results ();
           }
       }
+      done ();
+      return FALSE;
+    }
+  return FALSE;
+}
+
+
+/* The band whose reverberation time the analysis gives: T30, else T20
+ * (a decay range too short for T30 at low frequencies). */
+static double
+reverb_time (const RwBandResult *band, const char **which)
+{
+  *which = "T30";
+  if (isfinite (band->t30.value_s))
+    return band->t30.value_s;
+  *which = "T20";
+  return band->t20.value_s;
+}
+
+static gboolean
+poll_run_demo (void)
+{
+  RwProject *p = ctx.win ? rw_window_get_project (ctx.win) : NULL;
+  static const char *lib_names[] = { "carpet on concrete", "acoustic tile", "plaster", "glass", "door" };
+
+  switch (ctx.state)
+    {
+    case 0:
+      if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || ctx.ticks < 10)
+        return TRUE;
+      RW_CHECK (rw_project_get_mesh (p) != NULL && rw_project_get_mesh (p)->n_surfaces == 5,
+                "the demo room with its 5 surfaces");
+      if (rw_project_get_mesh (p) == NULL || rw_project_get_mesh (p)->n_surfaces != 5)
+        {
+          done ();
+          return FALSE;
+        }
+      {
+        /* the positions of docs' demo run: away from the walls and apart */
+        double s[3] = { 1.75, 2.0, 1.35 }, r[3] = { 4.9, 2.75, 1.2 };
+        RW_CHECK (rw_project_set_source (p, s, NULL), "source inside");
+        RW_CHECK (rw_project_set_receiver (p, 0, r, NULL), "receiver inside");
+      }
+      set_run_settings (500, 2.5);
+      {
+        /* The estimate counts the branch states: two per branch on every
+         * boundary node (about the surface area over h²), fp32. */
+        RwRunEstimate e;
+        int M = 0;
+        for (guint i = 0; i < 5; i++)
+          {
+            double a[RW_N_OCTAVES];
+            RwAdmittance Y;
+            rw_project_get_surface_alpha (p, i, a);
+            RW_CHECK (rw_admittance_fit_alpha (a, rw_admittance_bands_for_fmax (500), &Y, NULL, NULL), "fit %u", i);
+            M = MAX (M, Y.n_branches);
+          }
+        rw_project_estimate (p, 50, &e);
+        const double nodes = rw_project_get_report (p)->area_m2 / (e.spacing_m * e.spacing_m);
+        RW_NOTE ("estimate: %.0f MB in all, branch states %.2f MB (%d branches, %.0f boundary nodes)",
+                 e.memory_bytes / 1e6, e.branch_bytes / 1e6, e.max_branches, e.n_boundary_estimate);
+        RW_CHECK (M > 0 && e.max_branches == M, "the estimate's branches %d: the fits' most, %d", e.max_branches, M);
+        RW_CHECK (fabs (e.branch_bytes - nodes * 2 * M * 4) < 1, "branch states %.0f B = %.0f nodes × 2 × %d × 4 B",
+                  e.branch_bytes, nodes, M);
+      }
+      start_run ();
+      next ();
+      return TRUE;
+    case 1:
+      if (!ctx.finished)
+        return TRUE;
+      RW_CHECK (ctx.run_ok, "the run succeeded");
+      {
+        RwResultsView *rv = RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win));
+        const RwSimOutput *out = rw_results_view_get_output (rv);
+        RW_CHECK (out != NULL && out->analysis_ok[0], "the IR was analysed");
+        if (out == NULL || !out->analysis_ok[0])
+          {
+            done ();
+            return FALSE;
+          }
+        /* The run's surfaces: each the model fitted to its library row. */
+        const RwSimResult *res = &out->results.result;
+        RW_CHECK (res->surface_models != NULL, "the run had frequency-dependent surface models");
+        const RwMaterialLibrary *lib = rw_project_get_library (p);
+        for (size_t i = 0; res->surface_models != NULL && i < res->n_surfaces; i++)
+          {
+            const RwMaterial *mat = rw_materials_find (lib, lib_names[i]);
+            RwAdmittance Y;
+            RW_CHECK (mat != NULL && g_str_equal (res->surface_materials[i], lib_names[i]), "surface %zu: %s", i,
+                      res->surface_materials[i]);
+            if (mat == NULL)
+              continue;
+            RW_CHECK (rw_admittance_fit_alpha (mat->alpha, rw_admittance_bands_for_fmax (500), &Y, NULL, NULL),
+                      "fit %s", lib_names[i]);
+            RW_CHECK (memcmp (&Y, &res->surface_models[i].Y, sizeof Y) == 0
+                      && res->surface_models[i].Y.n_branches > 0,
+                      "surface %s ran the fit of its row (%d branches)", lib_names[i], Y.n_branches);
+          }
+        /* Reverberation per band against Eyring's formula with the
+         * library's α (V = mesh volume, S = its area). */
+        const RwMeshReport *mr = rw_project_get_report (p);
+        const double areas[5] = { mr->surface_area_m2[0], mr->surface_area_m2[1], mr->surface_area_m2[2],
+                                  mr->surface_area_m2[3], mr->surface_area_m2[4] };
+        double t[RW_N_OCTAVES], eyring[RW_N_OCTAVES];
+        for (int b = 1; b <= 3; b++)
+          {
+            double A = 0;
+            for (int i = 0; i < 5; i++)
+              A += areas[i] * rw_materials_find (lib, lib_names[i])->alpha[b];
+            eyring[b] = 0.161 * fabs (mr->volume_m3) / (-mr->area_m2 * log (1 - A / mr->area_m2));
+            const char *which;
+            t[b] = reverb_time (&out->analysis[0].bands[b], &which);
+            RW_NOTE ("%g Hz: %s %.2f s, Eyring %.2f s", rw_octave_centres_hz[b], which, t[b], eyring[b]);
+          }
+        RW_CHECK (t[1] > 1.5 * t[2], "the reverberation falls from 125 Hz (%.2f s) to 250 Hz (%.2f s) as α rises",
+                  t[1], t[2]);
+        for (int b = 1; b <= 2; b++)
+          RW_CHECK (t[b] > 0.5 * eyring[b] && t[b] < 2 * eyring[b], "%g Hz: %.2f s within a factor 2 of Eyring's %.2f s",
+                    rw_octave_centres_hz[b], t[b], eyring[b]);
+        rw_results_view_show_page (rv, 2);
+      }
+      next ();
+      return TRUE;
+    case 2:
+      if (ctx.ticks < 8)
+        return TRUE;
+      screenshot (GTK_WIDGET (ctx.win), "demo-reverberation-t30.png");
       done ();
       return FALSE;
     }
@@ -1417,6 +1642,8 @@ poll (gpointer data)
     return poll_starts_demo ();
   if (g_str_equal (ctx.mode, "run-small"))
     return poll_run_small ();
+  if (g_str_equal (ctx.mode, "run-demo"))
+    return poll_run_demo ();
   if (g_str_equal (ctx.mode, "broken-mesh"))
     return poll_broken_mesh ();
   if (g_str_equal (ctx.mode, "cancel"))
@@ -1456,7 +1683,7 @@ main (int argc, char **argv)
 {
   if (argc < 2)
     {
-      fprintf (stderr, "usage: test-gui starts-demo|run-small|broken-mesh|cancel|close-running|project|open-results|import\n");
+      fprintf (stderr, "usage: test-gui starts-demo|run-small|run-demo|broken-mesh|cancel|close-running|project|open-results|import\n");
       return 2;
     }
   gtk_disable_setlocale ();
@@ -1477,7 +1704,7 @@ main (int argc, char **argv)
   ctx.app = rw_application_new ();
   g_signal_connect (ctx.app, "window-added", G_CALLBACK (on_window_added), NULL);
   g_timeout_add (50, poll, NULL);
-  g_timeout_add_seconds (g_str_equal (ctx.mode, "cancel") ? 240 : 150, watchdog, NULL);
+  g_timeout_add_seconds (g_str_equal (ctx.mode, "cancel") || g_str_equal (ctx.mode, "run-demo") ? 240 : 150, watchdog, NULL);
 
   char *app_argv[3] = { argv[0], NULL, NULL };
   int app_argc = 1;
