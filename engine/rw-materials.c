@@ -482,8 +482,8 @@ model_from_alpha (const double alpha[RW_N_OCTAVES], int n_bands, RwSurfaceModel 
   return rw_admittance_fit_alpha (alpha, n_bands, &m->Y, &m->fit, err);
 }
 
-static void
-model_from_R (double R, RwSurfaceModel *m)
+void
+rw_surface_model_from_R (double R, RwSurfaceModel *m)
 {
   double a = rw_statistical_alpha_from_reflection (R), alpha[RW_N_OCTAVES];
   for (int b = 0; b < RW_N_OCTAVES; b++)
@@ -565,7 +565,7 @@ map_entry (const RwMaterialLibrary *lib, const char *map_path, const char *key,
         return rw_fail (err, RW_ERROR_INPUT, _("%s: surface \"%s\": R must be a number in [-1, 1]"),
                         map_path, key);
       *R = x;
-      model_from_R (x, m);
+      rw_surface_model_from_R (x, m);
       *label = printf_dup ("R = %g", x);
       return true;
     }
@@ -664,7 +664,7 @@ rw_materials_assign_models (const RwMaterialLibrary *lib, const RwMesh *mesh,
       for (size_t s = 0; s < n; s++)
         {
           R_out[s] = uniform_R;
-          model_from_R (uniform_R, MODEL (s));
+          rw_surface_model_from_R (uniform_R, MODEL (s));
           if (names && (names[s] = printf_dup ("R = %g", uniform_R)) == NULL)
             goto oom;
         }

@@ -84,6 +84,11 @@ typedef struct {
   RwFitReport fit;
 } RwSurfaceModel;
 
+/* The model of a frequency-independent surface of reflection factor R
+ * (--reflection, {"R": r}): Y0 = (1 − R)/(1 + R), no branch, the
+ * statistical α of R in every band. */
+void rw_surface_model_from_R (double R, RwSurfaceModel *out);
+
 /* rw_materials_assign, and the model of every surface: models_out
  * (n_surfaces, may be NULL). Library materials and map-file α are fitted
  * over the bands up to fmax_hz and one beyond

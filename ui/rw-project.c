@@ -512,13 +512,7 @@ rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double R, double fmax_hz
        * surface of exactly that R, as the engine models {"R": r}
        * (rw_materials_assign_models) — a fit of its α would lose the sign
        * of a negative R. */
-      out->Y = rw_admittance_real (R);
-      out->fit.n_bands_fit = RW_N_OCTAVES;
-      for (int b = 0; b < RW_N_OCTAVES; b++)
-        {
-          out->fit.target_random[b] = out->fit.model_random[b] = alpha[b];
-          out->fit.target_normal[b] = out->fit.model_normal[b] = R > -1.0 && R < 1.0 ? 1.0 - R * R : 0.0;
-        }
+      rw_surface_model_from_R (R, out);
       return TRUE;
     }
   if (!rw_admittance_fit_alpha (alpha, rw_admittance_bands_for_fmax (fmax_hz), &out->Y, &out->fit, &err))
