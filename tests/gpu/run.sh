@@ -173,8 +173,9 @@ bands_bench () {
   for prec in f32 f16 f64; do
     line="surfaces ($prec):"
     for sm in faces area bands; do
-      g=$(awk -v p="$prec" '/^room/ { on = ($0 ~ ", " p "$") } on && /^production/ { print $4; exit }' \
-            "$LOGS/bench-hall-$sm.txt")
+      # the last production row of the precision: the autotuned shape
+      g=$(awk -v p="$prec" '/^room/ { on = ($0 ~ ", " p "$") } on && /^production/ { g = $4 }
+                           END { print g }' "$LOGS/bench-hall-$sm.txt")
       line="$line $sm $g Gvox/s;"
     done
     note "$line"
