@@ -14,7 +14,7 @@
  *
  * States are stored branch-major (branch m of node k at m · n_nodes + k),
  * so that a warp's 32 nodes read and write each branch's states in whole
- * cache lines. Bytes per node and step: the node (24), seven field values
+ * cache lines. Bytes per node and step: the node (16), seven field values
  * and the stored one, 2 M states read and written (M the branches of its
  * surface: 16 M in fp32) — the cost of frequency-dependent surfaces and
  * sloped ones, paid only at their nodes. The two-step passes of fp32 (variant 13) cannot interleave

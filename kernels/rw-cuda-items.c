@@ -393,7 +393,6 @@ rw_cuda_branch_nodes (const RwGrid *g, const int *surface_M, bool list_area, siz
       {
         const size_t x = i % g->nx, yz = i / g->nx;
         v[k].i = (uint64_t) (x + pitch * yz);
-        v[k].state = (uint32_t) off;
         v[k].area = rw_grid_node_area (g, rank, g->K[i]);
         v[k].surface = g->surface[i];
         v[k].K = g->K[i];

@@ -112,20 +112,24 @@ bool rw_cuda_node_listed (const RwGrid *g, size_t i, size_t rank, const bool *su
                           bool list_area);
 
 /* A boundary node the branch kernel updates (rw-cuda-branches.cu): its
- * padded cell index, the offset of its branch states, its surface and K.
- * 16 bytes. */
+ * padded cell index, absorbing area, surface and K. 16 bytes, read by every
+ * step (its states are found by its position in the list). */
 typedef struct {
   uint64_t i;
-  uint32_t state;
   float area;                   /* absorbing area in h² (rw_grid_node_area) */
   uint16_t surface;
   uint8_t K;
-  uint8_t pad[5];
+  uint8_t pad;
 } RwBranchNode;
+#ifdef __cplusplus
+static_assert (sizeof (RwBranchNode) == 16, "a branch node is 16 bytes");
+#else
+_Static_assert (sizeof (RwBranchNode) == 16, "a branch node is 16 bytes");
+#endif
 
 /* The branch nodes of a grid (rw_cuda_node_listed, surface_listed[s] =
- * surface_M[s] > 0), in index order (as the CPU backend walks them), each
- * with surface_M of consecutive states. *nodes is malloc'ed (NULL when
+ * surface_M[s] > 0), in index order (as the CPU backend walks them), and
+ * their states in all (Σ surface_M). *nodes is malloc'ed (NULL when
  * none). Fails with RW_ERROR_MEMORY, or RW_ERROR_INTERNAL on a boundary
  * cell without a valid surface. */
 bool rw_cuda_branch_nodes (const RwGrid *g, const int *surface_M, bool list_area, size_t pitch,

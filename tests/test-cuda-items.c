@@ -316,7 +316,8 @@ check_branch_nodes (void)
     if (K[i] > 0 && K[i] < 6 && M[surface[i]] > 0)
       {
         wrong += k >= n_nodes || nodes[k].i != (uint64_t) (i % nx + pitch * (i / nx))
-                 || nodes[k].state != off || nodes[k].surface != surface[i] || nodes[k].K != K[i];
+                 || nodes[k].surface != surface[i] || nodes[k].K != K[i]
+                 || nodes[k].area != (float) (6 - K[i]);
         off += (size_t) M[surface[i]];
         k++;
       }
