@@ -245,6 +245,25 @@ rw_cuda_host_bytes (size_t nx, size_t ny, size_t nz, size_t elem, size_t n_recei
 
 /* ---------------------------------------------------------------- cells */
 
+/* A new slot of reflection factor R (the list slot: R = 1, β = 0, never
+ * read), or −1 with err set when all RW_CUDA_MAX_SLOTS are taken. */
+static int
+add_slot (double *slot_R, double *slot_beta, int *ns, double R, RwError *err)
+{
+  if (*ns == RW_CUDA_MAX_SLOTS)
+    {
+      rw_fail (err, RW_ERROR_UNSUPPORTED,
+               _("the room's surfaces use more than %d distinct reflection "
+                 "factors, the most the CUDA backend holds: give surfaces "
+                 "with similar absorption the same material, or use the "
+                 "CPU backend"), RW_CUDA_MAX_SLOTS);
+      return -1;
+    }
+  slot_R[*ns] = R;
+  slot_beta[*ns] = R > -1.0 ? (1.0 - R) / (1.0 + R) : 0.0;
+  return (*ns)++;
+}
+
 bool
 rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, const bool *surface_listed,
                     bool list_area, size_t pitch, uint8_t *cells, double *slot_R,
@@ -282,20 +301,10 @@ rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, const bool *surfac
             }
           if (rw_cuda_node_listed (g, i, rank++, surface_listed, list_area))
             {
-              if (*list_slot < 0)
+              if (*list_slot < 0 && (*list_slot = add_slot (slot_R, slot_beta, &ns, 1.0, err)) < 0)
                 {
-                  if (ns == RW_CUDA_MAX_SLOTS)
-                    {
-                      ok = rw_fail (err, RW_ERROR_UNSUPPORTED,
-                                    _("the room's surfaces use more than %d distinct reflection "
-                                      "factors, the most the CUDA backend holds: give surfaces "
-                                      "with similar absorption the same material, or use the "
-                                      "CPU backend"), RW_CUDA_MAX_SLOTS);
-                      break;
-                    }
-                  slot_R[ns] = 1.0;
-                  slot_beta[ns] = 0.0;
-                  *list_slot = ns++;
+                  ok = false;
+                  break;
                 }
               const size_t x = i % g->nx, yz = i / g->nx;
               cells[x + pitch * yz] = (uint8_t) (K | (*list_slot << 3));
@@ -307,20 +316,10 @@ rw_cuda_pack_cells (const RwGrid *g, const double *surface_R, const bool *surfac
               for (int k = 0; k < ns; k++)
                 if (slot_R[k] == R && k != *list_slot)
                   slot_of[s] = k;
-              if (slot_of[s] < 0)
+              if (slot_of[s] < 0 && (slot_of[s] = add_slot (slot_R, slot_beta, &ns, R, err)) < 0)
                 {
-                  if (ns == RW_CUDA_MAX_SLOTS)
-                    {
-                      ok = rw_fail (err, RW_ERROR_UNSUPPORTED,
-                                    _("the room's surfaces use more than %d distinct reflection "
-                                      "factors, the most the CUDA backend holds: give surfaces "
-                                      "with similar absorption the same material, or use the "
-                                      "CPU backend"), RW_CUDA_MAX_SLOTS);
-                      break;
-                    }
-                  slot_R[ns] = R;
-                  slot_beta[ns] = (1.0 - R) / (1.0 + R);
-                  slot_of[s] = ns++;
+                  ok = false;
+                  break;
                 }
             }
           slot = (uint8_t) slot_of[s];
