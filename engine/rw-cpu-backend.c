@@ -87,8 +87,7 @@ typedef struct {
    * b_state[b] on (UINT32_MAX: a frequency-independent node). */
   int *surf_M;
   size_t *surf_coef;
-  double *coef_f64, *en_f64, *en_f32;   /* en: D̂, F̂ per branch as each precision rounds them */
-  float *coef_f32;
+  double *coef_f64, *en_f64;   /* en: D̂, F̂ per branch of the rounded coefficients */
   uint32_t *b_state;
   void *sv, *sq;               /* T per branch state */
   size_t n_state;
@@ -196,9 +195,7 @@ cpu_destroy (void *state)
   free (st->surf_M);
   free (st->surf_coef);
   free (st->coef_f64);
-  free (st->coef_f32);
   free (st->en_f64);
-  free (st->en_f32);
   free (st->b_state);
   free (st->sv);
   free (st->sq);
@@ -364,12 +361,9 @@ build_branches (CpuState *st, RwError *err)
   st->surf_M = calloc (ns, sizeof (int));
   st->surf_coef = calloc (ns, sizeof (size_t));
   st->coef_f64 = calloc (4 * nbr + 1, sizeof (double));
-  st->coef_f32 = calloc (4 * nbr + 1, sizeof (float));
   st->en_f64 = calloc (2 * nbr + 1, sizeof (double));
-  st->en_f32 = calloc (2 * nbr + 1, sizeof (double));
   st->b_state = malloc ((st->n_bnd + 1) * sizeof (uint32_t));
-  if (!st->surf_M || !st->surf_coef || !st->coef_f64 || !st->coef_f32 || !st->en_f64
-      || !st->en_f32 || !st->b_state)
+  if (!st->surf_M || !st->surf_coef || !st->coef_f64 || !st->en_f64 || !st->b_state)
     return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the solver's boundary tables"));
   size_t off = 0;
   for (size_t s = 0; su->surface_Y != NULL && s < g->n_surfaces; s++)
@@ -384,10 +378,9 @@ build_branches (CpuState *st, RwError *err)
           RwBranchCoef c = rw_branch_coef (a->branch[m].D, a->branch[m].E, a->branch[m].F,
                                            su->time_step_s);
           rw_branch_coef_f64 (&c, st->coef_f64 + 4 * (off + m), st->en_f64 + 2 * (off + m));
-          rw_branch_coef_f32 (&c, st->coef_f32 + 4 * (off + m), st->en_f32 + 2 * (off + m));
         }
       st->beta_f64[s] = rw_branch_beta_f64 (a->Y0, st->coef_f64 + 4 * off, a->n_branches);
-      st->beta_f32[s] = rw_branch_beta_f32 (a->Y0, st->coef_f32 + 4 * off, a->n_branches);
+      st->beta_f32[s] = (float) st->beta_f64[s];   /* not used by branch nodes (in double) */
       off += (size_t) a->n_branches;
     }
   size_t n_state = 0;
@@ -775,13 +768,15 @@ RW_CPU_FN (update_plane) (const CpuState *st, const T *restrict p, T *restrict q
                                           beta[st->b_surf[b]]);
           else
             {
+              /* in double whatever T (rw-scheme.h), the states in T */
               const uint16_t s = st->b_surf[b];
-              const T *coef = (const T *) (sizeof (T) == sizeof (double) ? (void *) st->coef_f64
-                                                                         : (void *) st->coef_f32);
               T *sv = (T *) st->sv + st->b_state[b], *sq = (T *) st->sq + st->b_state[b];
-              v = RW_CPU_FN (rw_update_fv_branches) (st->b_K[b], (T) st->b_area[b], p[i],
-                                                     sum_in, save[b - b0], beta[s], st->surf_M[s],
-                                                     coef + 4 * st->surf_coef[s], sv, sq, 1);
+              v = (T) RW_CPU_FN (rw_update_fv_branches) (st->b_K[b], (double) st->b_area[b],
+                                                         (double) p[i], (double) sum_in,
+                                                         (double) save[b - b0], st->beta_f64[s],
+                                                         st->surf_M[s],
+                                                         st->coef_f64 + 4 * st->surf_coef[s], sv,
+                                                         sq, 1);
             }
           q[i] = v;
           acc += v;
@@ -1021,7 +1016,7 @@ RW_CPU_FN (energy) (const CpuState *st, double *out)
   if (st->b_state != NULL)
     {
       const T *sv = st->sv, *sq = st->sq;
-      const double *en = sizeof (T) == sizeof (double) ? st->en_f64 : st->en_f32;
+      const double *en = st->en_f64;
       double stored = 0.0;
 #pragma omp parallel for reduction(+ : stored) num_threads(st->threads)
       for (size_t b = 0; b < st->n_bnd; b++)

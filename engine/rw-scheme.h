@@ -123,17 +123,17 @@ rw_branch_coef (double D, double E, double F, double k)
   return c;
 }
 
-/* The coefficients as a precision holds them (out: b, b_d, bD̂, bF̂), made
+/* The coefficients as double holds them (out: b, b_d, bD̂, bF̂), made
  * consistent so that the rounded scheme is itself passive. The energy
  * balance above needs b_d = 4 bD̂ − 1 (the node's and the branch's D̂ are
- * the same) and 1 − b_d − bF̂ = 2bE ≥ 0; four independently rounded values
+ * the same) and 1 − b_d − bF̂ = 2bE ≥ 0; independently rounded values
  * break both by an ulp, which for a heavy mass (D̂ ~ 10⁴, where 2bE ~ 1e-5)
- * is a negative resistance of a few percent: measured in fp32, a steady
- * energy gain of 1.4e-8 per step. So b_d is computed from bD̂ in the
- * precision itself (exact: 4bD̂ ∈ [0, 2]) and bF̂ is lowered by ulps until
- * 1 − b_d − bF̂ ≥ 0; the node's Y0 + Σ b is rounded up (rw_branch_beta_*),
- * so the conductance left over is ≥ 0 too. dh_fh: the D̂, F̂ of the rounded
- * scheme, for its energy. */
+ * is a relative error of 1e-12 in its resistance, and an ulp's wrong sign
+ * makes it active. So b_d is computed from bD̂ (exact: 4bD̂ ∈ [0, 2]) and
+ * bF̂ is lowered by ulps until 1 − b_d − bF̂ ≥ 0; the node's Y0 + Σ b is
+ * rounded up (rw_branch_beta_f64), so the conductance left over is ≥ 0
+ * too. dh_fh: the D̂, F̂ of the rounded scheme, for its energy. Every
+ * precision of the field uses these (the node's update is in double). */
 static inline void
 rw_branch_coef_f64 (const RwBranchCoef *c, double out[4], double dh_fh[2])
 {
@@ -146,18 +146,6 @@ rw_branch_coef_f64 (const RwBranchCoef *c, double out[4], double dh_fh[2])
   dh_fh[0] = bdh / b, dh_fh[1] = bfh / b;
 }
 
-static inline void
-rw_branch_coef_f32 (const RwBranchCoef *c, float out[4], double dh_fh[2])
-{
-  const float b = (float) c->b, bdh = (float) c->bdh;
-  float bfh = (float) c->bfh;
-  const float bd = 4.0f * bdh - 1.0f;
-  while (bfh > 0.0f && (1.0 - (double) bd) - (double) bfh < 0.0)
-    bfh = nextafterf (bfh, 0.0f);
-  out[0] = b, out[1] = bd, out[2] = bdh, out[3] = bfh;
-  dh_fh[0] = (double) bdh / (double) b, dh_fh[1] = (double) bfh / (double) b;
-}
-
 /* Y0 + Σ b of the rounded b's, rounded up (see above). */
 static inline double
 rw_branch_beta_f64 (double Y0, const double *coef, int M)
@@ -167,16 +155,6 @@ rw_branch_beta_f64 (double Y0, const double *coef, int M)
     s += coef[4 * m];
   double r = (double) s;
   return (long double) r < s ? nextafter (r, INFINITY) : r;
-}
-
-static inline float
-rw_branch_beta_f32 (double Y0, const float *coef, int M)
-{
-  double s = (double) (float) Y0;
-  for (int m = 0; m < M; m++)
-    s += (double) coef[4 * m];
-  float r = (float) s;
-  return (double) r < s ? nextafterf (r, INFINITY) : r;
 }
 
 /* Per-surface coefficients, precomputed on the host once. */
@@ -198,33 +176,6 @@ rw_update_fv_##SUFFIX (int K, T p, T sum_in, T p_prev, T beta)                  
   const T l2 = (L2);                                                                    \
   const T g = (T) 0.57735026918962576451 * beta * (T) (6 - K) * (T) 0.5;                \
   return ((2 - (T) K * l2) * p + l2 * sum_in - (1 - g) * p_prev) / (1 + g);            \
-}                                                                                       \
-                                                                                        \
-/* The frequency-dependent FV node: coef holds b, b_d, bD̂, bF̂ per branch   \
- * (4·M values of T), v and q the node's M branch states, branch m at       \
- * [m · stride] (updated here). S: absorbing area in cell faces;            \
- * beta_sum = Y0 + Σ b_m. */                                                            \
-RW_HD T                                                                                 \
-rw_update_fv_branches_##SUFFIX (int K, T S, T p, T sum_in, T p_prev, T beta_sum,       \
-                                int M, const T *coef, T *v, T *q, size_t stride)        \
-{                                                                                       \
-  const T l2 = (L2);                                                                    \
-  const T l = (T) 0.57735026918962576451;                                               \
-  const T g = l * beta_sum * S * (T) 0.5;                                               \
-  T corr = 0;                                                                           \
-  for (int m = 0; m < M; m++)                                                           \
-    corr += 2 * coef[4 * m + 2] * v[m * stride] - coef[4 * m + 3] * q[m * stride];      \
-  const T pn = ((2 - (T) K * l2) * p + l2 * sum_in - (1 - g) * p_prev - l * S * corr)  \
-               / (1 + g);                                                               \
-  const T du = pn - p_prev;                                                             \
-  for (int m = 0; m < M; m++)                                                           \
-    {                                                                                   \
-      T *vm = v + m * stride, *qm = q + m * stride;                                     \
-      const T vn = coef[4 * m] * du + coef[4 * m + 1] * *vm - 2 * coef[4 * m + 3] * *qm;  \
-      *qm += (vn + *vm) * (T) 0.5;                                                      \
-      *vm = vn;                                                                         \
-    }                                                                                   \
-  return pn;                                                                            \
 }                                                                                       \
                                                                                         \
 RW_HD T                                                                                 \
@@ -266,3 +217,45 @@ rw_update_savioja_##SUFFIX (int in_mask, const T nbr[6], T p_prev, T R)         
 
 RW_DEFINE_SCHEME (double, f64, RW_LAMBDA2_F64)
 RW_DEFINE_SCHEME (float, f32, RW_LAMBDA2_F32)
+
+/* The frequency-dependent FV node (above): coef holds b, b_d, bD̂, bF̂ per
+ * branch (4·M values), v and q the node's M branch states, branch m at
+ * [m · stride] (updated here); S: absorbing area in cell faces; beta_sum =
+ * Y0 + Σ b_m. Arithmetic in double for every precision of the field, the
+ * states in the field's precision or wider (ST): in fp32 arithmetic a
+ * heavy mass branch (D̂ ~ 10⁴, as the fit gives low-frequency resonators)
+ * made the rounded scheme gain energy, 1.4e-8 E₀ a step, steadily
+ * (solver-energy-branches); with the node's update in double and the
+ * states still stored in fp32 it falls as in fp64. It costs nothing that
+ * counts: these nodes are a percent of a room. L2 is the field's λ² (the
+ * air nodes' — the coupling between a node and its neighbours must use
+ * one λ², or the scheme's energy is not conserved). */
+#define RW_DEFINE_BRANCHES(ST, SUFFIX, L2)                                                 \
+RW_HD double                                                                            \
+rw_update_fv_branches_##SUFFIX (int K, double S, double p, double sum_in, double p_prev,  \
+                                double beta_sum, int M, const double *coef, ST *v, ST *q, \
+                                size_t stride)                                          \
+{                                                                                       \
+  const double l2 = (double) (L2);                                                      \
+  const double l = 0.57735026918962576451;                                              \
+  const double g = l * beta_sum * S * 0.5;                                              \
+  double corr = 0;                                                                      \
+  for (int m = 0; m < M; m++)                                                           \
+    corr += 2 * coef[4 * m + 2] * (double) v[m * stride]                                \
+            - coef[4 * m + 3] * (double) q[m * stride];                                 \
+  const double pn = ((2 - (double) K * l2) * p + l2 * sum_in - (1 - g) * p_prev          \
+                     - l * S * corr) / (1 + g);                                         \
+  const double du = pn - p_prev;                                                        \
+  for (int m = 0; m < M; m++)                                                           \
+    {                                                                                   \
+      ST *vm = v + m * stride, *qm = q + m * stride;                                    \
+      const double vo = (double) *vm;                                                   \
+      const double vn = coef[4 * m] * du + coef[4 * m + 1] * vo - 2 * coef[4 * m + 3] * (double) *qm; \
+      *qm = (ST) ((double) *qm + (vn + vo) * 0.5);                                      \
+      *vm = (ST) vn;                                                                    \
+    }                                                                                   \
+  return pn;                                                                            \
+}
+
+RW_DEFINE_BRANCHES (double, f64, RW_LAMBDA2_F64)
+RW_DEFINE_BRANCHES (float, f32, RW_LAMBDA2_F32)

@@ -643,7 +643,7 @@ rw_cuda_branch_bytes (const RwSolverSetup *setup)
     return 0;
   const size_t a = setup->precision == RW_PRECISION_F64 ? sizeof (double) : sizeof (float);
   return g->n_boundary * (sizeof (RwBranchNode) + 2 * M * a)
-         + g->n_surfaces * (sizeof (int) + a + RW_ADM_MAX_BRANCHES * (4 * a + 2 * sizeof (double)));
+         + g->n_surfaces * (sizeof (int) + sizeof (double) + RW_ADM_MAX_BRANCHES * 6 * sizeof (double));
 }
 
 static size_t
@@ -766,15 +766,16 @@ rw_branch_setup (RwCudaState *st, const RwSolverSetup *setup, bool *&listed, RwE
     }
   if (!any)
     return true;
-  const bool f64 = setup->precision == RW_PRECISION_F64;
-  const size_t a = f64 ? sizeof (double) : sizeof (float), per = 4 * RW_ADM_MAX_BRANCHES;
+  /* coefficients and β in double for every precision (the node's update
+   * is in double: rw-scheme.h); the states in the arithmetic type */
+  const size_t a = setup->precision == RW_PRECISION_F64 ? sizeof (double) : sizeof (float);
+  const size_t per = 4 * RW_ADM_MAX_BRANCHES;
   int *M = (int *) calloc (ns, sizeof (int));
   double *cd = (double *) calloc (ns * per, sizeof (double)), *bd = (double *) calloc (ns, sizeof (double));
-  float *cf = (float *) calloc (ns * per, sizeof (float)), *bf = (float *) calloc (ns, sizeof (float));
   double *en = (double *) calloc (ns * 2 * RW_ADM_MAX_BRANCHES, sizeof (double));
   listed = (bool *) calloc (ns, sizeof (bool));
   RwBranchNode *nodes = NULL;
-  bool ok = M && cd && bd && cf && bf && en && listed;
+  bool ok = M && cd && bd && en && listed;
   if (!ok)
     rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
   for (size_t s = 0; ok && s < g->n_surfaces; s++)
@@ -782,7 +783,6 @@ rw_branch_setup (RwCudaState *st, const RwSolverSetup *setup, bool *&listed, RwE
       const double R = setup->surface_R[s];
       /* a frequency-independent surface: the β of the CPU backend */
       bd[s] = R > -1.0 ? (1.0 - R) / (1.0 + R) : 0.0;
-      bf[s] = (float) bd[s];
       if (setup->surface_Y == NULL)
         continue;
       const RwAdmittance *y = &setup->surface_Y[s];
@@ -793,15 +793,11 @@ rw_branch_setup (RwCudaState *st, const RwSolverSetup *setup, bool *&listed, RwE
           const RwBranchCoef c = rw_branch_coef (y->branch[m].D, y->branch[m].E, y->branch[m].F,
                                                  setup->time_step_s);
           double *w = en + s * 2 * RW_ADM_MAX_BRANCHES + 2 * m;
-          if (f64)
-            rw_branch_coef_f64 (&c, cd + s * per + 4 * m, w);
-          else
-            rw_branch_coef_f32 (&c, cf + s * per + 4 * m, w);
+          rw_branch_coef_f64 (&c, cd + s * per + 4 * m, w);
         }
       if (y->n_branches > 0)
         {
           bd[s] = rw_branch_beta_f64 (y->Y0, cd + s * per, y->n_branches);
-          bf[s] = rw_branch_beta_f32 (y->Y0, cf + s * per, y->n_branches);
         }
     }
   size_t n_nodes = 0, n_states = 0;
@@ -815,11 +811,11 @@ rw_branch_setup (RwCudaState *st, const RwSolverSetup *setup, bool *&listed, RwE
   st->n_bstates = n_states = (size_t) M_max * n_nodes;
   ok = ok && RW_CUDA (cudaMalloc ((void **) &st->b_M, ns * sizeof (int)))
        && RW_CUDA (cudaMemcpy (st->b_M, M, ns * sizeof (int), cudaMemcpyHostToDevice))
-       && RW_CUDA (cudaMalloc (&st->b_beta, ns * a))
-       && RW_CUDA (cudaMemcpy (st->b_beta, f64 ? (void *) bd : (void *) bf, ns * a,
+       && RW_CUDA (cudaMalloc (&st->b_beta, ns * sizeof (double)))
+       && RW_CUDA (cudaMemcpy (st->b_beta, bd, ns * sizeof (double),
                                cudaMemcpyHostToDevice))
-       && RW_CUDA (cudaMalloc (&st->b_coef, ns * per * a))
-       && RW_CUDA (cudaMemcpy (st->b_coef, f64 ? (void *) cd : (void *) cf, ns * per * a,
+       && RW_CUDA (cudaMalloc (&st->b_coef, ns * per * sizeof (double)))
+       && RW_CUDA (cudaMemcpy (st->b_coef, cd, ns * per * sizeof (double),
                                cudaMemcpyHostToDevice))
        && RW_CUDA (cudaMalloc ((void **) &st->b_en, ns * 2 * RW_ADM_MAX_BRANCHES * sizeof (double)))
        && RW_CUDA (cudaMemcpy (st->b_en, en, ns * 2 * RW_ADM_MAX_BRANCHES * sizeof (double),
@@ -834,8 +830,6 @@ rw_branch_setup (RwCudaState *st, const RwSolverSetup *setup, bool *&listed, RwE
   free (M);
   free (cd);
   free (bd);
-  free (cf);
-  free (bf);
   free (en);
   free (nodes);
   return ok;

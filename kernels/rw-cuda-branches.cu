@@ -23,9 +23,11 @@
 
 #include "rw-cuda-state.cuh"
 
-__device__ __forceinline__ float
-rw_fvb (int K, float S, float p, float s, float pp, float b, int M, const float *c, float *v,
-        float *q, size_t stride)
+/* The node's update in double whatever the field (rw-scheme.h), with the
+ * states in the field's arithmetic type A (fp32 for fp32 and fp16). */
+__device__ __forceinline__ double
+rw_fvb (int K, double S, double p, double s, double pp, double b, int M, const double *c,
+        float *v, float *q, size_t stride)
 {
   return rw_update_fv_branches_f32 (K, S, p, s, pp, b, M, c, v, q, stride);
 }
@@ -41,8 +43,8 @@ template <typename S, typename A>
 __global__ void
 rw_kernel_branches (const S *__restrict__ p, S *__restrict__ q,
                     const RwBranchNode *__restrict__ nodes, size_t n_nodes,
-                    const int *__restrict__ M, const A *__restrict__ beta,
-                    const A *__restrict__ coef, A *__restrict__ sv, A *__restrict__ sq,
+                    const int *__restrict__ M, const double *__restrict__ beta,
+                    const double *__restrict__ coef, A *__restrict__ sv, A *__restrict__ sq,
                     size_t sy, size_t sz, int step, int *__restrict__ bad)
 {
   const size_t k = blockIdx.x * (size_t) blockDim.x + threadIdx.x;
@@ -54,8 +56,9 @@ rw_kernel_branches (const S *__restrict__ p, S *__restrict__ q,
   /* the neighbour sum in the order of rw_node_update and the CPU backend */
   const A sum = (((((A) rw_ld (p, i - 1) + (A) rw_ld (p, i + 1)) + (A) rw_ld (p, i - sy))
                   + (A) rw_ld (p, i + sy)) + (A) rw_ld (p, i - sz)) + (A) rw_ld (p, i + sz);
-  const A v = rw_fvb (K, (A) nd.area, (A) rw_ld (p, i), sum, (A) rw_ld (q, i), beta[s], M[s],
-                      coef + (size_t) s * 4 * RW_ADM_MAX_BRANCHES, sv + k, sq + k, n_nodes);
+  const A v = (A) rw_fvb (K, (double) nd.area, (double) rw_ld (p, i), (double) sum,
+                          (double) rw_ld (q, i), beta[s], M[s],
+                          coef + (size_t) s * 4 * RW_ADM_MAX_BRANCHES, sv + k, sq + k, n_nodes);
   rw_st (q, i, v);
   if (!rw_stored_finite (v, q))
     atomicMin (bad, step);
@@ -103,12 +106,12 @@ rw_cuda_launch_branches (RwCudaState *st, int step)
   else if (st->precision == RW_PRECISION_F16)
     rw_kernel_branches<__half, float><<<blocks, 128, 0, st->stream>>> (
       (const __half *) st->p, (__half *) st->q, st->bn, st->n_bn, st->b_M,
-      (const float *) st->b_beta, (const float *) st->b_coef, (float *) st->bv, (float *) st->bq,
+      (const double *) st->b_beta, (const double *) st->b_coef, (float *) st->bv, (float *) st->bq,
       sy, sz, step, st->bad);
   else
     rw_kernel_branches<float, float><<<blocks, 128, 0, st->stream>>> (
       (const float *) st->p, (float *) st->q, st->bn, st->n_bn, st->b_M,
-      (const float *) st->b_beta, (const float *) st->b_coef, (float *) st->bv, (float *) st->bq,
+      (const double *) st->b_beta, (const double *) st->b_coef, (float *) st->bv, (float *) st->bq,
       sy, sz, step, st->bad);
   const cudaError_t e = cudaGetLastError ();
   if (e != cudaSuccess && st->launch_error == cudaSuccess)
