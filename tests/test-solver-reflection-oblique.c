@@ -19,8 +19,10 @@
  *
  * z, z_s the heights above the plane, r the horizontal distance. The
  * integrand decays as e^{−k(1 + Re β) q}; composite Simpson to 60/k.
- * The code is checked here against the plane-wave limit (kR₂ = 2000:
- * p_r R₂ e^{jkR₂} → R(θ)) before it is used.
+ * The code is checked here before it is used: against the plane-wave
+ * limit (kR₂ = 2000: p_r R₂ e^{jkR₂} → R(θ)), and in the test's own near
+ * field against Sommerfeld's integral over horizontal wavenumbers of the
+ * plane-wave R (sommerfeld_reflected, a second route), to 1e-3.
  *
  * Grid: a quarter of the space. The FV boundary's rigid wall is an exact
  * mirror of the scheme (a boundary node's missing neighbour acts as the
@@ -53,7 +55,8 @@
  * Y0) the test fails (20 of 23 checks); that floor then matches its own
  * branchless exact field within 3.1 %.
  *
- * Cost: about 5e9 cell updates, 25–60 s on 2 shared cores (release). The
+ * Cost: about 5e9 cell updates, 16–60 s on 2 shared cores (release,
+ * load-dependent; 26 s under ASan, debugoptimized). The
  * window (170 cells of travel) holds the 70° reflection and the floor's
  * ringing; a floor with |β| near cos θ (|R|² ≲ 0.01) is not tested: there
  * the relative energy error reaches 30 % while |p_r/p_d| is off by only
@@ -109,6 +112,44 @@ exact_reflected (double k, double complex beta, double r, double zz)
       sum += f * (i == 0 || i == n ? 1.0 : (i % 2 ? 4.0 : 2.0));
     }
   return image - 2.0 * k * beta * sum * dq / 3.0;
+}
+
+/* J0 by Bessel's integral, (1/π) ∫₀^π cos(x sin τ) dτ: the trapezoidal
+ * rule on this periodic integrand is exact to rounding with more points
+ * than x + 40. */
+static double
+bessel_j0 (double x)
+{
+  const int n = 40 + 2 * (int) fabs (x);
+  double acc = 0;
+  for (int i = 0; i < n; i++)
+    acc += cos (x * sin (M_PI * (i + 0.5) / n));
+  return acc / n;
+}
+
+/* The same reflected field by a second, independent route: Sommerfeld's
+ * integral over horizontal wavenumbers κ of the plane-wave reflection
+ * factor R = (k_z − kβ)/(k_z + kβ),
+ *   p_r = −j ∫₀^∞ R J0(κr) e^{−jk_z Z} κ/k_z dκ,
+ * split at κ = k: propagating κ = k sin t (k_z = k cos t) and evanescent
+ * κ = k cosh u (k_z = −jk sinh u), which removes the 1/k_z singularity.
+ * Composite Simpson on both; slow, used only to check exact_reflected. */
+static double complex
+sommerfeld_reflected (double k, double complex beta, double r, double zz)
+{
+  const int n = 4000;
+  double complex prop = 0, evan = 0;
+  const double dt = M_PI / 2 / n, umax = asinh (40.0 / (k * zz)), du = umax / n;
+  for (int i = 0; i <= n; i++)
+    {
+      const double w = i == 0 || i == n ? 1.0 : (i % 2 ? 4.0 : 2.0);
+      const double t = dt * i, u = du * i;
+      const double complex Rp = (cos (t) - beta) / (cos (t) + beta);
+      prop += w * Rp * bessel_j0 (k * r * sin (t)) * cexp (-I * k * zz * cos (t)) * k * sin (t);
+      const double complex Re = (-I * sinh (u) - beta) / (-I * sinh (u) + beta);
+      evan += w * Re * bessel_j0 (k * r * cosh (u)) * exp (-k * zz * sinh (u)) * k * cosh (u);
+    }
+  return -I * prop * dt / 3.0 + evan * du / 3.0;
 }
 
 typedef struct {
@@ -294,6 +335,25 @@ main (void)
         RW_CHECK (cabs (got - want) < 0.01, "reference off the plane-wave limit at θ = %.0f°",
                   th * 180 / M_PI);
       }
+    /* and in the near field, where the spherical wave is not a plane one,
+     * against Sommerfeld's integral: the test's own geometries (k per
+     * cell at 125 and 500 Hz, coarse grid) and the floor's β there */
+    const RwAdmittance fl = floor_admittance ();
+    const double h = C / (FMAX * PPW);
+    for (int a = 0; a < 3; a++)
+      for (int fi = 0; fi < 2; fi++)
+        {
+          const double f = fi ? 500.0 : 125.0, k = 2 * M_PI * f / C * h;
+          const double r = (double[]) { 0.5, 16.5, 46.5 }[a], zz = (double[]) { 34, 17, 17 }[a];
+          const double complex b = test_model_Y (&fl, f);
+          const double complex p1 = exact_reflected (k, b, r, zz);
+          const double complex p2 = sommerfeld_reflected (k, b, r, zz);
+          RW_NOTE ("reference at r = %4.1f, z + z_s = %2.0f cells, %3.0f Hz (β = %.3f%+.3fj): "
+                   "complex images %+.5f%+.5fj, Sommerfeld %+.5f%+.5fj", r, zz, f, creal (b),
+                   cimag (b), creal (p1), cimag (p1), creal (p2), cimag (p2));
+          RW_CHECK (cabs (p1 - p2) < 1e-3 * cabs (p2), "complex images and Sommerfeld's integral "
+                    "differ by %.2e (relative) at r = %.1f", cabs (p1 - p2) / cabs (p2), r);
+        }
   }
 
   const RwAdmittance floor = floor_admittance ();
