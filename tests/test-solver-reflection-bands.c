@@ -51,6 +51,7 @@
 #include "rw-test.h"
 #include "test-solver-grid.h"
 #include "rw-admittance.h"
+#include "test-reflection.h"
 #include "rw-materials.h"
 
 #include <complex.h>
@@ -106,27 +107,6 @@ run_column (size_t len, const RwAdmittance *wall, size_t rcv_z, size_t n_steps, 
   return y;
 }
 
-/* Y(j2πf) written out here from rw-admittance.h's definition, as the
- * independent reference. */
-static double complex
-model_Y (const RwAdmittance *a, double f)
-{
-  const double complex s = 2.0 * M_PI * I * f;
-  double complex y = a->Y0;
-  for (int m = 0; m < a->n_branches; m++)
-    y += 1.0 / (a->branch[m].D * s + a->branch[m].E + a->branch[m].F / s);
-  return y;
-}
-
-static double complex
-dft (const double *x, size_t n, double f_norm)
-{
-  double complex acc = 0;
-  for (size_t k = 0; k < n; k++)
-    acc += x[k] * cexp (-2.0 * M_PI * I * f_norm * (double) k);
-  return acc;
-}
-
 /* The column's timing: the receiver 200 cells before the wall; the
  * window ends before the wall's reflection, reflected again at the near
  * end, comes back (after 2 (N − 1) + rcv_z cells). */
@@ -175,8 +155,9 @@ check_wall (const char *name, const RwAdmittance *wall, int n_bands, const doubl
       for (int j = 0; j < NF; j++)
         {
           const double f = fc * pow (2.0, ((double) j + 0.5) / NF - 0.5);
-          const double complex inc = dft (y_free, window, f / fs), ref = dft (refl, window, f / fs);
-          const double complex Y = model_Y (wall, f);
+          const double complex inc = test_dft (y_free, window, f / fs);
+          const double complex ref = test_dft (refl, window, f / fs);
+          const double complex Y = test_model_Y (wall, f);
           const double complex Rm = (1.0 - Y) / (1.0 + Y);
           const double w = creal (inc * conj (inc));
           e_inc += w;
