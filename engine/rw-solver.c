@@ -268,6 +268,12 @@ check_setup (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
         {
           if (!rw_admittance_check (&st->surface_Y[s], err))
             return rw_fail_prefix (err, _("Surface %zu"), s);
+          const double R = st->surface_R[s], beta = R > -1.0 ? (1.0 - R) / (1.0 + R) : INFINITY;
+          if (!rw_admittance_is_frequency_dependent (&st->surface_Y[s])
+              && !(fabs (st->surface_Y[s].Y0 - beta) <= 1e-9 * (1.0 + beta)))
+            return rw_fail (err, RW_ERROR_INPUT,
+                            _("Surface %zu: its admittance %g (no branch) is not the β = %g of its "
+                              "reflection factor %g"), s, st->surface_Y[s].Y0, beta, R);
           branches = branches || rw_admittance_is_frequency_dependent (&st->surface_Y[s]);
         }
       if (branches && !(isfinite (st->time_step_s) && st->time_step_s > 0))

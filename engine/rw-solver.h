@@ -56,8 +56,11 @@ typedef struct RwSolverSetup {
   const double *surface_R;        /* grid->n_surfaces reflection factors */
   /* grid->n_surfaces admittances (rw-admittance.h), or NULL: every surface
    * frequency independent, Y0 = (1 − R)/(1 + R) from surface_R. The FV
-   * boundary uses these; LRS and Savioja use surface_R (frequency
-   * independent). */
+   * boundary runs the branches of these; a surface without branches runs
+   * with β = (1 − R)/(1 + R) from surface_R (one formula on every backend,
+   * so CPU and CUDA agree bit for bit), and its Y0 must be that β
+   * (rw_solver_new checks it, to 1e-9). LRS and Savioja use surface_R
+   * (frequency independent). */
   const struct RwAdmittance *surface_Y;
   double time_step_s;             /* 1/fs of the grid; needed with branches in surface_Y */
   RwBoundary boundary;
