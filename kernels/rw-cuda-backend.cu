@@ -808,7 +808,7 @@ rw_branch_setup (RwCudaState *st, const RwSolverSetup *setup, bool *&listed, RwE
   for (size_t s = 0; s < g->n_surfaces; s++)
     M_max = std::max (M_max, M[s]);
   st->n_bn = n_nodes;
-  st->n_bstates = n_states = (size_t) M_max * n_nodes;
+  n_states = (size_t) M_max * n_nodes;
   ok = ok && RW_CUDA (cudaMalloc ((void **) &st->b_M, ns * sizeof (int)))
        && RW_CUDA (cudaMemcpy (st->b_M, M, ns * sizeof (int), cudaMemcpyHostToDevice))
        && RW_CUDA (cudaMalloc (&st->b_beta, ns * sizeof (double)))

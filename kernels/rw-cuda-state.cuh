@@ -90,7 +90,7 @@ struct RwCudaState
    * s · 4 · RW_ADM_MAX_BRANCHES) and energy weights (2 per branch), all in
    * the arithmetic type (en: double), and the states v, q */
   RwBranchNode *bn;
-  size_t n_bn, n_bstates;
+  size_t n_bn;
   int *b_M;
   void *b_beta, *b_coef, *bv, *bq;
   double *b_en;

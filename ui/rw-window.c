@@ -332,7 +332,7 @@ update_legend (RwWindow *self)
       g_autofree char *css = NULL;
       GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
       GtkWidget *swatch = gtk_label_new ("  ");
-      GtkWidget *label = gtk_label_new (g_str_equal (m, "custom") ? _("custom R") : m);
+      GtkWidget *label = gtk_label_new (g_str_equal (m, "custom") ? _("custom (R or α per band)") : m);
 
       rw_room_view_material_color (self->project, m, &c);
       css = g_strdup_printf ("label { background-color: rgb(%d,%d,%d); border-radius: 3px; min-width: 14px; }",

@@ -425,7 +425,7 @@ check_edits_with_results (void)
   GtkSpinButton *fmax = GTK_SPIN_BUTTON (gtk_widget_get_template_child (GTK_WIDGET (ctx.win), RW_TYPE_WINDOW,
                                                                         "fmax_spin"));
   const char *mat = lib != NULL && lib->n > 0 ? lib->items[lib->n - 1].name : NULL;
-  const char *custom = _("custom R");
+  const char *custom = _("custom (R or α per band)");
 
   RW_CHECK (rw_results_view_get_output (RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win))) != NULL,
             "results are shown");
