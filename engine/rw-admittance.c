@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rw-i18n.h"
+#include "rw-scheme.h"
 #include "rw-materials.h"
 
 RwAdmittance
@@ -1106,4 +1107,15 @@ rw_admittance_fit_csv (const char *path, int n_bands_fit,
   free (s.f);
   free (s.Y);
   return ok;
+}
+
+double
+rw_admittance_branch_table (const RwAdmittance *a, double k, double *coef, double *dh_fh)
+{
+  for (int m = 0; m < a->n_branches; m++)
+    {
+      const RwBranchCoef c = rw_branch_coef (a->branch[m].D, a->branch[m].E, a->branch[m].F, k);
+      rw_branch_coef_f64 (&c, coef + 4 * m, dh_fh + 2 * m);
+    }
+  return rw_branch_beta_f64 (a->Y0, coef, a->n_branches);
 }

@@ -35,6 +35,10 @@
 #include <stddef.h>
 #include "rw-error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define RW_ADM_N_BANDS 8            /* 63 Hz … 8 kHz, rw_octave_centres_hz */
 #define RW_ADM_MAX_BRANCHES 12      /* PFFDTD's limit too */
 
@@ -108,6 +112,16 @@ bool rw_admittance_fit_alpha (const double alpha[RW_ADM_N_BANDS], int n_bands_fi
 bool rw_admittance_fit_csv (const char *path, int n_bands_fit,
                             RwAdmittance *out, RwFitReport *report, RwError *err);
 
+/* A frequency-dependent surface's table, as every backend gives it to
+ * rw_update_fv_branches (rw-scheme.h): its branches' rounded coefficients
+ * (coef, 4 per branch) and their energy weights (dh_fh, 2 per branch),
+ * for time step k in seconds; returns Y0 + Σ b rounded up. */
+double rw_admittance_branch_table (const RwAdmittance *a, double k, double *coef, double *dh_fh);
+
 /* The number of octave bands a simulation valid up to fmax_hz fits: those
  * whose centre is ≤ fmax_hz, plus one (at most 8, at least 2). */
 int rw_admittance_bands_for_fmax (double fmax_hz);
+
+#ifdef __cplusplus
+}
+#endif

@@ -373,14 +373,8 @@ build_branches (CpuState *st, RwError *err)
       st->surf_coef[s] = off;
       if (a->n_branches == 0)
         continue;
-      for (int m = 0; m < a->n_branches; m++)
-        {
-          RwBranchCoef c = rw_branch_coef (a->branch[m].D, a->branch[m].E, a->branch[m].F,
-                                           su->time_step_s);
-          rw_branch_coef_f64 (&c, st->coef_f64 + 4 * (off + m), st->en_f64 + 2 * (off + m));
-        }
-      st->beta_f64[s] = rw_branch_beta_f64 (a->Y0, st->coef_f64 + 4 * off, a->n_branches);
-      st->beta_f32[s] = (float) st->beta_f64[s];   /* not used by branch nodes (in double) */
+      st->beta_f64[s] = rw_admittance_branch_table (a, su->time_step_s, st->coef_f64 + 4 * off,
+                                         st->en_f64 + 2 * off);
       off += (size_t) a->n_branches;
     }
   size_t n_state = 0;
@@ -566,7 +560,7 @@ cpu_create (const RwSolverSetup *setup, RwError *err)
   for (size_t s = 0; s < g->n_surfaces; s++)
     {
       double R = setup->surface_R[s];
-      double beta = R > -1.0 ? (1.0 - R) / (1.0 + R) : 0.0;   /* R = −1: Savioja only */
+      double beta = rw_beta_of_R (R);
       st->beta_f64[s] = beta;
       st->R_f64[s] = R;
       st->beta_f32[s] = (float) beta;

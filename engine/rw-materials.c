@@ -529,11 +529,12 @@ map_relative (const char *map_path, const char *file)
 }
 
 /* One map-file entry (a material name, {"R": r}, {"alpha": a or [8]},
- * {"impedance_csv": file}) → R, model and label. */
+ * {"impedance_csv": file}) → R, label and, when `fit` (the caller wants
+ * the models), the model; a CSV is fitted either way (its R is the fit's). */
 static bool
 map_entry (const RwMaterialLibrary *lib, const char *map_path, const char *key,
-           struct json_object *val, double fmax_hz, int n_bands, double *R, RwSurfaceModel *m,
-           char **label, RwError *err)
+           struct json_object *val, double fmax_hz, int n_bands, bool fit, double *R,
+           RwSurfaceModel *m, char **label, RwError *err)
 {
   if (json_object_is_type (val, json_type_string))
     {
@@ -543,7 +544,7 @@ map_entry (const RwMaterialLibrary *lib, const char *map_path, const char *key,
                         map_path, key, json_object_get_string (val));
       *R = rw_reflection_from_statistical_alpha (rw_material_alpha_for_fmax (mat, fmax_hz));
       *label = strdup (mat->name);
-      return model_from_alpha (mat->alpha, n_bands, m, err)
+      return !fit || model_from_alpha (mat->alpha, n_bands, m, err)
              || rw_fail_prefix (err, _("%s: surface \"%s\""), map_path, key);
     }
   if (!json_object_is_type (val, json_type_object))
@@ -597,7 +598,7 @@ map_entry (const RwMaterialLibrary *lib, const char *map_path, const char *key,
           *label = printf_dup ("alpha = %g", x);
         }
       *R = rw_reflection_from_statistical_alpha (alpha_mean_for_fmax (alpha, fmax_hz));
-      return model_from_alpha (alpha, n_bands, m, err)
+      return !fit || model_from_alpha (alpha, n_bands, m, err)
              || rw_fail_prefix (err, _("%s: surface \"%s\""), map_path, key);
     }
   if (!json_object_is_type (csv, json_type_string))
@@ -702,7 +703,8 @@ rw_materials_assign_models (const RwMaterialLibrary *lib, const RwMesh *mesh,
             }
           double R = NAN;
           char *label = NULL;
-          if (!map_entry (lib, map_path, key, val, fmax_hz, n_bands, &R, MODEL (s), &label, err))
+          if (!map_entry (lib, map_path, key, val, fmax_hz, n_bands, models_out != NULL, &R, MODEL (s),
+                          &label, err))
             {
               free (label);
               json_object_put (root);

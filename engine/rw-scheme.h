@@ -157,6 +157,14 @@ rw_branch_beta_f64 (double Y0, const double *coef, int M)
   return (long double) r < s ? nextafter (r, INFINITY) : r;
 }
 
+/* The β of a frequency-independent surface of reflection factor R, as
+ * every backend computes it (R = −1: 0, Savioja only). */
+static inline double
+rw_beta_of_R (double R)
+{
+  return R > -1.0 ? (1.0 - R) / (1.0 + R) : 0.0;
+}
+
 /* Per-surface coefficients, precomputed on the host once. */
 typedef struct {
   double R;       /* reflection factor */

@@ -752,20 +752,8 @@ rw_branch_setup (RwCudaState *st, const RwSolverSetup *setup, bool *&listed, RwE
   if (setup->boundary != RW_BOUNDARY_FV)
     return true;
   /* listed: frequency-dependent surfaces, and nodes whose absorbing area
-   * is not their face count (sloped and curved surfaces) */
-  bool any = false;
-  for (size_t s = 0; setup->surface_Y != NULL && s < g->n_surfaces && !any; s++)
-    any = setup->surface_Y[s].n_branches > 0;
-  if (!any && g->area != NULL)
-    {
-      size_t rank = 0;
-      const size_t n = g->nx * g->ny * g->nz;
-      for (size_t i = 0; i < n && !any; i++)
-        if (g->K[i] > 0 && g->K[i] < 6)
-          any = rw_grid_node_area_corrected (g, rank++, g->K[i]);
-    }
-  if (!any)
-    return true;
+   * is not their face count (sloped and curved surfaces): the node list
+   * says whether there are any */
   /* coefficients and β in double for every precision (the node's update
    * is in double: rw-scheme.h); the states in the arithmetic type */
   const size_t a = setup->precision == RW_PRECISION_F64 ? sizeof (double) : sizeof (float);
@@ -780,28 +768,26 @@ rw_branch_setup (RwCudaState *st, const RwSolverSetup *setup, bool *&listed, RwE
     rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
   for (size_t s = 0; ok && s < g->n_surfaces; s++)
     {
-      const double R = setup->surface_R[s];
       /* a frequency-independent surface: the β of the CPU backend */
-      bd[s] = R > -1.0 ? (1.0 - R) / (1.0 + R) : 0.0;
-      if (setup->surface_Y == NULL)
+      bd[s] = rw_beta_of_R (setup->surface_R[s]);
+      if (setup->surface_Y == NULL || setup->surface_Y[s].n_branches == 0)
         continue;
       const RwAdmittance *y = &setup->surface_Y[s];
       M[s] = y->n_branches;
-      listed[s] = y->n_branches > 0;
-      for (int m = 0; m < y->n_branches; m++)
-        {
-          const RwBranchCoef c = rw_branch_coef (y->branch[m].D, y->branch[m].E, y->branch[m].F,
-                                                 setup->time_step_s);
-          double *w = en + s * 2 * RW_ADM_MAX_BRANCHES + 2 * m;
-          rw_branch_coef_f64 (&c, cd + s * per + 4 * m, w);
-        }
-      if (y->n_branches > 0)
-        {
-          bd[s] = rw_branch_beta_f64 (y->Y0, cd + s * per, y->n_branches);
-        }
+      listed[s] = true;
+      bd[s] = rw_admittance_branch_table (y, setup->time_step_s, cd + s * per,
+                               en + s * 2 * RW_ADM_MAX_BRANCHES);
     }
   size_t n_nodes = 0, n_states = 0;
   ok = ok && rw_cuda_branch_nodes (g, M, true, st->nx, &nodes, &n_nodes, &n_states, err);
+  if (ok && n_nodes == 0)
+    {
+      /* nothing listed: the main kernels alone */
+      free (listed);
+      listed = NULL;
+      free (M), free (cd), free (bd), free (en);
+      return true;
+    }
   /* branch-major states (rw-cuda-branches.cu): the most branches of any
    * surface, for every node */
   int M_max = 0;

@@ -6,6 +6,7 @@
 
 #include "rw-cuda-items.h"
 #include "rw-i18n.h"
+#include "rw-scheme.h"
 
 #define RW_TAIL_WAVES 4         /* single steps: waves of items at the end cut into quarters */
 #define RW_TB_TAIL_WAVES 2      /* two-step passes: the same */
@@ -260,7 +261,7 @@ add_slot (double *slot_R, double *slot_beta, int *ns, double R, RwError *err)
       return -1;
     }
   slot_R[*ns] = R;
-  slot_beta[*ns] = R > -1.0 ? (1.0 - R) / (1.0 + R) : 0.0;
+  slot_beta[*ns] = rw_beta_of_R (R);
   return (*ns)++;
 }
 

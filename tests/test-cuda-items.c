@@ -207,6 +207,19 @@ check_quarter_tail (void)
   rw_cuda_items_clear (&out);
 }
 
+/* K cycling 0 … 6 over the cells, boundary cells on surfaces 0 … 3 in
+ * turn (the grid check_pack and check_branch_nodes pack). */
+static RwGrid
+cycling_grid (size_t nx, size_t ny, size_t nz, uint8_t *K, uint16_t *surface)
+{
+  for (size_t i = 0; i < nx * ny * nz; i++)
+    {
+      K[i] = (uint8_t) (i % 7);
+      surface[i] = K[i] > 0 && K[i] < 6 ? (uint16_t) (i % 4) : RW_NO_SURFACE;
+    }
+  return (RwGrid) { .nx = nx, .ny = ny, .nz = nz, .K = K, .surface = surface, .n_surfaces = 4 };
+}
+
 static void
 check_pack (void)
 {
@@ -214,12 +227,7 @@ check_pack (void)
   uint8_t K[nx * ny * nz];
   uint16_t surface[nx * ny * nz];
   const double R[4] = { 0.5, 0.9, 0.5, -0.2 };   /* surfaces 0 and 2 share a slot */
-  for (int i = 0; i < nx * ny * nz; i++)
-    {
-      K[i] = (uint8_t) (i % 7);
-      surface[i] = K[i] > 0 && K[i] < 6 ? (uint16_t) (i % 4) : RW_NO_SURFACE;
-    }
-  RwGrid g = { .nx = nx, .ny = ny, .nz = nz, .K = K, .surface = surface, .n_surfaces = 4 };
+  RwGrid g = cycling_grid (nx, ny, nz, K, surface);
   uint8_t cells[pitch * ny * nz];
   double slot_R[RW_CUDA_MAX_SLOTS], slot_beta[RW_CUDA_MAX_SLOTS];
   int n_slots = -1, list_slot = 7;
@@ -283,12 +291,7 @@ check_branch_nodes (void)
   const double R[4] = { 0.5, 0.5, 0.9, 0.5 };
   const bool listed[4] = { false, true, false, true };
   const int M[4] = { 0, 3, 0, 5 };
-  for (int i = 0; i < nx * ny * nz; i++)
-    {
-      K[i] = (uint8_t) (i % 7);
-      surface[i] = K[i] > 0 && K[i] < 6 ? (uint16_t) (i % 4) : RW_NO_SURFACE;
-    }
-  RwGrid g = { .nx = nx, .ny = ny, .nz = nz, .K = K, .surface = surface, .n_surfaces = 4 };
+  RwGrid g = cycling_grid (nx, ny, nz, K, surface);
   uint8_t cells[pitch * ny * nz];
   double slot_R[RW_CUDA_MAX_SLOTS], slot_beta[RW_CUDA_MAX_SLOTS];
   int n_slots = -1, list_slot = -2;
