@@ -642,7 +642,7 @@ rw_cuda_branch_bytes (const RwSolverSetup *setup)
   if (M == 0)
     return 0;
   const size_t a = setup->precision == RW_PRECISION_F64 ? sizeof (double) : sizeof (float);
-  return g->n_boundary * (sizeof (RwBranchNode) + 2 * M * a)
+  return g->n_boundary * (sizeof (RwBranchNode) + 2 * M * a + rw_elem_bytes (setup->precision))
          + g->n_surfaces * (sizeof (int) + sizeof (double) + RW_ADM_MAX_BRANCHES * 6 * sizeof (double));
 }
 
@@ -794,6 +794,7 @@ rw_branch_setup (RwCudaState *st, const RwSolverSetup *setup, bool *&listed, RwE
   for (size_t s = 0; s < g->n_surfaces; s++)
     M_max = std::max (M_max, M[s]);
   st->n_bn = n_nodes;
+  st->b_m_max = M_max;
   n_states = (size_t) M_max * n_nodes;
   ok = ok && RW_CUDA (cudaMalloc ((void **) &st->b_M, ns * sizeof (int)))
        && RW_CUDA (cudaMemcpy (st->b_M, M, ns * sizeof (int), cudaMemcpyHostToDevice))
@@ -812,7 +813,10 @@ rw_branch_setup (RwCudaState *st, const RwSolverSetup *setup, bool *&listed, RwE
        && RW_CUDA (cudaMalloc (&st->bv, (n_states + 1) * a))
        && RW_CUDA (cudaMalloc (&st->bq, (n_states + 1) * a))
        && RW_CUDA (cudaMemset (st->bv, 0, (n_states + 1) * a))
-       && RW_CUDA (cudaMemset (st->bq, 0, (n_states + 1) * a));
+       && RW_CUDA (cudaMemset (st->bq, 0, (n_states + 1) * a))
+       /* p⁻ of each node: the fields start at zero */
+       && RW_CUDA (cudaMalloc (&st->bp, (n_nodes + 1) * st->elem))
+       && RW_CUDA (cudaMemset (st->bp, 0, (n_nodes + 1) * st->elem));
   free (M);
   free (cd);
   free (bd);
@@ -1038,6 +1042,7 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
    * sure of it rather than rely on it */
   if (!RW_CUDA (cudaMemsetAsync (st->p, 0, st->n * st->elem, st->stream))
       || !RW_CUDA (cudaMemsetAsync (st->q, 0, st->n * st->elem, st->stream))
+      || (st->n_bn > 0 && !RW_CUDA (cudaMemsetAsync (st->bp, 0, st->n_bn * st->elem, st->stream)))
       || !RW_CUDA (cudaStreamSynchronize (st->stream)))
     goto fail;
   ok = true;
@@ -1270,6 +1275,7 @@ rw_cuda_destroy (void *state)
   cudaFree (st->b_en);
   cudaFree (st->bv);
   cudaFree (st->bq);
+  cudaFree (st->bp);
   cudaFree (st->slice);
   cudaFree (st->rcv_cells);
   cudaFree (st->rcv_dev);
@@ -1347,7 +1353,8 @@ rw_cuda_debug_write_field (void *state, const double *p, const double *p_prev, R
            && RW_CUDA (cudaStreamSynchronize (st->stream));
     }
   free (tmp);
-  return ok;
+  /* the listed nodes keep their p⁻ apart (rw-cuda-branches.cu) */
+  return ok && rw_cuda_branch_gather (st, err);
 }
 
 extern "C" int

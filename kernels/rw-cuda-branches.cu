@@ -3,22 +3,27 @@
  * admittances (rw-scheme.h, rw_update_fv_branches; rw-admittance.h) on the
  * GPU.
  *
- * The main kernels leave these nodes alone (their cells carry the list
- * slot: rw_node_update returns p⁻, so the stored value does not change);
- * after each step this kernel updates them from the list built on the host
- * (rw_cuda_branch_nodes): one thread a node, the six neighbours of the
- * field at time n (untouched by the step, which writes the other array),
- * p⁻ still in place, the node's branch states, and the same node update as
- * the CPU backend — so fp64 agrees with it bit for bit. fp16 storage
- * computes in fp32 with fp32 states.
+ * The main kernels store the neighbour sum of these nodes (their cells
+ * carry the list slot: rw_node_update returns the sum, in the order of the
+ * CPU backend); after each step this kernel updates them from the list
+ * built on the host (rw_cuda_branch_nodes): one thread a node, that sum,
+ * the node's p at time n, its p⁻ (kept per node in st->bp, in the storage
+ * type: the main kernel wrote the sum over it), its branch states, and the
+ * same node update as the CPU backend — so fp64 agrees with it bit for bit
+ * (the sum is stored exactly; fp32 too, fp16 rounds it to storage). fp16
+ * storage computes in fp32 with fp32 states.
  *
  * States are stored branch-major (branch m of node k at m · n_nodes + k),
  * so that a warp's 32 nodes read and write each branch's states in whole
- * cache lines. Bytes per node and step: the node (16), seven field values
- * and the stored one, 2 M states read and written (M the branches of its
- * surface: 16 M in fp32) — the cost of frequency-dependent surfaces and
- * sloped ones, paid only at their nodes. The two-step passes of fp32 (variant 13) cannot interleave
- * this kernel, so rooms with such nodes run single steps of variant 5. */
+ * cache lines. Bytes per node and step: the node (16), the sum and p (one
+ * scattered sector each), p⁻ read and written, 2 M states read and written
+ * (M the branches of its surface: 16 M in fp32) — the cost of
+ * frequency-dependent surfaces and sloped ones, paid only at their nodes.
+ * Reading the six neighbours here instead (four more scattered sectors a
+ * node) cost fp16 storage 11.1 % of the hall's throughput with six library
+ * materials (docs/PERFORMANCE.md). The two-step passes of fp32 (variant
+ * 13) cannot interleave this kernel, so rooms with such nodes run single
+ * steps of variant 5. */
 #include <algorithm>
 
 #include "rw-cuda-state.cuh"
@@ -39,29 +44,66 @@ rw_fvb (int K, double S, double p, double s, double pp, double b, int M, const d
   return rw_update_fv_branches_f64 (K, S, p, s, pp, b, M, c, v, q, stride);
 }
 
-template <typename S, typename A>
-__global__ void
-rw_kernel_branches (const S *__restrict__ p, S *__restrict__ q,
-                    const RwBranchNode *__restrict__ nodes, size_t n_nodes,
+/* One thread a node. The kernel waits on memory latency, not bandwidth
+ * (ncu on the hall with six library materials, fp16 storage: 51 % of the
+ * DRAM throughput, 264 MB in 107 µs), so the loads that need only the
+ * node's position k — its states and p⁻ — are issued first, beside the
+ * node's own, and only p and the sum wait for the node's cell index.
+ * MB ≥ m_max (the most branches of any surface) is a compile-time bound,
+ * so the states live in registers; a surface with fewer branches runs the
+ * update over MB with the zero coefficients of its unused ones (the host's
+ * table is zeroed beyond them), which adds +0 to every sum and leaves its
+ * result bit for bit as over M[s], and writes back only its own. Up to
+ * four branches the registers are held to 64 (eight blocks an SM: 72
+ * registers left room for seven; no spills); beyond, a bound spills. */
+template <typename S, typename A, int MB>
+__global__ void __launch_bounds__ (128, MB <= 4 ? 8 : 1)
+rw_kernel_branches (const S *__restrict__ p, S *__restrict__ q, S *__restrict__ pm,
+                    const RwBranchNode *__restrict__ nodes, size_t n_nodes, int m_max,
                     const int *__restrict__ M, const double *__restrict__ beta,
                     const double *__restrict__ coef, A *__restrict__ sv, A *__restrict__ sq,
-                    size_t sy, size_t sz, int step, int *__restrict__ bad)
+                    int step, int *__restrict__ bad)
 {
   const size_t k = blockIdx.x * (size_t) blockDim.x + threadIdx.x;
   if (k >= n_nodes)
     return;
+  A v[MB], w[MB];
+#pragma unroll
+  for (int m = 0; m < MB; m++)
+    {
+      v[m] = m < m_max ? sv[m * n_nodes + k] : (A) 0;
+      w[m] = m < m_max ? sq[m * n_nodes + k] : (A) 0;
+    }
+  const A pp = (A) rw_ld (pm, k);
   const RwBranchNode nd = nodes[k];
   const size_t i = (size_t) nd.i;
   const int K = nd.K, s = nd.surface;
-  /* the neighbour sum in the order of rw_node_update and the CPU backend */
-  const A sum = (((((A) rw_ld (p, i - 1) + (A) rw_ld (p, i + 1)) + (A) rw_ld (p, i - sy))
-                  + (A) rw_ld (p, i + sy)) + (A) rw_ld (p, i - sz)) + (A) rw_ld (p, i + sz);
-  const A v = (A) rw_fvb (K, (double) nd.area, (double) rw_ld (p, i), (double) sum,
-                          (double) rw_ld (q, i), beta[s], M[s],
-                          coef + (size_t) s * 4 * RW_ADM_MAX_BRANCHES, sv + k, sq + k, n_nodes);
-  rw_st (q, i, v);
-  if (!rw_stored_finite (v, q))
+  const S centre = p[i];
+  const A r = (A) rw_fvb (K, (double) nd.area, (double) (A) rw_ld (p, i), (double) (A) rw_ld (q, i),
+                          (double) pp, beta[s], MB, coef + (size_t) s * 4 * RW_ADM_MAX_BRANCHES,
+                          v, w, 1);
+  const int Ms = M[s];
+#pragma unroll
+  for (int m = 0; m < MB; m++)
+    if (m < Ms)
+      {
+        sv[m * n_nodes + k] = v[m];
+        sq[m * n_nodes + k] = w[m];
+      }
+  pm[k] = centre;
+  rw_st (q, i, r);
+  if (!rw_stored_finite (r, q))
     atomicMin (bad, step);
+}
+
+template <typename S>
+__global__ void
+rw_kernel_branch_gather (const S *__restrict__ q, S *__restrict__ pm,
+                         const RwBranchNode *__restrict__ nodes, size_t n_nodes)
+{
+  const size_t k = blockIdx.x * (size_t) blockDim.x + threadIdx.x;
+  if (k < n_nodes)
+    pm[k] = q[nodes[k].i];
 }
 
 template <typename A>
@@ -91,34 +133,72 @@ rw_kernel_branch_energy (const RwBranchNode *__restrict__ nodes, size_t n_nodes,
     atomicAdd (total, e);
 }
 
+/* The kernel for a precision and branch bound MB. */
+template <int MB>
+static void
+rw_launch_branches_mb (RwCudaState *st, int step, unsigned blocks)
+{
+  if (st->precision == RW_PRECISION_F64)
+    rw_kernel_branches<double, double, MB><<<blocks, 128, 0, st->stream>>> (
+      (const double *) st->p, (double *) st->q, (double *) st->bp, st->bn, st->n_bn, st->b_m_max,
+      st->b_M, (const double *) st->b_beta, (const double *) st->b_coef, (double *) st->bv,
+      (double *) st->bq, step, st->bad);
+  else if (st->precision == RW_PRECISION_F16)
+    rw_kernel_branches<__half, float, MB><<<blocks, 128, 0, st->stream>>> (
+      (const __half *) st->p, (__half *) st->q, (__half *) st->bp, st->bn, st->n_bn, st->b_m_max,
+      st->b_M, (const double *) st->b_beta, (const double *) st->b_coef, (float *) st->bv,
+      (float *) st->bq, step, st->bad);
+  else
+    rw_kernel_branches<float, float, MB><<<blocks, 128, 0, st->stream>>> (
+      (const float *) st->p, (float *) st->q, (float *) st->bp, st->bn, st->n_bn, st->b_m_max,
+      st->b_M, (const double *) st->b_beta, (const double *) st->b_coef, (float *) st->bv,
+      (float *) st->bq, step, st->bad);
+}
+
 void
 rw_cuda_launch_branches (RwCudaState *st, int step)
 {
   if (st->n_bn == 0)
     return;
   const unsigned blocks = (unsigned) ((st->n_bn + 127) / 128);
-  const size_t sy = st->nx, sz = st->nx * st->ny;
-  if (st->precision == RW_PRECISION_F64)
-    rw_kernel_branches<double, double><<<blocks, 128, 0, st->stream>>> (
-      (const double *) st->p, (double *) st->q, st->bn, st->n_bn, st->b_M,
-      (const double *) st->b_beta, (const double *) st->b_coef, (double *) st->bv,
-      (double *) st->bq, sy, sz, step, st->bad);
-  else if (st->precision == RW_PRECISION_F16)
-    rw_kernel_branches<__half, float><<<blocks, 128, 0, st->stream>>> (
-      (const __half *) st->p, (__half *) st->q, st->bn, st->n_bn, st->b_M,
-      (const double *) st->b_beta, (const double *) st->b_coef, (float *) st->bv, (float *) st->bq,
-      sy, sz, step, st->bad);
+  static_assert (RW_ADM_MAX_BRANCHES <= 12, "the branch kernel's bounds stop at 12");
+  if (st->b_m_max <= 1)
+    rw_launch_branches_mb<1> (st, step, blocks);
+  else if (st->b_m_max <= 2)
+    rw_launch_branches_mb<2> (st, step, blocks);
+  else if (st->b_m_max <= 4)
+    rw_launch_branches_mb<4> (st, step, blocks);
+  else if (st->b_m_max <= 8)
+    rw_launch_branches_mb<8> (st, step, blocks);
   else
-    rw_kernel_branches<float, float><<<blocks, 128, 0, st->stream>>> (
-      (const float *) st->p, (float *) st->q, st->bn, st->n_bn, st->b_M,
-      (const double *) st->b_beta, (const double *) st->b_coef, (float *) st->bv, (float *) st->bq,
-      sy, sz, step, st->bad);
+    rw_launch_branches_mb<12> (st, step, blocks);
   const cudaError_t e = cudaGetLastError ();
   if (e != cudaSuccess && st->launch_error == cudaSuccess)
     {
       st->launch_error = e;
       st->launch_what = _("the launch of the branch kernel");
     }
+}
+
+bool
+rw_cuda_branch_gather (RwCudaState *st, RwError *err)
+{
+  if (st->n_bn == 0)
+    return true;
+  const unsigned blocks = (unsigned) ((st->n_bn + 127) / 128);
+  if (st->precision == RW_PRECISION_F64)
+    rw_kernel_branch_gather<double><<<blocks, 128, 0, st->stream>>> (
+      (const double *) st->q, (double *) st->bp, st->bn, st->n_bn);
+  else if (st->precision == RW_PRECISION_F16)
+    rw_kernel_branch_gather<__half><<<blocks, 128, 0, st->stream>>> (
+      (const __half *) st->q, (__half *) st->bp, st->bn, st->n_bn);
+  else
+    rw_kernel_branch_gather<float><<<blocks, 128, 0, st->stream>>> (
+      (const float *) st->q, (float *) st->bp, st->bn, st->n_bn);
+  cudaError_t e = cudaGetLastError ();
+  if (e == cudaSuccess)
+    e = cudaStreamSynchronize (st->stream);
+  return rw_cuda_ok (e, err, _("the copy of the boundary nodes' previous values"));
 }
 
 void

@@ -101,9 +101,11 @@ rw_node_update (uint8_t c, A centre, A xm, A xp, A ym, A yp, A zm, A zp, A prev,
     return rw_air (sum, prev);
   const int slot = RW_CELL_SLOT (c);
   if (BND == RW_BOUNDARY_FV)
-    /* a frequency-dependent node keeps p⁻ here: the branch kernel
-     * (rw-cuda-branches.cu) writes it after the step */
-    return slot == slots.list_slot ? prev : rw_fv (K, centre, sum, prev, (A) slots.beta[slot]);
+    /* a listed node (frequency-dependent or area-corrected) stores its
+     * neighbour sum here, which the branch kernel (rw-cuda-branches.cu)
+     * reads and overwrites with p⁺ after the step: it then reads one cell
+     * instead of seven (p⁻ it keeps itself) */
+    return slot == slots.list_slot ? sum : rw_fv (K, centre, sum, prev, (A) slots.beta[slot]);
   int mask = 0;
   mask |= (RW_CELL_K (__ldg (cell + i - sx)) != 0) << 0;
   mask |= (RW_CELL_K (__ldg (cell + i + sx)) != 0) << 1;

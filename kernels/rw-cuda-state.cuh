@@ -91,8 +91,10 @@ struct RwCudaState
    * the arithmetic type (en: double), and the states v, q */
   RwBranchNode *bn;
   size_t n_bn;
+  int b_m_max;                  /* the most branches of any surface */
   int *b_M;
   void *b_beta, *b_coef, *bv, *bq;
+  void *bp;                     /* p⁻ of each listed node, in the storage type */
   double *b_en;
   cudaError_t launch_error;     /* the first failed launch since the last check … */
   const char *launch_what;      /* … and which it was (rw_launched) */
@@ -103,6 +105,9 @@ struct RwCudaState
 /* After each step of the main kernel: the branch nodes (reads st->p,
  * writes st->q); and their stored energy added to *total (device). */
 void rw_cuda_launch_branches (RwCudaState *st, int step);
+/* Each listed node's p⁻ (st->bp) from st->q, after the field was written
+ * from outside the steps (rw_cuda_debug_write_field). */
+bool rw_cuda_branch_gather (RwCudaState *st, RwError *err);
 void rw_cuda_branch_energy (RwCudaState *st, double *total);
 
 /* The discrete energy of the current field pair and the sum of p

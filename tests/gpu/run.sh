@@ -10,9 +10,9 @@
 #                                      table, sanitizers on the first)
 #   tests/gpu/run.sh sass PATTERN     (machine code of matching kernels)
 #   tests/gpu/run.sh long             (build and the long runs only)
-#   tests/gpu/run.sh bands            (build, the frequency-dependent checks:
-#                                      cuda-vs-cpu, the decay per band on
-#                                      CUDA, and the hall's surface models)
+#   tests/gpu/run.sh bands            (build, the GPU tests, the decay per
+#                                      band on CUDA, and the hall's surface
+#                                      models)
 #
 # The GPU machine has no Assimp, libsndfile, libsamplerate, json-c or
 # cairo: when .carry/sysroot exists (Debian packages unpacked with dpkg -x,
@@ -182,15 +182,34 @@ bands_bench () {
   done
   grep -h "^# surface\|^surfaces" "$LOGS/bench-hall-bands.txt" | sort -u | head -10
 }
+GPU_TESTS="cuda-vs-cpu cuda-every-cell-written cuda-two-step-passes cuda-strategies-agree cuda-autotune-cache"
 if [ "$QUICK" = bands ]; then
-  meson test -C "$B" --print-errorlogs cuda-vs-cpu cuda-every-cell-written > "$LOGS/tests.log" 2>&1
-  TEST_RC=$?
-  grep -E "^ *[0-9]+/[0-9]+ " "$LOGS/tests.log"
-  "$B/tests/test-cuda-vs-cpu" 2>&1 | grep -E "FAIL|frequency-dependent|fp64" | head -20
-  RW_DECAY_BACKEND=cuda RW_DECAY_FMAX=1000 timeout 300 "$B/tests/test-sim-decay-bands" > "$LOGS/decay-bands.txt" 2>&1
-  note "sim-decay-bands cuda 1 kHz: rc $? $(grep -c FAIL "$LOGS/decay-bands.txt") failed checks"
-  grep -E "FAIL|Hz:|box|T30 125" "$LOGS/decay-bands.txt" | head -12
-  bands_bench
+  TEST_RC=0
+  # RW_PROFILE_ONLY=1: the profile below alone
+  if [ "${RW_PROFILE_ONLY:-0}" != 1 ]; then
+    meson test -C "$B" --print-errorlogs $GPU_TESTS > "$LOGS/tests.log" 2>&1
+    TEST_RC=$?
+    grep -E "^ *[0-9]+/[0-9]+ " "$LOGS/tests.log"
+    "$B/tests/test-cuda-vs-cpu" 2>&1 | grep -E "FAIL|frequency-dependent|fp64" | head -20
+    RW_DECAY_BACKEND=cuda RW_DECAY_FMAX=1000 timeout 300 "$B/tests/test-sim-decay-bands" > "$LOGS/decay-bands.txt" 2>&1
+    note "sim-decay-bands cuda 1 kHz: rc $? $(grep -c FAIL "$LOGS/decay-bands.txt") failed checks"
+    grep -E "FAIL|Hz:|box|T30 125" "$LOGS/decay-bands.txt" | head -12
+    bands_bench
+  fi
+  # RW_PROFILE=1: ncu on the branch kernel and the main kernel of the hall
+  # with six library materials (fp16 storage and fp32): time, DRAM bytes
+  if [ "${RW_PROFILE:-0}" = 1 -o "${RW_PROFILE_ONLY:-0}" = 1 ] && command -v ncu > /dev/null; then
+    for prec in f16 f32; do
+      timeout 240 ncu --kernel-name regex:"rw_kernel_(branches|air|async)" --launch-skip 4 --launch-count 4 \
+        --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
+        --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
+        "$B/tests/bench-cuda" --room hall --cells "$CELLS" --surfaces bands --kernel production \
+        --precision $prec --steps 6 > "$LOGS/ncu-bands-$prec.txt" 2>&1
+      note "ncu bands $prec: rc $?"
+      grep -E "^  rw_kernel|Duration|DRAM Throughput|L2 Hit|L1/TEX Hit|dram__bytes|gpu__time|Achieved Occupancy" \
+        "$LOGS/ncu-bands-$prec.txt" | head -40
+    done
+  fi
   echo
   echo "================ GPU summary ================"
   cat "$LOGS/gpu.txt" "$SUMMARY"
@@ -201,7 +220,6 @@ fi
 
 # ------------------------------------------------------------------ tests
 if [ "$QUICK" != long ]; then
-GPU_TESTS="cuda-vs-cpu cuda-every-cell-written cuda-two-step-passes cuda-strategies-agree cuda-autotune-cache"
 meson test -C "$B" --print-errorlogs $GPU_TESTS solver-energy-lossless-f64 \
   solver-energy-lossless-f32 > "$LOGS/tests.log" 2>&1
 TEST_RC=$?
