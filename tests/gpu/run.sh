@@ -191,6 +191,13 @@ if [ "$QUICK" = bands ]; then
     TEST_RC=$?
     grep -E "^ *[0-9]+/[0-9]+ " "$LOGS/tests.log"
     "$B/tests/test-cuda-vs-cpu" 2>&1 | grep -E "FAIL|frequency-dependent|fp64" | head -20
+    # the branch kernel's reads and writes (cuda-vs-cpu runs it on the
+    # L-room and the hall in every precision)
+    if [ "${RW_SKIP_SANITIZER:-0}" != 1 ]; then
+      timeout 300 compute-sanitizer --tool memcheck --error-exitcode 99 "$B/tests/test-cuda-vs-cpu" \
+        > "$LOGS/sanitizer-memcheck-vs-cpu.log" 2>&1
+      note "compute-sanitizer memcheck cuda-vs-cpu: rc $? $(grep -E "ERROR SUMMARY" "$LOGS/sanitizer-memcheck-vs-cpu.log" | tr '\n' ' ')"
+    fi
     RW_DECAY_BACKEND=cuda RW_DECAY_FMAX=1000 timeout 300 "$B/tests/test-sim-decay-bands" > "$LOGS/decay-bands.txt" 2>&1
     note "sim-decay-bands cuda 1 kHz: rc $? $(grep -c FAIL "$LOGS/decay-bands.txt") failed checks"
     grep -E "FAIL|Hz:|box|T30 125" "$LOGS/decay-bands.txt" | head -12
