@@ -10,7 +10,11 @@
  *                materials panel, one band's α field edits that band of the
  *                selected surface only, and the α plot's model is refitted
  *                (the engine's fit of the new α, bit for bit); α = 1 in a
- *                band is reported as beyond a passive surface
+ *                band is reported as beyond a passive surface; two
+ *                surfaces of different materials selected plot two models
+ *                (each its material's fit) and mark the bands where they
+ *                differ, two of one material plot one; eight distinct α
+ *                selected plot six and say "+2 more"
  *   run-demo     the demo room (carpet, acoustic tile, plaster, glass,
  *                door) at fmax 500 Hz: the estimate counts the admittance
  *                branches' states, the run takes each surface's
@@ -453,6 +457,15 @@ check_edits_with_results (void)
 }
 
 
+/* The text of the materials panel's legend row `name` ("alpha-legend-0",
+ * …, "alpha-legend-more"), or NULL when there is none. */
+static const char *
+legend_text (RwMaterialsPanel *panel, const char *name)
+{
+  GtkWidget *w = find_named (GTK_WIDGET (panel), name);
+  return w != NULL && GTK_IS_LABEL (w) ? gtk_label_get_text (GTK_LABEL (w)) : NULL;
+}
+
 /* Surface 0 selected in the materials panel: its 500 Hz band's field set
  * to another α changes that band of surface 0 and nothing else, and the
  * plot's model is the engine's fit of the new α (refitted, not the old). */
@@ -509,17 +522,200 @@ check_band_edit (void)
    * surface absorbs in a diffuse field (rw_statistical_absorption's
    * maximum), so the band is limited and the panel says so under the plot. */
   GtkWidget *w2 = find_named (GTK_WIDGET (ctx.win), "alpha-band-2");
-  GtkLabel *fit_label = GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (panel), RW_TYPE_MATERIALS_PANEL,
-                                                                  "fit_label"));
   RW_CHECK (w2 != NULL && GTK_IS_SPIN_BUTTON (w2), "the 250 Hz α field");
   if (w2 == NULL || !GTK_IS_SPIN_BUTTON (w2))
     return;
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (w2), 1.0);
   RW_CHECK (rw_materials_panel_get_model (panel, &m1) && m1.fit.limited[2] && m1.fit.model_random[2] < 0.96,
             "250 Hz limited: model %.3f for the target 1", m1.fit.model_random[2]);
-  const char *note = gtk_label_get_text (fit_label);
-  RW_NOTE ("fit report: %s", note);
-  RW_CHECK (strstr (note, "\n250 Hz: α 1.00 ") != NULL, "the report names the limited 250 Hz band: %s", note);
+  const char *note = legend_text (panel, "alpha-legend-0");
+  RW_NOTE ("fit report: %s", note ? note : "(none)");
+  RW_CHECK (note != NULL && strstr (note, "\n250 Hz: α 1.00 ") != NULL,
+            "the legend names the limited 250 Hz band: %s", note ? note : "(none)");
+}
+
+/* Plot entry e is library material `name` on n_surfaces surfaces: its
+ * targets are the library row and its model α per band is the engine's
+ * own fit of that row over the project's bands, bit for bit. */
+static void
+check_entry_is_material (RwProject *p, const RwMaterialsPlotEntry *e, const char *name, guint n_surfaces)
+{
+  const RwMaterial *m = rw_materials_find (rw_project_get_library (p), name);
+  RwAdmittance Y;
+  RwFitReport rep;
+  RwError err = { 0 };
+
+  RW_CHECK (m != NULL, "“%s” is a library material", name);
+  RW_CHECK (g_str_equal (e->material, name), "the entry is “%s” (got “%s”)", name, e->material);
+  RW_CHECK (e->n_surfaces == n_surfaces, "“%s” on %u selected surfaces (got %u)", name, n_surfaces, e->n_surfaces);
+  RW_CHECK (e->have_model, "“%s” has a model: %s", name, e->error ? e->error : "");
+  if (m == NULL || !e->have_model)
+    return;
+  RW_CHECK (rw_admittance_fit_alpha (m->alpha, rw_admittance_bands_for_fmax (rw_project_get_settings (p)->fmax_hz),
+                                     &Y, &rep, &err), "the engine fits “%s”: %s", name, err.message);
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    {
+      RW_CHECK (e->model.alpha_target[b] == m->alpha[b] && e->alpha[b] == m->alpha[b],
+                "“%s”, %g Hz: the plotted target %.3f is the library's α %.3f", name, rw_octave_centres_hz[b],
+                e->model.alpha_target[b], m->alpha[b]);
+      RW_CHECK (e->model.fit.model_random[b] == rep.model_random[b],
+                "“%s”, %g Hz: the plotted model α %.4f is the fit's %.4f", name, rw_octave_centres_hz[b],
+                e->model.fit.model_random[b], rep.model_random[b]);
+    }
+}
+
+/* The band fields with several surfaces selected: band b is marked mixed
+ * (italic, "rw-mixed") exactly where surfaces s0 and s1 differ, and shows
+ * s0's α (the first selected). Returns how many bands are mixed. */
+static int
+check_mixed_bands (RwProject *p, guint s0, guint s1)
+{
+  double a0[RW_N_OCTAVES], a1[RW_N_OCTAVES];
+  int n_mixed = 0;
+
+  rw_project_get_surface_alpha (p, s0, a0);
+  rw_project_get_surface_alpha (p, s1, a1);
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    {
+      g_autofree char *id = g_strdup_printf ("alpha-band-%d", b);
+      GtkWidget *w = find_named (GTK_WIDGET (ctx.win), id);
+      if (w == NULL)
+        continue;
+      const gboolean mixed = gtk_widget_has_css_class (w, "rw-mixed");
+      RW_CHECK (mixed == (a0[b] != a1[b]), "%g Hz: α %.3f and %.3f, the field is%s marked mixed",
+                rw_octave_centres_hz[b], a0[b], a1[b], mixed ? "" : " not");
+      RW_CHECK (fabs (gtk_spin_button_get_value (GTK_SPIN_BUTTON (w)) - a0[b]) < 0.006,
+                "%g Hz: the field shows the first surface's α %.3f", rw_octave_centres_hz[b], a0[b]);
+      n_mixed += mixed;
+    }
+  return n_mixed;
+}
+
+/* Several surfaces selected in the materials panel, as a click and
+ * Ctrl+clicks in the 3-D view select them: two surfaces of different
+ * library materials plot two entries, each the engine's fit of its own
+ * material (not the first surface's twice), named in the legend, and the
+ * band fields mark the bands where the two differ; two surfaces of one
+ * material plot one entry and no band is mixed. Ends with surface 0
+ * (custom since check_band_edit, 250 Hz beyond a passive surface) and
+ * surfaces 1 and 2 selected, for the screenshot. */
+static void
+check_multi_select (void)
+{
+  RwProject *p = rw_window_get_project (ctx.win);
+  RwMaterialsPanel *panel = RW_MATERIALS_PANEL (find_type (GTK_WIDGET (ctx.win), RW_TYPE_MATERIALS_PANEL));
+  GtkWidget *view = find_room_view ();
+  RwMaterialsPlotEntry e[RW_MATERIALS_PANEL_MAX_PLOTTED];
+  GtkWidget *mixed_label = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (panel), RW_TYPE_MATERIALS_PANEL,
+                                                                      "mixed_label"));
+
+  RW_CHECK (rw_project_get_mesh (p)->n_surfaces >= 4, "the demo room has at least 4 surfaces");
+  if (rw_project_get_mesh (p)->n_surfaces < 4)
+    return;
+  g_autofree char *m1 = g_strdup (rw_project_get_surface_material (p, 1));
+  g_autofree char *m2 = g_strdup (rw_project_get_surface_material (p, 2));
+  g_autofree char *m3 = g_strdup (rw_project_get_surface_material (p, 3));
+  RW_CHECK (!g_str_equal (m1, m2) && !g_str_equal (m1, "custom") && !g_str_equal (m2, "custom"),
+            "surfaces 1 and 2 have different library materials (%s, %s)", m1, m2);
+
+  g_signal_emit_by_name (view, "surface-clicked", 1u, FALSE);
+  g_signal_emit_by_name (view, "surface-clicked", 2u, TRUE);
+  guint n = rw_materials_panel_get_plotted (panel, e, G_N_ELEMENTS (e));
+  RW_CHECK (n == 2, "%s and %s selected: 2 models plotted (got %u)", m1, m2, n);
+  if (n == 2)
+    {
+      check_entry_is_material (p, &e[0], m1, 1);
+      check_entry_is_material (p, &e[1], m2, 1);
+    }
+  const char *l0 = legend_text (panel, "alpha-legend-0"), *l1 = legend_text (panel, "alpha-legend-1");
+  RW_NOTE ("legend: %s | %s", l0 ? l0 : "(none)", l1 ? l1 : "(none)");
+  RW_CHECK (l0 != NULL && g_str_has_prefix (l0, m1) && l1 != NULL && g_str_has_prefix (l1, m2),
+            "the legend names %s, then %s", m1, m2);
+  RW_CHECK (legend_text (panel, "alpha-legend-2") == NULL && legend_text (panel, "alpha-legend-more") == NULL,
+            "no third legend row");
+  int n_mixed = check_mixed_bands (p, 1, 2);
+  RW_CHECK (n_mixed > 0 && gtk_widget_get_visible (mixed_label),
+            "%d bands differ and the panel says what the italic fields mean", n_mixed);
+
+  /* Surface 3 given surface 2's material: the two share one entry. */
+  rw_project_set_surface_material (p, 3, m2);
+  g_signal_emit_by_name (view, "surface-clicked", 2u, FALSE);
+  g_signal_emit_by_name (view, "surface-clicked", 3u, TRUE);
+  n = rw_materials_panel_get_plotted (panel, e, G_N_ELEMENTS (e));
+  RW_CHECK (n == 1, "two surfaces of %s selected: 1 model plotted (got %u)", m2, n);
+  if (n == 1)
+    check_entry_is_material (p, &e[0], m2, 2);
+  RW_CHECK (legend_text (panel, "alpha-legend-0") != NULL && legend_text (panel, "alpha-legend-1") == NULL,
+            "one legend row");
+  RW_CHECK (check_mixed_bands (p, 2, 3) == 0 && !gtk_widget_get_visible (mixed_label), "no band is mixed");
+  rw_project_set_surface_material (p, 3, m3);
+
+  g_signal_emit_by_name (view, "surface-clicked", 0u, FALSE);
+  g_signal_emit_by_name (view, "surface-clicked", 1u, TRUE);
+  g_signal_emit_by_name (view, "surface-clicked", 2u, TRUE);
+  n = rw_materials_panel_get_plotted (panel, e, G_N_ELEMENTS (e));
+  RW_CHECK (n == 3 && g_str_equal (e[0].material, "custom") && e[0].have_model && e[0].model.fit.limited[2],
+            "surfaces 0 (custom, 250 Hz limited), 1, 2 selected: 3 models plotted (got %u)", n);
+  l0 = legend_text (panel, "alpha-legend-0");
+  RW_CHECK (l0 != NULL && strstr (l0, "\n250 Hz: α 1.00 ") != NULL, "the custom entry names its limited band: %s",
+            l0 ? l0 : "(none)");
+}
+
+/* More distinct models than the plot draws: an L-shaped room's eight
+ * surfaces, each with its own α, all selected: eight entries, the first
+ * RW_MATERIALS_PANEL_MAX_PLOTTED fitted (each the engine's fit of its α)
+ * and in the legend, the rest counted as "+2 more". Loads another room:
+ * the scenario's last check. */
+static void
+check_plot_cap (void)
+{
+  RwProject *p = rw_window_get_project (ctx.win);
+  RwMaterialsPanel *panel = RW_MATERIALS_PANEL (find_type (GTK_WIDGET (ctx.win), RW_TYPE_MATERIALS_PANEL));
+  RwMesh *m = rw_shape_lroom (6, 5, 3, 3, 2.5);
+  g_autofree char *path = g_build_filename (ctx.tmp, "lroom.obj", NULL);
+  g_autoptr (GError) error = NULL;
+  RwError err = { 0 };
+  RwMaterialsPlotEntry e[8];
+  const int nb = rw_admittance_bands_for_fmax (rw_project_get_settings (p)->fmax_hz);
+
+  RW_CHECK (rw_mesh_export (m, path, "obj", &err), "export %s: %s", path, err.message);
+  rw_mesh_free (m);
+  RW_CHECK (rw_project_load_mesh (p, path, &error), "the L-shaped room opens: %s", error ? error->message : "");
+  if (error != NULL || rw_project_get_mesh (p)->n_surfaces != 8)
+    return;
+  for (guint i = 0; i < 8; i++)
+    {
+      double a[RW_N_OCTAVES];
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        a[b] = 0.05 + 0.1 * i + 0.02 * b;
+      rw_project_set_surface_alpha (p, i, a);
+      rw_materials_panel_select_surface (panel, i, i > 0);
+    }
+  guint n = rw_materials_panel_get_plotted (panel, e, G_N_ELEMENTS (e));
+  RW_CHECK (n == 8, "8 distinct α selected: 8 entries (got %u)", n);
+  for (guint i = 0; i < MIN (n, 8); i++)
+    {
+      g_autofree char *id = g_strdup_printf ("alpha-legend-%u", i);
+      const gboolean drawn = i < RW_MATERIALS_PANEL_MAX_PLOTTED;
+      RwAdmittance Y;
+      RwFitReport rep;
+
+      RW_CHECK (e[i].first_surface == i && e[i].n_surfaces == 1 && g_str_equal (e[i].material, "custom"),
+                "entry %u is surface %u's custom α", i, i);
+      RW_CHECK (e[i].have_model == drawn && (legend_text (panel, id) != NULL) == drawn,
+                "entry %u %s fitted and in the legend", i, drawn ? "is" : "is not");
+      if (!drawn || !e[i].have_model)
+        continue;
+      RW_CHECK (rw_admittance_fit_alpha (e[i].alpha, nb, &Y, &rep, &err), "the engine fits entry %u", i);
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        RW_CHECK (fabs (e[i].alpha[b] - (0.05 + 0.1 * i + 0.02 * b)) < 1e-12
+                  && e[i].model.fit.model_random[b] == rep.model_random[b],
+                  "entry %u, %g Hz: model α %.4f is the fit's %.4f", i, rw_octave_centres_hz[b],
+                  e[i].model.fit.model_random[b], rep.model_random[b]);
+    }
+  const char *more = legend_text (panel, "alpha-legend-more");
+  RW_NOTE ("legend's last row: %s", more ? more : "(none)");
+  RW_CHECK (more != NULL && g_str_has_prefix (more, "+2 "), "the legend says “+2 more”: %s", more ? more : "(none)");
 }
 
 /* ---- scenarios (one poll every 50 ms) ----------------------------------- */
@@ -579,7 +775,6 @@ poll_starts_demo (void)
     case 3:
       if (ctx.ticks < 6)
         return TRUE;
-      screenshot (GTK_WIDGET (ctx.win), "materials-panel.png");
       check_band_edit ();
       next ();
       return TRUE;
@@ -587,10 +782,18 @@ poll_starts_demo (void)
       if (ctx.ticks < 6)
         return TRUE;
       screenshot (GTK_WIDGET (ctx.win), "materials-panel-edited.png");
-      rw_window_show_side_page (ctx.win, "settings");
+      check_multi_select ();
       next ();
       return TRUE;
     case 5:
+      if (ctx.ticks < 6)
+        return TRUE;
+      /* three surfaces of three materials selected */
+      screenshot (GTK_WIDGET (ctx.win), "materials-panel.png");
+      rw_window_show_side_page (ctx.win, "settings");
+      next ();
+      return TRUE;
+    case 6:
       if (ctx.ticks < 6)
         return TRUE;
       screenshot (GTK_WIDGET (ctx.win), "simulation-settings.png");
@@ -600,7 +803,7 @@ poll_starts_demo (void)
       g_action_group_activate_action (G_ACTION_GROUP (ctx.app), "about", NULL);
       next ();
       return TRUE;
-    case 6:
+    case 7:
       if (ctx.ticks < 6)
         return TRUE;
       {
@@ -625,6 +828,7 @@ poll_starts_demo (void)
         for (guint i = 0; i < others->len; i++)
           gtk_window_destroy (g_ptr_array_index (others, i));
       }
+      check_plot_cap ();
       done ();
       return FALSE;
     }
