@@ -44,14 +44,14 @@ on_embree_error (void *user, enum RTCError code, const char *str)
               str ? ": " : "", str ? str : "");
 }
 
-/* The failure of an Embree call: its own message where it gave one. */
-static bool
-fail_embree (RwGaScene *s, RwError *err, const char *what)
+/* Embree's own message about the last failure, and the error code it
+ * maps to. */
+static const char *
+embree_failure (const RwGaScene *s, RwErrorCode *code)
 {
-  enum RTCError code = s && s->device ? rtcGetDeviceError (s->device) : rtcGetDeviceError (NULL);
-  const char *msg = s && s->embree_message[0] ? s->embree_message : embree_error_name (code);
-  return rw_fail (err, code == RTC_ERROR_OUT_OF_MEMORY ? RW_ERROR_MEMORY : RW_ERROR_INTERNAL,
-                  _("ray tracing library Embree failed to %s: %s"), what, msg);
+  enum RTCError e = s && s->device ? rtcGetDeviceError (s->device) : rtcGetDeviceError (NULL);
+  *code = e == RTC_ERROR_OUT_OF_MEMORY ? RW_ERROR_MEMORY : RW_ERROR_INTERNAL;
+  return s && s->embree_message[0] ? s->embree_message : embree_error_name (e);
 }
 
 void
@@ -125,7 +125,9 @@ rw_ga_scene_new (const RwMesh *mesh, RwError *err)
   s->device = rtcNewDevice (NULL);
   if (s->device == NULL)
     {
-      fail_embree (NULL, err, _("start"));
+      RwErrorCode code;
+      const char *msg = embree_failure (NULL, &code);
+      rw_fail (err, code, _("the ray tracing library Embree could not start: %s"), msg);
       rw_ga_scene_free (s);
       return NULL;
     }
@@ -142,7 +144,10 @@ rw_ga_scene_new (const RwMesh *mesh, RwError *err)
     {
       if (g)
         rtcReleaseGeometry (g);
-      fail_embree (s, err, _("store the room's triangles"));
+      RwErrorCode code;
+      const char *msg = embree_failure (s, &code);
+      rw_fail (err, code, _("the ray tracing library Embree could not store the room's triangles: %s"),
+               msg);
       rw_ga_scene_free (s);
       return NULL;
     }
@@ -158,7 +163,11 @@ rw_ga_scene_new (const RwMesh *mesh, RwError *err)
   rtcCommitScene (s->scene);
   if (rtcGetDeviceError (s->device) != RTC_ERROR_NONE || s->embree_message[0] != '\0')
     {
-      fail_embree (s, err, _("build its acceleration structure"));
+      RwErrorCode code;
+      const char *msg = embree_failure (s, &code);
+      rw_fail (err, code,
+               _("the ray tracing library Embree could not build its search structure over the "
+                 "room's triangles: %s"), msg);
       rw_ga_scene_free (s);
       return NULL;
     }

@@ -237,16 +237,17 @@ arrival_cmp (const void *pa, const void *pb)
   return 0;
 }
 
+/* not_finite and outside: the messages for this position (source or
+ * receiver: whole sentences, so that translations can decline them). */
 static bool
-check_position (const RwMesh *m, const double p[3], const char *what, RwError *err)
+check_position (const RwMesh *m, const double p[3], const char *not_finite, const char *outside,
+                RwError *err)
 {
+  const char *name = m->path ? m->path : _("the room model");
   if (!isfinite (p[0]) || !isfinite (p[1]) || !isfinite (p[2]))
-    return rw_fail (err, RW_ERROR_INPUT, _("image sources: the %s position is not a finite number"),
-                    what);
+    return rw_fail (err, RW_ERROR_INPUT, not_finite, name);
   if (!rw_mesh_point_inside (m, p))
-    return rw_fail (err, RW_ERROR_INPUT,
-                    _("%s: image sources: the %s at (%.3f, %.3f, %.3f) m is outside the room"),
-                    m->path ? m->path : _("the room model"), what, p[0], p[1], p[2]);
+    return rw_fail (err, RW_ERROR_INPUT, outside, name, p[0], p[1], p[2]);
   return true;
 }
 
@@ -290,7 +291,13 @@ rw_ism_compute (const RwGaScene *scene, const RwAdmittance *surface_Y, size_t n_
         return rw_fail (err, RW_ERROR_INPUT, _("image sources: surface %s: %s"),
                         s < m->n_surfaces ? m->surface_names[s] : "?", e2.message);
     }
-  if (!check_position (m, src, _("source"), err) || !check_position (m, rcv, _("receiver"), err))
+  if (!check_position (m, src, _("%s: image sources: the source position is not a finite number"),
+                       _("%s: image sources: the source at (%.3f, %.3f, %.3f) m is outside the room"),
+                       err)
+      || !check_position (m, rcv,
+                          _("%s: image sources: the receiver position is not a finite number"),
+                          _("%s: image sources: the receiver at (%.3f, %.3f, %.3f) m is outside "
+                            "the room"), err))
     return false;
   double sr[3] = { src[0] - rcv[0], src[1] - rcv[1], src[2] - rcv[2] };
   if (dot3 (sr, sr) < 1e-6)

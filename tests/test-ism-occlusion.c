@@ -23,7 +23,9 @@
  * independently (own mirroring, reflection points checked against each
  * wall's rectangle or the floor's L, segments against the cut-out's
  * rectangle in plan) and the engine's arrivals must be exactly that set:
- * same surface sequences, same image positions. */
+ * same surface sequences, same image positions.
+ * Then a box with a pillar: a reflection off the pillar is present and
+ * the pillar hides a wall's (reasoning below). */
 #include <complex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,6 +291,50 @@ main (void)
            ref_per_order[1], ref_per_order[2], ref_per_order[3], got_per_order[0],
            got_per_order[1], got_per_order[2], got_per_order[3]);
 
+  rw_ism_result_clear (&res);
+  rw_ga_scene_free (scene);
+  rw_mesh_free (m);
+
+  /* A pillar [2.5, 3.5] × [2, 3] floor to ceiling in a 6 × 5 × 3 m box;
+   * S = (1, 2.3, 1.2) and R = (1.2, 2.8, 1.7) both before its face
+   * x = 2.5. The pillar's reflection: image (4, 2.3, 1.2); R → image
+   * meets x = 2.5 at s = 1.3/2.8, y = 2.57, z = 1.47: on the face,
+   * VISIBLE, r = √(2.8² + 0.5² + 0.5²). The wall x = 6 reflection: image
+   * (11, 2.3, 1.2); R → image passes x = 2.5 at y = 2.73, z = 1.63, inside
+   * the pillar's face: HIDDEN. */
+  m = rw_shape_box_with_pillar (6.0, 5.0, 3.0, 2.5, 2.0, 1.0);
+  scene = m ? rw_ga_scene_new (m, &err) : NULL;
+  RW_CHECK (scene != NULL, "pillar scene: %s", err.message);
+  if (scene == NULL)
+    return rw_test_finish ();
+  const double S2[3] = { 1.0, 2.3, 1.2 }, R2[3] = { 1.2, 2.8, 1.7 };
+  const uint32_t pillar = 6, wall_x1 = 3;
+  set.max_order = 1;
+  RW_CHECK (rw_ism_compute (scene, Y, 7, S2, R2, &set, &res, &err), "pillar: %s", err.message);
+  const RwIsmArrival *on_pillar = NULL;
+  bool direct2 = false, x1_2 = false;
+  for (size_t i = 0; i < res.n_arrivals; i++)
+    {
+      const RwIsmArrival *a = &res.arrivals[i];
+      direct2 |= a->order == 0;
+      if (a->order == 1 && a->surfaces[0] == pillar)
+        on_pillar = a;
+      if (a->order == 1 && a->surfaces[0] == wall_x1)
+        x1_2 = true;
+    }
+  RW_NOTE ("pillar room: %zu faces, %zu arrivals of order ≤ 1", res.n_faces, res.n_arrivals);
+  RW_CHECK (res.n_faces == 10, "pillar room: 6 + 4 faces (got %zu)", res.n_faces);
+  RW_CHECK (direct2, "pillar room: direct sound present");
+  RW_CHECK (!x1_2, "pillar room: the wall x = 6 reflection is hidden by the pillar");
+  RW_CHECK (on_pillar != NULL, "pillar room: the pillar's own reflection is present");
+  if (on_pillar)
+    {
+      double r = sqrt (2.8 * 2.8 + 0.5), ct = 2.8 / r, beta = (1 - 0.8) / 1.8;
+      RW_CHECK_CLOSE (on_pillar->distance_m, r, 1e-9, "pillar reflection: path length");
+      RW_CHECK_CLOSE (creal (on_pillar->gain[2]), (ct - beta) / (ct + beta) / r, 1e-12,
+                      "pillar reflection: R(θ)/r");
+      RW_CHECK_CLOSE (on_pillar->points[0][0], 2.5, 1e-9, "pillar reflection point x");
+    }
   rw_ism_result_clear (&res);
   rw_ga_scene_free (scene);
   rw_mesh_free (m);
