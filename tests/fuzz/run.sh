@@ -17,7 +17,7 @@ if [ ! -f "$B/build.ninja" ]; then
     meson setup "$B" "$ROOT" -Dgui=disabled -Dcuda=disabled > "$OUT/setup.log"
 fi
 ninja -C "$B" libroomwave.a > "$OUT/build.log"
-LIBS="$B/libroomwave.a $(pkg-config --libs assimp sndfile fftw3 fftw3f samplerate cairo json-c) -lm -fopenmp"
+LIBS="$B/libroomwave.a $(pkg-config --libs assimp sndfile fftw3 fftw3f samplerate cairo json-c) -lembree3 -lm -fopenmp"  # Embree: no .pc in Debian
 for t in files analysis; do
   clang -fsanitize=fuzzer,address,undefined -g -O1 -I"$ROOT/engine" -I"$B" \
     "$ROOT/tests/fuzz/fuzz-$t.c" -o "$OUT/fuzz-$t" $LIBS

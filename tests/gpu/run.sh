@@ -14,8 +14,8 @@
 #                                      band on CUDA, and the hall's surface
 #                                      models)
 #
-# The GPU machine has no Assimp, libsndfile, libsamplerate, json-c or
-# cairo: when .carry/sysroot exists (Debian packages unpacked with dpkg -x,
+# The GPU machine has no Assimp, libsndfile, libsamplerate, json-c,
+# cairo or Embree: when .carry/sysroot exists (Debian packages unpacked with dpkg -x,
 # see docs/GPU.md) this script points pkg-config at rewritten copies of
 # their .pc files and puts the carried libraries that the machine lacks on
 # the library path. Logs go to $OUT (or /tmp/rw-gpu-out).
@@ -57,6 +57,22 @@ if [ -d "$SYS" ]; then
   ONLY=/tmp/rw-carried-libs     # the carried libraries this machine lacks
   rm -rf "$PC" "$ONLY"
   mkdir -p "$PC" "$ONLY"
+  # libraries make-sysroot.sh compressed (Embree: 44 MB raw)
+  for xzf in "$LIB"/*.so.*.xz; do
+    [ -e "$xzf" ] && [ ! -e "${xzf%.xz}" ] && xz -dk "$xzf"
+  done
+  # Embree ships CMake files, no .pc: write one so meson finds it by
+  # pkg-config (the GPU machine may have no cmake)
+  for cm in "$LIB"/cmake/embree-*; do
+    [ -d "$cm" ] || continue
+    cat > "$PC/embree.pc" <<EOPC
+Name: embree
+Description: Embree ray tracing kernels (carried)
+Version: ${cm##*/embree-}
+Libs: -L$LIB -lembree3
+Cflags: -I$SYS/usr/include
+EOPC
+  done
   for f in "$LIB"/pkgconfig/*.pc; do
     # absolute prefix, and no Requires.private: their .pc files are not
     # carried, and shared linking does not need them
@@ -65,6 +81,7 @@ if [ -d "$SYS" ]; then
         -e '/^Requires.private/d' "$f" > "$PC/$(basename "$f")"
   done
   for so in "$LIB"/*.so.*; do
+    case $so in *.xz) continue ;; esac
     name=$(basename "$so")
     soname=$(echo "$name" | sed -E 's/(\.so\.[0-9]+).*/\1/')
     if ! ldconfig -p | grep -q " $soname "; then
