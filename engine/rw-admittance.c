@@ -257,6 +257,56 @@ model_eval (const FitProblem *pb, const double *p, double f, double complex *dY)
   return Y;
 }
 
+/* The α problem's residuals (FIT_ALPHA_BANDS).
+ *
+ * Primary: each fitted band's mean α (RW_BAND_POINTS log-spaced points)
+ * against its target, scaled by MEAN_SCALE so that they stay what the fit
+ * meets (within 0.003 or so where a passive model reaches the target).
+ *
+ * Secondary, within-band flatness: one residual per point of the inner
+ * FLAT_INNER of each band (the middle 16 of its 24 points, the outer 1/6
+ * octave at each edge left free for the transition to the next band),
+ * √(FLAT_WEIGHT / 16) (α(f_k) − target_b). Why: a tabulated α is a band
+ * value derived from a band's decay (ISO 354), and a band's decay is held
+ * up by its least absorbed part. The band-mean fit alone lets α rise
+ * across a band as the row rises (the issue's profile {0.05, 0.05, 0.10,
+ * 0.30, 0.60 …}: 0.17 → 0.30 → 0.44 across the 500 Hz band), and the box of
+ * sim-decay-bands then decayed 32 % slower than Eyring at the band's mean
+ * α in that band, where walls of exactly 0.30 per band give +0.2 % (both
+ * from the modal sum of tests/rw-modal-box.h, ±1/24-octave band split);
+ * with these residuals +14 %. At 250 Hz (0.10 between 0.05 and 0.30)
+ * the gain is small: +43 % → +38 % (+14 % for exact steps): the model,
+ * resonators of Q ≤ 8, cannot step from 0.10 to 0.30 within a sixth of
+ * an octave. Weights measured on that profile and the library (MATERIALS.md). */
+#define MEAN_SCALE 10.0
+#define FLAT_WEIGHT 3.0
+#define FLAT_INNER (2.0 / 3.0)
+
+/* Whether band point k carries a flatness residual. */
+static bool
+flat_point (int k)
+{
+  return fabs (k + 0.5 - 0.5 * RW_BAND_POINTS) < 0.5 * FLAT_INNER * RW_BAND_POINTS;
+}
+
+static int
+flat_points (void)
+{
+  int n = 0;
+  for (int k = 0; k < RW_BAND_POINTS; k++)
+    n += flat_point (k);
+  return n;
+}
+
+/* Number of residuals of the problem. */
+static int
+n_residuals (const FitProblem *pb)
+{
+  if (pb->kind != FIT_ALPHA_BANDS)
+    return 2 * pb->n_pts;
+  return pb->n_bands * (1 + flat_points ());
+}
+
 /* Residuals r and their Jacobian J (row-major, n_res × n_params). */
 static int
 residuals (const FitProblem *pb, const double *p, double *r, double *J)
@@ -265,8 +315,10 @@ residuals (const FitProblem *pb, const double *p, double *r, double *J)
   double complex dY[NP_MAX];
   if (pb->kind == FIT_ALPHA_BANDS)
     {
+      int i_flat = pb->n_bands;
       for (int b = 0; b < pb->n_bands; b++)
         {
+          const double sw = sqrt (FLAT_WEIGHT / flat_points ());
           double sum = 0;
           double *row = J ? J + (size_t) b * np : NULL;
           if (row)
@@ -276,14 +328,22 @@ residuals (const FitProblem *pb, const double *p, double *r, double *J)
             {
               double aG, aB;
               double complex Y = model_eval (pb, p, band_point_hz (b, k), row ? dY : NULL);
-              sum += alpha_random_grad (Y, &aG, &aB);
+              const double alpha = alpha_random_grad (Y, &aG, &aB);
+              sum += alpha;
               if (row)
                 for (int j = 0; j < np; j++)
-                  row[j] += (aG * creal (dY[j]) + aB * cimag (dY[j])) / RW_BAND_POINTS;
+                  row[j] += MEAN_SCALE * (aG * creal (dY[j]) + aB * cimag (dY[j])) / RW_BAND_POINTS;
+              if (!flat_point (k))
+                continue;
+              r[i_flat] = sw * (alpha - pb->target[b]);
+              if (J)
+                for (int j = 0; j < np; j++)
+                  J[(size_t) i_flat * np + j] = sw * (aG * creal (dY[j]) + aB * cimag (dY[j]));
+              i_flat++;
             }
-          r[b] = sum / RW_BAND_POINTS - pb->target[b];
+          r[b] = MEAN_SCALE * (sum / RW_BAND_POINTS - pb->target[b]);
         }
-      return pb->n_bands;
+      return i_flat;
     }
   for (int k = 0; k < pb->n_pts; k++)
     {
@@ -357,7 +417,7 @@ static double
 fit_lm (const FitProblem *pb, double *p, const bool *free_mask, int max_iter, double rel_gain)
 {
   const int np = n_params (pb);
-  const int nr = pb->kind == FIT_ALPHA_BANDS ? pb->n_bands : 2 * pb->n_pts;
+  const int nr = n_residuals (pb);
   double *r = malloc (sizeof (double) * nr * 2);
   double *J = malloc (sizeof (double) * (size_t) nr * np);
   if (r == NULL || J == NULL)
@@ -538,10 +598,10 @@ report_fill (RwFitReport *rep, const RwAdmittance *a, const double alpha[RW_ADM_
 static double
 worst_abs (const FitProblem *pb, const double *p)
 {
-  double r[RW_ADM_N_BANDS], w = 0;
+  double r[RW_ADM_N_BANDS * (1 + RW_BAND_POINTS)], w = 0;
   residuals (pb, p, r, NULL);
   for (int b = 0; b < pb->n_bands; b++)
-    w = fmax (w, fabs (r[b]));
+    w = fmax (w, fabs (r[b]) / MEAN_SCALE);
   return w;
 }
 
@@ -585,7 +645,7 @@ fit_multistart (FitProblem *pb, const double *G, double *best)
       double score = fit_lm (pb, p, mask, 300, 1e-15);
       if (pb->kind == FIT_ALPHA_BANDS)
         score = worst_abs (pb, p);
-      if (pb->kind != FIT_ALPHA_BANDS || score > 0.005)
+      if (pb->kind != FIT_ALPHA_BANDS || score > 0.005 || pb->kind == FIT_ALPHA_BANDS)
         {
           for (int j = 0; j < n_params (pb); j++)
             mask[j] = true;
@@ -732,9 +792,32 @@ prune_close (const FitProblem *pb, const double *p, const double complex *Y_full
   return true;
 }
 
+/* RMS deviation of α from its band's target over the inner band points of
+ * the fitted bands (FIT_ALPHA_BANDS; 0 for other problems). */
+static double
+flat_rms (const FitProblem *pb, const double *p)
+{
+  if (pb->kind != FIT_ALPHA_BANDS)
+    return 0;
+  double r[RW_ADM_N_BANDS * (1 + RW_BAND_POINTS)], s = 0;
+  const int n = residuals (pb, p, r, NULL);
+  for (int i = pb->n_bands; i < n; i++)
+    s += r[i] * r[i];
+  return sqrt (s / (FLAT_WEIGHT * pb->n_bands));
+}
+
+/* A pruned candidate must stay about as flat within the bands as the full
+ * fit: its RMS deviation from the band values (flat_rms) at most
+ * PRUNE_FLAT_TOL above the full fit's. Measured on the library's 8-band
+ * fits: 0.003 kept 4.64 branches a row on average, 0.005 4.21, 0.01 3.72
+ * (the band-mean-only fit: 4.18), with the issue's profile at 4 branches
+ * and the same modal T30 for 0.005 and 0.01. */
+#define PRUNE_FLAT_TOL 0.01
+
 static void
 fit_prune (FitProblem *pb, double *p, double tol)
 {
+  const double flat_full = flat_rms (pb, p);
   enum { N_CAND = 2 * RW_ADM_MAX_BRANCHES };
   bool mask[NP_MAX];
   for (int j = 0; j < NP_MAX; j++)
@@ -771,7 +854,8 @@ fit_prune (FitProblem *pb, double *p, double tol)
         {
           const int c = order[i];
           fit_lm (&cand[c], cq[c], mask, PRUNE_ITER, PRUNE_GAIN);
-          if (fit_score (&cand[c], cq[c]) <= tol && prune_close (&cand[c], cq[c], Y_full))
+          if (fit_score (&cand[c], cq[c]) <= tol && prune_close (&cand[c], cq[c], Y_full)
+              && flat_rms (&cand[c], cq[c]) <= flat_full + PRUNE_FLAT_TOL)
             {
               *pb = cand[c];
               for (int j = 0; j < n_params (pb); j++)
