@@ -824,11 +824,12 @@ flat_worst (const FitProblem *pb, const double *p)
 /* A pruned candidate must stay about as flat within the bands as the full
  * fit: flat_worst at most PRUNE_FLAT_TOL above the full fit's. Measured on
  * the issue's profile (6 bands) and the library's 8-band fits
- * (MATERIALS.md): an absolute RMS over all bands instead (≤ 0.01 above)
- * let the pruning drop the 250 Hz resonator (4 branches, that band's modal
+ * (MATERIALS.md; with MEAN_SCALE 10): an absolute RMS over all bands
+ * instead (≤ 0.01 above) let the pruning drop the 250 Hz resonator (4 branches, that band's modal
  * T30 +38 % over Eyring; with it +26 %); an absolute 0.003 in every band
- * kept it but cost 5.0 branches a row over the library (with MEAN_SCALE
- * 10); this bound keeps it at 4.10 a row (the band-mean-only fit: 4.18). */
+ * kept it but cost 5.0 branches a row over the library; this bound keeps
+ * it, at 4.10 branches a row with MEAN_SCALE 30 (the band-mean-only fit:
+ * 4.18). */
 #define PRUNE_FLAT_TOL 0.1
 
 static void
