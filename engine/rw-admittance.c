@@ -844,7 +844,15 @@ fit_prune (FitProblem *pb, double *p, double tol)
   for (int b = 0; pb->kind == FIT_ALPHA_BANDS && b < pb->n_bands; b++)
     for (int k = 0; k < RW_BAND_POINTS; k++)
       Y_full[b * RW_BAND_POINTS + k] = model_eval (pb, p, band_point_hz (b, k), NULL);
-  while (pb->M > 0)
+  /* An α fit keeps one branch at least: no branch means a frequency-
+   * independent surface, which the solver requires to be exactly the β of
+   * the surface's one R (the band-averaged α, rw_materials_assign_models);
+   * only rows with the same α in every band are that (rw_admittance_fit_alpha
+   * returns them before any fit). With the flatness residuals the pruning
+   * reached Y0 alone for plaster over 4 bands, and sim-pipeline's solve
+   * was refused. A measured-R fit may end with none: its R is the model's. */
+  const int m_min = pb->kind == FIT_ALPHA_BANDS ? 1 : 0;
+  while (pb->M > m_min)
     {
       FitProblem cand[N_CAND];
       double cq[N_CAND][NP_MAX], cs[N_CAND];
