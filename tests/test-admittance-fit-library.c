@@ -13,15 +13,22 @@
  * branches the accuracy does not need (rw-admittance.c, fit_prune), as
  * long as the admittance stays within 50 % of the full fit at every band
  * point (pruning to another surface with the same band α made a box decay
- * 25 times too slowly in one band: PRUNE_Y_TOL). Over the library's 8-band
- * fits the mean branch count is at most 4.4 (measured 4.18; 7.0 without
- * pruning, one resonator per band; 2.31 when pruning looked at α alone),
- * and no row needs more than 6; the table in the log gives the count per
- * row.
+ * 25 times too slowly in one band: PRUNE_Y_TOL) and about as flat within
+ * each band as the full fit (PRUNE_FLAT_TOL: the fit pulls α towards the
+ * band's value across the band's inner two thirds, so that a band decays
+ * as its α says). Over the library's 8-band fits the mean branch count is
+ * at most 4.4 (measured 4.10; 4.18 before the flatness residuals; 7.0
+ * without pruning, one resonator per band; 2.31 when pruning looked at α
+ * alone), and no row needs more than 7 (thin carpet, acoustic foam 50 mm; 6 before the
+ * flatness residuals); the table in the log gives the count per row.
  *
  * The same over the first 2 … 7 bands (the fits of simulations with a
- * lower fmax): mean branch counts measured 0, 1.33, 1.82, 2.67, 3.10 and
- * 3.33, held to at most 3.5.
+ * lower fmax): mean branch counts measured 0, 1.51, 2.10, 2.74, 3.05 and
+ * 3.51 (before the flatness residuals 0, 1.33, 1.82, 2.67, 3.10 and
+ * 3.33), held to at most 3.8.
+ *
+ * A fit without branches only for a row with the same α in every fitted
+ * band (check_branchless).
  *
  * Also: the same α in every fitted band gives the frequency-independent
  * surface of today, bit for bit (Y0 = (1 − R)/(1 + R) with R from
@@ -34,6 +41,24 @@
 
 #include <complex.h>
 #include <string.h>
+
+/* No branch means a frequency-independent surface, which the solver takes
+ * only as exactly the β of the surface's one R: a fit may end without
+ * branches only where the row has the same α in all n fitted bands (the
+ * fit returns that surface before fitting). Over 3 bands acoustic plaster
+ * (0.31, 0.31, 0.32) was pruned to a conductance alone, and with the
+ * flatness residuals plaster over 4 bands too (sim-pipeline's solve was
+ * refused: "its admittance … (no branch) is not the β of its reflection
+ * factor"). */
+static void
+check_branchless (const RwMaterial *m, int n, const RwAdmittance *a)
+{
+  bool equal = true;
+  for (int b = 1; b < n; b++)
+    equal = equal && m->alpha[b] == m->alpha[0];
+  RW_CHECK (a->n_branches > 0 || equal, "%s, %d bands: no branch (Y0 %g) for unequal band α",
+            m->name, n, a->Y0);
+}
 
 int
 main (void)
@@ -55,6 +80,7 @@ main (void)
       RwFitReport r;
       RW_CHECK (rw_admittance_fit_alpha (m->alpha, 8, &a, &r, &err), "%s: %s", m->name, err.message);
       RW_CHECK (rw_admittance_check (&a, &err), "%s: not passive: %s", m->name, err.message);
+      check_branchless (m, 8, &a);
       for (double f = 5; f < 40000; f *= 1.03)
         RW_CHECK (creal (rw_admittance_eval (&a, f)) >= 0, "%s: Re Y(%g Hz) < 0", m->name, f);
       double worst = 0;
@@ -97,7 +123,7 @@ main (void)
   const double mean_branches = (double) n_branches_sum / (double) lib->n;
   RW_NOTE ("branches over the library: mean %.3f, at most %d", mean_branches, n_branches_max);
   RW_CHECK (mean_branches <= 4.4, "mean branch count %.3f above 4.4: branches not pruned", mean_branches);
-  RW_CHECK (n_branches_max <= 6, "a row with %d branches (at most 6 expected)", n_branches_max);
+  RW_CHECK (n_branches_max <= 7, "a row with %d branches (at most 7 expected)", n_branches_max);
 
   /* Fewer bands, as a simulation up to fmax fits them
    * (rw_admittance_bands_for_fmax): every fitted band within 0.03. */
@@ -114,6 +140,7 @@ main (void)
           RW_CHECK (rw_admittance_fit_alpha (m->alpha, n, &a, &r, &err), "%s: %s", m->name, err.message);
           RW_CHECK (rw_admittance_check (&a, &err), "%s, %d bands: %s", m->name, n, err.message);
           RW_CHECK (r.n_bands_fit == n && r.worst_band < n, "%s, %d bands: report", m->name, n);
+          check_branchless (m, n, &a);
           nb += a.n_branches;
           for (int b = 0; b < n; b++)
             {
@@ -129,7 +156,7 @@ main (void)
         }
       RW_NOTE ("fitted over %d bands (fmax below %g Hz): worst over the library %.5f (%s), "
                "mean branch count %.3f", n, rw_octave_centres_hz[n - 1], w, wname, (double) nb / (double) lib->n);
-      RW_CHECK ((double) nb / (double) lib->n <= 3.5, "%d bands: mean branch count %.3f above 3.5", n,
+      RW_CHECK ((double) nb / (double) lib->n <= 3.8, "%d bands: mean branch count %.3f above 3.8", n,
                 (double) nb / (double) lib->n);
     }
 
