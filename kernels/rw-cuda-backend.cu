@@ -643,7 +643,7 @@ rw_cuda_branch_bytes (const RwSolverSetup *setup)
     return 0;
   const size_t a = setup->precision == RW_PRECISION_F64 ? sizeof (double) : sizeof (float);
   return g->n_boundary * (sizeof (RwBranchNode) + 2 * M * a + rw_elem_bytes (setup->precision))
-         + g->n_surfaces * (sizeof (int) + sizeof (double) + RW_ADM_MAX_BRANCHES * 6 * sizeof (double));
+         + g->n_surfaces * (sizeof (double) + RW_ADM_MAX_BRANCHES * 6 * sizeof (double));
 }
 
 static size_t
@@ -739,8 +739,8 @@ rw_tb_setup (RwCudaState *st, const uint8_t *cells, RwError *err)
   return true;
 }
 
-/* Frequency-dependent surfaces (FV): per surface its branch count, Y0 + Σ b
- * and coefficients in the arithmetic type, rounded as the CPU backend
+/* Frequency-dependent surfaces (FV): per surface Y0 + Σ b and coefficients
+ * (zero beyond its branches: the branch kernel relies on it), rounded as the CPU backend
  * rounds them (rw-scheme.h), the branch node list and zeroed states.
  * Fills listed[s] for rw_cuda_pack_cells (allocated here: NULL when the
  * setup has no such surface). */
@@ -796,9 +796,7 @@ rw_branch_setup (RwCudaState *st, const RwSolverSetup *setup, bool *&listed, RwE
   st->n_bn = n_nodes;
   st->b_m_max = M_max;
   n_states = (size_t) M_max * n_nodes;
-  ok = ok && RW_CUDA (cudaMalloc ((void **) &st->b_M, ns * sizeof (int)))
-       && RW_CUDA (cudaMemcpy (st->b_M, M, ns * sizeof (int), cudaMemcpyHostToDevice))
-       && RW_CUDA (cudaMalloc (&st->b_beta, ns * sizeof (double)))
+  ok = ok && RW_CUDA (cudaMalloc (&st->b_beta, ns * sizeof (double)))
        && RW_CUDA (cudaMemcpy (st->b_beta, bd, ns * sizeof (double),
                                cudaMemcpyHostToDevice))
        && RW_CUDA (cudaMalloc (&st->b_coef, ns * per * sizeof (double)))
@@ -1269,7 +1267,6 @@ rw_cuda_destroy (void *state)
   cudaFree (st->bad);
   cudaFree (st->energy);
   cudaFree (st->bn);
-  cudaFree (st->b_M);
   cudaFree (st->b_beta);
   cudaFree (st->b_coef);
   cudaFree (st->b_en);

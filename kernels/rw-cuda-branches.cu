@@ -46,43 +46,46 @@ rw_fvb (int K, double S, double p, double s, double pp, double b, int M, const d
 
 /* One thread a node. The kernel waits on memory latency, not bandwidth
  * (ncu on the hall with six library materials, fp16 storage: 51 % of the
- * DRAM throughput, 264 MB in 107 µs), so the loads that need only the
- * node's position k — its states and p⁻ — are issued first, beside the
- * node's own, and only p and the sum wait for the node's cell index.
- * MB ≥ m_max (the most branches of any surface) is a compile-time bound,
- * so the states live in registers; a surface with fewer branches runs the
- * update over MB with the zero coefficients of its unused ones (the host's
- * table is zeroed beyond them), which adds +0 to every sum and leaves its
- * result bit for bit as over M[s], and writes back only its own. Up to
- * four branches the registers are held to 64 (eight blocks an SM: 72
- * registers left room for seven; no spills); beyond, a bound spills. */
+ * DRAM throughput, 264 MB in 107 µs), so its chains of dependent loads are
+ * kept short: p⁻ needs only the node's position k and is loaded beside the
+ * node; the states (their count is in the node: RwBranchNode.M), p and
+ * the stored sum need the node and are all loaded together after it.
+ * MB ≥ the most branches of any surface is a compile-time bound, so the
+ * states live in registers; a surface with fewer branches runs the update
+ * over MB with the zero coefficients of its unused ones (the host's table
+ * is zeroed beyond them), which adds +0 to every sum and leaves its result
+ * bit for bit as over its own M, and reads and writes only its own
+ * states. */
+/* Blocks of 128 an SM that the registers must allow, by MB: the most that
+ * compile without spills (ptxas, sm_90: at most 64 registers up to five
+ * branches, 72 at six, 96 at eight, 168 at twelve). */
+#define RW_BRANCH_MIN_BLOCKS(MB) ((MB) <= 5 ? 8 : (MB) <= 6 ? 7 : (MB) <= 8 ? 5 : 3)
+
 template <typename S, typename A, int MB>
-__global__ void __launch_bounds__ (128, MB <= 4 ? 8 : 1)
+__global__ void __launch_bounds__ (128, RW_BRANCH_MIN_BLOCKS (MB))
 rw_kernel_branches (const S *__restrict__ p, S *__restrict__ q, S *__restrict__ pm,
-                    const RwBranchNode *__restrict__ nodes, size_t n_nodes, int m_max,
-                    const int *__restrict__ M, const double *__restrict__ beta,
-                    const double *__restrict__ coef, A *__restrict__ sv, A *__restrict__ sq,
-                    int step, int *__restrict__ bad)
+                    const RwBranchNode *__restrict__ nodes, size_t n_nodes,
+                    const double *__restrict__ beta, const double *__restrict__ coef,
+                    A *__restrict__ sv, A *__restrict__ sq, int step, int *__restrict__ bad)
 {
   const size_t k = blockIdx.x * (size_t) blockDim.x + threadIdx.x;
   if (k >= n_nodes)
     return;
+  const A pp = (A) rw_ld (pm, k);
+  const RwBranchNode nd = nodes[k];
+  const size_t i = (size_t) nd.i;
+  const int K = nd.K, s = nd.surface, Ms = nd.M;
   A v[MB], w[MB];
 #pragma unroll
   for (int m = 0; m < MB; m++)
     {
-      v[m] = m < m_max ? sv[m * n_nodes + k] : (A) 0;
-      w[m] = m < m_max ? sq[m * n_nodes + k] : (A) 0;
+      v[m] = m < Ms ? sv[m * n_nodes + k] : (A) 0;
+      w[m] = m < Ms ? sq[m * n_nodes + k] : (A) 0;
     }
-  const A pp = (A) rw_ld (pm, k);
-  const RwBranchNode nd = nodes[k];
-  const size_t i = (size_t) nd.i;
-  const int K = nd.K, s = nd.surface;
   const S centre = p[i];
   const A r = (A) rw_fvb (K, (double) nd.area, (double) (A) rw_ld (p, i), (double) (A) rw_ld (q, i),
                           (double) pp, beta[s], MB, coef + (size_t) s * 4 * RW_ADM_MAX_BRANCHES,
                           v, w, 1);
-  const int Ms = M[s];
 #pragma unroll
   for (int m = 0; m < MB; m++)
     if (m < Ms)
@@ -109,7 +112,7 @@ rw_kernel_branch_gather (const S *__restrict__ q, S *__restrict__ pm,
 template <typename A>
 __global__ void
 rw_kernel_branch_energy (const RwBranchNode *__restrict__ nodes, size_t n_nodes,
-                         const int *__restrict__ M, const double *__restrict__ en,
+                         const double *__restrict__ en,
                          const A *__restrict__ sv, const A *__restrict__ sq,
                          double *__restrict__ total)
 {
@@ -120,7 +123,7 @@ rw_kernel_branch_energy (const RwBranchNode *__restrict__ nodes, size_t n_nodes,
       const RwBranchNode nd = nodes[k];
       const double *w = en + (size_t) nd.surface * 2 * RW_ADM_MAX_BRANCHES;
       double node = 0.0;
-      for (int m = 0; m < M[nd.surface]; m++)
+      for (int m = 0; m < nd.M; m++)
         {
           const double v = (double) sv[m * n_nodes + k], qq = (double) sq[m * n_nodes + k];
           node += w[2 * m] * v * v + w[2 * m + 1] * qq * qq;
@@ -140,18 +143,18 @@ rw_launch_branches_mb (RwCudaState *st, int step, unsigned blocks)
 {
   if (st->precision == RW_PRECISION_F64)
     rw_kernel_branches<double, double, MB><<<blocks, 128, 0, st->stream>>> (
-      (const double *) st->p, (double *) st->q, (double *) st->bp, st->bn, st->n_bn, st->b_m_max,
-      st->b_M, (const double *) st->b_beta, (const double *) st->b_coef, (double *) st->bv,
+      (const double *) st->p, (double *) st->q, (double *) st->bp, st->bn, st->n_bn,
+      (const double *) st->b_beta, (const double *) st->b_coef, (double *) st->bv,
       (double *) st->bq, step, st->bad);
   else if (st->precision == RW_PRECISION_F16)
     rw_kernel_branches<__half, float, MB><<<blocks, 128, 0, st->stream>>> (
-      (const __half *) st->p, (__half *) st->q, (__half *) st->bp, st->bn, st->n_bn, st->b_m_max,
-      st->b_M, (const double *) st->b_beta, (const double *) st->b_coef, (float *) st->bv,
+      (const __half *) st->p, (__half *) st->q, (__half *) st->bp, st->bn, st->n_bn,
+      (const double *) st->b_beta, (const double *) st->b_coef, (float *) st->bv,
       (float *) st->bq, step, st->bad);
   else
     rw_kernel_branches<float, float, MB><<<blocks, 128, 0, st->stream>>> (
-      (const float *) st->p, (float *) st->q, (float *) st->bp, st->bn, st->n_bn, st->b_m_max,
-      st->b_M, (const double *) st->b_beta, (const double *) st->b_coef, (float *) st->bv,
+      (const float *) st->p, (float *) st->q, (float *) st->bp, st->bn, st->n_bn,
+      (const double *) st->b_beta, (const double *) st->b_coef, (float *) st->bv,
       (float *) st->bq, step, st->bad);
 }
 
@@ -162,16 +165,17 @@ rw_cuda_launch_branches (RwCudaState *st, int step)
     return;
   const unsigned blocks = (unsigned) ((st->n_bn + 127) / 128);
   static_assert (RW_ADM_MAX_BRANCHES <= 12, "the branch kernel's bounds stop at 12");
-  if (st->b_m_max <= 1)
-    rw_launch_branches_mb<1> (st, step, blocks);
-  else if (st->b_m_max <= 2)
-    rw_launch_branches_mb<2> (st, step, blocks);
-  else if (st->b_m_max <= 4)
-    rw_launch_branches_mb<4> (st, step, blocks);
-  else if (st->b_m_max <= 8)
-    rw_launch_branches_mb<8> (st, step, blocks);
-  else
-    rw_launch_branches_mb<12> (st, step, blocks);
+  switch (st->b_m_max)
+    {
+    case 0: case 1: rw_launch_branches_mb<1> (st, step, blocks); break;
+    case 2: rw_launch_branches_mb<2> (st, step, blocks); break;
+    case 3: rw_launch_branches_mb<3> (st, step, blocks); break;
+    case 4: rw_launch_branches_mb<4> (st, step, blocks); break;
+    case 5: rw_launch_branches_mb<5> (st, step, blocks); break;
+    case 6: rw_launch_branches_mb<6> (st, step, blocks); break;
+    case 7: case 8: rw_launch_branches_mb<8> (st, step, blocks); break;
+    default: rw_launch_branches_mb<12> (st, step, blocks); break;
+    }
   const cudaError_t e = cudaGetLastError ();
   if (e != cudaSuccess && st->launch_error == cudaSuccess)
     {
@@ -209,8 +213,8 @@ rw_cuda_branch_energy (RwCudaState *st, double *total)
   const unsigned blocks = (unsigned) std::min ((st->n_bn + 255) / 256, (size_t) 1024);
   if (st->precision == RW_PRECISION_F64)
     rw_kernel_branch_energy<double><<<blocks, 256, 0, st->stream>>> (
-      st->bn, st->n_bn, st->b_M, st->b_en, (const double *) st->bv, (const double *) st->bq, total);
+      st->bn, st->n_bn, st->b_en, (const double *) st->bv, (const double *) st->bq, total);
   else
     rw_kernel_branch_energy<float><<<blocks, 256, 0, st->stream>>> (
-      st->bn, st->n_bn, st->b_M, st->b_en, (const float *) st->bv, (const float *) st->bq, total);
+      st->bn, st->n_bn, st->b_en, (const float *) st->bv, (const float *) st->bq, total);
 }

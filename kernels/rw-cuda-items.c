@@ -396,6 +396,7 @@ rw_cuda_branch_nodes (const RwGrid *g, const int *surface_M, bool list_area, siz
         v[k].area = rw_grid_node_area (g, rank, g->K[i]);
         v[k].surface = g->surface[i];
         v[k].K = g->K[i];
+        v[k].M = (uint8_t) surface_M[g->surface[i]];
         k++;
         off += (size_t) surface_M[g->surface[i]];
         rank++;

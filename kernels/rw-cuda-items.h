@@ -112,14 +112,16 @@ bool rw_cuda_node_listed (const RwGrid *g, size_t i, size_t rank, const bool *su
                           bool list_area);
 
 /* A boundary node the branch kernel updates (rw-cuda-branches.cu): its
- * padded cell index, absorbing area, surface and K. 16 bytes, read by every
- * step (its states are found by its position in the list). */
+ * padded cell index, absorbing area, surface, K and its surface's branch
+ * count (so that the kernel can load the states with the node, not after
+ * the surface's table). 16 bytes, read by every step (its states are found
+ * by its position in the list). */
 typedef struct {
   uint64_t i;
   float area;                   /* absorbing area in h² (rw_grid_node_area) */
   uint16_t surface;
   uint8_t K;
-  uint8_t pad;
+  uint8_t M;                    /* branches of its surface (≤ RW_ADM_MAX_BRANCHES) */
 } RwBranchNode;
 #ifdef __cplusplus
 static_assert (sizeof (RwBranchNode) == 16, "a branch node is 16 bytes");

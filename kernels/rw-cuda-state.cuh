@@ -85,14 +85,14 @@ struct RwCudaState
   int4 *tb_items;               /* variant 13: x0, y0, z0, z1 of each tile chunk */
   size_t n_tb_items;
   double *energy;               /* the growth monitor's two sums (rw-cuda-energy.cu) */
-  /* frequency-dependent FV nodes (rw-cuda-branches.cu): the list, per
-   * surface its branch count, Y0 + Σ b, coefficients (4 per branch, at
-   * s · 4 · RW_ADM_MAX_BRANCHES) and energy weights (2 per branch), all in
-   * the arithmetic type (en: double), and the states v, q */
+  /* frequency-dependent FV nodes (rw-cuda-branches.cu): the list (each
+   * node with its surface's branch count), per surface Y0 + Σ b,
+   * coefficients (4 per branch, at s · 4 · RW_ADM_MAX_BRANCHES, zero beyond
+   * its branches) and energy weights (2 per branch), all in double, and
+   * the states v, q */
   RwBranchNode *bn;
   size_t n_bn;
   int b_m_max;                  /* the most branches of any surface */
-  int *b_M;
   void *b_beta, *b_coef, *bv, *bq;
   void *bp;                     /* p⁻ of each listed node, in the storage type */
   double *b_en;

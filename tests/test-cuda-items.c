@@ -320,7 +320,7 @@ check_branch_nodes (void)
       {
         wrong += k >= n_nodes || nodes[k].i != (uint64_t) (i % nx + pitch * (i / nx))
                  || nodes[k].surface != surface[i] || nodes[k].K != K[i]
-                 || nodes[k].area != (float) (6 - K[i]);
+                 || nodes[k].M != M[surface[i]] || nodes[k].area != (float) (6 - K[i]);
         off += (size_t) M[surface[i]];
         k++;
       }
