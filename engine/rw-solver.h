@@ -89,12 +89,13 @@ typedef struct RwSolver RwSolver;
  * fails with RW_ERROR_UNSTABLE, naming the step and the likely cause, once
  * it exceeds rw_energy_growth_limit (boundary) times the least energy seen
  * since the source stopped (2, i.e. 3 dB, for the FV boundary). Below a floor — the first reading after the source
- * times rw_energy_floor (precision): where rounding noise of the stored
+ * times rw_energy_floor (precision, whether any surface has branches):
+ * where rounding noise of the stored
  * values dominates and the energy may wander — the least energy counts as
  * the floor, so noise at the floor is never called growth. */
 #define RW_ENERGY_CHECK_STEPS 128
 double rw_energy_growth_limit (RwBoundary boundary);
-double rw_energy_floor (RwPrecision precision);
+double rw_energy_floor (RwPrecision precision, bool frequency_dependent);
 
 /* Whether R is a reflection factor the solver accepts with `boundary`:
  * finite, in [−1, 1], and not −1 (β = (1 − R)/(1 + R) infinite) unless the

@@ -13,6 +13,14 @@
  * a mix of all with a conductance. Every element is ≥ 0, as the fit
  * guarantees. The source is a doublet (no net volume) at step 0.
  *
+ * With the argument "library" (test solver-energy-library), every row of
+ * the library alone in the box (every surface carrying
+ * it), fitted as a simulation fits it (rw_admittance_fit_alpha over the
+ * bands of fmax 1 kHz and one beyond), at the time step of a 1 kHz run
+ * (h for 7.75 points a wavelength, k = λ h / c) and of a 250 Hz run (four
+ * times longer: D̂ = D/k smaller, F̂ = F k larger), fp32 and fp64, the same
+ * checks over the same 10⁶ steps.
+ *
  * Checked: energy read after every step for the first 4096 steps and then
  * every 4096 steps up to 10⁶.
  *  - fp64: no reading above the previous one by more than 1e-12 E0, and
@@ -28,20 +36,33 @@
 #include "rw-test.h"
 #include "test-solver-grid.h"
 #include "rw-admittance.h"
+#include "rw-materials.h"
+#include "rw-physics.h"
+
+#include <string.h>
 
 #define FS 20000.0
 
 static void
-run (const char *room, RwGrid *g, const char *name, const RwAdmittance *Y, RwPrecision prec,
-     size_t n_steps, bool conserve)
+run_k (const char *room, RwGrid *g, const char *name, const RwAdmittance *Y, RwPrecision prec,
+       size_t n_steps, bool conserve, double k)
 {
-  double R = 1.0;
+  /* one surface (the test grids') or every surface carrying Y */
+  double R[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+  RwAdmittance Ys[8];
+  for (size_t i = 0; i < 8; i++)
+    Ys[i] = *Y;
+  if (g->n_surfaces > 8)
+    {
+      RW_CHECK (false, "%s: %zu surfaces", room, g->n_surfaces);
+      return;
+    }
   double *sig = malloc (n_steps * sizeof (double));
   size_t src = test_cell (g, 1, 2, 1);
-  RwSolverSetup su = test_setup (g, &R, RW_BOUNDARY_FV, prec, n_steps, sig, src, 0, NULL);
+  RwSolverSetup su = test_setup (g, R, RW_BOUNDARY_FV, prec, n_steps, sig, src, 0, NULL);
   sig[1] = -1.0;
-  su.surface_Y = Y;
-  su.time_step_s = 1.0 / FS;
+  su.surface_Y = Ys;
+  su.time_step_s = k;
   su.threads = 1;
   RwError err;
   RwSolver *s = rw_solver_new (&su, RW_BACKEND_CPU, &err);
@@ -103,9 +124,57 @@ run (const char *room, RwGrid *g, const char *name, const RwAdmittance *Y, RwPre
   free (sig);
 }
 
-int
-main (void)
+static void
+run (const char *room, RwGrid *g, const char *name, const RwAdmittance *Y, RwPrecision prec,
+     size_t n_steps, bool conserve)
 {
+  run_k (room, g, name, Y, prec, n_steps, conserve, 1.0 / FS);
+}
+
+/* Every library row alone in the box, fitted as a run at 1 kHz fits it,
+ * at the time steps of 1 kHz and 250 Hz runs. */
+static void
+library (RwGrid *box, size_t n_steps)
+{
+  RwError err = { 0 };
+  RwMaterialLibrary *lib = rw_materials_load (NULL, &err);
+  RW_CHECK (lib != NULL && lib->n > 0, "the library: %s", lib ? "empty" : err.message);
+  if (lib == NULL)
+    return;
+  const double c = rw_speed_of_sound (20.0);
+  const double fmax[2] = { 1000.0, 250.0 };
+  size_t n_fd = 0;
+  for (size_t i = 0; i < lib->n; i++)
+    {
+      RwAdmittance Y;
+      RwFitReport rep;
+      const int nb = rw_admittance_bands_for_fmax (1000.0);
+      if (!rw_admittance_fit_alpha (lib->items[i].alpha, nb, &Y, &rep, &err))
+        {
+          RW_CHECK (false, "%s: %s", lib->items[i].name, err.message);
+          continue;
+        }
+      n_fd += Y.n_branches > 0;
+      for (int f = 0; f < 2; f++)
+        {
+          const double k = RW_COURANT_3D * rw_spacing_for_fmax (c, fmax[f], RW_DEFAULT_PPW) / c;
+          char name[96];
+          snprintf (name, sizeof name, "%.40s (%d br, k %.3g s)", lib->items[i].name, Y.n_branches, k);
+          for (int prec = RW_PRECISION_F32; prec <= RW_PRECISION_F64; prec++)
+            run_k ("box", box, name, &Y, (RwPrecision) prec, n_steps, false, k);
+        }
+    }
+  RW_NOTE ("library: %zu rows, %zu of them frequency-dependent at 1 kHz", lib->n, n_fd);
+  RW_CHECK (n_fd >= lib->n / 2, "only %zu of %zu rows frequency-dependent", n_fd, lib->n);
+  rw_materials_free (lib);
+}
+
+int
+main (int argc, char **argv)
+{
+  /* "library": the library's rows (test solver-energy-library); else the
+   * stress cases */
+  const bool lib_only = argc > 1 && strcmp (argv[1], "library") == 0;
   const char *env = getenv ("RW_ENERGY_STEPS");
   const size_t n_steps = env != NULL && atol (env) > 0 ? (size_t) atol (env) : 1000000;
   double size[3] = { 7, 6, 5 };
@@ -134,11 +203,13 @@ main (void)
     { "no resistance", &lossless, false }, { "mix", &mix, false }, { "no branch, Y0 0", &bare, true },
   };
   struct { const char *name; RwGrid *g; } rooms[] = { { "box", box }, { "L  ", ell } };
-  for (size_t r = 0; r < 2; r++)
+  for (size_t r = 0; r < 2 && !lib_only; r++)
     for (size_t m = 0; m < sizeof mats / sizeof mats[0]; m++)
       for (int prec = RW_PRECISION_F32; prec <= RW_PRECISION_F64; prec++)
         run (rooms[r].name, rooms[r].g, mats[m].name, mats[m].Y, (RwPrecision) prec,
              mats[m].conserve ? 20000 : n_steps, mats[m].conserve && prec == RW_PRECISION_F64);
+  if (lib_only)
+    library (box, n_steps);
   rw_grid_free (box);
   rw_grid_free (ell);
   return rw_test_finish ();
