@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hybrid-reconstruction: joining an IR with itself gives it back, and
  * each filtered part is the convolution it claims to be.
- *  - x: 1 s of exponentially decaying Gaussian noise (T60 0.8 s) at
- *    48 kHz with a direct sound (a unit pulse 3 ms after the emission,
+ *  - x: 0.68 s (2^15 samples) of exponentially decaying Gaussian noise
+ *    (T60 0.8 s) at 48 kHz with a direct sound (a unit pulse 3 ms after the emission,
  *    1.03 m: area 1 / r as the calibration has it); join (x, x) = x to
  *    1e-12 of its peak at the default crossover for fmax 1 kHz and at
  *    fc 300 Hz, so the direct sound comes out once, with its area;
@@ -19,7 +19,10 @@
 #include <string.h>
 
 #define FS 48000.0
-#define N 48000
+/* A power of two: an FFT convolution that wrapped around (too little
+ * padding) would put the start's samples into the end, and the direct sums
+ * at the ends would see it. */
+#define N 32768
 
 static void
 decaying_noise (double *x, uint64_t seed, double t60)
