@@ -57,23 +57,27 @@ bessel_i0 (double x)
   return sum;
 }
 
-/* Kaiser-windowed sinc low-pass, passband edge f_pass, stopband edge f_stop,
- * RW_LOWPASS_ATTEN_DB down (Kaiser's formulas for β and the length).
- * Returns an odd number of taps, summing to 1. */
+/* Odd tap count of the Kaiser low-pass (Kaiser's formula for the length). */
 static size_t
-lowpass_taps (double fs, double f_pass, double f_stop)
+kaiser_taps (double fs, double f_pass, double f_stop, double atten_db)
 {
   const double dw = 2.0 * M_PI * (f_stop - f_pass) / fs;
-  size_t n = (size_t) ceil ((RW_LOWPASS_ATTEN_DB - 8.0) / (2.285 * dw)) + 1;
+  size_t n = (size_t) ceil ((atten_db - 8.0) / (2.285 * dw)) + 1;
   return n % 2 == 0 ? n + 1 : n;
 }
 
-static double *
-design_lowpass (double fs, double f_pass, double f_stop, size_t *n_taps)
+static size_t
+lowpass_taps (double fs, double f_pass, double f_stop)
 {
-  const double A = RW_LOWPASS_ATTEN_DB;
+  return kaiser_taps (fs, f_pass, f_stop, RW_LOWPASS_ATTEN_DB);
+}
+
+double *
+rw_kaiser_lowpass (double fs, double f_pass, double f_stop, double atten_db, size_t *n_taps)
+{
+  const double A = atten_db;
   const double beta = 0.1102 * (A - 8.7);
-  size_t n = lowpass_taps (fs, f_pass, f_stop);
+  size_t n = kaiser_taps (fs, f_pass, f_stop, atten_db);
   double *h = malloc (n * sizeof (double));
   if (h == NULL)
     return NULL;
@@ -94,6 +98,12 @@ design_lowpass (double fs, double f_pass, double f_stop, size_t *n_taps)
     h[k] /= sum;
   *n_taps = n;
   return h;
+}
+
+static double *
+design_lowpass (double fs, double f_pass, double f_stop, size_t *n_taps)
+{
+  return rw_kaiser_lowpass (fs, f_pass, f_stop, RW_LOWPASS_ATTEN_DB, n_taps);
 }
 
 /* y[i] = Σ_k h[k] x[i + k − m]: the FIR centred on the sample, so a

@@ -100,6 +100,14 @@ void rw_postprocess_set_room (RwPostprocess *pp, const RwGrid *g, const double *
 /* G = Σ over boundary nodes of λ β (6 − K)/2 (rw-scheme.h's FV loss). */
 double rw_uniform_mode_damping (const RwGrid *g, const double *surface_R);
 
+/* Kaiser-windowed sinc low-pass (Kaiser's formulas for β and the length;
+ * O&S §7.5.3): cut-off halfway between f_pass and f_stop, atten_db of
+ * design attenuation. Returns an odd number *n_taps of taps, symmetric,
+ * summing to 1 (malloc'd; NULL when out of memory). Used by the
+ * post-processing low-pass (60 dB) and the hybrid crossover (rw-hybrid.h). */
+double *rw_kaiser_lowpass (double fs, double f_pass, double f_stop, double atten_db,
+                           size_t *n_taps);
+
 /* Gain that turns the raw soft-source response into the calibrated IR at
  * the grid rate (before resampling): 4π λ² / (A h). */
 double rw_calibration_gain (double spacing_m, double source_amplitude);

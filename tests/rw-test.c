@@ -80,3 +80,11 @@ rw_test_uniform (uint64_t *state)
   *state ^= *state >> 27;
   return ((*state * 0x2545f4914f6cdd1dull) >> 11) * (1.0 / 9007199254740992.0);
 }
+
+double
+rw_test_gauss (uint64_t *state)
+{
+  /* Box–Muller; 1 − u keeps the logarithm's argument in (0, 1]. */
+  double u1 = rw_test_uniform (state), u2 = rw_test_uniform (state);
+  return sqrt (-2.0 * log (1.0 - u1)) * cos (2.0 * M_PI * u2);
+}

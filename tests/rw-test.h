@@ -46,3 +46,5 @@ const char *rw_test_write_text (const char *name, const char *text);
 /* A uniform number in [0, 1) from a fixed-seed generator (xorshift64*):
  * the same sequence on every machine. *state must not start at 0. */
 double rw_test_uniform (uint64_t *state);
+/* A standard normal number from the same generator (Box–Muller). */
+double rw_test_gauss (uint64_t *state);
