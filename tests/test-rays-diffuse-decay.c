@@ -19,6 +19,11 @@
  * and its energy from 50 ms on, the mean of 32 seeds, within 10 % of the
  * histogram's, 500 Hz … 8 kHz; the bands add up to the IR.
  *
+ * Lossless walls (R = 1), scattering 1 and then 0: the mean free path
+ * is 4V/S within 1 % (Cauchy's mean chord for Lambert reflection; the
+ * direction average for specular reflection in a box), and the steady
+ * energy per bin is 4π c Δt / V within 3 % (the energy 4π in the volume).
+ *
  * Beside Eyring (the issue's 10 %), T30 is checked within 3 % of
  * Kuttruff's refinement of it, which accounts for the spread of the free
  * path lengths in a box. */
@@ -202,6 +207,54 @@ main (void)
       RW_CHECK (fabs (es / eh[b] - 1) < 0.10, "%g Hz: synthesised energy %.4g vs %.4g",
                 rw_octave_centres_hz[b], es, eh[b]);
     }
+  /* Lossless walls, air off: every ray keeps 4π/N for the whole run.
+   * (1) The mean free path, c T N / reflections, is 4V/S: Cauchy's
+   * mean chord for Lambert reflection (s = 1; Kuttruff, Room
+   * Acoustics, §4.5), and the direction average for specular reflection
+   * in a box (s = 0). (2) The receiver's energy per bin in the steady
+   * diffuse state is 4π c Δt / V (the total energy 4π spread over the
+   * volume, flowing through the sphere at c). */
+  for (int k = 0; k < 2; k++)
+    {
+      RwAdmittance *rigid = calloc (ns, sizeof *rigid);
+      double *sk = calloc (ns * RW_N_OCTAVES, sizeof *sk);
+      for (size_t q = 0; q < ns; q++)
+        rigid[q] = rw_admittance_real (1.0);
+      for (size_t q = 0; q < ns * RW_N_OCTAVES; q++)
+        sk[q] = k == 0 ? 1.0 : 0.0;
+      RwRaySettings set;
+      rw_rays_settings_init (&set);
+      set.n_rays = 16000;
+      set.duration_s = 0.5;
+      set.air_absorption = false;
+      set.receiver_radius_m = 0.4;
+      RwRayResult rr = { 0 };
+      RW_CHECK (rw_rays_trace (scene, rigid, sk, ns, src, rcv, &set, &rr, &err), "lossless: %s",
+                err.message);
+      if (rr.energy)
+        {
+          const double mfp = (double) set.n_rays * set.speed_of_sound * (double) rr.n_bins
+                             * rr.bin_s / (double) rr.n_reflections;
+          double mean = 0.0;
+          const size_t j0 = (size_t) (0.1 / rr.bin_s);
+          for (int b = 0; b < RW_N_OCTAVES; b++)
+            for (size_t j = j0; j < rr.n_bins; j++)
+              mean += rr.energy[b * rr.n_bins + j];
+          mean /= (double) (RW_N_OCTAVES * (rr.n_bins - j0));
+          const double steady = 4 * M_PI * set.speed_of_sound * rr.bin_s / V;
+          RW_NOTE ("lossless, s = %d: mean free path %.4f m (4V/S = %.4f m, %+.2f %%); steady "
+                   "energy per bin %.5g (4π c Δt / V = %.5g, %+.2f %%), %zu lost", k == 0 ? 1 : 0,
+                   mfp, 4 * V / S, 100 * (mfp / (4 * V / S) - 1), mean, steady,
+                   100 * (mean / steady - 1), rr.n_lost);
+          RW_CHECK (fabs (mfp / (4 * V / S) - 1) < 0.01, "mean free path %.4f m vs 4V/S %.4f m",
+                    mfp, 4 * V / S);
+          RW_CHECK (fabs (mean / steady - 1) < 0.03, "steady energy %.5g vs %.5g", mean, steady);
+        }
+      rw_rays_result_clear (&rr);
+      free (rigid);
+      free (sk);
+    }
+
   free (bands);
   free (ir);
   free (e);
