@@ -557,7 +557,8 @@ rw_rays_synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, dou
                     uint64_t seed, double *bands, double *ir, double dropped[RW_N_OCTAVES],
                     RwError *err)
 {
-  if (hist == NULL || hist->energy == NULL || hist->n_bins == 0)
+  if (hist == NULL || hist->energy == NULL || hist->n_bins == 0 || !(hist->volume_m3 > 0.0)
+      || !(hist->speed_of_sound > 0.0) || !(hist->bin_s > 0.0))
     return rw_fail (err, RW_ERROR_INPUT, _("ray tracing: no histogram to synthesise from"));
   if (!(fs_hz >= 1000.0) || !isfinite (fs_hz))
     return rw_fail (err, RW_ERROR_INPUT,

@@ -127,6 +127,11 @@ main (void)
   err = (RwError) { 0 };
   expect_fail (rw_rays_synthesise (&empty, 48000, 64, 1e4, 1, NULL, x, NULL, &err), &err, NULL,
                "histogram", "synthesis: no histogram");
+  RwRayResult novol = ok;
+  novol.volume_m3 = 0.0;
+  err = (RwError) { 0 };
+  expect_fail (rw_rays_synthesise (&novol, 48000, 64, 1e4, 1, NULL, x, NULL, &err), &err, NULL,
+               "histogram", "synthesis: a histogram of no volume");
   err = (RwError) { 0 };
   expect_fail (rw_rays_synthesise (&ok, 500, 64, 1e4, 1, NULL, x, NULL, &err), &err, NULL,
                "sample rate", "synthesis: 500 Hz");

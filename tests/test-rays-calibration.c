@@ -25,7 +25,12 @@
  * energy-weighted direction of arrival of the direct sound points at the
  * source (within 1°). An oblique-incidence check: a wall of admittance
  * fitted per band (complex Y, |R(θ)|² varying with θ and band) gives its
- * first-order reflection's energy as |R_b(θ)|²/r² too. */
+ * first-order reflection's energy as |R_b(θ)|²/r² too.
+ *
+ * Then an isolated floor reflection in a 20 × 20 × 10 m box (below): its
+ * energy within 10 % of |R_b(θ)|²/r² (the fitted floor, 63 Hz and
+ * 8 kHz) and its mean direction of arrival (63 Hz) within 0.3° of the
+ * image source's, which a slightly wrong mirror law fails. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,6 +218,78 @@ main (void)
   const double mean = n_used ? ratio_sum / n_used : 0.0;
   RW_NOTE ("mean rays/ISM over %d windows × bands: %.4f", n_used, mean);
   RW_CHECK (fabs (mean - 1) < 0.05, "mean ratio %.4f within 5 %%", mean);
+
+  /* An isolated floor reflection: a 20 × 20 × 10 m box, source and
+   * receiver 1 m above the floor's middle, 3 m apart: the floor
+   * reflection (r = √13 m) arrives 1.76 ms after the direct sound, the
+   * next one (a wall or the ceiling) 29 ms later. Its energy and its
+   * direction of arrival are the image source's: the direction within
+   * 0.3° (the mean over ≈ 1500 chords spread by a/r = 3°) tests the
+   * mirror law itself. */
+  {
+    RwMesh *big = rw_shape_box (20, 20, 10);
+    RwGaScene *bs = rw_ga_scene_new (big, &err);
+    RW_CHECK (bs != NULL, "big box: %s", err.message);
+    RwAdmittance *Yb = calloc (big->n_surfaces, sizeof *Yb);
+    double *sb = calloc (big->n_surfaces * RW_N_OCTAVES, sizeof *sb);
+    for (size_t q = 0; q < big->n_surfaces; q++)
+      Yb[q] = floor_Y;
+    const double s2[3] = { 10, 10, 1 }, r2[3] = { 13, 10, 1 };
+    RwIsmSettings is2;
+    rw_ism_settings_init (&is2);
+    is2.max_order = 1;
+    RwIsmResult ism2 = { 0 };
+    RW_CHECK (rw_ism_compute (bs, Yb, big->n_surfaces, s2, r2, &is2, &ism2, &err), "ism: %s",
+              err.message);
+    RwRaySettings set2 = set;
+    set2.n_rays = 2000000;
+    set2.receiver_radius_m = 0.2;
+    set2.duration_s = 0.015;
+    RwRayResult ray2 = { 0 };
+    RW_CHECK (rw_rays_trace (bs, Yb, sb, big->n_surfaces, s2, r2, &set2, &ray2, &err),
+              "rays: %s", err.message);
+    const RwIsmArrival *fl = ism2.n_arrivals > 1 ? &ism2.arrivals[1] : NULL;
+    RW_CHECK (fl != NULL && fl->order == 1 && fabs (fl->distance_m - sqrt (13)) < 1e-9,
+              "the floor reflection second");
+    if (fl && ray2.energy)
+      {
+        const double hw = set2.receiver_radius_m / c + 2 * set2.bin_s;
+        const size_t j0 = (size_t) floor ((fl->delay_s - hw) / set2.bin_s);
+        const size_t j1 = (size_t) floor ((fl->delay_s + hw) / set2.bin_s);
+        for (int b = 0; b < RW_N_OCTAVES; b += 7)
+          {
+            double e = 0.0, dir[3] = { 0, 0, 0 };
+            for (size_t j = j0; j <= j1; j++)
+              {
+                const size_t k = (size_t) b * ray2.n_bins + j;
+                e += ray2.energy[k];
+                for (int q = 0; q < 3; q++)
+                  dir[q] += ray2.direction[3 * k + q];
+              }
+            const double g2 = cabs (fl->gain[b]) * cabs (fl->gain[b]);
+            const double len = sqrt (dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+            const double ang = acos (fmin (1.0, (dir[0] * fl->direction[0]
+                                                 + dir[1] * fl->direction[1]
+                                                 + dir[2] * fl->direction[2]) / len))
+                               * 180 / M_PI;
+            RW_NOTE ("floor reflection, %g Hz: rays %.6f, ISM |R(θ)|²/r² %.6f (%+.2f %%), "
+                     "direction %.3f° off the image's", rw_octave_centres_hz[b], e, g2,
+                     100 * (e / g2 - 1), ang);
+            RW_CHECK (fabs (e / g2 - 1) < 0.10, "floor reflection energy %.6f vs %.6f", e, g2);
+            /* At 63 Hz |R(θ)|² is nearly the same for every chord; at
+             * 8 kHz it varies across the sphere's chords, which tilts
+             * the energy-weighted mean (0.18° measured): not the law. */
+            if (b == 0)
+              RW_CHECK (ang < 0.3, "floor reflection from the image's direction (%.3f°)", ang);
+          }
+      }
+    rw_rays_result_clear (&ray2);
+    rw_ism_result_clear (&ism2);
+    free (Yb);
+    free (sb);
+    rw_ga_scene_free (bs);
+    rw_mesh_free (big);
+  }
 
   rw_rays_result_clear (&rays);
   rw_ism_result_clear (&ism);
