@@ -481,8 +481,12 @@ rw_rays_trace (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
   for (size_t k = 0; k < n_chunks; k++)
     {
       const size_t end = (k + 1) * CHUNK < settings->n_rays ? (k + 1) * CHUNK : settings->n_rays;
+      /* A local copy: neighbouring chunks share cache lines, and their
+       * counters change at every reflection (false sharing). */
+      Chunk local = { 0 };
       for (size_t i = k * CHUNK; i < end; i++)
-        trace_ray (&cx, i, &chunks[k]);
+        trace_ray (&cx, i, &local);
+      chunks[k] = local;
     }
   /* The ordered sum: chunk by chunk, each in ray order. */
   for (size_t k = 0; k < n_chunks; k++)
