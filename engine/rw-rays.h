@@ -44,7 +44,9 @@
  *   energy_threshold × its start (default 10⁻⁶, −60 dB: the Schroeder
  *   integral's −35 dB point of a T30 lies 25 dB above what is dropped),
  *   or when it leaves the room through a hole or meets a wall from behind
- *   (counted as lost).
+ *   (counted as lost; a wall met from behind within 0.1 mm of a
+ *   reflection point is a single-precision artefact at an edge and is
+ *   skipped).
  * - Determinism: every ray draws from its own counter-based generator
  *   (splitmix64 of the seed and the ray's index), rays are traced in
  *   chunks of fixed size whatever the thread count, each chunk records
