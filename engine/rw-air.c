@@ -99,8 +99,8 @@ rw_air_bands (double temperature_c, double humidity_pct, double pressure_kpa, do
 /* Weight of the band above the edge between band b and b + 1 at f: 0
  * below edge · G^(−w), 1 above edge · G^(+w), a raised cosine in
  * log-frequency between. */
-static double
-upper_weight (const RwAirBands *air, size_t b, double f)
+double
+rw_air_edge_weight (const RwAirBands *air, size_t b, double f)
 {
   if (f <= 0)
     return 0.0;
@@ -166,7 +166,7 @@ rw_air_absorption_apply (const RwAirBands *air, float *ir, size_t n, double rate
       for (size_t k = 0; k < nb; k++)
         {
           const double f = (double) k * rate_hz / (double) N;
-          const double up = last ? 0.0 : upper_weight (air, b, f);
+          const double up = last ? 0.0 : rw_air_edge_weight (air, b, f);
           const double wgt = (fw[k] - up) / (double) N;   /* FFTW's inverse is unnormalised */
           Y[k][0] = X[k][0] * wgt;
           Y[k][1] = X[k][1] * wgt;

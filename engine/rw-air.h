@@ -78,6 +78,13 @@ typedef struct {
 bool rw_air_bands (double temperature_c, double humidity_pct, double pressure_kpa, double rate_hz,
                    RwAirBands *air, RwError *err);
 
+/* The split's weight of the bands above the edge between band b and
+ * b + 1 at f_hz: 0 below edge · 2^(−1/6), 1 above edge · 2^(1/6), a raised
+ * cosine in log-frequency between. Band b's weight is
+ * rw_air_edge_weight (b − 1) − rw_air_edge_weight (b) (1 for the edge below
+ * the first band, 0 above the last): the weights add to 1. */
+double rw_air_edge_weight (const RwAirBands *air, size_t b, double f_hz);
+
 /* Applies the attenuation to ir (n samples at rate_hz, sample m at time
  * m / rate_hz after the emission), in place: band b at time t is
  * multiplied by 10^(−α_b c t / 20). Fails only on memory (and on a rate

@@ -40,7 +40,9 @@ typedef struct {
   uint32_t triangle;     /* index into mesh->tri / 3 */
   uint32_t surface;      /* mesh->tri_surface[triangle] */
   double normal[3];      /* unit, away from the air (see above) */
-  bool front;            /* the ray met the air side (direction · normal < 0) */
+  bool front;            /* direction · normal < 0: the ray runs against the normal,
+                            i.e. it came from the solid side (a ray from the air
+                            has front false) */
 } RwGaHit;
 
 /* The first triangle the ray o + t·dir meets with t in (t_near, t_far)

@@ -84,6 +84,21 @@ rw_data_path (const char *relative)
 
 /* ---- library ------------------------------------------------------------ */
 
+static bool get_number (struct json_object *o, double *out);
+
+/* A list of RW_N_OCTAVES numbers in [0, 1] (63 Hz … 8 kHz) into out. */
+static bool
+read_band_list (struct json_object *v, double out[RW_N_OCTAVES])
+{
+  if (!json_object_is_type (v, json_type_array) || json_object_array_length (v) != RW_N_OCTAVES)
+    return false;
+  for (size_t b = 0; b < RW_N_OCTAVES; b++)
+    if (!get_number (json_object_array_get_idx (v, b), &out[b]) || !(out[b] >= 0)
+        || !(out[b] <= 1))
+      return false;
+  return true;
+}
+
 void
 rw_materials_free (RwMaterialLibrary *lib)
 {
@@ -94,6 +109,7 @@ rw_materials_free (RwMaterialLibrary *lib)
       free (lib->items[i].name);
       free (lib->items[i].category);
       free (lib->items[i].source);
+      free (lib->items[i].scattering_source);
     }
   free (lib->items);
   free (lib);
@@ -158,6 +174,18 @@ rw_materials_load (const char *path, RwError *err)
                    path);
           goto out;
         }
+    }
+  double sc_default[RW_N_OCTAVES];
+  for (size_t b = 0; b < RW_N_OCTAVES; b++)
+    sc_default[b] = RW_MATERIAL_DEFAULT_SCATTERING;
+  struct json_object *scd;
+  if (json_object_object_get_ex (root, "scattering_default", &scd)
+      && !read_band_list (scd, sc_default))
+    {
+      rw_fail (err, RW_ERROR_INPUT,
+               _("%s: \"scattering_default\" must hold %d numbers in [0, 1] (63 Hz … 8 kHz)"),
+               path, RW_N_OCTAVES);
+      goto out;
     }
   if (!json_object_object_get_ex (root, "materials", &mats) || !json_object_is_type (mats, json_type_array))
     {
@@ -230,12 +258,43 @@ rw_materials_load (const char *path, RwError *err)
                 goto fail;
               }
           }
+      const char *sc_source = NULL;
+      if (json_object_object_get_ex (m, "scattering", &v))
+        {
+          if (!read_band_list (v, it->scattering))
+            {
+              rw_fail (err, RW_ERROR_INPUT,
+                       _("%s: material \"%s\": \"scattering\" must hold %d numbers in [0, 1] "
+                         "(63 Hz … 8 kHz)"), path, name, RW_N_OCTAVES);
+              goto fail;
+            }
+          struct json_object *w;
+          if (json_object_object_get_ex (m, "scattering_source", &w)
+              && json_object_is_type (w, json_type_string))
+            sc_source = json_object_get_string (w);
+          if (sc_source == NULL || *sc_source == '\0')
+            {
+              rw_fail (err, RW_ERROR_INPUT,
+                       _("%s: material \"%s\": \"scattering\" has no \"scattering_source\" "
+                         "(every value needs its reference)"), path, name);
+              goto fail;
+            }
+          it->scattering_default = false;
+          it->scattering_source = strdup (sc_source);
+        }
+      else
+        {
+          memcpy (it->scattering, sc_default, sizeof sc_default);
+          it->scattering_default = true;
+          it->scattering_source = NULL;
+        }
       it->name = strdup (name);
       it->category = strdup (category);
       it->source = strdup (source);
       memcpy (it->alpha, alpha, sizeof alpha);
       lib->n++;
-      if (it->name == NULL || it->category == NULL || it->source == NULL)
+      if (it->name == NULL || it->category == NULL || it->source == NULL
+          || (sc_source != NULL && it->scattering_source == NULL))
         {
           rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
           goto fail;

@@ -27,7 +27,22 @@ typedef struct {
   double alpha[RW_N_OCTAVES];
   char *source;               /* published reference of the row */
   bool extrapolated[RW_N_OCTAVES];  /* band copied from its neighbour, not in the source */
+  /* Random-incidence scattering coefficient s per band (ISO 17497-1: the
+     part of the reflected energy not reflected specularly), for the ray
+     tracer (rw-rays.h). A row's "scattering" list needs its
+     "scattering_source"; a row without one gets the library's
+     "scattering_default" (RW_MATERIAL_DEFAULT_SCATTERING in every band
+     when the file gives none), and scattering_default is set so that it
+     can be shown as such. */
+  double scattering[RW_N_OCTAVES];
+  bool scattering_default;
+  char *scattering_source;          /* NULL when scattering_default */
 } RwMaterial;
+
+/* The scattering a material without a published value gets when the
+ * library names no "scattering_default": a plane, smooth surface's order
+ * (ODEON's and Vorländer's advice for "smooth" surfaces is 0.05–0.1). */
+#define RW_MATERIAL_DEFAULT_SCATTERING 0.10
 
 typedef struct {
   size_t n;

@@ -5,7 +5,12 @@
  * demo room uses are there; the α-for-fmax rule is the mean over the bands
  * up to fmax; R = √(1 − α) and β = (1 − R)/(1 + R). A damaged library
  * (bad JSON, α outside [0, 1], missing source, 6 bands) is refused with the
- * file and the row named. */
+ * file and the row named. Scattering: every bundled row has 8 values in
+ * [0, 1], and a source unless it is the library's default; a row's own
+ * list with its source loads, a row without one gets the library's
+ * "scattering_default" (0.10 when the file has none), and 7 values, a
+ * value above 1 or below 0 or not a number, a list without
+ * "scattering_source" or a bad "scattering_default" are refused. */
 #include "rw-materials.h"
 #include "rw-test.h"
 
@@ -61,6 +66,11 @@ main (void)
       if (m->extrapolated[7])
         RW_CHECK (m->alpha[7] == m->alpha[6], "%s: 8 kHz copies 4 kHz", m->name);
       RW_CHECK (rw_materials_find (lib, m->name) == m, "%s: found by name", m->name);
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        RW_CHECK (m->scattering[b] >= 0 && m->scattering[b] <= 1, "%s: s(%g Hz) = %g", m->name,
+                  rw_octave_centres_hz[b], m->scattering[b]);
+      RW_CHECK (m->scattering_default == (m->scattering_source == NULL),
+                "%s: a scattering list has its source, a default has none", m->name);
     }
   const char *demo[] = { "carpet on concrete", "plaster", "acoustic tile", "glass", "door" };
   for (size_t i = 0; i < 5; i++)
@@ -94,7 +104,53 @@ main (void)
   snprintf (text, sizeof text, ROW ("%s"), good);
   lib = rw_materials_load (rw_test_write_text ("ok.json", text), &err);
   RW_CHECK (lib != NULL && lib->n == 1, "minimal library loads: %s", err.message);
+  if (lib)
+    for (int b = 0; b < RW_N_OCTAVES; b++)
+      RW_CHECK (lib->items[0].scattering_default && lib->items[0].scattering[b] == 0.10,
+                "no scattering given: the default 0.10 (band %d: %g)", b,
+                lib->items[0].scattering[b]);
   rw_materials_free (lib);
+  /* A row's own scattering with its source; the library's default. */
+  lib = rw_materials_load (rw_test_write_text ("sc.json",
+        "{\"version\": 1, \"scattering_default\": [0.05,0.05,0.05,0.05,0.1,0.1,0.2,0.2],"
+        "\"materials\": [{\"name\": \"audience\", \"alpha\": [0,0,0,0,0,0,0,0], \"source\": \"s\","
+        "\"scattering\": [0.3,0.4,0.5,0.6,0.7,0.7,0.7,0.7], \"scattering_source\": \"t\"},"
+        "{\"name\": \"wall\", \"alpha\": [0,0,0,0,0,0,0,0], \"source\": \"s\"}]}"), &err);
+  RW_CHECK (lib != NULL && lib->n == 2, "scattering library loads: %s", err.message);
+  if (lib && lib->n == 2)
+    {
+      const RwMaterial *a = &lib->items[0], *w = &lib->items[1];
+      RW_CHECK (!a->scattering_default && a->scattering_source && strcmp (a->scattering_source, "t") == 0,
+                "own scattering with its source");
+      RW_CHECK (a->scattering[0] == 0.3 && a->scattering[3] == 0.6 && a->scattering[7] == 0.7,
+                "own scattering values");
+      RW_CHECK (w->scattering_default && w->scattering[0] == 0.05 && w->scattering[4] == 0.1
+                && w->scattering[7] == 0.2, "the library's default");
+    }
+  rw_materials_free (lib);
+  expect_refused ("sc-bands.json",
+                  ROW ("{\"name\": \"felt\", \"alpha\": [0,0,0,0,0,0,0,0], \"source\": \"s\", "
+                       "\"scattering\": [0.1,0.1,0.1,0.1,0.1,0.1,0.1], \"scattering_source\": \"t\"}"),
+                  "\"felt\": \"scattering\" must hold 8");
+  expect_refused ("sc-range.json",
+                  ROW ("{\"name\": \"felt\", \"alpha\": [0,0,0,0,0,0,0,0], \"source\": \"s\", "
+                       "\"scattering\": [0.1,0.1,0.1,1.2,0.1,0.1,0.1,0.1], \"scattering_source\": \"t\"}"),
+                  "\"felt\": \"scattering\" must hold 8 numbers in [0, 1]");
+  expect_refused ("sc-neg.json",
+                  ROW ("{\"name\": \"felt\", \"alpha\": [0,0,0,0,0,0,0,0], \"source\": \"s\", "
+                       "\"scattering\": [0.1,0.1,0.1,0.1,0.1,0.1,0.1,-0.01], \"scattering_source\": \"t\"}"),
+                  "\"felt\": \"scattering\"");
+  expect_refused ("sc-text.json",
+                  ROW ("{\"name\": \"felt\", \"alpha\": [0,0,0,0,0,0,0,0], \"source\": \"s\", "
+                       "\"scattering\": [0.1,0.1,\"x\",0.1,0.1,0.1,0.1,0.1], \"scattering_source\": \"t\"}"),
+                  "\"felt\": \"scattering\"");
+  expect_refused ("sc-source.json",
+                  ROW ("{\"name\": \"felt\", \"alpha\": [0,0,0,0,0,0,0,0], \"source\": \"s\", "
+                       "\"scattering\": [0.1,0.1,0.1,0.1,0.1,0.1,0.1,0.1]}"),
+                  "scattering_source");
+  expect_refused ("sc-default.json",
+                  "{\"version\": 1, \"scattering_default\": 0.1, \"materials\": []}",
+                  "scattering_default");
   expect_refused ("bad.json", "{\"version\": 1, \"materials\": [", "not valid JSON");
   expect_refused ("empty.json", "", "empty");
   expect_refused ("array.json", "[1, 2]", "JSON object");
