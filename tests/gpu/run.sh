@@ -10,6 +10,8 @@
 #                                      table, sanitizers on the first)
 #   tests/gpu/run.sh sass PATTERN     (machine code of matching kernels)
 #   tests/gpu/run.sh long             (build and the long runs only)
+#   tests/gpu/run.sh rays             (build, the ray tracer's speed on the
+#                                      machine's cores)
 #   tests/gpu/run.sh bands            (build, the GPU tests, the decay per
 #                                      band on CUDA, and the hall's surface
 #                                      models)
@@ -116,6 +118,17 @@ if [ "$QUICK" = sass ]; then
   awk -v pat="${2:?sass: a function name pattern}" '/Function :/ { on = ($0 ~ pat) } on' \
     "$LOGS/sass-all.txt" > "$OUT/sass.txt"
   grep -c "^        /\*[0-9a-f]*\*/" "$OUT/sass.txt"
+  rm -rf "$LOGS"
+  exit 0
+fi
+
+# ------------------------------------------- rays: the ray tracer's speed
+# on the machine's CPU cores (no GPU work): bench-rays, 1 thread and all,
+# and 2 threads (the CI machine's count), to $OUT/bench-rays.txt
+if [ "$QUICK" = rays ]; then
+  nproc | sed 's/^/cores: /' | tee "$OUT/bench-rays.txt"
+  "$B/tests/bench-rays" 2>&1 | tee -a "$OUT/bench-rays.txt"
+  OMP_NUM_THREADS=2 "$B/tests/bench-rays" 2>&1 | sed 's/^/OMP_NUM_THREADS=2: /' | tee -a "$OUT/bench-rays.txt"
   rm -rf "$LOGS"
   exit 0
 fi
