@@ -143,11 +143,7 @@ rw_air_absorption_apply (const RwAirBands *air, float *ir, size_t n, double rate
       rw_fail (err, RW_ERROR_MEMORY, _("Air absorption: out of memory for %zu samples"), n);
       goto out;
     }
-  rw_fftw_plan_lock ();
-  fwd = fftw_plan_dft_r2c_1d ((int) N, x, X, FFTW_ESTIMATE);
-  inv = fftw_plan_dft_c2r_1d ((int) N, Y, x, FFTW_ESTIMATE);
-  rw_fftw_plan_unlock ();
-  if (fwd == NULL || inv == NULL)
+  if (!rw_fftw_plan_pair ((int) N, x, X, Y, x, &fwd, &inv))
     {
       rw_fail (err, RW_ERROR_MEMORY, _("Air absorption: no FFT plan for %zu samples"), N);
       goto out;
@@ -183,12 +179,7 @@ rw_air_absorption_apply (const RwAirBands *air, float *ir, size_t n, double rate
   ok = true;
 
 out:
-  rw_fftw_plan_lock ();
-  if (fwd != NULL)
-    fftw_destroy_plan (fwd);
-  if (inv != NULL)
-    fftw_destroy_plan (inv);
-  rw_fftw_plan_unlock ();
+  rw_fftw_destroy_pair (fwd, inv);
   fftw_free (x);
   fftw_free (X);
   fftw_free (Y);

@@ -161,11 +161,7 @@ rw_hybrid_join (const RwHybridPart *wave, const RwHybridPart *ga, double fmax_hz
       rw_fail (err, RW_ERROR_MEMORY, _("out of memory joining the hybrid IR (%zu samples)"), n);
       goto out;
     }
-  rw_fftw_plan_lock ();
-  fwd = fftw_plan_dft_r2c_1d ((int) L, buf, spec, FFTW_ESTIMATE);
-  inv = fftw_plan_dft_c2r_1d ((int) L, spec, buf, FFTW_ESTIMATE);
-  rw_fftw_plan_unlock ();
-  if (fwd == NULL || inv == NULL)
+  if (!rw_fftw_plan_pair ((int) L, buf, spec, spec, buf, &fwd, &inv))
     {
       rw_fail (err, RW_ERROR_MEMORY, _("out of memory joining the hybrid IR (%zu samples)"), n);
       goto out;
@@ -191,12 +187,7 @@ rw_hybrid_join (const RwHybridPart *wave, const RwHybridPart *ga, double fmax_hz
   ok = true;
 
 out:
-  rw_fftw_plan_lock ();
-  if (fwd != NULL)
-    fftw_destroy_plan (fwd);
-  if (inv != NULL)
-    fftw_destroy_plan (inv);
-  rw_fftw_plan_unlock ();
+  rw_fftw_destroy_pair (fwd, inv);
   fftw_free (buf);
   fftw_free (H);
   fftw_free (spec);

@@ -599,11 +599,7 @@ rw_rays_synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, dou
       rw_fail (err, RW_ERROR_MEMORY, _("ray tracing: out of memory for %zu samples"), n);
       goto out;
     }
-  rw_fftw_plan_lock ();
-  fwd = fftw_plan_dft_r2c_1d ((int) N, x, X, FFTW_ESTIMATE);
-  inv = fftw_plan_dft_c2r_1d ((int) N, X, x, FFTW_ESTIMATE);
-  rw_fftw_plan_unlock ();
-  if (fwd == NULL || inv == NULL)
+  if (!rw_fftw_plan_pair ((int) N, x, X, X, x, &fwd, &inv))
     {
       rw_fail (err, RW_ERROR_MEMORY, _("ray tracing: no FFT plan for %zu samples"), N);
       goto out;
@@ -696,12 +692,7 @@ rw_rays_synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, dou
   ok = true;
 
 out:
-  rw_fftw_plan_lock ();
-  if (fwd != NULL)
-    fftw_destroy_plan (fwd);
-  if (inv != NULL)
-    fftw_destroy_plan (inv);
-  rw_fftw_plan_unlock ();
+  rw_fftw_destroy_pair (fwd, inv);
   fftw_free (x);
   fftw_free (X);
   free (pulses);
