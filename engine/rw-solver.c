@@ -421,13 +421,13 @@ rw_energy_floor (RwPrecision precision, bool branches)
    * library row alone in a small box, 10⁶ steps with the monitor off
    * (solver-energy-library), stayed at or below 6.3e-11 (fp32) and 2e-24
    * (fp64) of the energy after the source, rising between readings by up
-   * to 4e-11 and 1.8e-24 of it; the monitor reads first some steps later,
-   * after a strongly absorbing room has already lost tens of dB, and at
-   * floors of 1e-9 (fp32) and 1e-20 (fp64) of that reading it still called
-   * 9 of the 78 fp32 runs unstable (all at the time step of a 250 Hz run,
-   * each 3 dB over a minimum far below −90 dB), none in fp64. So with
-   * branches: 1e-6 and 1e-18 — growth from there is still caught, 60 and
-   * 180 dB below the first reading. */
+   * to 4e-11 and 1.8e-24 of it. When the monitor first read at step 128, a
+   * strongly absorbing room had lost tens of dB by then, and even at floors
+   * of 1e-9 (fp32) and 1e-20 (fp64) of that reading it called 9 of the 78
+   * fp32 runs unstable (each 3 dB over a minimum far below −90 dB). It now
+   * reads right after the source too (rw_solver_advance); with branches
+   * the floors are 1e-6 and 1e-18 of that reading — growth from there is
+   * still caught 60 and 180 dB below it. */
   switch (precision)
     {
     case RW_PRECISION_F64: return branches ? 1e-18 : 1e-24;
@@ -565,15 +565,23 @@ rw_solver_advance (RwSolver *s, size_t n, RwError *err)
   rw_error_clear (&local);
   while (n > 0)
     {
-      /* up to the next reading of the growth monitor */
+      /* up to the next reading of the growth monitor: every
+       * RW_ENERGY_CHECK_STEPS, and once right after the source, so that
+       * the monitor's reference is the energy the source left however fast
+       * the room loses it (a small, strongly absorbing room had lost tens
+       * of dB by step 128, and rounding noise at its floor then looked
+       * like growth: solver-energy-library) */
       size_t next = (s->step / RW_ENERGY_CHECK_STEPS + 1) * RW_ENERGY_CHECK_STEPS;
+      if (s->quiet_from > s->step && s->quiet_from < next)
+        next = s->quiet_from;
       size_t k = next - s->step < n ? next - s->step : n;
       bool ok = s->ops->advance (s->state, s->step, k, s->rcv, s->setup.n_steps, &local);
       if (ok)
         {
           s->step += k;
           n -= k;
-          if (s->step % RW_ENERGY_CHECK_STEPS == 0 || s->step == s->setup.n_steps)
+          if (s->step % RW_ENERGY_CHECK_STEPS == 0 || s->step == s->quiet_from
+              || s->step == s->setup.n_steps)
             ok = check_energy (s, &local);
         }
       if (!ok)
