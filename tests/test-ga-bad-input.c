@@ -12,6 +12,7 @@
 #include "rw-test.h"
 #include "rw-ga.h"
 #include "rw-shapes.h"
+#include "test-ga-common.h"
 
 static void
 expect_fail (bool ok, const RwError *err, const RwGaResult *r, const char *needle,
@@ -34,16 +35,14 @@ int
 main (void)
 {
   RwError err = { 0 };
-  RwMesh *m = rw_shape_box (4, 3, 2.5);
-  RwGaScene *scene = rw_ga_scene_new (m, &err);
-  RW_CHECK (scene != NULL, "scene: %s", err.message);
-  if (scene == NULL)
+  GaRoom room;
+  if (!ga_room_init (&room, rw_shape_box (4, 3, 2.5), rw_admittance_real (0.8), 0.0))
     return rw_test_finish ();
-  const size_t ns = m->n_surfaces;
-  RwAdmittance *Y = calloc (ns, sizeof *Y);
-  double *sc = calloc (ns * RW_N_OCTAVES, sizeof *sc);
-  for (size_t s = 0; s < ns; s++)
-    Y[s] = rw_admittance_real (0.8);
+  const RwGaScene *scene = room.scene;
+  const RwMesh *m = room.mesh;
+  const size_t ns = room.ns;
+  RwAdmittance *Y = room.Y;
+  double *sc = room.sc;
   RwGaSettings set;
   RwGaResult r = { 0 };
 
@@ -121,9 +120,6 @@ main (void)
   RW_CHECK (rw_ga_compute (scene, Y, sc, ns, src, rcv, &set, &r, &err) && r.ir != NULL,
             "good input: %s", err.message);
   rw_ga_result_clear (&r);
-  free (Y);
-  free (sc);
-  rw_ga_scene_free (scene);
-  rw_mesh_free (m);
+  ga_room_free (&room);
   return rw_test_finish ();
 }

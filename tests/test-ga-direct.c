@@ -2,7 +2,7 @@
 /* ga-direct: the direct sound of the geometrical IR appears once, with
  * the wave part's calibration.
  *
- * A 10 × 8 × 6 m box, source and receiver 2.07 m apart near its middle
+ * A 10 × 8 × 6 m box, source and receiver 2.06 m apart near its middle
  * (the first reflection 12 ms after the direct sound), every wall the same
  * real admittance (frequency-independent, R = 0.8 at normal incidence), scattering 0.7 (so the rays
  * carry diffuse energy from the first reflection on), air off:
@@ -23,6 +23,7 @@
 #include "rw-ga.h"
 #include "rw-physics.h"
 #include "rw-shapes.h"
+#include "test-ga-common.h"
 
 #define SCAT 0.7
 /* normal-incidence reflection factor; Y = (1 − R)/(1 + R) */
@@ -46,18 +47,13 @@ int
 main (void)
 {
   RwError err = { 0 };
-  RwMesh *m = rw_shape_box (10, 8, 6);
-  RwGaScene *scene = m ? rw_ga_scene_new (m, &err) : NULL;
-  RW_CHECK (scene != NULL, "box scene: %s", err.message);
-  if (scene == NULL)
+  GaRoom room;
+  if (!ga_room_init (&room, rw_shape_box (10, 8, 6), rw_admittance_real (R_NORMAL), SCAT))
     return rw_test_finish ();
-  const size_t ns = m->n_surfaces;
-  RwAdmittance *Y = calloc (ns, sizeof *Y);
-  double *sc = calloc (ns * RW_N_OCTAVES, sizeof *sc);
-  for (size_t s = 0; s < ns; s++)
-    Y[s] = rw_admittance_real (R_NORMAL);
-  for (size_t i = 0; i < ns * RW_N_OCTAVES; i++)
-    sc[i] = SCAT;
+  const RwGaScene *scene = room.scene;
+  const size_t ns = room.ns;
+  const RwAdmittance *Y = room.Y;
+  const double *sc = room.sc;
   const double r = sqrt (4.0 + 0.09 + 0.16), c = rw_speed_of_sound (RW_DEFAULT_TEMPERATURE_C);
 
   RwGaSettings set;
@@ -131,9 +127,6 @@ main (void)
   RW_CHECK (g.ism.arrivals[0].order == 0 && fabs (area_air / a0 - 1) < 0.01,
             "area %.6f vs %.6f", area_air, a0);
   rw_ga_result_clear (&g);
-  free (Y);
-  free (sc);
-  rw_ga_scene_free (scene);
-  rw_mesh_free (m);
+  ga_room_free (&room);
   return rw_test_finish ();
 }

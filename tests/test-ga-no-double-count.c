@@ -36,6 +36,7 @@
 #include "rw-ga.h"
 #include "rw-physics.h"
 #include "rw-shapes.h"
+#include "test-ga-common.h"
 
 #define LX 6.0
 #define LY 4.0
@@ -46,20 +47,6 @@
 
 static const double alpha_target[RW_N_OCTAVES] = { 0.08, 0.08, 0.10, 0.12, 0.15, 0.18, 0.21, 0.24 };
 static const double src[3] = { 1.37, 1.21, 0.93 }, rcv[3] = { 4.31, 2.63, 1.74 };
-
-static double
-t30_of (const double *e, size_t n, double rate_hz)
-{
-  RwError err = { 0 };
-  double *edc = malloc (n * sizeof *edc);
-  RwNoiseEstimate est = { .noise_found = false, .noise_level_db = -INFINITY, .truncation = n,
-                          .truncation_s = (double) n / rate_hz, .correction = 0 };
-  const size_t n_edc = rw_schroeder_decay (e, n, rate_hz, &est, edc, &err);
-  RwDecayFit fit;
-  rw_decay_fit (edc, n_edc, rate_hz, -5, -35, &fit);
-  free (edc);
-  return n_edc > 0 ? fit.value_s : NAN;
-}
 
 /* Band b of x (n samples at fs): a zero-padded FFT, × the split's weight
  * (the bands above edge b − 1 minus those above edge b). */
@@ -145,17 +132,14 @@ int
 main (void)
 {
   RwError err = { 0 };
-  RwMesh *m = rw_shape_box (LX, LY, LZ);
-  RwGaScene *scene = m ? rw_ga_scene_new (m, &err) : NULL;
-  RW_CHECK (scene != NULL, "box scene: %s", err.message);
-  if (scene == NULL)
-    return rw_test_finish ();
-  const size_t ns = m->n_surfaces;
-  RwAdmittance *Y = calloc (ns, sizeof *Y);
-  double *sc = calloc (ns * RW_N_OCTAVES, sizeof *sc);
+  GaRoom room;
   /* α_normal = 1 − R² = 0.15 */
-  for (size_t s = 0; s < ns; s++)
-    Y[s] = rw_admittance_real (sqrt (0.85));
+  if (!ga_room_init (&room, rw_shape_box (LX, LY, LZ), rw_admittance_real (sqrt (0.85)), 0.0))
+    return rw_test_finish ();
+  const RwGaScene *scene = room.scene;
+  const size_t ns = room.ns;
+  RwAdmittance *Y = room.Y;
+  double *sc = room.sc;
   const double c = rw_speed_of_sound (RW_DEFAULT_TEMPERATURE_C);
 
   /* ---- 1. purely specular */
@@ -257,7 +241,7 @@ main (void)
       const double *x = ga.bands + (size_t) b * ga.n_samples;
       for (size_t i = 0; i < ga.n_samples; i++)
         e[i] = x[i] * x[i];
-      const double t = t30_of (e, ga.n_samples, ga.fs_hz);
+      const double t = ga_t30_of (e, ga.n_samples, ga.fs_hz);
       RW_NOTE ("%5g Hz: T30 of the GA IR %.4f s, Eyring %.4f s (%+.2f %%); dropped %.2f %%",
                rw_octave_centres_hz[b], t, ey, 100 * (t / ey - 1), 100 * ga.dropped[b]);
       RW_CHECK (fabs (t / ey - 1) < 0.10, "%g Hz: T30 %.4f s within 10 %% of Eyring %.4f s",
@@ -280,9 +264,6 @@ main (void)
   free (e);
   free (yb);
   rw_ga_result_clear (&ga);
-  free (Y);
-  free (sc);
-  rw_ga_scene_free (scene);
-  rw_mesh_free (m);
+  ga_room_free (&room);
   return rw_test_finish ();
 }

@@ -12,6 +12,7 @@
 #include "rw-test.h"
 #include "rw-ga.h"
 #include "rw-shapes.h"
+#include "test-ga-common.h"
 
 static bool
 same (const RwGaResult *a, const RwGaResult *b)
@@ -25,17 +26,16 @@ int
 main (void)
 {
   RwError err = { 0 };
-  RwMesh *m = rw_shape_hall (24.0, 16.0, 10.0, 12);
-  RwGaScene *scene = m ? rw_ga_scene_new (m, &err) : NULL;
-  RW_CHECK (scene != NULL, "hall scene: %s", err.message);
-  if (scene == NULL)
+  GaRoom room;
+  if (!ga_room_init (&room, rw_shape_hall (24.0, 16.0, 10.0, 12), rw_admittance_real (0.9), 0.0))
     return rw_test_finish ();
-  const size_t ns = m->n_surfaces;
-  RwAdmittance *Y = calloc (ns, sizeof *Y);
-  double *sc = calloc (ns * RW_N_OCTAVES, sizeof *sc);
+  const RwGaScene *scene = room.scene;
+  const size_t ns = room.ns;
+  RwAdmittance *Y = room.Y;
+  double *sc = room.sc;
   for (size_t s = 0; s < ns; s++)
     {
-      Y[s] = rw_admittance_real (0.05 + 0.02 * (double) s);
+      Y[s] = rw_admittance_real (0.95 - 0.02 * (double) s);
       for (int b = 0; b < RW_N_OCTAVES; b++)
         sc[s * RW_N_OCTAVES + b] = 0.05 + 0.1 * b + 0.01 * (double) s;
     }
@@ -70,9 +70,6 @@ main (void)
             "seed 2: the same image sources");
   rw_ga_result_clear (&g);
   rw_ga_result_clear (&ref);
-  free (Y);
-  free (sc);
-  rw_ga_scene_free (scene);
-  rw_mesh_free (m);
+  ga_room_free (&room);
   return rw_test_finish ();
 }
