@@ -44,6 +44,7 @@ rw_rays_settings_init (RwRaySettings *s)
   s->temperature_c = RW_DEFAULT_TEMPERATURE_C;
   s->humidity_pct = RW_AIR_DEFAULT_HUMIDITY_PCT;
   s->threads = 0;
+  s->exclude_specular_order = -1;
 }
 
 void
@@ -162,6 +163,7 @@ typedef struct {
   double threshold;
   uint64_t seed;
   double e0;                       /* 4π / N */
+  int exclude_order;               /* RwRaySettings.exclude_specular_order */
 } Ctx;
 
 static void
@@ -224,6 +226,7 @@ trace_ray (const Ctx *cx, size_t index, Chunk *ch)
     e[b] = cx->e0;
   double travelled = 0.0, t_near = 0.0;
   int skips = 0;
+  bool specular = true;   /* every reflection so far was specular */
   for (int refl = 0; refl < MAX_REFLECTIONS; refl++)
     {
       RwGaHit hit;
@@ -244,7 +247,10 @@ trace_ray (const Ctx *cx, size_t index, Chunk *ch)
           continue;
         }
       skips = 0;
-      detect (cx, o, d, len, travelled, e, ch);
+      /* refl reflections so far: a purely specular path of order ≤ the
+       * excluded order is an image source's (rw-ga.h), not the rays'. */
+      if (!(specular && refl <= cx->exclude_order))
+        detect (cx, o, d, len, travelled, e, ch);
       if (!met)
         {
           /* No wall before the histogram's end: done, unless the room
@@ -278,6 +284,7 @@ trace_ray (const Ctx *cx, size_t index, Chunk *ch)
         {
           const double w[3] = { -hit.normal[0], -hit.normal[1], -hit.normal[2] };
           lambert (&rng, w, d);
+          specular = false;
           for (int b = 0; b < RW_N_OCTAVES; b++)
             e[b] *= sc[b] / p;
         }
@@ -328,6 +335,10 @@ check_settings (const RwRaySettings *s, RwError *err)
     return rw_fail (err, RW_ERROR_INPUT,
                     _("ray tracing: the energy threshold %g is out of range (between 0 and 1)"),
                     s->energy_threshold);
+  if (s->exclude_specular_order < -1 || s->exclude_specular_order > RW_RAYS_MAX_EXCLUDE_ORDER)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("ray tracing: the excluded specular order %d is out of range (−1 … %d)"),
+                    s->exclude_specular_order, RW_RAYS_MAX_EXCLUDE_ORDER);
   return true;
 }
 
@@ -432,6 +443,7 @@ rw_rays_trace (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
   cx.threshold = settings->energy_threshold;
   cx.seed = settings->seed;
   cx.e0 = 4.0 * M_PI / (double) settings->n_rays;
+  cx.exclude_order = settings->exclude_specular_order;
   cx.scattering = scattering;
   cx.a = settings->receiver_radius_m;
   if (cx.a == 0.0)

@@ -74,6 +74,7 @@
 #define RW_RAYS_MAX_RADIUS_M 1.0
 /* Pulse density of the synthesis is capped at this (pulses per second). */
 #define RW_RAYS_DEFAULT_MAX_DENSITY 10000.0
+#define RW_RAYS_MAX_EXCLUDE_ORDER 100
 
 typedef struct {
   size_t n_rays;               /* 1 … RW_RAYS_MAX_N */
@@ -87,11 +88,17 @@ typedef struct {
   double temperature_c;        /* for the air absorption */
   double humidity_pct;
   int threads;                 /* OpenMP threads; 0: OpenMP's default */
+  /* −1 (default): every receiver hit counts. N ≥ 0: a hit is dropped
+     while every reflection of the ray so far was specular and there were
+     at most N of them (the direct sound is order 0): those paths are the
+     image sources' up to order N (rw-ga.h; RAVEN, Wayverb). At most
+     RW_RAYS_MAX_EXCLUDE_ORDER. */
+  int exclude_specular_order;
 } RwRaySettings;
 
 /* RW_RAYS_DEFAULT_N rays, seed 1, c at RW_DEFAULT_TEMPERATURE_C, 1 ms bins,
  * 2 s, automatic radius, threshold 10⁻⁶, air absorption on at 20 °C and
- * 50 % RH, threads 0. */
+ * 50 % RH, threads 0, exclude_specular_order −1 (off). */
 void rw_rays_settings_init (RwRaySettings *s);
 
 typedef struct {

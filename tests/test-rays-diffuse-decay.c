@@ -36,6 +36,7 @@
 #include "rw-physics.h"
 #include "rw-rays.h"
 #include "rw-shapes.h"
+#include "test-ga-common.h"
 
 #define LX 6.0
 #define LY 4.0
@@ -45,22 +46,6 @@
 
 static const double alpha_target[RW_N_OCTAVES] = { 0.08, 0.08, 0.10, 0.12, 0.15, 0.18, 0.21, 0.24 };
 static const double src[3] = { 1.37, 1.21, 0.93 }, rcv[3] = { 4.31, 2.63, 1.74 };
-
-/* T30 (−5 … −35 dB of the Schroeder integral) of an energy signal at
- * rate_hz; NAN when absent. */
-static double
-t30_of (const double *e, size_t n, double rate_hz)
-{
-  RwError err = { 0 };
-  double *edc = malloc (n * sizeof *edc);
-  RwNoiseEstimate est = { .noise_found = false, .noise_level_db = -INFINITY, .truncation = n,
-                          .truncation_s = (double) n / rate_hz, .correction = 0 };
-  const size_t n_edc = rw_schroeder_decay (e, n, rate_hz, &est, edc, &err);
-  RwDecayFit fit;
-  rw_decay_fit (edc, n_edc, rate_hz, -5, -35, &fit);
-  free (edc);
-  return n_edc > 0 ? fit.value_s : NAN;
-}
 
 static bool
 trace (const RwGaScene *scene, const RwAdmittance *Y, const double *sc, size_t ns, uint64_t seed,
@@ -122,9 +107,9 @@ main (void)
       const double ey = 24 * log (10) * V / (c * -S * log (1 - a));
       const double m_air = air.alpha_db_per_m[b] * M_LN10 / 10.0;
       const double ey_air = 24 * log (10) * V / (c * (-S * log (1 - a) + 4 * m_air * V));
-      const double t1 = t30_of (r1.energy + b * r1.n_bins, r1.n_bins, rate);
-      const double t2 = t30_of (r2.energy + b * r2.n_bins, r2.n_bins, rate);
-      const double ta = t30_of (ra.energy + b * ra.n_bins, ra.n_bins, rate);
+      const double t1 = ga_t30_of (r1.energy + b * r1.n_bins, r1.n_bins, rate);
+      const double t2 = ga_t30_of (r2.energy + b * r2.n_bins, r2.n_bins, rate);
+      const double ta = ga_t30_of (ra.energy + b * ra.n_bins, ra.n_bins, rate);
       /* Kuttruff's correction for the spread of the free paths (Room
        * Acoustics, 6th ed., §5.4: −S ln(1 − α) (1 + γ²/2 ln(1 − α)),
        * γ² ≈ 0.4 for rooms of ordinary shape): longer than Eyring, the
@@ -178,7 +163,7 @@ main (void)
             es_sum[b] += e[i];
           if (seed > 2)
             continue;
-          const double t = t30_of (e, n, FS);
+          const double t = ga_t30_of (e, n, FS);
           RW_NOTE ("synthesis seed %llu, %5g Hz: T30 %.4f s (histogram %.4f s, %+.2f %%), "
                    "dropped %.2f %%", (unsigned long long) seed, rw_octave_centres_hz[b], t,
                    t30_hist[b], 100 * (t / t30_hist[b] - 1), 100 * dropped[b]);

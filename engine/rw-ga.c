@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rw-ga.c — the geometrical IR: image sources + rays without double
+ * counting (see rw-ga.h). */
+#include "rw-ga.h"
+
+#include <complex.h>
+#include <fftw3.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rw-air.h"
+#include "rw-fftw.h"
+#include "rw-i18n.h"
+#include "rw-physics.h"
+
+void
+rw_ga_settings_init (RwGaSettings *s)
+{
+  RwRaySettings r;
+  rw_rays_settings_init (&r);
+  s->n_rays = r.n_rays;
+  s->seed = r.seed;
+  s->ism_order = RW_ISM_DEFAULT_ORDER;
+  s->duration_s = r.duration_s;
+  s->speed_of_sound = r.speed_of_sound;
+  s->air_absorption = r.air_absorption;
+  s->temperature_c = r.temperature_c;
+  s->humidity_pct = r.humidity_pct;
+  s->receiver_radius_m = r.receiver_radius_m;
+  s->threads = r.threads;
+}
+
+void
+rw_ga_result_clear (RwGaResult *r)
+{
+  if (r == NULL)
+    return;
+  free (r->ir);
+  free (r->bands);
+  rw_ism_result_clear (&r->ism);
+  rw_rays_result_clear (&r->rays);
+  memset (r, 0, sizeof *r);
+}
+
+/* The image sources' gains: × √(1 − s_b) per reflection (the specular
+ * share; the scattered one is the rays') and × exp(−m_b d / 2) (air, as
+ * the rays' energy × exp(−m_b d)). */
+static void
+weight_arrivals (RwIsmResult *ism, const double *scattering, const double m[RW_N_OCTAVES])
+{
+  for (size_t i = 0; i < ism->n_arrivals; i++)
+    {
+      RwIsmArrival *a = &ism->arrivals[i];
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        {
+          double w = exp (-0.5 * m[b] * a->distance_m);
+          for (int j = 0; j < a->order; j++)
+            w *= sqrt (1.0 - scattering[(size_t) a->surfaces[j] * RW_N_OCTAVES + b]);
+          a->gain[b] *= w;
+        }
+    }
+}
+
+/* Filters each band of bands (RW_N_OCTAVES × n) with its weight of the
+ * complementary split, in place, on the FFT grid rw_rays_synthesise uses
+ * (zero-padded to a power of two ≥ n + min (n, fs)), so that g_b (the
+ * energy gain on white noise, into gain[b]) is the one it normalised by. */
+static bool
+split_bands (double *bands, size_t n, double fs_hz, double gain[RW_N_OCTAVES], RwError *err)
+{
+  const size_t pad = (size_t) fmin ((double) n, ceil (fs_hz));
+  size_t N = 1;
+  while (N < n + pad)
+    N *= 2;
+  if (N > (size_t) INT_MAX)
+    return rw_fail (err, RW_ERROR_MEMORY, _("geometrical IR: out of memory for %zu samples"), n);
+  const size_t nb = N / 2 + 1;
+  RwAirBands air;
+  if (!rw_air_bands (RW_DEFAULT_TEMPERATURE_C, RW_AIR_DEFAULT_HUMIDITY_PCT, RW_AIR_PRESSURE_KPA,
+                     fs_hz, &air, err))
+    return false;
+  double *x = fftw_malloc (N * sizeof *x);
+  fftw_complex *X = fftw_malloc (nb * sizeof *X);
+  double *lower = malloc (nb * sizeof *lower);
+  fftw_plan fwd = NULL, inv = NULL;
+  bool ok = false;
+  if (x == NULL || X == NULL || lower == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("geometrical IR: out of memory for %zu samples"), n);
+      goto out;
+    }
+  if (!rw_fftw_plan_pair ((int) N, x, X, X, x, &fwd, &inv))
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("geometrical IR: no FFT plan for %zu samples"), N);
+      goto out;
+    }
+  for (size_t k = 0; k < nb; k++)
+    lower[k] = 1.0;
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    {
+      double *y = bands + (size_t) b * n;
+      memcpy (x, y, n * sizeof *x);
+      memset (x + n, 0, (N - n) * sizeof *x);
+      fftw_execute (fwd);
+      const bool last = b + 1 == RW_N_OCTAVES;
+      double g = 0.0;
+      for (size_t k = 0; k < nb; k++)
+        {
+          const double f = (double) k * fs_hz / (double) N;
+          const double up = last ? 0.0 : rw_air_edge_weight (&air, (size_t) b, f);
+          const double w = lower[k] - up;
+          lower[k] = up;
+          g += (k == 0 || 2 * k == N ? 1.0 : 2.0) * w * w;
+          X[k] *= w / (double) N;
+        }
+      gain[b] = g / (double) N;
+      fftw_execute (inv);
+      memcpy (y, x, n * sizeof *y);
+    }
+  ok = true;
+out:
+  rw_fftw_destroy_pair (fwd, inv);
+  fftw_free (x);
+  fftw_free (X);
+  free (lower);
+  return ok;
+}
+
+bool
+rw_ga_compute (const RwGaScene *scene, const RwAdmittance *surface_Y, const double *scattering,
+               size_t n_surfaces, const double src[3], const double rcv[3],
+               const RwGaSettings *settings, RwGaResult *out, RwError *err)
+{
+  if (out)
+    memset (out, 0, sizeof *out);
+  if (scene == NULL || out == NULL || src == NULL || rcv == NULL)
+    return rw_fail (err, RW_ERROR_INTERNAL, "rw_ga_compute: NULL argument");
+  RwGaSettings def;
+  if (settings == NULL)
+    {
+      rw_ga_settings_init (&def);
+      settings = &def;
+    }
+  /* The ray tracer checks the rest; the order first, before the rays'
+   * time is spent. */
+  if (settings->ism_order < 0 || settings->ism_order > RW_ISM_MAX_ORDER)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("geometrical IR: the image-source order %d is out of range (0 … %d)"),
+                    settings->ism_order, RW_ISM_MAX_ORDER);
+  RwRaySettings rs;
+  rw_rays_settings_init (&rs);
+  rs.n_rays = settings->n_rays;
+  rs.seed = settings->seed;
+  rs.speed_of_sound = settings->speed_of_sound;
+  rs.duration_s = settings->duration_s;
+  rs.air_absorption = settings->air_absorption;
+  rs.temperature_c = settings->temperature_c;
+  rs.humidity_pct = settings->humidity_pct;
+  rs.receiver_radius_m = settings->receiver_radius_m;
+  rs.threads = settings->threads;
+  rs.exclude_specular_order = settings->ism_order;
+  if (!rw_rays_trace (scene, surface_Y, scattering, n_surfaces, src, rcv, &rs, &out->rays, err))
+    return false;
+
+  RwIsmSettings is;
+  rw_ism_settings_init (&is);
+  is.max_order = settings->ism_order;
+  is.speed_of_sound = settings->speed_of_sound;
+  is.threads = settings->threads;
+  double m[RW_N_OCTAVES] = { 0 };
+  const double fs = RW_GA_RATE_HZ;
+  const size_t n = (size_t) ceil (settings->duration_s * fs - 1e-9);
+  if (!rw_ism_compute (scene, surface_Y, n_surfaces, src, rcv, &is, &out->ism, err))
+    goto fail;
+  if (settings->air_absorption)
+    {
+      /* The rays' coefficients (rw-rays.c): the same call, the same m. */
+      RwAirBands air;
+      if (!rw_air_bands (settings->temperature_c, settings->humidity_pct, RW_AIR_PRESSURE_KPA,
+                         fs, &air, err))
+        goto fail;
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        m[b] = air.alpha_db_per_m[b] * M_LN10 / 10.0;
+    }
+  weight_arrivals (&out->ism, scattering, m);
+
+  out->n_samples = n;
+  out->fs_hz = fs;
+  out->bands = malloc ((size_t) RW_N_OCTAVES * n * sizeof *out->bands);
+  out->ir = calloc (n, sizeof *out->ir);
+  double *late = malloc ((size_t) RW_N_OCTAVES * n * sizeof *late);
+  if (out->bands == NULL || out->ir == NULL || late == NULL)
+    {
+      free (late);
+      rw_fail (err, RW_ERROR_MEMORY, _("geometrical IR: out of memory for %zu samples"), n);
+      goto fail;
+    }
+  bool ok = rw_ism_render (out->ism.arrivals, out->ism.n_arrivals, fs, n, out->bands, err)
+    && split_bands (out->bands, n, fs, out->band_gain, err)
+    && rw_rays_synthesise (&out->rays, fs, n, RW_RAYS_DEFAULT_MAX_DENSITY, settings->seed,
+                           late, NULL, out->dropped, err);
+  if (ok)
+    for (int b = 0; b < RW_N_OCTAVES; b++)
+      {
+        /* the synthesis' band has the histogram's energy; a physical
+         * band g_b of it (rw-ga.h) */
+        const double s = sqrt (out->band_gain[b]);
+        double *y = out->bands + (size_t) b * n;
+        const double *l = late + (size_t) b * n;
+        for (size_t i = 0; i < n; i++)
+          {
+            y[i] += s * l[i];
+            out->ir[i] += y[i];
+          }
+      }
+  free (late);
+  if (ok)
+    return true;
+fail:
+  rw_ga_result_clear (out);
+  return false;
+}

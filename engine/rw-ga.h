@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rw-ga.h — the full-band geometrical-acoustics impulse response of a
+ * room (issue #12, docs/GEOMETRICAL.md "Geometrical IR"): image sources
+ * for the early part, exact, and the ray tracer for everything else,
+ * without double counting.
+ *
+ * Method (RAVEN: Schröder, "Physically based real-time auralization of
+ * interactive virtual environments", 2011, §5; Wayverb; ODEON):
+ *
+ * - Image sources up to order N (rw-ism.h), each reflection's pressure
+ *   factor R_b(θ) times √(1 − s_b) (s_b the surface's scattering
+ *   coefficient): an image source is the specular path only; the
+ *   scattered share s_b of its energy is the ray tracer's (a ray that
+ *   turned diffuse is never excluded below). Air absorption as the ray
+ *   tracer's: amplitude × exp(−m_b d / 2), m_b = α_b ln 10 / 10 the
+ *   energy attenuation per metre (ISO 9613-1 at the band's exact midband
+ *   frequency, rw_air_bands), d the path length.
+ * - Rays (rw-rays.h) with exclude_specular_order = N: a ray's receiver
+ *   hits are dropped while every reflection so far was specular and there
+ *   were at most N of them (the direct sound is order 0): exactly the
+ *   paths the image sources render. Everything else (specular paths of
+ *   order > N, and every path with a diffuse reflection) is the rays'.
+ * - The IR at 48 kHz: band b is the image sources' arrivals rendered with
+ *   band b's gains (rw_ism_render) and filtered with band b's weight of
+ *   the zero-phase complementary split (rw-air.h, the one the rays'
+ *   synthesis uses), plus the rays' late IR synthesised from the
+ *   histograms (rw_rays_synthesise) times √g_b. g_b is the split's energy
+ *   gain on white noise: rw_rays_synthesise normalises each band to the
+ *   histogram's energy (units in which every band of the direct sound has
+ *   1/r²); a physical band carries only g_b of a broadband pulse's energy.
+ *   So the bands add up to the full-band IR (ir = Σ bands), calibrated as
+ *   the wave part's (docs/PHYSICS.md §4): the direct sound at r has area
+ *   1/r. Band b's energy / g_b is in the histograms' units.
+ * - Deterministic for a seed and independent of the thread count (both
+ *   parts are). No progress report or cancel yet.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "rw-admittance.h"
+#include "rw-error.h"
+#include "rw-ga-scene.h"
+#include "rw-ism.h"
+#include "rw-materials.h"   /* RW_N_OCTAVES */
+#include "rw-rays.h"
+
+#define RW_GA_RATE_HZ 48000.0
+
+typedef struct {
+  size_t n_rays;            /* 1 … RW_RAYS_MAX_N (RW_RAYS_DEFAULT_N) */
+  uint64_t seed;            /* rays and synthesis (1) */
+  int ism_order;            /* 0 … RW_ISM_MAX_ORDER (RW_ISM_DEFAULT_ORDER) */
+  double duration_s;        /* IR length: > 0, at most 60 s (RW_RAYS_DEFAULT_DURATION_S) */
+  double speed_of_sound;    /* m/s (at RW_DEFAULT_TEMPERATURE_C) */
+  bool air_absorption;      /* on */
+  double temperature_c;     /* for the air absorption (RW_DEFAULT_TEMPERATURE_C) */
+  double humidity_pct;      /* RW_AIR_DEFAULT_HUMIDITY_PCT */
+  double receiver_radius_m; /* the rays' receiver sphere: > 0, or 0: automatic (rw-rays.h) */
+  int threads;              /* OpenMP threads; 0: OpenMP's default */
+} RwGaSettings;
+
+void rw_ga_settings_init (RwGaSettings *s);
+
+typedef struct {
+  size_t n_samples;         /* duration · 48 kHz */
+  double fs_hz;             /* RW_GA_RATE_HZ */
+  double *ir;               /* n_samples: the full-band IR, Σ of the bands */
+  double *bands;            /* RW_N_OCTAVES × n_samples, band b at bands[b · n_samples …] */
+  double band_gain[RW_N_OCTAVES];   /* g_b (above) */
+  RwIsmResult ism;          /* the image sources, gains with √(1 − s) and air (above) */
+  RwRayResult rays;         /* the rays' histograms, image-source paths excluded */
+  double dropped[RW_N_OCTAVES];     /* rw_rays_synthesise's, per band */
+} RwGaResult;
+
+/* The geometrical IR of source src at receiver rcv (metres) in the scene.
+ * surface_Y: n_surfaces admittances (at least the mesh's, each
+ * rw_admittance_check'ed); scattering: n_surfaces × RW_N_OCTAVES
+ * coefficients in [0, 1] (surface s, band b at [s · RW_N_OCTAVES + b]).
+ * settings NULL: the defaults. Fails with RW_ERROR_INPUT on a bad
+ * setting, admittance, scattering coefficient or position (each named,
+ * from rw_ism_compute and rw_rays_trace); RW_ERROR_MEMORY. *out is
+ * cleared first; free with rw_ga_result_clear. */
+bool rw_ga_compute (const RwGaScene *scene, const RwAdmittance *surface_Y,
+                    const double *scattering, size_t n_surfaces, const double src[3],
+                    const double rcv[3], const RwGaSettings *settings, RwGaResult *out,
+                    RwError *err);
+void rw_ga_result_clear (RwGaResult *r);
