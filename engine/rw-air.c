@@ -114,6 +114,14 @@ rw_air_edge_weight (const RwAirBands *air, size_t b, double f)
   return 0.5 - 0.5 * cos (M_PI * (x + w) / (2.0 * w));
 }
 
+double
+rw_air_band_weight (const RwAirBands *air, size_t b, size_t n_bands, double f)
+{
+  const double below = b == 0 ? 1.0 : rw_air_edge_weight (air, b - 1, f);
+  const double above = b + 1 >= n_bands ? 0.0 : rw_air_edge_weight (air, b, f);
+  return below - above;
+}
+
 bool
 rw_air_absorption_apply (const RwAirBands *air, float *ir, size_t n, double rate_hz, RwError *err)
 {
@@ -135,10 +143,9 @@ rw_air_absorption_apply (const RwAirBands *air, float *ir, size_t n, double rate
   fftw_complex *X = fftw_malloc (nb * sizeof *X);
   fftw_complex *Y = fftw_malloc (nb * sizeof *Y);
   double *acc = calloc (n, sizeof *acc);
-  double *fw = malloc (nb * sizeof *fw);   /* upper weight of the edge below the band */
   fftw_plan fwd = NULL, inv = NULL;
   bool ok = false;
-  if (x == NULL || X == NULL || Y == NULL || acc == NULL || fw == NULL)
+  if (x == NULL || X == NULL || Y == NULL || acc == NULL)
     {
       rw_fail (err, RW_ERROR_MEMORY, _("Air absorption: out of memory for %zu samples"), n);
       goto out;
@@ -152,21 +159,17 @@ rw_air_absorption_apply (const RwAirBands *air, float *ir, size_t n, double rate
     x[i] = i < n ? (double) ir[i] : 0.0;
   fftw_execute (fwd);
 
-  for (size_t k = 0; k < nb; k++)
-    fw[k] = 1.0;   /* band 0 has no edge below: weight 1 from DC */
   for (size_t b = 0; b < air->n_bands; b++)
     {
-      /* Band b's weight: (upper weight of the edge below) − (upper weight
-       * of the edge above); the sum over the bands telescopes to 1. */
-      const bool last = b + 1 == air->n_bands;
+      /* Band b's weight (rw_air_band_weight): the sum over the bands
+       * telescopes to 1. */
       for (size_t k = 0; k < nb; k++)
         {
           const double f = (double) k * rate_hz / (double) N;
-          const double up = last ? 0.0 : rw_air_edge_weight (air, b, f);
-          const double wgt = (fw[k] - up) / (double) N;   /* FFTW's inverse is unnormalised */
+          /* / N: FFTW's inverse is unnormalised */
+          const double wgt = rw_air_band_weight (air, b, air->n_bands, f) / (double) N;
           Y[k][0] = X[k][0] * wgt;
           Y[k][1] = X[k][1] * wgt;
-          fw[k] = up;
         }
       fftw_execute (inv);
       /* Amplitude: 10^(−α c t / 20) = e^(−κ t), κ = α c ln 10 / 20. */
@@ -184,6 +187,5 @@ out:
   fftw_free (X);
   fftw_free (Y);
   free (acc);
-  free (fw);
   return ok;
 }

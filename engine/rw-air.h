@@ -84,6 +84,9 @@ bool rw_air_bands (double temperature_c, double humidity_pct, double pressure_kp
  * rw_air_edge_weight (b − 1) − rw_air_edge_weight (b) (1 for the edge below
  * the first band, 0 above the last): the weights add to 1. */
 double rw_air_edge_weight (const RwAirBands *air, size_t b, double f_hz);
+/* Band b's weight at f_hz in a split into n_bands bands (n_bands ≤
+ * air->n_bands), the top one open above: the difference above. */
+double rw_air_band_weight (const RwAirBands *air, size_t b, size_t n_bands, double f_hz);
 
 /* Applies the attenuation to ir (n samples at rate_hz, sample m at time
  * m / rate_hz after the emission), in place: band b at time t is

@@ -83,10 +83,9 @@ split_bands (double *bands, size_t n, double fs_hz, double gain[RW_N_OCTAVES], R
     return false;
   double *x = fftw_malloc (N * sizeof *x);
   fftw_complex *X = fftw_malloc (nb * sizeof *X);
-  double *lower = malloc (nb * sizeof *lower);
   fftw_plan fwd = NULL, inv = NULL;
   bool ok = false;
-  if (x == NULL || X == NULL || lower == NULL)
+  if (x == NULL || X == NULL)
     {
       rw_fail (err, RW_ERROR_MEMORY, _("geometrical IR: out of memory for %zu samples"), n);
       goto out;
@@ -96,22 +95,17 @@ split_bands (double *bands, size_t n, double fs_hz, double gain[RW_N_OCTAVES], R
       rw_fail (err, RW_ERROR_MEMORY, _("geometrical IR: no FFT plan for %zu samples"), N);
       goto out;
     }
-  for (size_t k = 0; k < nb; k++)
-    lower[k] = 1.0;
   for (int b = 0; b < RW_N_OCTAVES; b++)
     {
       double *y = bands + (size_t) b * n;
       memcpy (x, y, n * sizeof *x);
       memset (x + n, 0, (N - n) * sizeof *x);
       fftw_execute (fwd);
-      const bool last = b + 1 == RW_N_OCTAVES;
       double g = 0.0;
       for (size_t k = 0; k < nb; k++)
         {
           const double f = (double) k * fs_hz / (double) N;
-          const double up = last ? 0.0 : rw_air_edge_weight (&air, (size_t) b, f);
-          const double w = lower[k] - up;
-          lower[k] = up;
+          const double w = rw_air_band_weight (&air, (size_t) b, RW_N_OCTAVES, f);
           g += (k == 0 || 2 * k == N ? 1.0 : 2.0) * w * w;
           X[k] *= w / (double) N;
         }
@@ -124,7 +118,6 @@ out:
   rw_fftw_destroy_pair (fwd, inv);
   fftw_free (x);
   fftw_free (X);
-  free (lower);
   return ok;
 }
 

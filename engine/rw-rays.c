@@ -598,14 +598,13 @@ rw_rays_synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, dou
   double *x = fftw_malloc (N * sizeof *x);
   fftw_complex *X = fftw_malloc (nb * sizeof *X);
   double *acc = ir ? calloc (n, sizeof *acc) : NULL;
-  double *lower = malloc (nb * sizeof *lower);
   fftw_plan fwd = NULL, inv = NULL;
   bool ok = false;
   RwAirBands air;
   if (!rw_air_bands (RW_DEFAULT_TEMPERATURE_C, RW_AIR_DEFAULT_HUMIDITY_PCT, RW_AIR_PRESSURE_KPA,
                      fs_hz, &air, err))
     goto out;
-  if (pulses == NULL || bin_of == NULL || x == NULL || X == NULL || lower == NULL
+  if (pulses == NULL || bin_of == NULL || x == NULL || X == NULL
       || (ir && acc == NULL))
     {
       rw_fail (err, RW_ERROR_MEMORY, _("ray tracing: out of memory for %zu samples"), n);
@@ -652,8 +651,6 @@ rw_rays_synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, dou
     if (bin_of[i] < hist->n_bins)
       unit[bin_of[i]] += pulses[i] * pulses[i];
 
-  for (size_t k = 0; k < nb; k++)
-    lower[k] = 1.0;   /* the first band has no edge below */
   for (int b = 0; b < RW_N_OCTAVES; b++)
     {
       const double *E = hist->energy + (size_t) b * hist->n_bins;
@@ -675,14 +672,11 @@ rw_rays_synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, dou
       /* Band b's weight; the 8 kHz band takes everything above its
        * lower edge. The filter's energy gain g = Σ|W|²/N over the whole
        * (two-sided) spectrum: a white train keeps g of its energy. */
-      const bool last = b + 1 == RW_N_OCTAVES;
       double g = 0.0;
       for (size_t k = 0; k < nb; k++)
         {
           const double f = (double) k * fs_hz / (double) N;
-          const double up = last ? 0.0 : rw_air_edge_weight (&air, (size_t) b, f);
-          const double w = lower[k] - up;
-          lower[k] = up;
+          const double w = rw_air_band_weight (&air, (size_t) b, RW_N_OCTAVES, f);
           g += (k == 0 || 2 * k == N ? 1.0 : 2.0) * w * w;
           X[k] *= w / (double) N;   /* fftw_complex is C99's complex here */
         }
@@ -710,6 +704,5 @@ out:
   free (pulses);
   free (bin_of);
   free (acc);
-  free (lower);
   return ok;
 }
