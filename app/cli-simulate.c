@@ -27,7 +27,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rw-ism.h"
 #include "rw-physics.h"
+#include "rw-rays.h"
 #include "rw-results.h"
 #include "rw-sim.h"
 
@@ -49,8 +51,10 @@ usage (FILE *f)
 {
   fprintf (f, _("Usage: roomwave-cli simulate --mesh MESH --source X,Y,Z --receiver X,Y,Z [OPTION…]\n"
                 "\n"
-                "Simulates the impulse responses of a room with the wave-based FDTD solver and\n"
-                "writes one calibrated 32-bit float WAV per receiver (48 kHz) and results.json.\n"
+                "Simulates the impulse responses of a room and writes one calibrated 32-bit float\n"
+                "WAV per receiver (48 kHz) and results.json. The IRs are full band: the\n"
+                "wave-based FDTD solver below a crossover, geometrical acoustics (image sources\n"
+                "and ray tracing, on all CPU cores) above it, joined by complementary filters.\n"
                 "Coordinates in metres, in the mesh's frame after --scale.\n"
                 "\n"
                 "  --mesh MESH            room model (any format Assimp reads: OBJ, glTF, STL, PLY, …)\n"
@@ -75,6 +79,14 @@ usage (FILE *f)
                 "  --no-air-absorption    leave out the air's absorption (ISO 9613-1, applied\n"
                 "                         per octave band along the IR's time, on by default)\n"
                 "  --ppw N                grid points per wavelength at fmax (default %.2f)\n"
+                "  --crossover HZ         where the geometrical part takes over (default fmax/2;\n"
+                "                         at most fmax/1.293)\n"
+                "  --no-hybrid            the wave solver alone: IRs valid up to fmax only\n"
+                "  --rays N               rays of the geometrical part (default %d)\n"
+                "  --ism-order N          image-source order, 0 to %d (default %d)\n"
+                "  --seed N               seed of the rays and the late IR's synthesis (default 1)\n"
+                "  --parts                also write each receiver's two parts before the join:\n"
+                "                         wave-N.wav (wave only) and geometrical-N.wav\n"
                 "  --threads N            CPU threads (default: all)\n"
                 "  --device N             the backend's device (default 0; roomwave-cli devices\n"
                 "                         lists them); a number beyond them is refused\n"
@@ -86,7 +98,8 @@ usage (FILE *f)
                 "  -h, --help             this help\n"
                 "\n"
                 "Exit status: 0 done, 1 bad input or cancelled (Ctrl-C), 2 bad usage.\n"),
-           RW_CLI_MAX_SOURCES, RW_SIM_MAX_RECEIVERS, RW_DEFAULT_PPW, RW_DEFAULT_OUT_DIR);
+           RW_CLI_MAX_SOURCES, RW_SIM_MAX_RECEIVERS, RW_DEFAULT_PPW, RW_RAYS_DEFAULT_N,
+           RW_ISM_MAX_ORDER, RW_ISM_DEFAULT_ORDER, RW_DEFAULT_OUT_DIR);
 }
 
 typedef struct {
@@ -127,7 +140,18 @@ static void
 print_summary (FILE *f, const RwSimConfig *cfg, const RwSimResult *res, const char *out_dir)
 {
   fprintf (f, _("Mesh           %s\n"), cfg->mesh_path);
-  fprintf (f, _("Valid up to    %g Hz (fmax; %g points per wavelength)\n"), res->fmax_hz, cfg->ppw);
+  if (res->hybrid)
+    {
+      fprintf (f, _("Valid up to    %g Hz (full band: the wave part valid to fmax = %g Hz, %g points "
+                    "per wavelength)\n"), rw_sim_valid_up_to_hz (res), res->fmax_hz, cfg->ppw);
+      fprintf (f, _("Crossover      %g Hz (transition %.0f–%.0f Hz): wave below, geometrical above "
+                    "(%zu rays, image sources to order %d, seed %llu)\n"),
+               res->crossover_hz, res->transition_hz[0], res->transition_hz[1], cfg->n_rays,
+               cfg->ism_order, (unsigned long long) cfg->seed);
+    }
+  else
+    fprintf (f, _("Valid up to    %g Hz (fmax; %g points per wavelength; wave part only)\n"),
+             rw_sim_valid_up_to_hz (res), cfg->ppw);
   fprintf (f, _("Grid           %zu × %zu × %zu cells, h = %.4f m, c = %.1f m/s\n"),
           res->nx, res->ny, res->nz, res->spacing_m, res->c);
   fprintf (f, _("Cells          %zu inside, %zu boundary\n"), res->n_inside, res->n_boundary);
@@ -147,19 +171,36 @@ print_summary (FILE *f, const RwSimConfig *cfg, const RwSimResult *res, const ch
     }
   else
     fprintf (f, _("Air            %g °C; no air absorption (--no-air-absorption)\n"), cfg->temperature_c);
+  size_t n_default = 0;
   for (size_t i = 0; i < res->n_surfaces; i++)
-    fprintf (f, _("Surface        %-20s %-28s R = %.3f\n"), res->surface_names[i],
-            res->surface_materials && res->surface_materials[i] ? res->surface_materials[i] : "",
-            res->surface_R[i]);
+    {
+      fprintf (f, _("Surface        %-20s %-28s R = %.3f\n"), res->surface_names[i],
+               res->surface_materials && res->surface_materials[i] ? res->surface_materials[i] : "",
+               res->surface_R[i]);
+      n_default += res->surface_models == NULL || res->surface_models[i].scattering_default;
+    }
+  if (res->hybrid && n_default > 0)
+    fprintf (f, _("Scattering     %zu of %zu surfaces have no published scattering coefficient and "
+                  "take the default %.2f in every band\n"), n_default, res->n_surfaces,
+             RW_MATERIAL_DEFAULT_SCATTERING);
   fprintf (f, _("Timings        import %.2f s, voxelise %.2f s, solve %.2f s (%.1f Mvox/s), "
             "post-process %.2f s, total %.2f s\n"),
           res->t_import_s, res->t_voxelise_s, res->t_solve_s, res->mvox_per_s,
           res->t_postprocess_s, res->t_total_s);
+  if (res->hybrid)
+    fprintf (f, _("               geometrical part %.2f s, join %.2f s\n"), res->t_geometrical_s,
+             res->t_join_s);
   for (size_t r = 0; r < res->n_receivers; r++)
     {
       char name[64];
       rw_sim_output_name (r, name, sizeof name);
       fprintf (f, _("File           %s/%s (%zu samples)\n"), out_dir, name, res->ir_frames);
+      for (int g = 0; g < 2 && cfg->write_parts && res->ir_wave != NULL; g++)
+        {
+          rw_sim_part_name (r, g == 1, name, sizeof name);
+          fprintf (f, g == 1 ? _("File           %s/%s (geometrical part)\n")
+                             : _("File           %s/%s (wave part)\n"), out_dir, name);
+        }
     }
   fprintf (f, _("File           %s/results.json\n"), out_dir);
 }
@@ -301,6 +342,7 @@ rw_cli_simulate (int argc, char **argv)
     OPT_MESH = 1000, OPT_SOURCE, OPT_RECEIVER, OPT_FMAX, OPT_DURATION, OPT_REFLECTION,
     OPT_MATERIALS, OPT_BOUNDARY, OPT_BACKEND, OPT_PRECISION, OPT_SCALE, OPT_TEMPERATURE,
     OPT_PPW, OPT_THREADS, OPT_DEVICE, OPT_OUT, OPT_JSON, OPT_QUIET, OPT_HUMIDITY, OPT_NO_AIR,
+    OPT_CROSSOVER, OPT_NO_HYBRID, OPT_RAYS, OPT_ISM_ORDER, OPT_SEED, OPT_PARTS,
   };
   static const struct option options[] = {
     { "mesh", required_argument, NULL, OPT_MESH },
@@ -318,6 +360,12 @@ rw_cli_simulate (int argc, char **argv)
     { "humidity", required_argument, NULL, OPT_HUMIDITY },
     { "no-air-absorption", no_argument, NULL, OPT_NO_AIR },
     { "ppw", required_argument, NULL, OPT_PPW },
+    { "crossover", required_argument, NULL, OPT_CROSSOVER },
+    { "no-hybrid", no_argument, NULL, OPT_NO_HYBRID },
+    { "rays", required_argument, NULL, OPT_RAYS },
+    { "ism-order", required_argument, NULL, OPT_ISM_ORDER },
+    { "seed", required_argument, NULL, OPT_SEED },
+    { "parts", no_argument, NULL, OPT_PARTS },
     { "threads", required_argument, NULL, OPT_THREADS },
     { "device", required_argument, NULL, OPT_DEVICE },
     { "out", required_argument, NULL, OPT_OUT },
@@ -334,6 +382,7 @@ rw_cli_simulate (int argc, char **argv)
   size_t n_sources = 0;
   const char *out_dir = RW_DEFAULT_OUT_DIR;
   const char *reflection_arg = NULL;
+  const char *hybrid_option = NULL;   /* the last option that needs the geometrical part */
   long threads = 0;
 
   optind = 1;
@@ -412,6 +461,49 @@ rw_cli_simulate (int argc, char **argv)
           if (!rw_cli_parse_double (optarg, 4.0, 100.0, &cfg.ppw))
             return rw_cli_usage_error (SUB, _("--ppw '%s': expected points per wavelength, 4 to 100"), optarg);
           break;
+        case OPT_CROSSOVER:
+          hybrid_option = "--crossover";
+          if (!rw_cli_parse_double (optarg, 1.0, 100000.0, &cfg.crossover_hz))
+            return rw_cli_usage_error (SUB, _("--crossover '%s': expected a frequency in Hz, 1 to 100000"),
+                                       optarg);
+          break;
+        case OPT_NO_HYBRID:
+          cfg.hybrid = false;
+          break;
+        case OPT_RAYS:
+          hybrid_option = "--rays";
+          {
+            long n;
+            if (!rw_cli_parse_int (optarg, 1, (long) RW_RAYS_MAX_N, &n))
+              return rw_cli_usage_error (SUB, _("--rays '%s': expected a whole number, 1 to %zu"), optarg,
+                                         RW_RAYS_MAX_N);
+            cfg.n_rays = (size_t) n;
+          }
+          break;
+        case OPT_ISM_ORDER:
+          hybrid_option = "--ism-order";
+          {
+            long n;
+            if (!rw_cli_parse_int (optarg, 0, RW_ISM_MAX_ORDER, &n))
+              return rw_cli_usage_error (SUB, _("--ism-order '%s': expected a whole number, 0 to %d"), optarg,
+                                         RW_ISM_MAX_ORDER);
+            cfg.ism_order = (int) n;
+          }
+          break;
+        case OPT_SEED:
+          hybrid_option = "--seed";
+          {
+            long n;
+            if (!rw_cli_parse_int (optarg, 0, 9007199254740991L, &n))
+              return rw_cli_usage_error (SUB, _("--seed '%s': expected a whole number, 0 to 2^53 - 1"),
+                                         optarg);
+            cfg.seed = (uint64_t) n;
+          }
+          break;
+        case OPT_PARTS:
+          hybrid_option = "--parts";
+          cfg.write_parts = true;
+          break;
         case OPT_THREADS:
           if (!rw_cli_parse_int (optarg, 1, 4096, &threads))
             return rw_cli_usage_error (SUB, _("--threads '%s': expected a whole number, 1 to 4096"), optarg);
@@ -454,6 +546,13 @@ rw_cli_simulate (int argc, char **argv)
     return rw_cli_usage_error (SUB, _("at least one --receiver is required"));
   if (!isnan (cfg.uniform_R) && cfg.materials_map != NULL)
     return rw_cli_usage_error (SUB, _("--reflection and --materials exclude each other"));
+  if (!cfg.hybrid && hybrid_option != NULL)
+    return rw_cli_usage_error (SUB, _("%s sets the geometrical part: it does not go with --no-hybrid"),
+                               hybrid_option);
+  /* the crossover against fmax and the output rate, before the import */
+  RwError x_err = { 0 };
+  if (cfg.hybrid && !rw_hybrid_check_crossover (rw_sim_crossover_hz (&cfg), cfg.fmax_hz, cfg.fs_out_hz, &x_err))
+    return rw_cli_usage_error (SUB, "%s", x_err.message);
   /* The engine's own check, now that --boundary is known: R = −1 is
    * refused here, not after the mesh has been voxelised. */
   RwError r_err = { 0 };

@@ -541,6 +541,45 @@ model_from_alpha (const double alpha[RW_N_OCTAVES], int n_bands, RwSurfaceModel 
   return rw_admittance_fit_alpha (alpha, n_bands, &m->Y, &m->fit, err);
 }
 
+/* The model's scattering: the material's (mat), or the flagged default. */
+static void
+model_scattering (RwSurfaceModel *m, const RwMaterial *mat)
+{
+  m->scattering_default = mat == NULL || mat->scattering_default;
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    m->scattering[b] = mat != NULL ? mat->scattering[b] : RW_MATERIAL_DEFAULT_SCATTERING;
+}
+
+/* A map entry's optional "scattering": one number or eight, in [0, 1]. */
+static bool
+map_scattering (const char *map_path, const char *key, struct json_object *val, RwSurfaceModel *m,
+                RwError *err)
+{
+  struct json_object *sc;
+  model_scattering (m, NULL);
+  if (!json_object_object_get_ex (val, "scattering", &sc))
+    return true;
+  double x;
+  if (json_object_is_type (sc, json_type_array) && json_object_array_length (sc) == RW_N_OCTAVES)
+    {
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        if (!get_number (json_object_array_get_idx (sc, (size_t) b), &m->scattering[b])
+            || m->scattering[b] < 0 || m->scattering[b] > 1)
+          return rw_fail (err, RW_ERROR_INPUT,
+                          _("%s: surface \"%s\": scattering of band %d (%g Hz) must be a number in "
+                            "[0, 1]"), map_path, key, b + 1, rw_octave_centres_hz[b]);
+    }
+  else if (get_number (sc, &x) && x >= 0 && x <= 1)
+    for (int b = 0; b < RW_N_OCTAVES; b++)
+      m->scattering[b] = x;
+  else
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("%s: surface \"%s\": scattering must be a number in [0, 1] or a list of %d "
+                      "such numbers"), map_path, key, RW_N_OCTAVES);
+  m->scattering_default = false;
+  return true;
+}
+
 void
 rw_surface_model_from_R (double R, RwSurfaceModel *m)
 {
@@ -551,8 +590,10 @@ rw_surface_model_from_R (double R, RwSurfaceModel *m)
   m->Y = rw_admittance_real (R);
   memcpy (m->alpha_target, alpha, sizeof alpha);
   m->fit.n_bands_fit = RW_N_OCTAVES;
+  m->scattering_default = true;
   for (int b = 0; b < RW_N_OCTAVES; b++)
     {
+      m->scattering[b] = RW_MATERIAL_DEFAULT_SCATTERING;
       m->fit.target_random[b] = m->fit.model_random[b] = a;
       m->fit.target_normal[b] = m->fit.model_normal[b] = R > -1.0 && R < 1.0 ? 1.0 - R * R : 0.0;
     }
@@ -603,6 +644,7 @@ map_entry (const RwMaterialLibrary *lib, const char *map_path, const char *key,
                         map_path, key, json_object_get_string (val));
       *R = rw_reflection_from_statistical_alpha (rw_material_alpha_for_fmax (mat, fmax_hz));
       *label = strdup (mat->name);
+      model_scattering (m, mat);
       return !fit || model_from_alpha (mat->alpha, n_bands, m, err)
              || rw_fail_prefix (err, _("%s: surface \"%s\""), map_path, key);
     }
@@ -627,7 +669,7 @@ map_entry (const RwMaterialLibrary *lib, const char *map_path, const char *key,
       *R = x;
       rw_surface_model_from_R (x, m);
       *label = printf_dup ("R = %g", x);
-      return true;
+      return map_scattering (map_path, key, val, m, err);
     }
   if (has_a)
     {
@@ -657,6 +699,8 @@ map_entry (const RwMaterialLibrary *lib, const char *map_path, const char *key,
           *label = printf_dup ("alpha = %g", x);
         }
       *R = rw_reflection_from_statistical_alpha (alpha_mean_for_fmax (alpha, fmax_hz));
+      if (!map_scattering (map_path, key, val, m, err))
+        return false;
       return !fit || model_from_alpha (alpha, n_bands, m, err)
              || rw_fail_prefix (err, _("%s: surface \"%s\""), map_path, key);
     }
@@ -667,7 +711,8 @@ map_entry (const RwMaterialLibrary *lib, const char *map_path, const char *key,
   if (path == NULL)
     return rw_fail (err, RW_ERROR_MEMORY, _("out of memory"));
   memset (m, 0, sizeof *m);
-  const bool ok = rw_admittance_fit_csv (path, n_bands, &m->Y, &m->fit, err);
+  const bool ok = map_scattering (map_path, key, val, m, err)
+                  && rw_admittance_fit_csv (path, n_bands, &m->Y, &m->fit, err);
   if (ok)
     {
       for (int b = 0; b < RW_N_OCTAVES; b++)
@@ -689,20 +734,20 @@ rw_materials_assign (const RwMaterialLibrary *lib, const RwMesh *mesh,
                      const char *map_path, double uniform_R, double fmax_hz,
                      double *R_out, char ***material_out, RwError *err)
 {
-  return rw_materials_assign_models (lib, mesh, map_path, uniform_R, fmax_hz, R_out, NULL,
+  return rw_materials_assign_models (lib, mesh, map_path, uniform_R, fmax_hz, 0, R_out, NULL,
                                      material_out, err);
 }
 
 bool
 rw_materials_assign_models (const RwMaterialLibrary *lib, const RwMesh *mesh,
                             const char *map_path, double uniform_R, double fmax_hz,
-                            double *R_out, RwSurfaceModel *models_out, char ***material_out,
-                            RwError *err)
+                            int n_bands_fit, double *R_out, RwSurfaceModel *models_out,
+                            char ***material_out, RwError *err)
 {
-  if (mesh == NULL || R_out == NULL)
+  if (mesh == NULL || R_out == NULL || n_bands_fit < 0 || n_bands_fit > RW_N_OCTAVES)
     return rw_fail (err, RW_ERROR_INTERNAL, _("rw_materials_assign: missing argument"));
   size_t n = mesh->n_surfaces;
-  const int n_bands = rw_admittance_bands_for_fmax (fmax_hz);
+  const int n_bands = n_bands_fit > 0 ? n_bands_fit : rw_admittance_bands_for_fmax (fmax_hz);
   char **names = NULL;
   RwSurfaceModel scratch;
   if (material_out != NULL)
@@ -817,6 +862,8 @@ rw_materials_assign_models (const RwMaterialLibrary *lib, const RwMesh *mesh,
             models_out[s] = models_out[t];
             copied = true;
           }
+      if (models_out != NULL && !copied)
+        model_scattering (MODEL (s), m);
       if (models_out != NULL && !copied && !model_from_alpha (m->alpha, n_bands, MODEL (s), err))
         {
           rw_fail_prefix (err, _("material \"%s\""), m->name);

@@ -97,6 +97,11 @@ typedef struct {
   RwAdmittance Y;
   double alpha_target[RW_N_OCTAVES];
   RwFitReport fit;
+  /* the surface's scattering per band for the geometrical part (rw-ga.h):
+   * its library material's, a map file's "scattering", or
+   * RW_MATERIAL_DEFAULT_SCATTERING flagged as scattering_default */
+  double scattering[RW_N_OCTAVES];
+  bool scattering_default;
 } RwSurfaceModel;
 
 /* The model of a frequency-independent surface of reflection factor R
@@ -106,18 +111,22 @@ void rw_surface_model_from_R (double R, RwSurfaceModel *out);
 
 /* rw_materials_assign, and the model of every surface: models_out
  * (n_surfaces, may be NULL). Library materials and map-file α are fitted
- * over the bands up to fmax_hz and one beyond
- * (rw_admittance_bands_for_fmax); the map file also takes
+ * over n_bands_fit octave bands from 63 Hz (1 … 8), or when it is 0 over
+ * the bands up to fmax_hz and one beyond (rw_admittance_bands_for_fmax);
+ * a full-band (hybrid) run fits all eight, so that its wave and
+ * geometrical parts share one model. The map file also takes
  * {"alpha": [a63, a125, …, a8k]} (eight bands; a single number means every
  * band) and {"impedance_csv": "file.csv"} (a path relative to the map
  * file's folder; rw_admittance_fit_csv). An R (--reflection, {"R": r})
  * is the frequency-independent surface of that R. R_out keeps one
  * frequency-independent R per surface (for the LRS and Savioja forms and
  * for display): the α of the bands up to fmax averaged
- * (rw_material_alpha_for_fmax), for a CSV the fitted model's. */
+ * (rw_material_alpha_for_fmax), for a CSV the fitted model's. A map
+ * entry given as an object may add "scattering": s or [s63 … s8k] (in
+ * [0, 1]); without it the surface takes the default, flagged. */
 bool rw_materials_assign_models (const RwMaterialLibrary *lib, const RwMesh *mesh,
                                  const char *map_path, double uniform_R, double fmax_hz,
-                                 double *R_out, RwSurfaceModel *models_out,
+                                 int n_bands_fit, double *R_out, RwSurfaceModel *models_out,
                                  char ***material_out, RwError *err);
 
 /* The library material a surface name matches (the rule of

@@ -15,9 +15,11 @@
 #include "rw-audio.h"
 #include "rw-config.h"
 #include "rw-i18n.h"
+#include "rw-ism.h"
 #include "rw-json.h"
 #include "rw-physics.h"
 #include "rw-postprocess.h"
+#include "rw-rays.h"
 
 /* settings.air_absorption: whether it was applied, and its bands. */
 static json_object *
@@ -38,6 +40,53 @@ air_json (const RwSimResult *res)
     }
   json_object_object_add (air, "bands", bands);
   return air;
+}
+
+/* The hybrid object (2.3): what the full-band IR was made of. */
+static json_object *
+hybrid_json (const RwSimConfig *cfg, const RwSimResult *res)
+{
+  json_object *h = json_object_new_object ();
+  json_object_object_add (h, "crossover_hz", rw_json_number (res->crossover_hz));
+  json_object *tr = json_object_new_array ();
+  json_object_array_add (tr, rw_json_number (res->transition_hz[0]));
+  json_object_array_add (tr, rw_json_number (res->transition_hz[1]));
+  json_object_object_add (h, "transition_hz", tr);
+  json_object_object_add (h, "filter",
+                          json_object_new_string ("complementary: Kaiser-windowed sinc low-pass, "
+                                                  "linear phase applied zero-phase, 60 dB; "
+                                                  "high-pass = 1 - low-pass"));
+  json_object_object_add (h, "fit_bands", json_object_new_int (res->fit_bands));
+  json_object *bands = json_object_new_array ();
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    {
+      json_object *o = json_object_new_object ();
+      json_object_object_add (o, "centre_hz", rw_json_number (rw_octave_centres_hz[b]));
+      json_object_object_add (o, "method", json_object_new_string (rw_hybrid_method_name (res->band_method[b])));
+      json_object_array_add (bands, o);
+    }
+  json_object_object_add (h, "bands", bands);
+  json_object *g = json_object_new_object ();
+  json_object_object_add (g, "method", json_object_new_string ("image sources + stochastic rays"));
+  json_object_object_add (g, "receiver_radius_m", rw_json_number (res->ga_receiver_radius_m));
+  json_object_object_add (g, "image_source_arrivals", json_object_new_int64 ((int64_t) res->ga_image_sources));
+  json_object_object_add (g, "rays_lost", json_object_new_int64 ((int64_t) res->ga_rays_lost));
+  json_object_object_add (h, "geometrical", g);
+  if (cfg->write_parts && res->ir_wave != NULL)
+    {
+      json_object *w = json_object_new_array (), *ge = json_object_new_array ();
+      for (size_t r = 0; r < res->n_receivers; r++)
+        {
+          char name[64];
+          rw_sim_part_name (r, false, name, sizeof name);
+          json_object_array_add (w, json_object_new_string (name));
+          rw_sim_part_name (r, true, name, sizeof name);
+          json_object_array_add (ge, json_object_new_string (name));
+        }
+      json_object_object_add (h, "outputs_wave", w);
+      json_object_object_add (h, "outputs_geometrical", ge);
+    }
+  return h;
 }
 
 char *
@@ -93,6 +142,15 @@ rw_results_json (const RwSimConfig *cfg, const RwSimResult *res)
       json_object_array_add (rcvs, o);
     }
   json_object_object_add (set, "receivers", rcvs);
+  json_object *hyb = json_object_new_object ();
+  json_object_object_add (hyb, "enabled", json_object_new_boolean (res->hybrid));
+  json_object_object_add (hyb, "crossover_hz",
+                          cfg->crossover_hz > 0 ? rw_json_number (cfg->crossover_hz) : NULL);
+  json_object_object_add (hyb, "rays", json_object_new_int64 ((int64_t) cfg->n_rays));
+  json_object_object_add (hyb, "ism_order", json_object_new_int (cfg->ism_order));
+  json_object_object_add (hyb, "seed", json_object_new_uint64 (cfg->seed));
+  json_object_object_add (hyb, "write_parts", json_object_new_boolean (cfg->write_parts));
+  json_object_object_add (set, "hybrid", hyb);
   json_object_object_add (root, "settings", set);
 
   json_object_object_add (root, "fs_grid_hz", rw_json_number (res->fs_grid_hz));
@@ -157,6 +215,12 @@ rw_results_json (const RwSimConfig *cfg, const RwSimResult *res)
             }
           json_object_object_add (adm, "branches_DEF", br);
           json_object_object_add (o, "admittance", adm);
+          /* 2.3: the geometrical part's scattering per band */
+          json_object *sc = json_object_new_array ();
+          for (int b = 0; b < RW_N_OCTAVES; b++)
+            json_object_array_add (sc, rw_json_number (m->scattering[b]));
+          json_object_object_add (o, "scattering", sc);
+          json_object_object_add (o, "scattering_default", json_object_new_boolean (m->scattering_default));
         }
       json_object_array_add (surf, o);
     }
@@ -171,6 +235,8 @@ rw_results_json (const RwSimConfig *cfg, const RwSimResult *res)
     }
   json_object_object_add (root, "outputs", outs);
   json_object_object_add (root, "ir_frames", json_object_new_int64 ((int64_t) res->ir_frames));
+  if (res->hybrid)
+    json_object_object_add (root, "hybrid", hybrid_json (cfg, res));
 
   json_object *tim = json_object_new_object ();
   json_object_object_add (tim, "import_s", rw_json_number (res->t_import_s));
@@ -178,12 +244,23 @@ rw_results_json (const RwSimConfig *cfg, const RwSimResult *res)
   json_object_object_add (tim, "solve_s", rw_json_number (res->t_solve_s));
   json_object_object_add (tim, "postprocess_s", rw_json_number (res->t_postprocess_s));
   json_object_object_add (tim, "total_s", rw_json_number (res->t_total_s));
+  json_object_object_add (tim, "geometrical_s", rw_json_number (res->t_geometrical_s));
+  json_object_object_add (tim, "join_s", rw_json_number (res->t_join_s));
   json_object_object_add (root, "timings", tim);
   json_object_object_add (root, "mvox_per_s", rw_json_number (res->mvox_per_s));
 
   /* An output rate below 2 fmax cuts the IR at its Nyquist frequency. */
-  const double valid_hz = fmin (res->fmax_hz, 0.5 * res->fs_out_hz);
+  const double valid_hz = rw_sim_valid_up_to_hz (res);
   char note[640];
+  if (res->hybrid)
+    snprintf (note, sizeof note,
+              "full band to %g Hz: the wave part (valid to fmax = %g Hz) below the crossover %g Hz, "
+              "the geometrical part (image sources and rays) above it, joined by complementary "
+              "linear-phase filters (transition %g to %g Hz); DC-blocked below %g Hz; calibrated so "
+              "that the free-field direct sound at 1 m sums to 1 (area 1/r at distance r)",
+              valid_hz, res->fmax_hz, res->crossover_hz, res->transition_hz[0],
+              res->transition_hz[1], RW_DC_BLOCK_HZ);
+  else
   snprintf (note, sizeof note,
             "valid up to fmax = %g Hz%s: low-passed there (flat to fmax, -60 dB from %g Hz); "
             "DC-blocked below %g Hz; calibrated so that the free-field direct sound at 1 m sums to 1 "
@@ -268,6 +345,22 @@ number (Reader *rd, json_object *obj, const char *key, double lo, double hi, boo
       return NAN;
     }
   return x;
+}
+
+/* obj[key] when present (not null), else NULL: the keys a later minor
+ * version added. */
+static json_object *
+optional (json_object *obj, const char *key)
+{
+  json_object *v = NULL;
+  return obj != NULL && json_object_object_get_ex (obj, key, &v) ? v : NULL;
+}
+
+static bool
+boolean (Reader *rd, json_object *obj, const char *key)
+{
+  json_object *v = get (rd, obj, key, json_type_boolean, _("true or false"));
+  return v != NULL && json_object_get_boolean (v);
 }
 
 /* A whole number in [lo, hi]. */
@@ -472,6 +565,72 @@ read_settings (Reader *rd, json_object *set, RwResults *out)
       vec3 (rd, o, "cell_centre_m", res->receivers_at[r]);
       res->receiver_cells[r] = count (rd, o, "cell_index", 0, 9e15);
     }
+
+  /* 2.3: the full-band settings; before, every run was wave only */
+  json_object *hyb = optional (set, "hybrid");
+  cfg->hybrid = false;
+  if (hyb == NULL || !rd->ok)
+    return;
+  snprintf (rd->scope, sizeof rd->scope, "settings.hybrid");
+  cfg->hybrid = boolean (rd, hyb, "enabled");
+  cfg->crossover_hz = number (rd, hyb, "crossover_hz", 1e-3, 1e5, true);
+  if (isnan (cfg->crossover_hz))
+    cfg->crossover_hz = 0;
+  cfg->n_rays = count (rd, hyb, "rays", 1, (double) RW_RAYS_MAX_N);
+  cfg->ism_order = (int) count (rd, hyb, "ism_order", 0, RW_ISM_MAX_ORDER);
+  json_object *seed = get (rd, hyb, "seed", json_type_int, _("a whole number"));
+  cfg->seed = seed != NULL ? json_object_get_uint64 (seed) : 0;
+  cfg->write_parts = boolean (rd, hyb, "write_parts");
+}
+
+/* 2.3: the hybrid object, present when the IRs are full band. */
+static void
+read_hybrid (Reader *rd, json_object *root, RwResults *out)
+{
+  RwSimResult *res = &out->result;
+  json_object *h = optional (root, "hybrid");
+  res->hybrid = h != NULL;
+  if (h == NULL || !rd->ok)
+    {
+      if (rd->ok && out->config.hybrid)
+        missing (rd, "hybrid", _("an object"));
+      return;
+    }
+  snprintf (rd->scope, sizeof rd->scope, "hybrid");
+  res->crossover_hz = number (rd, h, "crossover_hz", 1e-3, 1e5, false);
+  json_object *tr = get (rd, h, "transition_hz", json_type_array, _("two frequencies"));
+  if (tr != NULL && json_object_array_length (tr) == 2)
+    for (int k = 0; k < 2; k++)
+      res->transition_hz[k] = json_object_get_double (json_object_array_get_idx (tr, (size_t) k));
+  else if (tr != NULL)
+    missing (rd, "transition_hz", _("two frequencies"));
+  res->fit_bands = (int) count (rd, h, "fit_bands", 1, RW_N_OCTAVES);
+  json_object *bands = get (rd, h, "bands", json_type_array, _("a list of octave bands"));
+  if (bands != NULL && json_object_array_length (bands) != RW_N_OCTAVES)
+    missing (rd, "bands", _("a list of octave bands"));
+  for (int b = 0; rd->ok && b < RW_N_OCTAVES; b++)
+    {
+      json_object *o = json_object_array_get_idx (bands, (size_t) b), *m = NULL;
+      const char *name = json_object_object_get_ex (o, "method", &m) && json_object_is_type (m, json_type_string)
+                         ? json_object_get_string (m) : "";
+      int k;
+      for (k = 0; k <= RW_HYBRID_BOTH; k++)
+        if (strcmp (name, rw_hybrid_method_name ((RwHybridMethod) k)) == 0)
+          break;
+      if (k > RW_HYBRID_BOTH)
+        {
+          rw_fail (rd->err, RW_ERROR_INPUT, _("%s: \"hybrid.bands[%d].method\" must be \"wave\", "
+                                              "\"geometrical\" or \"both\""), rd->path, b);
+          rd->ok = false;
+        }
+      res->band_method[b] = (RwHybridMethod) k;
+    }
+  json_object *g = get (rd, h, "geometrical", json_type_object, _("an object"));
+  snprintf (rd->scope, sizeof rd->scope, "hybrid.geometrical");
+  res->ga_receiver_radius_m = number (rd, g, "receiver_radius_m", 0, 1e3, true);
+  res->ga_image_sources = count (rd, g, "image_source_arrivals", 0, 9e15);
+  res->ga_rays_lost = count (rd, g, "rays_lost", 0, 9e15);
+  rd->scope[0] = '\0';
 }
 
 /* Everything but the settings: grid, cells, surfaces, outputs, timings. */
@@ -513,7 +672,12 @@ read_run (Reader *rd, json_object *root, RwResults *out)
   res->t_solve_s = number (rd, tim, "solve_s", 0, 1e9, true);
   res->t_postprocess_s = number (rd, tim, "postprocess_s", 0, 1e9, true);
   res->t_total_s = number (rd, tim, "total_s", 0, 1e9, true);
+  if (optional (tim, "geometrical_s") != NULL)
+    res->t_geometrical_s = number (rd, tim, "geometrical_s", 0, 1e9, true);
+  if (optional (tim, "join_s") != NULL)
+    res->t_join_s = number (rd, tim, "join_s", 0, 1e9, true);
   rd->scope[0] = '\0';
+  read_hybrid (rd, root, out);
   if (rd->ok && res->n_steps_run < res->n_steps)
     {
       rw_fail (rd->err, RW_ERROR_INPUT, _("%s: \"n_steps_run\" (%zu) is less than \"n_steps\" (%zu)"),
@@ -577,6 +741,19 @@ read_run (Reader *rd, json_object *root, RwResults *out)
               m->alpha_target[b] = json_object_get_double (x);
               m->fit.model_random[b] = json_object_get_double (y);
               m->fit.target_random[b] = m->alpha_target[b];
+            }
+          /* 2.3: scattering; before, the default */
+          json_object *sc = optional (o, "scattering");
+          m->scattering_default = true;
+          for (int b = 0; b < RW_N_OCTAVES; b++)
+            m->scattering[b] = RW_MATERIAL_DEFAULT_SCATTERING;
+          if (sc != NULL && json_object_is_type (sc, json_type_array)
+              && json_object_array_length (sc) == RW_N_OCTAVES)
+            {
+              for (int b = 0; b < RW_N_OCTAVES; b++)
+                m->scattering[b] = json_object_get_double (json_object_array_get_idx (sc, (size_t) b));
+              m->scattering_default = optional (o, "scattering_default") != NULL
+                                      && boolean (rd, o, "scattering_default");
             }
         }
       else if (rd->ok && res->surface_models != NULL)

@@ -29,8 +29,13 @@
  * as runs without air absorption. 2 adds per surface bands_hz,
  * alpha_target, alpha_model (random incidence), alpha_model_normal,
  * bands_fitted, fit_worst_error and the admittance; files without them
- * read with result.surface_models NULL. */
-#define RW_RESULTS_VERSION_MINOR 2
+ * read with result.surface_models NULL. 3 adds settings.hybrid, the
+ * "hybrid" object (crossover, transition, method per octave band, the
+ * geometrical part's figures, the parts' WAV names), per surface
+ * scattering and scattering_default, and timings.geometrical_s and
+ * join_s; files without them read as wave-only runs (config.hybrid
+ * false). */
+#define RW_RESULTS_VERSION_MINOR 3
 #define RW_RESULTS_FILE "results.json"
 
 /* A results folder read back. config and result are what

@@ -15,6 +15,7 @@
 
 #include "rw-audio.h"
 #include "rw-file.h"
+#include "rw-ga.h"
 #include "rw-i18n.h"
 #include "rw-materials.h"
 #include "rw-mesh.h"
@@ -45,6 +46,31 @@ rw_sim_config_init (RwSimConfig *cfg)
   cfg->fs_out_hz = RW_OUTPUT_RATE_HZ;
   cfg->threads = 0;
   cfg->device = 0;
+  cfg->hybrid = true;
+  cfg->crossover_hz = 0.0;
+  cfg->n_rays = RW_RAYS_DEFAULT_N;
+  cfg->ism_order = RW_ISM_DEFAULT_ORDER;
+  cfg->seed = 1;
+  cfg->write_parts = false;
+}
+
+double
+rw_sim_crossover_hz (const RwSimConfig *cfg)
+{
+  return cfg->crossover_hz > 0 ? cfg->crossover_hz : rw_hybrid_default_crossover (cfg->fmax_hz);
+}
+
+double
+rw_sim_valid_up_to_hz (const RwSimResult *res)
+{
+  const double nyquist = 0.5 * res->fs_out_hz;
+  return res->hybrid ? nyquist : fmin (res->fmax_hz, nyquist);
+}
+
+void
+rw_sim_part_name (size_t r, bool geometrical, char *buf, size_t len)
+{
+  snprintf (buf, len, "%s-%zu.wav", geometrical ? "geometrical" : "wave", r + 1);
 }
 
 void
@@ -70,9 +96,17 @@ rw_sim_result_clear (RwSimResult *res)
   free (res->surface_R);
   free (res->surface_models);
   for (size_t r = 0; r < res->n_receivers; r++)
-    if (res->ir)
-      free (res->ir[r]);
+    {
+      if (res->ir)
+        free (res->ir[r]);
+      if (res->ir_wave)
+        free (res->ir_wave[r]);
+      if (res->ir_geometrical)
+        free (res->ir_geometrical[r]);
+    }
   free (res->ir);
+  free (res->ir_wave);
+  free (res->ir_geometrical);
   free (res->receiver_cells);
   free (res->receivers_at);
   memset (res, 0, sizeof *res);
@@ -119,6 +153,25 @@ rw_sim_check_settings (const RwSimConfig *cfg, RwError *err)
     for (int k = 0; k < 3; k++)
       if (!isfinite (cfg->receivers[r][k]))
         return rw_fail (err, RW_ERROR_INPUT, _("Receiver %zu position is not a finite number"), r + 1);
+  if (cfg->hybrid)
+    {
+      if (!isnan (cfg->uniform_R) && cfg->uniform_R <= -1.0)
+        return rw_fail (err, RW_ERROR_INPUT,
+                        _("Uniform reflection factor %g: a pressure-release surface has no "
+                          "admittance for the geometrical part; use the wave part alone (no hybrid)"),
+                        cfg->uniform_R);
+      if (!isfinite (cfg->crossover_hz) || cfg->crossover_hz < 0)
+        return rw_fail (err, RW_ERROR_INPUT, _("Crossover %g Hz: must be a positive frequency"),
+                        cfg->crossover_hz);
+      if (!rw_hybrid_check_crossover (rw_sim_crossover_hz (cfg), cfg->fmax_hz, cfg->fs_out_hz, err))
+        return false;
+      if (cfg->n_rays < 1 || cfg->n_rays > RW_RAYS_MAX_N)
+        return rw_fail (err, RW_ERROR_INPUT, _("%zu rays: must be between 1 and %zu"), cfg->n_rays,
+                        RW_RAYS_MAX_N);
+      if (cfg->ism_order < 0 || cfg->ism_order > RW_ISM_MAX_ORDER)
+        return rw_fail (err, RW_ERROR_INPUT, _("Image-source order %d: must be between 0 and %d"),
+                        cfg->ism_order, RW_ISM_MAX_ORDER);
+    }
   return true;
 }
 
@@ -148,6 +201,215 @@ cell_centre (const RwGrid *g, size_t cell, double out[3])
   out[0] = g->origin[0] + g->h * (double) x;
   out[1] = g->origin[1] + g->h * (double) y;
   out[2] = g->origin[2] + g->h * (double) z;
+}
+
+/* float IR → double, and back */
+static double *
+to_double (const float *x, size_t n)
+{
+  double *y = malloc ((n ? n : 1) * sizeof *y);
+  for (size_t i = 0; y != NULL && i < n; i++)
+    y[i] = x[i];
+  return y;
+}
+
+static float *
+to_float (const double *x, size_t n)
+{
+  float *y = malloc ((n ? n : 1) * sizeof *y);
+  for (size_t i = 0; y != NULL && i < n; i++)
+    y[i] = (float) x[i];
+  return y;
+}
+
+/* Receiver r's geometrical part at the output rate, n samples (the wave
+ * part's length): rw_ga_compute at 48 kHz, resampled when the output rate
+ * differs, cut or zero-padded to n. */
+static double *
+geometrical_part (const RwGaScene *scene, const RwAdmittance *Y, const double *scattering,
+                  size_t n_surfaces, const double src[3], const double rcv[3],
+                  const RwGaSettings *gs, double fs_out, size_t n, RwSimResult *out, RwError *err)
+{
+  RwGaResult ga;
+  if (!rw_ga_compute (scene, Y, scattering, n_surfaces, src, rcv, gs, &ga, err))
+    return NULL;
+  out->ga_receiver_radius_m = ga.rays.receiver_radius_m;
+  out->ga_image_sources += ga.ism.n_arrivals;
+  out->ga_rays_lost += ga.rays.n_lost;
+  double *y = calloc (n ? n : 1, sizeof *y);
+  if (y == NULL)
+    {
+      rw_ga_result_clear (&ga);
+      rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+      return NULL;
+    }
+  if (fs_out == ga.fs_hz)
+    memcpy (y, ga.ir, (ga.n_samples < n ? ga.n_samples : n) * sizeof *y);
+  else
+    {
+      RwAudio a = { .data = to_float (ga.ir, ga.n_samples), .frames = ga.n_samples,
+                    .channels = 1, .rate_hz = ga.fs_hz };
+      bool ok = a.data != NULL || rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+      ok = ok && rw_audio_resample (&a, fs_out, err);
+      for (size_t i = 0; ok && i < n && i < a.frames; i++)
+        y[i] = a.data[i];
+      free (a.data);
+      if (!ok)
+        {
+          free (y);
+          y = NULL;
+        }
+    }
+  rw_ga_result_clear (&ga);
+  return y;
+}
+
+/* The full-band IR (cfg->hybrid): each receiver's geometrical part
+ * (rw-ga.h) at the positions the wave part used (the cells' centres, so
+ * that the direct sound both parts contain coincides and is taken once),
+ * with the same admittances (fitted over all eight bands) and the
+ * surfaces' scattering, then joined to the wave part at the crossover
+ * (rw_hybrid_join). The air absorption is each part's own, computed
+ * alike (ISO 9613-1 per octave band). out->ir[r] becomes the hybrid IR;
+ * the parts are kept when cfg->write_parts. */
+static bool
+sim_geometrical (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
+                 const atomic_int *cancel, RwSimResult *out, RwError *err)
+{
+  const size_t ns = mesh->n_surfaces, n = out->ir_frames;
+  bool ok = false;
+  RwGaScene *scene = NULL;
+  RwAdmittance *Y = malloc ((ns ? ns : 1) * sizeof *Y);
+  double *scattering = malloc ((ns ? ns : 1) * RW_N_OCTAVES * sizeof *scattering);
+  double *part = NULL, *wave = NULL, *joined = NULL;
+
+  out->hybrid = true;
+  out->crossover_hz = rw_sim_crossover_hz (cfg);
+  out->transition_hz[0] = out->crossover_hz * (1.0 - RW_HYBRID_TRANSITION_HALF_WIDTH);
+  out->transition_hz[1] = out->crossover_hz * (1.0 + RW_HYBRID_TRANSITION_HALF_WIDTH);
+  rw_hybrid_band_methods (out->crossover_hz, out->band_method);
+  if (Y == NULL || scattering == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+      goto out;
+    }
+  out->fit_bands = RW_N_OCTAVES;
+  for (size_t s = 0; s < ns; s++)
+    {
+      if (out->surface_models != NULL)
+        {
+          if (out->surface_models[s].fit.n_bands_fit < out->fit_bands)
+            out->fit_bands = out->surface_models[s].fit.n_bands_fit;
+          Y[s] = out->surface_models[s].Y;
+          memcpy (scattering + s * RW_N_OCTAVES, out->surface_models[s].scattering,
+                  RW_N_OCTAVES * sizeof *scattering);
+        }
+      else
+        {
+          Y[s] = rw_admittance_real (surface_R[s]);
+          for (int b = 0; b < RW_N_OCTAVES; b++)
+            scattering[s * RW_N_OCTAVES + b] = RW_MATERIAL_DEFAULT_SCATTERING;
+        }
+    }
+  if (out->fit_bands < RW_N_OCTAVES)
+    rw_sim_warn (out, _("some surfaces' admittances were fitted over the octave bands up to %g Hz "
+                        "only: the geometrical part extrapolates them above"),
+                 rw_octave_centres_hz[out->fit_bands - 1]);
+
+  const double t0 = rw_clock_s ();
+  scene = rw_ga_scene_new (mesh, err);
+  if (scene == NULL)
+    goto out;
+  RwGaSettings gs;
+  rw_ga_settings_init (&gs);
+  gs.n_rays = cfg->n_rays;
+  gs.seed = cfg->seed;
+  gs.ism_order = cfg->ism_order;
+  gs.duration_s = (double) n / out->fs_out_hz;
+  gs.speed_of_sound = out->c;
+  gs.air_absorption = cfg->air_absorption;
+  gs.temperature_c = cfg->temperature_c;
+  gs.humidity_pct = cfg->humidity_pct;
+  gs.threads = cfg->threads > 0 ? cfg->threads : 0;
+  if (cfg->write_parts)
+    {
+      out->ir_wave = calloc (out->n_receivers, sizeof (float *));
+      out->ir_geometrical = calloc (out->n_receivers, sizeof (float *));
+      if (out->ir_wave == NULL || out->ir_geometrical == NULL)
+        {
+          rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+          goto out;
+        }
+    }
+  joined = malloc ((n ? n : 1) * sizeof *joined);
+  if (joined == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+      goto out;
+    }
+  double t_join = 0;
+  for (size_t r = 0; r < out->n_receivers; r++)
+    {
+      part = geometrical_part (scene, Y, scattering, ns, out->source_at, out->receivers_at[r], &gs,
+                               out->fs_out_hz, n, out, err);
+      if (part == NULL)
+        {
+          if (err == NULL || err->code != RW_ERROR_CANCELLED)
+            rw_fail_prefix (err, _("receiver %zu"), r + 1);
+          goto out;
+        }
+      const double t1 = rw_clock_s ();
+      wave = to_double (out->ir[r], n);
+      if (wave == NULL)
+        {
+          rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+          goto out;
+        }
+      const RwHybridPart wp = { wave, n, out->fs_out_hz }, gp = { part, n, out->fs_out_hz };
+      if (!rw_hybrid_join (&wp, &gp, cfg->fmax_hz, out->crossover_hz, joined, NULL, NULL, err))
+        {
+          rw_fail_prefix (err, _("receiver %zu"), r + 1);
+          goto out;
+        }
+      float *hybrid = to_float (joined, n);
+      if (hybrid == NULL)
+        {
+          rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+          goto out;
+        }
+      if (cfg->write_parts)
+        {
+          out->ir_wave[r] = out->ir[r];
+          out->ir_geometrical[r] = to_float (part, n);
+          if (out->ir_geometrical[r] == NULL)
+            {
+              out->ir[r] = hybrid;
+              rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+              goto out;
+            }
+        }
+      else
+        free (out->ir[r]);
+      out->ir[r] = hybrid;
+      free (part);
+      free (wave);
+      part = wave = NULL;
+      t_join += rw_clock_s () - t1;
+      if (cancelled (cancel, err))
+        goto out;
+    }
+  out->t_join_s = t_join;
+  out->t_geometrical_s = rw_clock_s () - t0 - t_join;
+  ok = true;
+
+out:
+  free (part);
+  free (wave);
+  free (joined);
+  free (Y);
+  free (scattering);
+  rw_ga_scene_free (scene);
+  return ok;
 }
 
 bool
@@ -209,6 +471,15 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
       if (!rw_grid_locate (grid, cfg->receivers[r], what, &out->receiver_cells[r], err))
         goto out;
       cell_centre (grid, out->receiver_cells[r], out->receivers_at[r]);
+      if (out->receiver_cells[r] == out->source_cell && cfg->hybrid)
+        {
+          rw_fail (err, RW_ERROR_INPUT,
+                   _("receiver %zu at (%.3f, %.3f, %.3f) m falls in the source's grid cell (cells "
+                     "%.3f m wide): the geometrical part needs the receiver away from the source; "
+                     "move it, or use the wave part alone (no hybrid)"),
+                   r + 1, cfg->receivers[r][0], cfg->receivers[r][1], cfg->receivers[r][2], grid->h);
+          goto out;
+        }
       if (out->receiver_cells[r] == out->source_cell)
         rw_sim_warn (out, _("receiver %zu at (%.3f, %.3f, %.3f) m falls in the source's grid cell "
                             "(source at (%.3f, %.3f, %.3f) m, cells %.3f m wide): its response starts "
@@ -345,6 +616,8 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
         goto out;
     }
   out->t_postprocess_s = rw_clock_s () - t0;
+  if (cfg->hybrid && !sim_geometrical (cfg, mesh, surface_R, cancel, out, err))
+    goto out;
   ok = true;
 
 out:
@@ -448,7 +721,11 @@ rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], size_t 
       rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
       goto out;
     }
+  /* A full-band run fits every surface over all eight bands: its
+   * geometrical part needs the admittance up to 8 kHz, and both parts
+   * must run the same model (rw-ga.h). */
   if (!rw_materials_assign_models (lib, mesh, cfg->materials_map, cfg->uniform_R, cfg->fmax_hz,
+                                   cfg->hybrid ? RW_N_OCTAVES : 0,
                                    imported.surface_R, imported.surface_models, &materials, err))
     goto out;
   imported.surface_materials = materials;
@@ -561,23 +838,31 @@ rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
   char *path = malloc (len);
   if (path == NULL)
     return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
-  for (size_t r = 0; r < res->n_receivers; r++)
-    {
-      char name[64];
-      rw_sim_output_name (r, name, sizeof name);
-      snprintf (path, len, "%s/%s", out_dir, name);
-      RwAudio a = {
-        .data = res->ir[r],
-        .frames = res->ir_frames,
-        .channels = 1,
-        .rate_hz = res->fs_out_hz,
-      };
-      if (!rw_audio_write (path, &a, err))
-        {
-          free (path);
-          return false;
-        }
-    }
+  /* the IRs, and the parts when kept (0: the IR, 1: wave, 2: geometrical) */
+  for (int kind = 0; kind < 3; kind++)
+    for (size_t r = 0; r < res->n_receivers; r++)
+      {
+        float *const *irs = kind == 0 ? res->ir : kind == 1 ? res->ir_wave : res->ir_geometrical;
+        if (irs == NULL || (kind > 0 && !cfg->write_parts))
+          break;
+        char name[64];
+        if (kind == 0)
+          rw_sim_output_name (r, name, sizeof name);
+        else
+          rw_sim_part_name (r, kind == 2, name, sizeof name);
+        snprintf (path, len, "%s/%s", out_dir, name);
+        RwAudio a = {
+          .data = irs[r],
+          .frames = res->ir_frames,
+          .channels = 1,
+          .rate_hz = res->fs_out_hz,
+        };
+        if (!rw_audio_write (path, &a, err))
+          {
+            free (path);
+            return false;
+          }
+      }
   char *json = rw_results_json (cfg, res);
   snprintf (path, len, "%s/%s", out_dir, RW_RESULTS_FILE);
   bool ok = json != NULL && rw_file_write_atomic (path, json, strlen (json), err);
@@ -608,12 +893,14 @@ numbered (const char *name, const char *prefix, const char *suffix)
   return strncmp (p, suffix, ns) == 0 && (p[ns] == '\0' || strncmp (p + ns, ".tmp-", 5) == 0);
 }
 
-/* What a run writes into one folder: results.json and receiver-N.wav. */
+/* What a run writes into one folder: results.json, receiver-N.wav and
+ * the parts wave-N.wav and geometrical-N.wav. */
 static bool
 run_file (const char *name)
 {
   return strcmp (name, "results.json") == 0 || strncmp (name, "results.json.tmp-", 17) == 0
-         || numbered (name, "receiver-", ".wav");
+         || numbered (name, "receiver-", ".wav") || numbered (name, "wave-", ".wav")
+         || numbered (name, "geometrical-", ".wav");
 }
 
 static bool

@@ -22,6 +22,7 @@
 #include "rw-air.h"
 #include "rw-error.h"
 #include "rw-file.h"
+#include "rw-hybrid.h"
 #include "rw-materials.h"
 #include "rw-solver.h"
 
@@ -48,6 +49,15 @@ typedef struct {
   double fs_out_hz;                 /* RW_OUTPUT_RATE_HZ */
   int threads;                      /* CPU threads, ≤ 0 → all */
   int device;                       /* the backend's device (RwSolverSetup.device), 0 */
+  /* The full-band IR (issue #12; rw-hybrid.h, rw-ga.h, docs/GEOMETRICAL.md):
+   * the wave part below the crossover, the geometrical part (image sources
+   * and rays, on all CPU cores) above it, both calibrated alike. */
+  bool hybrid;                      /* true; false: the wave part alone, valid to fmax */
+  double crossover_hz;              /* 0: rw_hybrid_default_crossover (fmax), one octave below */
+  size_t n_rays;                    /* RW_RAYS_DEFAULT_N */
+  int ism_order;                    /* RW_ISM_DEFAULT_ORDER */
+  uint64_t seed;                    /* 1: the rays and the late IR's synthesis */
+  bool write_parts;                 /* false; true: also wave-N.wav and geometrical-N.wav */
 } RwSimConfig;
 
 void rw_sim_config_init (RwSimConfig *cfg);   /* the defaults above */
@@ -85,8 +95,26 @@ typedef struct {
   size_t n_receivers;
   float **ir;
   size_t ir_frames;
+  /* the full-band IR (cfg->hybrid; all zero when off): the crossover
+   * used, its filter's transition band, which method gives each octave
+   * band, the octave bands the surfaces' admittances were fitted over (all
+   * eight: one model serves both methods) and the geometrical part's
+   * figures summed over the receivers */
+  bool hybrid;
+  double crossover_hz;
+  double transition_hz[2];
+  RwHybridMethod band_method[RW_N_OCTAVES];
+  int fit_bands;
+  double ga_receiver_radius_m;      /* the rays' receiver sphere */
+  size_t ga_image_sources;          /* image-source arrivals rendered */
+  size_t ga_rays_lost;              /* rays that left the room (holes in the mesh) */
+  /* per receiver, the two parts before the join (the wave part as the
+   * wave-only run gives it, the geometrical part full band), ir_frames
+   * samples at fs_out_hz: kept when cfg->write_parts, else NULL */
+  float **ir_wave, **ir_geometrical;
   /* seconds */
   double t_import_s, t_voxelise_s, t_solve_s, t_postprocess_s, t_total_s;
+  double t_geometrical_s, t_join_s;   /* the geometrical part (all receivers), the join */
   double mvox_per_s;
   /* the cells the source and receivers snapped to, and their centres */
   size_t source_cell;
@@ -151,6 +179,14 @@ bool rw_sim_out_open (RwStagedDir *sd, const RwSimConfig *cfg, const char *out_d
 void rw_sim_source_dir_name (size_t s, char *buf, size_t len);
 /* "receiver-N.wav", N from 1: the name of receiver r's file. */
 void rw_sim_output_name (size_t r, char *buf, size_t len);
+/* "wave-N.wav", "geometrical-N.wav": receiver r's parts (cfg->write_parts). */
+void rw_sim_part_name (size_t r, bool geometrical, char *buf, size_t len);
+/* The highest frequency the IRs of res are valid to: fmax for the wave
+ * part alone, the output rate's Nyquist frequency for a hybrid IR (the
+ * geometrical part's top octave band reaches it); never above Nyquist. */
+double rw_sim_valid_up_to_hz (const RwSimResult *res);
+/* The crossover cfg asks for: cfg->crossover_hz, or the default for its fmax. */
+double rw_sim_crossover_hz (const RwSimConfig *cfg);
 void rw_sim_result_clear (RwSimResult *res);
 /* Adds a warning to res (printf format; dropped beyond RW_SIM_MAX_WARNINGS). */
 void rw_sim_warn (RwSimResult *res, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));

@@ -38,7 +38,7 @@ main (int argc, char **argv)
   RwSurfaceModel *models = calloc (ns, sizeof *models);
   RwAdmittance *Y = calloc (ns, sizeof *Y);
   char **names = NULL;
-  if (!rw_materials_assign_models (lib, m, NULL, NAN, 20000.0, R, models, &names, &err))
+  if (!rw_materials_assign_models (lib, m, NULL, NAN, 20000.0, 0, R, models, &names, &err))
     {
       fprintf (stderr, "bench-rays: %s\n", err.message);
       return 1;

@@ -188,7 +188,7 @@ with tempfile.TemporaryDirectory() as tmp:
     air = st.get("air_absorption", {})
     check(st.get("humidity_pct") == 50 and air.get("enabled") is True, "air absorption default: %r, %r"
           % (st.get("humidity_pct"), air.get("enabled")))
-    check(res.get("version") == 2 and res.get("version_minor") == 2, "version %r.%r"
+    check(res.get("version") == 2 and res.get("version_minor") == 3, "version %r.%r"
           % (res.get("version"), res.get("version_minor")))
     bands = {b.get("centre_hz"): b.get("alpha_db_per_m") for b in air.get("bands", [])}
     check(abs(bands.get(1000, 0) * 1000 - 4.665) < 0.001, "1 kHz band: %r dB/m" % bands.get(1000))
@@ -219,17 +219,27 @@ with tempfile.TemporaryDirectory() as tmp:
             on = f.read()
         check(len(off) == len(on) and off != on, "--no-air-absorption gave the same IR")
 
-    # R = -1 is what the Savioja boundary accepts: the run goes ahead.
+    # R = -1 is what the Savioja boundary accepts: the wave part alone goes
+    # ahead; the hybrid IR is refused before the solve (no admittance for
+    # the geometrical part).
+    rc, _, serr = run(["--mesh", good] + base + ["--reflection", "-1", "--boundary", "savioja",
+                                                  "--quiet", "--no-hybrid"])
+    check(rc == 0, "R = -1 with --boundary savioja: exit %d: %s" % (rc, serr))
     rc, _, serr = run(["--mesh", good] + base + ["--reflection", "-1", "--boundary", "savioja",
                                                   "--quiet"])
-    check(rc == 0, "R = -1 with --boundary savioja: exit %d: %s" % (rc, serr))
+    check(rc == 1 and "pressure-release" in serr and "solving" not in serr,
+          "R = -1, hybrid: exit %d (want 1, before the solve): %s" % (rc, serr))
 
-    # A receiver on the source (the same grid cell): the run goes ahead, with
-    # a warning naming the receiver.
+    # A receiver on the source (the same grid cell): the wave part alone goes
+    # ahead, with a warning naming the receiver; the hybrid IR is refused,
+    # naming it, before the solve.
     rc, _, serr = run(["--mesh", good] + base[:2] + ["--receiver", "0.5,0.5,0.5"] + base[4:]
-                      + ["--receiver", "0.52,0.5,0.5"])
+                      + ["--receiver", "0.52,0.5,0.5", "--no-hybrid"])
     check(rc == 0 and "warning" in serr and "receiver 1" in serr and "receiver 2" in serr,
           "receivers in the source's cell: exit %d, no warning naming them: %s" % (rc, serr))
+    rc, _, serr = run(["--mesh", good] + base[:2] + ["--receiver", "0.5,0.5,0.5"] + base[4:])
+    check(rc == 1 and "receiver 1" in serr and "source's grid cell" in serr and "solving" not in serr,
+          "receiver in the source's cell, hybrid: exit %d (want 1, before the solve): %s" % (rc, serr))
 
     # Two overlapping closed boxes: one room, their union; a receiver inside
     # both is inside the room; the overlap is a warning. And a box with

@@ -179,7 +179,7 @@ run_box (const char *alpha_json, double fmax, double t30[RW_N_OCTAVES],
   res.n_surfaces = mesh->n_surfaces;
   res.surface_R = calloc (mesh->n_surfaces, sizeof (double));
   res.surface_models = calloc (mesh->n_surfaces, sizeof (RwSurfaceModel));
-  bool ok = rw_materials_assign_models (NULL, mesh, map, NAN, fmax, res.surface_R,
+  bool ok = rw_materials_assign_models (NULL, mesh, map, NAN, fmax, 0, res.surface_R,
                                         res.surface_models, NULL, &err);
   RW_CHECK (ok, "materials: %s", err.message);
   ok = ok && rw_sim_solve (&cfg, mesh, res.surface_R, NULL, NULL, NULL, &res, &err);
