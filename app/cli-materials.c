@@ -3,7 +3,10 @@
  * library with its octave-band absorption and what the passive admittance
  * fitted to it (rw_admittance_fit_alpha, all 8 bands) absorbs, so that an
  * acoustician sees where the frequency-dependent surface departs from the
- * table. Text or JSON (--json; keys in docs/MATERIALS.md). */
+ * table; and its scattering coefficients for the ray tracer, marked where
+ * they are the library's default and not published values (issue #12:
+ * a default must not pass for data). Text or JSON (--json; keys in
+ * docs/MATERIALS.md). */
 #include "cli.h"
 #include "rw-admittance.h"
 #include "rw-json.h"
@@ -23,7 +26,10 @@ print_usage (FILE *out)
                   "the passive surface admittance fitted to it absorbs (the frequency-dependent\n"
                   "boundary), with the band of the largest difference. A '*' marks a band whose\n"
                   "absorption no locally reacting surface reaches (above 0.951): there the fit\n"
-                  "gives that maximum and its error is measured against it.\n\n"
+                  "gives that maximum and its error is measured against it. The line\n"
+                  "'scatter' gives the random-incidence scattering coefficient per band for the\n"
+                  "ray tracer, followed by '(default)' where the library has no published value\n"
+                  "for the material and gives its default.\n\n"
                   "Options:\n"
                   "  --library FILE   a material library other than the bundled one\n"
                   "  --json           write the list as JSON on standard output\n"
@@ -56,6 +62,10 @@ material_json (const RwMaterial *m, const RwAdmittance *a, const RwFitReport *r)
   json_object_object_add (o, "limited", lim);
   json_object_object_add (o, "worst_band_hz", rw_json_number (rw_octave_centres_hz[r->worst_band]));
   json_object_object_add (o, "worst_error", rw_json_number (r->worst_error));
+  json_object_object_add (o, "scattering", band_array (m->scattering));
+  json_object_object_add (o, "scattering_default", json_object_new_boolean (m->scattering_default));
+  json_object_object_add (o, "scattering_source",
+                          m->scattering_source ? json_object_new_string (m->scattering_source) : NULL);
   json_object *adm = json_object_new_object ();
   json_object_object_add (adm, "Y0", rw_json_number (a->Y0));
   json_object *branches = json_object_new_array ();
@@ -83,7 +93,10 @@ print_material (const RwMaterial *m, const RwAdmittance *a, const RwFitReport *r
   printf ("\n  %-8s", _("fitted"));
   for (int b = 0; b < RW_ADM_N_BANDS; b++)
     printf (" %6.3f ", r->model_random[b]);
-  printf ("\n");
+  printf ("\n  %-8s", _("scatter"));
+  for (int b = 0; b < RW_ADM_N_BANDS; b++)
+    printf (" %6.3f ", m->scattering[b]);
+  printf ("%s\n", m->scattering_default ? _("(default)") : "");
 }
 
 int

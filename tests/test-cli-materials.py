@@ -9,6 +9,12 @@ log-spaced points), within 0.03 of the target up to 4 kHz (or of the
 passive limit 0.951 on bands marked limited); the text output shows the
 same values; --library takes another file (a row with equal α gets no
 branch); a bad library is exit 1 naming the file, bad usage exit 2.
+Scattering (issue #12): every row's "scattering" is the library row's own
+list with its "scattering_source" and "scattering_default" false, or, for a
+row without one, the library's "scattering_default" (0.10 when the file has
+none) with "scattering_default" true and no source; the text's 'scatter'
+line gives the same values and ends in '(default)' exactly for those rows;
+a --library file's own default and own row values come through.
 
 Environment (tests/meson.build): ROOMWAVE_CLI, ROOMWAVE_DATA_DIR."""
 import cmath
@@ -55,7 +61,20 @@ def band_alpha(adm, band):
 
 
 with open(library) as fp:
-    rows = json.load(fp)["materials"]
+    lib_json = json.load(fp)
+rows = lib_json["materials"]
+lib_default = lib_json.get("scattering_default", [0.1] * 8)
+
+
+def check_scattering(m, row, default):
+    """The listed scattering against the library row (or its default)."""
+    name = m["name"]
+    own = "scattering" in row
+    check(m["scattering"] == (row["scattering"] if own else default), f"{name}: scattering {m['scattering']}")
+    check(m["scattering_default"] is (not own), f"{name}: scattering_default {m['scattering_default']}")
+    check(m["scattering_source"] == (row["scattering_source"] if own else None),
+          f"{name}: scattering_source {m['scattering_source']!r}")
+    check(all(0 <= s <= 1 for s in m["scattering"]), f"{name}: scattering in [0, 1]")
 
 rc, out, err = run("--json")
 check(rc == 0, f"--json exit {rc}: {err}")
@@ -83,6 +102,7 @@ for m, row in zip(j["materials"], rows):
         if BANDS[b] <= 4000:
             check(e <= 0.03, f"{name} {BANDS[b]} Hz: fitted {m['fitted_alpha'][b]:.4f} vs {want:.4f}")
     check(abs(m["worst_error"] - worst) < 1e-9, f"{name}: worst error {m['worst_error']} vs {worst}")
+    check_scattering(m, row, lib_default)
     check(abs(abs(m["fitted_alpha"][BANDS.index(m["worst_band_hz"])]
                   - min(row["alpha"][BANDS.index(m["worst_band_hz"])], amax)) - worst) < 1e-9,
           f"{name}: worst band")
@@ -107,14 +127,26 @@ for m in j["materials"]:
     check([t.endswith("*") for t in target[1:]] == m["limited"], f"{m['name']}: '*' on limited bands")
     check(all(abs(float(t) - a) <= 0.0005 + 1e-12 for t, a in zip(fitted[1:], m["fitted_alpha"])),
           f"{m['name']}: text fitted {fitted}")
+    scatter = lines[head[0] + 3].split()
+    check(scatter[0] == "scatter", f"{m['name']}: scatter line {scatter}")
+    check([float(t) for t in scatter[1:9]] == [round(s, 3) for s in m["scattering"]],
+          f"{m['name']}: text scattering {scatter}")
+    check(scatter[9:] == (["(default)"] if m["scattering_default"] else []),
+          f"{m['name']}: '(default)' marks exactly the default rows: {scatter[9:]}")
+n_default = sum(m["scattering_default"] for m in j["materials"])
+print(f"scattering: {len(j['materials']) - n_default} rows published, {n_default} on the default")
+check(0 < n_default < len(j["materials"]), "some rows published, some on the default")
 
 with tempfile.TemporaryDirectory() as tmp:
     lib = os.path.join(tmp, "lib.json")
     with open(lib, "w") as fp:
-        json.dump({"version": 1, "materials": [
+        test_lib = {"version": 1, "scattering_default": [0.2, 0.2, 0.2, 0.2, 0.3, 0.3, 0.3, 0.3], "materials": [
             {"name": "flat", "category": "test", "alpha": [0.2] * 8, "source": "a flat test row, no source needed"},
             {"name": "rising", "category": "test", "alpha": [0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 0.9, 0.9],
-             "source": "a rising test row, no source needed"}]}, fp)
+             "source": "a rising test row, no source needed",
+             "scattering": [0.05, 0.1, 0.15, 0.25, 0.45, 0.65, 0.85, 0.95],
+             "scattering_source": "a test row's own scattering"}]}
+        json.dump(test_lib, fp)
     rc, out, err = run("--library", lib, "--json")
     check(rc == 0, f"--library exit {rc}: {err}")
     j = json.loads(out)
@@ -123,6 +155,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check(flat["admittance"]["branches"] == [], "equal α: no branch")
     check(all(abs(a - 0.2) < 1e-9 for a in flat["fitted_alpha"]), f"equal α: {flat['fitted_alpha']}")
     check(len(j["materials"][1]["admittance"]["branches"]) > 0, "rising α: branches")
+    for m, row in zip(j["materials"], test_lib["materials"]):
+        check_scattering(m, row, test_lib["scattering_default"])
 
     bad = os.path.join(tmp, "bad.json")
     with open(bad, "w") as fp:

@@ -10,10 +10,19 @@
  * list with its source loads, a row without one gets the library's
  * "scattering_default" (0.10 when the file has none), and 7 values, a
  * value above 1 or below 0 or not a number, a list without
- * "scattering_source" or a bad "scattering_default" are refused. */
+ * "scattering_source" or a bad "scattering_default" are refused.
+ * Published scattering (issue #12): exactly the rows of `published` below
+ * have their own values, equal to the published tables typed in here
+ * (BRAS CR2, Vorländer's annex via pyroomacoustics), with a source naming
+ * the table, the file and the row, "taken as" where the mapping is
+ * approximate; the BRAS rows also agree within rounding with the estimate
+ * BRAS documents (s = 0.5·√(d/λ), at least 0.05, d the characteristic
+ * depth), a second reference; every other row is flagged as default, has
+ * the library's 0.10 and no source. */
 #include "rw-materials.h"
 #include "rw-test.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +41,82 @@ expect_refused (const char *name, const char *text, const char *words)
 }
 
 #define ROW(a) "{\"version\": 1, \"materials\": [" a "]}"
+
+/* The library rows with published scattering and their values, typed from
+ * the sources (docs/MATERIALS.md §6): BRAS CR2 line 3 at the octave
+ * centres; Vorländer's 'Theatre audience' row, 125 Hz … 8 kHz, 63 Hz a
+ * copy of 125 Hz. depth_mm > 0: a BRAS row, estimated from that
+ * characteristic depth. */
+static const struct
+{
+  const char *name;
+  double s[RW_N_OCTAVES];
+  double depth_mm;
+  const char *words[3];   /* in the source string */
+} published[] = {
+  { "concrete", { 0.05, 0.05, 0.05, 0.05, 0.06, 0.085, 0.121, 0.171 }, 5,
+    { "depositonce-6726", "mat_CR2_concrete.csv", "taken as" } },
+  { "plaster", { 0.05, 0.05, 0.05, 0.05, 0.066, 0.094, 0.132, 0.187 }, 6,
+    { "depositonce-6726", "mat_CR2_plaster.csv", "taken as" } },
+  { "glass", { 0.05, 0.05, 0.05, 0.05, 0.05, 0.054, 0.076, 0.108 }, 2,
+    { "depositonce-6726", "mat_CR2_windows.csv", "taken as" } },
+  { "glass 4 mm", { 0.05, 0.05, 0.05, 0.05, 0.05, 0.054, 0.076, 0.108 }, 2,
+    { "depositonce-6726", "mat_CR2_windows.csv", "taken as" } },
+  { "audience seated", { 0.3, 0.3, 0.5, 0.6, 0.6, 0.7, 0.7, 0.7 }, 0,
+    { "Vorländer, Auralization", "'Theatre audience'", "63 Hz copies the 125 Hz value" } },
+  { "occupied wooden pews", { 0.3, 0.3, 0.5, 0.6, 0.6, 0.7, 0.7, 0.7 }, 0,
+    { "Vorländer, Auralization", "'Theatre audience'", "taken as" } },
+};
+#define N_PUBLISHED (sizeof published / sizeof published[0])
+
+static void
+check_published_scattering (const RwMaterialLibrary *lib)
+{
+  size_t own = 0;
+  for (size_t i = 0; i < lib->n; i++)
+    {
+      const RwMaterial *m = &lib->items[i];
+      size_t k = 0;
+      while (k < N_PUBLISHED && strcmp (published[k].name, m->name) != 0)
+        k++;
+      own += !m->scattering_default;
+      if (k == N_PUBLISHED)
+        {
+          /* No published value: the library's default, shown as such. */
+          RW_CHECK (m->scattering_default && m->scattering_source == NULL,
+                    "%s: no published scattering, flagged as default", m->name);
+          for (int b = 0; b < RW_N_OCTAVES; b++)
+            RW_CHECK (m->scattering[b] == 0.10, "%s: default s(%g Hz) = %g, want 0.10", m->name,
+                      rw_octave_centres_hz[b], m->scattering[b]);
+          continue;
+        }
+      RW_CHECK (!m->scattering_default && m->scattering_source != NULL,
+                "%s: published scattering, not the default", m->name);
+      if (m->scattering_source == NULL)
+        continue;
+      for (int w = 0; w < 3; w++)
+        RW_CHECK (strstr (m->scattering_source, published[k].words[w]) != NULL,
+                  "%s: '%s' in its scattering source", m->name, published[k].words[w]);
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        {
+          RW_CHECK (m->scattering[b] == published[k].s[b], "%s: s(%g Hz) = %g, published %g", m->name,
+                    rw_octave_centres_hz[b], m->scattering[b], published[k].s[b]);
+          /* BRAS's estimate at the nominal band frequency (c = 343 m/s),
+             rounded to 3 decimals in its files. */
+          if (published[k].depth_mm > 0)
+            {
+              const double lambda = 343.0 / rw_octave_centres_hz[b];
+              const double est = fmax (0.05, 0.5 * sqrt (published[k].depth_mm * 1e-3 / lambda));
+              RW_CHECK (fabs (m->scattering[b] - est) <= 0.0005 + 1e-12,
+                        "%s %g Hz: s %g vs the depth estimate %.4f", m->name, rw_octave_centres_hz[b],
+                        m->scattering[b], est);
+            }
+        }
+    }
+  RW_CHECK (own == N_PUBLISHED, "%zu rows with their own scattering, want the %zu published ones", own,
+            (size_t) N_PUBLISHED);
+  RW_NOTE ("scattering: %zu rows published, %zu on the default", own, lib->n - own);
+}
 
 int
 main (void)
@@ -77,6 +162,7 @@ main (void)
     RW_CHECK (rw_materials_find (lib, demo[i]) != NULL, "demo room material '%s'", demo[i]);
   RW_CHECK (rw_materials_find (lib, "CARPET ON CONCRETE") != NULL, "find ignores case");
   RW_CHECK (rw_materials_find (lib, "unobtainium") == NULL, "unknown name → NULL");
+  check_published_scattering (lib);
 
   /* Carpet on concrete: α = 0.02 0.02 0.06 0.14 0.37 0.60 0.65 0.65. */
   const RwMaterial *carpet = rw_materials_find (lib, "carpet on concrete");
