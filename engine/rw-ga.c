@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "rw-air.h"
+#include "rw-clock.h"
 #include "rw-fftw.h"
+#include "rw-ga-progress.h"
 #include "rw-i18n.h"
 #include "rw-physics.h"
 
@@ -30,6 +32,9 @@ rw_ga_settings_init (RwGaSettings *s)
   s->humidity_pct = r.humidity_pct;
   s->receiver_radius_m = r.receiver_radius_m;
   s->threads = r.threads;
+  s->progress = NULL;
+  s->progress_data = NULL;
+  s->cancel = NULL;
 }
 
 void
@@ -121,6 +126,51 @@ out:
   return ok;
 }
 
+/* The whole run's progress from its parts' (rw-ga.h): n_rays + 1 units,
+ * the rays then the image sources as one. A part's own last report
+ * (fraction 1 of the part) is not passed on: the whole's comes after the
+ * synthesis, and the next part's first report follows 0.1 s later. */
+typedef struct {
+  RwProgressFn fn;
+  void *data;
+  size_t n_rays;
+  double t_start;
+} GaProgress;
+
+static bool
+ga_report (GaProgress *g, size_t step, double fraction)
+{
+  const double elapsed = rw_clock_s () - g->t_start;
+  RwProgress pr = {
+    .fraction = fraction,
+    .mvox_per_s = 0.0,
+    .seconds_left = fraction > 0.0 ? elapsed * (1.0 - fraction) / fraction : 0.0,
+    .step = step,
+    .n_steps = g->n_rays + 1,
+    .solver = NULL,
+    .part = RW_PROGRESS_GEOMETRICAL,
+  };
+  return g->fn (&pr, g->data);
+}
+
+static bool
+on_rays_progress (const RwProgress *p, void *data)
+{
+  GaProgress *g = data;
+  if (p->step >= p->n_steps)
+    return true;
+  return ga_report (g, p->step, (double) p->step / (double) (g->n_rays + 1));
+}
+
+static bool
+on_ism_progress (const RwProgress *p, void *data)
+{
+  GaProgress *g = data;
+  if (p->step >= p->n_steps)
+    return true;
+  return ga_report (g, g->n_rays, ((double) g->n_rays + p->fraction) / (double) (g->n_rays + 1));
+}
+
 bool
 rw_ga_compute (const RwGaScene *scene, const RwAdmittance *surface_Y, const double *scattering,
                size_t n_surfaces, const double src[3], const double rcv[3],
@@ -142,6 +192,8 @@ rw_ga_compute (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
     return rw_fail (err, RW_ERROR_INPUT,
                     _("geometrical IR: the image-source order %d is out of range (0 … %d)"),
                     settings->ism_order, RW_ISM_MAX_ORDER);
+  GaProgress gp = { settings->progress, settings->progress_data, settings->n_rays,
+                    rw_clock_s () };
   RwRaySettings rs;
   rw_rays_settings_init (&rs);
   rs.n_rays = settings->n_rays;
@@ -154,6 +206,9 @@ rw_ga_compute (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
   rs.receiver_radius_m = settings->receiver_radius_m;
   rs.threads = settings->threads;
   rs.exclude_specular_order = settings->ism_order;
+  rs.progress = settings->progress ? on_rays_progress : NULL;
+  rs.progress_data = &gp;
+  rs.cancel = settings->cancel;
   if (!rw_rays_trace (scene, surface_Y, scattering, n_surfaces, src, rcv, &rs, &out->rays, err))
     return false;
 
@@ -162,6 +217,9 @@ rw_ga_compute (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
   is.max_order = settings->ism_order;
   is.speed_of_sound = settings->speed_of_sound;
   is.threads = settings->threads;
+  is.progress = settings->progress ? on_ism_progress : NULL;
+  is.progress_data = &gp;
+  is.cancel = settings->cancel;
   double m[RW_N_OCTAVES] = { 0 };
   const double fs = RW_GA_RATE_HZ;
   const size_t n = (size_t) ceil (settings->duration_s * fs - 1e-9);
@@ -178,6 +236,10 @@ rw_ga_compute (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
         m[b] = air.alpha_db_per_m[b] * M_LN10 / 10.0;
     }
   weight_arrivals (&out->ism, scattering, m);
+  /* The synthesis below reads no flag (seconds at most, for a minute of
+   * IR): one check before it. */
+  if (rw_ga_cancel_requested (settings->cancel, err))
+    goto fail;
 
   out->n_samples = n;
   out->fs_hz = fs;
@@ -209,6 +271,9 @@ rw_ga_compute (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
           }
       }
   free (late);
+  /* The last report (fraction 1); answered false, it cancels too. */
+  if (ok && settings->progress != NULL && !ga_report (&gp, gp.n_rays + 1, 1.0))
+    ok = rw_fail (err, RW_ERROR_CANCELLED, _("Simulation cancelled"));
   if (ok)
     return true;
 fail:

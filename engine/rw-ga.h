@@ -32,7 +32,20 @@
  *   the wave part's (docs/PHYSICS.md §4): the direct sound at r has area
  *   1/r. Band b's energy / g_b is in the histograms' units.
  * - Deterministic for a seed and independent of the thread count (both
- *   parts are). No progress report or cancel yet.
+ *   parts are), and of whether progress is reported.
+ * - Progress and cancel through the solver's interface (rw-solver.h),
+ *   settings.progress and settings.cancel, passed on to the rays and the
+ *   image sources (rw-rays.h, rw-ism.h: the flag is read before every ray
+ *   and every image source). The work counts n_rays + 1 units, in the
+ *   order it is done: the rays, one a ray (step = rays traced), then the
+ *   image sources as one unit (step = n_rays, the fraction rising from
+ *   n_rays / (n_rays + 1) as they are validated). n_steps = n_rays + 1,
+ *   part RW_PROGRESS_GEOMETRICAL, solver NULL, mvox_per_s 0, seconds_left
+ *   from the time so far and the fraction. At most every 0.1 s within a
+ *   part, from the calling thread only; once with fraction 1 at the end,
+ *   after the synthesis. A cancel (the flag, or the callback answering
+ *   false, the last report included) fails with RW_ERROR_CANCELLED and
+ *   leaves nothing in *out.
  */
 #pragma once
 
@@ -45,6 +58,7 @@
 #include "rw-ism.h"
 #include "rw-materials.h"   /* RW_N_OCTAVES */
 #include "rw-rays.h"
+#include "rw-solver.h"   /* RwProgressFn */
 
 #define RW_GA_RATE_HZ 48000.0
 
@@ -59,8 +73,12 @@ typedef struct {
   double humidity_pct;      /* RW_AIR_DEFAULT_HUMIDITY_PCT */
   double receiver_radius_m; /* the rays' receiver sphere: > 0, or 0: automatic (rw-rays.h) */
   int threads;              /* OpenMP threads; 0: OpenMP's default */
+  RwProgressFn progress;    /* progress reports (above), or NULL */
+  void *progress_data;
+  const atomic_int *cancel; /* a cancel flag (above), or NULL */
 } RwGaSettings;
 
+/* The defaults in parentheses above; no progress, no cancel flag. */
 void rw_ga_settings_init (RwGaSettings *s);
 
 typedef struct {
@@ -80,8 +98,8 @@ typedef struct {
  * coefficients in [0, 1] (surface s, band b at [s · RW_N_OCTAVES + b]).
  * settings NULL: the defaults. Fails with RW_ERROR_INPUT on a bad
  * setting, admittance, scattering coefficient or position (each named,
- * from rw_ism_compute and rw_rays_trace); RW_ERROR_MEMORY. *out is
- * cleared first; free with rw_ga_result_clear. */
+ * from rw_ism_compute and rw_rays_trace); RW_ERROR_MEMORY;
+ * RW_ERROR_CANCELLED. *out is cleared first; free with rw_ga_result_clear. */
 bool rw_ga_compute (const RwGaScene *scene, const RwAdmittance *surface_Y,
                     const double *scattering, size_t n_surfaces, const double src[3],
                     const double rcv[3], const RwGaSettings *settings, RwGaResult *out,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rw-ga-progress.h"
 #include "rw-i18n.h"
 #include "rw-physics.h"
 
@@ -19,6 +20,9 @@
 /* The hit that must be the reflection point may lie this far (metres)
  * beyond where the double-precision plane crossing puts it. */
 #define ISM_HIT_SLACK 1e-3
+/* Candidates per scheduled block of the validation, and per count of the
+ * progress report. */
+#define ISM_BLOCK 64
 
 void
 rw_ism_settings_init (RwIsmSettings *s)
@@ -26,6 +30,9 @@ rw_ism_settings_init (RwIsmSettings *s)
   s->max_order = RW_ISM_DEFAULT_ORDER;
   s->speed_of_sound = rw_speed_of_sound (RW_DEFAULT_TEMPERATURE_C);
   s->threads = 0;
+  s->progress = NULL;
+  s->progress_data = NULL;
+  s->cancel = NULL;
 }
 
 void
@@ -335,12 +342,18 @@ rw_ism_compute (const RwGaScene *scene, const RwAdmittance *surface_Y, size_t n_
   nodes[0].parent = UINT32_MAX;
   nodes[0].face = UINT32_MAX;
   nodes[0].order = 0;
+  /* Progress: total unknown until the tree is built; the flag is read
+   * for every image mirrored (up to RW_ISM_MAX_CANDIDATES of them). */
+  RwGaProgress prog;
+  rw_ga_progress_init (&prog, settings->progress, settings->progress_data, settings->cancel, 0);
   size_t level_start = 0, level_end = 1;
   for (int k = 1; k <= settings->max_order; k++)
     {
       for (size_t p = level_start; p < level_end; p++)
         for (size_t fi = 0; fi < nf; fi++)
           {
+            if (rw_ga_progress_cancelled (&prog, err))
+              goto done;
             if (fi == nodes[p].face)
               continue;
             const RwIsmFace *f = &faces[fi];
@@ -389,10 +402,21 @@ rw_ism_compute (const RwGaScene *scene, const RwAdmittance *surface_Y, size_t n_
     }
   const int threads = settings->threads > 0 ? settings->threads : omp_get_max_threads ();
   /* Each candidate's answer depends on it alone; the arrivals are then
-   * gathered in tree order, so the thread count changes nothing. */
-#pragma omp parallel for schedule (dynamic, 64) num_threads (threads)
+   * gathered in tree order, so the thread count changes nothing. A block
+   * of ISM_BLOCK candidates takes microseconds to milliseconds: progress
+   * counts whole blocks, the flag is read for every candidate. */
+  rw_ga_progress_init (&prog, settings->progress, settings->progress_data, settings->cancel, n);
+#pragma omp parallel for schedule (dynamic, ISM_BLOCK) num_threads (threads)
   for (size_t i = 0; i < n; i++)
-    valid[i] = validate (&cx, (uint32_t) i, NULL);
+    {
+      if (rw_ga_progress_stopped (&prog))
+        continue;
+      valid[i] = validate (&cx, (uint32_t) i, NULL);
+      if (i % ISM_BLOCK == ISM_BLOCK - 1 || i + 1 == n)
+        rw_ga_progress_add (&prog, i % ISM_BLOCK + 1);
+    }
+  if (rw_ga_progress_cancelled (&prog, err))
+    goto done;
   size_t na = 0;
   for (size_t i = 0; i < n; i++)
     na += valid[i];
@@ -409,13 +433,15 @@ rw_ism_compute (const RwGaScene *scene, const RwAdmittance *surface_Y, size_t n_
       slot[j++] = i;
 #pragma omp parallel for schedule (dynamic, 16) num_threads (threads)
   for (size_t j = 0; j < na; j++)
-    validate (&cx, (uint32_t) slot[j], &out->arrivals[j]);
+    if (!rw_ga_progress_stopped (&prog))
+      validate (&cx, (uint32_t) slot[j], &out->arrivals[j]);
   free (slot);
   qsort (out->arrivals, na, sizeof *out->arrivals, arrival_cmp);
   out->n_arrivals = na;
   out->n_faces = nf;
   out->n_candidates = n;
-  ok = true;
+  /* The last report (fraction 1), or the cancel's error. */
+  ok = rw_ga_progress_finish (&prog, err);
 
 done:
   if (!ok)

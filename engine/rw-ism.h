@@ -35,6 +35,15 @@
  * model's usual approximation: good where kr ≫ 1 and away from grazing,
  * i.e. above a crossover, which is where it is used.
  *
+ * Progress and cancel (settings.progress, settings.cancel; the solver's
+ * interface, rw-solver.h): while the candidates are validated, a report of
+ * those validated (step) of all (n_steps), part RW_PROGRESS_GEOMETRICAL,
+ * solver NULL, at most every 0.1 s from the calling thread only (OpenMP
+ * thread 0), and one of fraction 1 at the end; building the tree reports
+ * nothing (its size is known only at its end) but reads the flag at every
+ * image it mirrors. A cancel (the flag, or the callback answering false)
+ * fails with RW_ERROR_CANCELLED. Neither changes a result.
+ *
  * Not modelled here: air absorption (applied to the whole IR afterwards,
  * as for the wave part), diffraction, scattering (the ray tracer's part).
  */
@@ -50,6 +59,7 @@
 #include "rw-error.h"
 #include "rw-ga-scene.h"
 #include "rw-materials.h"   /* RW_N_OCTAVES, rw_octave_centres_hz */
+#include "rw-solver.h"      /* RwProgressFn */
 
 #define RW_ISM_DEFAULT_ORDER 3
 #define RW_ISM_MAX_ORDER 10
@@ -65,9 +75,13 @@ typedef struct {
   int max_order;            /* 0 (direct sound only) … RW_ISM_MAX_ORDER */
   double speed_of_sound;    /* m/s, > 0 */
   int threads;              /* OpenMP threads; 0: OpenMP's default */
+  RwProgressFn progress;    /* may be NULL (above) */
+  void *progress_data;
+  const atomic_int *cancel; /* may be NULL (above) */
 } RwIsmSettings;
 
-/* max_order RW_ISM_DEFAULT_ORDER, c at RW_DEFAULT_TEMPERATURE_C, threads 0. */
+/* max_order RW_ISM_DEFAULT_ORDER, c at RW_DEFAULT_TEMPERATURE_C, threads 0,
+ * no progress, no cancel flag. */
 void rw_ism_settings_init (RwIsmSettings *s);
 
 /* A planar face (step 1). */
@@ -126,7 +140,7 @@ typedef struct {
  * 0 … RW_ISM_MAX_ORDER, c not > 0, a position not finite or outside the
  * room (rw_mesh_point_inside), source and receiver closer than 1 mm, a
  * missing or bad admittance, too many candidates (RW_ISM_MAX_CANDIDATES);
- * RW_ERROR_MEMORY. *out is cleared first; free with rw_ism_result_clear. */
+ * RW_ERROR_MEMORY; RW_ERROR_CANCELLED. *out is cleared first; free with rw_ism_result_clear. */
 bool rw_ism_compute (const RwGaScene *scene, const RwAdmittance *surface_Y, size_t n_surfaces,
                      const double src[3], const double rcv[3], const RwIsmSettings *settings,
                      RwIsmResult *out, RwError *err);

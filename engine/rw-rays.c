@@ -13,6 +13,7 @@
 
 #include "rw-air.h"
 #include "rw-fftw.h"
+#include "rw-ga-progress.h"
 #include "rw-i18n.h"
 #include "rw-physics.h"
 
@@ -45,6 +46,9 @@ rw_rays_settings_init (RwRaySettings *s)
   s->humidity_pct = RW_AIR_DEFAULT_HUMIDITY_PCT;
   s->threads = 0;
   s->exclude_specular_order = -1;
+  s->progress = NULL;
+  s->progress_data = NULL;
+  s->cancel = NULL;
 }
 
 void
@@ -489,6 +493,12 @@ rw_rays_trace (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
     }
 
   const int threads = settings->threads > 0 ? settings->threads : omp_get_max_threads ();
+  /* Progress and cancel (rw-ga-progress.h): checked before every ray, not
+   * only every chunk: a chunk of long rays in a reverberant hall may take
+   * seconds. A cancelled chunk keeps what it has (freed below). */
+  RwGaProgress prog;
+  rw_ga_progress_init (&prog, settings->progress, settings->progress_data, settings->cancel,
+                       settings->n_rays);
 #pragma omp parallel for schedule (dynamic, 1) num_threads (threads)
   for (size_t k = 0; k < n_chunks; k++)
     {
@@ -496,10 +506,15 @@ rw_rays_trace (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
       /* A local copy: neighbouring chunks share cache lines, and their
        * counters change at every reflection (false sharing). */
       Chunk local = { 0 };
-      for (size_t i = k * CHUNK; i < end; i++)
-        trace_ray (&cx, i, &local);
+      for (size_t i = k * CHUNK; i < end && !rw_ga_progress_stopped (&prog); i++)
+        {
+          trace_ray (&cx, i, &local);
+          rw_ga_progress_add (&prog, 1);
+        }
       chunks[k] = local;
     }
+  if (rw_ga_progress_cancelled (&prog, err))
+    goto done;
   /* The ordered sum: chunk by chunk, each in ray order. */
   for (size_t k = 0; k < n_chunks; k++)
     {
@@ -528,7 +543,9 @@ rw_rays_trace (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
   out->receiver_radius_m = cx.a;
   out->volume_m3 = vol;
   out->speed_of_sound = cx.c;
-  ok = true;
+  /* The last report (fraction 1) once the result is complete; answered
+   * false, it cancels as any other. */
+  ok = rw_ga_progress_finish (&prog, err);
 
 done:
   if (chunks)

@@ -52,6 +52,14 @@
  *   chunks of fixed size whatever the thread count, each chunk records
  *   its receiver hits, and the hits are summed chunk by chunk in ray
  *   order: the histograms are byte-identical for any thread count.
+ * - Progress and cancel (settings.progress, settings.cancel; the solver's
+ *   interface, rw-solver.h): a report of rays traced (step) of n_rays
+ *   (n_steps), part RW_PROGRESS_GEOMETRICAL, solver NULL, at most every
+ *   0.1 s from the calling thread only (OpenMP thread 0), and one of
+ *   fraction 1 at the end. The flag is read before every ray, so a cancel
+ *   stops the threads within one ray each; the callback answering false
+ *   does the same. Neither changes a result: a run with progress is bit
+ *   for bit one without.
  */
 #pragma once
 
@@ -62,6 +70,7 @@
 #include "rw-error.h"
 #include "rw-ga-scene.h"
 #include "rw-materials.h"   /* RW_N_OCTAVES, rw_octave_centres_hz */
+#include "rw-solver.h"      /* RwProgressFn */
 
 #define RW_RAYS_DEFAULT_N 20000
 #define RW_RAYS_MAX_N ((size_t) 1 << 30)
@@ -94,11 +103,18 @@ typedef struct {
      image sources' up to order N (rw-ga.h; RAVEN, Wayverb). At most
      RW_RAYS_MAX_EXCLUDE_ORDER. */
   int exclude_specular_order;
+  /* Progress reports (may be NULL; above) and a cancel flag (may be NULL):
+     set, or the callback answering false, and rw_rays_trace fails with
+     RW_ERROR_CANCELLED. */
+  RwProgressFn progress;
+  void *progress_data;
+  const atomic_int *cancel;
 } RwRaySettings;
 
 /* RW_RAYS_DEFAULT_N rays, seed 1, c at RW_DEFAULT_TEMPERATURE_C, 1 ms bins,
  * 2 s, automatic radius, threshold 10⁻⁶, air absorption on at 20 °C and
- * 50 % RH, threads 0, exclude_specular_order −1 (off). */
+ * 50 % RH, threads 0, exclude_specular_order −1 (off), no progress, no
+ * cancel flag. */
 void rw_rays_settings_init (RwRaySettings *s);
 
 typedef struct {
@@ -128,7 +144,9 @@ typedef struct {
  * Fails with RW_ERROR_INPUT on a bad setting (each named), a missing or
  * bad admittance or scattering value, a position not finite or outside
  * the room, source and receiver closer than 1 mm, a room of no volume;
- * RW_ERROR_MEMORY. *out is cleared first; free with rw_rays_result_clear. */
+ * RW_ERROR_MEMORY; RW_ERROR_CANCELLED (settings->cancel, settings->progress).
+ * *out is cleared first, and on any failure holds nothing; free with
+ * rw_rays_result_clear. */
 bool rw_rays_trace (const RwGaScene *scene, const RwAdmittance *surface_Y,
                     const double *scattering, size_t n_surfaces, const double src[3],
                     const double rcv[3], const RwRaySettings *settings, RwRayResult *out,

@@ -690,6 +690,7 @@ rw_solver_run (RwSolver *s, RwProgressFn progress, void *user_data,
         .step = s->step,
         .n_steps = n_steps,
         .solver = s,
+        .part = RW_PROGRESS_WAVE,
       };
       if (progress != NULL && !progress (&pr, user_data))
         return rw_fail (err, RW_ERROR_CANCELLED, _("Simulation cancelled at step %zu of %zu"),

@@ -138,18 +138,30 @@ bool rw_solver_energy (RwSolver *s, double *energy, RwError *err);
 bool rw_solver_read_slice (RwSolver *s, int axis, size_t index, float *out, RwError *err);
 void rw_solver_free (RwSolver *s);
 
+/* Which part of a run a progress report is about: the wave solver's
+ * (rw_solver_run) or the geometrical-acoustics engine's (rw_rays_trace,
+ * rw_ism_compute, rw_ga_compute; docs/GEOMETRICAL.md "Progress and
+ * cancel"). */
+typedef enum { RW_PROGRESS_WAVE = 0, RW_PROGRESS_GEOMETRICAL } RwProgressPart;
+
 typedef struct {
   double fraction;          /* 0…1 */
-  double mvox_per_s;        /* inside cells updated per second / 1e6 */
+  double mvox_per_s;        /* inside cells updated per second / 1e6; 0 for the geometrical part */
   double seconds_left;
+  /* Wave: time steps. Geometrical: units of work (rays traced, image
+     sources validated; rw-ga.h says how rw_ga_compute counts). */
   size_t step, n_steps;
-  /* The solver being run. The callback runs in the solver's thread between
-   * two chunks, so it may read a preview from it (rw_solver_read_slice,
-   * rw_solver_grid): how the GUI shows the live pressure field. */
+  /* The solver being run (NULL for the geometrical part). The callback
+   * runs in the solver's thread between two chunks, so it may read a
+   * preview from it (rw_solver_read_slice, rw_solver_grid): how the GUI
+   * shows the live pressure field. */
   RwSolver *solver;
+  RwProgressPart part;
 } RwProgress;
 
-/* Return false to cancel. Called from the thread running rw_solver_run. */
+/* Return false to cancel. Called from the thread running rw_solver_run
+ * (for the geometrical part: the thread that called rw_rays_trace,
+ * rw_ism_compute or rw_ga_compute, never from two threads at once). */
 typedef bool (*RwProgressFn) (const RwProgress *progress, void *user_data);
 
 /* Runs the remaining steps in chunks, reporting progress after each and

@@ -11,6 +11,7 @@
 #include "rw-ga-scene.h"
 #include "rw-materials.h"
 #include "rw-mesh.h"
+#include "rw-shapes.h"
 #include "rw-test.h"
 
 typedef struct {
@@ -38,6 +39,23 @@ ga_room_init (GaRoom *r, RwMesh *mesh, RwAdmittance Y, double s)
   for (size_t i = 0; i < r->ns * RW_N_OCTAVES; i++)
     r->sc[i] = s;
   return r->scene != NULL;
+}
+
+/* The concert-hall-like room of ga-threads and ga-cancel: 24 × 16 × 10 m
+ * with 12 facets, R and scattering differing per surface and band (and
+ * scattering per band). */
+static inline bool
+ga_room_hall (GaRoom *r)
+{
+  if (!ga_room_init (r, rw_shape_hall (24.0, 16.0, 10.0, 12), rw_admittance_real (0.9), 0.0))
+    return false;
+  for (size_t s = 0; s < r->ns; s++)
+    {
+      r->Y[s] = rw_admittance_real (0.95 - 0.02 * (double) s);
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        r->sc[s * RW_N_OCTAVES + b] = 0.05 + 0.1 * b + 0.01 * (double) s;
+    }
+  return true;
 }
 
 static inline void

@@ -27,18 +27,12 @@ main (void)
 {
   RwError err = { 0 };
   GaRoom room;
-  if (!ga_room_init (&room, rw_shape_hall (24.0, 16.0, 10.0, 12), rw_admittance_real (0.9), 0.0))
+  if (!ga_room_hall (&room))
     return rw_test_finish ();
   const RwGaScene *scene = room.scene;
   const size_t ns = room.ns;
-  RwAdmittance *Y = room.Y;
-  double *sc = room.sc;
-  for (size_t s = 0; s < ns; s++)
-    {
-      Y[s] = rw_admittance_real (0.95 - 0.02 * (double) s);
-      for (int b = 0; b < RW_N_OCTAVES; b++)
-        sc[s * RW_N_OCTAVES + b] = 0.05 + 0.1 * b + 0.01 * (double) s;
-    }
+  const RwAdmittance *Y = room.Y;
+  const double *sc = room.sc;
   const double src[3] = { 4.0, 8.0, 1.5 }, rcv[3] = { 16.0, 5.0, 1.2 };
   RwGaSettings set;
   rw_ga_settings_init (&set);
