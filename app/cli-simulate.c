@@ -119,16 +119,24 @@ on_progress (const RwProgress *p, void *user_data)
       /* One updating line; a tty can take a few redraws a second. */
       if (t - pr->last_s < 0.1 && !last)
         return true;
-      fprintf (stderr, _("\r  solving: %5.1f %%  %8.1f Mvox/s  %6.0f s left "),
-               100.0 * p->fraction, p->mvox_per_s, p->seconds_left);
+      if (p->part == RW_PROGRESS_GEOMETRICAL)
+        fprintf (stderr, _("\r  geometrical part: %5.1f %%  %6.0f s left                "),
+                 100.0 * p->fraction, p->seconds_left);
+      else
+        fprintf (stderr, _("\r  solving: %5.1f %%  %8.1f Mvox/s  %6.0f s left "),
+                 100.0 * p->fraction, p->mvox_per_s, p->seconds_left);
     }
   else
     {
       /* A log: at most one line a second. */
       if (t - pr->last_s < 1.0 && !last)
         return true;
-      fprintf (stderr, _("solving: %.1f %%, %.1f Mvox/s, %.0f s left\n"),
-               100.0 * p->fraction, p->mvox_per_s, p->seconds_left);
+      if (p->part == RW_PROGRESS_GEOMETRICAL)
+        fprintf (stderr, _("geometrical part: %.1f %%, %.0f s left\n"), 100.0 * p->fraction,
+                 p->seconds_left);
+      else
+        fprintf (stderr, _("solving: %.1f %%, %.1f Mvox/s, %.0f s left\n"),
+                 100.0 * p->fraction, p->mvox_per_s, p->seconds_left);
     }
   fflush (stderr);
   pr->last_s = t;

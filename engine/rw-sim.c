@@ -274,7 +274,8 @@ geometrical_part (const RwGaScene *scene, const RwAdmittance *Y, const double *s
  * the parts are kept when cfg->write_parts. */
 static bool
 sim_geometrical (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
-                 const atomic_int *cancel, RwSimResult *out, RwError *err)
+                 RwProgressFn progress, void *user_data, const atomic_int *cancel,
+                 RwSimResult *out, RwError *err)
 {
   const size_t ns = mesh->n_surfaces, n = out->ir_frames;
   bool ok = false;
@@ -331,6 +332,9 @@ sim_geometrical (const RwSimConfig *cfg, const RwMesh *mesh, const double *surfa
   gs.temperature_c = cfg->temperature_c;
   gs.humidity_pct = cfg->humidity_pct;
   gs.threads = cfg->threads > 0 ? cfg->threads : 0;
+  gs.progress = progress;
+  gs.progress_data = user_data;
+  gs.cancel = cancel;
   if (cfg->write_parts)
     {
       out->ir_wave = calloc (out->n_receivers, sizeof (float *));
@@ -616,7 +620,7 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
         goto out;
     }
   out->t_postprocess_s = rw_clock_s () - t0;
-  if (cfg->hybrid && !sim_geometrical (cfg, mesh, surface_R, cancel, out, err))
+  if (cfg->hybrid && !sim_geometrical (cfg, mesh, surface_R, progress, user_data, cancel, out, err))
     goto out;
   ok = true;
 

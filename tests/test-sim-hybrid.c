@@ -24,6 +24,8 @@
  *  - the results folder: results.json records the hybrid settings and
  *    the crossover and reads back (rw_results_read) with them; wave-N.wav
  *    and geometrical-N.wav written with --parts;
+ *  - progress: the wave part's reports, then the geometrical part's (no
+ *    solver); a stop there returns RW_ERROR_CANCELLED;
  *  - bad settings are refused before any solve, naming the setting: a
  *    crossover above fmax / 1.293, 0 rays, an image-source order of 11,
  *    R = −1; and a receiver in the source's cell. */
@@ -55,6 +57,29 @@ config (RwSimConfig *cfg)
   cfg->receivers[0][0] = 2.1, cfg->receivers[0][1] = 1.6, cfg->receivers[0][2] = 1.2;
 }
 
+/* Counts the reports of each part; stops at the first geometrical one. */
+typedef struct {
+  int wave, geometrical;
+  bool solver_in_geometrical;
+} Reports;
+
+static bool
+stop_in_geometrical (const RwProgress *p, void *user_data)
+{
+  Reports *r = user_data;
+  if (p->part == RW_PROGRESS_GEOMETRICAL)
+    {
+      r->geometrical++;
+      r->solver_in_geometrical |= p->solver != NULL;
+      return false;
+    }
+  r->wave++;
+  return true;
+}
+
+static RwProgressFn run_progress;
+static void *run_progress_data;
+
 /* rw_sim_solve on the box, every surface R = 0.9 (the GUI's path). */
 static bool
 run (const RwSimConfig *cfg, RwSimResult *res, RwError *err)
@@ -68,7 +93,7 @@ run (const RwSimConfig *cfg, RwSimResult *res, RwError *err)
       R[s] = cfg->uniform_R;
       rw_surface_model_from_R (R[s], &res->surface_models[s]);
     }
-  bool ok = rw_sim_solve (cfg, mesh, R, NULL, NULL, NULL, res, err);
+  bool ok = rw_sim_solve (cfg, mesh, R, run_progress, run_progress_data, NULL, res, err);
   rw_mesh_free (mesh);
   return ok;
 }
@@ -227,6 +252,20 @@ main (void)
   RW_CHECK (back.result.ir != NULL && memcmp (back.result.ir[0], hy.ir[0], n * sizeof (float)) == 0,
             "receiver-1.wav is not the hybrid IR");
   rw_results_clear (&back);
+
+  /* progress through the geometrical part, and its cancel */
+  Reports reports = { 0 };
+  run_progress = stop_in_geometrical;
+  run_progress_data = &reports;
+  RwSimResult cancelled_res;
+  const bool done = run (&one, &cancelled_res, &err);
+  RW_CHECK (!done && err.code == RW_ERROR_CANCELLED && reports.wave > 0 && reports.geometrical == 1
+            && !reports.solver_in_geometrical,
+            "cancel in the geometrical part: ok %d, code %d, %d wave and %d geometrical reports",
+            done, err.code, reports.wave, reports.geometrical);
+  rw_sim_result_clear (&cancelled_res);
+  run_progress = NULL;
+  run_progress_data = NULL;
 
   /* refused before the solve */
   RwSimConfig bad = one;

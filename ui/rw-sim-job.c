@@ -44,6 +44,7 @@ struct _RwSimJob
   /* Worker-only state. */
   gint64 last_update_us;
   gboolean solving_posted;
+  gboolean geometrical_posted;
 };
 
 G_DEFINE_TYPE (RwSimJob, rw_sim_job, G_TYPE_OBJECT)
@@ -302,8 +303,26 @@ on_solver_progress (const RwProgress *progress, void *user_data)
 {
   RwSimJob *self = user_data;
   gint64 now = g_get_monotonic_time ();
-  const RwGrid *g = rw_solver_grid (progress->solver);
 
+  /* The geometrical part (the full-band IR): no solver, no field to show */
+  if (progress->part == RW_PROGRESS_GEOMETRICAL)
+    {
+      if (!self->geometrical_posted)
+        {
+          post_stage (self, _("Geometrical part: image sources and rays on all CPU cores…"));
+          self->geometrical_posted = TRUE;
+        }
+      if (now - self->last_update_us < (gint64) (1e6 / UI_UPDATES_PER_S) && progress->step < progress->n_steps)
+        return !atomic_load (&self->cancel);
+      self->last_update_us = now;
+      Msg *m = g_new0 (Msg, 1);
+      m->kind = MSG_PROGRESS;
+      m->progress = *progress;
+      post (self, m);
+      return !atomic_load (&self->cancel);
+    }
+
+  const RwGrid *g = rw_solver_grid (progress->solver);
   if (!self->solving_posted)
     {
       g_autofree char *stage = g_strdup_printf (_("Solving on %s (%s): %zu × %zu × %zu cells, %zu steps"),
