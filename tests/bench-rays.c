@@ -5,7 +5,9 @@
  * (5, 2, 1.2), default settings (RW_RAYS_DEFAULT_N rays, 2 s, 1 ms bins,
  * automatic radius, −60 dB, air at 20 °C / 50 %), scattering from the
  * library (its defaults where a row gives none), with 1 and with all
- * threads (best of `repeats`), and the synthesis of 2 s at 48 kHz.
+ * threads (best of `repeats`), the synthesis of 2 s at 48 kHz, and the
+ * whole geometrical part of one receiver (rw_ga_compute: rays, image
+ * sources, synthesis, band split) with 1 and with all threads.
  *
  *   bench-rays [rays (default RW_RAYS_DEFAULT_N)] [repeats (3)]
  *
@@ -17,6 +19,7 @@
 #include <math.h>
 #include "rw-clock.h"
 #include "rw-materials.h"
+#include "rw-ga.h"
 #include "rw-rays.h"
 
 int
@@ -90,6 +93,34 @@ main (int argc, char **argv)
     }
   printf ("synthesis of %zu samples: %.3f s\n", n, rw_clock_s () - t0);
   free (ir);
+
+  /* The whole geometrical part of one receiver as `simulate` runs it
+   * (rw_ga_compute: rays, image sources to order 3, synthesis, band
+   * split; 2 s), with 1 and with all threads. */
+  for (int k = 0; k < (max_threads > 1 ? 2 : 1); k++)
+    {
+      double best = INFINITY;
+      RwGaResult ga = { 0 };
+      for (int r = 0; r < repeats; r++)
+        {
+          RwGaSettings gs;
+          rw_ga_settings_init (&gs);
+          gs.n_rays = n_rays;
+          gs.threads = thread_counts[k];
+          rw_ga_result_clear (&ga);
+          const double t1 = rw_clock_s ();
+          if (!rw_ga_compute (scene, Y, sc, ns, src, rcv, &gs, &ga, &err))
+            {
+              fprintf (stderr, "bench-rays: %s\n", err.message);
+              return 1;
+            }
+          best = fmin (best, rw_clock_s () - t1);
+        }
+      printf ("geometrical part (rw_ga_compute, %zu rays, order %d, %.1f s), %d thread(s): %.3f s "
+              "(best of %d); %zu image-source arrivals\n", n_rays, RW_ISM_DEFAULT_ORDER,
+              RW_RAYS_DEFAULT_DURATION_S, thread_counts[k], best, repeats, ga.ism.n_arrivals);
+      rw_ga_result_clear (&ga);
+    }
   rw_rays_result_clear (&res);
   for (size_t s = 0; s < ns; s++)
     free (names[s]);
