@@ -126,14 +126,15 @@ out:
   return ok;
 }
 
-/* The whole run's progress from its parts' (rw-ga.h): n_rays + 1 units,
- * the rays then the image sources as one. A part's own last report
- * (fraction 1 of the part) is not passed on: the whole's comes after the
- * synthesis, and the next part's first report follows 0.1 s later. */
+/* The whole run's progress from its parts' (rw-ga.h): n_rays + n_rcv
+ * units, the rays (all receivers at once) then each receiver's image
+ * sources as one. A part's own last report (fraction 1 of the part) is
+ * not passed on: the whole's comes after the last synthesis, and the next
+ * part's first report follows 0.1 s later. */
 typedef struct {
   RwProgressFn fn;
   void *data;
-  size_t n_rays;
+  size_t n_rays, n_rcv, receiver;
   double t_start;
 } GaProgress;
 
@@ -146,7 +147,7 @@ ga_report (GaProgress *g, size_t step, double fraction)
     .mvox_per_s = 0.0,
     .seconds_left = fraction > 0.0 ? elapsed * (1.0 - fraction) / fraction : 0.0,
     .step = step,
-    .n_steps = g->n_rays + 1,
+    .n_steps = g->n_rays + g->n_rcv,
     .solver = NULL,
     .part = RW_PROGRESS_GEOMETRICAL,
   };
@@ -159,7 +160,7 @@ on_rays_progress (const RwProgress *p, void *data)
   GaProgress *g = data;
   if (p->step >= p->n_steps)
     return true;
-  return ga_report (g, p->step, (double) p->step / (double) (g->n_rays + 1));
+  return ga_report (g, p->step, (double) p->step / (double) (g->n_rays + g->n_rcv));
 }
 
 static bool
@@ -168,7 +169,86 @@ on_ism_progress (const RwProgress *p, void *data)
   GaProgress *g = data;
   if (p->step >= p->n_steps)
     return true;
-  return ga_report (g, g->n_rays, ((double) g->n_rays + p->fraction) / (double) (g->n_rays + 1));
+  const double done = (double) (g->n_rays + g->receiver) + p->fraction;
+  return ga_report (g, g->n_rays + g->receiver, done / (double) (g->n_rays + g->n_rcv));
+}
+
+/* The synthesis' seed of receiver r: the settings' for the first (so one
+ * receiver's run is rw_ga_compute's of old), a different stream for each
+ * other, so that receivers' late parts are not the same pulse train. */
+static uint64_t
+receiver_seed (uint64_t seed, size_t r)
+{
+  return seed ^ ((uint64_t) r * 0x9E3779B97F4A7C15ull);
+}
+
+/* Receiver r's image sources, their rendering and the late IR from its
+ * histograms (already in out->rays). */
+static bool
+one_receiver (const RwGaScene *scene, const RwAdmittance *surface_Y, const double *scattering,
+              size_t n_surfaces, const double src[3], const double rcv[3], size_t r,
+              const RwGaSettings *settings, GaProgress *gp, RwGaResult *out, RwError *err)
+{
+  RwIsmSettings is;
+  rw_ism_settings_init (&is);
+  is.max_order = settings->ism_order;
+  is.speed_of_sound = settings->speed_of_sound;
+  is.threads = settings->threads;
+  is.progress = settings->progress ? on_ism_progress : NULL;
+  is.progress_data = gp;
+  is.cancel = settings->cancel;
+  gp->receiver = r;
+  double m[RW_N_OCTAVES] = { 0 };
+  const double fs = RW_GA_RATE_HZ;
+  const size_t n = (size_t) ceil (settings->duration_s * fs - 1e-9);
+  if (!rw_ism_compute (scene, surface_Y, n_surfaces, src, rcv, &is, &out->ism, err))
+    return false;
+  if (settings->air_absorption)
+    {
+      /* The rays' coefficients (rw-rays.c): the same call, the same m. */
+      RwAirBands air;
+      if (!rw_air_bands (settings->temperature_c, settings->humidity_pct, RW_AIR_PRESSURE_KPA,
+                         fs, &air, err))
+        return false;
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        m[b] = air.alpha_db_per_m[b] * M_LN10 / 10.0;
+    }
+  weight_arrivals (&out->ism, scattering, m);
+  /* The synthesis below reads no flag (seconds at most, for a minute of
+   * IR): one check before it. */
+  if (rw_ga_cancel_requested (settings->cancel, err))
+    return false;
+
+  out->n_samples = n;
+  out->fs_hz = fs;
+  out->bands = malloc ((size_t) RW_N_OCTAVES * n * sizeof *out->bands);
+  out->ir = calloc (n, sizeof *out->ir);
+  double *late = malloc ((size_t) RW_N_OCTAVES * n * sizeof *late);
+  if (out->bands == NULL || out->ir == NULL || late == NULL)
+    {
+      free (late);
+      return rw_fail (err, RW_ERROR_MEMORY, _("geometrical IR: out of memory for %zu samples"), n);
+    }
+  bool ok = rw_ism_render (out->ism.arrivals, out->ism.n_arrivals, fs, n, out->bands, err)
+    && split_bands (out->bands, n, fs, out->band_gain, err)
+    && rw_rays_synthesise (&out->rays, fs, n, RW_RAYS_DEFAULT_MAX_DENSITY,
+                           receiver_seed (settings->seed, r), late, NULL, out->dropped, err);
+  if (ok)
+    for (int b = 0; b < RW_N_OCTAVES; b++)
+      {
+        /* the synthesis' band has the histogram's energy; a physical
+         * band g_b of it (rw-ga.h) */
+        const double s = sqrt (out->band_gain[b]);
+        double *y = out->bands + (size_t) b * n;
+        const double *l = late + (size_t) b * n;
+        for (size_t i = 0; i < n; i++)
+          {
+            y[i] += s * l[i];
+            out->ir[i] += y[i];
+          }
+      }
+  free (late);
+  return ok;
 }
 
 bool
@@ -178,7 +258,21 @@ rw_ga_compute (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
 {
   if (out)
     memset (out, 0, sizeof *out);
-  if (scene == NULL || out == NULL || src == NULL || rcv == NULL)
+  if (rcv == NULL)
+    return rw_fail (err, RW_ERROR_INTERNAL, "rw_ga_compute: NULL argument");
+  return rw_ga_compute_receivers (scene, surface_Y, scattering, n_surfaces, src,
+                                  (const double (*)[3]) rcv, 1, settings, out, err);
+}
+
+bool
+rw_ga_compute_receivers (const RwGaScene *scene, const RwAdmittance *surface_Y,
+                         const double *scattering, size_t n_surfaces, const double src[3],
+                         const double (*rcv)[3], size_t n_rcv, const RwGaSettings *settings,
+                         RwGaResult *outs, RwError *err)
+{
+  if (outs)
+    memset (outs, 0, n_rcv * sizeof *outs);
+  if (scene == NULL || outs == NULL || src == NULL || rcv == NULL || n_rcv == 0)
     return rw_fail (err, RW_ERROR_INTERNAL, "rw_ga_compute: NULL argument");
   RwGaSettings def;
   if (settings == NULL)
@@ -192,7 +286,7 @@ rw_ga_compute (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
     return rw_fail (err, RW_ERROR_INPUT,
                     _("geometrical IR: the image-source order %d is out of range (0 … %d)"),
                     settings->ism_order, RW_ISM_MAX_ORDER);
-  GaProgress gp = { settings->progress, settings->progress_data, settings->n_rays,
+  GaProgress gp = { settings->progress, settings->progress_data, settings->n_rays, n_rcv, 0,
                     rw_clock_s () };
   RwRaySettings rs;
   rw_rays_settings_init (&rs);
@@ -209,74 +303,25 @@ rw_ga_compute (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
   rs.progress = settings->progress ? on_rays_progress : NULL;
   rs.progress_data = &gp;
   rs.cancel = settings->cancel;
-  if (!rw_rays_trace (scene, surface_Y, scattering, n_surfaces, src, rcv, &rs, &out->rays, err))
-    return false;
-
-  RwIsmSettings is;
-  rw_ism_settings_init (&is);
-  is.max_order = settings->ism_order;
-  is.speed_of_sound = settings->speed_of_sound;
-  is.threads = settings->threads;
-  is.progress = settings->progress ? on_ism_progress : NULL;
-  is.progress_data = &gp;
-  is.cancel = settings->cancel;
-  double m[RW_N_OCTAVES] = { 0 };
-  const double fs = RW_GA_RATE_HZ;
-  const size_t n = (size_t) ceil (settings->duration_s * fs - 1e-9);
-  if (!rw_ism_compute (scene, surface_Y, n_surfaces, src, rcv, &is, &out->ism, err))
-    goto fail;
-  if (settings->air_absorption)
+  RwRayResult *rays = calloc (n_rcv, sizeof *rays);
+  if (rays == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("out of memory tracing rays"));
+  bool ok = rw_rays_trace_receivers (scene, surface_Y, scattering, n_surfaces, src, rcv, n_rcv,
+                                     &rs, rays, err);
+  for (size_t r = 0; ok && r < n_rcv; r++)
     {
-      /* The rays' coefficients (rw-rays.c): the same call, the same m. */
-      RwAirBands air;
-      if (!rw_air_bands (settings->temperature_c, settings->humidity_pct, RW_AIR_PRESSURE_KPA,
-                         fs, &air, err))
-        goto fail;
-      for (int b = 0; b < RW_N_OCTAVES; b++)
-        m[b] = air.alpha_db_per_m[b] * M_LN10 / 10.0;
+      outs[r].rays = rays[r];
+      memset (&rays[r], 0, sizeof rays[r]);
     }
-  weight_arrivals (&out->ism, scattering, m);
-  /* The synthesis below reads no flag (seconds at most, for a minute of
-   * IR): one check before it. */
-  if (rw_ga_cancel_requested (settings->cancel, err))
-    goto fail;
-
-  out->n_samples = n;
-  out->fs_hz = fs;
-  out->bands = malloc ((size_t) RW_N_OCTAVES * n * sizeof *out->bands);
-  out->ir = calloc (n, sizeof *out->ir);
-  double *late = malloc ((size_t) RW_N_OCTAVES * n * sizeof *late);
-  if (out->bands == NULL || out->ir == NULL || late == NULL)
-    {
-      free (late);
-      rw_fail (err, RW_ERROR_MEMORY, _("geometrical IR: out of memory for %zu samples"), n);
-      goto fail;
-    }
-  bool ok = rw_ism_render (out->ism.arrivals, out->ism.n_arrivals, fs, n, out->bands, err)
-    && split_bands (out->bands, n, fs, out->band_gain, err)
-    && rw_rays_synthesise (&out->rays, fs, n, RW_RAYS_DEFAULT_MAX_DENSITY, settings->seed,
-                           late, NULL, out->dropped, err);
-  if (ok)
-    for (int b = 0; b < RW_N_OCTAVES; b++)
-      {
-        /* the synthesis' band has the histogram's energy; a physical
-         * band g_b of it (rw-ga.h) */
-        const double s = sqrt (out->band_gain[b]);
-        double *y = out->bands + (size_t) b * n;
-        const double *l = late + (size_t) b * n;
-        for (size_t i = 0; i < n; i++)
-          {
-            y[i] += s * l[i];
-            out->ir[i] += y[i];
-          }
-      }
-  free (late);
+  free (rays);
+  for (size_t r = 0; ok && r < n_rcv; r++)
+    ok = one_receiver (scene, surface_Y, scattering, n_surfaces, src, rcv[r], r, settings, &gp,
+                       &outs[r], err);
   /* The last report (fraction 1); answered false, it cancels too. */
-  if (ok && settings->progress != NULL && !ga_report (&gp, gp.n_rays + 1, 1.0))
+  if (ok && settings->progress != NULL && !ga_report (&gp, gp.n_rays + gp.n_rcv, 1.0))
     ok = rw_fail (err, RW_ERROR_CANCELLED, _("Simulation cancelled"));
-  if (ok)
-    return true;
-fail:
-  rw_ga_result_clear (out);
-  return false;
+  if (!ok)
+    for (size_t r = 0; r < n_rcv; r++)
+      rw_ga_result_clear (&outs[r]);
+  return ok;
 }

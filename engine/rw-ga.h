@@ -105,3 +105,14 @@ bool rw_ga_compute (const RwGaScene *scene, const RwAdmittance *surface_Y,
                     const double rcv[3], const RwGaSettings *settings, RwGaResult *out,
                     RwError *err);
 void rw_ga_result_clear (RwGaResult *r);
+/* rw_ga_compute for n_rcv receivers of one source: the rays traced once
+ * for all of them (rw_rays_trace_receivers), then each receiver's image
+ * sources and late IR. Receiver 0's result is rw_ga_compute's for it;
+ * receiver r > 0 synthesises its late IR from a seed of its own (the
+ * settings' seed mixed with r), so that receivers' late parts are not
+ * one pulse train. Progress: n_rays + n_rcv units. outs: n_rcv results,
+ * cleared first; free each with rw_ga_result_clear. */
+bool rw_ga_compute_receivers (const RwGaScene *scene, const RwAdmittance *surface_Y,
+                              const double *scattering, size_t n_surfaces, const double src[3],
+                              const double (*rcv)[3], size_t n_rcv,
+                              const RwGaSettings *settings, RwGaResult *outs, RwError *err);

@@ -143,6 +143,7 @@ lambert (Rng *r, const double w[3], double d[3])
 
 typedef struct {
   uint32_t bin;
+  uint32_t receiver;
   double dir[3];
   double e[RW_N_OCTAVES];     /* already × ℓ / V_a */
 } Hit;
@@ -159,7 +160,9 @@ typedef struct {
   double (*R2)[RW_N_OCTAVES][2];   /* per surface and band: Re Y, Im Y */
   const double *scattering;
   double *p_diffuse;               /* per surface */
-  double src[3], rcv[3];
+  double src[3];
+  const double (*rcv)[3];          /* the receivers */
+  size_t n_rcv;
   double a, inv_va;                /* receiver radius, 1 / its volume */
   double c, bin_s, max_dist;
   size_t n_bins;
@@ -189,13 +192,14 @@ chunk_add (Chunk *ch, const Hit *h)
 }
 
 /* The segment o + t d, t in [0, len], travelled from distance d0 on with
- * band energies e (before air absorption): its chord through the
- * receiver sphere, if any, as a hit. */
+ * band energies e (before air absorption): its chord through receiver
+ * r's sphere, if any, as a hit. */
 static void
-detect (const Ctx *cx, const double o[3], const double d[3], double len, double d0,
-        const double e[RW_N_OCTAVES], Chunk *ch)
+detect_one (const Ctx *cx, size_t r, const double o[3], const double d[3], double len, double d0,
+            const double e[RW_N_OCTAVES], Chunk *ch)
 {
-  const double v[3] = { cx->rcv[0] - o[0], cx->rcv[1] - o[1], cx->rcv[2] - o[2] };
+  const double *rcv = cx->rcv[r];
+  const double v[3] = { rcv[0] - o[0], rcv[1] - o[1], rcv[2] - o[2] };
   const double tc = dot3 (v, d);
   const double q2 = dot3 (v, v) - tc * tc;   /* squared distance of the line */
   const double a2 = cx->a * cx->a;
@@ -211,12 +215,22 @@ detect (const Ctx *cx, const double o[3], const double d[3], double len, double 
     return;
   Hit hit;
   hit.bin = (uint32_t) bin;
+  hit.receiver = (uint32_t) r;
   for (int k = 0; k < 3; k++)
     hit.dir[k] = -d[k];
   const double w = (t1 - t0) * cx->inv_va;
   for (int b = 0; b < RW_N_OCTAVES; b++)
     hit.e[b] = e[b] * exp (-cx->m[b] * dist) * w;
   chunk_add (ch, &hit);
+}
+
+/* The segment against every receiver: one ray serves them all. */
+static void
+detect (const Ctx *cx, const double o[3], const double d[3], double len, double d0,
+        const double e[RW_N_OCTAVES], Chunk *ch)
+{
+  for (size_t r = 0; r < cx->n_rcv; r++)
+    detect_one (cx, r, o, d, len, d0, e, ch);
 }
 
 static void
@@ -353,7 +367,21 @@ rw_rays_trace (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
 {
   if (out)
     memset (out, 0, sizeof *out);
-  if (scene == NULL || out == NULL || src == NULL || rcv == NULL)
+  if (rcv == NULL)
+    return rw_fail (err, RW_ERROR_INTERNAL, "rw_rays_trace: NULL argument");
+  return rw_rays_trace_receivers (scene, surface_Y, scattering, n_surfaces, src,
+                                  (const double (*)[3]) rcv, 1, settings, out, err);
+}
+
+bool
+rw_rays_trace_receivers (const RwGaScene *scene, const RwAdmittance *surface_Y,
+                         const double *scattering, size_t n_surfaces, const double src[3],
+                         const double (*rcv)[3], size_t n_rcv, const RwRaySettings *settings,
+                         RwRayResult *outs, RwError *err)
+{
+  if (outs)
+    memset (outs, 0, n_rcv * sizeof *outs);
+  if (scene == NULL || outs == NULL || src == NULL || rcv == NULL || n_rcv == 0)
     return rw_fail (err, RW_ERROR_INTERNAL, "rw_rays_trace: NULL argument");
   RwRaySettings def;
   if (settings == NULL)
@@ -391,10 +419,9 @@ rw_rays_trace (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
         }
     }
   const char *room = m->path ? m->path : _("the room model");
-  const double *pos[2] = { src, rcv };
-  for (int k = 0; k < 2; k++)
+  for (size_t k = 0; k <= n_rcv; k++)
     {
-      const double *p = pos[k];
+      const double *p = k == 0 ? src : rcv[k - 1];
       if (!isfinite (p[0]) || !isfinite (p[1]) || !isfinite (p[2]))
         return rw_fail (err, RW_ERROR_INPUT,
                         k == 0 ? _("%s: ray tracing: the source position is not a finite number")
@@ -406,11 +433,14 @@ rw_rays_trace (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
                         : _("%s: ray tracing: the receiver at (%.3f, %.3f, %.3f) m is outside "
                             "the room"), room, p[0], p[1], p[2]);
     }
-  const double sr[3] = { src[0] - rcv[0], src[1] - rcv[1], src[2] - rcv[2] };
-  if (dot3 (sr, sr) < 1e-6)
-    return rw_fail (err, RW_ERROR_INPUT,
-                    _("ray tracing: the source and the receiver are at the same point "
-                      "(closer than 1 mm)"));
+  for (size_t r = 0; r < n_rcv; r++)
+    {
+      const double sr[3] = { src[0] - rcv[r][0], src[1] - rcv[r][1], src[2] - rcv[r][2] };
+      if (dot3 (sr, sr) < 1e-6)
+        return rw_fail (err, RW_ERROR_INPUT,
+                        _("ray tracing: the source and the receiver are at the same point "
+                          "(closer than 1 mm)"));
+    }
   /* The volume: the divergence theorem over the oriented triangles
    * (normals away from the air, so the room's volume is positive). */
   double vol = 0.0;
@@ -439,7 +469,8 @@ rw_rays_trace (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
   Ctx cx = { 0 };
   cx.scene = scene;
   memcpy (cx.src, src, sizeof cx.src);
-  memcpy (cx.rcv, rcv, sizeof cx.rcv);
+  cx.rcv = rcv;
+  cx.n_rcv = n_rcv;
   cx.c = settings->speed_of_sound;
   cx.bin_s = settings->bin_s;
   cx.n_bins = (size_t) ceil (settings->duration_s / settings->bin_s - 1e-9);
@@ -470,11 +501,14 @@ rw_rays_trace (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
   cx.R2 = malloc (n_surfaces * sizeof *cx.R2);
   cx.p_diffuse = malloc (n_surfaces * sizeof *cx.p_diffuse);
   Chunk *chunks = calloc (n_chunks, sizeof *chunks);
-  out->energy = calloc ((size_t) RW_N_OCTAVES * cx.n_bins, sizeof *out->energy);
-  out->direction = calloc ((size_t) RW_N_OCTAVES * cx.n_bins * 3, sizeof *out->direction);
-  bool ok = false;
-  if (cx.R2 == NULL || cx.p_diffuse == NULL || chunks == NULL || out->energy == NULL
-      || out->direction == NULL)
+  bool ok = false, got = cx.R2 != NULL && cx.p_diffuse != NULL && chunks != NULL;
+  for (size_t r = 0; got && r < n_rcv; r++)
+    {
+      outs[r].energy = calloc ((size_t) RW_N_OCTAVES * cx.n_bins, sizeof *outs[r].energy);
+      outs[r].direction = calloc ((size_t) RW_N_OCTAVES * cx.n_bins * 3, sizeof *outs[r].direction);
+      got = outs[r].energy != NULL && outs[r].direction != NULL;
+    }
+  if (!got)
     {
       rw_fail (err, RW_ERROR_MEMORY, _("out of memory tracing rays"));
       goto done;
@@ -526,6 +560,7 @@ rw_rays_trace (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
       for (size_t j = 0; j < chunks[k].n; j++)
         {
           const Hit *h = &chunks[k].hits[j];
+          RwRayResult *out = &outs[h->receiver];
           for (int b = 0; b < RW_N_OCTAVES; b++)
             {
               const size_t i = (size_t) b * cx.n_bins + h->bin;
@@ -533,16 +568,22 @@ rw_rays_trace (const RwGaScene *scene, const RwAdmittance *surface_Y, const doub
               for (int q = 0; q < 3; q++)
                 out->direction[3 * i + q] += h->e[b] * h->dir[q];
             }
+          out->n_receiver_hits++;
         }
-      out->n_receiver_hits += chunks[k].n;
-      out->n_reflections += chunks[k].n_reflections;
-      out->n_lost += chunks[k].n_lost;
+      for (size_t r = 0; r < n_rcv; r++)
+        {
+          outs[r].n_reflections += chunks[k].n_reflections;
+          outs[r].n_lost += chunks[k].n_lost;
+        }
     }
-  out->n_bins = cx.n_bins;
-  out->bin_s = cx.bin_s;
-  out->receiver_radius_m = cx.a;
-  out->volume_m3 = vol;
-  out->speed_of_sound = cx.c;
+  for (size_t r = 0; r < n_rcv; r++)
+    {
+      outs[r].n_bins = cx.n_bins;
+      outs[r].bin_s = cx.bin_s;
+      outs[r].receiver_radius_m = cx.a;
+      outs[r].volume_m3 = vol;
+      outs[r].speed_of_sound = cx.c;
+    }
   /* The last report (fraction 1) once the result is complete; answered
    * false, it cancels as any other. */
   ok = rw_ga_progress_finish (&prog, err);
@@ -555,7 +596,8 @@ done:
   free (cx.R2);
   free (cx.p_diffuse);
   if (!ok)
-    rw_rays_result_clear (out);
+    for (size_t r = 0; r < n_rcv; r++)
+      rw_rays_result_clear (&outs[r]);
   return ok;
 }
 

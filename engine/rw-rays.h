@@ -152,6 +152,17 @@ bool rw_rays_trace (const RwGaScene *scene, const RwAdmittance *surface_Y,
                     const double rcv[3], const RwRaySettings *settings, RwRayResult *out,
                     RwError *err);
 void rw_rays_result_clear (RwRayResult *r);
+/* rw_rays_trace for n_rcv receivers at once: one set of rays, each
+ * segment tested against every receiver's sphere (all of the same
+ * radius, the automatic one computed as for one), outs[r] receiver r's
+ * histograms: the same as n_rcv separate calls with the same seed, for
+ * one ray tracing's time. Every receiver is checked as rw_rays_trace
+ * checks its one. outs: n_rcv results, cleared first; free each with
+ * rw_rays_result_clear. */
+bool rw_rays_trace_receivers (const RwGaScene *scene, const RwAdmittance *surface_Y,
+                              const double *scattering, size_t n_surfaces, const double src[3],
+                              const double (*rcv)[3], size_t n_rcv,
+                              const RwRaySettings *settings, RwRayResult *outs, RwError *err);
 
 /* Late-IR synthesis from the histograms: a Poisson sequence of Dirac
  * pulses of random sign at fs_hz, of density μ(t) = 4π c³ t² / V pulses

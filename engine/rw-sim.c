@@ -222,33 +222,27 @@ to_float (const double *x, size_t n)
   return y;
 }
 
-/* Receiver r's geometrical part at the output rate, n samples (the wave
- * part's length): rw_ga_compute at 48 kHz, resampled when the output rate
+/* One receiver's geometrical part at the output rate, n samples (the
+ * wave part's length): ga's IR at 48 kHz, resampled when the output rate
  * differs, cut or zero-padded to n. */
 static double *
-geometrical_part (const RwGaScene *scene, const RwAdmittance *Y, const double *scattering,
-                  size_t n_surfaces, const double src[3], const double rcv[3],
-                  const RwGaSettings *gs, double fs_out, size_t n, RwSimResult *out, RwError *err)
+geometrical_part (const RwGaResult *ga, double fs_out, size_t n, RwSimResult *out, RwError *err)
 {
-  RwGaResult ga;
-  if (!rw_ga_compute (scene, Y, scattering, n_surfaces, src, rcv, gs, &ga, err))
-    return NULL;
-  out->ga_receiver_radius_m = ga.rays.receiver_radius_m;
-  out->ga_image_sources += ga.ism.n_arrivals;
-  out->ga_rays_lost += ga.rays.n_lost;
+  out->ga_receiver_radius_m = ga->rays.receiver_radius_m;
+  out->ga_image_sources += ga->ism.n_arrivals;
+
   double *y = calloc (n ? n : 1, sizeof *y);
   if (y == NULL)
     {
-      rw_ga_result_clear (&ga);
       rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
       return NULL;
     }
-  if (fs_out == ga.fs_hz)
-    memcpy (y, ga.ir, (ga.n_samples < n ? ga.n_samples : n) * sizeof *y);
+  if (fs_out == ga->fs_hz)
+    memcpy (y, ga->ir, (ga->n_samples < n ? ga->n_samples : n) * sizeof *y);
   else
     {
-      RwAudio a = { .data = to_float (ga.ir, ga.n_samples), .frames = ga.n_samples,
-                    .channels = 1, .rate_hz = ga.fs_hz };
+      RwAudio a = { .data = to_float (ga->ir, ga->n_samples), .frames = ga->n_samples,
+                    .channels = 1, .rate_hz = ga->fs_hz };
       bool ok = a.data != NULL || rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
       ok = ok && rw_audio_resample (&a, fs_out, err);
       for (size_t i = 0; ok && i < n && i < a.frames; i++)
@@ -260,9 +254,13 @@ geometrical_part (const RwGaScene *scene, const RwAdmittance *Y, const double *s
           y = NULL;
         }
     }
-  rw_ga_result_clear (&ga);
   return y;
 }
+
+/* Receivers whose geometrical parts are computed together: one ray
+ * tracing serves them all; the batch bounds the memory of their per-band
+ * IRs (8 × 8 bands × the IR's samples). */
+#define RW_SIM_GA_BATCH 8
 
 /* The full-band IR (cfg->hybrid): each receiver's geometrical part
  * (rw-ga.h) at the positions the wave part used (the cells' centres, so
@@ -283,6 +281,9 @@ sim_geometrical (const RwSimConfig *cfg, const RwMesh *mesh, const double *surfa
   RwAdmittance *Y = malloc ((ns ? ns : 1) * sizeof *Y);
   double *scattering = malloc ((ns ? ns : 1) * RW_N_OCTAVES * sizeof *scattering);
   double *part = NULL, *wave = NULL, *joined = NULL;
+  RwGaResult ga[RW_SIM_GA_BATCH];
+  memset (ga, 0, sizeof ga);
+  size_t n_ga = 0;
 
   out->hybrid = true;
   out->crossover_hz = rw_sim_crossover_hz (cfg);
@@ -354,12 +355,36 @@ sim_geometrical (const RwSimConfig *cfg, const RwMesh *mesh, const double *surfa
   double t_join = 0;
   for (size_t r = 0; r < out->n_receivers; r++)
     {
-      part = geometrical_part (scene, Y, scattering, ns, out->source_at, out->receivers_at[r], &gs,
-                               out->fs_out_hz, n, out, err);
+      const size_t k = r % RW_SIM_GA_BATCH;
+      if (k == 0)
+        {
+          /* the next batch: rays once for all of it */
+          for (size_t j = 0; j < n_ga; j++)
+            rw_ga_result_clear (&ga[j]);
+          n_ga = out->n_receivers - r < RW_SIM_GA_BATCH ? out->n_receivers - r : RW_SIM_GA_BATCH;
+          RwGaSettings bs = gs;
+          bs.seed = gs.seed + r;   /* a batch's rays differ from the last's */
+          if (!rw_ga_compute_receivers (scene, Y, scattering, ns, out->source_at,
+                                        (const double (*)[3]) out->receivers_at[r], n_ga, &bs, ga,
+                                        err))
+            {
+              if (err == NULL || err->code != RW_ERROR_CANCELLED)
+                {
+                  if (n_ga > 1)
+                    rw_fail_prefix (err, _("receivers %zu to %zu"), r + 1, r + n_ga);
+                  else
+                    rw_fail_prefix (err, _("receiver %zu"), r + 1);
+                }
+              n_ga = 0;
+              goto out;
+            }
+        }
+      if (k == 0)
+        out->ga_rays_lost += ga[0].rays.n_lost;   /* one tracing per batch */
+      part = geometrical_part (&ga[k], out->fs_out_hz, n, out, err);
       if (part == NULL)
         {
-          if (err == NULL || err->code != RW_ERROR_CANCELLED)
-            rw_fail_prefix (err, _("receiver %zu"), r + 1);
+          rw_fail_prefix (err, _("receiver %zu"), r + 1);
           goto out;
         }
       const double t1 = rw_clock_s ();
@@ -407,6 +432,8 @@ sim_geometrical (const RwSimConfig *cfg, const RwMesh *mesh, const double *surfa
   ok = true;
 
 out:
+  for (size_t j = 0; j < n_ga; j++)
+    rw_ga_result_clear (&ga[j]);
   free (part);
   free (wave);
   free (joined);
