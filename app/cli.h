@@ -25,6 +25,7 @@ int rw_cli_auralise (int argc, char **argv);
 int rw_cli_compare (int argc, char **argv);
 int rw_cli_devices (int argc, char **argv);
 int rw_cli_materials (int argc, char **argv);
+int rw_cli_spectrogram (int argc, char **argv);
 
 /* "X,Y,Z" → v. false on anything else. */
 bool rw_cli_parse_vec3 (const char *s, double v[3]);

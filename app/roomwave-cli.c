@@ -17,6 +17,7 @@ static const Subcommand subcommands[] = {
   { "bench",    rw_cli_bench,    N_("Measure solver throughput against the memory roofline") },
   { "analyse",  rw_cli_analyse,  N_("ISO 3382-1 parameters of impulse responses and their average") },
   { "auralise", rw_cli_auralise, N_("Convolve a dry recording with an impulse response") },
+  { "spectrogram", rw_cli_spectrogram, N_("Spectrogram of an impulse response or a recording as an image") },
   { "compare",  rw_cli_compare,  N_("Compare a simulated with a measured impulse response") },
   { "devices",  rw_cli_devices,  N_("List the solver backends and their devices") },
   { "materials", rw_cli_materials, N_("List the material library and the fit of its frequency-dependent surfaces") },
@@ -29,7 +30,7 @@ print_help (FILE *out)
                   "Roomwave simulates the acoustics of a room with a wave-based (FDTD) solver.\n\n"
                   "Commands:\n"));
   for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
-    fprintf (out, "  %-10s %s\n", subcommands[i].name, _(subcommands[i].summary));
+    fprintf (out, "  %-12s %s\n", subcommands[i].name, _(subcommands[i].summary));
   fprintf (out, _("\n'roomwave-cli COMMAND --help' describes a command's options.\n"
                   "Exit status: 0 success, 1 bad input, 2 bad usage.\n"));
 }

@@ -7,6 +7,7 @@
 #include <cairo-svg.h>
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,25 +124,41 @@ typedef struct {
   RwRect frame;            /* the data rectangle */
   double x0, x1, y0, y1;   /* data ranges */
   bool xlog;
+  bool ylog;               /* the spectrogram's frequency axis */
+  bool ticks_only;         /* tick marks outside the frame, no grid (an image fills it) */
   double fs;               /* font size */
   double lw;               /* hairline width */
 } Axes;
 
+/* Where v lies between v0 and v1 (0 … 1), on a log or a linear axis:
+ * the one mapping of the drawing (Axes) and of the hover (RwPlotAxes). */
+static double
+axis_fraction (double v, double v0, double v1, bool log_axis)
+{
+  if (log_axis)
+    return (log10 (v) - log10 (v0)) / (log10 (v1) - log10 (v0));
+  return (v - v0) / (v1 - v0);
+}
+
+/* The inverse: the value a fraction u of the way from v0 to v1. */
+static double
+axis_value (double u, double v0, double v1, bool log_axis)
+{
+  if (log_axis)
+    return pow (10.0, log10 (v0) + u * (log10 (v1) - log10 (v0)));
+  return v0 + u * (v1 - v0);
+}
+
 static double
 ax_x (const Axes *a, double x)
 {
-  double u;
-  if (a->xlog)
-    u = (log10 (x) - log10 (a->x0)) / (log10 (a->x1) - log10 (a->x0));
-  else
-    u = (x - a->x0) / (a->x1 - a->x0);
-  return a->frame.x + u * a->frame.width;
+  return a->frame.x + axis_fraction (x, a->x0, a->x1, a->xlog) * a->frame.width;
 }
 
 static double
 ax_y (const Axes *a, double y)
 {
-  return a->frame.y + a->frame.height - (y - a->y0) / (a->y1 - a->y0) * a->frame.height;
+  return a->frame.y + a->frame.height - axis_fraction (y, a->y0, a->y1, a->ylog) * a->frame.height;
 }
 
 static double
@@ -226,6 +243,56 @@ draw_title (cairo_t *cr, RwRect area, double fs, const char *title)
   rw_plot_text (cr, area.x + fs * 0.5, area.y + fs * 0.6, 0, 0, title);
 }
 
+/* The octave band centres (nominal), the ticks of a log axis in Hz that
+ * an acoustician reads bands from. */
+static const double octave_ticks_hz[] = {
+  31.5, 63, 125, 250, 500, 1000, 2000, 4000, 8000, 16000,
+};
+
+/* A grid line across the frame at device-independent y, or, with
+ * ticks_only, a tick mark outside the frame's left edge; leaves the
+ * source black for the label. */
+static void
+grid_line_y (cairo_t *cr, const Axes *ax, double y)
+{
+  const RwRect *f = &ax->frame;
+  if (ax->ticks_only)
+    {
+      cairo_set_source_rgb (cr, 0, 0, 0);
+      cairo_move_to (cr, f->x - ax->fs * 0.3, y);
+      cairo_line_to (cr, f->x, y);
+    }
+  else
+    {
+      cairo_set_source_rgb (cr, grid_grey, grid_grey, grid_grey);
+      cairo_move_to (cr, f->x, y);
+      cairo_line_to (cr, f->x + f->width, y);
+    }
+  cairo_stroke (cr);
+  cairo_set_source_rgb (cr, 0, 0, 0);
+}
+
+/* The same for x: a tick mark below the frame with ticks_only. */
+static void
+grid_line_x (cairo_t *cr, const Axes *ax, double x)
+{
+  const RwRect *f = &ax->frame;
+  if (ax->ticks_only)
+    {
+      cairo_set_source_rgb (cr, 0, 0, 0);
+      cairo_move_to (cr, x, f->y + f->height);
+      cairo_line_to (cr, x, f->y + f->height + ax->fs * 0.3);
+    }
+  else
+    {
+      cairo_set_source_rgb (cr, grid_grey, grid_grey, grid_grey);
+      cairo_move_to (cr, x, f->y);
+      cairo_line_to (cr, x, f->y + f->height);
+    }
+  cairo_stroke (cr);
+  cairo_set_source_rgb (cr, 0, 0, 0);
+}
+
 /* Grid, ticks and labels. x_ticks_hz: a log-frequency axis with 1-2-5
  * ticks labelled "100", "1k". */
 static void
@@ -238,18 +305,26 @@ draw_axes (cairo_t *cr, const Axes *ax, const char *x_label, const char *y_label
   cairo_set_dash (cr, NULL, 0, 0);
   set_font (cr, fs, false);
 
-  /* y grid and labels */
-  double ystep = nice_step (ax->y1 - ax->y0, (int) fmax (3.0, fmin (8.0, f->height / (fs * 2.8))));
-  for (double v = ceil (ax->y0 / ystep - 1e-9) * ystep; v <= ax->y1 + ystep * 1e-9; v += ystep)
+  /* y grid and labels: a log axis in Hz has the octave centres */
+  if (ax->ylog)
+    for (size_t i = 0; i < sizeof octave_ticks_hz / sizeof octave_ticks_hz[0]; i++)
+      {
+        double v = octave_ticks_hz[i];
+        if (v < ax->y0 * (1 - 1e-9) || v > ax->y1 * (1 + 1e-9))
+          continue;
+        grid_line_y (cr, ax, ax_y (ax, v));
+        format_hz (buf, sizeof buf, v);
+        rw_plot_text (cr, f->x - fs * (ax->ticks_only ? 0.6 : 0.4), ax_y (ax, v), 1.0, 0.5, buf);
+      }
+  else
     {
-      double y = ax_y (ax, v);
-      cairo_set_source_rgb (cr, grid_grey, grid_grey, grid_grey);
-      cairo_move_to (cr, f->x, y);
-      cairo_line_to (cr, f->x + f->width, y);
-      cairo_stroke (cr);
-      cairo_set_source_rgb (cr, 0, 0, 0);
-      format_tick (buf, sizeof buf, v, ystep);
-      rw_plot_text (cr, f->x - fs * 0.4, y, 1.0, 0.5, buf);
+      double ystep = nice_step (ax->y1 - ax->y0, (int) fmax (3.0, fmin (8.0, f->height / (fs * 2.8))));
+      for (double v = ceil (ax->y0 / ystep - 1e-9) * ystep; v <= ax->y1 + ystep * 1e-9; v += ystep)
+        {
+          grid_line_y (cr, ax, ax_y (ax, v));
+          format_tick (buf, sizeof buf, v, ystep);
+          rw_plot_text (cr, f->x - fs * (ax->ticks_only ? 0.6 : 0.4), ax_y (ax, v), 1.0, 0.5, buf);
+        }
     }
 
   /* x grid and labels */
@@ -264,15 +339,11 @@ draw_axes (cairo_t *cr, const Axes *ax, const char *x_label, const char *y_label
             if (v < ax->x0 * (1 - 1e-9) || v > ax->x1 * (1 + 1e-9))
               continue;
             double x = ax_x (ax, v);
-            cairo_set_source_rgb (cr, grid_grey, grid_grey, grid_grey);
-            cairo_move_to (cr, x, f->y);
-            cairo_line_to (cr, x, f->y + f->height);
-            cairo_stroke (cr);
+            grid_line_x (cr, ax, x);
             format_hz (buf, sizeof buf, v);
             double w = text_width (cr, buf);
             if (x - w / 2 > last_right + fs * 0.4)
               {
-                cairo_set_source_rgb (cr, 0, 0, 0);
                 rw_plot_text (cr, x, f->y + f->height + fs * 0.5, 0.5, 0.0, buf);
                 last_right = x + w / 2;
               }
@@ -284,11 +355,7 @@ draw_axes (cairo_t *cr, const Axes *ax, const char *x_label, const char *y_label
       for (double v = ceil (ax->x0 / xstep - 1e-9) * xstep; v <= ax->x1 + xstep * 1e-9; v += xstep)
         {
           double x = ax_x (ax, v);
-          cairo_set_source_rgb (cr, grid_grey, grid_grey, grid_grey);
-          cairo_move_to (cr, x, f->y);
-          cairo_line_to (cr, x, f->y + f->height);
-          cairo_stroke (cr);
-          cairo_set_source_rgb (cr, 0, 0, 0);
+          grid_line_x (cr, ax, x);
           format_tick (buf, sizeof buf, v, xstep);
           rw_plot_text (cr, x, f->y + f->height + fs * 0.5, 0.5, 0.0, buf);
         }
@@ -354,6 +421,7 @@ report_axes (cairo_t *cr, const Axes *ax, RwPlotKind kind, const char *x_unit,
     .frame = { fmin (xa, xb), fmin (ya, yb), fabs (xb - xa), fabs (yb - ya) },
     .x0 = ax->x0, .x1 = ax->x1, .y0 = ax->y0, .y1 = ax->y1,
     .x_log = ax->xlog,
+    .y_log = ax->ylog,
     .x_unit = x_unit,
     .y_unit = y_unit,
     .band = band,
@@ -1336,39 +1404,221 @@ rw_plot_frequency_response_axes (cairo_t *cr, RwRect area, const char *title,
   end_plot (cr);
 }
 
+/* ---- spectrogram ---- */
+
+/* matplotlib's viridis (van der Walt & Smith 2015) sampled at nine equally
+ * spaced points: lightness rises monotonically from dark blue to yellow,
+ * so the levels read in order in colour, under colour-vision deficiencies
+ * and in greyscale. */
+static const double viridis[9][3] = {
+  { 0.267, 0.005, 0.329 }, { 0.279, 0.175, 0.483 }, { 0.230, 0.322, 0.546 },
+  { 0.173, 0.449, 0.558 }, { 0.128, 0.567, 0.551 }, { 0.158, 0.684, 0.502 },
+  { 0.369, 0.789, 0.383 }, { 0.678, 0.864, 0.190 }, { 0.993, 0.906, 0.144 },
+};
+
+/* Colour of u ∈ [0, 1] (clamped), linear between the samples. */
+static void
+viridis_rgb (double u, double rgb[3])
+{
+  u = u < 0 ? 0 : u > 1 ? 1 : u;
+  double p = u * 8.0;
+  int i = (int) p;
+  if (i > 7)
+    i = 7;
+  double t = p - i;
+  for (int c = 0; c < 3; c++)
+    rgb[c] = viridis[i][c] + t * (viridis[i + 1][c] - viridis[i][c]);
+}
+
+/* The largest level of frames [fa, fb] in bin k. */
+static float
+column_max (const RwSpectrogram *sg, size_t fa, size_t fb, size_t k)
+{
+  float m = (float) RW_SPECTROGRAM_FLOOR_DB;
+  for (size_t f = fa; f <= fb; f++)
+    m = fmaxf (m, sg->level_db[f * sg->n_bins + k]);
+  return m;
+}
+
+/* [*a, *b]: the indices i with i·step in [lo, hi), or, when none, the one
+ * nearest to the middle; clamped to [0, n − 1]. */
+static void
+index_range (double lo, double hi, double step, size_t n, size_t *a, size_t *b)
+{
+  double ia = ceil (lo / step - 1e-9), ib = ceil (hi / step - 1e-9) - 1.0;
+  if (ib < ia)
+    ia = ib = floor (0.5 * (lo + hi) / step + 0.5);
+  ia = fmin (fmax (ia, 0.0), (double) (n - 1));
+  ib = fmin (fmax (ib, 0.0), (double) (n - 1));
+  *a = (size_t) ia;
+  *b = (size_t) ib;
+}
+
+/* The image of the frame, one cell per device pixel (at most 4096 × 4096). */
+static cairo_surface_t *
+spectrogram_image (cairo_t *cr, const Axes *ax, const RwSpectrogram *sg, double range_db)
+{
+  double dw = ax->frame.width, dh = ax->frame.height;
+  cairo_user_to_device_distance (cr, &dw, &dh);
+  int w = (int) fmin (4096.0, fmax (1.0, ceil (fabs (dw))));
+  int h = (int) fmin (4096.0, fmax (1.0, ceil (fabs (dh))));
+  cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
+  float *col = malloc (sg->n_bins * sizeof *col);
+  if (cairo_surface_status (img) != CAIRO_STATUS_SUCCESS || col == NULL)
+    {
+      free (col);
+      return img;   /* an error surface paints nothing */
+    }
+  cairo_surface_flush (img);
+  unsigned char *data = cairo_image_surface_get_data (img);
+  int stride = cairo_image_surface_get_stride (img);
+  double frame_dt = sg->hop / sg->rate_hz, bin_df = sg->rate_hz / sg->window;
+  for (int px = 0; px < w; px++)
+    {
+      size_t fa, fb;
+      double ta = ax->x0 + (ax->x1 - ax->x0) * px / w;
+      double tb = ax->x0 + (ax->x1 - ax->x0) * (px + 1) / w;
+      index_range (ta, tb, frame_dt, sg->n_frames, &fa, &fb);
+      for (size_t k = 0; k < sg->n_bins; k++)
+        col[k] = column_max (sg, fa, fb, k);
+      for (int py = 0; py < h; py++)
+        {
+          /* row 0 is the top: the highest frequencies */
+          double fhi = axis_value (1.0 - (double) py / h, ax->y0, ax->y1, true);
+          double flo = axis_value (1.0 - (double) (py + 1) / h, ax->y0, ax->y1, true);
+          size_t ka, kb;
+          index_range (flo, fhi, bin_df, sg->n_bins, &ka, &kb);
+          float m = (float) RW_SPECTROGRAM_FLOOR_DB;
+          for (size_t k = ka; k <= kb; k++)
+            m = fmaxf (m, col[k]);
+          double rgb[3];
+          viridis_rgb (1.0 + m / range_db, rgb);
+          uint32_t pix = ((uint32_t) lround (rgb[0] * 255) << 16)
+                         | ((uint32_t) lround (rgb[1] * 255) << 8) | (uint32_t) lround (rgb[2] * 255);
+          memcpy (data + (size_t) py * stride + (size_t) px * 4, &pix, 4);
+        }
+    }
+  free (col);
+  cairo_surface_mark_dirty (img);
+  return img;
+}
+
+/* The colour bar right of the frame: 0 dB at the top, −range at the
+ * bottom, ticks every 10 or 20 dB, the unit beside it. */
+static void
+draw_colour_bar (cairo_t *cr, const Axes *ax, double range_db)
+{
+  double fs = ax->fs;
+  double x = ax->frame.x + ax->frame.width + fs * 0.9, y = ax->frame.y;
+  double bw = fs * 0.9, bh = ax->frame.height;
+  cairo_pattern_t *grad = cairo_pattern_create_linear (0, y + bh, 0, y);
+  for (int i = 0; i < 9; i++)
+    cairo_pattern_add_color_stop_rgb (grad, i / 8.0, viridis[i][0], viridis[i][1], viridis[i][2]);
+  cairo_rectangle (cr, x, y, bw, bh);
+  cairo_set_source (cr, grad);
+  cairo_fill (cr);
+  cairo_pattern_destroy (grad);
+  cairo_set_source_rgb (cr, 0, 0, 0);
+  cairo_set_line_width (cr, ax->lw);
+  cairo_rectangle (cr, x, y, bw, bh);
+  cairo_stroke (cr);
+  set_font (cr, fs * 0.9, false);
+  double step = range_db > 60 ? 20.0 : 10.0;
+  char buf[32];
+  for (double v = 0.0; v >= -range_db - 1e-9; v -= step)
+    {
+      double ty = y + bh * (-v / range_db);
+      cairo_move_to (cr, x + bw, ty);
+      cairo_line_to (cr, x + bw + fs * 0.3, ty);
+      cairo_stroke (cr);
+      snprintf (buf, sizeof buf, "%.0f", v);
+      rw_plot_text (cr, x + bw + fs * 0.45, ty, 0.0, 0.5, buf);
+    }
+  set_font (cr, fs, false);
+  text_vertical (cr, x + bw + fs * 3.4, y + bh / 2, _("Level (dB re maximum)"));
+}
+
+void
+rw_plot_spectrogram (cairo_t *cr, RwRect area, const char *title, const RwSpectrogram *sg,
+                     double range_db)
+{
+  rw_plot_spectrogram_axes (cr, area, title, sg, range_db, NULL);
+}
+
+void
+rw_plot_spectrogram_axes (cairo_t *cr, RwRect area, const char *title, const RwSpectrogram *sg,
+                          double range_db, RwPlotAxes *axes_out)
+{
+  begin_plot (cr, area);
+  Axes ax = { 0 };
+  ax.ylog = true;
+  ax.ticks_only = true;
+  axes_layout (area, title, 4, &ax);
+  /* room for the colour bar, its tick labels and its unit */
+  ax.frame.width = fmax (10.0, ax.frame.width - ax.fs * 4.6);
+  if (!(range_db > 0) || !isfinite (range_db))
+    range_db = RW_PLOT_SPECTROGRAM_RANGE_DB;
+  bool have = sg != NULL && sg->level_db != NULL && sg->n_frames > 0 && sg->n_bins > 1;
+  ax.x0 = 0.0;
+  ax.x1 = have ? sg->duration_s : 1.0;
+  ax.y0 = 20.0;
+  ax.y1 = have ? 0.5 * sg->rate_hz : 20000.0;
+  if (!(ax.x1 > ax.x0))
+    ax.x1 = ax.x0 + 1.0;
+  if (!(ax.y1 > ax.y0 * 1.01))
+    ax.y1 = ax.y0 * 2.0;
+  draw_title (cr, area, ax.fs, title);
+  if (have)
+    {
+      char buf[128];
+      snprintf (buf, sizeof buf, _("Hann window %d samples, hop %d, %g Hz"), sg->window, sg->hop,
+                sg->rate_hz);
+      set_font (cr, ax.fs * 0.85, false);
+      cairo_set_source_rgb (cr, 0.3, 0.3, 0.3);
+      rw_plot_text (cr, area.x + area.width - ax.fs * 0.5, area.y + ax.fs * 0.7, 1.0, 0.0, buf);
+      cairo_surface_t *img = spectrogram_image (cr, &ax, sg, range_db);
+      cairo_save (cr);
+      clip_frame (cr, &ax);
+      cairo_translate (cr, ax.frame.x, ax.frame.y);
+      cairo_scale (cr, ax.frame.width / cairo_image_surface_get_width (img),
+                   ax.frame.height / cairo_image_surface_get_height (img));
+      cairo_set_source_surface (cr, img, 0, 0);
+      cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+      cairo_paint (cr);
+      cairo_restore (cr);
+      cairo_surface_destroy (img);
+    }
+  draw_axes (cr, &ax, _("Time (s)"), _("Frequency (Hz)"));
+  report_axes (cr, &ax, RW_PLOT_KIND_SPECTROGRAM, "s", "Hz", -1, 0, have ? 1 : 0, axes_out);
+  draw_colour_bar (cr, &ax, range_db);
+  end_plot (cr);
+}
+
 /* ---- axes, for a hover read-out ---- */
 
 double
 rw_plot_axes_device_x (const RwPlotAxes *a, double x)
 {
-  double u;
-  if (a->x_log)
-    u = (log10 (x) - log10 (a->x0)) / (log10 (a->x1) - log10 (a->x0));
-  else
-    u = (x - a->x0) / (a->x1 - a->x0);
-  return a->frame.x + u * a->frame.width;
+  return a->frame.x + axis_fraction (x, a->x0, a->x1, a->x_log) * a->frame.width;
 }
 
 double
 rw_plot_axes_device_y (const RwPlotAxes *a, double y)
 {
-  return a->frame.y + a->frame.height - (y - a->y0) / (a->y1 - a->y0) * a->frame.height;
+  return a->frame.y + a->frame.height - axis_fraction (y, a->y0, a->y1, a->y_log) * a->frame.height;
 }
 
 double
 rw_plot_axes_data_x (const RwPlotAxes *a, double device_x)
 {
-  double u = (device_x - a->frame.x) / a->frame.width;
-  if (a->x_log)
-    return pow (10.0, log10 (a->x0) + u * (log10 (a->x1) - log10 (a->x0)));
-  return a->x0 + u * (a->x1 - a->x0);
+  return axis_value ((device_x - a->frame.x) / a->frame.width, a->x0, a->x1, a->x_log);
 }
 
 double
 rw_plot_axes_data_y (const RwPlotAxes *a, double device_y)
 {
-  double u = (a->frame.y + a->frame.height - device_y) / a->frame.height;
-  return a->y0 + u * (a->y1 - a->y0);
+  return axis_value ((a->frame.y + a->frame.height - device_y) / a->frame.height, a->y0, a->y1,
+                     a->y_log);
 }
 
 bool

@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include "rw-analysis.h"
 #include "rw-error.h"
+#include "rw-spectrogram.h"
 
 typedef struct {
   double x, y, width, height;
@@ -128,6 +129,23 @@ void rw_plot_frequency_response (cairo_t *cr, RwRect area, const char *title,
                                  double f_lo_hz, double f_hi_hz, double fmax_hz,
                                  const RwRoomMode *modes, size_t n_modes);
 
+/* ---- spectrogram ---- */
+
+/* An STFT (rw_spectrogram) as an image: time (s) on x over the signal's
+ * duration, frequency on a LOG y axis from 20 Hz to rate/2 with ticks at
+ * the octave centres 31.5 Hz … 16 kHz, the level in dB re the matrix's
+ * maximum over range_db (≤ 0 → RW_PLOT_SPECTROGRAM_RANGE_DB) in the
+ * viridis colour map (perceptually uniform, colour-blind safe, readable in
+ * greyscale: it rises monotonically in lightness), below −range_db the
+ * darkest colour. A colour bar in dB on the right; the window, hop and
+ * rate under the title. The image has one cell per device pixel of the
+ * frame: a pixel showing several frames or bins shows their maximum (so a
+ * transient or a line never falls between pixels); one showing less than
+ * a bin shows the nearest bin. */
+#define RW_PLOT_SPECTROGRAM_RANGE_DB 90.0
+void rw_plot_spectrogram (cairo_t *cr, RwRect area, const char *title,
+                          const RwSpectrogram *sg, double range_db);
+
 /* ---- tables ---- */
 
 enum {
@@ -156,6 +174,7 @@ typedef enum {
   RW_PLOT_KIND_EDC,         /* one panel; band in RwPlotAxes.band */
   RW_PLOT_KIND_BARS,        /* x is the band index: band b spans [b, b + 1) */
   RW_PLOT_KIND_FREQUENCY,   /* x in Hz on a log axis */
+  RW_PLOT_KIND_SPECTROGRAM, /* x in s, y in Hz on a log axis */
 } RwPlotKind;
 
 /* Where a plot put its data and how its axes map, as the routine drew it.
@@ -175,6 +194,7 @@ typedef struct {
   int band;                 /* EDC panel: 0 … RW_ANALYSIS_BROADBAND; else −1 */
   RwPlotParam param;        /* bars */
   size_t n_series;          /* series drawn (bars: how many side by side per band) */
+  bool y_log;               /* the spectrogram's frequency axis */
 } RwPlotAxes;
 
 /* The same routines as above, filling *axes_out (may be NULL) with the
@@ -198,6 +218,8 @@ void rw_plot_frequency_response_axes (cairo_t *cr, RwRect area, const char *titl
                                       double f_lo_hz, double f_hi_hz, double fmax_hz,
                                       const RwRoomMode *modes, size_t n_modes,
                                       RwPlotAxes *axes_out);
+void rw_plot_spectrogram_axes (cairo_t *cr, RwRect area, const char *title,
+                               const RwSpectrogram *sg, double range_db, RwPlotAxes *axes_out);
 
 /* Records the axes of every plot drawn on the calling thread until
  * rw_plot_axes_record_end, into buf (up to max, in drawing order): for a
@@ -206,7 +228,8 @@ void rw_plot_frequency_response_axes (cairo_t *cr, RwRect area, const char *titl
 void rw_plot_axes_record_begin (RwPlotAxes *buf, size_t max);
 size_t rw_plot_axes_record_end (void);
 
-/* Data ↔ device mapping of a filled RwPlotAxes (log x where x_log). */
+/* Data ↔ device mapping of a filled RwPlotAxes (log x where x_log, log y
+ * where y_log). */
 double rw_plot_axes_device_x (const RwPlotAxes *a, double x);
 double rw_plot_axes_device_y (const RwPlotAxes *a, double y);
 double rw_plot_axes_data_x (const RwPlotAxes *a, double device_x);

@@ -12,7 +12,13 @@
  * 20 Hz and 500 Hz), the data rectangle lies inside the given one and is
  * where the frame was drawn (dark pixels on its edges), the _axes
  * variants draw exactly what the plain routines draw, a scaled cairo_t
- * reports device units, and the bar hit-test finds each bar. */
+ * reports device units, and the bar hit-test finds each bar.
+ *
+ * The spectrogram (rw_plot_spectrogram) of a 1 kHz tone with a click at
+ * 0.75 s: its frequency axis is logarithmic (√(20 · 24000) Hz halfway
+ * up), and the image lies where the axes say: the click is a yellow (0 dB)
+ * column at 0.75 s from 30 Hz to 23 kHz, the tone a bright row at 1 kHz,
+ * 4 kHz away from the click the floor's darkest colour. */
 #include "rw-test.h"
 #include "rw-plot.h"
 
@@ -31,6 +37,7 @@ static float *ir_sim, *ir_meas;
 static RwSpectrum spec_sim, spec_meas;
 static RwRoomMode *modes;
 static size_t n_modes;
+static RwSpectrogram sg_sim;
 
 static void
 make_ir (float *h, double t_low, double t_high, uint32_t seed)
@@ -114,12 +121,15 @@ draw_plot (cairo_t *cr, RwRect r, int k)
         rw_plot_ir (cr, half, "No signal", NULL, NULL, 0, 0, 0);
         return "empty-data";
       }
+    case 9:
+      rw_plot_spectrogram (cr, r, "Spectrogram of the simulated IR", &sg_sim, 0);
+      return "spectrogram";
     default:
       return NULL;
     }
 }
 
-#define N_PLOTS 9
+#define N_PLOTS 10
 
 static bool
 rect_inside (RwRect in, RwRect out)
@@ -140,7 +150,7 @@ check_round_trip (const char *name, const RwPlotAxes *a, RwRect r)
     {
       double u = i / 4.0;
       double x = a->x_log ? a->x0 * pow (a->x1 / a->x0, u) : a->x0 + u * (a->x1 - a->x0);
-      double y = a->y0 + u * (a->y1 - a->y0);
+      double y = a->y_log ? a->y0 * pow (a->y1 / a->y0, u) : a->y0 + u * (a->y1 - a->y0);
       double dx = rw_plot_axes_device_x (a, x), dy = rw_plot_axes_device_y (a, y);
       double xb = rw_plot_axes_data_x (a, dx), yb = rw_plot_axes_data_y (a, dy);
       worst = fmax (worst, fabs (xb - x) / fmax (fabs (a->x1 - a->x0), 1e-300));
@@ -192,7 +202,18 @@ check_axes (void)
   RwPlotSpectrum sp[2] = { { "Simulated", &spec_sim, 0 }, { "Measured", &spec_meas, -3 } };
   RwPlotAxes a;
 
-  for (int k = 0; k < 6; k++)
+  /* the spectrogram's signal: a 1 kHz sine at −5.8 dB re an impulse at
+   * 0.75 s (a Hann-weighted sine of amplitude A peaks at A·window/4) */
+  float *tone = malloc (N * sizeof *tone);
+  for (size_t i = 0; i < N; i++)
+    tone[i] = (float) (0.001 * sin (2 * M_PI * 1000.0 * i / RATE));
+  tone[(size_t) (0.75 * RATE)] += 1.0f;
+  RwSpectrogram sg_tone;
+  RwError err = { 0 };
+  RW_CHECK (rw_spectrogram (tone, N, RATE, 0, 0, 0, &sg_tone, &err), "tone: %s", err.message);
+  free (tone);
+
+  for (int k = 0; k < 7; k++)
     {
       cairo_surface_t *surf = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
       cairo_surface_t *plain = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
@@ -265,6 +286,48 @@ check_axes (void)
             RW_CHECK (np == 1, "edc grid: max_panels 1 → %zu filled", np);
           }
           break;
+        case 6:
+          name = "axes spectrogram";
+          rw_plot_spectrogram_axes (cr, r, "Tone and click", &sg_tone, 0, &a);
+          rw_plot_spectrogram (cp, r, "Tone and click", &sg_tone, 0);
+          RW_CHECK (a.kind == RW_PLOT_KIND_SPECTROGRAM && a.y_log && !a.x_log && a.y0 == 20
+                    && a.y1 == RATE / 2 && a.x0 == 0 && fabs (a.x1 - (double) N / RATE) < 1e-12
+                    && strcmp (a.x_unit, "s") == 0 && strcmp (a.y_unit, "Hz") == 0,
+                    "spectrogram: 0 … 1.5 s by a log axis 20 Hz … 24 kHz (%g … %g %s, %g … %g %s)",
+                    a.x0, a.x1, a.x_unit, a.y0, a.y1, a.y_unit);
+          /* logarithmic: √(20 · 24000) Hz halfway up */
+          RW_CHECK (fabs (rw_plot_axes_device_y (&a, sqrt (20.0 * 24000.0)) - (a.frame.y + a.frame.height / 2)) < 1e-9,
+                    "spectrogram: the geometric mean of 20 Hz and 24 kHz halfway up");
+          {
+            /* the image where the axes say: the click a bright (yellow)
+             * column at 0.75 s at every frequency, the tone a bright row at
+             * 1 kHz, nothing (the darkest colour) at 4 kHz away from the
+             * click */
+            cairo_surface_flush (surf);
+            const unsigned char *px = cairo_image_surface_get_data (surf);
+            int stride = cairo_image_surface_get_stride (surf);
+#define PIX(t, f) (*(const uint32_t *) (px + (int) rw_plot_axes_device_y (&a, f) * stride \
+                                        + 4 * (int) rw_plot_axes_device_x (&a, t)))
+            static const double fs_click[] = { 30, 100, 1000, 5000, 15000, 23000 };
+            for (size_t i = 0; i < sizeof fs_click / sizeof fs_click[0]; i++)
+              {
+                uint32_t v = PIX (0.75, fs_click[i]);
+                RW_CHECK (((v >> 16) & 0xFF) > 0xD0 && ((v >> 8) & 0xFF) > 0xD0 && (v & 0xFF) < 0x60,
+                          "spectrogram: the click at 0.75 s, %g Hz is #%06x, not yellow", fs_click[i],
+                          v & 0xFFFFFF);
+              }
+            static const double ts[] = { 0.2, 0.5, 1.2 };
+            for (size_t i = 0; i < 3; i++)
+              {
+                uint32_t on = PIX (ts[i], 1000.0), off = PIX (ts[i], 4000.0);
+                RW_CHECK (((on >> 8) & 0xFF) > 0xC0, "spectrogram: the tone at %g s, 1 kHz is #%06x, not bright",
+                          ts[i], on & 0xFFFFFF);
+                RW_CHECK ((off & 0xFFFFFF) == 0x440154, "spectrogram: %g s, 4 kHz is #%06x, not the floor's #440154",
+                          ts[i], off & 0xFFFFFF);
+              }
+#undef PIX
+          }
+          break;
         }
       check_round_trip (name, &a, r);
       cairo_surface_flush (surf);
@@ -329,6 +392,7 @@ check_axes (void)
   RW_CHECK (a.kind == RW_PLOT_KIND_NONE && !rw_plot_axes_contains (&a, 400, 300), "edc band 99: no axes");
   cairo_destroy (cr);
   cairo_surface_destroy (tiny);
+  rw_spectrogram_clear (&sg_tone);
 }
 
 typedef struct {
@@ -352,7 +416,8 @@ main (void)
   bool ok = rw_analyse (ir_sim, N, RATE, 1000, &sim, &err) && rw_analyse (ir_meas, N, RATE, INFINITY, &meas, &err)
             && rw_frequency_response (ir_sim, N, RATE, 12, 20, 20000, 0, &spec_sim, &err)
             && rw_frequency_response (ir_meas, N, RATE, 12, 20, 20000, 0, &spec_meas, &err)
-            && rw_room_modes (5, 4, 3, 343.2, 300, &modes, &n_modes, &err);
+            && rw_room_modes (5, 4, 3, 343.2, 300, &modes, &n_modes, &err)
+            && rw_spectrogram (ir_sim, N, RATE, 0, 0, 0, &sg_sim, &err);
   RW_CHECK (ok, "analysis for the plots: %s", err.message);
   if (!ok)
     return rw_test_finish ();
@@ -439,6 +504,7 @@ main (void)
   rw_analysis_clear (&meas);
   rw_spectrum_clear (&spec_sim);
   rw_spectrum_clear (&spec_meas);
+  rw_spectrogram_clear (&sg_sim);
   free (modes);
   free (ir_sim);
   free (ir_meas);
