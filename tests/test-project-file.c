@@ -330,9 +330,13 @@ main (void)
     g_autofree char *data_dir = g_build_filename (tmp, "data", NULL);
     g_mkdir_with_parents (data_dir, 0755);
     g_autoptr (GFile) lf = write_project (data_dir, "materials.json", own);
+    g_autofree char *old_data_dir = g_strdup (g_getenv ("ROOMWAVE_DATA_DIR"));
     g_setenv ("ROOMWAVE_DATA_DIR", data_dir, TRUE);
     g_autoptr (RwProject) a = rw_project_new ();
-    g_unsetenv ("ROOMWAVE_DATA_DIR");
+    if (old_data_dir != NULL)
+      g_setenv ("ROOMWAVE_DATA_DIR", old_data_dir, TRUE);
+    else
+      g_unsetenv ("ROOMWAVE_DATA_DIR");
     RW_CHECK (rw_project_load_mesh (a, box, &error), "import: %s", error ? error->message : "");
     const RwMaterialLibrary *lib = rw_project_get_library (a);
     const RwMaterial *mat = lib ? rw_materials_find (lib, rw_project_get_surface_material (a, 0)) : NULL;
