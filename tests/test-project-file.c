@@ -17,9 +17,9 @@
  *     of 11 and a fractional ray count are refused naming the setting;
  *   - a surface's model is fitted over all eight octave bands for a
  *     hybrid run and over the bands up to fmax and one beyond without it,
- *     and takes its library material's scattering (a library whose
- *     scattering_default is not the engine's 0.10), a custom surface the
- *     engine's flagged default;
+ *     and takes its library material's scattering (its row's own, or a
+ *     library scattering_default that is not the engine's 0.10), a custom
+ *     surface the engine's flagged default;
  *   - a relative mesh path is resolved against the project's folder, not
  *     the working folder;
  *   - paths that leave the project's folder (../, absolute) are reported by
@@ -340,8 +340,10 @@ main (void)
     RW_CHECK (rw_project_load_mesh (a, box, &error), "import: %s", error ? error->message : "");
     const RwMaterialLibrary *lib = rw_project_get_library (a);
     const RwMaterial *mat = lib ? rw_materials_find (lib, rw_project_get_surface_material (a, 0)) : NULL;
-    RW_CHECK (mat != NULL && mat->scattering[7] == 0.27, "surface 0 is library material “%s” (s = 0.2 … %g)",
-              rw_project_get_surface_material (a, 0), mat ? mat->scattering[7] : NAN);
+    /* Its row's own scattering, or the changed default: not 0.10. */
+    RW_CHECK (mat != NULL && mat->scattering[7] != RW_MATERIAL_DEFAULT_SCATTERING,
+              "surface 0 is library material “%s” (s at 8 kHz %g, default %d)", rw_project_get_surface_material (a, 0),
+              mat ? mat->scattering[7] : NAN, mat ? mat->scattering_default : -1);
     RW_CHECK (rw_project_get_mesh (a)->n_surfaces >= 2, "two surfaces");
     if (mat == NULL || rw_project_get_mesh (a)->n_surfaces < 2)
       goto models_done;
