@@ -8,6 +8,18 @@
  *     back; a file without them (older) opens with 50 % and on; a
  *     humidity a run refuses (120 %) and a switch that is not a boolean
  *     are refused;
+ *   - the full-band settings (hybrid, crossover, rays, image-source
+ *     order, seed; issue #12) are saved, read back and reach the run's
+ *     RwSimConfig; a file without them (older) opens with the engine's
+ *     defaults (rw_sim_config_init), also into a project that had others;
+ *     a crossover a run refuses (above fmax / 1.293; with the switch off
+ *     too), a crossover that is no number, 0 rays, an image-source order
+ *     of 11 and a fractional ray count are refused naming the setting;
+ *   - a surface's model is fitted over all eight octave bands for a
+ *     hybrid run and over the bands up to fmax and one beyond without it,
+ *     and takes its library material's scattering (its row's own, or a
+ *     library scattering_default that is not the engine's 0.10), a custom
+ *     surface the engine's flagged default;
  *   - a relative mesh path is resolved against the project's folder, not
  *     the working folder;
  *   - paths that leave the project's folder (../, absolute) are reported by
@@ -22,8 +34,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "rw-ism.h"
 #include "rw-materials.h"
 #include "rw-project.h"
+#include "rw-rays.h"
 #include "rw-shapes.h"
 #include "rw-test.h"
 
@@ -148,6 +162,78 @@ main (void)
     g_object_get (o, "humidity-pct", &humidity, "air-absorption", &air, NULL);
     RW_CHECK (humidity == 50 && air, "an older file: %g %%, air absorption %d", humidity, air);
   }
+  /* The full-band settings (issue #12): saved and read back, into the
+   * run's config; an older file without them: the engine's defaults. */
+  {
+    g_object_set (p, "hybrid", FALSE, "crossover-hz", 300.0, "n-rays", 5000u, "ism-order", 5u,
+                  "seed", (guint64) 42, NULL);
+    g_autofree char *full_path = g_build_filename (proj_dir, "full.roomwave", NULL);
+    g_autoptr (GFile) f = g_file_new_for_path (full_path);
+    RW_CHECK (rw_project_save (p, f, &error), "save: %s", error ? error->message : "");
+    g_autoptr (RwProject) q = rw_project_new ();
+    g_autoptr (GError) e = NULL;
+    RW_CHECK (rw_project_load (q, f, &e), "load full.roomwave: %s", e ? e->message : "");
+    gboolean hybrid = TRUE;
+    double crossover = 0;
+    guint n_rays = 0, ism_order = 0;
+    guint64 seed = 0;
+    g_object_get (q, "hybrid", &hybrid, "crossover-hz", &crossover, "n-rays", &n_rays, "ism-order", &ism_order,
+                  "seed", &seed, NULL);
+    RW_CHECK (!hybrid && crossover == 300 && n_rays == 5000 && ism_order == 5 && seed == 42,
+              "read back: hybrid %d, crossover %g Hz, %u rays, order %u, seed %" G_GUINT64_FORMAT, hybrid, crossover,
+              n_rays, ism_order, seed);
+    RwSimConfig cfg;
+    rw_sim_settings_to_config (rw_project_get_settings (q), &cfg);
+    RW_CHECK (!cfg.hybrid && cfg.crossover_hz == 300 && cfg.n_rays == 5000 && cfg.ism_order == 5 && cfg.seed == 42,
+              "to the run: hybrid %d, crossover %g Hz, %zu rays, order %d, seed %" G_GUINT64_FORMAT, cfg.hybrid,
+              cfg.crossover_hz, cfg.n_rays, cfg.ism_order, (guint64) cfg.seed);
+    RW_CHECK (rw_sim_settings_crossover_hz (rw_project_get_settings (q)) == 300, "the crossover in use: 300 Hz");
+
+    /* An older file, opened into a project that had other settings. */
+    g_autofree char *o1 = replace (text, ",?\\s*\"hybrid\":\\s*true", "");
+    g_autofree char *o2 = replace (o1, ",?\\s*\"crossover_hz\":\\s*[0-9.e+-]+", "");
+    g_autofree char *o3 = replace (o2, ",?\\s*\"n_rays\":\\s*[0-9]+", "");
+    g_autofree char *o4 = replace (o3, ",?\\s*\"ism_order\":\\s*[0-9]+", "");
+    g_autofree char *older = replace (o4, ",?\\s*\"seed\":\\s*[0-9]+", "");
+    RW_CHECK (strstr (older, "hybrid") == NULL && strstr (older, "seed") == NULL, "the older file lacks them");
+    g_autoptr (GFile) g = write_project (proj_dir, "before-hybrid.roomwave", older);
+    RW_CHECK (rw_project_load (q, g, &e), "load before-hybrid.roomwave: %s", e ? e->message : "");
+    RwSimConfig def;
+    rw_sim_config_init (&def);
+    rw_sim_settings_to_config (rw_project_get_settings (q), &cfg);
+    RW_CHECK (def.hybrid && def.crossover_hz == 0 && def.n_rays == RW_RAYS_DEFAULT_N
+              && def.ism_order == RW_ISM_DEFAULT_ORDER && def.seed == 1, "the engine's defaults");
+    RW_CHECK (cfg.hybrid == def.hybrid && cfg.crossover_hz == def.crossover_hz && cfg.n_rays == def.n_rays
+              && cfg.ism_order == def.ism_order && cfg.seed == def.seed,
+              "an older file: hybrid %d, crossover %g Hz, %zu rays, order %d, seed %" G_GUINT64_FORMAT, cfg.hybrid,
+              cfg.crossover_hz, cfg.n_rays, cfg.ism_order, (guint64) cfg.seed);
+    RW_CHECK (rw_sim_settings_crossover_hz (rw_project_get_settings (q)) == 250,
+              "automatic: fmax 500 Hz / 2 = %g Hz", rw_sim_settings_crossover_hz (rw_project_get_settings (q)));
+    /* fmax 500 Hz, 48 kHz output: the transition (1.293 fc) within fmax. */
+    RW_CHECK (fabs (rw_sim_settings_max_crossover_hz (rw_project_get_settings (q)) - 500 / (2 - sqrt (0.5))) < 1e-9,
+              "the highest crossover %.3f Hz = 500 / (2 − 1/√2)",
+              rw_sim_settings_max_crossover_hz (rw_project_get_settings (q)));
+
+    /* Values a run refuses, named. */
+    g_autofree char *high = replace (text, "\"crossover_hz\":\\s*[0-9.e+-]+", "\"crossover_hz\": 390");
+    check_refused (proj_dir, "crossover-390.roomwave", high, "crossover 390 Hz");
+    g_autofree char *high_off0 = replace (high, "\"hybrid\":\\s*true", "\"hybrid\": false");
+    check_refused (proj_dir, "crossover-390-off.roomwave", high_off0, "crossover 390 Hz");
+    g_autofree char *word = replace (text, "\"crossover_hz\":\\s*[0-9.e+-]+", "\"crossover_hz\": \"auto\"");
+    check_refused (proj_dir, "crossover-word.roomwave", word, "“crossover_hz”");
+    g_autofree char *no_rays = replace (text, "\"n_rays\":\\s*[0-9]+", "\"n_rays\": 0");
+    check_refused (proj_dir, "rays-0.roomwave", no_rays, "0 rays");
+    g_autofree char *half_ray = replace (text, "\"n_rays\":\\s*[0-9]+", "\"n_rays\": 2.5");
+    check_refused (proj_dir, "rays-2.5.roomwave", half_ray, "“n_rays”");
+    g_autofree char *deep = replace (text, "\"ism_order\":\\s*[0-9]+", "\"ism_order\": 11");
+    check_refused (proj_dir, "order-11.roomwave", deep, "order 11");
+    /* 386 Hz is within the limit (386.7 Hz): accepted. */
+    g_autofree char *edge = replace (text, "\"crossover_hz\":\\s*[0-9.e+-]+", "\"crossover_hz\": 386");
+    g_autoptr (GFile) h = write_project (proj_dir, "crossover-386.roomwave", edge);
+    RW_CHECK (rw_project_load (q, h, &e), "crossover 386 Hz loads: %s", e ? e->message : "");
+    g_object_set (p, "hybrid", TRUE, "crossover-hz", 0.0, "n-rays", (guint) RW_RAYS_DEFAULT_N,
+                  "ism-order", (guint) RW_ISM_DEFAULT_ORDER, "seed", (guint64) 1, NULL);
+  }
   /* α per octave band (issue #11): the surface's primary state, saved and
    * read back exactly; R follows from it (the mean α up to fmax through
    * Paris' formula, computed here from the definitions); a typed R keeps
@@ -229,6 +315,63 @@ main (void)
     check_refused (proj_dir, "short-alpha.roomwave", short_list, "octave bands");
     g_autofree char *big = replace (bands_text, "\"alpha\":\\s*\\[[^,]*,", "\"alpha\": [1.5,");
     check_refused (proj_dir, "big-alpha.roomwave", big, "63 Hz");
+  }
+  /* The run's models (issue #12): all eight bands fitted for a hybrid run,
+   * the bands up to fmax and one beyond without; the scattering of the
+   * surface's library material, with a library whose scattering_default
+   * (0.2 … 0.27) is not the engine's own 0.10, and that default, flagged,
+   * for a custom surface. */
+  {
+    g_autofree char *lib_path = rw_data_path ("materials.json");
+    g_autofree char *lib_text = NULL;
+    RW_CHECK (lib_path != NULL && g_file_get_contents (lib_path, &lib_text, NULL, NULL), "read the library");
+    g_autofree char *own = replace (lib_text, "\"scattering_default\":\\s*\\[[^\\]]*\\]",
+                                    "\"scattering_default\": [0.2, 0.21, 0.22, 0.23, 0.24, 0.25, 0.26, 0.27]");
+    g_autofree char *data_dir = g_build_filename (tmp, "data", NULL);
+    g_mkdir_with_parents (data_dir, 0755);
+    g_autoptr (GFile) lf = write_project (data_dir, "materials.json", own);
+    g_autofree char *old_data_dir = g_strdup (g_getenv ("ROOMWAVE_DATA_DIR"));
+    g_setenv ("ROOMWAVE_DATA_DIR", data_dir, TRUE);
+    g_autoptr (RwProject) a = rw_project_new ();
+    if (old_data_dir != NULL)
+      g_setenv ("ROOMWAVE_DATA_DIR", old_data_dir, TRUE);
+    else
+      g_unsetenv ("ROOMWAVE_DATA_DIR");
+    RW_CHECK (rw_project_load_mesh (a, box, &error), "import: %s", error ? error->message : "");
+    const RwMaterialLibrary *lib = rw_project_get_library (a);
+    const RwMaterial *mat = lib ? rw_materials_find (lib, rw_project_get_surface_material (a, 0)) : NULL;
+    /* Its row's own scattering, or the changed default: not 0.10. */
+    RW_CHECK (mat != NULL && mat->scattering[7] != RW_MATERIAL_DEFAULT_SCATTERING,
+              "surface 0 is library material “%s” (s at 8 kHz %g, default %d)", rw_project_get_surface_material (a, 0),
+              mat ? mat->scattering[7] : NAN, mat ? mat->scattering_default : -1);
+    RW_CHECK (rw_project_get_mesh (a)->n_surfaces >= 2, "two surfaces");
+    if (mat == NULL || rw_project_get_mesh (a)->n_surfaces < 2)
+      goto models_done;
+    static const double custom[RW_N_OCTAVES] = { 0.05, 0.11, 0.23, 0.41, 0.62, 0.78, 0.83, 0.9 };
+    rw_project_set_surface_alpha (a, 1, custom);
+    RwSurfaceModel m0, m1;
+    RW_CHECK (rw_project_get_settings (a)->hybrid, "a new project runs hybrid");
+    RW_CHECK (rw_project_get_surface_model (a, 0, &m0, NULL) && rw_project_get_surface_model (a, 1, &m1, NULL),
+              "the models");
+    RW_CHECK (m0.fit.n_bands_fit == RW_N_OCTAVES && m1.fit.n_bands_fit == RW_N_OCTAVES,
+              "hybrid: fitted over %d and %d bands (all %d)", m0.fit.n_bands_fit, m1.fit.n_bands_fit, RW_N_OCTAVES);
+    for (int b = 0; b < RW_N_OCTAVES; b++)
+      {
+        RW_CHECK (m0.scattering[b] == mat->scattering[b], "library surface, %g Hz: s %g (the library's %g)",
+                  rw_octave_centres_hz[b], m0.scattering[b], mat->scattering[b]);
+        RW_CHECK (m1.scattering[b] == RW_MATERIAL_DEFAULT_SCATTERING, "custom surface, %g Hz: s %g (the default %g)",
+                  rw_octave_centres_hz[b], m1.scattering[b], RW_MATERIAL_DEFAULT_SCATTERING);
+      }
+    RW_CHECK (m0.scattering_default == mat->scattering_default && m1.scattering_default,
+              "the default is flagged (library row %d, custom %d)", m0.scattering_default, m1.scattering_default);
+    /* The engine's fit over eight bands, bit for bit. */
+    RwAdmittance Y;
+    RW_CHECK (rw_admittance_fit_alpha (custom, RW_N_OCTAVES, &Y, NULL, NULL), "fit over 8 bands");
+    RW_CHECK (memcmp (&Y, &m1.Y, sizeof Y) == 0, "the custom surface's model is the 8-band fit");
+    g_object_set (a, "hybrid", FALSE, NULL);
+    RW_CHECK (rw_project_get_surface_model (a, 1, &m1, NULL) && m1.fit.n_bands_fit == 5,
+              "the wave part alone at fmax 500 Hz: %d bands (63 … 1000 Hz)", m1.fit.n_bands_fit);
+  models_done:;
   }
   {
     /* R = −1 is a pressure-release wall the Savioja boundary can hold. */

@@ -10,7 +10,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "rw-ism.h"
 #include "rw-physics.h"
+#include "rw-rays.h"
 
 struct _RwProject
 {
@@ -71,6 +73,11 @@ enum {
   PROP_BACKEND,            /* RwBackendKind as guint */
   PROP_PRECISION,          /* RwPrecision as guint */
   PROP_DEVICE,             /* the backend's device index as guint */
+  PROP_HYBRID,
+  PROP_CROSSOVER_HZ,       /* 0: automatic (fmax / 2) */
+  PROP_N_RAYS,             /* guint */
+  PROP_ISM_ORDER,          /* guint */
+  PROP_SEED,               /* guint64 */
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -193,6 +200,21 @@ rw_project_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_DEVICE:
       g_value_set_uint (value, (guint) self->settings.device);
       break;
+    case PROP_HYBRID:
+      g_value_set_boolean (value, self->settings.hybrid);
+      break;
+    case PROP_CROSSOVER_HZ:
+      g_value_set_double (value, self->settings.crossover_hz);
+      break;
+    case PROP_N_RAYS:
+      g_value_set_uint (value, (guint) MIN (self->settings.n_rays, G_MAXUINT));
+      break;
+    case PROP_ISM_ORDER:
+      g_value_set_uint (value, (guint) MAX (self->settings.ism_order, 0));
+      break;
+    case PROP_SEED:
+      g_value_set_uint64 (value, self->settings.seed);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -235,6 +257,21 @@ rw_project_set_property (GObject *object, guint prop_id, const GValue *value, GP
       break;
     case PROP_DEVICE:
       s.device = (int) g_value_get_uint (value);
+      break;
+    case PROP_HYBRID:
+      s.hybrid = g_value_get_boolean (value) != FALSE;
+      break;
+    case PROP_CROSSOVER_HZ:
+      s.crossover_hz = g_value_get_double (value);
+      break;
+    case PROP_N_RAYS:
+      s.n_rays = g_value_get_uint (value);
+      break;
+    case PROP_ISM_ORDER:
+      s.ism_order = (int) g_value_get_uint (value);
+      break;
+    case PROP_SEED:
+      s.seed = g_value_get_uint64 (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -293,9 +330,34 @@ rw_project_class_init (RwProjectClass *klass)
   SETTING_UINT (PROP_BACKEND, "backend", RW_BACKEND_CUDA);
   SETTING_UINT (PROP_PRECISION, "precision", RW_PRECISION_F16);
   SETTING_UINT (PROP_DEVICE, "device", RW_PROJECT_MAX_DEVICE);
+  properties[PROP_HYBRID] =
+    g_param_spec_boolean ("hybrid", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  SETTING_DOUBLE (PROP_CROSSOVER_HZ, "crossover-hz");
+  SETTING_UINT (PROP_N_RAYS, "n-rays", RW_RAYS_MAX_N);
+  SETTING_UINT (PROP_ISM_ORDER, "ism-order", RW_ISM_MAX_ORDER);
+  /* A spin button's double holds whole numbers exactly up to 2^53. */
+  properties[PROP_SEED] =
+    g_param_spec_uint64 ("seed", NULL, NULL, 0, RW_PROJECT_MAX_SEED, 1,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 #undef SETTING_DOUBLE
 #undef SETTING_UINT
   g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+/* The engine's full-band defaults (rw_sim_config_init): what a new project
+ * and a file older than these settings get. */
+static void
+sim_settings_hybrid_defaults (RwSimSettings *s)
+{
+  RwSimConfig cfg;
+
+  rw_sim_config_init (&cfg);
+  s->hybrid = cfg.hybrid;
+  s->crossover_hz = cfg.crossover_hz;
+  s->n_rays = cfg.n_rays;
+  s->ism_order = cfg.ism_order;
+  s->seed = cfg.seed;
 }
 
 static void
@@ -319,6 +381,7 @@ rw_project_init (RwProject *self)
   self->settings.boundary = RW_BOUNDARY_FV;
   self->settings.backend = RW_BACKEND_AUTO;
   self->settings.precision = RW_PRECISION_F32;
+  sim_settings_hybrid_defaults (&self->settings);
 }
 
 RwProject *
@@ -498,9 +561,20 @@ derive_R (RwProject *self, size_t i)
     self->surface_R[i] = rw_project_R_from_alpha (a, self->settings.fmax_hz);
 }
 
+/* The model's scattering for the geometrical part: the library
+ * material's, else the flagged default (as rw_materials_assign_models
+ * gives it). */
+static void
+model_scattering (const RwMaterial *material, RwSurfaceModel *out)
+{
+  out->scattering_default = material == NULL || material->scattering_default;
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    out->scattering[b] = material != NULL ? material->scattering[b] : RW_MATERIAL_DEFAULT_SCATTERING;
+}
+
 gboolean
-rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double R, double fmax_hz, RwSurfaceModel *out,
-                      GError **error)
+rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double R, int n_bands, const RwMaterial *material,
+                      RwSurfaceModel *out, GError **error)
 {
   RwError err = { 0 };
 
@@ -513,13 +587,15 @@ rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double R, double fmax_hz
        * (rw_materials_assign_models) — a fit of its α would lose the sign
        * of a negative R. */
       rw_surface_model_from_R (R, out);
+      model_scattering (material, out);
       return TRUE;
     }
-  if (!rw_admittance_fit_alpha (alpha, rw_admittance_bands_for_fmax (fmax_hz), &out->Y, &out->fit, &err))
+  if (!rw_admittance_fit_alpha (alpha, n_bands, &out->Y, &out->fit, &err))
     {
       g_set_error_literal (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_FILE, err.message);
       return FALSE;
     }
+  model_scattering (material, out);
   return TRUE;
 }
 
@@ -540,15 +616,20 @@ rw_project_get_surface_model (RwProject *self, guint surface, RwSurfaceModel *ou
 {
   g_return_val_if_fail (self->mesh && surface < self->mesh->n_surfaces, FALSE);
   const double *a = self->surface_alpha + surface * RW_N_OCTAVES;
-  g_autofree char *key = fit_key (a, self->surface_R[surface], rw_admittance_bands_for_fmax (self->settings.fmax_hz));
+  const int n_bands = rw_sim_settings_fit_bands (&self->settings);
+  const RwMaterial *material = self->library ? rw_materials_find (self->library, self->surface_material[surface])
+                                             : NULL;
+  g_autofree char *key = fit_key (a, self->surface_R[surface], n_bands);
   const RwSurfaceModel *cached = g_hash_table_lookup (self->fit_cache, key);
 
+  /* The cache holds the fit; the scattering is the surface's own. */
   if (cached != NULL)
     {
       *out = *cached;
+      model_scattering (material, out);
       return TRUE;
     }
-  if (!rw_project_fit_alpha (a, self->surface_R[surface], self->settings.fmax_hz, out, error))
+  if (!rw_project_fit_alpha (a, self->surface_R[surface], n_bands, material, out, error))
     return FALSE;
   g_hash_table_insert (self->fit_cache, g_steal_pointer (&key), g_memdup2 (out, sizeof *out));
   return TRUE;
@@ -1144,12 +1225,18 @@ rw_project_set_settings (RwProject *self, const RwSimSettings *settings)
   NOTIFY_IF (backend, PROP_BACKEND);
   NOTIFY_IF (precision, PROP_PRECISION);
   NOTIFY_IF (device, PROP_DEVICE);
+  NOTIFY_IF (hybrid, PROP_HYBRID);
+  NOTIFY_IF (crossover_hz, PROP_CROSSOVER_HZ);
+  NOTIFY_IF (n_rays, PROP_N_RAYS);
+  NOTIFY_IF (ism_order, PROP_ISM_ORDER);
+  NOTIFY_IF (seed, PROP_SEED);
 #undef NOTIFY_IF
   /* R depends on fmax (the mean α up to fmax, rw_material_alpha_for_fmax),
-   * and so does the fit (its bands: rw_admittance_bands_for_fmax). */
-  if (old.fmax_hz != settings->fmax_hz && self->mesh != NULL)
+   * and so does the fit (its bands: rw_sim_settings_fit_bands, which the
+   * hybrid switch changes too). */
+  if ((old.fmax_hz != settings->fmax_hz || old.hybrid != settings->hybrid) && self->mesh != NULL)
     {
-      for (size_t i = 0; i < self->mesh->n_surfaces; i++)
+      for (size_t i = 0; old.fmax_hz != settings->fmax_hz && i < self->mesh->n_surfaces; i++)
         derive_R (self, i);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SURFACE_MATERIALS]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SURFACE_ALPHA]);
@@ -1256,6 +1343,11 @@ rw_project_save (RwProject *self, GFile *file, GError **error)
   json_object_object_add (settings, "backend", json_object_new_string (rw_backend_kind_name (self->settings.backend)));
   json_object_object_add (settings, "precision", json_object_new_string (rw_precision_name (self->settings.precision)));
   json_object_object_add (settings, "device", json_object_new_int (self->settings.device));
+  json_object_object_add (settings, "hybrid", json_object_new_boolean (self->settings.hybrid));
+  json_object_object_add (settings, "crossover_hz", json_object_new_double (self->settings.crossover_hz));
+  json_object_object_add (settings, "n_rays", json_object_new_int64 ((int64_t) self->settings.n_rays));
+  json_object_object_add (settings, "ism_order", json_object_new_int (self->settings.ism_order));
+  json_object_object_add (settings, "seed", json_object_new_int64 ((int64_t) self->settings.seed));
   json_object_object_add (root, "settings", settings);
   if (self->results_ref != NULL)
     json_object_object_add (root, "results", json_object_new_string (self->results_ref));
@@ -1336,6 +1428,47 @@ get_string (json_object *o, const char *key)
   return json_object_get_string (v);
 }
 
+/* An optional setting `key` of the settings object: left as it is when
+ * absent; a number (a whole one when `whole`) in [lo, hi] when present,
+ * else FALSE with `error` naming the file and the key. */
+static gboolean
+get_setting_number (json_object *jset, const char *key, gboolean whole, double lo, double hi, double *out,
+                    GFile *file, GError **error)
+{
+  json_object *v;
+  double d = 0;
+
+  if (!json_object_object_get_ex (jset, key, &v))
+    return TRUE;
+  if ((whole && !json_object_is_type (v, json_type_int)) || !get_number (jset, key, lo, hi, &d)
+      || (whole && d != floor (d)))
+    {
+      g_autofree char *msg = whole
+        ? g_strdup_printf (_("the setting “%s” is not a whole number from %.0f to %.0f"), key, lo, hi)
+        : g_strdup_printf (_("the setting “%s” is not a number"), key);
+      return file_error (error, file, msg);
+    }
+  *out = d;
+  return TRUE;
+}
+
+/* An optional true/false setting `key`, as get_setting_number. */
+static gboolean
+get_setting_bool (json_object *jset, const char *key, gboolean *out, GFile *file, GError **error)
+{
+  json_object *v;
+
+  if (!json_object_object_get_ex (jset, key, &v))
+    return TRUE;
+  if (!json_object_is_type (v, json_type_boolean))
+    {
+      g_autofree char *msg = g_strdup_printf (_("the setting “%s” is not true or false"), key);
+      return file_error (error, file, msg);
+    }
+  *out = json_object_get_boolean (v);
+  return TRUE;
+}
+
 void
 rw_sim_settings_to_config (const RwSimSettings *settings, RwSimConfig *cfg)
 {
@@ -1350,6 +1483,37 @@ rw_sim_settings_to_config (const RwSimSettings *settings, RwSimConfig *cfg)
   cfg->backend = settings->backend;
   cfg->precision = settings->precision;
   cfg->device = settings->device;
+  cfg->hybrid = settings->hybrid != FALSE;
+  cfg->crossover_hz = settings->crossover_hz;
+  cfg->n_rays = (size_t) settings->n_rays;
+  cfg->ism_order = settings->ism_order;
+  cfg->seed = settings->seed;
+}
+
+int
+rw_sim_settings_fit_bands (const RwSimSettings *settings)
+{
+  return settings->hybrid ? RW_N_OCTAVES : rw_admittance_bands_for_fmax (settings->fmax_hz);
+}
+
+double
+rw_sim_settings_crossover_hz (const RwSimSettings *settings)
+{
+  RwSimConfig cfg;
+
+  rw_sim_settings_to_config (settings, &cfg);
+  return rw_sim_crossover_hz (&cfg);
+}
+
+double
+rw_sim_settings_max_crossover_hz (const RwSimSettings *settings)
+{
+  RwSimConfig cfg;
+
+  /* rw_hybrid_check_crossover's rule: the transition band's top,
+   * (1 + w) fc, within the wave part's fmax and below Nyquist. */
+  rw_sim_settings_to_config (settings, &cfg);
+  return fmin (cfg.fmax_hz, 0.5 * cfg.fs_out_hz) / (1.0 + RW_HYBRID_TRANSITION_HALF_WIDTH);
 }
 
 /* The settings and points as a run would take them, checked by the
@@ -1553,6 +1717,22 @@ parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError *
     }
   if (json_object_object_get_ex (jset, "air_absorption", &v))
     settings.air_absorption = json_object_get_boolean (v);
+  /* The full-band settings (absent in older files: the engine's
+   * defaults, a hybrid run with the automatic crossover); their ranges are
+   * the run's check below. */
+  sim_settings_hybrid_defaults (&settings);
+  if (!get_setting_bool (jset, "hybrid", &settings.hybrid, file, error)
+      || !get_setting_number (jset, "crossover_hz", FALSE, -G_MAXDOUBLE, G_MAXDOUBLE, &settings.crossover_hz,
+                              file, error))
+    goto out;
+  double n_rays = (double) settings.n_rays, ism_order = settings.ism_order, seed = (double) settings.seed;
+  if (!get_setting_number (jset, "n_rays", TRUE, 0, (double) G_MAXUINT, &n_rays, file, error)
+      || !get_setting_number (jset, "ism_order", TRUE, 0, G_MAXINT, &ism_order, file, error)
+      || !get_setting_number (jset, "seed", TRUE, 0, (double) RW_PROJECT_MAX_SEED, &seed, file, error))
+    goto out;
+  settings.n_rays = (guint64) n_rays;
+  settings.ism_order = (int) ism_order;
+  settings.seed = (guint64) seed;
 
   if (!json_object_object_get_ex (root, "source", &v) || !get_vec3 (v, source))
     {
@@ -1572,7 +1752,13 @@ parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError *
         file_error (error, file, _("a receiver position is invalid"));
         goto out;
       }
-  if (!check_run_settings (&settings, source, receivers, n_receivers, &rerr))
+  /* The geometrical part's settings are checked with the switch off too
+   * (as a hybrid run would take them), so that switching it on never
+   * meets a value the file should not have held. */
+  RwSimSettings as_hybrid = settings;
+  as_hybrid.hybrid = TRUE;
+  if (!check_run_settings (&settings, source, receivers, n_receivers, &rerr)
+      || !check_run_settings (&as_hybrid, source, receivers, n_receivers, &rerr))
     {
       file_error (error, file, rerr.message);
       goto out;

@@ -11,7 +11,9 @@
  *   (a(ddd)), the settings "fmax-hz", "duration-s", "temperature-c",
  *   "humidity-pct", "ppw" (read-write doubles), "air-absorption" (read-write
  *   boolean) and "boundary", "backend", "precision", "device"
- *   (read-write guint of RwBoundary, RwBackendKind, RwPrecision), "file",
+ *   (read-write guint of RwBoundary, RwBackendKind, RwPrecision), the
+ *   full-band settings "hybrid" (boolean), "crossover-hz" (double),
+ *   "n-rays", "ism-order" (guint) and "seed" (guint64), "file",
  *   "dirty". Importing a room or opening a project notifies all of them. Saved as a versioned JSON
  * file (.roomwave, see docs/GUI.md) written atomically; loading parses and
  * checks the whole file before touching the project, so a bad file is
@@ -34,6 +36,9 @@ G_BEGIN_DECLS
 /* The largest device index a project file may hold (whether that device
  * exists here is the run's check: the file may come from another machine). */
 #define RW_PROJECT_MAX_DEVICE 255
+/* The largest seed a project holds: a spin button's double keeps every
+ * whole number up to 2^53 exact. */
+#define RW_PROJECT_MAX_SEED (G_GUINT64_CONSTANT (1) << 53)
 
 #define RW_PROJECT_ERROR (rw_project_error_quark ())
 GQuark rw_project_error_quark (void);
@@ -56,10 +61,26 @@ typedef struct {
   RwPrecision precision;
   int device;                   /* the backend's device, 0 … (RwSimConfig.device) */
   gboolean air_absorption;      /* RwSimConfig.air_absorption */
+  /* The full-band IR (issue #12, RwSimConfig.hybrid …): the wave part
+   * below the crossover, image sources and rays above it. */
+  gboolean hybrid;              /* TRUE; FALSE: the wave part alone, valid to fmax */
+  double crossover_hz;          /* 0: automatic, fmax / 2 (rw_sim_crossover_hz) */
+  guint64 n_rays;               /* RW_RAYS_DEFAULT_N */
+  guint64 seed;                 /* 1: the rays and the late IR's synthesis */
+  int ism_order;                /* RW_ISM_DEFAULT_ORDER */
 } RwSimSettings;
 
 /* The engine's defaults (rw_sim_config_init) with these settings. */
 void rw_sim_settings_to_config (const RwSimSettings *settings, RwSimConfig *cfg);
+/* The octave bands a run of these settings fits each surface's admittance
+ * over: all eight for a hybrid run (one model serves the wave and the
+ * geometrical part), else rw_admittance_bands_for_fmax. */
+int rw_sim_settings_fit_bands (const RwSimSettings *settings);
+/* The crossover a run of these settings uses (rw_sim_crossover_hz: the
+ * setting, or fmax / 2 when it is 0) and the highest one it accepts
+ * (rw_hybrid_check_crossover: min (fmax, Nyquist) / 1.293). */
+double rw_sim_settings_crossover_hz (const RwSimSettings *settings);
+double rw_sim_settings_max_crossover_hz (const RwSimSettings *settings);
 
 /* What a run will need, computed from the mesh and the settings. */
 typedef struct {
@@ -143,16 +164,20 @@ void rw_project_set_surface_alpha_band (RwProject *self, guint surface, guint ba
 /* The one R of α per band in a run valid up to fmax_hz: the mean α of the
  * bands up to fmax (rw_material_alpha_for_fmax) through Paris' formula. */
 double rw_project_R_from_alpha (const double alpha[RW_N_OCTAVES], double fmax_hz);
-/* The model of a surface of α per band and R for a run up to fmax_hz:
+/* The model of a surface of α per band and R for a run fitting n_bands
+ * octave bands from 63 Hz (rw_sim_settings_fit_bands):
  * α the same in every band (one R) → the frequency-independent surface of
  * exactly R (rw_admittance_real, as the engine models {"R": r}); else the
- * passive admittance fitted to α (rw_admittance_fit_alpha over
- * rw_admittance_bands_for_fmax bands; tens of ms). Thread safe: the run's
- * worker calls it. */
-gboolean rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double R, double fmax_hz, RwSurfaceModel *out,
-                               GError **error);
-/* Surface i's model at the project's fmax, fitted once per α set and
- * band count (cached; main thread). */
+ * passive admittance fitted to α (rw_admittance_fit_alpha over n_bands
+ * bands; tens of ms). The scattering is the library material's when
+ * `material` is one (may be NULL), else RW_MATERIAL_DEFAULT_SCATTERING
+ * flagged as scattering_default, as the engine gives it
+ * (rw_materials_assign_models). Thread safe: the run's worker calls it. */
+gboolean rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double R, int n_bands,
+                               const RwMaterial *material, RwSurfaceModel *out, GError **error);
+/* Surface i's model for the project's settings (its bands:
+ * rw_sim_settings_fit_bands), fitted once per α set and band count
+ * (cached; main thread). */
 gboolean rw_project_get_surface_model (RwProject *self, guint surface, RwSurfaceModel *out, GError **error);
 /* Index of the material in the library, or -1 for a custom R. */
 int rw_project_get_surface_material_index (RwProject *self, guint surface);

@@ -20,7 +20,8 @@ struct _RwSimJob
 {
   GObject parent_instance;
 
-  RwProject *project;            /* a reference: keeps the mesh alive */
+  RwProject *project;            /* a reference: keeps the mesh and the library alive */
+  const RwMaterialLibrary *library;   /* borrowed from project (never changes; may be NULL) */
   const RwMesh *mesh;            /* borrowed from project, taken in _new so
                                   * that the worker never calls into it */
   GMainContext *main_context;
@@ -148,6 +149,7 @@ rw_sim_job_new (RwProject *project)
 
   self->project = g_object_ref (project);
   self->mesh = mesh;
+  self->library = rw_project_get_library (project);
   self->settings = *rw_project_get_settings (project);
   self->n_surfaces = mesh->n_surfaces;
   self->surface_R = g_new (double, self->n_surfaces ? self->n_surfaces : 1);
@@ -366,11 +368,15 @@ fail (GError **error, const RwError *err)
 
 /* Worker thread: the frequency-dependent model of every surface (malloc'd
  * for RwSimResult.surface_models), each distinct α set fitted once —
- * rooms repeat a material on many surfaces, and a fit takes tens of ms. */
+ * rooms repeat a material on many surfaces, and a fit takes tens of ms.
+ * A hybrid run fits all eight bands (one model serves the wave and the
+ * geometrical part), and each surface takes its library material's
+ * scattering (else the flagged default) for the geometrical part. */
 static RwSurfaceModel *
 fit_models (RwSimJob *self, GError **error)
 {
   const size_t ns = self->n_surfaces;
+  const int n_bands = rw_sim_settings_fit_bands (&self->settings);
   RwSurfaceModel *models = calloc (ns ? ns : 1, sizeof (RwSurfaceModel));
 
   if (models == NULL)
@@ -381,14 +387,17 @@ fit_models (RwSimJob *self, GError **error)
   for (size_t i = 0; i < ns; i++)
     {
       const double *a = self->surface_alpha + i * RW_N_OCTAVES;
+      const RwMaterial *material = self->library ? rw_materials_find (self->library, self->surface_materials[i])
+                                                 : NULL;
       size_t j;
       for (j = 0; j < i; j++)
         if (memcmp (self->surface_alpha + j * RW_N_OCTAVES, a, RW_N_OCTAVES * sizeof (double)) == 0
-            && self->surface_R[j] == self->surface_R[i])
+            && self->surface_R[j] == self->surface_R[i]
+            && strcmp (self->surface_materials[j], self->surface_materials[i]) == 0)   /* its scattering */
           break;
       if (j < i)
         models[i] = models[j];
-      else if (!rw_project_fit_alpha (a, self->surface_R[i], self->settings.fmax_hz, &models[i], error))
+      else if (!rw_project_fit_alpha (a, self->surface_R[i], n_bands, material, &models[i], error))
         {
           g_prefix_error (error, _("surface “%s”: "), self->surface_names[i]);
           free (models);

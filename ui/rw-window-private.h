@@ -37,6 +37,11 @@ struct _RwWindow
   GtkDropDown *device_dropdown;     /* the chosen backend's devices (update_devices) */
   gboolean filling_devices;         /* update_devices is setting device_dropdown */
   GtkLabel *backend_label, *estimate_label, *estimate_warning;
+  GtkSwitch *hybrid_switch;
+  GtkExpander *geometrical_expander;
+  GtkSpinButton *crossover_spin, *rays_spin, *ism_order_spin, *seed_spin;
+  GtkLabel *crossover_label;        /* the crossover in use and its limit */
+  GtkLabel *run_times_label;        /* the last run's time of each part */
   GtkStack *main_stack;
   RwRoomView *room_view;
   GtkBox *legend_box;

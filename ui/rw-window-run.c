@@ -85,8 +85,29 @@ on_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
   if (ok)
     {
       double box[3];
-      g_autofree char *text = g_strdup_printf (_("Done: %zu steps in %.1f s, %.1f Mvox/s on %s"),
-                                               out->n_steps, out->t_solve_s, out->mvox_per_s, out->backend);
+      const RwSimResult *res = &out->results.result;
+      g_autofree char *text = NULL;
+      g_autofree char *times = NULL;
+      /* Both parts' times (the wave part: the solver's steps; the
+       * geometrical part: image sources and rays on all CPU cores). */
+      if (res->hybrid)
+        {
+          text = g_strdup_printf (_("Done: wave part %zu steps in %.1f s (%.1f Mvox/s on %s), geometrical part "
+                                    "%.1f s, crossover %.0f Hz"),
+                                  out->n_steps, res->t_solve_s, out->mvox_per_s, out->backend,
+                                  res->t_geometrical_s, res->crossover_hz);
+          times = g_strdup_printf (_("Last run: wave part %.1f s below %.0f Hz, geometrical part %.1f s above "
+                                     "(%zu image-source arrivals)"),
+                                   res->t_solve_s, res->crossover_hz, res->t_geometrical_s, res->ga_image_sources);
+        }
+      else
+        {
+          text = g_strdup_printf (_("Done: %zu steps in %.1f s, %.1f Mvox/s on %s"),
+                                  out->n_steps, out->t_solve_s, out->mvox_per_s, out->backend);
+          times = g_strdup_printf (_("Last run: wave part alone, %.1f s"), res->t_solve_s);
+        }
+      gtk_label_set_text (self->run_times_label, times);
+      gtk_widget_set_visible (GTK_WIDGET (self->run_times_label), TRUE);
       if (self->settings != NULL && out->mvox_per_s > 0 && g_str_equal (out->backend, "cpu"))
         g_settings_set_double (self->settings, "last-mvox-per-s", out->mvox_per_s);
       gtk_progress_bar_set_fraction (self->progress_bar, 1);

@@ -266,6 +266,33 @@ _rw_window_update_estimate (RwWindow *self)
 
 /* ---- project → widgets -------------------------------------------------- */
 
+/* The crossover field's range, at most min (fmax, Nyquist) / 1.293 (the
+ * engine's rule, rw_hybrid_check_crossover), and the line under it: the
+ * crossover in use (0: automatic, fmax / 2) and the limit. The range and
+ * the value are set together (gtk_adjustment_configure) from the project's
+ * settings, which hold both already when either is notified, so that a new
+ * fmax never clamps the field's old crossover into the project; a crossover
+ * above the new limit is clamped to it. */
+static void
+update_crossover (RwWindow *self)
+{
+  const RwSimSettings *s = rw_project_get_settings (self->project);
+  const double highest = rw_sim_settings_max_crossover_hz (s);
+  GtkAdjustment *adj = gtk_spin_button_get_adjustment (self->crossover_spin);
+  g_autofree char *text = NULL;
+
+  if (highest > 0)
+    gtk_adjustment_configure (adj, CLAMP (s->crossover_hz, 0, highest), 0, highest,
+                              gtk_adjustment_get_step_increment (adj), gtk_adjustment_get_page_increment (adj), 0);
+  if (s->crossover_hz > 0)
+    text = g_strdup_printf (_("Wave part below %.0f Hz, geometrical part above; at most %.1f Hz (fmax / 1.293)"),
+                            rw_sim_settings_crossover_hz (s), highest);
+  else
+    text = g_strdup_printf (_("Automatic (0): fmax / 2 = %.0f Hz; at most %.1f Hz (fmax / 1.293)"),
+                            rw_sim_settings_crossover_hz (s), highest);
+  gtk_label_set_text (self->crossover_label, text);
+}
+
 static guint
 current_receiver (RwWindow *self)
 {
@@ -588,6 +615,14 @@ rw_window_class_init (RwWindowClass *klass)
   BIND (backend_label);
   BIND (estimate_label);
   BIND (estimate_warning);
+  BIND (hybrid_switch);
+  BIND (geometrical_expander);
+  BIND (crossover_spin);
+  BIND (crossover_label);
+  BIND (rays_spin);
+  BIND (ism_order_spin);
+  BIND (seed_spin);
+  BIND (run_times_label);
   BIND (main_stack);
   BIND (room_view);
   BIND (legend_box);
@@ -650,6 +685,11 @@ rw_window_init (RwWindow *self)
     { "boundary", G_STRUCT_OFFSET (RwWindow, boundary_dropdown), "selected" },
     { "backend", G_STRUCT_OFFSET (RwWindow, backend_dropdown), "selected" },
     { "precision", G_STRUCT_OFFSET (RwWindow, precision_dropdown), "selected" },
+    { "hybrid", G_STRUCT_OFFSET (RwWindow, hybrid_switch), "active" },
+    { "crossover-hz", G_STRUCT_OFFSET (RwWindow, crossover_spin), "value" },
+    { "n-rays", G_STRUCT_OFFSET (RwWindow, rays_spin), "value" },
+    { "ism-order", G_STRUCT_OFFSET (RwWindow, ism_order_spin), "value" },
+    { "seed", G_STRUCT_OFFSET (RwWindow, seed_spin), "value" },
   };
   for (gsize i = 0; i < G_N_ELEMENTS (settings_bindings); i++)
     {
@@ -659,9 +699,17 @@ rw_window_init (RwWindow *self)
                             settings_bindings[i].widget_property, G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
       g_signal_group_connect_swapped (self->project_signals, signal, G_CALLBACK (on_setting_changed), self);
     }
-  /* The humidity matters only for the air absorption. */
+  /* The humidity matters only for the air absorption, the geometrical
+   * part's settings only for a hybrid run. */
   g_object_bind_property (self->air_absorption_check, "active", self->humidity_spin, "sensitive",
                           G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->hybrid_switch, "active", self->geometrical_expander, "sensitive",
+                          G_BINDING_SYNC_CREATE);
+  /* The crossover's range and what "automatic" means follow fmax. */
+  g_signal_group_connect_swapped (self->project_signals, "notify::fmax-hz", G_CALLBACK (update_crossover), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::crossover-hz", G_CALLBACK (update_crossover),
+                                  self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::hybrid", G_CALLBACK (update_crossover), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::backend", G_CALLBACK (on_backend_changed), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::device", G_CALLBACK (on_device_changed), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::device", G_CALLBACK (on_setting_changed), self);
@@ -687,6 +735,7 @@ rw_window_init (RwWindow *self)
                            G_CALLBACK (_rw_window_update_recent_menu), self, G_CONNECT_SWAPPED);
   _rw_window_update_recent_menu (self);
   update_devices (self, TRUE);
+  update_crossover (self);
   _rw_window_update_estimate (self);
   _rw_window_update_actions (self);
 }

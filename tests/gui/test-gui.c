@@ -18,11 +18,19 @@
  *   run-demo     the demo room (carpet, acoustic tile, plaster, glass,
  *                door) at fmax 500 Hz: the estimate counts the admittance
  *                branches' states, the run takes each surface's
- *                frequency-dependent model (the fit of its library row),
+ *                frequency-dependent model (the fit of its library row
+ *                over all eight bands, a hybrid run, with the row's
+ *                scattering: a library whose scattering default is not
+ *                the engine's 0.10, rows without their own taking it),
  *                and the reverberation time falls from 125 to 250 Hz as
  *                the materials' α rise (within a factor 2 of Eyring's);
  *                the T30 page is saved as demo-reverberation-t30.png
- *   run-small    the device drop-down lists the CPU's one device (named,
+ *   run-small    the full-band settings (switch, crossover with its
+ *                automatic value and limit, rays, image-source order,
+ *                seed) drive the project and the run's config both ways;
+ *                after the hybrid run the status and the run settings
+ *                give both parts' times and the crossover;
+ *                the device drop-down lists the CPU's one device (named,
  *                with its memory), the CUDA backend's devices or none (then
  *                insensitive, saying why), and the project's device goes
  *                into RwSimConfig.device;
@@ -366,6 +374,105 @@ check_device_choice (RwProject *p)
   RW_CHECK (g_list_model_get_n_items (gtk_drop_down_get_model (dd)) == 1, "back on the CPU: its one device");
 }
 
+static GtkWidget *
+window_child (const char *id)
+{
+  return GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (ctx.win), RW_TYPE_WINDOW, id));
+}
+
+/* The full-band settings (issue #12) in the run settings: the switch, the
+ * crossover (0: automatic, fmax / 2; at most the engine's limit
+ * min (fmax, Nyquist) / 1.293, followed when fmax changes), rays, image-
+ * source order and seed, each bound both ways to the project's property
+ * and on into the run's RwSimConfig; the geometrical part's settings are
+ * insensitive with the switch off. Leaves the defaults. */
+static void
+check_hybrid_settings (RwProject *p)
+{
+  GtkWidget *sw = window_child ("hybrid_switch"), *exp = window_child ("geometrical_expander");
+  GtkWidget *xo = window_child ("crossover_spin"), *rays = window_child ("rays_spin");
+  GtkWidget *order = window_child ("ism_order_spin"), *seed = window_child ("seed_spin");
+  GtkWidget *xo_label = window_child ("crossover_label");
+  RwSimConfig cfg;
+
+  RW_CHECK (GTK_IS_SWITCH (sw) && GTK_IS_EXPANDER (exp) && GTK_IS_SPIN_BUTTON (xo) && GTK_IS_SPIN_BUTTON (rays)
+            && GTK_IS_SPIN_BUTTON (order) && GTK_IS_SPIN_BUTTON (seed) && GTK_IS_LABEL (xo_label),
+            "the run settings have the full-band switch, crossover, rays, image-source order and seed");
+  if (!GTK_IS_SWITCH (sw) || !GTK_IS_SPIN_BUTTON (xo) || !GTK_IS_SPIN_BUTTON (rays) || !GTK_IS_SPIN_BUTTON (order)
+      || !GTK_IS_SPIN_BUTTON (seed) || !GTK_IS_LABEL (xo_label) || !GTK_IS_EXPANDER (exp))
+    return;
+  GtkSpinButton *xs = GTK_SPIN_BUTTON (xo);
+  RwSimSettings s = *rw_project_get_settings (p);
+  s.fmax_hz = 500;
+  rw_project_set_settings (p, &s);
+
+  /* A new project: hybrid, the automatic crossover 250 Hz. */
+  RW_CHECK (gtk_switch_get_active (GTK_SWITCH (sw)) && gtk_widget_get_sensitive (exp), "the switch is on");
+  RW_CHECK (gtk_spin_button_get_value (xs) == 0, "the crossover field shows 0 (automatic)");
+  const char *t = gtk_label_get_text (GTK_LABEL (xo_label));
+  RW_NOTE ("crossover line: %s", t);
+  RW_CHECK (strstr (t, "250 Hz") != NULL && strstr (t, "386.7 Hz") != NULL,
+            "it says automatic = fmax / 2 = 250 Hz, at most 386.7 Hz: %s", t);
+
+  /* The switch drives the project, the project the switch. */
+  gtk_switch_set_active (GTK_SWITCH (sw), FALSE);
+  rw_sim_settings_to_config (rw_project_get_settings (p), &cfg);
+  RW_CHECK (!rw_project_get_settings (p)->hybrid && !cfg.hybrid, "switched off: the project and the run are not hybrid");
+  RW_CHECK (!gtk_widget_get_sensitive (exp), "the geometrical part's settings are insensitive");
+  g_object_set (p, "hybrid", TRUE, NULL);
+  RW_CHECK (gtk_switch_get_active (GTK_SWITCH (sw)) && gtk_widget_get_sensitive (exp),
+            "the project's hybrid turns the switch on");
+
+  /* The crossover field: both ways, limited to fmax / 1.293. */
+  gtk_spin_button_set_value (xs, 300);
+  rw_sim_settings_to_config (rw_project_get_settings (p), &cfg);
+  RW_CHECK (cfg.crossover_hz == 300 && rw_sim_crossover_hz (&cfg) == 300, "the field sets the crossover: %g Hz",
+            cfg.crossover_hz);
+  g_object_set (p, "crossover-hz", 200.0, NULL);
+  RW_CHECK (gtk_spin_button_get_value (xs) == 200, "the project's crossover shows: %g", gtk_spin_button_get_value (xs));
+  const double limit500 = 500 / (2 - sqrt (0.5));
+  double lo, hi;
+  gtk_spin_button_get_range (xs, &lo, &hi);
+  RW_CHECK (lo == 0 && fabs (hi - limit500) < 1e-9, "range 0 … %.3f Hz (500 / 1.293: %.3f)", hi, limit500);
+  gtk_spin_button_set_value (xs, 450);
+  RW_CHECK (fabs (rw_project_get_settings (p)->crossover_hz - limit500) < 1e-9,
+            "450 Hz is held at the limit %.3f Hz", rw_project_get_settings (p)->crossover_hz);
+  /* A higher fmax widens the range; a lower one clamps the crossover. */
+  s = *rw_project_get_settings (p);
+  s.fmax_hz = 1000;
+  s.crossover_hz = 700;
+  rw_project_set_settings (p, &s);
+  gtk_spin_button_get_range (xs, &lo, &hi);
+  RW_CHECK (fabs (hi - 2 * limit500) < 1e-9 && gtk_spin_button_get_value (xs) == 700
+            && rw_project_get_settings (p)->crossover_hz == 700,
+            "fmax 1 kHz with crossover 700 Hz at once: range to %.3f Hz, field %g, project %g", hi,
+            gtk_spin_button_get_value (xs), rw_project_get_settings (p)->crossover_hz);
+  g_object_set (p, "fmax-hz", 500.0, NULL);
+  rw_sim_settings_to_config (rw_project_get_settings (p), &cfg);
+  RwError err = { 0 };
+  RW_CHECK (fabs (cfg.crossover_hz - limit500) < 1e-9
+            && rw_hybrid_check_crossover (cfg.crossover_hz, cfg.fmax_hz, cfg.fs_out_hz, &err),
+            "fmax back to 500 Hz: the crossover is clamped to %.3f Hz, which a run accepts (%s)", cfg.crossover_hz,
+            err.message);
+
+  /* Rays, image-source order, seed: the fields set the run's. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (rays), 12345);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (order), 6);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (seed), 99);
+  rw_sim_settings_to_config (rw_project_get_settings (p), &cfg);
+  RW_CHECK (cfg.n_rays == 12345 && cfg.ism_order == 6 && cfg.seed == 99,
+            "to the run: %zu rays, order %d, seed %" G_GUINT64_FORMAT, cfg.n_rays, cfg.ism_order, (guint64) cfg.seed);
+  g_object_set (p, "n-rays", 777u, "ism-order", 2u, "seed", (guint64) 5, NULL);
+  RW_CHECK (gtk_spin_button_get_value (GTK_SPIN_BUTTON (rays)) == 777
+            && gtk_spin_button_get_value (GTK_SPIN_BUTTON (order)) == 2
+            && gtk_spin_button_get_value (GTK_SPIN_BUTTON (seed)) == 5, "the project's values show in the fields");
+
+  /* Back to the defaults for the run. */
+  rw_sim_config_init (&cfg);
+  g_object_set (p, "crossover-hz", cfg.crossover_hz, "n-rays", (guint) cfg.n_rays, "ism-order", (guint) cfg.ism_order,
+                "seed", (guint64) cfg.seed, NULL);
+}
+
 /* Dragging the source marker in the 3-D view, through the view's own drag
  * code: Ctrl+drag up lifts it along its vertical line (x, y unchanged),
  * far up stops it inside the room, a plain drag moves it at its height. */
@@ -507,7 +614,7 @@ check_band_edit (void)
   RwAdmittance Y;
   RwFitReport rep;
   RwError err = { 0 };
-  RW_CHECK (rw_admittance_fit_alpha (a, rw_admittance_bands_for_fmax (rw_project_get_settings (p)->fmax_hz), &Y,
+  RW_CHECK (rw_admittance_fit_alpha (a, rw_sim_settings_fit_bands (rw_project_get_settings (p)), &Y,
                                      &rep, &err), "the engine fits the new α: %s", err.message);
   RW_CHECK (m1.alpha_target[3] == typed, "the plot's target at 500 Hz is the new α %.3f", m1.alpha_target[3]);
   for (int b = 0; b < RW_N_OCTAVES; b++)
@@ -551,7 +658,7 @@ check_entry_is_material (RwProject *p, const RwMaterialsPlotEntry *e, const char
   RW_CHECK (e->have_model, "“%s” has a model: %s", name, e->error ? e->error : "");
   if (m == NULL || !e->have_model)
     return;
-  RW_CHECK (rw_admittance_fit_alpha (m->alpha, rw_admittance_bands_for_fmax (rw_project_get_settings (p)->fmax_hz),
+  RW_CHECK (rw_admittance_fit_alpha (m->alpha, rw_sim_settings_fit_bands (rw_project_get_settings (p)),
                                      &Y, &rep, &err), "the engine fits “%s”: %s", name, err.message);
   for (int b = 0; b < RW_N_OCTAVES; b++)
     {
@@ -676,7 +783,7 @@ check_plot_cap (void)
   g_autoptr (GError) error = NULL;
   RwError err = { 0 };
   RwMaterialsPlotEntry e[8];
-  const int nb = rw_admittance_bands_for_fmax (rw_project_get_settings (p)->fmax_hz);
+  const int nb = rw_sim_settings_fit_bands (rw_project_get_settings (p));
 
   RW_CHECK (rw_mesh_export (m, path, "obj", &err), "export %s: %s", path, err.message);
   rw_mesh_free (m);
@@ -858,6 +965,7 @@ poll_run_small (void)
         for (size_t i = 0; i < rw_project_get_mesh (p)->n_surfaces; i++)
           rw_project_set_surface_R (p, i, 0.8);
       }
+      check_hybrid_settings (p);
       set_run_settings (500, 0.4);
       check_device_choice (p);
       start_run ();
@@ -922,6 +1030,29 @@ poll_run_small (void)
           }
       }
       RW_CHECK (action_enabled ("run") && !action_enabled ("cancel"), "run enabled again after the run");
+      {
+        /* A hybrid run: the status and the run settings give both parts'
+         * times, as the run measured them. */
+        const RwSimOutput *out = rw_results_view_get_output (RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win)));
+        const RwSimResult *res = out ? &out->results.result : NULL;
+        GtkWidget *times = window_child ("run_times_label"), *status = window_child ("status_label");
+        RW_CHECK (res != NULL && res->hybrid && res->crossover_hz == 250, "the run was hybrid, crossover %g Hz",
+                  res ? res->crossover_hz : NAN);
+        if (res != NULL && GTK_IS_LABEL (times) && GTK_IS_LABEL (status))
+          {
+            g_autofree char *wave = g_strdup_printf ("wave part %.1f s", res->t_solve_s);
+            g_autofree char *geo = g_strdup_printf ("geometrical part %.1f s", res->t_geometrical_s);
+            const char *tt = gtk_label_get_text (GTK_LABEL (times));
+            const char *st = gtk_label_get_text (GTK_LABEL (status));
+            RW_NOTE ("status: %s", st);
+            RW_NOTE ("run settings: %s", tt);
+            RW_CHECK (res->t_geometrical_s > 0, "the geometrical part took %.3f s", res->t_geometrical_s);
+            RW_CHECK (gtk_widget_get_visible (times) && strstr (tt, wave) && strstr (tt, geo) && strstr (tt, "250 Hz"),
+                      "the run settings give both parts' times: %s", tt);
+            RW_CHECK (strstr (st, "geometrical part") && strstr (st, "crossover 250 Hz"),
+                      "the status gives the geometrical part and the crossover: %s", st);
+          }
+      }
       rw_results_view_show_page (RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win)), 0);
       next ();
       return TRUE;
@@ -1193,7 +1324,7 @@ poll_run_demo (void)
             double a[RW_N_OCTAVES];
             RwAdmittance Y;
             rw_project_get_surface_alpha (p, i, a);
-            RW_CHECK (rw_admittance_fit_alpha (a, rw_admittance_bands_for_fmax (500), &Y, NULL, NULL), "fit %u", i);
+            RW_CHECK (rw_admittance_fit_alpha (a, rw_sim_settings_fit_bands (rw_project_get_settings (p)), &Y, NULL, NULL), "fit %u", i);
             M = MAX (M, Y.n_branches);
           }
         rw_project_estimate (p, 50, &e);
@@ -1232,11 +1363,24 @@ poll_run_demo (void)
                       res->surface_materials[i]);
             if (mat == NULL)
               continue;
-            RW_CHECK (rw_admittance_fit_alpha (mat->alpha, rw_admittance_bands_for_fmax (500), &Y, NULL, NULL),
+            RW_CHECK (rw_admittance_fit_alpha (mat->alpha, rw_sim_settings_fit_bands (rw_project_get_settings (p)), &Y, NULL, NULL),
                       "fit %s", lib_names[i]);
             RW_CHECK (memcmp (&Y, &res->surface_models[i].Y, sizeof Y) == 0
                       && res->surface_models[i].Y.n_branches > 0,
                       "surface %s ran the fit of its row (%d branches)", lib_names[i], Y.n_branches);
+            /* A hybrid run: all eight bands, and the row's scattering for
+             * the geometrical part. */
+            RW_CHECK (res->hybrid && res->surface_models[i].fit.n_bands_fit == RW_N_OCTAVES,
+                      "surface %s: fitted over %d bands (hybrid: all %d)", lib_names[i],
+                      res->surface_models[i].fit.n_bands_fit, RW_N_OCTAVES);
+            /* The row's own scattering or the test library's default:
+             * either way not the engine's fallback 0.10. */
+            RW_CHECK (mat->scattering[7] != RW_MATERIAL_DEFAULT_SCATTERING
+                      && memcmp (res->surface_models[i].scattering, mat->scattering, sizeof mat->scattering) == 0
+                      && res->surface_models[i].scattering_default == mat->scattering_default,
+                      "surface %s: the row's scattering (%g … %g, default %d)", lib_names[i],
+                      res->surface_models[i].scattering[0], res->surface_models[i].scattering[7],
+                      res->surface_models[i].scattering_default);
           }
         /* Reverberation per band against Eyring's formula with the
          * library's α (V = mesh volume, S = its area). */
@@ -1905,6 +2049,26 @@ main (int argc, char **argv)
   /* Vertices, then a face that names vertices that do not exist. */
   g_file_set_contents (ctx.broken_path, "v 0 0 0\nv 1 0 0\nf 1 2 7\nf 9 9 9 9\n", -1, NULL);
 
+  if (g_str_equal (ctx.mode, "run-demo"))
+    {
+      /* The bundled library gives every row the scattering default 0.10,
+       * the engine's own fallback: a library whose default is 0.2 … 0.27
+       * shows that the run takes each surface's row. The other data files
+       * are found in the source tree (rw_data_path falls back per file). */
+      g_autofree char *lib_path = rw_data_path ("materials.json");
+      g_autofree char *lib_text = NULL;
+      g_autofree char *data_dir = g_build_filename (ctx.tmp, "data", NULL);
+      g_autofree char *own_path = g_build_filename (data_dir, "materials.json", NULL);
+      g_autoptr (GRegex) re = g_regex_new ("\"scattering_default\":\\s*\\[[^\\]]*\\]", 0, 0, NULL);
+      RW_CHECK (lib_path != NULL && g_file_get_contents (lib_path, &lib_text, NULL, NULL), "read the library");
+      g_autofree char *own = g_regex_replace_literal (re, lib_text ? lib_text : "", -1, 0,
+                                                      "\"scattering_default\": [0.2, 0.21, 0.22, 0.23, 0.24, "
+                                                      "0.25, 0.26, 0.27]", 0, NULL);
+      RW_CHECK (own != NULL && strstr (own, "0.27]") != NULL, "the library's scattering default replaced");
+      g_mkdir_with_parents (data_dir, 0755);
+      RW_CHECK (g_file_set_contents (own_path, own ? own : "", -1, NULL), "write %s", own_path);
+      g_setenv ("ROOMWAVE_DATA_DIR", data_dir, TRUE);
+    }
   ctx.app = rw_application_new ();
   g_signal_connect (ctx.app, "window-added", G_CALLBACK (on_window_added), NULL);
   g_timeout_add (50, poll, NULL);
