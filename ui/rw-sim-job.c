@@ -120,7 +120,8 @@ rw_sim_job_class_init (RwSimJobClass *klass)
   /* fraction 0…1, Mvox/s, seconds left, step, n_steps */
   signals[PROGRESS] =
     g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 5, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_UINT64, G_TYPE_UINT64);
+                  G_TYPE_NONE, 6, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_UINT64, G_TYPE_UINT64,
+                  G_TYPE_UINT);
   signals[SLICE] =
     g_signal_new ("slice", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, rw_slice_get_type () | G_SIGNAL_TYPE_STATIC_SCOPE);
@@ -227,7 +228,8 @@ msg_dispatch (gpointer data)
     {
     case MSG_PROGRESS:
       g_signal_emit (m->job, signals[PROGRESS], 0, m->progress.fraction, m->progress.mvox_per_s,
-                     m->progress.seconds_left, (guint64) m->progress.step, (guint64) m->progress.n_steps);
+                     m->progress.seconds_left, (guint64) m->progress.step, (guint64) m->progress.n_steps,
+                     (guint) m->progress.part);
       break;
     case MSG_SLICE:
       g_signal_emit (m->job, signals[SLICE], 0, m->slice);

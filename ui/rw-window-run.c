@@ -19,12 +19,14 @@ on_job_stage (RwSimJob *job, const char *text, RwWindow *self)
 
 static void
 on_job_progress (RwSimJob *job, double fraction, double mvox, double seconds_left, guint64 step,
-                 guint64 n_steps, RwWindow *self)
+                 guint64 n_steps, guint part, RwWindow *self)
 {
   (void) job;
-  g_autofree char *text = g_strdup_printf (_("Step %llu of %llu · %.1f Mvox/s · %.0f s left"),
-                                           (unsigned long long) step, (unsigned long long) n_steps,
-                                           mvox, seconds_left);
+  /* the geometrical part counts rays (and each receiver's image sources) */
+  g_autofree char *text = part == RW_PROGRESS_GEOMETRICAL
+    ? g_strdup_printf (_("Geometrical part: %.0f %% · %.0f s left"), 100.0 * fraction, seconds_left)
+    : g_strdup_printf (_("Step %llu of %llu · %.1f Mvox/s · %.0f s left"),
+                       (unsigned long long) step, (unsigned long long) n_steps, mvox, seconds_left);
   gtk_progress_bar_set_fraction (self->progress_bar, CLAMP (fraction, 0, 1));
   gtk_label_set_text (self->status_label, text);
 }

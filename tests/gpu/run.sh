@@ -12,6 +12,10 @@
 #   tests/gpu/run.sh long             (build and the long runs only)
 #   tests/gpu/run.sh rays             (build, the ray tracer's speed on the
 #                                      machine's cores)
+#   tests/gpu/run.sh fullband         (build, the demo room's full-band IR
+#                                      on CUDA at fmax 1 and 2 kHz, 4 s:
+#                                      analysis, spectrograms, auralisation;
+#                                      and the ray tracer's speed)
 #   tests/gpu/run.sh bands            (build, the GPU tests, the decay per
 #                                      band on CUDA, and the hall's surface
 #                                      models)
@@ -138,6 +142,40 @@ fi
 # first, and the hall table of the production kernel beside them. Every
 # command under a time limit: a kernel that hangs costs seconds, not the
 # session's device time.
+if [ "$QUICK" = fullband ]; then
+  # Issue #12's full-band proof at the demo's own settings: the demo room
+  # (.ci/demo's source and receivers) on CUDA at fmax 1 and 2 kHz
+  # (crossovers 500 Hz and 1 kHz), 4 s, with both parts written; the
+  # analysis of the two IRs (every band's method), the IR's and a speech
+  # auralisation's spectrograms; then bench-rays on this machine's cores.
+  export ROOMWAVE_DATA_DIR=$ROOT/data
+  CLI=$B/app/roomwave-cli
+  for fm in 1000 2000; do
+    d=$LOGS/demo-$fm
+    { "$CLI" simulate --mesh data/rooms/demo-room.obj --source 1.5,2.5,1.5 --receiver 5,2,1.2 \
+        --receiver 5,2.3,1.2 --fmax $fm --duration 4 --backend cuda --parts --out "$d"
+      echo "simulate rc $?"
+      "$CLI" analyse "$d/receiver-1.wav" "$d/receiver-2.wav"
+      for part in wave geometrical; do
+        echo "== $part part, receiver 1 (--fmax 24000: every band shown)"
+        "$CLI" analyse "$d/$part-1.wav" --fmax 24000 | sed -n '1,16p'
+      done
+      "$CLI" spectrogram "$d/receiver-1.wav" -o "$OUT/demo-$fm-ir-spectrogram.png"
+      grep -E '"(solve|geometrical|join|total)_s"' "$d/results.json"
+    } > "$OUT/fullband-$fm.txt" 2>&1
+    note "fullband fmax $fm: $(grep -c . "$OUT/fullband-$fm.txt") lines"
+  done
+  "$CLI" auralise "$LOGS/demo-1000/receiver-1.wav" data/audio/speech-harvard.flac -o "$LOGS/speech.wav" \
+    >> "$OUT/fullband-1000.txt" 2>&1
+  "$CLI" spectrogram "$LOGS/speech.wav" -o "$OUT/demo-1000-speech-spectrogram.png" >> "$OUT/fullband-1000.txt" 2>&1
+  nproc | sed 's/^/cores: /' > "$OUT/bench-rays.txt"
+  "$B/tests/bench-rays" >> "$OUT/bench-rays.txt" 2>&1
+  OMP_NUM_THREADS=2 "$B/tests/bench-rays" 2>&1 | sed 's/^/OMP_NUM_THREADS=2: /' >> "$OUT/bench-rays.txt"
+  cat "$OUT/bench-rays.txt"
+  rm -rf "$LOGS"
+  exit 0
+fi
+
 if [ "$QUICK" = variants ]; then
   LIST=${2:?variants: which, e.g. 11,12}
   for v in ${LIST//,/ }; do
