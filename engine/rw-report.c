@@ -96,6 +96,26 @@ csv_number (FILE *f, double v)
     fputc (',', f);
 }
 
+/* A band's method in the text table's narrow columns. */
+static const char *
+method_code (RwBandMethod m)
+{
+  switch (m)
+    {
+    case RW_BAND_METHOD_WAVE:
+      return "W";
+    case RW_BAND_METHOD_GEOMETRICAL:
+      return "G";
+    case RW_BAND_METHOD_BOTH:
+      return "W+G";
+    case RW_BAND_METHOD_MIXED:
+      return "mixed";
+    case RW_BAND_METHOD_UNKNOWN:
+    default:
+      return "?";
+    }
+}
+
 /* The simulated IR is a hybrid one (issue #12): its crossover is known
  * and each band's method with it. */
 static bool
@@ -276,10 +296,12 @@ rw_report_to_text (const RwComparison *cmp)
   fputc ('\n', f);
   if (hybrid (cmp))
     {
+      /* codes: "geometrical" does not fit a column of 9 */
       fprintf (f, "%-14s", _("method"));
       for (int b = 0; b < RW_ANALYSIS_N_BANDS; b++)
-        fprintf (f, "%9s", rw_band_method_label (cmp->sim.bands[b].method));
-      fputc ('\n', f);
+        fprintf (f, "%9s", method_code (cmp->sim.bands[b].method));
+      fprintf (f, _("\n(method: W = wave solver, FDTD; G = geometrical, image sources + rays; W+G = both, "
+                    "the crossover band)\n"));
     }
   for (int p = 0; p < RW_PLOT_N_PARAMS; p++)
     {

@@ -193,6 +193,10 @@ def check_case(name, tmp, artifacts, sim, meas, extra, expect_fmax, hybrid=None)
     # the table on stdout without outputs
     rc, out, err = run(["compare", sim, meas] + extra)
     check(rc == 0 and "T30 diff (%)" in out and "8000" in out, f"{name}: text table: {out[:200]}")
+    if hybrid:
+        codes = {"wave": "W", "geometrical": "G", "both": "W+G"}
+        row = next((l.split() for l in out.splitlines() if l.split()[:1] == ["method"]), [])
+        check(row[1:] == [codes[m] for m in hybrid[1]] + ["W+G"], f"{name}: text table's method row {row}")
 
 
 def main():
