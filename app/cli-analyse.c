@@ -8,10 +8,15 @@
  * rw_results_read): every receiver WAV it lists, or those of each of its
  * source-N/ folders.
  *
- * fmax: --fmax wins; else "fmax_hz" of the results folder, or of a
- * results.json beside the IR (what `roomwave-cli simulate` writes); else
- * none (a measured IR). Bands whose upper edge lies above fmax are marked
- * in both outputs. */
+ * Validity (rw_results_validity / rw_results_read_validity, rw-results.h):
+ * --fmax wins (a number or none: the results' validity is then not used,
+ * no methods or crossover either); else what the results folder, or a
+ * results.json beside the IR, says: a wave-only run is valid to its
+ * fmax_hz, a hybrid one (issue #12) to the Nyquist frequency, with the
+ * method that made each band and the crossover; else none (a measured
+ * IR). Bands whose upper edge lies above fmax are marked in both
+ * outputs; the methods are a column of the table (hybrid IRs) and
+ * "method" per band in the JSON. */
 #include "cli.h"
 #include "rw-analysis.h"
 #include "rw-audio.h"
@@ -41,9 +46,13 @@ print_usage (FILE *out)
                   "Options:\n"
                   "  --channel N  channel of a multichannel file, counted from 0\n"
                   "  --fmax HZ    highest valid frequency of a simulated IR: bands reaching\n"
-                  "               above it are marked. Default: fmax_hz of the results\n"
-                  "               folder, or of a results.json beside IR, else none (a\n"
-                  "               measured IR); 'none' ignores a results.json\n"
+                  "               above it are marked. Default: what the results folder,\n"
+                  "               or a results.json beside IR, says: fmax_hz of a wave-only\n"
+                  "               run; for a hybrid (full-band) run the Nyquist frequency,\n"
+                  "               no band is marked and the table names the method of each\n"
+                  "               band (wave, geometrical, both); else none (a measured IR).\n"
+                  "               Given, --fmax wins and the results.json is ignored; 'none'\n"
+                  "               treats the IR as measured\n"
                   "  --json       write the results as JSON on standard output (several IRs:\n"
                   "               {\"files\": [...], \"average\": {...}})\n"
                   "  -h, --help   show this help\n\n"
@@ -63,9 +72,11 @@ cell (double v, int width, int decimals)
 }
 
 static void
-print_row (const RwBandResult *b, const char *label)
+print_row (const RwBandResult *b, const char *label, bool methods)
 {
   printf ("%-10s", label);
+  if (methods)
+    printf (" %-12s", rw_band_method_label (b->method));
   cell (b->edt.value_s, 6, 2);
   cell (b->t20.value_s, 6, 2);
   cell (b->t30.value_s, 6, 2);
@@ -98,13 +109,25 @@ print_table (const RwAnalysis *a, const char *path, const char *fmax_source)
   else
     printf (_("%s: %.0f Hz, %.3f s, onset at %.1f ms\n"), path, a->rate_hz, a->duration_s,
             a->onset_s * 1e3);
-  if (isfinite (a->fmax_hz))
+  /* a hybrid IR (its crossover known): every band valid, each made by a
+   * method the table names */
+  const bool methods = isfinite (a->crossover_hz);
+  if (methods)
+    printf (_("full band, valid up to %.0f Hz (%s): wave part below the crossover %.0f Hz, "
+              "geometrical part above it\n"), a->fmax_hz, fmax_source, a->crossover_hz);
+  else if (isfinite (a->fmax_hz))
     printf (_("valid up to fmax = %.0f Hz (%s)\n"), a->fmax_hz, fmax_source);
   else
     printf (_("no fmax: every band is treated as valid (a measured IR)\n"));
-  printf ("\n%-10s %6s %6s %6s %7s %7s %6s %7s %7s %8s\n", _("band"), "EDT", "T20", "T30",
+  printf ("\n%-10s", _("band"));
+  if (methods)
+    printf (" %-12s", _("method"));
+  printf (" %6s %6s %6s %7s %7s %6s %7s %7s %8s\n", "EDT", "T20", "T30",
           "C50", "C80", "D50", "Ts", _("range"), _("noise"));
-  printf ("%-10s %6s %6s %6s %7s %7s %6s %7s %7s %8s\n", "", "s", "s", "s", "dB", "dB", "", "ms",
+  printf ("%-10s", "");
+  if (methods)
+    printf (" %-12s", "");
+  printf (" %6s %6s %6s %7s %7s %6s %7s %7s %8s\n", "s", "s", "s", "dB", "dB", "", "ms",
           "dB", "dB");
 
   bool any_above = false;
@@ -114,9 +137,12 @@ print_table (const RwAnalysis *a, const char *path, const char *fmax_source)
       const RwBandResult *b = &a->bands[k];
       bool bb = k == RW_ANALYSIS_BROADBAND;
       band_label (b, bb, label, sizeof label);
-      print_row (b, label);
+      print_row (b, label, methods);
       any_above = any_above || b->above_fmax;
     }
+  if (methods)
+    printf (_("\nmethod: wave: FDTD below the crossover %.0f Hz; geometrical: image sources + "
+              "rays; both: the crossover band, the two joined\n"), a->crossover_hz);
   if (any_above)
     printf (_("\n* band reaches above fmax = %.0f Hz: the simulation resolves it only in "
               "part (values shown) or not at all (values absent)\n"), a->fmax_hz);
@@ -202,8 +228,8 @@ items_clear (Items *it)
 
 /* Analyses one IR and appends it; the label names it in messages. */
 static bool
-items_add (Items *it, const char *label, const float *x, size_t frames, double rate_hz, double fmax_hz,
-           const char *fmax_source, RwError *err)
+items_add (Items *it, const char *label, const float *x, size_t frames, double rate_hz,
+           const RwIrValidity *validity, const char *fmax_source, RwError *err)
 {
   if (it->n == it->cap)
     {
@@ -222,8 +248,9 @@ items_add (Items *it, const char *label, const float *x, size_t frames, double r
       it->cap = cap;
     }
   memset (&it->a[it->n], 0, sizeof it->a[it->n]);
-  if (!rw_analyse (x, frames, rate_hz, fmax_hz, &it->a[it->n], err))
+  if (!rw_analyse (x, frames, rate_hz, validity->valid_up_to_hz, &it->a[it->n], err))
     return rw_fail_prefix (err, "%s", label);
+  rw_ir_validity_apply (validity, &it->a[it->n]);
   if ((it->labels[it->n] = strdup (label)) == NULL)
     {
       rw_analysis_clear (&it->a[it->n]);
@@ -233,30 +260,38 @@ items_add (Items *it, const char *label, const float *x, size_t frames, double r
   return true;
 }
 
-/* An audio file; fmax: --fmax, else a results.json beside it, else none. */
+/* The validity --fmax gives (a number or none): the results' is not used. */
+static void
+validity_from_option (double fmax_hz, RwIrValidity *v)
+{
+  rw_ir_validity_init (v);
+  v->valid_up_to_hz = fmax_hz;
+}
+
+/* An audio file; validity: --fmax, else a results.json beside it, else
+ * none. */
 static bool
 add_file (Items *it, const char *path, int channel, double fmax_hz, RwError *err)
 {
   const char *fmax_source = _("--fmax");
+  RwIrValidity validity;
+  validity_from_option (fmax_hz, &validity);
   if (isnan (fmax_hz))
     {
-      bool found = false;
-      if (!rw_compare_read_fmax (path, &fmax_hz, &found, err))
+      if (!rw_results_read_validity (path, &validity, err))
         return false;
       fmax_source = _("results.json beside the IR");
-      if (!found)
-        fmax_hz = INFINITY;
     }
   RwAudio audio = { 0 };
   bool ok = rw_audio_read_channel (path, channel, &audio, err)
-            && items_add (it, path, audio.data, audio.frames, audio.rate_hz, fmax_hz, fmax_source, err);
+            && items_add (it, path, audio.data, audio.frames, audio.rate_hz, &validity, fmax_source, err);
   rw_audio_clear (&audio);
   return ok;
 }
 
 /* A results folder (docs/RESULTS.md), or a folder of several sources'
  * folders: every receiver WAV each lists, checked by the engine's reader;
- * fmax: --fmax, else the folder's results.json. */
+ * validity: --fmax, else the folder's results.json. */
 static bool
 add_folder (Items *it, const char *dir, double fmax_hz, RwError *err)
 {
@@ -268,6 +303,10 @@ add_folder (Items *it, const char *dir, double fmax_hz, RwError *err)
       RwResults res;
       if (!(ok = rw_results_read (folders[f], &res, err)))
         break;
+      RwIrValidity validity;
+      validity_from_option (fmax_hz, &validity);
+      if (isnan (fmax_hz))
+        rw_results_validity (&res, &validity);
       for (size_t r = 0; ok && r < res.result.n_receivers; r++)
         {
           size_t len = strlen (folders[f]) + strlen (res.outputs[r]) + 2;
@@ -279,7 +318,7 @@ add_folder (Items *it, const char *dir, double fmax_hz, RwError *err)
             }
           snprintf (label, len, "%s/%s", folders[f], res.outputs[r]);
           ok = items_add (it, label, res.result.ir[r], res.result.ir_frames, res.result.fs_out_hz,
-                          isnan (fmax_hz) ? res.config.fmax_hz : fmax_hz,
+                          &validity,
                           isnan (fmax_hz) ? _("results.json of the folder") : _("--fmax"), err);
           free (label);
         }

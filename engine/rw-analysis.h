@@ -24,6 +24,13 @@
  * are computed; those wholly above it (lower edge ≥ fmax) are not
  * (analysed = false, values NAN, reason given). A measured IR passes
  * fmax_hz = INFINITY.
+ *
+ * Which method produced each band (issue #12): rw_analyse does not know;
+ * the caller that knows where the IR came from (rw_results_validity,
+ * rw-results.h: what a results folder says) sets it with
+ * rw_analysis_set_methods. A hybrid IR is valid to the Nyquist frequency
+ * (no band above fmax), its bands made by the wave solver, the
+ * geometrical method, or both (the crossover band).
  */
 #pragma once
 
@@ -155,6 +162,21 @@ void rw_decay_fit (const double *edc_db, size_t n_edc, double rate_hz,
  * n must be > 0. */
 size_t rw_onset_index (const float *ir, size_t n);
 
+/* The method that produced a band of a simulated IR. */
+typedef enum {
+  RW_BAND_METHOD_UNKNOWN = 0,  /* not known: a plain WAV (a measured IR, or no results.json) */
+  RW_BAND_METHOD_WAVE,         /* the wave solver (FDTD) */
+  RW_BAND_METHOD_GEOMETRICAL,  /* image sources + rays */
+  RW_BAND_METHOD_BOTH,         /* the crossover's transition band: both, joined */
+  RW_BAND_METHOD_MIXED,        /* a spatial average of IRs whose methods differ here */
+} RwBandMethod;
+
+/* "unknown", "wave", "geometrical", "both", "mixed": the untranslated key
+ * of the JSON outputs (the same words as rw_hybrid_method_name). */
+const char *rw_band_method_name (RwBandMethod method);
+/* The same, translated, for tables. */
+const char *rw_band_method_label (RwBandMethod method);
+
 typedef struct {
   double centre_hz;      /* nominal band centre (63 … 8000); 0 for broadband */
   double lower_hz;       /* band edges; broadband: 0 and rate/2 */
@@ -164,6 +186,9 @@ typedef struct {
                             fmax (lower edge ≥ fmax), or reaching Nyquist at this
                             rate; see absent_reason */
   char absent_reason[160];
+  RwBandMethod method;   /* what produced the band; UNKNOWN unless the caller
+                            set it (rw_analysis_set_methods). Broadband: the
+                            octave bands' common method, BOTH when they differ */
 
   RwDecayFit edt;        /* EDT: 0 … −10 dB, × 6 */
   RwDecayFit t20;        /* T20: −5 … −25 dB, × 3; needs decay_range ≥ 35 dB */
@@ -190,7 +215,9 @@ typedef struct {
 
 typedef struct {
   double rate_hz;
-  double fmax_hz;        /* INFINITY for a measured IR */
+  double fmax_hz;        /* valid up to: INFINITY for a measured IR, the
+                            Nyquist frequency for a hybrid one */
+  double crossover_hz;   /* hybrid IR: the wave/geometrical crossover; NAN when none */
   double onset_s;        /* ISO 3382-1 start time, from the first sample */
   double duration_s;     /* of the input */
   RwBandResult bands[RW_ANALYSIS_N_BANDS];
@@ -205,12 +232,20 @@ bool rw_analyse (const float *ir, size_t n, double rate_hz, double fmax_hz,
                  RwAnalysis *out, RwError *err);
 void rw_analysis_clear (RwAnalysis *analysis);
 
+/* Records which method produced each octave band (method[RW_N_OCTAVES])
+ * and the crossover (NAN: none); the broadband entry gets the bands'
+ * common method, or BOTH when they differ. */
+void rw_analysis_set_methods (RwAnalysis *analysis, const RwBandMethod *method,
+                              double crossover_hz);
+
 /* The spatial average of n ≥ 1 analyses (ISO 3382-1 §7: source and
  * receiver positions are averaged by the arithmetic mean of each
  * parameter): per band, each of EDT, T20, T30, C50, C80, D50, Ts is the
  * mean over the IRs that have it, and n_values says over how many; a value
  * none of them has is absent with the first IR's reason. fmax is the
- * lowest of the inputs', a band is above fmax when it is in any input; the
+ * lowest of the inputs', a band is above fmax when it is in any input; a
+ * band's method is the inputs' when they all agree, else MIXED; the
+ * crossover is the inputs' when they all have the same, else NAN; the
  * decay range and noise columns give the worst input's (smallest range,
  * highest noise); rate and onset are the first input's, duration the
  * shortest; no EDC. out->n_averaged = n. Release with rw_analysis_clear. */

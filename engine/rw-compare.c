@@ -2,17 +2,14 @@
 /* rw-compare.c — simulated against measured impulse response; see
  * rw-compare.h and docs/REPORT.md §2. */
 #include "rw-compare.h"
-#include "rw-json.h"
 #include "rw-audio.h"
 #include "rw-i18n.h"
+#include "rw-results.h"
 
-#include <errno.h>
-#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* The plots and the report show the IRs from a little before the onset,
  * so that the direct sound is not cut at the left edge. */
@@ -69,64 +66,6 @@ rw_comparison_clear (RwComparison *cmp)
   rw_analysis_clear (&cmp->sim);
   rw_analysis_clear (&cmp->meas);
   memset (cmp, 0, sizeof *cmp);
-}
-
-/* A positive finite "fmax_hz" in obj, or in an object one level down. */
-static bool
-find_fmax (json_object *obj, double *fmax_hz)
-{
-  json_object *v;
-  if (json_object_object_get_ex (obj, "fmax_hz", &v)
-      && (json_object_is_type (v, json_type_double) || json_object_is_type (v, json_type_int)))
-    {
-      *fmax_hz = json_object_get_double (v);
-      return true;
-    }
-  json_object_object_foreach (obj, key, val)
-    {
-      (void) key;
-      if (json_object_is_type (val, json_type_object)
-          && json_object_object_get_ex (val, "fmax_hz", &v)
-          && (json_object_is_type (v, json_type_double) || json_object_is_type (v, json_type_int)))
-        {
-          *fmax_hz = json_object_get_double (v);
-          return true;
-        }
-    }
-  return false;
-}
-
-bool
-rw_compare_read_fmax (const char *sim_path, double *fmax_hz, bool *found, RwError *err)
-{
-  *found = false;
-  char path[4200];
-  const char *slash = strrchr (sim_path, '/');
-  if (slash)
-    snprintf (path, sizeof path, "%.*s/results.json", (int) (slash - sim_path), sim_path);
-  else
-    snprintf (path, sizeof path, "results.json");
-  struct stat st;
-  if (stat (path, &st) != 0)
-    return true;
-  json_object *root = rw_json_parse_file (path, err);
-  if (root == NULL)
-    return false;
-  if (!json_object_is_type (root, json_type_object))
-    {
-      json_object_put (root);
-      return rw_fail (err, RW_ERROR_INPUT, _("%s: not a JSON object"), path);
-    }
-  double f = NAN;
-  bool ok = find_fmax (root, &f);
-  json_object_put (root);
-  if (!ok)
-    return true;
-  if (!(f > 0) || !isfinite (f))
-    return rw_fail (err, RW_ERROR_INPUT, _("%s: fmax_hz is %g; it must be a positive number of hertz"), path, f);
-  *fmax_hz = f;
-  *found = true;
-  return true;
 }
 
 /* Copies in (n at rate) into a new buffer at rate_hz. */
@@ -293,20 +232,19 @@ rw_compare_files (const char *sim_path, const char *meas_path, const RwCompareOp
     rw_compare_options_init (&opt);
   memset (out, 0, sizeof *out);
 
+  /* fmax: the option wins; else what the results folder says about the
+   * simulated IR (rw-results.h: a hybrid IR is valid to Nyquist, with a
+   * method per band) */
   double fmax = opt.fmax_hz;
   char source[64] = "option";
+  RwIrValidity validity;
+  rw_ir_validity_init (&validity);
   if (isnan (fmax))
     {
-      bool found = false;
-      if (!rw_compare_read_fmax (sim_path, &fmax, &found, err))
+      if (!rw_results_read_validity (sim_path, &validity, err))
         return false;
-      if (found)
-        snprintf (source, sizeof source, "results.json");
-      else
-        {
-          fmax = INFINITY;
-          snprintf (source, sizeof source, "none");
-        }
+      fmax = validity.valid_up_to_hz;
+      snprintf (source, sizeof source, validity.found ? "results.json" : "none");
     }
   else if (isinf (fmax))
     snprintf (source, sizeof source, "none");
@@ -329,6 +267,8 @@ rw_compare_files (const char *sim_path, const char *meas_path, const RwCompareOp
   snprintf (out->fmax_source, sizeof out->fmax_source, "%s", source);
   bool ok = rw_compare_signals (s.data, s.frames, s.rate_hz, m.data, m.frames, m.rate_hz,
                                 fmax, opt.rate_hz, out, err);
+  if (ok)
+    rw_ir_validity_apply (&validity, &out->sim);
   rw_audio_clear (&s);
   rw_audio_clear (&m);
   return ok;

@@ -20,10 +20,12 @@
  * A difference exactly at the JND is not flagged ("more than").
  *
  * Validity: the simulation is valid up to fmax. fmax comes from the
- * option, else from results.json beside the simulated WAV (key
- * "fmax_hz", searched at the top level and one object deep), else none
- * (INFINITY). Bands whose upper edge lies above fmax are marked
- * above_fmax; their values are still given, flagged, never hidden.
+ * option, else from results.json beside the simulated WAV
+ * (rw_results_read_validity: "fmax_hz" of a wave-only run, the Nyquist
+ * frequency of a hybrid one, whose bands' methods and crossover then go
+ * to sim.bands[].method and sim.crossover_hz), else none (INFINITY).
+ * Bands whose upper edge lies above fmax are marked above_fmax; their
+ * values are still given, flagged, never hidden.
  *
  * Ownership: RwComparison owns everything it points to; release with
  * rw_comparison_clear.
@@ -98,8 +100,3 @@ bool rw_compare_signals (const float *sim, size_t n_sim, double sim_rate_hz,
                          const float *meas, size_t n_meas, double meas_rate_hz,
                          double fmax_hz, double rate_hz, RwComparison *out, RwError *err);
 void rw_comparison_clear (RwComparison *cmp);
-
-/* "fmax_hz" from dir(sim_path)/results.json: true and *fmax_hz when found.
- * A missing file is not an error (false, err untouched); a results.json
- * that is not JSON or holds no positive fmax_hz fails naming it. */
-bool rw_compare_read_fmax (const char *sim_path, double *fmax_hz, bool *found, RwError *err);

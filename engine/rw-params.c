@@ -294,6 +294,7 @@ rw_analyse (const float *ir, size_t n, double rate_hz, double fmax_hz, RwAnalysi
 
   out->rate_hz = rate_hz;
   out->fmax_hz = fmax_hz;
+  out->crossover_hz = NAN;   /* the caller knows the IR's origin: rw_analysis_set_methods */
   out->duration_s = (double) n / rate_hz;
   size_t t0 = rw_onset_index (ir, n);
   out->onset_s = (double) t0 / rate_hz;
@@ -397,6 +398,58 @@ rw_analysis_clear (RwAnalysis *analysis)
   memset (analysis, 0, sizeof *analysis);
 }
 
+const char *
+rw_band_method_name (RwBandMethod method)
+{
+  switch (method)
+    {
+    case RW_BAND_METHOD_WAVE:
+      return "wave";
+    case RW_BAND_METHOD_GEOMETRICAL:
+      return "geometrical";
+    case RW_BAND_METHOD_BOTH:
+      return "both";
+    case RW_BAND_METHOD_MIXED:
+      return "mixed";
+    case RW_BAND_METHOD_UNKNOWN:
+    default:
+      return "unknown";
+    }
+}
+
+const char *
+rw_band_method_label (RwBandMethod method)
+{
+  switch (method)
+    {
+    case RW_BAND_METHOD_WAVE:
+      return _("wave");
+    case RW_BAND_METHOD_GEOMETRICAL:
+      return _("geometrical");
+    case RW_BAND_METHOD_BOTH:
+      return _("both");
+    case RW_BAND_METHOD_MIXED:
+      return _("mixed");
+    case RW_BAND_METHOD_UNKNOWN:
+    default:
+      return _("unknown");
+    }
+}
+
+void
+rw_analysis_set_methods (RwAnalysis *analysis, const RwBandMethod *method, double crossover_hz)
+{
+  RwBandMethod common = method[0];
+  for (int k = 0; k < RW_N_OCTAVES; k++)
+    {
+      analysis->bands[k].method = method[k];
+      if (method[k] != common)
+        common = RW_BAND_METHOD_BOTH;   /* the full band holds every part */
+    }
+  analysis->bands[RW_ANALYSIS_BROADBAND].method = common;
+  analysis->crossover_hz = crossover_hz;
+}
+
 /* ---- spatial average ---------------------------------------------------- */
 
 /* Mean of the finite values among v[0 … n−1] (stride in bytes), and their
@@ -433,6 +486,12 @@ rw_analysis_average (const RwAnalysis *items, size_t n, RwAnalysis *out, RwError
       out->duration_s = fmin (out->duration_s, items[i].duration_s);
     }
   out->n_averaged = n;
+  /* one crossover line only where every IR has it (the same simulation's
+   * sources and receivers); otherwise none can stand for all */
+  out->crossover_hz = items[0].crossover_hz;
+  for (size_t i = 1; i < n; i++)
+    if (!(items[i].crossover_hz == out->crossover_hz))
+      out->crossover_hz = NAN;
   for (int k = 0; k < RW_ANALYSIS_N_BANDS; k++)
     {
       RwBandResult *b = &out->bands[k];
@@ -444,9 +503,12 @@ rw_analysis_average (const RwAnalysis *items, size_t n, RwAnalysis *out, RwError
       b->decay_range_db = INFINITY;
       b->noise_floor_db = -INFINITY;
       b->truncation_s = NAN;
+      b->method = b0->method;
       for (size_t i = 0; i < n; i++)
         {
           const RwBandResult *bi = &items[i].bands[k];
+          if (bi->method != b->method)
+            b->method = RW_BAND_METHOD_MIXED;
           b->above_fmax = b->above_fmax || bi->above_fmax;
           b->analysed = b->analysed || bi->analysed;
           if (isfinite (bi->decay_range_db))
@@ -504,6 +566,7 @@ band_json (const RwBandResult *b, bool broadband)
   json_object_object_add (o, "upper_hz", json_object_new_double (b->upper_hz));
   json_object_object_add (o, "above_fmax", json_object_new_boolean (b->above_fmax));
   json_object_object_add (o, "analysed", json_object_new_boolean (b->analysed));
+  json_object_object_add (o, "method", json_object_new_string (rw_band_method_name (b->method)));
 
   struct { const char *key, *range_key, *xi_key; const RwDecayFit *fit; } fits[3] = {
     { "EDT_s", "EDT_range_db", "EDT_xi_permille", &b->edt },
@@ -555,6 +618,7 @@ rw_analysis_to_json (const RwAnalysis *a, const char *file)
   json_object_object_add (root, "file", file ? json_object_new_string (file) : NULL);
   json_object_object_add (root, "rate_hz", json_object_new_double (a->rate_hz));
   json_object_object_add (root, "fmax_hz", rw_json_number (a->fmax_hz));
+  json_object_object_add (root, "crossover_hz", rw_json_number (a->crossover_hz));
   json_object_object_add (root, "onset_s", json_object_new_double (a->onset_s));
   json_object_object_add (root, "duration_s", json_object_new_double (a->duration_s));
   if (a->n_averaged > 0)

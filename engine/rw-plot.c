@@ -494,6 +494,51 @@ label_above (cairo_t *cr, const Axes *ax, double x_from_user)
   shade_above_label (cr, ax, x_from_user);
 }
 
+/* The hybrid IR's crossover (issue #12) as a dark dash-dotted vertical
+ * line at device x, labelled "crossover 250 Hz" at its top: below it the
+ * wave solver's part, above it the geometrical one. Drawn over the data
+ * (a line, it hides little) and clipped to the frame. */
+static void
+draw_crossover (cairo_t *cr, const Axes *ax, double x, double crossover_hz)
+{
+  const RwRect *f = &ax->frame;
+  if (!isfinite (x) || x < f->x || x > f->x + f->width)
+    return;
+  cairo_save (cr);
+  cairo_rectangle (cr, f->x, f->y, f->width, f->height);
+  cairo_clip (cr);
+  cairo_set_source_rgb (cr, 0.15, 0.15, 0.15);
+  cairo_set_line_width (cr, ax->lw * 1.6);
+  double dash[] = { ax->lw * 6, ax->lw * 2.5, ax->lw * 1.5, ax->lw * 2.5 };
+  cairo_set_dash (cr, dash, 4, 0);
+  cairo_move_to (cr, x, f->y);
+  cairo_line_to (cr, x, f->y + f->height);
+  cairo_stroke (cr);
+  char label[64];
+  snprintf (label, sizeof label, _("crossover %.0f Hz"), crossover_hz);
+  set_font (cr, ax->fs * 0.8, false);
+  double w = text_width (cr, label), pad = ax->fs * 0.3;
+  /* right of the line, or left of it where the frame ends too soon */
+  bool right = x + pad + w <= f->x + f->width - pad;
+  double tx = right ? x + pad : x - pad - w, ty = f->y + ax->fs * 0.3;
+  cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
+  cairo_rectangle (cr, tx - pad * 0.5, ty - pad * 0.3, w + pad, ax->fs * 0.8 * 1.3);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, 0.15, 0.15, 0.15);
+  rw_plot_text (cr, tx, ty, 0.0, 0.0, label);
+  cairo_restore (cr);
+}
+
+/* The crossover of the first series that has one (NAN: none). */
+static double
+series_crossover (const RwPlotSeries *series, size_t n_series)
+{
+  for (size_t s = 0; s < n_series; s++)
+    if (series[s].analysis != NULL && isfinite (series[s].analysis->crossover_hz))
+      return series[s].analysis->crossover_hz;
+  return NAN;
+}
+
 typedef struct {
   const char *label;
   int series;
@@ -1245,6 +1290,11 @@ rw_plot_band_bars_axes (cairo_t *cr, RwRect area, const char *title, RwPlotParam
       cairo_line_to (cr, ax.frame.x + ax.frame.width, ax_y (&ax, 0));
       cairo_stroke (cr);
     }
+  /* the crossover on the band axis: band b spans [b, b + 1), its exact
+   * centre 1000 · 10^(0.3 (b − 4)) at b + ½, one octave per band */
+  double xo = series_crossover (series, n_series);
+  if (isfinite (xo) && xo > 0)
+    draw_crossover (cr, &ax, ax_x (&ax, 4.5 + log10 (xo / 1000.0) / 0.3), xo);
   LegendEntry e[RW_PLOT_MAX_SERIES + 1];
   size_t ne = 0;
   for (size_t s = 0; s < n_series && ne < RW_PLOT_MAX_SERIES; s++)
@@ -1277,17 +1327,17 @@ void
 rw_plot_frequency_response (cairo_t *cr, RwRect area, const char *title,
                             const RwPlotSpectrum *spectra, size_t n_spectra,
                             double f_lo_hz, double f_hi_hz, double fmax_hz,
-                            const RwRoomMode *modes, size_t n_modes)
+                            double crossover_hz, const RwRoomMode *modes, size_t n_modes)
 {
   rw_plot_frequency_response_axes (cr, area, title, spectra, n_spectra, f_lo_hz, f_hi_hz,
-                                   fmax_hz, modes, n_modes, NULL);
+                                   fmax_hz, crossover_hz, modes, n_modes, NULL);
 }
 
 void
 rw_plot_frequency_response_axes (cairo_t *cr, RwRect area, const char *title,
                                  const RwPlotSpectrum *spectra, size_t n_spectra,
                                  double f_lo_hz, double f_hi_hz, double fmax_hz,
-                                 const RwRoomMode *modes, size_t n_modes,
+                                 double crossover_hz, const RwRoomMode *modes, size_t n_modes,
                                  RwPlotAxes *axes_out)
 {
   begin_plot (cr, area);
@@ -1396,6 +1446,8 @@ rw_plot_frequency_response_axes (cairo_t *cr, RwRect area, const char *title,
       cairo_stroke (cr);
     }
   cairo_restore (cr);
+  if (isfinite (crossover_hz) && crossover_hz > 0)
+    draw_crossover (cr, &ax, ax_x (&ax, crossover_hz), crossover_hz);
   LegendEntry e[RW_PLOT_MAX_SERIES];
   size_t ne = 0;
   for (size_t s = 0; s < n_spectra && ne < RW_PLOT_MAX_SERIES; s++)

@@ -17,7 +17,11 @@
  * in dash pattern, so a greyscale print keeps them apart. Series 0 is
  * blue, solid (the simulation by convention), series 1 vermillion, dashed
  * (the measurement). Regions above the simulation's valid fmax are shaded
- * grey and labelled "above fmax".
+ * grey and labelled "above fmax" (a hybrid IR, valid to the Nyquist
+ * frequency, has none). A hybrid IR's crossover between the wave and the
+ * geometrical part is a dark dash-dotted vertical line labelled
+ * "crossover 250 Hz" on the frequency axes (band bars: from the series'
+ * RwAnalysis.crossover_hz; spectrum: the crossover_hz argument).
  *
  * Ownership: every routine borrows what it is given, for the call only.
  */
@@ -107,7 +111,9 @@ const char *rw_plot_param_unit (RwPlotParam p);
 double rw_plot_param_value (const RwBandResult *band, RwPlotParam p);
 
 /* Bars per octave band (63 Hz … 8 kHz), the series side by side; an absent
- * value is drawn as "n/a" instead of a bar. Bands above fmax shaded. */
+ * value is drawn as "n/a" instead of a bar. Bands above fmax shaded; the
+ * crossover line where a series' analysis has a finite crossover_hz (the
+ * first such series'). */
 void rw_plot_band_bars (cairo_t *cr, RwRect area, const char *title, RwPlotParam param,
                         const RwPlotSeries *series, size_t n_series);
 
@@ -121,13 +127,15 @@ typedef struct {
 
 /* Level in dB against a log frequency axis over [f_lo_hz, f_hi_hz]
  * (≤ 0 → the spectra's range). fmax_hz (INFINITY → none): shades above.
+ * crossover_hz (NAN → none): a hybrid IR's crossover, drawn as a labelled
+ * vertical line.
  * modes (may be NULL): a marker per mode at its frequency, labelled with
  * its indices (l,m,n) while the labels do not overlap; axial modes drawn
  * solid, tangential dashed, oblique dotted. */
 void rw_plot_frequency_response (cairo_t *cr, RwRect area, const char *title,
                                  const RwPlotSpectrum *spectra, size_t n_spectra,
                                  double f_lo_hz, double f_hi_hz, double fmax_hz,
-                                 const RwRoomMode *modes, size_t n_modes);
+                                 double crossover_hz, const RwRoomMode *modes, size_t n_modes);
 
 /* ---- spectrogram ---- */
 
@@ -216,7 +224,7 @@ void rw_plot_band_bars_axes (cairo_t *cr, RwRect area, const char *title, RwPlot
 void rw_plot_frequency_response_axes (cairo_t *cr, RwRect area, const char *title,
                                       const RwPlotSpectrum *spectra, size_t n_spectra,
                                       double f_lo_hz, double f_hi_hz, double fmax_hz,
-                                      const RwRoomMode *modes, size_t n_modes,
+                                      double crossover_hz, const RwRoomMode *modes, size_t n_modes,
                                       RwPlotAxes *axes_out);
 void rw_plot_spectrogram_axes (cairo_t *cr, RwRect area, const char *title,
                                const RwSpectrogram *sg, double range_db, RwPlotAxes *axes_out);

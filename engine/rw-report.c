@@ -96,6 +96,34 @@ csv_number (FILE *f, double v)
     fputc (',', f);
 }
 
+/* A band's method in the text table's narrow columns. */
+static const char *
+method_code (RwBandMethod m)
+{
+  switch (m)
+    {
+    case RW_BAND_METHOD_WAVE:
+      return "W";
+    case RW_BAND_METHOD_GEOMETRICAL:
+      return "G";
+    case RW_BAND_METHOD_BOTH:
+      return "W+G";
+    case RW_BAND_METHOD_MIXED:
+      return "mixed";
+    case RW_BAND_METHOD_UNKNOWN:
+    default:
+      return "?";
+    }
+}
+
+/* The simulated IR is a hybrid one (issue #12): its crossover is known
+ * and each band's method with it. */
+static bool
+hybrid (const RwComparison *cmp)
+{
+  return isfinite (cmp->sim.crossover_hz) && cmp->sim.crossover_hz > 0;
+}
+
 char *
 rw_report_to_csv (const RwComparison *cmp)
 {
@@ -162,6 +190,7 @@ rw_report_to_json (const RwComparison *cmp)
   json_object_object_add (root, "analysis_rate_hz", rw_json_number (cmp->rate_hz));
   json_object_object_add (root, "fmax_hz", rw_json_number (cmp->fmax_hz));
   json_object_object_add (root, "fmax_source", json_object_new_string (cmp->fmax_source));
+  json_object_object_add (root, "crossover_hz", rw_json_number (cmp->sim.crossover_hz));
   json_object_object_add (root, "alignment", json_object_new_string ("iso3382-onset-20dB"));
 
   json_object *jnds = json_object_new_object ();
@@ -185,6 +214,7 @@ rw_report_to_json (const RwComparison *cmp)
       json_object_object_add (jb, "band", json_object_new_string (band_names[b]));
       json_object_object_add (jb, "centre_hz", b < RW_N_OCTAVES ? rw_json_number (bc->centre_hz) : NULL);
       json_object_object_add (jb, "above_fmax", json_object_new_boolean (bc->above_fmax));
+      json_object_object_add (jb, "method", json_object_new_string (rw_band_method_name (cmp->sim.bands[b].method)));
       json_object *params = json_object_new_object ();
       for (int p = 0; p < RW_PLOT_N_PARAMS; p++)
         {
@@ -246,7 +276,11 @@ rw_report_to_text (const RwComparison *cmp)
     return NULL;
   fprintf (f, _("Simulated: %s (channel %d, %g Hz)\n"), cmp->sim_path, cmp->sim_channel, cmp->sim_file_rate_hz);
   fprintf (f, _("Measured:  %s (channel %d, %g Hz)\n"), cmp->meas_path, cmp->meas_channel, cmp->meas_file_rate_hz);
-  if (isfinite (cmp->fmax_hz))
+  if (hybrid (cmp))
+    fprintf (f, _("Full band (hybrid), valid up to %g Hz (%s): the wave solver below the crossover %g Hz, "
+                  "image sources and rays above it; the method of each band is named below.\n"),
+             cmp->fmax_hz, cmp->fmax_source, cmp->sim.crossover_hz);
+  else if (isfinite (cmp->fmax_hz))
     fprintf (f, _("Valid up to fmax = %g Hz (%s); bands marked ^ lie above it.\n"), cmp->fmax_hz, cmp->fmax_source);
   else
     fprintf (f, _("No fmax known: every band is compared.\n"));
@@ -260,6 +294,15 @@ rw_report_to_text (const RwComparison *cmp)
       fprintf (f, "%9s", h);
     }
   fputc ('\n', f);
+  if (hybrid (cmp))
+    {
+      /* codes: "geometrical" does not fit a column of 9 */
+      fprintf (f, "%-14s", _("method"));
+      for (int b = 0; b < RW_ANALYSIS_N_BANDS; b++)
+        fprintf (f, "%9s", method_code (cmp->sim.bands[b].method));
+      fprintf (f, _("\n(method: W = wave solver, FDTD; G = geometrical, image sources + rays; W+G = both, "
+                    "the crossover band)\n"));
+    }
   for (int p = 0; p < RW_PLOT_N_PARAMS; p++)
     {
       const char *unit = rw_plot_param_unit (p);
@@ -427,7 +470,14 @@ draw_page_summary (cairo_t *cr, double w, double h, const RwComparison *cmp)
   y = page_paragraph (cr, x, y, fs, buf, tw);
   y += fs * 0.6;
 
-  if (isfinite (cmp->fmax_hz))
+  if (hybrid (cmp))
+    snprintf (buf, sizeof buf,
+              _("The simulation is full band (hybrid), valid up to %g Hz (from %s): the wave solver (FDTD) "
+                "below the crossover %g Hz, image sources and rays above it, joined in the crossover band. "
+                "The table names the method of each octave band; the plots mark the crossover."),
+              cmp->fmax_hz, strcmp (cmp->fmax_source, "option") == 0 ? _("the command line") : cmp->fmax_source,
+              cmp->sim.crossover_hz);
+  else if (isfinite (cmp->fmax_hz))
     {
       char bands[256] = "";
       for (int b = 0; b < RW_N_OCTAVES; b++)
@@ -460,8 +510,12 @@ draw_page_summary (cairo_t *cr, double w, double h, const RwComparison *cmp)
     if (cmp->bands[b].above_fmax)
       for (int p = 0; p < RW_PLOT_N_PARAMS; p++)
         above += cmp->bands[b].p[p].exceeds_jnd;
-  snprintf (buf, sizeof buf, _("%zu of %zu compared values differ by more than one JND (%zu of them in bands above fmax)."),
-            cmp->n_exceeding, cmp->n_compared, above);
+  if (hybrid (cmp))   /* no band lies above fmax */
+    snprintf (buf, sizeof buf, _("%zu of %zu compared values differ by more than one JND."),
+              cmp->n_exceeding, cmp->n_compared);
+  else
+    snprintf (buf, sizeof buf, _("%zu of %zu compared values differ by more than one JND (%zu of them in bands above fmax)."),
+              cmp->n_exceeding, cmp->n_compared, above);
   page_text (cr, x, y, fs, true, _("Summary"), tw);
   y += fs * 1.5;
   y = page_paragraph (cr, x, y, fs, buf, tw);
@@ -483,10 +537,13 @@ draw_page_summary (cairo_t *cr, double w, double h, const RwComparison *cmp)
 static void
 draw_page_table (cairo_t *cr, double w, double h, const RwComparison *cmp)
 {
-  enum { COLS = 1 + RW_ANALYSIS_N_BANDS, ROWS = 1 + 3 * RW_PLOT_N_PARAMS };
-  char text[ROWS][COLS][48];
-  const char *cells[ROWS * COLS];
-  unsigned char flags[ROWS * COLS];
+  /* a hybrid IR gets a row naming the method of each band after the
+   * header (M = 1), else none */
+  enum { COLS = 1 + RW_ANALYSIS_N_BANDS, MAX_ROWS = 2 + 3 * RW_PLOT_N_PARAMS };
+  const int M = hybrid (cmp) ? 1 : 0, ROWS = 1 + M + 3 * RW_PLOT_N_PARAMS;
+  char text[MAX_ROWS][COLS][48];
+  const char *cells[MAX_ROWS * COLS];
+  unsigned char flags[MAX_ROWS * COLS];
   double weights[COLS];
   memset (flags, 0, sizeof flags);
   weights[0] = 2.3;
@@ -501,6 +558,13 @@ draw_page_table (cairo_t *cr, double w, double h, const RwComparison *cmp)
                 b == RW_ANALYSIS_BROADBAND ? _("Broadband") : band_names[b]);
       flags[b + 1] = RW_PLOT_CELL_HEADER | (cmp->bands[b].above_fmax ? RW_PLOT_CELL_SHADED : 0);
     }
+  if (M)
+    {
+      snprintf (text[1][0], sizeof text[1][0], "%s", _("Method"));
+      flags[COLS] = RW_PLOT_CELL_HEADER;
+      for (int b = 0; b < RW_ANALYSIS_N_BANDS; b++)
+        snprintf (text[1][b + 1], sizeof text[1][b + 1], "%s", rw_band_method_label (cmp->sim.bands[b].method));
+    }
   for (int p = 0; p < RW_PLOT_N_PARAMS; p++)
     {
       bool rel;
@@ -508,7 +572,7 @@ draw_page_table (cairo_t *cr, double w, double h, const RwComparison *cmp)
       const char *unit = rw_plot_param_unit (p);
       for (int k = 0; k < 3; k++)
         {
-          int r = 1 + 3 * p + k;
+          int r = 1 + M + 3 * p + k;
           const char *what = k == 0 ? _("sim") : k == 1 ? _("meas") : _("diff");
           const char *u = k == 2 && rel ? "%" : unit;
           if (*u)
@@ -603,7 +667,8 @@ draw_page_spectrum (cairo_t *cr, double w, double h, const RwComparison *cmp)
                   "(a measurement's calibration is not known; the simulation is calibrated to free field at 1 m)."),
                 tidy (off, 1), 63 / M_SQRT2, hi);
       RwPlotSpectrum sp[2] = { { _("Simulated"), &ss, 0 }, { _("Measured"), &sm, off } };
-      rw_plot_frequency_response (cr, (RwRect) { x, y, tw, 270 }, title, sp, 2, 20, f_hi, cmp->fmax_hz, NULL, 0);
+      rw_plot_frequency_response (cr, (RwRect) { x, y, tw, 270 }, title, sp, 2, 20, f_hi, cmp->fmax_hz,
+                                  cmp->sim.crossover_hz, NULL, 0);
       y += 274;
       y = page_paragraph (cr, x, y, 8, note, tw);
     }

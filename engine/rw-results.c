@@ -990,6 +990,183 @@ rw_results_clear (RwResults *r)
   memset (r, 0, sizeof *r);
 }
 
+/* ---- validity of the IRs, for the analysis ------------------------------ */
+
+void
+rw_ir_validity_init (RwIrValidity *v)
+{
+  memset (v, 0, sizeof *v);
+  v->valid_up_to_hz = INFINITY;
+  v->crossover_hz = NAN;
+}
+
+static RwBandMethod
+band_method (RwHybridMethod m)
+{
+  switch (m)
+    {
+    case RW_HYBRID_WAVE:
+      return RW_BAND_METHOD_WAVE;
+    case RW_HYBRID_GEOMETRICAL:
+      return RW_BAND_METHOD_GEOMETRICAL;
+    case RW_HYBRID_BOTH:
+      return RW_BAND_METHOD_BOTH;
+    default:
+      return RW_BAND_METHOD_UNKNOWN;
+    }
+}
+
+/* What the validity of a run is, from the fields results.json records:
+ * fmax_hz, fs_out_hz and the hybrid object. A wave-only run keeps fmax as
+ * it is (as the analysis always took it, even above the output's Nyquist
+ * frequency: the octave bands end below it at 48 kHz). */
+static void
+validity_of (const RwSimResult *res, double fmax_hz, RwIrValidity *v)
+{
+  rw_ir_validity_init (v);
+  v->found = true;
+  v->hybrid = res->hybrid;
+  v->valid_up_to_hz = res->hybrid ? rw_sim_valid_up_to_hz (res) : fmax_hz;
+  v->crossover_hz = res->hybrid ? res->crossover_hz : NAN;
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    v->method[b] = res->hybrid ? band_method (res->band_method[b]) : RW_BAND_METHOD_WAVE;
+}
+
+void
+rw_results_validity (const RwResults *r, RwIrValidity *v)
+{
+  validity_of (&r->result, r->config.fmax_hz, v);
+}
+
+void
+rw_ir_validity_apply (const RwIrValidity *v, RwAnalysis *analysis)
+{
+  rw_analysis_set_methods (analysis, v->method, v->crossover_hz);
+}
+
+/* A positive finite "fmax_hz" in obj, or in an object one level down:
+ * where every results.json, of every version, keeps it. */
+static bool
+find_fmax (json_object *obj, double *fmax_hz)
+{
+  json_object *v;
+  if (json_object_object_get_ex (obj, "fmax_hz", &v)
+      && (json_object_is_type (v, json_type_double) || json_object_is_type (v, json_type_int)))
+    {
+      *fmax_hz = json_object_get_double (v);
+      return true;
+    }
+  json_object_object_foreach (obj, key, val)
+    {
+      (void) key;
+      if (json_object_is_type (val, json_type_object)
+          && json_object_object_get_ex (val, "fmax_hz", &v)
+          && (json_object_is_type (v, json_type_double) || json_object_is_type (v, json_type_int)))
+        {
+          *fmax_hz = json_object_get_double (v);
+          return true;
+        }
+    }
+  return false;
+}
+
+/* Whether the list h[key] (the parts' WAV names) holds name. */
+static bool
+lists (json_object *h, const char *key, const char *name)
+{
+  json_object *a = optional (h, key);
+  if (a == NULL || !json_object_is_type (a, json_type_array))
+    return false;
+  for (size_t i = 0; i < json_object_array_length (a); i++)
+    {
+      json_object *o = json_object_array_get_idx (a, i);
+      if (json_object_is_type (o, json_type_string) && strcmp (json_object_get_string (o), name) == 0)
+        return true;
+    }
+  return false;
+}
+
+/* A hybrid run's file: read as strictly as rw_results_read reads it, the
+ * fields the validity needs. The IR named `name` may be one of the parts
+ * that --parts wrote beside the joined IRs: the wave part alone is valid
+ * to fmax as a wave-only run; the geometrical part is geometrical in
+ * every band, to the Nyquist frequency, with no crossover. */
+static bool
+read_hybrid_validity (const char *path, json_object *root, const char *name, RwIrValidity *v,
+                      RwError *err)
+{
+  RwResults tmp;
+  memset (&tmp, 0, sizeof tmp);
+  rw_sim_config_init (&tmp.config);
+  Reader rd = { .path = path, .err = err, .ok = true };
+  rd.ok = check_version (path, root, &tmp.version, err);
+  json_object *set = get (&rd, root, "settings", json_type_object, _("an object"));
+  snprintf (rd.scope, sizeof rd.scope, "settings");
+  tmp.config.fmax_hz = number (&rd, set, "fmax_hz", 1e-3, 1e5, false);
+  tmp.result.fmax_hz = tmp.config.fmax_hz;
+  rd.scope[0] = '\0';
+  tmp.result.fs_out_hz = number (&rd, root, "fs_out_hz", 1000, 768000, false);
+  tmp.config.hybrid = true;
+  if (rd.ok)
+    read_hybrid (&rd, root, &tmp);
+  if (!rd.ok)
+    return false;
+  json_object *h = optional (root, "hybrid");
+  if (lists (h, "outputs_wave", name))
+    tmp.result.hybrid = false;
+  rw_results_validity (&tmp, v);
+  if (lists (h, "outputs_geometrical", name))
+    {
+      v->crossover_hz = NAN;
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        v->method[b] = RW_BAND_METHOD_GEOMETRICAL;
+    }
+  return true;
+}
+
+bool
+rw_results_read_validity (const char *ir_path, RwIrValidity *v, RwError *err)
+{
+  rw_ir_validity_init (v);
+  char path[4200];
+  const char *slash = strrchr (ir_path, '/');
+  if (slash)
+    snprintf (path, sizeof path, "%.*s/%s", (int) (slash - ir_path), ir_path, RW_RESULTS_FILE);
+  else
+    snprintf (path, sizeof path, "%s", RW_RESULTS_FILE);
+  struct stat st;
+  if (stat (path, &st) != 0)
+    return true;
+  json_object *root = rw_json_parse_file (path, err);
+  if (root == NULL)
+    return false;
+  if (!json_object_is_type (root, json_type_object))
+    {
+      json_object_put (root);
+      return rw_fail (err, RW_ERROR_INPUT, _("%s: not a JSON object"), path);
+    }
+  json_object *h = optional (root, "hybrid");
+  if (h != NULL)
+    {
+      bool ok = read_hybrid_validity (path, root, slash ? slash + 1 : ir_path, v, err);
+      json_object_put (root);
+      if (!ok)
+        rw_ir_validity_init (v);
+      return ok;
+    }
+  double f = NAN;
+  bool ok = find_fmax (root, &f);
+  json_object_put (root);
+  if (!ok)
+    return true;
+  if (!(f > 0) || !isfinite (f))
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: fmax_hz is %g; it must be a positive number of hertz"), path, f);
+  RwSimResult wave_only;
+  memset (&wave_only, 0, sizeof wave_only);
+  validity_of (&wave_only, f, v);
+  return true;
+}
+
 bool
 rw_results_list (const char *dir, char ***folders, size_t *n, RwError *err)
 {

@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "rw-analysis.h"
 #include "rw-error.h"
 #include "rw-sim.h"
 
@@ -68,6 +69,40 @@ char *rw_results_json (const RwSimConfig *cfg, const RwSimResult *res);
  * sources' folders instead says so. */
 bool rw_results_read (const char *dir, RwResults *out, RwError *err);
 void rw_results_clear (RwResults *r);
+
+/* What a results folder says about the validity of its IRs, for the
+ * analysis (issue #12): the one place that reads it.
+ *
+ * - A hybrid run ("hybrid" object present, 2.3): valid to the file's
+ *   valid_up_to_hz, the output's Nyquist frequency (rw_sim_valid_up_to_hz):
+ *   no band lies above fmax; each octave band's method from
+ *   hybrid.bands[].method, and the crossover.
+ * - A wave-only run (--no-hybrid, or any file before 2.3): valid to
+ *   fmax_hz, as before; every band made by the wave solver; no crossover.
+ * - No results.json: nothing known (INFINITY, UNKNOWN, NAN). */
+typedef struct {
+  bool found;                          /* a results.json said something */
+  bool hybrid;
+  double valid_up_to_hz;               /* bands reaching above it are flagged; INFINITY: none */
+  double crossover_hz;                 /* NAN when not hybrid */
+  RwBandMethod method[RW_N_OCTAVES];
+} RwIrValidity;
+
+/* Nothing known: a measured IR (INFINITY, NAN, UNKNOWN). */
+void rw_ir_validity_init (RwIrValidity *v);
+/* Of a folder read with rw_results_read. */
+void rw_results_validity (const RwResults *r, RwIrValidity *v);
+/* Of dir(ir_path)/results.json, the one `simulate` wrote beside the IR,
+ * without reading any WAV. A missing file is not an error (v->found
+ * false). A file with a "hybrid" object is read as strictly as
+ * rw_results_read reads it; without one, "fmax_hz" is taken from the top
+ * level or one object down (what every version wrote: settings.fmax_hz).
+ * Fails naming the file when it is not JSON, or its fmax_hz is not a
+ * positive number, or its hybrid object is incomplete. */
+bool rw_results_read_validity (const char *ir_path, RwIrValidity *v, RwError *err);
+/* Sets the methods and the crossover of an analysis made with
+ * fmax = v->valid_up_to_hz. */
+void rw_ir_validity_apply (const RwIrValidity *v, RwAnalysis *analysis);
 
 /* The results folders at dir: dir itself when it holds results.json, else
  * its subfolders source-1, source-2, … (as `simulate` writes for several

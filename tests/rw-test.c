@@ -35,10 +35,19 @@ rw_test_tmpdir (void)
 }
 
 const char *
+rw_test_tmp_path (const char *name)
+{
+  static char buf[16][4200];
+  static int k;
+  k = (k + 1) % 16;
+  snprintf (buf[k], sizeof buf[k], "%s/%s", rw_test_tmpdir (), name);
+  return buf[k];
+}
+
+const char *
 rw_test_write_text (const char *name, const char *text)
 {
-  static char path[4200];
-  snprintf (path, sizeof path, "%s/%s", rw_test_tmpdir (), name);
+  const char *path = rw_test_tmp_path (name);
   FILE *f = fopen (path, "w");
   if (f == NULL || fputs (text, f) < 0 || fclose (f) != 0)
     {

@@ -40,6 +40,9 @@ void rw_test_skip (const char *why);
 int rw_test_finish (void);
 /* A fresh empty directory under $TMPDIR (removed by rw_test_finish). */
 const char *rw_test_tmpdir (void);
+/* rw_test_tmpdir ()/name, in one of 16 static buffers used in turn (a
+ * path stays valid for the next 15 calls). */
+const char *rw_test_tmp_path (const char *name);
 /* Writes `text` to the file `name` in rw_test_tmpdir (); returns its path
  * (a static buffer, valid until the next call). */
 const char *rw_test_write_text (const char *name, const char *text);

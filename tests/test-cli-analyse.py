@@ -15,6 +15,13 @@ several; a results folder (and one of several sources) gives every
 receiver WAV it lists with the folder's fmax, as the WAVs named one by one
 do, and a folder without results.json, with a missing WAV or of a newer
 format version exits 1 naming the file; bad usage exits 2; --help exits 0.
+A wave-only folder (--no-hybrid) flags the bands above its fmax as
+before, all "wave", no crossover; a hybrid folder (issue #12) flags none
+(valid to the Nyquist frequency), names each band's method as the rule of
+docs/GEOMETRICAL.md gives it (computed here independently), has the
+crossover in the JSON and the table, also in the average and for its WAV
+named alone; its --parts WAVs read as a wave-only IR and a geometrical
+one; --fmax wins over the folder; a bad method in it exits 1.
 
 Environment (tests/meson.build): ROOMWAVE_CLI, ROOMWAVE_TEST_DATA."""
 import json
@@ -66,6 +73,27 @@ def decay_ir(T, floor_db, seed=7, duration=None):
         if t >= 0:
             v = 0.5 * math.exp(-0.5 * 13.815510557964274 * t / T) * (1 if rng.random() < 0.5 else -1)
         out.append(v + fl * rng.gauss(0, 1))
+    return out
+
+
+# exact octave midband frequencies 63 Hz ... 8 kHz (IEC 61260-1, base 10)
+exact_centres = [1000 * 10 ** (0.3 * (b - 4)) for b in range(8)]
+
+
+def hybrid_methods(fc):
+    """The method per octave band of a hybrid IR with crossover fc, from the
+    rule of docs/GEOMETRICAL.md: the band holding fc, or overlapping the
+    transition band [fc/sqrt2, (2 - 1/sqrt2) fc] by more than 1/24 octave,
+    is "both"; below it "wave"; above it "geometrical"."""
+    lo, hi = fc / math.sqrt(2), (2 - 1 / math.sqrt(2)) * fc
+    out = []
+    for c in exact_centres:
+        lower, upper = c / 10 ** 0.15, c * 10 ** 0.15
+        a, z = max(lower, lo), min(upper, hi)
+        if (lower <= fc < upper) or (z > a and math.log2(z / a) > 1 / 24):
+            out.append("both")
+        else:
+            out.append("wave" if upper <= fc else "geometrical")
     return out
 
 
@@ -228,7 +256,7 @@ runs = os.path.join(tmp, "runs")
 p = subprocess.run([cli, "simulate", "--mesh", mesh, "--source", "1,1,1.2", "--source", "2.5,2,1.4",
                     "--receiver", "3,2,1.5", "--receiver", "1.5,2.2,1.1", "--fmax", "250",
                     "--duration", "0.6", "--reflection", "0.9", "--backend", "cpu", "--quiet",
-                    "--out", runs], capture_output=True, text=True, timeout=120)
+                    "--no-hybrid", "--out", runs], capture_output=True, text=True, timeout=120)
 check(p.returncode == 0, f"simulate for analyse DIR: exit {p.returncode} {p.stderr}")
 one = os.path.join(runs, "source-1")
 rc, out, err = run(one, "--json")
@@ -253,6 +281,100 @@ j = json.loads(out) if rc == 0 else {}
 check(rc == 0 and all(f.get("fmax_hz") == 500 for f in j.get("files", [])), "--fmax overrides the folder's")
 rc, out, err = run(one)
 check(rc == 0 and out.count(" EDT ") == 3 and "results.json of the folder" in out, f"analyse DIR, text: {out[:300]}")
+# A wave-only run (--no-hybrid) reads as before: bands whose upper edge
+# (centre * 10^0.15) lies above fmax = 250 Hz are flagged, every band made by
+# the wave solver, no crossover, no method column in the table.
+rc, out, err = run(one, "--json")
+j = json.loads(out) if rc == 0 else {}
+f0 = (j.get("files") or [{}])[0]
+check([b.get("above_fmax") for b in f0.get("bands", [])]
+      == [c * 10 ** 0.15 > 250 for c in exact_centres],
+      f"--no-hybrid folder: above_fmax as before {[b.get('above_fmax') for b in f0.get('bands', [])]}")
+check(f0.get("crossover_hz", "absent") is None
+      and [b.get("method") for b in f0.get("bands", [])] == ["wave"] * 8,
+      f"--no-hybrid folder: no crossover, every band wave: {f0.get('crossover_hz', 'absent')} "
+      f"{[b.get('method') for b in f0.get('bands', [])]}")
+rc, out, err = run(one)
+check(rc == 0 and " method " not in out and "crossover" not in out and "500 Hz*" in out,
+      f"--no-hybrid folder, text: no method column, 500 Hz flagged: {out[:400]}")
+# A hybrid run (the default of simulate, issue #12): valid to the Nyquist
+# frequency, so no band is flagged above fmax; each band names the method
+# that made it, the crossover (fmax / 2 = 125 Hz by default) is in the JSON
+# and the table; the spatial average keeps them (both receivers agree).
+hyb = os.path.join(tmp, "hybrid")
+p = subprocess.run([cli, "simulate", "--mesh", mesh, "--source", "1,1,1.2",
+                    "--receiver", "3,2,1.5", "--receiver", "1.5,2.2,1.1", "--fmax", "250",
+                    "--duration", "0.6", "--reflection", "0.9", "--backend", "cpu", "--quiet",
+                    "--rays", "2000", "--ism-order", "2", "--parts", "--out", hyb],
+                   capture_output=True, text=True, timeout=120)
+check(p.returncode == 0, f"hybrid simulate for analyse DIR: exit {p.returncode} {p.stderr}")
+with open(os.path.join(hyb, "results.json")) as f:
+    hdoc = json.load(f)
+expected = hybrid_methods(125.0)
+check(expected == ["wave", "both"] + ["geometrical"] * 6, f"the rule at 125 Hz: {expected}")
+check([b["method"] for b in hdoc["hybrid"]["bands"]] == expected and hdoc["hybrid"]["crossover_hz"] == 125,
+      f"results.json of the hybrid run: {hdoc['hybrid']['crossover_hz']} {hdoc['hybrid']['bands']}")
+rc, out, err = run(hyb, "--json")
+j = json.loads(out) if rc == 0 else {}
+for f in j.get("files", []) + [j.get("average", {})]:
+    what = f.get("file") or "average"
+    check(f.get("fmax_hz") == 24000 == hdoc["valid_up_to_hz"],
+          f"hybrid {what}: valid to the Nyquist frequency, not fmax: {f.get('fmax_hz')}")
+    check(not any(b.get("above_fmax") for b in f.get("bands", []))
+          and all(b.get("analysed") for b in f.get("bands", [])),
+          f"hybrid {what}: no band above fmax, every band analysed: "
+          f"{[(b.get('above_fmax'), b.get('analysed')) for b in f.get('bands', [])]}")
+    check([b.get("method") for b in f.get("bands", [])] == expected,
+          f"hybrid {what}: methods per band {[b.get('method') for b in f.get('bands', [])]} != {expected}")
+    check(f.get("crossover_hz") == 125 and f.get("broadband", {}).get("method") == "both",
+          f"hybrid {what}: crossover {f.get('crossover_hz')}, broadband {f.get('broadband', {}).get('method')}")
+check(rc == 0 and len(j.get("files", [])) == 2 and j.get("average", {}).get("averaged_irs") == 2,
+      f"hybrid folder: two receivers and their average: exit {rc} {err}")
+# the joined IR named alone reads the results.json beside it the same way
+rc, out, err = run(os.path.join(hyb, "receiver-1.wav"), "--json")
+j1 = json.loads(out) if rc == 0 else {}
+check(j1.get("fmax_hz") == 24000 and j1.get("crossover_hz") == 125
+      and [b.get("method") for b in j1.get("bands", [])] == expected,
+      f"hybrid WAV with results.json beside: {j1.get('fmax_hz')} {j1.get('crossover_hz')}")
+# the parts (--parts): the wave part alone is a wave-only IR valid to fmax;
+# the geometrical part is geometrical in every band, with no crossover
+rc, out, err = run(os.path.join(hyb, "wave-1.wav"), "--json")
+jw = json.loads(out) if rc == 0 else {}
+check(jw.get("fmax_hz") == 250 and jw.get("crossover_hz", "absent") is None
+      and [b.get("above_fmax") for b in jw.get("bands", [])] == [c * 10 ** 0.15 > 250 for c in exact_centres]
+      and [b.get("method") for b in jw.get("bands", [])] == ["wave"] * 8,
+      f"wave part: valid to fmax, flagged above it: exit {rc} {err} {jw.get('fmax_hz')}")
+rc, out, err = run(os.path.join(hyb, "geometrical-1.wav"), "--json")
+jg = json.loads(out) if rc == 0 else {}
+check(jg.get("fmax_hz") == 24000 and jg.get("crossover_hz", "absent") is None
+      and [b.get("method") for b in jg.get("bands", [])] == ["geometrical"] * 8,
+      f"geometrical part: {jg.get('fmax_hz')} {[b.get('method') for b in jg.get('bands', [])]}")
+rc, out, err = run(hyb)
+check(rc == 0 and out.count(" method ") == 3 and "*" not in out.split("Absent values")[0]
+      and "crossover 125 Hz" in out and "above fmax" not in out,
+      f"hybrid folder, text: a method column, the crossover, no band flagged: {out[:600]}")
+rows = [l.split() for l in out.splitlines() if l.startswith(("63 Hz", "125 Hz", "250 Hz", "8 kHz"))]
+check([r[2] for r in rows[:4]] == ["wave", "both", "geometrical", "geometrical"],
+      f"hybrid folder, text: the method column {rows[:4]}")
+# --fmax wins over the folder (documented): bands above it flagged, and no
+# methods or crossover from the results
+rc, out, err = run(hyb, "--json", "--fmax", "250")
+j = json.loads(out) if rc == 0 else {}
+f0 = (j.get("files") or [{}])[0]
+check(f0.get("fmax_hz") == 250 and [b.get("above_fmax") for b in f0.get("bands", [])]
+      == [c * 10 ** 0.15 > 250 for c in exact_centres]
+      and f0.get("crossover_hz", "absent") is None
+      and [b.get("method") for b in f0.get("bands", [])] == ["unknown"] * 8,
+      f"--fmax on a hybrid folder: {f0.get('fmax_hz')} {f0.get('crossover_hz', 'absent')}")
+# a hybrid results.json whose method list is broken fails naming the file
+with open(os.path.join(hyb, "results.json"), "w") as f:
+    bad = json.loads(json.dumps(hdoc))
+    bad["hybrid"]["bands"][3]["method"] = "magic"
+    json.dump(bad, f)
+rc, out, err = run(os.path.join(hyb, "receiver-1.wav"))
+check(rc == 1 and "results.json" in err and "hybrid.bands[3].method" in err and out == "",
+      f"a bad hybrid method beside the IR: exit {rc} {err!r}")
+
 # Bad folders: exit 1 naming the file, nothing on stdout.
 not_results = os.path.join(tmp, "not-results")
 os.mkdir(not_results)

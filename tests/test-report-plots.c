@@ -12,7 +12,10 @@
  * 20 Hz and 500 Hz), the data rectangle lies inside the given one and is
  * where the frame was drawn (dark pixels on its edges), the _axes
  * variants draw exactly what the plain routines draw, a scaled cairo_t
- * reports device units, and the bar hit-test finds each bar.
+ * reports device units, and the bar hit-test finds each bar. A hybrid
+ * IR's crossover is drawn as a dark vertical line at 250 Hz on the band
+ * bars and the frequency response (and not without one), and its bands
+ * are not shaded "above fmax".
  *
  * The spectrogram (rw_plot_spectrogram) of a 1 kHz tone with a click at
  * 0.75 s: its frequency axis is logarithmic (√(20 · 24000) Hz halfway
@@ -89,7 +92,7 @@ draw_plot (cairo_t *cr, RwRect r, int k)
       {
         RwPlotSpectrum sp[2] = { { "Simulated", &spec_sim, 0 }, { "Measured", &spec_meas, -3 } };
         rw_plot_frequency_response (cr, r, "Frequency response with the modes of a 5 × 4 × 3 m room", sp, 2,
-                                    20, 300, 200, modes, n_modes);
+                                    20, 300, 200, NAN, modes, n_modes);
         return "frequency-response-modes";
       }
     case 7:
@@ -116,7 +119,7 @@ draw_plot (cairo_t *cr, RwRect r, int k)
         half.x += r.width / 2;
         rw_plot_edc (cr, half, 2, e, 1, RW_PLOT_FIT_T30);
         half.y += r.height / 2;
-        rw_plot_frequency_response (cr, half, "Empty", esp, 1, 0, 0, INFINITY, NULL, 0);
+        rw_plot_frequency_response (cr, half, "Empty", esp, 1, 0, 0, INFINITY, NAN, NULL, 0);
         half.x -= r.width / 2;
         rw_plot_ir (cr, half, "No signal", NULL, NULL, 0, 0, 0);
         return "empty-data";
@@ -250,8 +253,8 @@ check_axes (void)
           break;
         case 4:
           name = "axes frequency response";
-          rw_plot_frequency_response_axes (cr, r, "FR", sp, 2, 20, 500, 200, modes, n_modes, &a);
-          rw_plot_frequency_response (cp, r, "FR", sp, 2, 20, 500, 200, modes, n_modes);
+          rw_plot_frequency_response_axes (cr, r, "FR", sp, 2, 20, 500, 200, NAN, modes, n_modes, &a);
+          rw_plot_frequency_response (cp, r, "FR", sp, 2, 20, 500, 200, NAN, modes, n_modes);
           RW_CHECK (a.x_log && a.x0 == 20 && a.x1 == 500 && strcmp (a.x_unit, "Hz") == 0,
                     "frequency response: log axis 20 … 500 Hz");
           /* logarithmic: 100 Hz is the geometric mean of 20 and 500 Hz,
@@ -373,10 +376,10 @@ check_axes (void)
   cairo_surface_t *surf = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 400, 300);
   cairo_t *cr = cairo_create (surf);
   RwPlotAxes u, d;
-  rw_plot_frequency_response_axes (cr, r, "FR", sp, 1, 20, 500, 200, NULL, 0, &u);
+  rw_plot_frequency_response_axes (cr, r, "FR", sp, 1, 20, 500, 200, NAN, NULL, 0, &u);
   cairo_translate (cr, 10, 20);
   cairo_scale (cr, 0.4, 0.4);
-  rw_plot_frequency_response_axes (cr, r, "FR", sp, 1, 20, 500, 200, NULL, 0, &d);
+  rw_plot_frequency_response_axes (cr, r, "FR", sp, 1, 20, 500, 200, NAN, NULL, 0, &d);
   RW_CHECK (fabs (d.frame.x - (10 + 0.4 * u.frame.x)) < 1e-9 && fabs (d.frame.y - (20 + 0.4 * u.frame.y)) < 1e-9
             && fabs (d.frame.width - 0.4 * u.frame.width) < 1e-9 && fabs (d.frame.height - 0.4 * u.frame.height) < 1e-9,
             "scaled cairo_t: data rectangle in device units (%.2f,%.2f %.2f × %.2f)",
@@ -393,6 +396,111 @@ check_axes (void)
   cairo_destroy (cr);
   cairo_surface_destroy (tiny);
   rw_spectrogram_clear (&sg_tone);
+}
+
+/* Share of the frame's height in device column x (± 1 pixel, the
+ * darkest of the three) whose pixels are dark (dark_at's test) or, with
+ * `shade`, the "above fmax" grey (0.90: 0xE5 or 0xE6). */
+static double
+column_share (cairo_surface_t *s, const RwRect *frame, double x, bool shade)
+{
+  const unsigned char *px = cairo_image_surface_get_data (s);
+  int stride = cairo_image_surface_get_stride (s);
+  double best = 0;
+  for (int dx = -1; dx <= 1; dx++)
+    {
+      int xi = (int) floor (x) + dx, hits = 0, n = 0;
+      for (int yi = (int) ceil (frame->y) + 1; yi < (int) (frame->y + frame->height) - 1; yi++, n++)
+        {
+          uint32_t v = *(const uint32_t *) (px + yi * stride + 4 * xi);
+          int r = (v >> 16) & 0xFF, g = (v >> 8) & 0xFF, b = v & 0xFF;
+          if (shade ? (r >= 0xE4 && r <= 0xE7 && g == r && b == r) : (r < 0x80 && g < 0x80 && b < 0x80))
+            hits++;
+        }
+      best = fmax (best, n ? (double) hits / n : 0);
+    }
+  return best;
+}
+
+/* A hybrid IR's crossover (issue #12): the band bars draw it where the
+ * analysis carries one, the frequency response where it is given, as a
+ * dark vertical line at its frequency: at 250 Hz the middle of the 250 Hz
+ * band's group (its exact centre 251.2 Hz is 0.007 octave off), and
+ * where the log axis puts 250 Hz. Without a crossover that column is not
+ * dark. The hybrid data (valid to Nyquist) shade no band "above fmax",
+ * where the same IR taken as valid to 1 kHz shades 1 … 8 kHz. */
+static void
+check_crossover (void)
+{
+  const int W = 900, H = 600;
+  const RwRect r = { 60, 40, 760, 500 };
+  RwAnalysis hyb;
+  RwError err = { 0 };
+  RW_CHECK (rw_analyse (ir_sim, N, RATE, RATE / 2.0, &hyb, &err), "hybrid analysis: %s", err.message);
+  RwBandMethod m[RW_N_OCTAVES] = { RW_BAND_METHOD_WAVE, RW_BAND_METHOD_WAVE, RW_BAND_METHOD_BOTH };
+  for (int b = 3; b < RW_N_OCTAVES; b++)
+    m[b] = RW_BAND_METHOD_GEOMETRICAL;
+  rw_analysis_set_methods (&hyb, m, 250.0);
+  RwAnalysis plain = hyb;   /* the same values, no crossover (shares the EDCs: not cleared) */
+  plain.crossover_hz = NAN;
+
+  /* k = 0: bars of one series (two would put their black outlines in the
+   * 250 Hz column), k = 2: the frequency response */
+  for (int k = 0; k < 3; k += 2)
+    {
+      cairo_surface_t *with = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+      cairo_surface_t *without = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+      cairo_t *cw = cairo_create (with), *co = cairo_create (without);
+      RwPlotAxes a, b;
+      double x = NAN;
+      const char *name;
+      if (k == 0)
+        {
+          RwPlotSeries sw[1] = { { "Hybrid", &hyb } };
+          RwPlotSeries so[1] = { { "Hybrid", &plain } };
+          name = "bars";
+          rw_plot_band_bars_axes (cw, r, "T20", RW_PLOT_PARAM_T20, sw, 1, &a);
+          rw_plot_band_bars_axes (co, r, "T20", RW_PLOT_PARAM_T20, so, 1, &b);
+          x = rw_plot_axes_device_x (&a, 2.5);
+        }
+      else
+        {
+          RwPlotSpectrum sp[1] = { { "Hybrid", &spec_sim, 0 } };
+          name = "frequency response";
+          rw_plot_frequency_response_axes (cw, r, "FR", sp, 1, 20, 20000, RATE / 2.0, 250.0, NULL, 0, &a);
+          rw_plot_frequency_response_axes (co, r, "FR", sp, 1, 20, 20000, RATE / 2.0, NAN, NULL, 0, &b);
+          x = rw_plot_axes_device_x (&a, 250.0);
+        }
+      cairo_surface_flush (with);
+      cairo_surface_flush (without);
+      double dw = column_share (with, &a.frame, x, false), dn = column_share (without, &b.frame, x, false);
+      RW_NOTE ("%s: the column at 250 Hz (x = %.1f) is %.0f %% dark with the crossover, %.0f %% without",
+               name, x, dw * 100, dn * 100);
+      RW_CHECK (dw > 0.4 && dn < 0.1, "%s: crossover line at 250 Hz: %.0f %% dark with, %.0f %% without",
+                name, dw * 100, dn * 100);
+      if (k == 0)
+        {
+          /* the 4 kHz band's group, left of its bar: no shade for the
+           * hybrid data, shade for the IR valid to 1 kHz */
+          double xs = rw_plot_axes_device_x (&a, 6.04);
+          double sh = column_share (with, &a.frame, xs, true);
+          RwPlotSeries s1[1] = { { "Simulated", &sim } };
+          cairo_surface_t *wave = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+          cairo_t *cv = cairo_create (wave);
+          rw_plot_band_bars_axes (cv, r, "T20", RW_PLOT_PARAM_T20, s1, 1, &b);
+          cairo_surface_flush (wave);
+          double sv = column_share (wave, &b.frame, xs, true);
+          RW_CHECK (sh < 0.05 && sv > 0.5, "above-fmax shade at 4 kHz: hybrid %.0f %%, valid to 1 kHz %.0f %%",
+                    sh * 100, sv * 100);
+          cairo_destroy (cv);
+          cairo_surface_destroy (wave);
+        }
+      cairo_destroy (cw);
+      cairo_destroy (co);
+      cairo_surface_destroy (with);
+      cairo_surface_destroy (without);
+    }
+  rw_analysis_clear (&hyb);
 }
 
 typedef struct {
@@ -488,6 +596,7 @@ main (void)
     }
 
   check_axes ();
+  check_crossover ();
 
   /* Failures name the path and leave nothing. */
   DrawData dd = { 0 };

@@ -10,6 +10,11 @@ their content is right:
   or empty fields, flags that follow the numbers (|diff| > JND);
 - the JSON (file and --json on stdout) parses, has 9 bands × 7 parameters
   and agrees with the CSV;
+- a hybrid simulation (issue #12, results.json 2.3 beside it): the crossover
+  line's label "crossover 250 Hz" on the band bars and the frequency
+  response, a "Method" row naming each band's method, the full-band
+  validity, no band above fmax (CSV), crossover and methods in the JSON;
+  the other cases have neither;
 - every PDF page is rendered to PNG with pdftoppm and kept in
   $RW_TEST_ARTIFACTS (report-<case>-page-N.png) for a person to look at.
 
@@ -88,7 +93,9 @@ def run(args):
     return p.returncode, p.stdout, p.stderr
 
 
-def check_case(name, tmp, artifacts, sim, meas, extra, expect_fmax):
+def check_case(name, tmp, artifacts, sim, meas, extra, expect_fmax, hybrid=None):
+    """hybrid: (crossover_hz, the method per octave band) of a hybrid
+    simulation's results.json beside sim, whose report names them."""
     pdf = os.path.join(tmp, f"report-{name}.pdf")
     csv_path = os.path.join(tmp, f"report-{name}.csv")
     json_path = os.path.join(tmp, f"report-{name}.json")
@@ -109,6 +116,19 @@ def check_case(name, tmp, artifacts, sim, meas, extra, expect_fmax):
     if expect_fmax:
         check(f"fmax = {expect_fmax:g} Hz" in text, f"{name}: the fmax statement is missing")
     check("Just-noticeable differences" in text, f"{name}: no JND statement")
+    if hybrid:
+        fc, methods = hybrid
+        # the crossover line's label on the T30, EDT and C80 bars and the
+        # frequency response; the method row of the table; the validity
+        label = f"crossover {fc:g} Hz"
+        check(text.count(label) >= 4, f"{name}: '{label}' {text.count(label)} times in the PDF text, expected 4")
+        row = next((l.split() for l in text.splitlines() if l.split()[:1] == ["Method"]), [])
+        check(row[1:9] == methods, f"{name}: the table's method row {row}")
+        check("full band (hybrid)" in text and "above fmax" not in text,
+              f"{name}: the validity statement of a hybrid IR, no band above fmax")
+    else:
+        check("crossover" not in text and not any(l.split()[:1] == ["Method"] for l in text.splitlines()),
+              f"{name}: no crossover or method row without a hybrid IR")
 
     # pages as PNG, kept for people
     prefix = os.path.join(artifacts, f"report-{name}-page")
@@ -163,10 +183,20 @@ def check_case(name, tmp, artifacts, sim, meas, extra, expect_fmax):
     if expect_fmax:
         check(j["fmax_hz"] == expect_fmax, f"{name}: JSON fmax {j['fmax_hz']}")
     check(j["summary"]["compared"] == n_values, f"{name}: summary says {j['summary']['compared']} compared, CSV {n_values}")
+    if hybrid:
+        check(j["fmax_hz"] == 24000 and j["crossover_hz"] == hybrid[0],
+              f"{name}: JSON valid to {j['fmax_hz']} Hz, crossover {j.get('crossover_hz')}")
+        check([b["method"] for b in j["bands"][:8]] == hybrid[1] and j["bands"][8]["method"] == "both",
+              f"{name}: JSON methods {[b.get('method') for b in j['bands']]}")
+        check(all(r["above_fmax"] == "false" for r in rows), f"{name}: a band above fmax in the CSV")
 
     # the table on stdout without outputs
     rc, out, err = run(["compare", sim, meas] + extra)
     check(rc == 0 and "T30 diff (%)" in out and "8000" in out, f"{name}: text table: {out[:200]}")
+    if hybrid:
+        codes = {"wave": "W", "geometrical": "G", "both": "W+G"}
+        row = next((l.split() for l in out.splitlines() if l.split()[:1] == ["method"]), [])
+        check(row[1:] == [codes[m] for m in hybrid[1]] + ["W+G"], f"{name}: text table's method row {row}")
 
 
 def main():
@@ -204,6 +234,27 @@ def main():
         write_wav(meas2, [room_ir(44100, 0.8, 0.66, 5, floor_db=-62), room_ir(44100, 0.3, 0.2, 6)], 44100)
         check_case("stereo-44k-48k", tmp, artifacts, sim2, meas2,
                    ["--sim-channel", "1", "--channel", "0", "--fmax", "2000"], 2000.0)
+
+        # case 3: a hybrid simulation's results.json (version 2.3) beside
+        # the simulated IR: valid to the Nyquist frequency, the crossover
+        # drawn and the method of each band in the table
+        hybdir = os.path.join(tmp, "hybrid")
+        os.makedirs(hybdir)
+        sim3 = os.path.join(hybdir, "receiver-1.wav")
+        write_wav(sim3, [room_ir(48000, 1.25, 0.75, 7)], 48000)
+        methods = ["wave", "wave", "both"] + ["geometrical"] * 5
+        with open(os.path.join(hybdir, "results.json"), "w") as f:
+            json.dump({"format": "roomwave-results", "version": 2, "version_minor": 3,
+                       "settings": {"fmax_hz": 500.0}, "fs_out_hz": 48000.0,
+                       "hybrid": {"crossover_hz": 250.0, "transition_hz": [176.78, 323.22],
+                                  "fit_bands": 8,
+                                  "bands": [{"centre_hz": c, "method": m}
+                                            for c, m in zip([63, 125, 250, 500, 1000, 2000, 4000, 8000], methods)],
+                                  "geometrical": {"method": "image sources + stochastic rays",
+                                                  "receiver_radius_m": 0.2, "image_source_arrivals": 10,
+                                                  "rays_lost": 0}},
+                       "valid_up_to_hz": 24000.0}, f)
+        check_case("hybrid", tmp, artifacts, sim3, meas, [], None, (250, methods))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return finish()

@@ -93,16 +93,6 @@ make_run (RwSimConfig *cfg, RwSimResult *res)
             "air bands: %s", err.message);
 }
 
-static char *
-dir_path (const char *name)
-{
-  static char buf[4][1024];
-  static int k;
-  k = (k + 1) % 4;
-  snprintf (buf[k], sizeof buf[k], "%s/%s", rw_test_tmpdir (), name);
-  return buf[k];
-}
-
 /* A fresh copy of the good folder under `name`, its JSON changed by
  * `edit` (may be NULL). */
 static const char *
@@ -114,7 +104,7 @@ variant (const char *name, void (*edit) (json_object *root))
   static RwSimResult r;
   make_run (&c, &r);
   cfg = &c, res = &r;
-  const char *dir = dir_path (name);
+  const char *dir = rw_test_tmp_path (name);
   RwError err = { 0 };
   RW_CHECK (rw_sim_write_outputs (cfg, res, dir, &err), "write %s: %s", dir, err.message);
   if (edit != NULL)
@@ -334,11 +324,11 @@ main (void)
   RW_CHECK (rw_audio_write (wav, &a, &err), "write 44.1 kHz WAV: %s", err.message);
   refused (dir, "WAV of another rate", "receiver-1.wav", "44100 Hz");
 
-  refused (dir_path ("nowhere"), "no folder", "nowhere", "cannot open");
+  refused (rw_test_tmp_path ("nowhere"), "no folder", "nowhere", "cannot open");
   refused (wav, "a file, not a folder", "receiver-1.wav", "not a folder");
 
   /* Several sources: DIR/source-1, DIR/source-2. */
-  const char *multi = dir_path ("multi");
+  const char *multi = rw_test_tmp_path ("multi");
   mkdir (multi, 0755);
   for (int s = 1; s <= 2; s++)
     {
@@ -354,7 +344,7 @@ main (void)
   rw_results_list_free (folders, n);
   RW_CHECK (rw_results_list (variant ("one", NULL), &folders, &n, &err) && n == 1, "list one: %s", err.message);
   rw_results_list_free (folders, n);
-  RW_CHECK (!rw_results_list (dir_path ("nowhere"), &folders, &n, &err), "list of nothing succeeded");
+  RW_CHECK (!rw_results_list (rw_test_tmp_path ("nowhere"), &folders, &n, &err), "list of nothing succeeded");
   RW_NOTE ("list nothing → %s", err.message);
   return rw_test_finish ();
 }

@@ -180,8 +180,15 @@ rw_compare_view_load_measured (RwCompareView *self, const char *path, GError **e
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, err.message);
       return FALSE;
     }
+  /* what the results say about the simulated IR (rw-results.h): a hybrid
+   * one is valid to the Nyquist frequency, its bands' methods named */
+  RwIrValidity validity;
+  rw_results_validity (&self->out->results, &validity);
   gboolean ok = rw_compare_signals (self->out->ir[0], self->out->ir_frames, self->out->fs_out_hz,
-                                    meas.data, meas.frames, meas.rate_hz, self->out->fmax_hz, 0, &cmp, &err);
+                                    meas.data, meas.frames, meas.rate_hz, validity.valid_up_to_hz, 0,
+                                    &cmp, &err);
+  if (ok)
+    rw_ir_validity_apply (&validity, &cmp.sim);
   rw_audio_clear (&meas);
   if (!ok)
     {

@@ -34,15 +34,21 @@ rw_sim_output_new (RwResults *results)
   out->ir = res->ir;
   out->ir_frames = res->ir_frames;
 
+  /* what the folder says about its IRs' validity (rw-results.h): a hybrid
+   * IR is valid to the Nyquist frequency, each band with its method */
+  RwIrValidity validity;
+  rw_results_validity (&out->results, &validity);
   out->analysis = g_new0 (RwAnalysis, out->n_receivers);
   out->analysis_ok = g_new0 (gboolean, out->n_receivers);
   out->analysis_error = g_new0 (char *, out->n_receivers);
   for (guint r = 0; r < out->n_receivers; r++)
     {
       RwError err = { 0 };
-      out->analysis_ok[r] = rw_analyse (out->ir[r], out->ir_frames, out->fs_out_hz, out->fmax_hz,
-                                        &out->analysis[r], &err);
-      if (!out->analysis_ok[r])
+      out->analysis_ok[r] = rw_analyse (out->ir[r], out->ir_frames, out->fs_out_hz,
+                                        validity.valid_up_to_hz, &out->analysis[r], &err);
+      if (out->analysis_ok[r])
+        rw_ir_validity_apply (&validity, &out->analysis[r]);
+      else
         out->analysis_error[r] = g_strdup (err.message);
     }
   return out;

@@ -66,6 +66,17 @@ current_analysis (RwResultsView *self)
   return &self->out->analysis[self->receiver];
 }
 
+/* What the results say about their IRs' validity (rw-results.h): a
+ * wave-only run is valid to fmax; a hybrid one to the Nyquist frequency,
+ * the wave part below its crossover and the geometrical part above it. */
+static RwIrValidity
+validity_of (const RwResultsView *self)
+{
+  RwIrValidity v;
+  rw_results_validity (&self->out->results, &v);
+  return v;
+}
+
 /* ---- the plots (each is one rw-plot routine) ---------------------------- */
 
 static void
@@ -79,7 +90,8 @@ draw_ir (cairo_t *cr, RwRect area, void *user_data)
     .rate_hz = self->out->fs_out_hz,
     .scale = 1.0,
   };
-  g_autofree char *title = g_strdup_printf (_("Impulse response (valid to %.0f Hz)"), self->out->fmax_hz);
+  g_autofree char *title = g_strdup_printf (_("Impulse response (valid to %.0f Hz)"),
+                                            validity_of (self).valid_up_to_hz);
   rw_plot_ir_axes (cr, area, title, _("Pressure re 1/r at 1 m"), &sig, 1, 0, 0, &self->ir_axes);
   self->ir_axes_area = area;
 }
@@ -118,8 +130,10 @@ draw_freq (cairo_t *cr, RwRect area, void *user_data)
 {
   RwResultsView *self = user_data;
   RwPlotSpectrum sp = { self->series_label, &self->spectrum, 0 };
+  RwIrValidity v = validity_of (self);
   rw_plot_frequency_response_axes (cr, area, _("Frequency response"), &sp, 1, 0, 0,
-                                   self->out->fmax_hz, self->modes, self->n_modes, &self->freq_axes);
+                                   v.valid_up_to_hz, v.crossover_hz, self->modes, self->n_modes,
+                                   &self->freq_axes);
   self->freq_axes_area = area;
 }
 
@@ -204,7 +218,7 @@ readout_freq (RwRect area, double x, double y, RwPlotHover *hover, void *user_da
       g_autofree char *mf = rw_plot_view_format_frequency (mode->frequency_hz);
       g_string_append_printf (text, _(" · mode (%d,%d,%d) at %s"), mode->l, mode->m, mode->n, mf);
     }
-  if (f > self->out->fmax_hz)
+  if (f > validity_of (self).valid_up_to_hz)
     g_string_append (text, _(" · above fmax"));
   return g_string_free (text, FALSE);
 }
@@ -284,6 +298,8 @@ readout_bars (RwRect area, double x, double y, RwPlotHover *hover, void *user_da
                                            *unit && isfinite (v) ? " " : "", isfinite (v) ? unit : "");
   if (b->above_fmax)
     return g_strconcat (text, _(" · above fmax"), NULL);
+  if (b->method != RW_BAND_METHOD_UNKNOWN && isfinite (an->crossover_hz))
+    return g_strconcat (text, " · ", rw_band_method_label (b->method), NULL);
   return g_steal_pointer (&text);
 }
 
@@ -339,6 +355,13 @@ fill_table_block (RwResultsView *self, const RwAnalysis *a, const char *title, i
         {
           l = gtk_label_new (!band->analysed ? band->absent_reason : _("above fmax: not valid"));
           gtk_widget_add_css_class (l, "rw-above-fmax");
+          gtk_label_set_xalign (GTK_LABEL (l), 0);
+          gtk_grid_attach (self->params_grid, l, RW_PLOT_N_PARAMS + 1, row, 1, 1);
+        }
+      else if (isfinite (a->crossover_hz))
+        {
+          /* a hybrid IR: which method made the band */
+          l = gtk_label_new (rw_band_method_label (band->method));
           gtk_label_set_xalign (GTK_LABEL (l), 0);
           gtk_grid_attach (self->params_grid, l, RW_PLOT_N_PARAMS + 1, row, 1, 1);
         }
@@ -424,7 +447,8 @@ update_spectrum (RwResultsView *self)
   self->have_spectrum = FALSE;
   if (self->out == NULL)
     return;
-  double f_hi = MIN (self->out->fmax_hz * 2.0, self->out->fs_out_hz / 2);
+  /* a hybrid IR is full band: its whole spectrum */
+  double f_hi = MIN (validity_of (self).hybrid ? INFINITY : self->out->fmax_hz * 2.0, self->out->fs_out_hz / 2);
   self->have_spectrum = rw_frequency_response (self->out->ir[self->receiver], self->out->ir_frames,
                                                self->out->fs_out_hz, frac, 20.0, f_hi, 0,
                                                &self->spectrum, &err);
@@ -462,7 +486,7 @@ update_all (RwResultsView *self)
     {
       g_autofree char *summary =
         g_strdup_printf (_("Valid to %.0f Hz · grid %zu × %zu × %zu, h = %.1f mm, fs = %.0f Hz · %s (%s) · %.1f Mvox/s"),
-                         self->out->fmax_hz, self->out->nx, self->out->ny, self->out->nz,
+                         validity_of (self).valid_up_to_hz, self->out->nx, self->out->ny, self->out->nz,
                          self->out->spacing_m * 1e3, self->out->fs_grid_hz, self->out->backend,
                          self->out->device, self->out->mvox_per_s);
       g_autofree char *text = self->stale
