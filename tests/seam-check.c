@@ -85,6 +85,7 @@ typedef struct {
   double hall[3];
   double ga_alpha_offset;
   double wave_gain_db;
+  int ism_order;        /* --ism-order: the geometrical part's image-source order */
   double scattering;    /* --scattering: every surface and band (NAN: the library's) */
   const char *map;      /* --map: a materials map file instead of the room's own */
 } Opts;
@@ -193,7 +194,7 @@ usage (void)
 {
   fprintf (stderr, "usage: seam-check box|hall [--fmax F] [--fc C] [--receivers K] "
            "[--duration S] [--rays N] [--backend cpu|cuda] [--hall L,W,H] "
-           "[--ga-alpha-offset D] [--wave-gain-db G] [--map FILE] [--scattering S]\n");
+           "[--ga-alpha-offset D] [--wave-gain-db G] [--map FILE] [--scattering S] [--ism-order N]\n");
 }
 
 static bool
@@ -216,6 +217,7 @@ parse (int argc, char **argv, Opts *o)
   o->wave_gain_db = 0;
   o->map = NULL;
   o->scattering = NAN;
+  o->ism_order = RW_ISM_DEFAULT_ORDER;
   for (int i = 2; i < argc; i++)
     {
       const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -250,6 +252,8 @@ parse (int argc, char **argv, Opts *o)
         o->ga_alpha_offset = x;
       else if (strcmp (a, "--wave-gain-db") == 0 && num && fabs (x) < 40)
         o->wave_gain_db = x;
+      else if (strcmp (a, "--ism-order") == 0 && num && x >= 0 && x <= RW_ISM_MAX_ORDER)
+        o->ism_order = (int) x;
       else if (strcmp (a, "--scattering") == 0 && num && x >= 0 && x <= 1)
         o->scattering = x;
       else if (strcmp (a, "--map") == 0)
@@ -376,7 +380,15 @@ main (int argc, char **argv)
       printf ("surface %-16s %-22s α model", mesh->surface_names[s], names[s]);
       for (int b = 0; b < RW_N_OCTAVES; b++)
         printf (" %.3f", res.surface_models[s].fit.model_random[b]);
-      printf ("  (%d branches)\n", res.surface_models[s].Y.n_branches);
+      /* the model across the seam octave: the geometrical part uses its
+       * value at the centre, the wave part all of it */
+      double mean = 0;
+      for (int k = 0; k < 64; k++)
+        mean += rw_alpha_random (rw_admittance_eval (&res.surface_models[s].Y,
+                                                     o.fc * pow (2, (k + 0.5) / 64 - 0.5))) / 64;
+      printf ("  (%d branches); in the seam octave α %.3f at %g Hz, %.3f mean\n",
+              res.surface_models[s].Y.n_branches,
+              rw_alpha_random (rw_admittance_eval (&res.surface_models[s].Y, o.fc)), o.fc, mean);
     }
 
   /* the wave part */
@@ -417,6 +429,7 @@ main (int argc, char **argv)
       rw_ga_settings_init (&gs);
       gs.n_rays = o.rays;
       gs.seed = 1 + r;
+      gs.ism_order = o.ism_order;
       gs.duration_s = (double) res.ir_frames / FS;
       gs.speed_of_sound = res.c;
       gs.air_absorption = cfg.air_absorption;
@@ -443,7 +456,7 @@ main (int argc, char **argv)
       rw_ga_result_clear (&g);
     }
   RW_NOTE ("geometrical part: %zu rays, order %d, %.1f s for %zu receivers", o.rays,
-           RW_ISM_DEFAULT_ORDER, t_ga, K);
+           o.ism_order, t_ga, K);
 
   /* the seam: receiver-averaged band energy per window, and T30 */
   RwHybridSeam seam;
@@ -478,6 +491,10 @@ main (int argc, char **argv)
       RwHybridSeam one;
       if (!rw_hybrid_seam (wave[r], ga[r], n, FS, o.fc, &one, &err))
         continue;
+      printf ("receiver %2zu alone: window differences", r + 1);
+      for (size_t w = 0; w < one.n_windows; w++)
+        printf (" %+.2f", one.diff_db[w]);
+      printf (" dB, T30 %.3f s vs %.3f s\n", one.t30_a.value_s, one.t30_b.value_s);
       worst1 = fmax (worst1, one.max_abs_diff_db);
       if (isfinite (one.t30_rel_diff))
         {

@@ -153,7 +153,9 @@ if [ "$QUICK" = seam ]; then
   rc=$?
   [ $rc != 0 ] && SEAM_RC=1
   note "seam-check hall cuda: rc $rc $(grep -c FAIL "$OUT/seam-hall.txt") failed checks"
-  # the box at the issue's 1 kHz (the CI test runs it at 707 Hz on the CPU)
+  # the box at the issue's 1 kHz (the CI test runs it at 707 Hz on the CPU;
+  # on the CPU at 1 kHz its 50–100 ms window failed by −1.73 dB against
+  # the 1.5 dB limit: docs/GEOMETRICAL.md, "A systematic difference")
   timeout 300 "$B/tests/seam-check" box --backend cuda --fmax 1000 --fc 500 --duration 1.2 \
     > "$OUT/seam-box.txt" 2>&1
   rc=$?
@@ -164,7 +166,7 @@ if [ "$QUICK" = seam ]; then
   cat "$LOGS/gpu.txt" "$SUMMARY"
   for f in "$OUT/seam-hall.txt" "$OUT/seam-box.txt"; do
     echo "--- $(basename "$f")"
-    grep -E "FAIL|volume|geometrical part|^window|T30 in|^ +[0-9]+ Hz|largest|checks" "$f"
+    grep -E "^seam-check:|FAIL|volume|geometrical part|^window|T30 in|^ +[0-9]+ Hz|largest|checks" "$f"
   done
   rm -rf "$LOGS"
   exit $SEAM_RC
