@@ -483,6 +483,29 @@ main (int argc, char **argv)
                 seam.diff_db[w], WINDOW_LIMIT_DB);
     }
   RW_CHECK (seam.n_windows == 6, "%zu windows of 50 ms in the IRs, 6 wanted", seam.n_windows);
+  /* finer, for the record: 10 ms windows over the first 150 ms, the same
+   * band filter, receiver-averaged (where the two parts begin to differ) */
+  {
+    enum { FINE = 15 };
+    const size_t fw = (size_t) (0.01 * FS);
+    double ew[FINE] = { 0 }, eg[FINE] = { 0 };
+    double *y = malloc (n * sizeof *y);
+    for (size_t r = 0; y != NULL && r < K && FINE * fw <= n; r++)
+      for (int part = 0; part < 2; part++)
+        {
+          if (!rw_octave_filter (o.fc, FS, RW_FILTER_TIME_REVERSED, part ? ga[r] : wave[r], y, n,
+                                 &err))
+            break;
+          for (int w = 0; w < FINE; w++)
+            for (size_t i = (size_t) w * fw; i < (size_t) (w + 1) * fw; i++)
+              (part ? eg : ew)[w] += y[i] * y[i];
+        }
+    printf ("10 ms windows, wave − geometrical (dB):");
+    for (int w = 0; w < FINE; w++)
+      printf (" %+.2f", 10 * log10 (ew[w] / eg[w]));
+    printf ("\n");
+    free (y);
+  }
   /* per receiver, for the record: the spread the average removes */
   double t30w = 0, t30g = 0, worst1 = 0;
   size_t nt = 0;
