@@ -6,6 +6,14 @@
  *   seam-check box|hall [--fmax F] [--fc C] [--receivers K] [--duration S]
  *              [--rays N] [--backend cpu|cuda] [--hall L,W,H]
  *              [--ga-alpha-offset D] [--wave-gain-db G]
+ *              [--map FILE] [--scattering S] [--ism-order N]
+ *
+ * --map: a materials map file (rw-materials.h) instead of the room's own
+ * rows; --scattering: one coefficient for every surface and band instead
+ * of the library's; --ism-order: the geometrical part's image-source
+ * order (3). Besides the checked figures it prints each receiver's own
+ * window differences and T30s, 10 ms windows over the first 150 ms, and
+ * each surface's model α at fc and over the seam octave.
  *
  * `seam-check box` (fmax 707 Hz, fc 500 Hz, 12 receivers, 1 s) is the CI
  * test hybrid-seam-box (≈ 20 s in a release build, ≈ 55 s under ASan, on
@@ -194,7 +202,8 @@ usage (void)
 {
   fprintf (stderr, "usage: seam-check box|hall [--fmax F] [--fc C] [--receivers K] "
            "[--duration S] [--rays N] [--backend cpu|cuda] [--hall L,W,H] "
-           "[--ga-alpha-offset D] [--wave-gain-db G] [--map FILE] [--scattering S] [--ism-order N]\n");
+           "[--ga-alpha-offset D] [--wave-gain-db G] [--map FILE] [--scattering S] "
+           "[--ism-order N]\n");
 }
 
 static bool
@@ -316,7 +325,8 @@ main (int argc, char **argv)
       return 1;
     }
   const size_t ns = mesh->n_surfaces, K = o.n_receivers;
-  const char *map = o.map != NULL ? o.map : box ? write_map (box_materials, 6) : write_map (hall_materials, 6);
+  const char *map = o.map != NULL ? o.map
+                    : write_map (box ? box_materials : hall_materials, 6);
 
   /* source and receivers */
   double src[3], (*rcv)[3] = calloc (K, sizeof *rcv);
