@@ -236,11 +236,15 @@ rw_hybrid_method_name (RwHybridMethod method)
 
 /* ---- seam metrics ---------------------------------------------------- */
 
-/* T30 of x in the band: onset from the broadband signal (ISO 3382-1
- * A.3.4, as rw_analyse), then the band-filtered energy from there. */
+/* T30 of the mean band energy of n_ir IRs: the onset is the earliest of
+ * their broadband ISO 3382-1 onsets (A.3.4, as rw_analyse; all share the
+ * emission as time origin), the energy from there the mean of the squared
+ * band signals (ensemble average: the fine structure's fluctuations
+ * average out, the common decay stays), Schroeder with Lundeby
+ * compensation. One IR: its own onset and band energy. */
 static bool
-band_t30 (const double *x, const double *band, size_t n, double rate_hz, RwDecayFit *fit,
-          RwError *err)
+band_t30 (const double *const *x, double *const *band, size_t n_ir, size_t n, double rate_hz,
+          RwDecayFit *fit, RwError *err)
 {
   float *xf = malloc (n * sizeof *xf);
   double *e = malloc (n * sizeof *e), *edc = malloc (n * sizeof *edc);
@@ -250,12 +254,22 @@ band_t30 (const double *x, const double *band, size_t n, double rate_hz, RwDecay
       rw_fail (err, RW_ERROR_MEMORY, _("out of memory measuring the seam"));
       goto out;
     }
-  for (size_t i = 0; i < n; i++)
-    xf[i] = (float) x[i];
-  const size_t onset = rw_onset_index (xf, n);
+  size_t onset = n;
+  for (size_t k = 0; k < n_ir; k++)
+    {
+      for (size_t i = 0; i < n; i++)
+        xf[i] = (float) x[k][i];
+      const size_t o = rw_onset_index (xf, n);
+      onset = o < onset ? o : onset;
+    }
   const size_t m = n - onset;
   for (size_t i = 0; i < m; i++)
-    e[i] = band[onset + i] * band[onset + i];
+    {
+      double sum = 0;
+      for (size_t k = 0; k < n_ir; k++)
+        sum += band[k][onset + i] * band[k][onset + i];
+      e[i] = sum / (double) n_ir;
+    }
   size_t n_edc = rw_schroeder_decay (e, m, rate_hz, NULL, edc, err);
   if (n_edc == 0)
     goto out;
@@ -274,7 +288,21 @@ rw_hybrid_seam (const double *a, const double *b, size_t n, double rate_hz,
 {
   if (a == NULL || b == NULL || seam == NULL)
     return rw_fail (err, RW_ERROR_INTERNAL, "rw_hybrid_seam: NULL argument");
+  return rw_hybrid_seam_average (&a, &b, 1, n, rate_hz, crossover_hz, seam, err);
+}
+
+bool
+rw_hybrid_seam_average (const double *const *a, const double *const *b, size_t n_ir, size_t n,
+                        double rate_hz, double crossover_hz, RwHybridSeam *seam, RwError *err)
+{
+  if (a == NULL || b == NULL || seam == NULL)
+    return rw_fail (err, RW_ERROR_INTERNAL, "rw_hybrid_seam_average: NULL argument");
   memset (seam, 0, sizeof *seam);
+  if (n_ir == 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("seam: no impulse responses to compare"));
+  for (size_t k = 0; k < n_ir; k++)
+    if (a[k] == NULL || b[k] == NULL)
+      return rw_fail (err, RW_ERROR_INTERNAL, "rw_hybrid_seam_average: NULL IR");
   if (!(isfinite (rate_hz) && rate_hz > 0))
     return rw_fail (err, RW_ERROR_INPUT, _("seam: the sample rate %g Hz is not positive"),
                     rate_hz);
@@ -283,9 +311,10 @@ rw_hybrid_seam (const double *a, const double *b, size_t n, double rate_hz,
     return rw_fail (err, RW_ERROR_INPUT,
                     _("seam: %zu samples are shorter than one %g ms window"), n,
                     1000.0 * RW_HYBRID_SEAM_WINDOW_S);
-  for (size_t i = 0; i < n; i++)
-    if (!isfinite (a[i]) || !isfinite (b[i]))
-      return rw_fail (err, RW_ERROR_INPUT, _("seam: sample %zu is not finite"), i);
+  for (size_t k = 0; k < n_ir; k++)
+    for (size_t i = 0; i < n; i++)
+      if (!isfinite (a[k][i]) || !isfinite (b[k][i]))
+        return rw_fail (err, RW_ERROR_INPUT, _("seam: sample %zu is not finite"), i);
   RwOctaveFilter filt;
   if (!(isfinite (crossover_hz) && crossover_hz > 0)
       || !rw_octave_filter_design (crossover_hz, rate_hz, &filt, err))
@@ -295,16 +324,26 @@ rw_hybrid_seam (const double *a, const double *b, size_t n, double rate_hz,
   seam->centre_hz = filt.centre_hz;
   seam->lower_hz = filt.lower_hz;
   seam->upper_hz = filt.upper_hz;
+  seam->n_averaged = n_ir;
 
-  double *ya = malloc (n * sizeof *ya), *yb = malloc (n * sizeof *yb);
-  if (ya == NULL || yb == NULL)
+  double **ya = calloc (n_ir, sizeof *ya), **yb = calloc (n_ir, sizeof *yb);
+  bool ok = ya != NULL && yb != NULL;
+  for (size_t k = 0; ok && k < n_ir; k++)
     {
-      free (ya);
-      free (yb);
-      return rw_fail (err, RW_ERROR_MEMORY, _("out of memory measuring the seam"));
+      ya[k] = malloc (n * sizeof **ya);
+      yb[k] = malloc (n * sizeof **yb);
+      ok = ya[k] != NULL && yb[k] != NULL;
     }
-  rw_octave_filter_apply (&filt, RW_FILTER_TIME_REVERSED, a, ya, n);
-  rw_octave_filter_apply (&filt, RW_FILTER_TIME_REVERSED, b, yb, n);
+  if (!ok)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("out of memory measuring the seam"));
+      goto out;
+    }
+  for (size_t k = 0; k < n_ir; k++)
+    {
+      rw_octave_filter_apply (&filt, RW_FILTER_TIME_REVERSED, a[k], ya[k], n);
+      rw_octave_filter_apply (&filt, RW_FILTER_TIME_REVERSED, b[k], yb[k], n);
+    }
 
   size_t nw = (size_t) llround (RW_HYBRID_SEAM_SPAN_S / RW_HYBRID_SEAM_WINDOW_S);
   if (nw > n / win)
@@ -313,12 +352,16 @@ rw_hybrid_seam (const double *a, const double *b, size_t n, double rate_hz,
   seam->max_abs_diff_db = 0;
   for (size_t w = 0; w < nw; w++)
     {
+      /* the mean over the IRs of each one's window energy, in linear units */
       double ea = 0, eb = 0;
-      for (size_t i = w * win; i < (w + 1) * win; i++)
-        {
-          ea += ya[i] * ya[i];
-          eb += yb[i] * yb[i];
-        }
+      for (size_t k = 0; k < n_ir; k++)
+        for (size_t i = w * win; i < (w + 1) * win; i++)
+          {
+            ea += ya[k][i] * ya[k][i];
+            eb += yb[k][i] * yb[k][i];
+          }
+      ea /= (double) n_ir;
+      eb /= (double) n_ir;
       seam->level_a_db[w] = 10.0 * log10 (ea);
       seam->level_b_db[w] = 10.0 * log10 (eb);
       seam->diff_db[w] = ea > 0 && eb > 0 ? seam->level_a_db[w] - seam->level_b_db[w] : NAN;
@@ -326,10 +369,18 @@ rw_hybrid_seam (const double *a, const double *b, size_t n, double rate_hz,
         seam->max_abs_diff_db = fmax (seam->max_abs_diff_db, fabs (seam->diff_db[w]));
     }
 
-  bool ok = band_t30 (a, ya, n, rate_hz, &seam->t30_a, err)
-            && band_t30 (b, yb, n, rate_hz, &seam->t30_b, err);
+  ok = band_t30 (a, ya, n_ir, n, rate_hz, &seam->t30_a, err)
+       && band_t30 (b, yb, n_ir, n, rate_hz, &seam->t30_b, err);
   seam->t30_rel_diff = ok && isfinite (seam->t30_a.value_s) && isfinite (seam->t30_b.value_s)
                        ? seam->t30_b.value_s / seam->t30_a.value_s - 1.0 : NAN;
+out:
+  for (size_t k = 0; k < n_ir; k++)
+    {
+      if (ya != NULL)
+        free (ya[k]);
+      if (yb != NULL)
+        free (yb[k]);
+    }
   free (ya);
   free (yb);
   return ok;

@@ -144,6 +144,7 @@ typedef struct {
   RwDecayFit t30_a, t30_b;   /* T30 (−5 … −35 dB) of each in the band, Schroeder with
                                 Lundeby compensation from each one's broadband onset */
   double t30_rel_diff;       /* t30_b / t30_a − 1; NAN when either is absent */
+  size_t n_averaged;         /* IRs per side: 1 for rw_hybrid_seam */
 } RwHybridSeam;
 
 /* Fills *seam for a and b (n samples each at rate_hz). Fails
@@ -152,3 +153,18 @@ typedef struct {
  * Nyquist frequency. */
 bool rw_hybrid_seam (const double *a, const double *b, size_t n, double rate_hz,
                      double crossover_hz, RwHybridSeam *seam, RwError *err);
+
+/* The same over n_ir ≥ 1 pairs (receivers, or source/receiver pairs) of
+ * one room, to reduce the fine structure's fluctuation: a window's level
+ * of each side is 10 lg of the mean over its IRs of their band energies
+ * in that window (linear units, as a spatial average of levels is taken);
+ * T30 of each side is that of the mean band energy (an ensemble-averaged
+ * Schroeder curve, from the earliest onset among that side's IRs). With
+ * n_ir = 1 it is rw_hybrid_seam. Two uncorrelated fine structures then
+ * differ per window by an RMS of about 10 lg e · √(2 / (n_ir B T))
+ * (docs/GEOMETRICAL.md, "Seam metrics"), if the n_ir positions are
+ * uncorrelated (half a wavelength apart or more). a[k], b[k]: n samples
+ * each. Fails as rw_hybrid_seam, and on n_ir = 0. */
+bool rw_hybrid_seam_average (const double *const *a, const double *const *b, size_t n_ir,
+                             size_t n, double rate_hz, double crossover_hz, RwHybridSeam *seam,
+                             RwError *err);

@@ -173,6 +173,71 @@ main (void)
            n_t30, t30_mean, 100 * t30_sd / t30_mean, 100 * t30_pair_worst);
   RW_CHECK (n_t30 == 24, "every realisation has a T30 (%d)", n_t30);
   RW_CHECK_CLOSE (t30_mean, 1.0, 0.02, "mean T30 against the envelope's 1.0 s");
+
+  /* Averaged over K = 4 pairs (rw_hybrid_seam_average, as seam-check
+   * does over receivers): each window's level is 10 lg of the mean of
+   * the K single-IR energies (checked against rw_hybrid_seam on each),
+   * and with independent fine structure the RMS difference falls by √K
+   * (the window energy's χ² degrees of freedom grow K-fold). */
+  enum { K = 4 };
+  double *as[K], *bs[K];
+  for (int k = 0; k < K; k++)
+    {
+      as[k] = malloc (N * sizeof (double));
+      bs[k] = malloc (N * sizeof (double));
+    }
+  double sq_k = 0, worst_k = 0, t30k_sum = 0, id_err = 0;
+  int count_k = 0, n_t30k = 0;
+  for (uint64_t seed = 1; seed <= 12; seed++)
+    {
+      double lin_a[RW_HYBRID_SEAM_MAX_WINDOWS] = { 0 }, lin_b[RW_HYBRID_SEAM_MAX_WINDOWS] = { 0 };
+      for (int k = 0; k < K; k++)
+        {
+          decaying_noise (as[k], 5000 + 16 * seed + 2 * (uint64_t) k);
+          decaying_noise (bs[k], 5001 + 16 * seed + 2 * (uint64_t) k);
+          ok = rw_hybrid_seam (as[k], bs[k], N, FS, FC, &s, &err);
+          for (size_t w = 0; ok && w < s.n_windows; w++)
+            {
+              lin_a[w] += pow (10, s.level_a_db[w] / 10) / K;
+              lin_b[w] += pow (10, s.level_b_db[w] / 10) / K;
+            }
+        }
+      ok = rw_hybrid_seam_average ((const double *const *) as, (const double *const *) bs, K, N,
+                                   FS, FC, &s, &err);
+      RW_CHECK (ok, "seam, averaged: %s", err.message);
+      RW_CHECK (!ok || s.n_averaged == K, "n_averaged %zu", s.n_averaged);
+      for (size_t w = 0; ok && w < s.n_windows; w++, count_k++)
+        {
+          sq_k += s.diff_db[w] * s.diff_db[w];
+          id_err = fmax (id_err, fabs (s.level_a_db[w] - 10 * log10 (lin_a[w])));
+          id_err = fmax (id_err, fabs (s.level_b_db[w] - 10 * log10 (lin_b[w])));
+        }
+      worst_k = fmax (worst_k, ok ? s.max_abs_diff_db : 0);
+      if (ok && isfinite (s.t30_rel_diff))
+        {
+          t30k_sum += s.t30_a.value_s + s.t30_b.value_s;
+          n_t30k += 2;
+        }
+    }
+  const double rms_k = sqrt (sq_k / count_k);
+  RW_NOTE ("averaged over %d pairs: RMS window difference %.2f dB (predicted %.2f dB), worst "
+           "%.2f dB over %d windows; levels against the mean of single energies within %.1e dB; "
+           "mean T30 %.4f s", K, rms_k, predicted / sqrt (K), worst_k, count_k, id_err,
+           t30k_sum / n_t30k);
+  RW_CHECK (id_err < 1e-9, "averaged level off the mean of single energies by %.2e dB", id_err);
+  RW_CHECK (fabs (rms_k / (predicted / sqrt (K)) - 1.0) < 0.35, "RMS %.2f dB vs predicted %.2f dB",
+            rms_k, predicted / sqrt (K));
+  RW_CHECK (n_t30k == 24, "every averaged decay has a T30 (%d)", n_t30k);
+  RW_CHECK_CLOSE (t30k_sum / n_t30k, 1.0, 0.02, "mean T30 of the averaged decays");
+  /* no IRs: refused */
+  ok = rw_hybrid_seam_average ((const double *const *) as, (const double *const *) bs, 0, N, FS, FC,
+                               &s, &err);
+  RW_CHECK (!ok && err.code == RW_ERROR_INPUT, "0 IRs refused");
+  for (int k = 0; k < K; k++)
+    {
+      free (as[k]);
+      free (bs[k]);
+    }
   free (a);
   free (b);
   return rw_test_finish ();

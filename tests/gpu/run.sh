@@ -19,6 +19,9 @@
 #   tests/gpu/run.sh bands            (build, the GPU tests, the decay per
 #                                      band on CUDA, and the hall's surface
 #                                      models)
+#   tests/gpu/run.sh seam             (build, the seam proof of issue #12:
+#                                      seam-check in the hall and the box on
+#                                      CUDA at fmax 1 kHz, fc 500 Hz)
 #
 # The GPU machine has no Assimp, libsndfile, libsamplerate, json-c,
 # cairo or Embree: when .carry/sysroot exists (Debian packages unpacked with dpkg -x,
@@ -135,6 +138,42 @@ if [ "$QUICK" = rays ]; then
   OMP_NUM_THREADS=2 "$B/tests/bench-rays" 2>&1 | sed 's/^/OMP_NUM_THREADS=2: /' | tee -a "$OUT/bench-rays.txt"
   rm -rf "$LOGS"
   exit 0
+fi
+
+# ------------------------------------------- seam: the seam proof (#12)
+# tests/seam-check (docs/GEOMETRICAL.md, "The seam in real rooms"): the
+# wave-only and the geometrical-only IR at the same snapped points, in the
+# octave around fc, and the hybrid's T30 per band. The hall-like room
+# 24 × 16 × 10 m (≈ 2670 m³, ≈ 31 M cells at 1 kHz) and the 6 × 4 × 3 m box,
+# wave part on CUDA (fp32, production kernels), geometrical part on the
+# machine's cores; 12 receivers each. RW_SEAM_FMAX / RW_SEAM_FC /
+# RW_SEAM_RECEIVERS change the hall's run. Output: $OUT/seam-hall.txt,
+# $OUT/seam-box.txt; exit status 1 when a check failed.
+if [ "$QUICK" = seam ]; then
+  export ROOMWAVE_DATA_DIR=$ROOT/data
+  SEAM_RC=0
+  timeout 560 "$B/tests/seam-check" hall --backend cuda --fmax "${RW_SEAM_FMAX:-1000}" \
+    --fc "${RW_SEAM_FC:-500}" --receivers "${RW_SEAM_RECEIVERS:-12}" > "$OUT/seam-hall.txt" 2>&1
+  rc=$?
+  [ $rc != 0 ] && SEAM_RC=1
+  note "seam-check hall cuda: rc $rc $(grep -c FAIL "$OUT/seam-hall.txt") failed checks"
+  # the box at the issue's 1 kHz (the CI test runs it at 707 Hz on the CPU;
+  # on the CPU at 1 kHz its 50–100 ms window failed by −1.73 dB against
+  # the 1.5 dB limit: docs/GEOMETRICAL.md, "A systematic difference")
+  timeout 300 "$B/tests/seam-check" box --backend cuda --fmax 1000 --fc 500 --duration 1.2 \
+    > "$OUT/seam-box.txt" 2>&1
+  rc=$?
+  [ $rc != 0 ] && SEAM_RC=1
+  note "seam-check box cuda 1 kHz: rc $rc $(grep -c FAIL "$OUT/seam-box.txt") failed checks"
+  echo
+  echo "================ GPU summary ================"
+  cat "$LOGS/gpu.txt" "$SUMMARY"
+  for f in "$OUT/seam-hall.txt" "$OUT/seam-box.txt"; do
+    echo "--- $(basename "$f")"
+    grep -E "^seam-check:|FAIL|volume|geometrical part|^window|T30 in|^ +[0-9]+ Hz|largest|checks" "$f"
+  done
+  rm -rf "$LOGS"
+  exit $SEAM_RC
 fi
 
 # ------------------------------------------- variants LIST: a short call
