@@ -360,7 +360,7 @@ main (int argc, char **argv)
   res.surface_R = calloc (ns, sizeof (double));
   res.surface_models = calloc (ns, sizeof (RwSurfaceModel));
   char **names = NULL;
-  if (!rw_materials_assign_models (lib, mesh, map, NAN, 8000.0, res.surface_R,
+  if (!rw_materials_assign_models (lib, mesh, map, NAN, 8000.0, RW_N_OCTAVES, res.surface_R,
                                    res.surface_models, &names, &err))
     {
       fprintf (stderr, "seam-check: materials: %s\n", err.message);
@@ -386,7 +386,7 @@ main (int argc, char **argv)
         }
       for (int b = 0; b < RW_N_OCTAVES; b++)
         sc[s * RW_N_OCTAVES + b] = isfinite (o.scattering) ? o.scattering
-                                   : mat ? mat->scattering[b] : RW_MATERIAL_DEFAULT_SCATTERING;
+                                   : res.surface_models[s].scattering[b];
       printf ("surface %-16s %-22s α model", mesh->surface_names[s], names[s]);
       for (int b = 0; b < RW_N_OCTAVES; b++)
         printf (" %.3f", res.surface_models[s].fit.model_random[b]);
