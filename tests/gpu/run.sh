@@ -176,11 +176,7 @@ if [ "$QUICK" = seam ]; then
   exit $SEAM_RC
 fi
 
-# ------------------------------------------- variants LIST: a short call
-# for new production variants: correctness of each, the sanitizers on the
-# first, and the hall table of the production kernel beside them. Every
-# command under a time limit: a kernel that hangs costs seconds, not the
-# session's device time.
+# ------------------------------------------- fullband: issue #12's proof
 if [ "$QUICK" = fullband ]; then
   # Issue #12's full-band proof at the demo's own settings: the demo room
   # (.ci/demo's source and receivers) on CUDA at fmax 1 and 2 kHz
@@ -215,6 +211,11 @@ if [ "$QUICK" = fullband ]; then
   exit 0
 fi
 
+# ------------------------------------------- variants LIST: a short call
+# for new production variants: correctness of each, the sanitizers on the
+# first, and the hall table of the production kernel beside them. Every
+# command under a time limit: a kernel that hangs costs seconds, not the
+# session's device time.
 if [ "$QUICK" = variants ]; then
   LIST=${2:?variants: which, e.g. 11,12}
   for v in ${LIST//,/ }; do
