@@ -301,12 +301,27 @@ read_slice (RwSimJob *self, RwSolver *solver, double time_s)
   return s;
 }
 
+/* Posts progress to the main loop at most UI_UPDATES_PER_S times a
+ * second (and always the last report); false when this one was skipped. */
+static gboolean
+post_progress (RwSimJob *self, const RwProgress *progress)
+{
+  gint64 now = g_get_monotonic_time ();
+  if (now - self->last_update_us < (gint64) (1e6 / UI_UPDATES_PER_S) && progress->step < progress->n_steps)
+    return FALSE;
+  self->last_update_us = now;
+  Msg *m = g_new0 (Msg, 1);
+  m->kind = MSG_PROGRESS;
+  m->progress = *progress;
+  post (self, m);
+  return TRUE;
+}
+
 /* Called by rw_solver_run in the worker after each chunk. */
 static bool
 on_solver_progress (const RwProgress *progress, void *user_data)
 {
   RwSimJob *self = user_data;
-  gint64 now = g_get_monotonic_time ();
 
   /* The geometrical part (the full-band IR): no solver, no field to show */
   if (progress->part == RW_PROGRESS_GEOMETRICAL)
@@ -316,13 +331,7 @@ on_solver_progress (const RwProgress *progress, void *user_data)
           post_stage (self, _("Geometrical part: image sources and rays on all CPU cores…"));
           self->geometrical_posted = TRUE;
         }
-      if (now - self->last_update_us < (gint64) (1e6 / UI_UPDATES_PER_S) && progress->step < progress->n_steps)
-        return !atomic_load (&self->cancel);
-      self->last_update_us = now;
-      Msg *m = g_new0 (Msg, 1);
-      m->kind = MSG_PROGRESS;
-      m->progress = *progress;
-      post (self, m);
+      post_progress (self, progress);
       return !atomic_load (&self->cancel);
     }
 
@@ -336,21 +345,14 @@ on_solver_progress (const RwProgress *progress, void *user_data)
       post_stage (self, stage);
       self->solving_posted = TRUE;
     }
-
-  if (now - self->last_update_us < (gint64) (1e6 / UI_UPDATES_PER_S) && progress->step < progress->n_steps)
+  if (!post_progress (self, progress))
     return !atomic_load (&self->cancel);
-  self->last_update_us = now;
-
-  Msg *m = g_new0 (Msg, 1);
-  m->kind = MSG_PROGRESS;
-  m->progress = *progress;
-  post (self, m);
 
   RwSlice *slice = read_slice (self, progress->solver,
                                (double) progress->step / rw_grid_rate (rw_speed_of_sound (self->settings.temperature_c), g->h));
   if (slice != NULL)
     {
-      m = g_new0 (Msg, 1);
+      Msg *m = g_new0 (Msg, 1);
       m->kind = MSG_SLICE;
       m->slice = slice;
       post (self, m);
