@@ -410,7 +410,7 @@ rw_results_view_table_csv (RwResultsView *self)
       const char *unit = rw_plot_param_unit (p);
       g_string_append_printf (s, ",%s%s%s", rw_plot_param_name (p), unit[0] ? "_" : "", unit);
     }
-  g_string_append (s, ",above_fmax\n");
+  g_string_append (s, ",above_fmax,method\n");
   for (int b = 0; b < RW_ANALYSIS_N_BANDS; b++)
     {
       const RwBandResult *band = &a->bands[b];
@@ -428,7 +428,10 @@ rw_results_view_table_csv (RwResultsView *self)
           else
             g_string_append (s, ",");
         }
-      g_string_append_printf (s, ",%s\n", band->above_fmax ? "yes" : "no");
+      /* the method's identifier (rw_band_method_name: "wave",
+       * "geometrical", "both", …), as `analyse --json` gives it */
+      g_string_append_printf (s, ",%s,%s\n", band->above_fmax ? "yes" : "no",
+                              rw_band_method_name (band->method));
     }
   return g_string_free (s, FALSE);
 }

@@ -1011,8 +1011,11 @@ poll_run_small (void)
                 /* a hybrid IR (issue #12) is valid to the Nyquist
                  * frequency: no band flagged; each band's method and the
                  * crossover as the run recorded them */
-                RW_CHECK (csv != NULL && strstr (csv, "8000") && !strstr (csv, ",yes\n"),
+                RW_CHECK (csv != NULL && strstr (csv, "8000") && !strstr (csv, ",yes,"),
                           "no band of a hybrid IR is flagged above fmax in the CSV");
+                RW_CHECK (csv != NULL && strstr (csv, ",method\n") && strstr (csv, ",no,geometrical\n")
+                          && strstr (csv, ",no,wave\n"),
+                          "the CSV names each band's method");
                 RW_CHECK (out->analysis[0].crossover_hz == res->crossover_hz,
                           "the analysis carries the crossover %g Hz", res->crossover_hz);
                 for (int b = 0; b < RW_N_OCTAVES; b++)
@@ -1022,7 +1025,7 @@ poll_run_small (void)
                             rw_band_method_name (out->analysis[0].bands[b].method));
               }
             else
-              RW_CHECK (csv != NULL && strstr (csv, "8000") && strstr (csv, ",yes\n"),
+              RW_CHECK (csv != NULL && strstr (csv, "8000") && strstr (csv, ",yes,"),
                         "bands above fmax are flagged in the CSV");
             /* Two receivers: their spatial average beside the selected
              * one, each value the mean over the receivers that have it. */
