@@ -23,6 +23,8 @@
  *   0.31303528549933 (coth 1 = 1.31303528549933), A(10⁻⁴) to 10⁻¹⁹ of
  *   its series κ/3 − κ³/45 (the closed form loses 8 digits there), and
  *   rw_ambi_vmf_kappa inverts it to 10⁻⁹ for r = 0.01 … 0.999.
+ * - Bad input: order 4, an infinite pitch, 100 Hz, an empty histogram,
+ *   and an energy vector of order 0 are refused with RW_ERROR_INPUT.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +171,29 @@ main (void)
                     "A(κ(r))");
   RW_CHECK (rw_ambi_vmf_kappa (0.0) == 0.0 && isinf (rw_ambi_vmf_kappa (1.0)),
             "κ(0) = 0, κ(1) = ∞");
+
+  /* bad input: each refused with RW_ERROR_INPUT, the message naming it */
+  {
+    make_hist (&h, d, 1.0);
+    RwError e1 = { 0 }, e2 = { 0 }, e3 = { 0 }, e4 = { 0 };
+    RW_CHECK (!rw_ambi_encode_late (&h, 4, 0, 0, FS, NS, 1e4, SEED, NULL, x, NULL, &e1)
+              && e1.code == RW_ERROR_INPUT && strstr (e1.message, "order"), "order 4: %s",
+              e1.message);
+    RW_CHECK (!rw_ambi_encode_late (&h, 3, 0, INFINITY, FS, NS, 1e4, SEED, NULL, x, NULL, &e2)
+              && e2.code == RW_ERROR_INPUT && strstr (e2.message, "orientation"),
+              "infinite pitch: %s", e2.message);
+    RW_CHECK (!rw_ambi_encode_late (&h, 3, 0, 0, 100.0, NS, 1e4, SEED, NULL, x, NULL, &e3)
+              && e3.code == RW_ERROR_INPUT && strstr (e3.message, "sample rate"),
+              "100 Hz: %s", e3.message);
+    rw_rays_result_clear (&h);
+    RwRayResult empty = { 0 };
+    RW_CHECK (!rw_ambi_encode_late (&empty, 3, 0, 0, FS, NS, 1e4, SEED, NULL, x, NULL, &e4)
+              && e4.code == RW_ERROR_INPUT && strstr (e4.message, "histogram"),
+              "no histogram: %s", e4.message);
+    RwError e5 = { 0 };
+    RW_CHECK (!rw_ambi_energy_vector (x, 0, NS, 0, 10, r_e, &e5) && e5.code == RW_ERROR_INPUT,
+              "energy vector of order 0: %s", e5.message);
+  }
 
   free (x);
   free (omni);
