@@ -627,10 +627,22 @@ poisson (Rng *r, double lambda)
   return k;
 }
 
-bool
-rw_rays_synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, double max_density,
-                    uint64_t seed, double *bands, double *ir, double dropped[RW_N_OCTAVES],
-                    RwError *err)
+/* One pulse of the train: its sample, histogram bin and sign. */
+typedef struct {
+  size_t sample, bin;
+  double sign;
+} Pulse;
+
+/* The synthesis of rw_rays_synthesise (n_ch 1, fn NULL: every pulse of
+ * gain 1, bands and out = ir as there) and rw_rays_synthesise_channels
+ * (fn gives each pulse n_ch gains per band; bands NULL; out n_ch × n,
+ * Σ_b band_scale[b] × band b). One code path, so that a channel whose
+ * gains are all exactly 1 is rw_rays_synthesise's ir bit for bit. */
+static bool
+synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, double max_density,
+            uint64_t seed, int n_ch, RwRayPulseFn fn, void *data,
+            const double band_scale[RW_N_OCTAVES], double *bands, double *out,
+            double dropped[RW_N_OCTAVES], RwError *err)
 {
   if (hist == NULL || hist->energy == NULL || hist->n_bins == 0 || !(hist->volume_m3 > 0.0)
       || !(hist->speed_of_sound > 0.0) || !(hist->bin_s > 0.0))
@@ -638,37 +650,38 @@ rw_rays_synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, dou
   if (!(fs_hz >= 1000.0) || !isfinite (fs_hz))
     return rw_fail (err, RW_ERROR_INPUT,
                     _("ray tracing: the sample rate must be at least 1 kHz (got %g Hz)"), fs_hz);
-  if (n_samples == 0 || (bands == NULL && ir == NULL))
+  if (n_samples == 0 || (bands == NULL && out == NULL))
     return rw_fail (err, RW_ERROR_INPUT, _("ray tracing: no samples to synthesise into"));
   if (!(max_density > 0.0) || !isfinite (max_density))
     return rw_fail (err, RW_ERROR_INPUT,
                     _("ray tracing: the pulse density must be a positive number (got %g /s)"),
                     max_density);
-  const size_t n = n_samples;
+  const size_t n = n_samples, nch = (size_t) n_ch;
   const size_t pad = (size_t) fmin ((double) n, ceil (fs_hz));
   size_t N = 1;
   while (N < n + pad)
     N *= 2;
-  if (N > (size_t) INT_MAX)
+  if (N > (size_t) INT_MAX || nch > SIZE_MAX / n)
     return rw_fail (err, RW_ERROR_MEMORY, _("ray tracing: out of memory for %zu samples"), n);
   const size_t nb = N / 2 + 1;
   double *pulses = calloc (n, sizeof *pulses);
   size_t *bin_of = malloc (n * sizeof *bin_of);
   double *x = fftw_malloc (N * sizeof *x);
   fftw_complex *X = fftw_malloc (nb * sizeof *X);
-  double *acc = ir ? calloc (n, sizeof *acc) : NULL;
+  double *acc = out ? calloc (nch * n, sizeof *acc) : NULL;
+  double *unit = calloc (hist->n_bins, sizeof *unit);
+  Pulse *list = NULL;
+  double *gains = NULL, (*u)[2] = NULL;
+  size_t n_list = 0, cap = 0;
   fftw_plan fwd = NULL, inv = NULL;
   bool ok = false;
   RwAirBands air;
   if (!rw_air_bands (RW_DEFAULT_TEMPERATURE_C, RW_AIR_DEFAULT_HUMIDITY_PCT, RW_AIR_PRESSURE_KPA,
                      fs_hz, &air, err))
     goto out;
-  if (pulses == NULL || bin_of == NULL || x == NULL || X == NULL
-      || (ir && acc == NULL))
-    {
-      rw_fail (err, RW_ERROR_MEMORY, _("ray tracing: out of memory for %zu samples"), n);
-      goto out;
-    }
+  if (pulses == NULL || bin_of == NULL || x == NULL || X == NULL || unit == NULL
+      || (out && acc == NULL))
+    goto oom;
   if (!rw_fftw_plan_pair ((int) N, x, X, X, x, &fwd, &inv))
     {
       rw_fail (err, RW_ERROR_MEMORY, _("ray tracing: no FFT plan for %zu samples"), N);
@@ -695,17 +708,38 @@ rw_rays_synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, dou
           const double t = ta + dt * rng_uniform (&r);
           const double sign = rng_uniform (&r) < 0.5 ? -1.0 : 1.0;
           const size_t i = (size_t) floor (t * fs_hz);
-          if (i < n)
-            pulses[i] += sign;
+          if (i >= n)
+            continue;
+          pulses[i] += sign;
+          if (fn == NULL)
+            continue;
+          if (n_list == cap)
+            {
+              cap = cap ? 2 * cap : 1024;
+              Pulse *grown = realloc (list, cap * sizeof *list);
+              if (grown == NULL)
+                goto oom;
+              list = grown;
+            }
+          list[n_list++] = (Pulse) { i, j, sign };
+        }
+    }
+  if (fn != NULL)
+    {
+      /* The pulses' own random numbers, for the caller's draws: a
+       * stream of their own, so that the train is rw_rays_synthesise's. */
+      gains = malloc ((n_list ? n_list : 1) * nch * sizeof *gains);
+      u = malloc ((n_list ? n_list : 1) * sizeof *u);
+      if (gains == NULL || u == NULL)
+        goto oom;
+      for (size_t q = 0; q < n_list; q++)
+        {
+          Rng r = rng_for (seed ^ 0x5bd1e9955bd1e995ULL, q);
+          u[q][0] = rng_uniform (&r);
+          u[q][1] = rng_uniform (&r);
         }
     }
   /* Energy of the unit train per bin. */
-  double *unit = calloc (hist->n_bins, sizeof *unit);
-  if (unit == NULL)
-    {
-      rw_fail (err, RW_ERROR_MEMORY, _("ray tracing: out of memory for %zu samples"), n);
-      goto out;
-    }
   for (size_t i = 0; i < n; i++)
     if (bin_of[i] < hist->n_bins)
       unit[bin_of[i]] += pulses[i] * pulses[i];
@@ -722,40 +756,61 @@ rw_rays_synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, dou
         }
       if (dropped)
         dropped[b] = total > 0.0 ? lost / total : 0.0;
-      for (size_t i = 0; i < N; i++)
+      for (size_t q = 0; fn != NULL && q < n_list; q++)
+        fn (list[q].bin, b, u[q], gains + q * nch, data);
+      const double bs = band_scale ? band_scale[b] : 1.0;
+      for (size_t ch = 0; ch < nch; ch++)
         {
-          const size_t j = i < n ? bin_of[i] : SIZE_MAX;
-          x[i] = j < hist->n_bins && unit[j] > 0.0 ? pulses[i] * sqrt (E[j] / unit[j]) : 0.0;
-        }
-      fftw_execute (fwd);
-      /* Band b's weight; the 8 kHz band takes everything above its
-       * lower edge. The filter's energy gain g = Σ|W|²/N over the whole
-       * (two-sided) spectrum: a white train keeps g of its energy. */
-      double g = 0.0;
-      for (size_t k = 0; k < nb; k++)
-        {
-          const double f = (double) k * fs_hz / (double) N;
-          const double w = rw_air_band_weight (&air, (size_t) b, RW_N_OCTAVES, f);
-          g += (k == 0 || 2 * k == N ? 1.0 : 2.0) * w * w;
-          X[k] *= w / (double) N;   /* fftw_complex is C99's complex here */
-        }
-      g /= (double) N;
-      fftw_execute (inv);
-      const double scale = g > 0.0 ? 1.0 / sqrt (g) : 0.0;
-      for (size_t i = 0; i < n; i++)
-        {
-          const double y = x[i] * scale;
-          if (bands)
-            bands[(size_t) b * n + i] = y;
-          if (acc)
-            acc[i] += y;
+          /* The channel's train: the pulses' signs times their gains,
+           * summed in the order drawn (so gains of exactly 1 give
+           * pulses[] itself). */
+          const double *train = pulses;
+          if (fn != NULL)
+            {
+              memset (x, 0, n * sizeof *x);
+              for (size_t q = 0; q < n_list; q++)
+                x[list[q].sample] += list[q].sign * gains[q * nch + ch];
+              train = x;
+            }
+          for (size_t i = 0; i < N; i++)
+            {
+              const size_t j = i < n ? bin_of[i] : SIZE_MAX;
+              x[i] = j < hist->n_bins && unit[j] > 0.0 ? train[i] * sqrt (E[j] / unit[j]) : 0.0;
+            }
+          fftw_execute (fwd);
+          /* Band b's weight; the 8 kHz band takes everything above its
+           * lower edge. The filter's energy gain g = Σ|W|²/N over the
+           * whole (two-sided) spectrum: a white train keeps g of its
+           * energy. */
+          double g = 0.0;
+          for (size_t k = 0; k < nb; k++)
+            {
+              const double f = (double) k * fs_hz / (double) N;
+              const double w = rw_air_band_weight (&air, (size_t) b, RW_N_OCTAVES, f);
+              g += (k == 0 || 2 * k == N ? 1.0 : 2.0) * w * w;
+              X[k] *= w / (double) N;   /* fftw_complex is C99's complex here */
+            }
+          g /= (double) N;
+          fftw_execute (inv);
+          const double scale = g > 0.0 ? 1.0 / sqrt (g) : 0.0;
+          double *a = acc ? acc + ch * n : NULL;
+          for (size_t i = 0; i < n; i++)
+            {
+              const double y = x[i] * scale;
+              if (bands)
+                bands[(size_t) b * n + i] = y;
+              if (a)
+                a[i] += bs * y;
+            }
         }
     }
-  free (unit);
-  if (ir)
-    memcpy (ir, acc, n * sizeof *ir);
+  if (out)
+    memcpy (out, acc, nch * n * sizeof *out);
   ok = true;
+  goto out;
 
+oom:
+  rw_fail (err, RW_ERROR_MEMORY, _("ray tracing: out of memory for %zu samples"), n);
 out:
   rw_fftw_destroy_pair (fwd, inv);
   fftw_free (x);
@@ -763,5 +818,30 @@ out:
   free (pulses);
   free (bin_of);
   free (acc);
+  free (unit);
+  free (list);
+  free (gains);
+  free (u);
   return ok;
+}
+
+bool
+rw_rays_synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, double max_density,
+                    uint64_t seed, double *bands, double *ir, double dropped[RW_N_OCTAVES],
+                    RwError *err)
+{
+  return synthesise (hist, fs_hz, n_samples, max_density, seed, 1, NULL, NULL, NULL, bands, ir,
+                     dropped, err);
+}
+
+bool
+rw_rays_synthesise_channels (const RwRayResult *hist, double fs_hz, size_t n_samples,
+                             double max_density, uint64_t seed, int n_channels, RwRayPulseFn fn,
+                             void *data, const double band_scale[RW_N_OCTAVES], double *out,
+                             double dropped[RW_N_OCTAVES], RwError *err)
+{
+  if (n_channels < 1 || fn == NULL || out == NULL)
+    return rw_fail (err, RW_ERROR_INTERNAL, "rw_rays_synthesise_channels: bad argument");
+  return synthesise (hist, fs_hz, n_samples, max_density, seed, n_channels, fn, data,
+                     band_scale, NULL, out, dropped, err);
 }

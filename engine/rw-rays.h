@@ -185,3 +185,27 @@ bool rw_rays_trace_receivers (const RwGaScene *scene, const RwAdmittance *surfac
 bool rw_rays_synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples,
                          double max_density, uint64_t seed, double *bands, double *ir,
                          double dropped[RW_N_OCTAVES], RwError *err);
+
+/* Per-pulse gains for rw_rays_synthesise_channels: a pulse of histogram
+ * bin `bin` gets, in band `band`, gains[0 … n_channels − 1]. u: two
+ * numbers uniform in [0, 1), the pulse's own (from the seed and the
+ * pulse's index in the order drawn, a stream apart from the train's; the
+ * same in every band), for the caller's random draws (rw-ambisonics.h:
+ * the pulse's direction). */
+typedef void (*RwRayPulseFn) (size_t bin, int band, const double u[2], double *gains,
+                              void *data);
+
+/* rw_rays_synthesise's pulse train (the same pulses, seed for seed) in
+ * n_channels channels: in band b each pulse's sign is multiplied by the
+ * gains fn gives it, the channel's train weighted per bin with the omni
+ * train's bin energy (so a channel's gains scale its pulses, not its
+ * bins), filtered into the band and normalised as there. out: n_channels
+ * × n_samples, channel c at out[c · n_samples …] = Σ_b band_scale[b] ×
+ * band b (band_scale NULL: 1). A channel whose gains are all exactly 1
+ * is rw_rays_synthesise's ir bit for bit (one code path). dropped as
+ * there. Fails as rw_rays_synthesise. */
+bool rw_rays_synthesise_channels (const RwRayResult *hist, double fs_hz, size_t n_samples,
+                                  double max_density, uint64_t seed, int n_channels,
+                                  RwRayPulseFn fn, void *data,
+                                  const double band_scale[RW_N_OCTAVES], double *out,
+                                  double dropped[RW_N_OCTAVES], RwError *err);
