@@ -258,6 +258,29 @@ with tempfile.TemporaryDirectory() as tmp:
         vol = json.loads(jout).get("volumes", {}).get("mesh_m3", 0)
         check(abs(vol - 30) < 1e-6, "inward box: mesh volume %g, expected 30" % vol)
 
+    # The full-band options (issue #12): a crossover above fmax/1.293 and an
+    # option of the geometrical part with --no-hybrid are usage errors,
+    # refused before the import; --parts writes both parts beside the IR,
+    # and results.json records the default crossover fmax/2.
+    rc, _, serr = run(["--mesh", good] + base + ["--crossover", "190", "--out", os.path.join(tmp, "xo")])
+    check(rc == 2 and "crossover" in serr, "--crossover above fmax/1.293: exit %d: %s" % (rc, serr))
+    rc, _, serr = run(["--mesh", good] + base + ["--no-hybrid", "--rays", "100",
+                                                  "--out", os.path.join(tmp, "xo")])
+    check(rc == 2 and "--rays" in serr and "--no-hybrid" in serr,
+          "--rays with --no-hybrid: exit %d: %s" % (rc, serr))
+    parts = os.path.join(tmp, "parts")
+    rc, jout, serr = run(["--mesh", good] + base + ["--parts", "--rays", "2000", "--out", parts, "--json"])
+    check(rc == 0 and all(os.path.exists(os.path.join(parts, f))
+                          for f in ("receiver-1.wav", "wave-1.wav", "geometrical-1.wav")),
+          "--parts: exit %d, files %s: %s" % (rc, os.listdir(parts) if os.path.isdir(parts) else [], serr))
+    if rc == 0:
+        j = json.loads(jout)
+        hyb = j.get("hybrid", {})
+        check(abs(hyb.get("crossover_hz", 0) - 100.0) < 1e-9 and j["settings"]["hybrid"]["rays"] == 2000
+              and hyb.get("outputs_wave") == ["wave-1.wav"]
+              and hyb.get("outputs_geometrical") == ["geometrical-1.wav"],
+              "--parts: results.json's hybrid object %r" % hyb)
+
     # --json prints the same document; --quiet silences stderr progress.
     out2 = os.path.join(tmp, "deeper", "out2")
     rc, jout, jerr = run(["--mesh", good] + base[:-2] + ["--out", out2, "--json", "--quiet"])
