@@ -122,6 +122,18 @@ rw_air_band_weight (const RwAirBands *air, size_t b, size_t n_bands, double f)
   return below - above;
 }
 
+size_t
+rw_air_split_size (size_t n, double rate_hz)
+{
+  /* Zero padding: the bands' ringing before the direct sound wraps into
+   * the padding, not into the IR's tail. */
+  const size_t pad = (size_t) fmin ((double) n, ceil (rate_hz));
+  size_t N = 1;
+  while (N < n + pad)
+    N *= 2;
+  return N > (size_t) INT_MAX ? 0 : N;   /* FFTW's plan sizes are int */
+}
+
 bool
 rw_air_absorption_apply (const RwAirBands *air, float *ir, size_t n, double rate_hz, RwError *err)
 {
@@ -130,13 +142,8 @@ rw_air_absorption_apply (const RwAirBands *air, float *ir, size_t n, double rate
   if (!(rate_hz >= 1000) || air->n_bands != bands_for_rate (rate_hz))
     return rw_fail (err, RW_ERROR_INPUT, _("Air absorption: bands made for another sample rate than %g Hz"),
                     rate_hz);
-  /* Zero padding: the bands' ringing before the direct sound wraps into
-   * the padding, not into the IR's tail. */
-  const size_t pad = (size_t) fmin ((double) n, ceil (rate_hz));
-  size_t N = 1;
-  while (N < n + pad)
-    N *= 2;
-  if (N > (size_t) INT_MAX)   /* FFTW's plan sizes are int */
+  const size_t N = rw_air_split_size (n, rate_hz);
+  if (N == 0)
     return rw_fail (err, RW_ERROR_MEMORY, _("Air absorption: out of memory for %zu samples"), n);
   const size_t nb = N / 2 + 1;
   double *x = fftw_malloc (N * sizeof *x);

@@ -88,6 +88,12 @@ double rw_air_edge_weight (const RwAirBands *air, size_t b, double f_hz);
  * air->n_bands), the top one open above: the difference above. */
 double rw_air_band_weight (const RwAirBands *air, size_t b, size_t n_bands, double f_hz);
 
+/* The FFT size on which the split filters an n-sample signal at rate_hz:
+ * the power of two ≥ n + min (n, rate_hz samples), so that the zero-phase
+ * bands' ringing before an arrival wraps into the padding, not into the
+ * signal; 0 when that passes INT_MAX (FFTW's plan sizes are int). */
+size_t rw_air_split_size (size_t n, double rate_hz);
+
 /* Applies the attenuation to ir (n samples at rate_hz, sample m at time
  * m / rate_hz after the emission), in place: band b at time t is
  * multiplied by 10^(−α_b c t / 20). Fails only on memory (and on a rate

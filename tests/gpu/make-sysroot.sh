@@ -21,6 +21,7 @@ packages=(
   libx11-6 libxcb-render0 libxcb-shm0 libxcb1 libxext6 libxrender1 libxau6 libxdmcp6
   libbsd0 libmd0 libexpat1 libbrotli1
   libembree3-3 libembree-dev libtbb12 libtbbmalloc2 libtbbbind-2-5 libhwloc15
+  libmysofa1 libmysofa-dev
 )
 (cd "$DEBS" && apt-get download "${packages[@]}")
 rm -rf "$SYS"
@@ -28,7 +29,8 @@ mkdir -p "$SYS"
 for f in "$DEBS"/*.deb; do
   dpkg -x "$f" "$SYS"
 done
-rm -rf "$SYS"/usr/share/{doc,man}
+# (libmysofa1 brings its own copy of the MIT KEMAR set; Roomwave bundles one)
+rm -rf "$SYS"/usr/share/{doc,man,libmysofa}
 find "$SYS" -name '*.a' -delete
 # Embree's library is 44 MB (every ISA from SSE2 to AVX-512 in one file):
 # the sysroot would pass the device tool's 64 MiB carry limit. Kept

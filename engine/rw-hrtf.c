@@ -1,0 +1,557 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rw-hrtf.c — SOFA HRIR sets through libmysofa, and the binaural
+ * rendering of arrivals. What is done and why: rw-hrtf.h and
+ * docs/BINAURAL.md. */
+/* mysofa.h first: its struct has members named I, which <complex.h>
+   (through rw-hrtf.h) makes a macro. */
+#include <mysofa.h>
+#include "rw-hrtf.h"
+
+#include <complex.h>   /* before fftw3.h: fftw_complex is double complex */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rw-air.h"
+#include "rw-fftw.h"
+#include "rw-i18n.h"
+#include "rw-ism.h"
+#include "rw-physics.h"
+
+struct RwHrtf {
+  char *path;
+  struct MYSOFA_HRTF *sofa;       /* resampled, scaled, Cartesian source positions */
+  struct MYSOFA_LOOKUP *lookup;
+  struct MYSOFA_NEIGHBORHOOD *neighbours;
+  double rate_hz, set_rate_hz;
+  size_t n;                       /* taps per ear */
+  double reference_delay_s;
+  bool global_delay;              /* one Data.Delay pair for every direction (I,R) */
+};
+
+/* What a libmysofa error code means, for a message. */
+static const char *
+sofa_error_text (int code)
+{
+  switch (code)
+    {
+    case MYSOFA_INVALID_FORMAT:
+    case MYSOFA_READ_ERROR:
+      return _("damaged, or HDF5 that is not a SOFA file");
+    case MYSOFA_UNSUPPORTED_FORMAT:
+      return _("an HDF5 feature libmysofa does not read");
+    case MYSOFA_NO_MEMORY:
+      return _("out of memory");
+    case MYSOFA_INVALID_ATTRIBUTES:
+      return _("its attributes are not those of a SimpleFreeFieldHRIR set");
+    case MYSOFA_INVALID_DIMENSIONS:
+    case MYSOFA_INVALID_DIMENSION_LIST:
+      return _("its dimensions are not those of an HRIR set");
+    case MYSOFA_INVALID_COORDINATE_TYPE:
+      return _("a coordinate type libmysofa does not know");
+    case MYSOFA_ONLY_EMITTER_WITH_ECI_SUPPORTED:
+      return _("only one emitter at the source's position is supported");
+    case MYSOFA_ONLY_DELAYS_WITH_IR_OR_MR_SUPPORTED:
+      return _("its Data.Delay has dimensions libmysofa does not support");
+    case MYSOFA_ONLY_THE_SAME_SAMPLING_RATE_SUPPORTED:
+      return _("it has more than one sampling rate");
+    case MYSOFA_RECEIVERS_WITH_RCI_SUPPORTED:
+    case MYSOFA_RECEIVERS_WITH_CARTESIAN_SUPPORTED:
+    case MYSOFA_INVALID_RECEIVER_POSITIONS:
+      return _("its receivers are not two ears on either side of the head");
+    case MYSOFA_ONLY_SOURCES_WITH_MC_SUPPORTED:
+      return _("its source positions have dimensions libmysofa does not support");
+    default:
+      return _("an error inside libmysofa");
+    }
+}
+
+static const char *
+sofa_attribute (struct MYSOFA_HRTF *s, const char *name)
+{
+  const char *v = mysofa_getAttribute (s->attributes, (char *) name);
+  return v != NULL ? v : "";
+}
+
+/* Step 1 of rw-hrtf.h, after mysofa_load: what makes a set usable here,
+ * each with a message of its own before libmysofa's coarser check. */
+static bool
+check_set (struct MYSOFA_HRTF *s, const char *path, RwError *err)
+{
+  const char *conv = sofa_attribute (s, "SOFAConventions");
+  if (strcmp (conv, "SimpleFreeFieldHRIR") != 0)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("%s: a SOFA file of the convention “%s”, not an HRIR set (SimpleFreeFieldHRIR)"),
+                    path, conv);
+  const char *type = sofa_attribute (s, "DataType");
+  if (strcmp (type, "FIR") != 0)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("%s: its data type is “%s”, not FIR (impulse responses)"), path, type);
+  if (s->R != 2)
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: %u receivers, not the two ears of an HRIR set"),
+                    path, s->R);
+  if (s->M == 0 || s->N == 0 || s->DataIR.values == NULL)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("%s: the HRIR set is empty (%u directions of %u samples)"), path, s->M, s->N);
+  if ((size_t) s->DataIR.elements != (size_t) s->M * s->R * s->N)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("%s: its impulse responses hold %u values, not %u directions × 2 ears × %u samples"),
+                    path, s->DataIR.elements, s->M, s->N);
+  if (s->SourcePosition.values == NULL || s->SourcePosition.elements != 3 * s->M)
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: its source positions do not match its %u directions"),
+                    path, s->M);
+  if (s->DataDelay.values == NULL
+      || (s->DataDelay.elements != s->R && s->DataDelay.elements != s->R * s->M))
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("%s: no Data.Delay of one value per ear (every SimpleFreeFieldHRIR set has one)"),
+                    path);
+  if (s->DataSamplingRate.values == NULL || s->DataSamplingRate.elements != 1
+      || !isfinite (s->DataSamplingRate.values[0]) || !(s->DataSamplingRate.values[0] > 0.0f))
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("%s: its sampling rate is not one positive number, and cannot be used"), path);
+  for (unsigned i = 0; i < s->DataIR.elements; i++)
+    if (!isfinite (s->DataIR.values[i]))
+      return rw_fail (err, RW_ERROR_INPUT, _("%s: its impulse responses hold values that are not finite"),
+                      path);
+  for (unsigned i = 0; i < s->DataDelay.elements; i++)
+    if (!isfinite (s->DataDelay.values[i]) || s->DataDelay.values[i] < 0.0f)
+      return rw_fail (err, RW_ERROR_INPUT, _("%s: its Data.Delay holds values that are not finite or negative"),
+                      path);
+  int code = mysofa_check (s);
+  if (code != MYSOFA_OK)
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: not a usable HRIR set: %s"), path,
+                    sofa_error_text (code));
+  return true;
+}
+
+/* The measurement nearest to direction d (any length), as libmysofa finds it. */
+static int
+nearest (const RwHrtf *h, const double d[3])
+{
+  float c[3] = { (float) d[0], (float) d[1], (float) d[2] };
+  return mysofa_lookup (h->lookup, c);
+}
+
+/* Steps 3 and 4 of rw-hrtf.h. */
+static bool
+normalise_front (RwHrtf *h, RwError *err)
+{
+  static const double front[3] = { 1.0, 0.0, 0.0 };
+  const int m = nearest (h, front);
+  if (m < 0)
+    return rw_fail (err, RW_ERROR_INTERNAL, "%s: libmysofa found no frontal direction", h->path);
+  float *pair = h->sofa->DataIR.values + (size_t) m * 2 * h->n;
+  double e = 0.0;
+  for (size_t i = 0; i < 2 * h->n; i++)
+    e += (double) pair[i] * pair[i];
+  if (!(e > 0.0))
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: the response measured nearest the front is silent"),
+                    h->path);
+  const float k = (float) sqrt (2.0 / e);
+  for (unsigned i = 0; i < h->sofa->DataIR.elements; i++)
+    h->sofa->DataIR.values[i] *= k;
+  /* Leading edge at −20 dB of the pair's peak: a threshold well above the
+     measurement's noise (65 dB SNR, Gardner & Martin) and below the
+     first peak of either ear. */
+  double peak = 0.0;
+  for (size_t i = 0; i < 2 * h->n; i++)
+    peak = fmax (peak, fabs (pair[i]));
+  const float *delay = h->sofa->DataDelay.values + (h->global_delay ? 0 : (size_t) m * 2);
+  double onset = INFINITY;
+  for (int ear = 0; ear < 2; ear++)
+    {
+      const float *x = pair + (size_t) ear * h->n;
+      size_t i = 0;
+      while (i < h->n && fabs (x[i]) < 0.1 * peak)
+        i++;
+      if (i < h->n)
+        onset = fmin (onset, (double) i + delay[ear]);
+    }
+  h->reference_delay_s = onset / h->rate_hz;
+  return true;
+}
+
+RwHrtf *
+rw_hrtf_open (const char *path, double rate_hz, RwError *err)
+{
+  char *found = NULL;
+  if (path == NULL)
+    {
+      found = rw_data_path (RW_HRTF_DEFAULT_FILE);
+      if (found == NULL)
+        {
+          rw_fail (err, RW_ERROR_IO,
+                   _("%s: the bundled HRTF set was not found (set ROOMWAVE_DATA_DIR to the folder "
+                     "that holds it)"),
+                   RW_HRTF_DEFAULT_FILE);
+          return NULL;
+        }
+      path = found;
+    }
+  if (!(rate_hz == 0.0 || (rate_hz >= RW_HRTF_MIN_RATE_HZ && rate_hz <= RW_HRTF_MAX_RATE_HZ)))
+    {
+      rw_fail (err, RW_ERROR_INPUT,
+               _("%s: a sampling rate of %g Hz cannot be used for HRTFs (%g … %g Hz)"), path,
+               rate_hz, RW_HRTF_MIN_RATE_HZ, RW_HRTF_MAX_RATE_HZ);
+      free (found);
+      return NULL;
+    }
+
+  /* Missing, unreadable, not HDF5: said before libmysofa, whose codes do
+     not tell these apart. */
+  FILE *f = fopen (path, "rb");
+  if (f == NULL)
+    {
+      rw_fail (err, RW_ERROR_IO, _("%s: cannot read the HRTF set: %s"), path, strerror (errno));
+      free (found);
+      return NULL;
+    }
+  unsigned char sig[8];
+  size_t got = fread (sig, 1, sizeof sig, f);
+  int read_errno = ferror (f) ? errno : 0;
+  fclose (f);
+  if (read_errno != 0)
+    {
+      rw_fail (err, RW_ERROR_IO, _("%s: cannot read the HRTF set: %s"), path, strerror (read_errno));
+      free (found);
+      return NULL;
+    }
+  if (got != sizeof sig || memcmp (sig, "\x89HDF\r\n\x1a\n", sizeof sig) != 0)
+    {
+      rw_fail (err, RW_ERROR_INPUT,
+               _("%s: not a SOFA file (SOFA files are HDF5, and this one does not start with "
+                 "HDF5's signature)"),
+               path);
+      free (found);
+      return NULL;
+    }
+
+  RwHrtf *h = calloc (1, sizeof *h);
+  if (h == NULL || (h->path = strdup (path)) == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
+      free (h);
+      free (found);
+      return NULL;
+    }
+  free (found);
+  path = h->path;
+
+  int code = MYSOFA_OK;
+  h->sofa = mysofa_load (path, &code);
+  if (h->sofa == NULL || code != MYSOFA_OK)
+    {
+      rw_fail (err, code == MYSOFA_NO_MEMORY ? RW_ERROR_MEMORY : RW_ERROR_INPUT,
+               _("%s: not a SOFA file libmysofa can read: %s"), path, sofa_error_text (code));
+      goto fail;
+    }
+  if (!check_set (h->sofa, path, err))
+    goto fail;
+  h->set_rate_hz = h->sofa->DataSamplingRate.values[0];
+  h->global_delay = h->sofa->DataDelay.elements == h->sofa->R;
+  if (rate_hz == 0.0)
+    {
+      rate_hz = h->set_rate_hz;
+      if (!(rate_hz >= RW_HRTF_MIN_RATE_HZ && rate_hz <= RW_HRTF_MAX_RATE_HZ))
+        {
+          rw_fail (err, RW_ERROR_INPUT,
+                   _("%s: a sampling rate of %g Hz cannot be used for HRTFs (%g … %g Hz)"), path,
+                   rate_hz, RW_HRTF_MIN_RATE_HZ, RW_HRTF_MAX_RATE_HZ);
+          goto fail;
+        }
+    }
+  code = mysofa_resample (h->sofa, (float) rate_hz);
+  if (code != MYSOFA_OK)
+    {
+      rw_fail (err, code == MYSOFA_NO_MEMORY ? RW_ERROR_MEMORY : RW_ERROR_INPUT,
+               _("%s: resampling the set from %g Hz to %g Hz failed: %s"), path, h->set_rate_hz,
+               rate_hz, sofa_error_text (code));
+      goto fail;
+    }
+  h->rate_hz = h->sofa->DataSamplingRate.values[0];
+  h->n = h->sofa->N;
+  mysofa_tocartesian (h->sofa);
+  h->lookup = mysofa_lookup_init (h->sofa);
+  if (h->lookup != NULL)
+    h->neighbours = mysofa_neighborhood_init (h->sofa, h->lookup);
+  if (h->lookup == NULL || h->neighbours == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
+      goto fail;
+    }
+  if (!normalise_front (h, err))
+    goto fail;
+  return h;
+
+fail:
+  rw_hrtf_free (h);
+  return NULL;
+}
+
+void
+rw_hrtf_free (RwHrtf *h)
+{
+  if (h == NULL)
+    return;
+  mysofa_neighborhood_free (h->neighbours);
+  mysofa_lookup_free (h->lookup);
+  mysofa_free (h->sofa);
+  free (h->path);
+  free (h);
+}
+
+const char *
+rw_hrtf_path (const RwHrtf *h)
+{
+  return h->path;
+}
+
+double
+rw_hrtf_rate (const RwHrtf *h)
+{
+  return h->rate_hz;
+}
+
+double
+rw_hrtf_set_rate (const RwHrtf *h)
+{
+  return h->set_rate_hz;
+}
+
+size_t
+rw_hrtf_length (const RwHrtf *h)
+{
+  return h->n;
+}
+
+size_t
+rw_hrtf_n_directions (const RwHrtf *h)
+{
+  return h->sofa->M;
+}
+
+double
+rw_hrtf_reference_delay (const RwHrtf *h)
+{
+  return h->reference_delay_s;
+}
+
+static bool
+direction_ok (const double d[3])
+{
+  return isfinite (d[0]) && isfinite (d[1]) && isfinite (d[2])
+         && d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > 0.0;
+}
+
+bool
+rw_hrtf_get (const RwHrtf *h, const double direction[3], float *left, float *right,
+             double *delay_left_s, double *delay_right_s, RwError *err)
+{
+  if (!direction_ok (direction))
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("HRTF direction (%g, %g, %g): not a finite direction of non-zero length"),
+                    direction[0], direction[1], direction[2]);
+  float c[3] = { (float) direction[0], (float) direction[1], (float) direction[2] };
+  /* mysofa_lookup scales c to the measurements' radius; interpolate
+     weighs the neighbours by their distance from that point. */
+  const int m = mysofa_lookup (h->lookup, c);
+  int *nb = m >= 0 ? mysofa_neighborhood (h->neighbours, m) : NULL;
+  if (nb == NULL)
+    return rw_fail (err, RW_ERROR_INTERNAL, "%s: libmysofa found no direction near (%g, %g, %g)",
+                    h->path, direction[0], direction[1], direction[2]);
+  /* Scratch of our own (mysofa_getfilter_float's is the handle's), so
+     that one handle serves several threads. */
+  float *fir = malloc (2 * h->n * sizeof *fir);
+  if (fir == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), h->path);
+  float delays[2];
+  mysofa_interpolate (h->sofa, c, m, nb, fir, delays);
+  memcpy (left, fir, h->n * sizeof *left);
+  memcpy (right, fir + h->n, h->n * sizeof *right);
+  free (fir);
+  if (h->global_delay)
+    {
+      /* libmysofa weighs a global delay by the nearest one's share of the
+         weights only (rw-hrtf.h): the set's own value is the answer. */
+      delays[0] = h->sofa->DataDelay.values[0];
+      delays[1] = h->sofa->DataDelay.values[1];
+    }
+  if (delay_left_s != NULL)
+    *delay_left_s = delays[0] / h->rate_hz;
+  if (delay_right_s != NULL)
+    *delay_right_s = delays[1] / h->rate_hz;
+  return true;
+}
+
+/* ---- rendering ----------------------------------------------------------- */
+
+/* rw_ism_render's fractional-delay kernel for a pulse at frac ∈ [0, 1)
+ * samples after a whole one: taps[j] belongs to the whole sample
+ * − RW_ISM_RENDER_HALF_WIDTH + j. One kernel, one definition. */
+#define KERNEL_TAPS (2 * RW_ISM_RENDER_HALF_WIDTH + 2)
+
+static bool
+fraction_kernel (double frac, double fs, double taps[KERNEL_TAPS], RwError *err)
+{
+  RwIsmArrival a;
+  memset (&a, 0, sizeof a);
+  a.delay_s = (RW_ISM_RENDER_HALF_WIDTH + frac) / fs;
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    a.gain[b] = 1.0;
+  double bands[RW_N_OCTAVES * KERNEL_TAPS];
+  if (!rw_ism_render (&a, 1, fs, KERNEL_TAPS, bands, err))
+    return false;
+  memcpy (taps, bands, KERNEL_TAPS * sizeof *taps);
+  return true;
+}
+
+static bool
+broadband (const RwHrtfArrival *a, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    for (int b = 1; b < RW_N_OCTAVES; b++)
+      if (a[i].gain[b] != a[i].gain[0])
+        return false;
+  return true;
+}
+
+/* Sums each ear's bands (RW_N_OCTAVES × n, band b at [b · n]), each
+ * filtered with its weight of the complementary split (rw-air.h), into
+ * out, on the split's zero-padded FFT size (rw_air_split_size). */
+static bool
+sum_split_bands (const double *bands, size_t n, double fs, double *out, RwError *err)
+{
+  const size_t N = rw_air_split_size (n, fs);
+  if (N == 0)
+    return rw_fail (err, RW_ERROR_MEMORY, _("binaural IR: out of memory for %zu samples"), n);
+  const size_t nb = N / 2 + 1;
+  RwAirBands air;
+  if (!rw_air_bands (RW_DEFAULT_TEMPERATURE_C, RW_AIR_DEFAULT_HUMIDITY_PCT, RW_AIR_PRESSURE_KPA, fs,
+                     &air, err))
+    return false;
+  double *x = fftw_malloc (N * sizeof *x);
+  fftw_complex *X = fftw_malloc (nb * sizeof *X);
+  fftw_complex *Y = fftw_malloc (nb * sizeof *Y);
+  fftw_plan fwd = NULL, inv = NULL;
+  bool ok = false;
+  if (x == NULL || X == NULL || Y == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("binaural IR: out of memory for %zu samples"), n);
+      goto out;
+    }
+  if (!rw_fftw_plan_pair ((int) N, x, X, Y, x, &fwd, &inv))
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("binaural IR: no FFT plan for %zu samples"), N);
+      goto out;
+    }
+  memset (Y, 0, nb * sizeof *Y);
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    {
+      memcpy (x, bands + (size_t) b * n, n * sizeof *x);
+      memset (x + n, 0, (N - n) * sizeof *x);
+      fftw_execute (fwd);
+      for (size_t k = 0; k < nb; k++)
+        Y[k] += X[k] * (rw_air_band_weight (&air, (size_t) b, RW_N_OCTAVES,
+                                            (double) k * fs / (double) N) / (double) N);
+    }
+  fftw_execute (inv);
+  memcpy (out, x, n * sizeof *out);
+  ok = true;
+out:
+  rw_fftw_destroy_pair (fwd, inv);
+  fftw_free (x);
+  fftw_free (X);
+  fftw_free (Y);
+  return ok;
+}
+
+bool
+rw_hrtf_render_arrivals (const RwHrtf *h, const RwHrtfArrival *arrivals, size_t n_arrivals,
+                         size_t n_samples, double *left, double *right, RwError *err)
+{
+  if (n_samples == 0 || left == NULL || right == NULL)
+    return rw_fail (err, RW_ERROR_INPUT, _("binaural IR: no samples to render into"));
+  if (n_arrivals > 0 && arrivals == NULL)
+    return rw_fail (err, RW_ERROR_INTERNAL, "rw_hrtf_render_arrivals: NULL arrivals");
+  for (size_t i = 0; i < n_arrivals; i++)
+    {
+      bool finite = isfinite (arrivals[i].time_s) && direction_ok (arrivals[i].direction);
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        finite = finite && isfinite (arrivals[i].gain[b]);
+      if (!finite)
+        return rw_fail (err, RW_ERROR_INPUT,
+                        _("binaural IR: arrival %zu has a time, gain or direction that is not "
+                          "finite, or a direction of length 0"),
+                        i + 1);
+    }
+  const double fs = h->rate_hz;
+  const bool bb = broadband (arrivals, n_arrivals);
+  const size_t n_bands = bb ? 1 : RW_N_OCTAVES;
+  const size_t len = h->n + KERNEL_TAPS;      /* a response after its kernel */
+  double *acc = calloc (2 * n_bands * n_samples, sizeof *acc);  /* ear, band, sample */
+  float *hrir = malloc (2 * h->n * sizeof *hrir);
+  double *shaped = malloc (len * sizeof *shaped);
+  bool ok = false;
+  if (acc == NULL || hrir == NULL || shaped == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("binaural IR: out of memory for %zu samples"), n_samples);
+      goto out;
+    }
+  for (size_t i = 0; i < n_arrivals; i++)
+    {
+      const RwHrtfArrival *a = &arrivals[i];
+      double delay[2];
+      if (!rw_hrtf_get (h, a->direction, hrir, hrir + h->n, &delay[0], &delay[1], err))
+        goto out;
+      for (int ear = 0; ear < 2; ear++)
+        {
+          /* Sample 0 of the response at pos = whole + frac samples. */
+          double pos = (a->time_s - h->reference_delay_s + delay[ear]) * fs;
+          /* A time meant as a whole sample that rounding left a hair off
+             it gets the exact single-tap kernel. */
+          if (fabs (pos - nearbyint (pos)) < 1e-9 * fmax (1.0, fabs (pos)))
+            pos = nearbyint (pos);
+          if (pos > (double) n_samples + RW_ISM_RENDER_HALF_WIDTH
+              || pos + (double) len < 0.0)
+            continue;
+          const double whole = floor (pos);
+          double taps[KERNEL_TAPS];
+          if (!fraction_kernel (pos - whole, fs, taps, err))
+            goto out;
+          const float *x = hrir + (size_t) ear * h->n;
+          memset (shaped, 0, len * sizeof *shaped);
+          for (int j = 0; j < KERNEL_TAPS; j++)
+            if (taps[j] != 0.0)
+              for (size_t k = 0; k < h->n; k++)
+                shaped[(size_t) j + k] += taps[j] * x[k];
+          /* shaped[m] belongs to the whole sample − half-width + m. */
+          const double first = whole - RW_ISM_RENDER_HALF_WIDTH;
+          for (size_t b = 0; b < n_bands; b++)
+            {
+              const double g = a->gain[b];
+              double *dst = acc + ((size_t) ear * n_bands + b) * n_samples;
+              for (size_t m = 0; m < len; m++)
+                {
+                  const double t = first + (double) m;
+                  if (t >= 0.0 && t < (double) n_samples)
+                    dst[(size_t) t] += g * shaped[m];
+                }
+            }
+        }
+    }
+  if (bb)
+    {
+      memcpy (left, acc, n_samples * sizeof *left);
+      memcpy (right, acc + n_samples, n_samples * sizeof *right);
+    }
+  else if (!sum_split_bands (acc, n_samples, fs, left, err)
+           || !sum_split_bands (acc + RW_N_OCTAVES * n_samples, n_samples, fs, right, err))
+    goto out;
+  ok = true;
+out:
+  free (acc);
+  free (hrir);
+  free (shaped);
+  return ok;
+}

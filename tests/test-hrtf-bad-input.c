@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* hrtf-bad-input: every file that is not a usable HRIR set, and every bad
+ * rate or direction, gives NULL or false with an error naming the file
+ * and the problem, never a crash and never a handle: a missing file; a
+ * folder; an empty file; text; a file with HDF5's signature and nothing
+ * of HDF5 after it; the bundled set cut short; the bundled set with its
+ * SOFAConventions attribute changed to SimpleFreeFieldHRTF (valid HDF5
+ * and SOFA, but the frequency-domain convention, not an HRIR set: the
+ * attribute's text is patched in place, which libmysofa reads, as it
+ * does not verify HDF5 checksums); rates below 8 kHz, above 384 kHz, not
+ * finite; a direction of length 0 or not finite; a binaural render of
+ * zero samples or of an arrival that is not finite. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "rw-test.h"
+#include "rw-hrtf.h"
+
+static void
+expect_fail (RwHrtf *h, const RwError *err, RwErrorCode code, const char *path,
+             const char *needle, const char *what)
+{
+  RW_CHECK (h == NULL, "%s: refused", what);
+  rw_hrtf_free (h);
+  RW_CHECK (err->code == code, "%s: code %d (expected %d)", what, err->code, code);
+  RW_CHECK (path == NULL || strstr (err->message, path) != NULL, "%s: message '%s' names %s",
+            what, err->message, path);
+  RW_CHECK (strstr (err->message, needle) != NULL, "%s: message '%s' says '%s'", what,
+            err->message, needle);
+  RW_NOTE ("%s: %s", what, err->message);
+}
+
+static unsigned char *
+read_all (const char *path, size_t *n)
+{
+  FILE *f = fopen (path, "rb");
+  if (f == NULL)
+    return NULL;
+  fseek (f, 0, SEEK_END);
+  long len = ftell (f);
+  fseek (f, 0, SEEK_SET);
+  unsigned char *buf = malloc ((size_t) len);
+  *n = fread (buf, 1, (size_t) len, f);
+  fclose (f);
+  return buf;
+}
+
+static const char *
+write_bytes (const char *name, const void *data, size_t n)
+{
+  const char *p = rw_test_tmp_path (name);
+  FILE *f = fopen (p, "wb");
+  fwrite (data, 1, n, f);
+  fclose (f);
+  return p;
+}
+
+int
+main (void)
+{
+  RwError err = { 0 };
+  const char *p;
+
+  p = rw_test_tmp_path ("no-such.sofa");
+  expect_fail (rw_hrtf_open (p, 48000, &err), &err, RW_ERROR_IO, p, strerror (ENOENT),
+               "missing file");
+
+  err = (RwError) { 0 };
+  p = rw_test_tmp_path ("a-folder.sofa");
+  mkdir (p, 0700);
+  expect_fail (rw_hrtf_open (p, 48000, &err), &err, RW_ERROR_IO, p, strerror (EISDIR), "a folder");
+
+  err = (RwError) { 0 };
+  p = write_bytes ("empty.sofa", "", 0);
+  expect_fail (rw_hrtf_open (p, 48000, &err), &err, RW_ERROR_INPUT, p, "not a SOFA file",
+               "empty file");
+
+  err = (RwError) { 0 };
+  p = rw_test_write_text ("text.sofa", "this is not an HRTF set\n");
+  expect_fail (rw_hrtf_open (p, 48000, &err), &err, RW_ERROR_INPUT, p, "not a SOFA file",
+               "text file");
+
+  unsigned char junk[4096];
+  memcpy (junk, "\x89HDF\r\n\x1a\n", 8);
+  uint64_t state = 7;
+  for (size_t i = 8; i < sizeof junk; i++)
+    junk[i] = (unsigned char) (256.0 * rw_test_uniform (&state));
+  err = (RwError) { 0 };
+  p = write_bytes ("junk.sofa", junk, sizeof junk);
+  expect_fail (rw_hrtf_open (p, 48000, &err), &err, RW_ERROR_INPUT, p,
+               "not a SOFA file libmysofa can read", "HDF5 signature, then noise");
+
+  /* The bundled set, cut short and patched. */
+  char *kemar = rw_data_path (RW_HRTF_DEFAULT_FILE);
+  size_t n = 0;
+  unsigned char *data = kemar != NULL ? read_all (kemar, &n) : NULL;
+  RW_CHECK (data != NULL && n > 100000, "the bundled set %s is readable", RW_HRTF_DEFAULT_FILE);
+  if (data != NULL)
+    {
+      err = (RwError) { 0 };
+      p = write_bytes ("cut.sofa", data, n / 3);
+      RwHrtf *h = rw_hrtf_open (p, 48000, &err);
+      expect_fail (h, &err, RW_ERROR_INPUT, p, "not", "the bundled set cut to a third");
+
+      static const char conv[] = "SimpleFreeFieldHRIR";
+      size_t hits = 0;
+      for (size_t i = 0; i + sizeof conv - 1 <= n; i++)
+        if (memcmp (data + i, conv, sizeof conv - 1) == 0)
+          {
+            memcpy (data + i, "SimpleFreeFieldHRTF", sizeof conv - 1);
+            hits++;
+          }
+      RW_CHECK (hits >= 1, "the convention's text is in the file (%zu times)", hits);
+      err = (RwError) { 0 };
+      p = write_bytes ("hrtf-convention.sofa", data, n);
+      expect_fail (rw_hrtf_open (p, 48000, &err), &err, RW_ERROR_INPUT, p,
+                   "SimpleFreeFieldHRTF", "a SOFA file of another convention");
+      free (data);
+    }
+
+  /* Rates. */
+  const double bad_rates[] = { 4000.0, 1e6, NAN, -48000.0 };
+  for (size_t i = 0; i < sizeof bad_rates / sizeof bad_rates[0]; i++)
+    {
+      err = (RwError) { 0 };
+      char what[64];
+      snprintf (what, sizeof what, "rate %g Hz", bad_rates[i]);
+      expect_fail (rw_hrtf_open (kemar, bad_rates[i], &err), &err, RW_ERROR_INPUT, kemar,
+                   "cannot be used", what);
+    }
+
+  /* Directions and renders on a good handle. */
+  err = (RwError) { 0 };
+  RwHrtf *h = rw_hrtf_open (NULL, 48000, &err);
+  RW_CHECK (h != NULL, "default set: %s", err.message);
+  if (h != NULL)
+    {
+      const size_t len = rw_hrtf_length (h);
+      float *l = malloc (len * sizeof *l), *r = malloc (len * sizeof *r);
+      const double zero[3] = { 0, 0, 0 }, nan_dir[3] = { 1, NAN, 0 };
+      err = (RwError) { 0 };
+      RW_CHECK (!rw_hrtf_get (h, zero, l, r, NULL, NULL, &err) && err.code == RW_ERROR_INPUT
+                && strstr (err.message, "direction") != NULL, "zero direction: %s", err.message);
+      RW_NOTE ("zero direction: %s", err.message);
+      err = (RwError) { 0 };
+      RW_CHECK (!rw_hrtf_get (h, nan_dir, l, r, NULL, NULL, &err) && err.code == RW_ERROR_INPUT,
+                "direction not finite: %s", err.message);
+      free (l);
+      free (r);
+
+      double out_l[64], out_r[64];
+      RwHrtfArrival a[2] = { { .time_s = 0.001, .direction = { 1, 0, 0 } },
+                             { .time_s = 0.002, .direction = { 0, 1, 0 } } };
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        a[0].gain[b] = a[1].gain[b] = 1.0;
+      err = (RwError) { 0 };
+      RW_CHECK (!rw_hrtf_render_arrivals (h, a, 2, 0, out_l, out_r, &err)
+                && err.code == RW_ERROR_INPUT, "render of 0 samples: %s", err.message);
+      a[1].gain[3] = INFINITY;
+      err = (RwError) { 0 };
+      RW_CHECK (!rw_hrtf_render_arrivals (h, a, 2, 64, out_l, out_r, &err)
+                && err.code == RW_ERROR_INPUT && strstr (err.message, "arrival 2") != NULL,
+                "arrival with an infinite gain: %s", err.message);
+      RW_NOTE ("infinite gain: %s", err.message);
+      rw_hrtf_free (h);
+    }
+  free (kemar);
+  return rw_test_finish ();
+}
