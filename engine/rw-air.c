@@ -122,6 +122,21 @@ rw_air_band_weight (const RwAirBands *air, size_t b, size_t n_bands, double f)
   return below - above;
 }
 
+double
+rw_air_band_filter (const RwAirBands *air, size_t b, size_t n_bands, double (*X)[2], size_t N,
+                    double fs_hz)
+{
+  double g = 0.0;
+  for (size_t k = 0; k <= N / 2; k++)
+    {
+      const double w = rw_air_band_weight (air, b, n_bands, (double) k * fs_hz / (double) N);
+      g += (k == 0 || 2 * k == N ? 1.0 : 2.0) * w * w;
+      X[k][0] *= w / (double) N;
+      X[k][1] *= w / (double) N;
+    }
+  return g / (double) N;
+}
+
 size_t
 rw_air_split_size (size_t n, double rate_hz)
 {

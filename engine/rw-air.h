@@ -87,6 +87,14 @@ double rw_air_edge_weight (const RwAirBands *air, size_t b, double f_hz);
 /* Band b's weight at f_hz in a split into n_bands bands (n_bands ≤
  * air->n_bands), the top one open above: the difference above. */
 double rw_air_band_weight (const RwAirBands *air, size_t b, size_t n_bands, double f_hz);
+/* Band b's weight (of n_bands) applied to the half spectrum X, the
+ * N/2 + 1 bins of an N-point real FFT at fs_hz (re/im pairs: an
+ * fftw_complex array), and divided by N, so that the inverse FFT gives
+ * the band. Returns the weight's energy gain on white noise, Σ |W|² over
+ * the two-sided spectrum / N. The one filtering step the geometrical
+ * IR's band split and the rays' synthesis share. */
+double rw_air_band_filter (const RwAirBands *air, size_t b, size_t n_bands, double (*X)[2],
+                           size_t N, double fs_hz);
 
 /* The FFT size on which the split filters an n-sample signal at rate_hz:
  * the power of two ≥ n + min (n, rate_hz samples), so that the zero-phase

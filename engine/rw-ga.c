@@ -106,15 +106,7 @@ split_bands (double *bands, size_t n, double fs_hz, double gain[RW_N_OCTAVES], R
       memcpy (x, y, n * sizeof *x);
       memset (x + n, 0, (N - n) * sizeof *x);
       fftw_execute (fwd);
-      double g = 0.0;
-      for (size_t k = 0; k < nb; k++)
-        {
-          const double f = (double) k * fs_hz / (double) N;
-          const double w = rw_air_band_weight (&air, (size_t) b, RW_N_OCTAVES, f);
-          g += (k == 0 || 2 * k == N ? 1.0 : 2.0) * w * w;
-          X[k] *= w / (double) N;
-        }
-      gain[b] = g / (double) N;
+      gain[b] = rw_air_band_filter (&air, (size_t) b, RW_N_OCTAVES, (double (*)[2]) X, N, fs_hz);
       fftw_execute (inv);
       memcpy (y, x, n * sizeof *y);
     }

@@ -451,9 +451,9 @@ sum_split_bands (const double *bands, size_t n, double fs, double *out, RwError 
       memcpy (x, bands + (size_t) b * n, n * sizeof *x);
       memset (x + n, 0, (N - n) * sizeof *x);
       fftw_execute (fwd);
+      rw_air_band_filter (&air, (size_t) b, RW_N_OCTAVES, (double (*)[2]) X, N, fs);
       for (size_t k = 0; k < nb; k++)
-        Y[k] += X[k] * (rw_air_band_weight (&air, (size_t) b, RW_N_OCTAVES,
-                                            (double) k * fs / (double) N) / (double) N);
+        Y[k] += X[k];
     }
   fftw_execute (inv);
   memcpy (out, x, n * sizeof *out);

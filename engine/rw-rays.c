@@ -782,15 +782,8 @@ synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, double max_
            * lower edge. The filter's energy gain g = Σ|W|²/N over the
            * whole (two-sided) spectrum: a white train keeps g of its
            * energy. */
-          double g = 0.0;
-          for (size_t k = 0; k < nb; k++)
-            {
-              const double f = (double) k * fs_hz / (double) N;
-              const double w = rw_air_band_weight (&air, (size_t) b, RW_N_OCTAVES, f);
-              g += (k == 0 || 2 * k == N ? 1.0 : 2.0) * w * w;
-              X[k] *= w / (double) N;   /* fftw_complex is C99's complex here */
-            }
-          g /= (double) N;
+          const double g = rw_air_band_filter (&air, (size_t) b, RW_N_OCTAVES, (double (*)[2]) X, N,
+                                               fs_hz);
           fftw_execute (inv);
           const double scale = g > 0.0 ? 1.0 / sqrt (g) : 0.0;
           double *a = acc ? acc + ch * n : NULL;
