@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rw-air.h"
+#include "rw-ambisonics.h"
 #include "rw-clock.h"
 #include "rw-fftw.h"
 #include "rw-ga-progress.h"
@@ -168,8 +169,8 @@ on_ism_progress (const RwProgress *p, void *data)
 /* The synthesis' seed of receiver r: the settings' for the first (so one
  * receiver's run is rw_ga_compute's of old), a different stream for each
  * other, so that receivers' late parts are not the same pulse train. */
-static uint64_t
-receiver_seed (uint64_t seed, size_t r)
+uint64_t
+rw_ga_receiver_seed (uint64_t seed, size_t r)
 {
   return seed ^ ((uint64_t) r * 0x9E3779B97F4A7C15ull);
 }
@@ -224,7 +225,7 @@ one_receiver (const RwGaScene *scene, const RwAdmittance *surface_Y, const doubl
   bool ok = rw_ism_render (out->ism.arrivals, out->ism.n_arrivals, fs, n, out->bands, err)
     && split_bands (out->bands, n, fs, out->band_gain, err)
     && rw_rays_synthesise (&out->rays, fs, n, RW_RAYS_DEFAULT_MAX_DENSITY,
-                           receiver_seed (settings->seed, r), late, NULL, out->dropped, err);
+                           rw_ga_receiver_seed (settings->seed, r), late, NULL, out->dropped, err);
   if (ok)
     for (int b = 0; b < RW_N_OCTAVES; b++)
       {
@@ -315,5 +316,44 @@ rw_ga_compute_receivers (const RwGaScene *scene, const RwAdmittance *surface_Y,
   if (!ok)
     for (size_t r = 0; r < n_rcv; r++)
       rw_ga_result_clear (&outs[r]);
+  return ok;
+}
+
+bool
+rw_ga_ambisonic (const RwGaResult *r, int order, double yaw_deg, double pitch_deg, uint64_t seed,
+                 double *out, RwError *err)
+{
+  if (r == NULL || out == NULL || r->ir == NULL || r->rays.energy == NULL || r->n_samples == 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("ambisonic IR: no geometrical IR to encode"));
+  if (order < 1 || order > RW_AMBI_MAX_ORDER)
+    return rw_fail (err, RW_ERROR_INPUT, _("ambisonic IR: order %d is out of range (1 … %d)"), order,
+                    RW_AMBI_MAX_ORDER);
+  const size_t n = r->n_samples, nch = (size_t) (order + 1) * (size_t) (order + 1);
+  double *bands = malloc (nch * RW_N_OCTAVES * n * sizeof *bands);
+  double *late = malloc (nch * n * sizeof *late);
+  bool ok = bands != NULL && late != NULL;
+  if (!ok)
+    rw_fail (err, RW_ERROR_MEMORY, _("geometrical IR: out of memory for %zu samples"), n);
+  /* the image sources: each channel's bands split as the omni IR's */
+  ok = ok && rw_ambi_encode_arrivals (r->ism.arrivals, r->ism.n_arrivals, order, yaw_deg, pitch_deg,
+                                      r->fs_hz, n, bands, err);
+  double gain[RW_N_OCTAVES], scale[RW_N_OCTAVES];
+  for (size_t c = 0; ok && c < nch; c++)
+    ok = split_bands (bands + c * RW_N_OCTAVES * n, n, r->fs_hz, gain, err);
+  /* the late part with the omni IR's calibration: band b × √g_b */
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    scale[b] = sqrt (r->band_gain[b]);
+  ok = ok && rw_ambi_encode_late (&r->rays, order, yaw_deg, pitch_deg, r->fs_hz, n,
+                                  RW_RAYS_DEFAULT_MAX_DENSITY, seed, scale, late, NULL, err);
+  for (size_t c = 0; ok && c < nch; c++)
+    for (size_t i = 0; i < n; i++)
+      {
+        double y = late[c * n + i];
+        for (int b = 0; b < RW_N_OCTAVES; b++)
+          y += bands[(c * RW_N_OCTAVES + (size_t) b) * n + i];
+        out[c * n + i] = y;
+      }
+  free (bands);
+  free (late);
   return ok;
 }

@@ -105,6 +105,25 @@ bool rw_ga_compute (const RwGaScene *scene, const RwAdmittance *surface_Y,
                     const double rcv[3], const RwGaSettings *settings, RwGaResult *out,
                     RwError *err);
 void rw_ga_result_clear (RwGaResult *r);
+/* The geometrical IR of r as an ambisonic IR of the given order (1 …
+ * RW_AMBI_MAX_ORDER, ACN/SN3D: rw-ambisonics.h) for a listener of yaw and
+ * pitch (degrees): the image sources encoded per channel
+ * (rw_ambi_encode_arrivals) and split into bands as the omni IR's, plus
+ * the late part with a direction per pulse (rw_ambi_encode_late, the
+ * synthesis seed the omni IR used, each band × √g_b). out: (N + 1)² ×
+ * r->n_samples at r->fs_hz, channel c at out[c · n_samples …]; channel 0
+ * (W) is r->ir up to rounding (the same bands summed in another order).
+ * seed: the one the late part of r was synthesised from (rw_ga_compute's
+ * settings' seed for receiver 0; rw_ga_compute_receivers mixes it with
+ * the receiver's index for the others: rw_ga_receiver_seed). Fails
+ * (RW_ERROR_INPUT) on a result without its image sources or rays, and as
+ * the encoders; RW_ERROR_MEMORY. */
+bool rw_ga_ambisonic (const RwGaResult *r, int order, double yaw_deg, double pitch_deg,
+                      uint64_t seed, double *out, RwError *err);
+/* The late part's synthesis seed of receiver index r of
+ * rw_ga_compute_receivers with settings seed `seed`. */
+uint64_t rw_ga_receiver_seed (uint64_t seed, size_t r);
+
 /* rw_ga_compute for n_rcv receivers of one source: the rays traced once
  * for all of them (rw_rays_trace_receivers), then each receiver's image
  * sources and late IR. Receiver 0's result is rw_ga_compute's for it;
