@@ -150,11 +150,13 @@ print_summary (FILE *f, const RwSimConfig *cfg, const RwSimResult *res, const ch
   fprintf (f, _("Mesh           %s\n"), cfg->mesh_path);
   if (res->hybrid)
     {
+      double transition[2];
+      rw_hybrid_transition (res->crossover_hz, transition);
       fprintf (f, _("Valid up to    %g Hz (full band: the wave part valid to fmax = %g Hz, %g points "
                     "per wavelength)\n"), rw_sim_valid_up_to_hz (res), res->fmax_hz, cfg->ppw);
       fprintf (f, _("Crossover      %g Hz (transition %.0f–%.0f Hz): wave below, geometrical above "
                     "(%zu rays, image sources to order %d, seed %llu)\n"),
-               res->crossover_hz, res->transition_hz[0], res->transition_hz[1], cfg->n_rays,
+               res->crossover_hz, transition[0], transition[1], cfg->n_rays,
                cfg->ism_order, (unsigned long long) cfg->seed);
     }
   else

@@ -11,6 +11,7 @@
 
 #include "rw-fftw.h"
 #include "rw-i18n.h"
+#include "rw-materials.h"   /* RW_N_OCTAVES */
 #include "rw-physics.h"
 
 /* ISO 9613-1 reference values: the reference pressure p_r (kPa), the
@@ -147,6 +148,48 @@ rw_air_split_size (size_t n, double rate_hz)
   while (N < n + pad)
     N *= 2;
   return N > (size_t) INT_MAX ? 0 : N;   /* FFTW's plan sizes are int */
+}
+
+bool
+rw_air_split_bands (double *bands, size_t n, double rate_hz, double *gain, RwError *err)
+{
+  const size_t N = rw_air_split_size (n, rate_hz);
+  if (N == 0)
+    return rw_fail (err, RW_ERROR_MEMORY, _("band split: out of memory for %zu samples"), n);
+  const size_t nb = N / 2 + 1;
+  RwAirBands air;
+  if (!rw_air_bands (RW_DEFAULT_TEMPERATURE_C, RW_AIR_DEFAULT_HUMIDITY_PCT, RW_AIR_PRESSURE_KPA,
+                     rate_hz, &air, err))
+    return false;
+  double *x = fftw_malloc (N * sizeof *x);
+  fftw_complex *X = fftw_malloc (nb * sizeof *X);
+  fftw_plan fwd = NULL, inv = NULL;
+  bool ok = false;
+  if (x == NULL || X == NULL)
+    rw_fail (err, RW_ERROR_MEMORY, _("band split: out of memory for %zu samples"), n);
+  else if (!rw_fftw_plan_pair ((int) N, x, X, X, x, &fwd, &inv))
+    rw_fail (err, RW_ERROR_MEMORY, _("band split: no FFT plan for %zu samples"), N);
+  else
+    {
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        {
+          double *y = bands + (size_t) b * n;
+          memcpy (x, y, n * sizeof *x);
+          memset (x + n, 0, (N - n) * sizeof *x);
+          fftw_execute (fwd);
+          const double g = rw_air_band_filter (&air, (size_t) b, RW_N_OCTAVES, (double (*)[2]) X, N,
+                                               rate_hz);
+          if (gain != NULL)
+            gain[b] = g;
+          fftw_execute (inv);
+          memcpy (y, x, n * sizeof *y);
+        }
+      ok = true;
+    }
+  rw_fftw_destroy_pair (fwd, inv);
+  fftw_free (x);
+  fftw_free (X);
+  return ok;
 }
 
 bool

@@ -101,6 +101,13 @@ double rw_air_band_filter (const RwAirBands *air, size_t b, size_t n_bands, doub
  * bands' ringing before an arrival wraps into the padding, not into the
  * signal; 0 when that passes INT_MAX (FFTW's plan sizes are int). */
 size_t rw_air_split_size (size_t n, double rate_hz);
+/* Filters each band b of bands (RW_N_OCTAVES × n at rate_hz, band b at
+ * bands[b · n …]) with band b's weight of the split (20 °C, 50 %: the
+ * weights do not depend on the air), in place, on rw_air_split_size's
+ * FFT grid; gain[b] (may be NULL) gets rw_air_band_filter's energy gain.
+ * The geometrical IR's image sources and the binaural renderer split
+ * their per-band renderings with it. Fails with RW_ERROR_MEMORY. */
+bool rw_air_split_bands (double *bands, size_t n, double rate_hz, double *gain, RwError *err);
 
 /* Applies the attenuation to ir (n samples at rate_hz, sample m at time
  * m / rate_hz after the emission), in place: band b at time t is

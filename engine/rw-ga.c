@@ -4,8 +4,6 @@
 #include "rw-ga.h"
 
 #include <complex.h>
-#include <fftw3.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +11,6 @@
 #include "rw-air.h"
 #include "rw-ambisonics.h"
 #include "rw-clock.h"
-#include "rw-fftw.h"
 #include "rw-ga-progress.h"
 #include "rw-i18n.h"
 #include "rw-physics.h"
@@ -67,56 +64,6 @@ weight_arrivals (RwIsmResult *ism, const double *scattering, const double m[RW_N
           a->gain[b] *= w;
         }
     }
-}
-
-/* Filters each band of bands (RW_N_OCTAVES × n) with its weight of the
- * complementary split, in place, on the FFT grid rw_rays_synthesise uses
- * (zero-padded to a power of two ≥ n + min (n, fs)), so that g_b (the
- * energy gain on white noise, into gain[b]) is the one it normalised by. */
-static bool
-split_bands (double *bands, size_t n, double fs_hz, double gain[RW_N_OCTAVES], RwError *err)
-{
-  const size_t pad = (size_t) fmin ((double) n, ceil (fs_hz));
-  size_t N = 1;
-  while (N < n + pad)
-    N *= 2;
-  if (N > (size_t) INT_MAX)
-    return rw_fail (err, RW_ERROR_MEMORY, _("geometrical IR: out of memory for %zu samples"), n);
-  const size_t nb = N / 2 + 1;
-  RwAirBands air;
-  if (!rw_air_bands (RW_DEFAULT_TEMPERATURE_C, RW_AIR_DEFAULT_HUMIDITY_PCT, RW_AIR_PRESSURE_KPA,
-                     fs_hz, &air, err))
-    return false;
-  double *x = fftw_malloc (N * sizeof *x);
-  fftw_complex *X = fftw_malloc (nb * sizeof *X);
-  fftw_plan fwd = NULL, inv = NULL;
-  bool ok = false;
-  if (x == NULL || X == NULL)
-    {
-      rw_fail (err, RW_ERROR_MEMORY, _("geometrical IR: out of memory for %zu samples"), n);
-      goto out;
-    }
-  if (!rw_fftw_plan_pair ((int) N, x, X, X, x, &fwd, &inv))
-    {
-      rw_fail (err, RW_ERROR_MEMORY, _("geometrical IR: no FFT plan for %zu samples"), N);
-      goto out;
-    }
-  for (int b = 0; b < RW_N_OCTAVES; b++)
-    {
-      double *y = bands + (size_t) b * n;
-      memcpy (x, y, n * sizeof *x);
-      memset (x + n, 0, (N - n) * sizeof *x);
-      fftw_execute (fwd);
-      gain[b] = rw_air_band_filter (&air, (size_t) b, RW_N_OCTAVES, (double (*)[2]) X, N, fs_hz);
-      fftw_execute (inv);
-      memcpy (y, x, n * sizeof *y);
-    }
-  ok = true;
-out:
-  rw_fftw_destroy_pair (fwd, inv);
-  fftw_free (x);
-  fftw_free (X);
-  return ok;
 }
 
 /* The whole run's progress from its parts' (rw-ga.h): n_rays + n_rcv
@@ -223,7 +170,7 @@ one_receiver (const RwGaScene *scene, const RwAdmittance *surface_Y, const doubl
       return rw_fail (err, RW_ERROR_MEMORY, _("geometrical IR: out of memory for %zu samples"), n);
     }
   bool ok = rw_ism_render (out->ism.arrivals, out->ism.n_arrivals, fs, n, out->bands, err)
-    && split_bands (out->bands, n, fs, out->band_gain, err)
+    && rw_air_split_bands (out->bands, n, fs, out->band_gain, err)
     && rw_rays_synthesise (&out->rays, fs, n, RW_RAYS_DEFAULT_MAX_DENSITY,
                            rw_ga_receiver_seed (settings->seed, r), late, NULL, out->dropped, err);
   if (ok)
@@ -337,9 +284,9 @@ rw_ga_ambisonic (const RwGaResult *r, int order, double yaw_deg, double pitch_de
   /* the image sources: each channel's bands split as the omni IR's */
   ok = ok && rw_ambi_encode_arrivals (r->ism.arrivals, r->ism.n_arrivals, order, yaw_deg, pitch_deg,
                                       r->fs_hz, n, bands, err);
-  double gain[RW_N_OCTAVES], scale[RW_N_OCTAVES];
+  double scale[RW_N_OCTAVES];
   for (size_t c = 0; ok && c < nch; c++)
-    ok = split_bands (bands + c * RW_N_OCTAVES * n, n, r->fs_hz, gain, err);
+    ok = rw_air_split_bands (bands + c * RW_N_OCTAVES * n, n, r->fs_hz, NULL, err);
   /* the late part with the omni IR's calibration: band b × √g_b */
   for (int b = 0; b < RW_N_OCTAVES; b++)
     scale[b] = sqrt (r->band_gain[b]);

@@ -7,14 +7,12 @@
 #include <mysofa.h>
 #include "rw-hrtf.h"
 
-#include <complex.h>   /* before fftw3.h: fftw_complex is double complex */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rw-air.h"
-#include "rw-fftw.h"
 #include "rw-i18n.h"
 #include "rw-ism.h"
 #include "rw-physics.h"
@@ -416,54 +414,21 @@ broadband (const RwHrtfArrival *a, size_t n)
   return true;
 }
 
-/* Sums each ear's bands (RW_N_OCTAVES × n, band b at [b · n]), each
- * filtered with its weight of the complementary split (rw-air.h), into
- * out, on the split's zero-padded FFT size (rw_air_split_size). */
+/* The bands of acc (RW_N_OCTAVES × n), each filtered with its weight of
+ * the complementary split (rw_air_split_bands, in place), summed into out. */
 static bool
-sum_split_bands (const double *bands, size_t n, double fs, double *out, RwError *err)
+sum_split_bands (double *bands, size_t n, double fs, double *out, RwError *err)
 {
-  const size_t N = rw_air_split_size (n, fs);
-  if (N == 0)
-    return rw_fail (err, RW_ERROR_MEMORY, _("binaural IR: out of memory for %zu samples"), n);
-  const size_t nb = N / 2 + 1;
-  RwAirBands air;
-  if (!rw_air_bands (RW_DEFAULT_TEMPERATURE_C, RW_AIR_DEFAULT_HUMIDITY_PCT, RW_AIR_PRESSURE_KPA, fs,
-                     &air, err))
+  if (!rw_air_split_bands (bands, n, fs, NULL, err))
     return false;
-  double *x = fftw_malloc (N * sizeof *x);
-  fftw_complex *X = fftw_malloc (nb * sizeof *X);
-  fftw_complex *Y = fftw_malloc (nb * sizeof *Y);
-  fftw_plan fwd = NULL, inv = NULL;
-  bool ok = false;
-  if (x == NULL || X == NULL || Y == NULL)
+  for (size_t i = 0; i < n; i++)
     {
-      rw_fail (err, RW_ERROR_MEMORY, _("binaural IR: out of memory for %zu samples"), n);
-      goto out;
+      double y = 0.0;
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        y += bands[(size_t) b * n + i];
+      out[i] = y;
     }
-  if (!rw_fftw_plan_pair ((int) N, x, X, Y, x, &fwd, &inv))
-    {
-      rw_fail (err, RW_ERROR_MEMORY, _("binaural IR: no FFT plan for %zu samples"), N);
-      goto out;
-    }
-  memset (Y, 0, nb * sizeof *Y);
-  for (int b = 0; b < RW_N_OCTAVES; b++)
-    {
-      memcpy (x, bands + (size_t) b * n, n * sizeof *x);
-      memset (x + n, 0, (N - n) * sizeof *x);
-      fftw_execute (fwd);
-      rw_air_band_filter (&air, (size_t) b, RW_N_OCTAVES, (double (*)[2]) X, N, fs);
-      for (size_t k = 0; k < nb; k++)
-        Y[k] += X[k];
-    }
-  fftw_execute (inv);
-  memcpy (out, x, n * sizeof *out);
-  ok = true;
-out:
-  rw_fftw_destroy_pair (fwd, inv);
-  fftw_free (x);
-  fftw_free (X);
-  fftw_free (Y);
-  return ok;
+  return true;
 }
 
 bool

@@ -25,6 +25,19 @@ rw_hybrid_default_crossover (double fmax_hz)
   return 0.5 * fmax_hz;
 }
 
+void
+rw_hybrid_transition (double crossover_hz, double band[2])
+{
+  band[0] = crossover_hz * (1.0 - RW_HYBRID_TRANSITION_HALF_WIDTH);
+  band[1] = crossover_hz * (1.0 + RW_HYBRID_TRANSITION_HALF_WIDTH);
+}
+
+double
+rw_hybrid_max_crossover (double fmax_hz, double rate_hz)
+{
+  return fmin (fmax_hz, 0.5 * rate_hz) / (1.0 + RW_HYBRID_TRANSITION_HALF_WIDTH);
+}
+
 bool
 rw_hybrid_check_crossover (double crossover_hz, double fmax_hz, double rate_hz, RwError *err)
 {
@@ -38,7 +51,7 @@ rw_hybrid_check_crossover (double crossover_hz, double fmax_hz, double rate_hz, 
    * band (and below Nyquist): above it the wave part's weight is below
    * the design's −60 dB. */
   const double top = fmin (fmax_hz, 0.5 * rate_hz);
-  const double highest = top / (1.0 + RW_HYBRID_TRANSITION_HALF_WIDTH);
+  const double highest = rw_hybrid_max_crossover (fmax_hz, rate_hz);
   if (!(isfinite (crossover_hz) && crossover_hz > 0 && crossover_hz <= highest))
     return rw_fail (err, RW_ERROR_INPUT,
                     _("hybrid IR: the crossover %g Hz is out of range: it must be above 0 and "
@@ -71,8 +84,10 @@ rw_hybrid_filter_design (double crossover_hz, double fmax_hz, double rate_hz,
   const size_t half = n_taps / 2;
   filter->crossover_hz = crossover_hz;
   filter->rate_hz = rate_hz;
-  filter->transition_low_hz = crossover_hz * (1.0 - w);
-  filter->transition_high_hz = crossover_hz * (1.0 + w);
+  double tr[2];
+  rw_hybrid_transition (crossover_hz, tr);
+  filter->transition_low_hz = tr[0];
+  filter->transition_high_hz = tr[1];
   filter->half_length = half;
   filter->taps = taps;
   return true;
@@ -200,8 +215,9 @@ out:
 void
 rw_hybrid_band_methods (double crossover_hz, RwHybridMethod methods[RW_N_OCTAVES])
 {
-  const double w = RW_HYBRID_TRANSITION_HALF_WIDTH;
-  const double lo = crossover_hz * (1.0 - w), hi = crossover_hz * (1.0 + w);
+  double tr[2];
+  rw_hybrid_transition (crossover_hz, tr);
+  const double lo = tr[0], hi = tr[1];
   for (int b = 0; b < RW_N_OCTAVES; b++)
     {
       const double c = rw_octave_exact_centre_hz (b);

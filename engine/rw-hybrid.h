@@ -61,6 +61,11 @@
 
 /* One octave below fmax. */
 double rw_hybrid_default_crossover (double fmax_hz);
+/* The crossover's transition band [fc (1 − w), fc (1 + w)]: band[0],
+ * band[1]. */
+void rw_hybrid_transition (double crossover_hz, double band[2]);
+/* The highest crossover the rule below allows: min (fmax, rate / 2) / (1 + w). */
+double rw_hybrid_max_crossover (double fmax_hz, double rate_hz);
 
 /* True when crossover_hz is usable with a wave part valid to fmax_hz at
  * rate_hz (the rule above); otherwise fails with RW_ERROR_INPUT and a

@@ -657,11 +657,8 @@ synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, double max_
                     _("ray tracing: the pulse density must be a positive number (got %g /s)"),
                     max_density);
   const size_t n = n_samples, nch = (size_t) n_ch;
-  const size_t pad = (size_t) fmin ((double) n, ceil (fs_hz));
-  size_t N = 1;
-  while (N < n + pad)
-    N *= 2;
-  if (N > (size_t) INT_MAX || nch > SIZE_MAX / n)
+  const size_t N = rw_air_split_size (n, fs_hz);
+  if (N == 0 || nch > SIZE_MAX / n)
     return rw_fail (err, RW_ERROR_MEMORY, _("ray tracing: out of memory for %zu samples"), n);
   const size_t nb = N / 2 + 1;
   double *pulses = calloc (n, sizeof *pulses);

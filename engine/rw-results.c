@@ -48,9 +48,11 @@ hybrid_json (const RwSimConfig *cfg, const RwSimResult *res)
 {
   json_object *h = json_object_new_object ();
   json_object_object_add (h, "crossover_hz", rw_json_number (res->crossover_hz));
+  double band[2];
+  rw_hybrid_transition (res->crossover_hz, band);
   json_object *tr = json_object_new_array ();
-  json_object_array_add (tr, rw_json_number (res->transition_hz[0]));
-  json_object_array_add (tr, rw_json_number (res->transition_hz[1]));
+  json_object_array_add (tr, rw_json_number (band[0]));
+  json_object_array_add (tr, rw_json_number (band[1]));
   json_object_object_add (h, "transition_hz", tr);
   json_object_object_add (h, "filter",
                           json_object_new_string ("complementary: Kaiser-windowed sinc low-pass, "
@@ -252,14 +254,15 @@ rw_results_json (const RwSimConfig *cfg, const RwSimResult *res)
   /* An output rate below 2 fmax cuts the IR at its Nyquist frequency. */
   const double valid_hz = rw_sim_valid_up_to_hz (res);
   char note[640];
+  double transition[2];
+  rw_hybrid_transition (res->crossover_hz, transition);
   if (res->hybrid)
     snprintf (note, sizeof note,
               "full band to %g Hz: the wave part (valid to fmax = %g Hz) below the crossover %g Hz, "
               "the geometrical part (image sources and rays) above it, joined by complementary "
               "linear-phase filters (transition %g to %g Hz); DC-blocked below %g Hz; calibrated so "
               "that the free-field direct sound at 1 m sums to 1 (area 1/r at distance r)",
-              valid_hz, res->fmax_hz, res->crossover_hz, res->transition_hz[0],
-              res->transition_hz[1], RW_DC_BLOCK_HZ);
+              valid_hz, res->fmax_hz, res->crossover_hz, transition[0], transition[1], RW_DC_BLOCK_HZ);
   else
   snprintf (note, sizeof note,
             "valid up to fmax = %g Hz%s: low-passed there (flat to fmax, -60 dB from %g Hz); "
@@ -598,12 +601,8 @@ read_hybrid (Reader *rd, json_object *root, RwResults *out)
     }
   snprintf (rd->scope, sizeof rd->scope, "hybrid");
   res->crossover_hz = number (rd, h, "crossover_hz", 1e-3, 1e5, false);
-  json_object *tr = get (rd, h, "transition_hz", json_type_array, _("two frequencies"));
-  if (tr != NULL && json_object_array_length (tr) == 2)
-    for (int k = 0; k < 2; k++)
-      res->transition_hz[k] = json_object_get_double (json_object_array_get_idx (tr, (size_t) k));
-  else if (tr != NULL)
-    missing (rd, "transition_hz", _("two frequencies"));
+  /* "transition_hz" follows from the crossover (rw_hybrid_transition):
+   * written for readers of the file, not read back */
   res->fit_bands = (int) count (rd, h, "fit_bands", 1, RW_N_OCTAVES);
   json_object *bands = get (rd, h, "bands", json_type_array, _("a list of octave bands"));
   if (bands != NULL && json_object_array_length (bands) != RW_N_OCTAVES)

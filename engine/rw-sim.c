@@ -287,8 +287,6 @@ sim_geometrical (const RwSimConfig *cfg, const RwMesh *mesh, const double *surfa
 
   out->hybrid = true;
   out->crossover_hz = rw_sim_crossover_hz (cfg);
-  out->transition_hz[0] = out->crossover_hz * (1.0 - RW_HYBRID_TRANSITION_HALF_WIDTH);
-  out->transition_hz[1] = out->crossover_hz * (1.0 + RW_HYBRID_TRANSITION_HALF_WIDTH);
   rw_hybrid_band_methods (out->crossover_hz, out->band_method);
   if (Y == NULL || scattering == NULL)
     {

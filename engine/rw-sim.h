@@ -96,13 +96,12 @@ typedef struct {
   float **ir;
   size_t ir_frames;
   /* the full-band IR (cfg->hybrid; all zero when off): the crossover
-   * used, its filter's transition band, which method gives each octave
+   * used (its transition band: rw_hybrid_transition), which method gives each octave
    * band, the octave bands the surfaces' admittances were fitted over (all
    * eight: one model serves both methods) and the geometrical part's
    * figures summed over the receivers */
   bool hybrid;
   double crossover_hz;
-  double transition_hz[2];
   RwHybridMethod band_method[RW_N_OCTAVES];
   int fit_bands;
   double ga_receiver_radius_m;      /* the rays' receiver sphere */

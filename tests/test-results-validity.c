@@ -83,8 +83,6 @@ make_run (RwSimConfig *cfg, RwSimResult *res, bool hybrid)
   if (hybrid)
     {
       res->crossover_hz = 250;
-      res->transition_hz[0] = 250 / M_SQRT2;
-      res->transition_hz[1] = 250 * (2 - 1 / M_SQRT2);
       res->fit_bands = 8;
       rw_hybrid_band_methods (250, res->band_method);
     }

@@ -172,7 +172,9 @@ main (void)
   RW_CHECK (hy.ga_image_sources > 1, "image-source arrivals %zu", hy.ga_image_sources);
 
   /* the join, per frequency range */
-  const double lo_top = 0.9 * hy.transition_hz[0], hi_bottom = 1.1 * hy.transition_hz[1];
+  double transition[2];
+  rw_hybrid_transition (hy.crossover_hz, transition);
+  const double lo_top = 0.9 * transition[0], hi_bottom = 1.1 * transition[1];
   const double d_low = db (band_energy (hy.ir[0], n, fs, 40, lo_top),
                            band_energy (hy.ir_wave[0], n, fs, 40, lo_top));
   const double d_high = db (band_energy (hy.ir[0], n, fs, hi_bottom, 20000),

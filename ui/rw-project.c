@@ -1510,10 +1510,9 @@ rw_sim_settings_max_crossover_hz (const RwSimSettings *settings)
 {
   RwSimConfig cfg;
 
-  /* rw_hybrid_check_crossover's rule: the transition band's top,
-   * (1 + w) fc, within the wave part's fmax and below Nyquist. */
+  /* rw_hybrid_check_crossover's rule */
   rw_sim_settings_to_config (settings, &cfg);
-  return fmin (cfg.fmax_hz, 0.5 * cfg.fs_out_hz) / (1.0 + RW_HYBRID_TRANSITION_HALF_WIDTH);
+  return rw_hybrid_max_crossover (cfg.fmax_hz, cfg.fs_out_hz);
 }
 
 /* The settings and points as a run would take them, checked by the
