@@ -541,9 +541,8 @@ model_from_alpha (const double alpha[RW_N_OCTAVES], int n_bands, RwSurfaceModel 
   return rw_admittance_fit_alpha (alpha, n_bands, &m->Y, &m->fit, err);
 }
 
-/* The model's scattering: the material's (mat), or the flagged default. */
-static void
-model_scattering (RwSurfaceModel *m, const RwMaterial *mat)
+void
+rw_surface_model_set_scattering (RwSurfaceModel *m, const RwMaterial *mat)
 {
   m->scattering_default = mat == NULL || mat->scattering_default;
   for (int b = 0; b < RW_N_OCTAVES; b++)
@@ -556,7 +555,7 @@ map_scattering (const char *map_path, const char *key, struct json_object *val, 
                 RwError *err)
 {
   struct json_object *sc;
-  model_scattering (m, NULL);
+  rw_surface_model_set_scattering (m, NULL);
   if (!json_object_object_get_ex (val, "scattering", &sc))
     return true;
   double x;
@@ -590,10 +589,9 @@ rw_surface_model_from_R (double R, RwSurfaceModel *m)
   m->Y = rw_admittance_real (R);
   memcpy (m->alpha_target, alpha, sizeof alpha);
   m->fit.n_bands_fit = RW_N_OCTAVES;
-  m->scattering_default = true;
+  rw_surface_model_set_scattering (m, NULL);
   for (int b = 0; b < RW_N_OCTAVES; b++)
     {
-      m->scattering[b] = RW_MATERIAL_DEFAULT_SCATTERING;
       m->fit.target_random[b] = m->fit.model_random[b] = a;
       m->fit.target_normal[b] = m->fit.model_normal[b] = R > -1.0 && R < 1.0 ? 1.0 - R * R : 0.0;
     }
@@ -644,7 +642,7 @@ map_entry (const RwMaterialLibrary *lib, const char *map_path, const char *key,
                         map_path, key, json_object_get_string (val));
       *R = rw_reflection_from_statistical_alpha (rw_material_alpha_for_fmax (mat, fmax_hz));
       *label = strdup (mat->name);
-      model_scattering (m, mat);
+      rw_surface_model_set_scattering (m, mat);
       return !fit || model_from_alpha (mat->alpha, n_bands, m, err)
              || rw_fail_prefix (err, _("%s: surface \"%s\""), map_path, key);
     }
@@ -863,7 +861,7 @@ rw_materials_assign_models (const RwMaterialLibrary *lib, const RwMesh *mesh,
             copied = true;
           }
       if (models_out != NULL && !copied)
-        model_scattering (MODEL (s), m);
+        rw_surface_model_set_scattering (MODEL (s), m);
       if (models_out != NULL && !copied && !model_from_alpha (m->alpha, n_bands, MODEL (s), err))
         {
           rw_fail_prefix (err, _("material \"%s\""), m->name);

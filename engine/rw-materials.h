@@ -108,6 +108,10 @@ typedef struct {
  * (--reflection, {"R": r}): Y0 = (1 − R)/(1 + R), no branch, the
  * statistical α of R in every band. */
 void rw_surface_model_from_R (double R, RwSurfaceModel *out);
+/* The model's scattering for the geometrical part: the material's
+ * (material may be NULL), or RW_MATERIAL_DEFAULT_SCATTERING in every band,
+ * flagged as scattering_default. */
+void rw_surface_model_set_scattering (RwSurfaceModel *m, const RwMaterial *material);
 
 /* rw_materials_assign, and the model of every surface: models_out
  * (n_surfaces, may be NULL). Library materials and map-file α are fitted

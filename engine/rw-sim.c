@@ -296,20 +296,16 @@ sim_geometrical (const RwSimConfig *cfg, const RwMesh *mesh, const double *surfa
   out->fit_bands = RW_N_OCTAVES;
   for (size_t s = 0; s < ns; s++)
     {
-      if (out->surface_models != NULL)
-        {
-          if (out->surface_models[s].fit.n_bands_fit < out->fit_bands)
-            out->fit_bands = out->surface_models[s].fit.n_bands_fit;
-          Y[s] = out->surface_models[s].Y;
-          memcpy (scattering + s * RW_N_OCTAVES, out->surface_models[s].scattering,
-                  RW_N_OCTAVES * sizeof *scattering);
-        }
-      else
-        {
-          Y[s] = rw_admittance_real (surface_R[s]);
-          for (int b = 0; b < RW_N_OCTAVES; b++)
-            scattering[s * RW_N_OCTAVES + b] = RW_MATERIAL_DEFAULT_SCATTERING;
-        }
+      /* the surface's model, or without one the frequency-independent
+       * surface of its R */
+      RwSurfaceModel from_R;
+      const RwSurfaceModel *m = out->surface_models != NULL ? &out->surface_models[s] : &from_R;
+      if (out->surface_models == NULL)
+        rw_surface_model_from_R (surface_R[s], &from_R);
+      if (m->fit.n_bands_fit < out->fit_bands)
+        out->fit_bands = m->fit.n_bands_fit;
+      Y[s] = m->Y;
+      memcpy (scattering + s * RW_N_OCTAVES, m->scattering, RW_N_OCTAVES * sizeof *scattering);
     }
   if (out->fit_bands < RW_N_OCTAVES)
     rw_sim_warn (out, _("some surfaces' admittances were fitted over the octave bands up to %g Hz "

@@ -561,17 +561,6 @@ derive_R (RwProject *self, size_t i)
     self->surface_R[i] = rw_project_R_from_alpha (a, self->settings.fmax_hz);
 }
 
-/* The model's scattering for the geometrical part: the library
- * material's, else the flagged default (as rw_materials_assign_models
- * gives it). */
-static void
-model_scattering (const RwMaterial *material, RwSurfaceModel *out)
-{
-  out->scattering_default = material == NULL || material->scattering_default;
-  for (int b = 0; b < RW_N_OCTAVES; b++)
-    out->scattering[b] = material != NULL ? material->scattering[b] : RW_MATERIAL_DEFAULT_SCATTERING;
-}
-
 gboolean
 rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double R, int n_bands, const RwMaterial *material,
                       RwSurfaceModel *out, GError **error)
@@ -587,7 +576,7 @@ rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double R, int n_bands, c
        * (rw_materials_assign_models) — a fit of its α would lose the sign
        * of a negative R. */
       rw_surface_model_from_R (R, out);
-      model_scattering (material, out);
+      rw_surface_model_set_scattering (out, material);
       return TRUE;
     }
   if (!rw_admittance_fit_alpha (alpha, n_bands, &out->Y, &out->fit, &err))
@@ -595,7 +584,7 @@ rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double R, int n_bands, c
       g_set_error_literal (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_FILE, err.message);
       return FALSE;
     }
-  model_scattering (material, out);
+  rw_surface_model_set_scattering (out, material);
   return TRUE;
 }
 
@@ -626,7 +615,7 @@ rw_project_get_surface_model (RwProject *self, guint surface, RwSurfaceModel *ou
   if (cached != NULL)
     {
       *out = *cached;
-      model_scattering (material, out);
+      rw_surface_model_set_scattering (out, material);
       return TRUE;
     }
   if (!rw_project_fit_alpha (a, self->surface_R[surface], n_bands, material, out, error))
