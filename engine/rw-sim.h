@@ -24,6 +24,7 @@
 #include "rw-file.h"
 #include "rw-hybrid.h"
 #include "rw-materials.h"
+#include "rw-receiver.h"
 #include "rw-solver.h"
 
 #define RW_SIM_MAX_RECEIVERS 64
@@ -41,6 +42,9 @@ typedef struct {
   double source[3];
   size_t n_receivers;
   double receivers[RW_SIM_MAX_RECEIVERS][3];
+  /* what each receiver records (rw-receiver.h; zeroed: omnidirectional) */
+  RwReceiverSpec receiver_specs[RW_SIM_MAX_RECEIVERS];
+  const char *hrtf_path;            /* SOFA file for binaural receivers; NULL: the bundled KEMAR */
   double uniform_R;                 /* NAN → materials */
   const char *materials_map;        /* NULL → name matching */
   RwBoundary boundary;

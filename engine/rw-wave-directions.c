@@ -42,9 +42,9 @@ rw_wave_first_order (const double *const probe[RW_PROBE_N], size_t n, double cou
   for (int k = 0; k < RW_PROBE_N; k++)
     if (probe[k] == NULL)
       return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: probe signal %d missing"), k);
-  if (!(courant > 0.0 && courant <= 1.0))
+  if (!(courant > 0.0) || !isfinite (courant))
     return rw_fail (err, RW_ERROR_INPUT,
-                    _("directional receiver: Courant number %g outside (0, 1]"), courant);
+                    _("directional receiver: c k / h = %g must be a positive number"), courant);
   for (int k = 0; k < RW_PROBE_N; k++)
     for (size_t i = 0; i < n; i++)
       if (!isfinite (probe[k][i]))
@@ -89,4 +89,46 @@ rw_wave_direction (const double *bformat, size_t n, size_t from, size_t to, doub
   for (int k = 0; k < 3; k++)
     dir[k] = I[k] / len;
   return len / e;
+}
+
+int
+rw_wave_encoded_order (int order)
+{
+  return order < 1 ? 0 : 1;
+}
+
+bool
+rw_wave_probe (const RwGrid *g, size_t centre, int order, RwWaveProbe *probe, RwError *err)
+{
+  (void) order;
+  static const int offsets[RW_PROBE_N][3] = { { 0, 0, 0 }, { 1, 0, 0 }, { -1, 0, 0 }, { 0, 1, 0 },
+                                              { 0, -1, 0 }, { 0, 0, 1 }, { 0, 0, -1 } };
+  if (probe == NULL)
+    return rw_fail (err, RW_ERROR_INTERNAL, "rw_wave_probe: NULL argument");
+  if (!rw_wave_probe_cells (g, centre, probe->cells, err))
+    return false;
+  probe->n = RW_PROBE_N;
+  memcpy (probe->offset, offsets, sizeof offsets);
+  return true;
+}
+
+bool
+rw_wave_encode (const RwWaveProbe *probe, const double *const *signals, size_t n, int order,
+                double h, double c, double fs, double *out, RwError *err)
+{
+  if (order < 1 || order > RW_WAVE_MAX_ORDER)
+    return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: order %d must be between 1 and %d"),
+                    order, RW_WAVE_MAX_ORDER);
+  if (probe == NULL || probe->n < RW_PROBE_N || signals == NULL)
+    return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: no probe"));
+  if (!(h > 0.0) || !(c > 0.0) || !(fs > 0.0) || !isfinite (h * c * fs))
+    return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: bad spacing, speed or rate"));
+  const size_t nch = (size_t) (order + 1) * (size_t) (order + 1);
+  if (out == NULL || n == 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: no samples"));
+  if (!rw_wave_first_order (signals, n, c / (fs * h), out, err))
+    return false;
+  /* orders above the first: none from the wave part (yet) */
+  memset (out + 4 * n, 0, (nch - 4) * n * sizeof *out);
+  return true;
 }

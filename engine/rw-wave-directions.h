@@ -44,11 +44,36 @@ enum { RW_PROBE_CENTRE, RW_PROBE_XP, RW_PROBE_XM, RW_PROBE_YP, RW_PROBE_YM, RW_P
  * the message gives the cell and the spacing. */
 bool rw_wave_probe_cells (const RwGrid *g, size_t centre, size_t cells[RW_PROBE_N], RwError *err);
 
+/* The probe of a receiver of ambisonic order `order` (1 … RW_WAVE_MAX_ORDER):
+ * the grid cells whose pressures the encoder reads, each with its
+ * offset from the centre in cells. cells[0] is the centre (offset 0).
+ * Fails as rw_wave_probe_cells when a cell is not in the air. */
+#define RW_WAVE_MAX_ORDER 3
+#define RW_WAVE_PROBE_MAX 257
+typedef struct {
+  size_t n;
+  size_t cells[RW_WAVE_PROBE_MAX];
+  int offset[RW_WAVE_PROBE_MAX][3];
+} RwWaveProbe;
+bool rw_wave_probe (const RwGrid *g, size_t centre, int order, RwWaveProbe *probe, RwError *err);
+/* The order the wave part actually resolves for a receiver of `order`:
+ * its channels above this order are zero (1 today: pressure and gradient). */
+int rw_wave_encoded_order (int order);
+/* (order + 1)² channels (ACN, SN3D), out[c · n + i], from the probe's
+ * signals (probe->n of n samples each, calibrated pressure at rate fs;
+ * spacing h, speed c): W is the centre's pressure; the first order as
+ * rw_wave_first_order with λ = c / (fs h); channels above
+ * rw_wave_encoded_order (order) are zero. */
+bool rw_wave_encode (const RwWaveProbe *probe, const double *const *signals, size_t n, int order,
+                     double h, double c, double fs, double *out, RwError *err);
+
 /* First-order B-format, out[c · n + i] for channel c = 0 … 3 (ACN: W, Y,
  * Z, X; SN3D), from the probe's n samples each at the grid rate
  * (probe[RW_PROBE_CENTRE] … probe[RW_PROBE_ZM]) and the Courant number
- * λ = c k / h. Fails (RW_ERROR_INPUT) on n = 0, a NULL probe, a Courant
- * number outside (0, 1] or a non-finite sample. */
+ * λ = c k / h (k the samples' interval: at the grid rate the Courant
+ * number, at another rate fs c / (fs h), which may exceed 1). Fails
+ * (RW_ERROR_INPUT) on n = 0, a NULL probe, λ not positive or a
+ * non-finite sample. */
 bool rw_wave_first_order (const double *const probe[RW_PROBE_N], size_t n, double courant,
                           double *out, RwError *err);
 
