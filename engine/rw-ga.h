@@ -129,9 +129,8 @@ bool rw_ga_ambisonic (const RwGaResult *r, int order, double yaw_deg, double pit
  * of its direction, drawn as the ambisonic IR's pulses are
  * (rw_ambi_late_direction), band by band with the omni IR's calibration
  * (× √g_b). left, right: r->n_samples each, overwritten. The set's
- * scaling (rw-hrtf.h: a frontal arrival carries its pressure energy in
- * each ear) makes the two ears' mean energy the omni IR's times the
- * set's diffuse-field response. Fails (RW_ERROR_INPUT) on a result
+ * diffuse-field equalisation (rw-hrtf.h) makes the two ears' mean energy
+ * in a diffuse field the omni IR's. Fails (RW_ERROR_INPUT) on a result
  * without its image sources or rays, a set at another rate, and as the
  * renderers; RW_ERROR_MEMORY. */
 bool rw_ga_binaural (const RwGaResult *r, const RwHrtf *h, double yaw_deg, double pitch_deg,
