@@ -8,7 +8,8 @@
  *    sound, ±1 ms) 0.6–0.75 ms, the issue's bound, and the right ear
  *    louder by more than 6 dB;
  *  - turned by 180° the head hears it on the left: the ITD's sign flips;
- *    facing the source, ITD within 20 µs of 0;
+ *    facing the source, ITD within 20 µs of 0; turned in 15° steps from
+ *    facing it to having it on the right, the ITD rises at every step;
  *  - the late part (200–450 ms): mean energy of the two ears per octave
  *    band 250 Hz … 8 kHz equals the omni IR's times the set's own
  *    diffuse-field response in that band (the mean over 2000 directions
@@ -162,6 +163,21 @@ main (void)
         }
     }
   RW_CHECK (itd[1] <= -0.6e-3 && itd[1] >= -0.75e-3, "source on the left: ITD %.1f µs", itd[1] * 1e6);
+  /* the head turned step by step: the source moves from the front to
+   * the right, and the ITD follows it */
+  double prev = -INFINITY;
+  char line[256] = "";
+  for (int a = 0; a <= 90; a += 15)
+    {
+      RW_CHECK (rw_ga_binaural (&g, h, remainder (az + a, 360.0), 0.0, set.seed, L, R, &err),
+                "turn %d°: %s", a, err.message);
+      double peak;
+      const double t = xcorr (L, R, n, fs, t0, t1, &peak);
+      snprintf (line + strlen (line), sizeof line - strlen (line), " %.0f", t * 1e6);
+      RW_CHECK (t > prev, "source %d° right: ITD %.1f µs after %.1f µs", a, t * 1e6, prev * 1e6);
+      prev = t;
+    }
+  RW_NOTE ("ITD µs with the source 0, 15, …, 90° to the right:%s", line);
   RW_CHECK (fabs (itd[2]) <= 20e-6, "source in front: ITD %.1f µs", itd[2] * 1e6);
 
   /* the late part: calibration against the omni IR and the set's own
