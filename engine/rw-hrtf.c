@@ -335,6 +335,68 @@ rw_hrtf_reference_delay (const RwHrtf *h)
   return h->reference_delay_s;
 }
 
+bool
+rw_hrtf_direction (const RwHrtf *h, size_t i, double d[3], RwError *err)
+{
+  if (i >= h->sofa->M)
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: direction %zu asked for; the set has %u"), h->path,
+                    i, h->sofa->M);
+  const float *p = h->sofa->SourcePosition.values + 3 * i;
+  const double r = sqrt ((double) p[0] * p[0] + (double) p[1] * p[1] + (double) p[2] * p[2]);
+  for (int k = 0; k < 3; k++)
+    d[k] = r > 0.0 ? p[k] / r : (k == 0 ? 1.0 : 0.0);
+  return true;
+}
+
+bool
+rw_hrtf_weights (const RwHrtf *h, double *w, RwError *err)
+{
+  const size_t M = h->sofa->M, K = RW_HRTF_WEIGHT_POINTS;
+  double *u = malloc (3 * M * sizeof *u);
+  if (u == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), h->path);
+  for (size_t i = 0; i < M; i++)
+    rw_hrtf_direction (h, i, u + 3 * i, NULL);
+  /* The largest nearest-neighbour spacing, as a cosine (the smallest of
+     each direction's largest cosine to another). */
+  double min_cos_nn = 1.0;
+  for (size_t i = 0; i < M; i++)
+    {
+      double best = -1.0;
+      for (size_t j = 0; j < M; j++)
+        if (j != i)
+          best = fmax (best, u[3 * i] * u[3 * j] + u[3 * i + 1] * u[3 * j + 1]
+                             + u[3 * i + 2] * u[3 * j + 2]);
+      min_cos_nn = fmin (min_cos_nn, best);
+    }
+  const double cap = M > 1 ? cos (fmin (M_PI, 1.5 * acos (fmax (-1.0, min_cos_nn)))) : -1.0;
+  for (size_t i = 0; i < M; i++)
+    w[i] = 0.0;
+  /* Fibonacci lattice: z uniform in the midpoints of K slices, azimuth
+     stepped by the golden angle. */
+  const double golden = M_PI * (3.0 - sqrt (5.0));
+  for (size_t k = 0; k < K; k++)
+    {
+      const double z = 1.0 - (2.0 * k + 1.0) / (double) K, s = sqrt (fmax (0.0, 1.0 - z * z));
+      const double p[3] = { s * cos (golden * k), s * sin (golden * k), z };
+      double best = -2.0;
+      size_t bi = 0;
+      for (size_t i = 0; i < M; i++)
+        {
+          const double c = p[0] * u[3 * i] + p[1] * u[3 * i + 1] + p[2] * u[3 * i + 2];
+          if (c > best)
+            {
+              best = c;
+              bi = i;
+            }
+        }
+      if (best >= cap)
+        w[bi] += 4.0 * M_PI / (double) K;
+    }
+  free (u);
+  return true;
+}
+
 static bool
 direction_ok (const double d[3])
 {
