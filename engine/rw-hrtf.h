@@ -112,6 +112,17 @@ bool rw_hrtf_direction (const RwHrtf *h, size_t i, double d[3], RwError *err);
 #define RW_HRTF_WEIGHT_POINTS 40000
 bool rw_hrtf_weights (const RwHrtf *h, double *w, RwError *err);
 
+/* The set's diffuse-field average per octave band (63 Hz … 8 kHz, edges
+ * at the exact midbands (rw_octave_exact_centre_hz) ÷ and × √2): the mean
+ * over the measured directions, weighted by rw_hrtf_weights, and over the
+ * two ears of each response's energy in the band (its spectrum zero-padded
+ * to 4 × its length, Parseval; the part of a band above Nyquist counts
+ * nothing). In the scale of rw_hrtf_open's step 3 (a frontal pair has
+ * the energy of one unit pulse per ear over all frequencies): a binaural
+ * IR's diffuse-field calibration is compared against this. Fails with
+ * RW_ERROR_MEMORY. */
+bool rw_hrtf_diffuse_field (const RwHrtf *h, double energy[RW_N_OCTAVES], RwError *err);
+
 /* The responses for a source in direction (listener frame above; any
  * length > 0, finite), interpolated (above): left and right get
  * rw_hrtf_length taps each; *delay_left_s and *delay_right_s (either may
