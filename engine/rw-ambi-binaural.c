@@ -266,6 +266,113 @@ out:
   return ok;
 }
 
+/* The upper Cholesky factor K of a Hermitian 2 × 2 matrix A = Kᴴ K; false
+ * when A is not (numerically) positive definite. */
+static bool
+chol2 (const double complex A[2][2], double complex K[2][2])
+{
+  const double a = creal (A[0][0]);
+  if (!(a > 0.0))
+    return false;
+  const double k00 = sqrt (a);
+  const double complex k01 = A[0][1] / k00;
+  const double c = creal (A[1][1]) - creal (k01 * conj (k01));
+  if (!(c > 1e-12 * creal (A[1][1])))
+    return false;
+  K[0][0] = k00;
+  K[0][1] = k01;
+  K[1][0] = 0.0;
+  K[1][1] = sqrt (c);
+  return true;
+}
+
+static void
+mul2 (const double complex A[2][2], const double complex B[2][2], double complex C[2][2])
+{
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++)
+      C[i][j] = A[i][0] * B[0][j] + A[i][1] * B[1][j];
+}
+
+static void
+adjoint2 (const double complex A[2][2], double complex B[2][2])
+{
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++)
+      B[i][j] = conj (A[j][i]);
+}
+
+static bool
+inverse2 (const double complex A[2][2], double complex B[2][2])
+{
+  const double complex det = A[0][0] * A[1][1] - A[0][1] * A[1][0];
+  if (!(cabs (det) > 0.0))
+    return false;
+  B[0][0] = A[1][1] / det;
+  B[1][1] = A[0][0] / det;
+  B[0][1] = -A[0][1] / det;
+  B[1][0] = -A[1][0] / det;
+  return true;
+}
+
+/* The diffuse-field covariance constraint (Zaunschirm, Schörkhuber &
+ * Höldrich, JASA 143(6), 2018; the "optimal mixing" of Vilkamo, Bäckström
+ * & Kuntz, JAES 61(6), 2013): the two ears' filters x = [x_L x_R] (L × 2,
+ * at x[ear · L + c]) of one bin become x M, M = K̂⁻¹ Q K, so that their
+ * diffuse-field covariance Mᴴ R̂ M (R̂ = xᴴ G x) is the set's R exactly —
+ * each ear's energy and the interaural coherence — with Q the unitary
+ * matrix that changes the ear signals least (Q = V Uᴴ for K K̂ᴴ = U S Vᴴ,
+ * here its polar factor Aᴴ (A Aᴴ)^−½, A = K K̂ᴴ; R = Kᴴ K, R̂ = K̂ᴴ K̂).
+ * Where either covariance is singular (the DC and Nyquist bins of a set
+ * without energy there) each ear is only scaled to the set's energy. */
+static void
+covariance_constrain (double complex *x, size_t L, const double *G, const double complex R[2][2])
+{
+  double complex Rh[2][2] = { { 0 } };
+  for (int a = 0; a < 2; a++)
+    for (int b = 0; b < 2; b++)
+      for (size_t i = 0; i < L; i++)
+        for (size_t j = 0; j < L; j++)
+          Rh[a][b] += conj (x[a * L + i]) * G[i * L + j] * x[b * L + j];
+  double complex K[2][2], Kh[2][2], Ki[2][2], A[2][2], Ah[2][2], KhH[2][2], B[2][2];
+  bool ok = chol2 (R, K) && chol2 (Rh, Kh) && inverse2 (Kh, Ki);
+  if (ok)
+    {
+      adjoint2 (Kh, KhH);
+      mul2 (K, KhH, A);
+      adjoint2 (A, Ah);
+      mul2 (A, Ah, B);      /* Hermitian, positive definite */
+      /* √B of a 2 × 2 positive definite matrix: (B + √det I) / √(tr + 2√det) */
+      const double det = creal (B[0][0] * B[1][1] - B[0][1] * B[1][0]);
+      const double sd = sqrt (fmax (0.0, det)), tr = creal (B[0][0] + B[1][1]);
+      const double t = sqrt (tr + 2.0 * sd);
+      double complex S[2][2] = { { (B[0][0] + sd) / t, B[0][1] / t }, { B[1][0] / t, (B[1][1] + sd) / t } };
+      double complex Si[2][2], Q[2][2], T[2][2], Mx[2][2];
+      ok = t > 0.0 && inverse2 (S, Si);
+      if (ok)
+        {
+          mul2 (Ah, Si, Q);
+          mul2 (Ki, Q, T);
+          mul2 (T, K, Mx);
+          double complex y[2][RW_AMBI_MAX_CHANNELS];
+          for (size_t i = 0; i < L; i++)
+            for (int b = 0; b < 2; b++)
+              y[b][i] = x[i] * Mx[0][b] + x[L + i] * Mx[1][b];
+          for (size_t i = 0; i < L; i++)
+            for (int b = 0; b < 2; b++)
+              x[(size_t) b * L + i] = y[b][i];
+          return;
+        }
+    }
+  for (int a = 0; a < 2; a++)
+    if (creal (Rh[a][a]) > 0.0 && creal (R[a][a]) > 0.0)
+      {
+        const double g = sqrt (creal (R[a][a]) / creal (Rh[a][a]));
+        for (size_t i = 0; i < L; i++)
+          x[(size_t) a * L + i] *= g;
+      }
+}
+
 RwAmbiBinaural *
 rw_ambi_binaural_new (const RwHrtf *h, int order, RwError *err)
 {
@@ -344,11 +451,9 @@ rw_ambi_binaural_new (const RwHrtf *h, int order, RwError *err)
       for (int ear = 0; ear < 2; ear++)
         {
           double complex *x = X + (k * 2 + (size_t) ear) * L;
-          double e_target = 0.0;
           for (size_t m = 0; m < M; m++)
             {
               const double complex H = t.S[(m * 2 + (size_t) ear) * nb + k];
-              e_target += t.w[m] * creal (H * conj (H));
               if (f < f_c || k == 0)
                 tgt[m] = H;
               else
@@ -368,18 +473,22 @@ rw_ambi_binaural_new (const RwHrtf *h, int order, RwError *err)
                 s += P[i * M + m] * tgt[m];
               x[i] = s;
             }
-          /* Diffuse-field energy: xᴴ G x against the set's. */
-          double e_fit = 0.0;
-          for (size_t i = 0; i < L; i++)
-            for (size_t j = 0; j < L; j++)
-              e_fit += G[i * L + j] * creal (conj (x[i]) * x[j]);
-          if (e_fit > 0.0 && e_target > 0.0)
-            {
-              const double g = sqrt (e_target / e_fit);
-              for (size_t i = 0; i < L; i++)
-                x[i] *= g;
-            }
         }
+    }
+  /* After the fit of every bin (the MagLS phases come from the fit, not
+     from the correction): the diffuse-field covariance constraint. */
+  for (size_t k = 0; k < nb; k++)
+    {
+      double complex R[2][2] = { { 0 } };
+      for (size_t m = 0; m < M; m++)
+        {
+          const double complex hl = t.S[(m * 2) * nb + k], hr = t.S[(m * 2 + 1) * nb + k];
+          R[0][0] += t.w[m] * creal (hl * conj (hl));
+          R[1][1] += t.w[m] * creal (hr * conj (hr));
+          R[0][1] += t.w[m] * conj (hl) * hr;
+        }
+      R[1][0] = conj (R[0][1]);
+      covariance_constrain (X + k * 2 * L, L, G, R);
     }
 
   if (!rw_fftw_plan_pair ((int) nfft, buf, spec, spec, buf, &fwd, &inv))
