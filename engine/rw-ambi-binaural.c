@@ -178,7 +178,8 @@ rw_ambi_binaural_rate (const RwAmbiBinaural *d)
 
 /* The measured directions with a weight: their harmonics Y (M × L), their
  * weights w and the ears' spectra S (M × 2 × n_bins) of nfft points,
- * delayed by shift_e[i] samples (Data.Delay − reference delay + pre). */
+ * delayed by their Data.Delay and advanced by the set's reference delay
+ * (a circular shift: the lead-in the advance wraps round is silence). */
 typedef struct {
   size_t M;
   double *Y, *w;
