@@ -86,8 +86,8 @@ rw_ambi_room_to_head (double yaw_deg, double pitch_deg, const double room[3], do
 
 /* ---------------------------------------------------------------- checks */
 
-static bool
-check_order (int order, RwError *err)
+bool
+rw_ambi_check_order (int order, RwError *err)
 {
   if (order < RW_AMBI_MIN_ORDER || order > RW_AMBI_MAX_ORDER)
     return rw_fail (err, RW_ERROR_INPUT, _("ambisonics: the order %d is out of range (%d … %d)"),
@@ -98,7 +98,7 @@ check_order (int order, RwError *err)
 static bool
 check_setup (int order, double yaw_deg, double pitch_deg, RwError *err)
 {
-  if (!check_order (order, err))
+  if (!rw_ambi_check_order (order, err))
     return false;
   if (!isfinite (yaw_deg) || !isfinite (pitch_deg))
     return rw_fail (err, RW_ERROR_INPUT,
@@ -378,7 +378,7 @@ bool
 rw_ambi_energy_vector (const double *x, int order, size_t stride, size_t first, size_t count,
                        double r_e[3], RwError *err)
 {
-  if (!check_order (order, err))
+  if (!rw_ambi_check_order (order, err))
     return false;
   if (x == NULL || r_e == NULL)
     return rw_fail (err, RW_ERROR_INTERNAL, "rw_ambi_energy_vector: NULL argument");
@@ -434,7 +434,7 @@ bool
 rw_ambi_write (const char *path, const double *x, int order, size_t n_samples, double fs_hz,
                RwError *err)
 {
-  if (!check_order (order, err))
+  if (!rw_ambi_check_order (order, err))
     return false;
   const int nch = RW_AMBI_CHANNELS (order);
   if (x == NULL || n_samples == 0)

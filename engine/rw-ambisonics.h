@@ -47,6 +47,10 @@
 #define RW_AMBI_CHANNELS(order) (((order) + 1) * ((order) + 1))
 #define RW_AMBI_MAX_CHANNELS RW_AMBI_CHANNELS (RW_AMBI_MAX_ORDER)
 
+/* False with RW_ERROR_INPUT, naming it, for an order outside
+ * RW_AMBI_MIN_ORDER … RW_AMBI_MAX_ORDER. */
+bool rw_ambi_check_order (int order, RwError *err);
+
 /* The ACN channel of Y_n^m (|m| ≤ n). */
 static inline int
 rw_ambi_acn (int n, int m)

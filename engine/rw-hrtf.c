@@ -7,12 +7,14 @@
 #include <mysofa.h>
 #include "rw-hrtf.h"
 
+#include <complex.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rw-air.h"
+#include "rw-analysis.h"
 #include "rw-fftw.h"
 #include "rw-i18n.h"
 #include "rw-ism.h"
@@ -479,6 +481,137 @@ double
 rw_hrtf_reference_delay (const RwHrtf *h)
 {
   return h->reference_delay_s;
+}
+
+bool
+rw_hrtf_direction (const RwHrtf *h, size_t i, double d[3], RwError *err)
+{
+  if (i >= h->sofa->M)
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: direction %zu asked for; the set has %u"), h->path,
+                    i, h->sofa->M);
+  const float *p = h->sofa->SourcePosition.values + 3 * i;
+  const double r = sqrt ((double) p[0] * p[0] + (double) p[1] * p[1] + (double) p[2] * p[2]);
+  for (int k = 0; k < 3; k++)
+    d[k] = r > 0.0 ? p[k] / r : (k == 0 ? 1.0 : 0.0);
+  return true;
+}
+
+bool
+rw_hrtf_weights (const RwHrtf *h, double *w, RwError *err)
+{
+  const size_t M = h->sofa->M, K = RW_HRTF_WEIGHT_POINTS;
+  double *u = malloc (3 * M * sizeof *u);
+  if (u == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), h->path);
+  for (size_t i = 0; i < M; i++)
+    rw_hrtf_direction (h, i, u + 3 * i, NULL);
+  /* The largest nearest-neighbour spacing, as a cosine (the smallest of
+     each direction's largest cosine to another). */
+  double min_cos_nn = 1.0;
+  for (size_t i = 0; i < M; i++)
+    {
+      double best = -1.0;
+      for (size_t j = 0; j < M; j++)
+        if (j != i)
+          best = fmax (best, u[3 * i] * u[3 * j] + u[3 * i + 1] * u[3 * j + 1]
+                             + u[3 * i + 2] * u[3 * j + 2]);
+      min_cos_nn = fmin (min_cos_nn, best);
+    }
+  const double cap = M > 1 ? cos (fmin (M_PI, 1.5 * acos (fmax (-1.0, min_cos_nn)))) : -1.0;
+  for (size_t i = 0; i < M; i++)
+    w[i] = 0.0;
+  /* Fibonacci lattice: z uniform in the midpoints of K slices, azimuth
+     stepped by the golden angle. */
+  const double golden = M_PI * (3.0 - sqrt (5.0));
+  for (size_t k = 0; k < K; k++)
+    {
+      const double z = 1.0 - (2.0 * k + 1.0) / (double) K, s = sqrt (fmax (0.0, 1.0 - z * z));
+      const double p[3] = { s * cos (golden * k), s * sin (golden * k), z };
+      double best = -2.0;
+      size_t bi = 0;
+      for (size_t i = 0; i < M; i++)
+        {
+          const double c = p[0] * u[3 * i] + p[1] * u[3 * i + 1] + p[2] * u[3 * i + 2];
+          if (c > best)
+            {
+              best = c;
+              bi = i;
+            }
+        }
+      if (best >= cap)
+        w[bi] += 4.0 * M_PI / (double) K;
+    }
+  free (u);
+  return true;
+}
+
+bool
+rw_hrtf_diffuse_field (const RwHrtf *h, double energy[RW_N_OCTAVES], RwError *err)
+{
+  const size_t M = h->sofa->M, n = h->n;
+  size_t N = 1;
+  while (N < 4 * n)
+    N *= 2;
+  const size_t nb = N / 2 + 1;
+  double *w = malloc (M * sizeof *w);
+  double *buf = fftw_malloc (N * sizeof *buf);
+  fftw_complex *spec = fftw_malloc (nb * sizeof *spec);
+  fftw_plan fwd = NULL, inv = NULL;
+  bool ok = false;
+  if (w == NULL || buf == NULL || spec == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), h->path);
+      goto out;
+    }
+  if (!rw_hrtf_weights (h, w, err))
+    goto out;
+  if (!rw_fftw_plan_pair ((int) N, buf, spec, spec, buf, &fwd, &inv))
+    {
+      rw_fail (err, RW_ERROR_INTERNAL, "FFTW could not plan a transform of %zu points", N);
+      goto out;
+    }
+  double lo[RW_N_OCTAVES], hi[RW_N_OCTAVES], wsum = 0.0;
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    {
+      const double c = rw_octave_exact_centre_hz (b);
+      lo[b] = c / M_SQRT2;
+      hi[b] = c * M_SQRT2;
+      energy[b] = 0.0;
+    }
+  for (size_t i = 0; i < M; i++)
+    {
+      if (!(w[i] > 0.0))
+        continue;
+      wsum += w[i];
+      /* The measurement itself (rw_hrtf_get at a measured direction is
+         exactly it): no interpolation to go through. */
+      const float *pair = h->sofa->DataIR.values + i * 2 * n;
+      for (int ear = 0; ear < 2; ear++)
+        {
+          memset (buf, 0, N * sizeof *buf);
+          for (size_t k = 0; k < n; k++)
+            buf[k] = pair[(size_t) ear * n + k];
+          fftw_execute_dft_r2c (fwd, buf, spec);
+          for (size_t k = 0; k < nb; k++)
+            {
+              const double f = (double) k * h->rate_hz / (double) N;
+              const double p2 = (k == 0 || 2 * k == N ? 1.0 : 2.0)
+                                * (creal (spec[k]) * creal (spec[k]) + cimag (spec[k]) * cimag (spec[k])) / (double) N;
+              for (int b = 0; b < RW_N_OCTAVES; b++)
+                if (f >= lo[b] && f < hi[b])
+                  energy[b] += 0.5 * w[i] * p2;
+            }
+        }
+    }
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    energy[b] = wsum > 0.0 ? energy[b] / wsum : 0.0;
+  ok = true;
+out:
+  rw_fftw_destroy_pair (fwd, inv);
+  free (w);
+  fftw_free (buf);
+  fftw_free (spec);
+  return ok;
 }
 
 static bool

@@ -104,6 +104,37 @@ size_t rw_hrtf_length (const RwHrtf *h);             /* taps per ear at rw_hrtf_
 size_t rw_hrtf_n_directions (const RwHrtf *h);       /* measured directions */
 double rw_hrtf_reference_delay (const RwHrtf *h);    /* s, step 4 above */
 
+/* The unit vector of measured direction i (0 … rw_hrtf_n_directions − 1;
+ * listener frame above): rw_hrtf_get there gives that measurement exactly.
+ * False with RW_ERROR_INPUT for i out of range. */
+bool rw_hrtf_direction (const RwHrtf *h, size_t i, double d[3], RwError *err);
+
+/* Quadrature weights of the measured directions (solid angles, sr), for
+ * integrals over the sphere the set covers (the magnitude least-squares
+ * decoder's fit, rw-ambi-binaural.h; the diffuse-field average below):
+ * the areas of the directions' spherical Voronoi cells, estimated by
+ * giving each of RW_HRTF_WEIGHT_POINTS points of a Fibonacci lattice
+ * (uniform on the sphere to within 1/K) to its nearest measurement. A
+ * point farther than 1.5 × the set's largest nearest-neighbour spacing
+ * from every measurement is in a gap of the set (the MIT set has none
+ * below −40° elevation) and counts for none: a measurement is not made
+ * to stand for directions far from it. w gets rw_hrtf_n_directions
+ * values; their sum is the covered solid angle (≈ 4π·0.86 for the MIT
+ * set). Fails with RW_ERROR_MEMORY. */
+#define RW_HRTF_WEIGHT_POINTS 40000
+bool rw_hrtf_weights (const RwHrtf *h, double *w, RwError *err);
+
+/* The set's diffuse-field average per octave band (63 Hz … 8 kHz, edges
+ * at the exact midbands (rw_octave_exact_centre_hz) ÷ and × √2): the mean
+ * over the measured directions, weighted by rw_hrtf_weights, and over the
+ * two ears of each response's energy in the band (its spectrum zero-padded
+ * to 4 × its length, Parseval; the part of a band above Nyquist counts
+ * nothing). In the scale of rw_hrtf_open's step 3 (a frontal pair has
+ * the energy of one unit pulse per ear over all frequencies): a binaural
+ * IR's diffuse-field calibration is compared against this. Fails with
+ * RW_ERROR_MEMORY. */
+bool rw_hrtf_diffuse_field (const RwHrtf *h, double energy[RW_N_OCTAVES], RwError *err);
+
 /* The responses for a source in direction (listener frame above; any
  * length > 0, finite), interpolated (above): left and right get
  * rw_hrtf_length taps each; *delay_left_s and *delay_right_s (either may
