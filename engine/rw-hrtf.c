@@ -282,6 +282,84 @@ equalise_diffuse_field (RwHrtf *h, RwError *err)
   return ok;
 }
 
+/* Step 3b of rw-hrtf.h: the low-frequency extension. Below
+ * RW_HRTF_LF_CROSSOVER_HZ a head is acoustically small: each ear hears
+ * the free-field pressure, delayed by its own path. A measured set says
+ * little there (the MIT loudspeaker rolls off below 200 Hz, and N taps
+ * cannot hold a wavelength much longer than themselves), so each
+ * response below the crossover is replaced by a unit pulse at its own
+ * onset (magnitude 1: the diffuse-field target of step 3; the onset's
+ * delay: its interaural difference), through complementary linear-phase
+ * filters: h' = δ(t − L/2) ∗ h + lp ∗ (δ(t − τ) − h), lp a Hann-windowed
+ * sinc low-pass of L + 1 taps (unit DC gain), τ the onset of h (−20 dB of
+ * its own peak). Every response is delayed by L/2 (found again as the
+ * reference delay, step 4) and grows by L taps. */
+static bool
+extend_low_frequencies (RwHrtf *h, RwError *err)
+{
+  struct MYSOFA_HRTF *s = h->sofa;
+  const size_t M = s->M, n = h->n;
+  const double fs = h->rate_hz, fc = RW_HRTF_LF_CROSSOVER_HZ;
+  /* four periods of the crossover: a transition of about fc / 2 */
+  const size_t L = rw_hrtf_lf_taps (fs), half = L / 2, n_out = n + L;
+  double *lp = malloc ((L + 1) * sizeof *lp), *d = malloc (n_out * sizeof *d);
+  float *ext = malloc (M * 2 * n_out * sizeof *ext);
+  if (lp == NULL || d == NULL || ext == NULL)
+    {
+      free (lp);
+      free (d);
+      free (ext);
+      return rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), h->path);
+    }
+  double sum = 0.0;
+  for (size_t k = 0; k <= L; k++)
+    {
+      const double t = (double) k - (double) half;
+      const double sinc = t == 0.0 ? 2.0 * fc / fs : sin (2.0 * M_PI * fc / fs * t) / (M_PI * t);
+      lp[k] = sinc * 0.5 * (1.0 - cos (2.0 * M_PI * (double) k / (double) L));
+      sum += lp[k];
+    }
+  for (size_t k = 0; k <= L; k++)
+    lp[k] /= sum;
+  for (size_t m = 0; m < M; m++)
+    for (int e = 0; e < 2; e++)
+      {
+        const float *x = s->DataIR.values + (m * 2 + (size_t) e) * n;
+        double peak = 0.0;
+        for (size_t i = 0; i < n; i++)
+          peak = fmax (peak, fabs (x[i]));
+        size_t tau = 0;
+        while (tau < n && fabs (x[tau]) < 0.1 * peak)
+          tau++;
+        /* d = δ(t − τ) − h, then h' = h delayed by L/2 + lp ∗ d */
+        for (size_t i = 0; i < n_out; i++)
+          d[i] = (i == tau ? 1.0 : 0.0) - (i < n ? x[i] : 0.0);
+        float *y = ext + (m * 2 + (size_t) e) * n_out;
+        for (size_t i = 0; i < n_out; i++)
+          {
+            double v = i >= half && i - half < n ? x[i - half] : 0.0;
+            const size_t k0 = i >= n ? i - n + 1 : 0, k1 = i < L ? i : L;
+            for (size_t k = k0; k <= k1; k++)
+              v += lp[k] * d[i - k];
+            y[i] = (float) v;
+          }
+      }
+  free (s->DataIR.values);
+  s->DataIR.values = ext;
+  s->DataIR.elements = (unsigned) (M * 2 * n_out);
+  s->N = (unsigned) n_out;
+  h->n = n_out;
+  free (lp);
+  free (d);
+  return true;
+}
+
+size_t
+rw_hrtf_lf_taps (double rate_hz)
+{
+  return 2 * (size_t) ceil (2.0 * rate_hz / RW_HRTF_LF_CROSSOVER_HZ);
+}
+
 /* Step 4 of rw-hrtf.h. */
 static bool
 normalise_front (RwHrtf *h, RwError *err)
@@ -426,7 +504,8 @@ rw_hrtf_open (const char *path, double rate_hz, RwError *err)
       rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
       goto fail;
     }
-  if (!equalise_diffuse_field (h, err) || !normalise_front (h, err))
+  if (!equalise_diffuse_field (h, err) || !extend_low_frequencies (h, err)
+      || !normalise_front (h, err))
     goto fail;
   return h;
 

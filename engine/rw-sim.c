@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "rw-ambi-binaural.h"
 #include "rw-ambisonics.h"
 #include "rw-audio.h"
 #include "rw-file.h"
@@ -374,35 +375,34 @@ spatial_probes (const RwSimConfig *cfg, const RwGrid *grid, SimSpatial *sp, RwSi
 }
 
 /* The binaural IR of an ambisonic one (order, planar, n samples at the
- * set's rate): the decoder of rw-ambi-binaural.h. */
+ * set's rate): the MagLS decoder of rw-ambi-binaural.h at the order the
+ * wave part resolves (docs/BINAURAL.md says why MagLS). */
 static bool
 decode_binaural (const RwHrtf *h, const double *ambi, int order, size_t n, double *left,
                  double *right, RwError *err)
 {
-  (void) h, (void) ambi, (void) order, (void) n, (void) left, (void) right;
-  return rw_fail (err, RW_ERROR_INTERNAL, "binaural decoding is not built yet");
+  RwAmbiBinaural *d = rw_ambi_binaural_new (h, order, err);
+  bool ok = d != NULL && rw_ambi_binaural_decode (d, ambi, n, left, right, err);
+  rw_ambi_binaural_free (d);
+  return ok;
 }
 
-/* An ambisonic signal in the room's frame (planar, n samples; channels
- * above `order` silent) into the frame of a receiver of yaw and pitch. */
+/* An ambisonic signal in the room's frame (planar, n samples, channels
+ * to `order`) into the frame of a receiver of yaw and pitch, in place. */
 static bool
 rotate_to_head (double *ambi, int order, size_t n, double yaw_deg, double pitch_deg, RwError *err)
 {
-  if (yaw_deg == 0.0 && pitch_deg == 0.0)
+  if ((yaw_deg == 0.0 && pitch_deg == 0.0) || order < 1)
     return true;
-  if (order > 1)
-    return rw_fail (err, RW_ERROR_INTERNAL, "rotate_to_head: order %d", order);
-  /* first order: (X, Y, Z) = u p turns as a vector (ACN 3, 1, 2) */
-  for (size_t i = 0; i < n; i++)
-    {
-      const double v[3] = { ambi[3 * n + i], ambi[n + i], ambi[2 * n + i] };
-      double h[3];
-      rw_ambi_room_to_head (yaw_deg, pitch_deg, v, h);
-      ambi[3 * n + i] = h[0];
-      ambi[n + i] = h[1];
-      ambi[2 * n + i] = h[2];
-    }
-  return true;
+  const size_t nch = (size_t) RW_AMBI_CHANNELS (order);
+  double *turned = malloc (nch * n * sizeof *turned);
+  if (turned == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  bool ok = rw_ambi_rotate (ambi, order, n, yaw_deg, pitch_deg, turned, err);
+  if (ok)
+    memcpy (ambi, turned, nch * n * sizeof *ambi);
+  free (turned);
+  return ok;
 }
 
 /* A spatial receiver's wave part: its probe's pressures post-processed as
