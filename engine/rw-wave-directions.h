@@ -50,6 +50,16 @@ bool rw_wave_probe_cells (const RwGrid *g, size_t centre, size_t cells[RW_PROBE_
  * Fails as rw_wave_probe_cells when a cell is not in the air. */
 #define RW_WAVE_MAX_ORDER 3
 #define RW_WAVE_PROBE_MAX 257
+/* Orders 2 and 3: the ball of cells within this many cells of the
+ * centre (257 cells), the fit's internal order (orders above the output
+ * are fitted too, so that they do not alias into it on the lattice), the
+ * Tikhonov gain limit and the band of the fit in k h (k = 2π f / c). */
+#define RW_WAVE_PROBE_RADIUS 4
+#define RW_WAVE_FIT_ORDER 5
+#define RW_WAVE_GAIN_LIMIT_DB 40.0 /* order 1 */
+#define RW_WAVE_GAIN_STEP_DB 20.0  /* more per order above */
+#define RW_WAVE_KH_FULL 1.0
+#define RW_WAVE_KH_TOP 1.2
 typedef struct {
   size_t n;
   size_t cells[RW_WAVE_PROBE_MAX];
@@ -59,6 +69,9 @@ bool rw_wave_probe (const RwGrid *g, size_t centre, int order, RwWaveProbe *prob
 /* The order the wave part actually resolves for a receiver of `order`:
  * its channels above this order are zero (1 today: pressure and gradient). */
 int rw_wave_encoded_order (int order);
+/* How many cells of air the probe of `order` needs around the receiver's
+ * cell in every direction (1 for order 1, RW_WAVE_PROBE_RADIUS above). */
+int rw_wave_probe_radius (int order);
 /* (order + 1)² channels (ACN, SN3D), out[c · n + i], from the probe's
  * signals (probe->n of n samples each, calibrated pressure at rate fs;
  * spacing h, speed c): W is the centre's pressure; the first order as

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <math.h>
+#include <stddef.h>
 
 /* The angle between two vectors (any lengths, not zero), degrees. */
 static inline double
@@ -12,4 +13,23 @@ ambi_angle_deg (const double a[3], const double b[3])
   const double lb = sqrt (b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
   const double c = (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) / (la * lb);
   return acos (fmax (-1.0, fmin (1.0, c))) * 180.0 / M_PI;
+}
+
+/* y = x ⊛ taps, zero phase (taps centred), linear: the ends see zeros
+ * (the wave-directions tests' band limits). */
+static inline void
+ambi_filter (const double *x, size_t n, const double *taps, size_t n_taps, double *y)
+{
+  const size_t half = n_taps / 2;
+  for (size_t i = 0; i < n; i++)
+    {
+      double s = 0.0;
+      for (size_t k = 0; k < n_taps; k++)
+        {
+          const long j = (long) i + (long) half - (long) k;
+          if (j >= 0 && j < (long) n)
+            s += taps[k] * x[j];
+        }
+      y[i] = s;
+    }
 }
