@@ -1,6 +1,25 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* wave-encode-fdtd: the wave part's order 3 (rw_wave_probe,
- * rw_wave_encode) on the real solver's free field. */
+/* wave-encode-fdtd: the wave part's orders 2 and 3 (rw_wave_probe,
+ * rw_wave_encode) on the real solver's free field: the CPU solver (fp32,
+ * fmax 500 Hz, 7.75 points per wavelength) on a box grid with absorbing
+ * walls (FV, R = 0) 8 m from a soft source (the fourth derivative of a
+ * Gaussian), and 28 probes of 257 cells each 17 cells (1.5 m) away: the
+ * 26 directions of the issue (6 axes, 12 edge and 8 corner diagonals)
+ * and two without symmetry. The probes' signals at the grid rate,
+ * encoded, low-passed at fmax/2 (Kaiser, zero phase): the energy vector
+ * over ±12 ms about the direct sound within 5° of the source's direction
+ * at orders 2 and 3 (measured: 0.03° and 0.10° at worst, the two
+ * asymmetric probes). Per order, the encoded channels against the point
+ * source's own harmonics, Y_n^m(u) W i⁻ⁿ h_n(kr) / h_0(kr) (its near
+ * field; a plane wave's factor is 1), by DFTs over that window: orders 1
+ * and 2 within 2 % from 0.1 fmax, order 3 within 10 % at 0.1 fmax and
+ * 4 % from 0.15 fmax (measured ≤ 0.64 %, ≤ 1.2 %; 6.8 %, ≤ 2.5 %). With
+ * the walls 5.3 m away (as in wave-directions) their low-frequency
+ * reflections, which the absorbing boundary does not take out, reach the
+ * window: 3.7 % and 11 % at 0.1 fmax for orders 1 and 2.
+ * Seen failing: the iⁿ sign flipped (180° off), the probe's x and y
+ * offsets swapped (60° off), no Tikhonov term, the (2n + 1) factor left
+ * out, orders 2 and 3 zero as before (129° off). */
 #include "rw-test.h"
 #include "test-ambi-common.h"
 #include "rw-ambisonics.h"
@@ -75,7 +94,7 @@ main (void)
   const double c = rw_speed_of_sound (20.0);
   const double h = rw_spacing_for_fmax (c, FMAX, RW_DEFAULT_PPW);
   const double fs = rw_grid_rate (c, h);
-  const size_t half = 60;   /* cells from the source to each wall: 5.3 m */
+  const size_t half = 90;   /* cells from the source to each wall: 8 m */
   const size_t nn = 2 * half + 3;
   const double dist = 17.0; /* cells, 1.5 m */
   RwGrid *g = rw_grid_new_box (nn, nn, nn, h);
@@ -158,7 +177,7 @@ main (void)
         sp[i] = rw_solver_receiver (sv, used + i);
       used += probes[p].n;
       /* the direct sound: ±12 ms about its arrival (the first wall
-       * reflection comes ≥ 22 ms after it) */
+       * reflection comes ≥ 38 ms after it) */
       const double t = r[p] / c + tc;
       const size_t from = (size_t) fmax (0.0, floor ((t - 0.012) * fs));
       const size_t to = (size_t) ceil ((t + 0.012) * fs);
@@ -207,18 +226,20 @@ main (void)
         }
     }
   RW_NOTE ("worst: order 2 %.3f°, order 3 %.3f°", worst[0], worst[1]);
-  /* per order, from 0.15 fmax (where the analytic test resolves all
-   * three and the window holds three periods): within 8 % of the point
-   * source's harmonics */
+  /* per order, from 0.1 fmax (where the analytic test resolves all
+   * three and the window holds 2.4 periods) */
   for (int k = 0; k < NF; k++)
     {
       const double f = (k + 1) * 0.05;
       RW_NOTE ("f = %.2f fmax: per-order error: order 1 %.4f, 2 %.4f, 3 %.4f", f, worst_err[1][k],
                worst_err[2][k], worst_err[3][k]);
       for (int deg = 1; deg <= 3; deg++)
-        if (f > 0.149)
-          RW_CHECK (worst_err[deg][k] < 0.08, "order %d at %.2f fmax: error %.4f (limit 0.08)", deg, f,
-                    worst_err[deg][k]);
+        if (f > 0.099)
+          {
+            const double limit = deg < 3 ? 0.02 : f < 0.149 ? 0.1 : 0.04;
+            RW_CHECK (worst_err[deg][k] < limit, "order %d at %.2f fmax: error %.4f (limit %.2f)", deg, f,
+                      worst_err[deg][k], limit);
+          }
     }
   free (lp2);
   free (enc);
