@@ -17,9 +17,11 @@
  * the walls 5.3 m away (as in wave-directions) their low-frequency
  * reflections, which the absorbing boundary does not take out, reach the
  * window: 3.7 % and 11 % at 0.1 fmax for orders 1 and 2.
- * Seen failing: the iⁿ sign flipped (180° off), the probe's x and y
- * offsets swapped (60° off), no Tikhonov term, the (2n + 1) factor left
- * out, orders 2 and 3 zero as before (129° off). */
+ * Seen failing: the iⁿ sign flipped (71 checks, 180° off), the probe's
+ * x and y offsets swapped (64, 60° off), the (2n + 1) factor left out
+ * (23), orders 2 and 3 zero as before (79, 126° off). Without the
+ * Tikhonov term it passes (this field has no noise to amplify; test
+ * wave-encode's noise check fails then). */
 #include "rw-test.h"
 #include "test-ambi-common.h"
 #include "rw-ambisonics.h"

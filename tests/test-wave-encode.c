@@ -19,11 +19,12 @@
  * - Bad input: orders 0 and 4, the seven-cell probe encoded to order 3,
  *   an order-3 probe 4 cells from the box's wall (the message names the
  *   cell and the spacing) and 2 cells from the grid's edge, a NaN.
- * Seen failing (each alone): the iⁿ factor's sign flipped (109 checks,
+ * Seen failing (each alone): the iⁿ factor's sign flipped (110 checks,
  * 180° off); no Tikhonov term (3: the noise and the order-3 roll-off);
  * the fit only to order 3 (7: 0.12–0.27 % error from 0.325 fmax); the
- * (2n + 1) factor left out (26); the wall test of the ball left out (2);
- * orders 2 and 3 zero as before this fit (118, 36° off). */
+ * (2n + 1) factor left out (27); the wall test of the ball left out (2);
+ * the order check left out (2); orders 2 and 3 zero as before this fit
+ * (119, 36° off). */
 #include "rw-test.h"
 #include "test-ambi-common.h"
 #include "rw-ambisonics.h"
