@@ -165,9 +165,9 @@ rw_wave_probe (const RwGrid *g, size_t centre, int order, RwWaveProbe *probe, Rw
 
 /* j_n(x) for n = 0 … RW_WAVE_FIT_ORDER, by the power series
  * j_n(x) = x^n / (2n + 1)!! Σ_k (−x²/2)^k / (k! Π_{j=1}^k (2n + 2j + 1)),
- * stable at the small arguments here (x ≤ R kh ≤ 5: the largest term
- * is below 10³ of the sum, so 13 digits remain), where the upward
- * recurrence from sin x / x loses all digits of the higher orders. */
+ * at the small arguments here (x ≤ R kh ≤ 4.8: no term exceeds 5 in
+ * size, so the sum keeps about 15 digits absolute), where the upward
+ * recurrence from sin x / x loses the higher orders' digits at small x. */
 static void
 spherical_bessel (double x, double j[RW_WAVE_FIT_ORDER + 1])
 {
