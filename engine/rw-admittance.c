@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rw-i18n.h"
+#include "rw-linalg.h"
 #include "rw-scheme.h"
 #include "rw-materials.h"
 
@@ -375,45 +376,6 @@ half_sq (const double *r, int n)
   return 0.5 * s;
 }
 
-/* Solves A x = b (A n×n symmetric positive definite, overwritten) by
- * Cholesky. false when A is not positive definite. */
-static bool
-cholesky_solve (double *A, double *b, int n)
-{
-  for (int j = 0; j < n; j++)
-    {
-      double d = A[j * n + j];
-      for (int k = 0; k < j; k++)
-        d -= A[j * n + k] * A[j * n + k];
-      if (!(d > 0))
-        return false;
-      d = sqrt (d);
-      A[j * n + j] = d;
-      for (int i = j + 1; i < n; i++)
-        {
-          double s = A[i * n + j];
-          for (int k = 0; k < j; k++)
-            s -= A[i * n + k] * A[j * n + k];
-          A[i * n + j] = s / d;
-        }
-    }
-  for (int i = 0; i < n; i++)
-    {
-      double s = b[i];
-      for (int k = 0; k < i; k++)
-        s -= A[i * n + k] * b[k];
-      b[i] = s / A[i * n + i];
-    }
-  for (int i = n - 1; i >= 0; i--)
-    {
-      double s = b[i];
-      for (int k = i + 1; k < n; k++)
-        s -= A[k * n + i] * b[k];
-      b[i] = s / A[i * n + i];
-    }
-  return true;
-}
-
 /* Projected Levenberg–Marquardt over the parameters with free[j] set,
  * until a step gains less than rel_gain of the cost (or max_iter steps).
  * Returns the final cost ½|r|². */
@@ -472,11 +434,12 @@ fit_lm (const FitProblem *pb, double *p, const bool *free_mask, int max_iter, do
               A[a * nf + a] += lambda * (H[a * nf + a] + 1e-9 * dmax);
               step[a] = -g[idx[a]];
             }
-          if (!cholesky_solve (A, step, nf))
+          if (!rw_cholesky_factor (A, nf))
             {
               lambda *= 4;
               continue;
             }
+          rw_cholesky_solve (A, step, nf);
           for (int j = 0; j < np; j++)
             trial[j] = p[j];
           for (int a = 0; a < nf; a++)

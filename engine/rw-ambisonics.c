@@ -15,21 +15,20 @@
 /* ---------------------------------------------------------------- harmonics */
 
 static int
-clamp_order (int order)
+clamp_order (int order, int max_order)
 {
-  return order < 0 ? 0 : order > RW_AMBI_MAX_ORDER ? RW_AMBI_MAX_ORDER : order;
+  return order < 0 ? 0 : order > max_order ? max_order : order;
 }
 
-void
-rw_ambi_sh_angles (int order, double azimuth, double elevation, double *y)
+static void
+sh_angles (int N, double azimuth, double elevation, double *y)
 {
-  const int N = clamp_order (order);
   /* P_n^m(x) at x = sin θ without the Condon–Shortley phase, by the
    * standard recurrences: P_m^m = (2m − 1)!! (1 − x²)^{m/2},
    * P_{m+1}^m = (2m + 1) x P_m^m, (n − m) P_n^m = (2n − 1) x P_{n−1}^m
    * − (n + m − 1) P_{n−2}^m. √(1 − x²) = cos θ ≥ 0 for θ in [−90°, 90°]. */
   const double x = sin (elevation), s = cos (elevation);
-  double P[RW_AMBI_MAX_ORDER + 1][RW_AMBI_MAX_ORDER + 1] = { { 0 } };
+  double P[RW_AMBI_SH_MAX_ORDER + 1][RW_AMBI_SH_MAX_ORDER + 1] = { { 0 } };
   double pmm = 1.0;
   for (int m = 0; m <= N; m++)
     {
@@ -58,15 +57,31 @@ rw_ambi_sh_angles (int order, double azimuth, double elevation, double *y)
 }
 
 void
-rw_ambi_sh (int order, const double d[3], double *y)
+rw_ambi_sh_angles (int order, double azimuth, double elevation, double *y)
+{
+  sh_angles (clamp_order (order, RW_AMBI_MAX_ORDER), azimuth, elevation, y);
+}
+
+static void
+sh_direction (int N, const double d[3], double *y)
 {
   const double h = hypot (d[0], d[1]);
   if (h == 0.0 && d[2] == 0.0)
-    {
-      rw_ambi_sh_angles (order, 0.0, 0.0, y);
-      return;
-    }
-  rw_ambi_sh_angles (order, atan2 (d[1], d[0]), atan2 (d[2], h), y);
+    sh_angles (N, 0.0, 0.0, y);
+  else
+    sh_angles (N, atan2 (d[1], d[0]), atan2 (d[2], h), y);
+}
+
+void
+rw_ambi_sh (int order, const double d[3], double *y)
+{
+  sh_direction (clamp_order (order, RW_AMBI_MAX_ORDER), d, y);
+}
+
+void
+rw_ambi_sh_high (int order, const double d[3], double *y)
+{
+  sh_direction (clamp_order (order, RW_AMBI_SH_MAX_ORDER), d, y);
 }
 
 void
@@ -362,7 +377,7 @@ gauss_legendre (int K, double *x, double *w)
 double
 rw_ambi_max_re (int order)
 {
-  const int N = clamp_order (order);
+  const int N = clamp_order (order, RW_AMBI_MAX_ORDER);
   double x[GL_MAX], w[GL_MAX];
   gauss_legendre (N + 1, x, w);
   double r = x[0];

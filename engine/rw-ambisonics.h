@@ -62,6 +62,11 @@ rw_ambi_acn (int n, int m)
  * 0 … RW_AMBI_MAX_ORDER at direction d (head frame; normalised here; the
  * zero vector gives the horizontal front) into y. Y_0^0 is exactly 1. */
 void rw_ambi_sh (int order, const double d[3], double *y);
+/* The same up to order RW_AMBI_SH_MAX_ORDER ((order + 1)² values; the
+ * wave part's plane-wave fit, rw-wave-directions.c, fits orders above
+ * the output's so that they do not alias into it). */
+#define RW_AMBI_SH_MAX_ORDER 5
+void rw_ambi_sh_high (int order, const double d[3], double *y);
 /* The same at azimuth and elevation in radians (above). */
 void rw_ambi_sh_angles (int order, double azimuth, double elevation, double *y);
 

@@ -257,12 +257,10 @@ uniform_mode_at (const RwPostprocess *pp, size_t j, size_t *k)
          + (-2 * u3 + 3 * u2) * m[b] + (u3 - u2) * h * d_b;
 }
 
-bool
-rw_postprocess (const RwPostprocess *pp, const double *raw, size_t n_raw,
-                float **out, size_t *n_out, RwError *err)
+/* Checks the settings and the raw signal (rw_postprocess's refusals). */
+static bool
+check (const RwPostprocess *pp, const double *raw, size_t n_raw, RwError *err)
 {
-  *out = NULL;
-  *n_out = 0;
   if (raw == NULL || n_raw == 0)
     return rw_fail (err, RW_ERROR_INPUT, _("post-processing: the receiver signal is empty"));
   if (!(isfinite (pp->fs_grid_hz) && pp->fs_grid_hz > 0)
@@ -279,6 +277,15 @@ rw_postprocess (const RwPostprocess *pp, const double *raw, size_t n_raw,
       return rw_fail (err, RW_ERROR_UNSTABLE,
                       _("post-processing: the receiver signal is not finite at step %zu"), i);
 
+  return true;
+}
+
+bool
+rw_postprocess_calibrate (const RwPostprocess *pp, const double *raw, size_t n_raw, double *x,
+                          RwError *err)
+{
+  if (!check (pp, raw, n_raw, err))
+    return false;
   const double fs = pp->fs_grid_hz;
   const double gain = rw_calibration_gain (pp->spacing_m, pp->source_amplitude);
   /* The soft source's sample s[0] enters the second difference centred on
@@ -288,40 +295,6 @@ rw_postprocess (const RwPostprocess *pp, const double *raw, size_t n_raw,
    * x[j] is the pressure at t = j / fs. */
   const size_t n = n_raw + 1;
 
-  double f_stop = fmin (RW_LOWPASS_STOP_FACTOR * pp->fmax_hz, 0.5 * fs);
-  const bool lowpass = f_stop > pp->fmax_hz * 1.01;
-  size_t n_taps = 1;
-  double *taps = lowpass ? design_lowpass (fs, pp->fmax_hz, f_stop, &n_taps) : NULL;
-  const double fc = pp->dc_cutoff_hz > 0 ? pp->dc_cutoff_hz : RW_DC_BLOCK_HZ;
-  const bool dc_block = pp->dc_block && fc < 0.45 * fs;
-
-  /* Edges. Before t = 0 the field is truly zero, so the start is padded
-   * with zeros. The end is not a physical end: the IR is cut there, often
-   * while it still rings or drifts, and a filter that met an abrupt end
-   * would ring back into the IR. So the signal is extended past its end by
-   * its mirror image (even reflection: no step, only a kink in a trend
-   * such as what is left of the source's drift), long enough for the
-   * low-pass's half length, and the extension is cut off after resampling.
-   * An odd reflection, which would continue a trend, is worse here: the
-   * raw field carries undamped lattice oscillations far above fmax, and
-   * mirroring them about one sample puts an impulse of their size at the
-   * end, which the low-pass turns into an audible burst. */
-  size_t n_ext = n_taps / 2 + 1;
-  /* … and for the resampler's sinc, which also looks past the end. */
-  n_ext += 256;
-  if (n_ext > n - 1)
-    n_ext = n - 1;
-  const size_t n_all = n + n_ext;
-
-  double *x = malloc (n_all * sizeof (double));
-  double *y = malloc (n_all * sizeof (double));
-  if (x == NULL || y == NULL || (lowpass && taps == NULL))
-    {
-      free (x);
-      free (y);
-      free (taps);
-      return rw_fail (err, RW_ERROR_MEMORY, _("post-processing: out of memory"));
-    }
   x[0] = 0.0;
   for (size_t i = 0; i < n_raw; i++)
     x[i + 1] = gain * raw[i];
@@ -367,6 +340,52 @@ rw_postprocess (const RwPostprocess *pp, const double *raw, size_t n_raw,
           x[j] -= gain * m;
         }
     }
+  return true;
+}
+
+bool
+rw_postprocess_finish (const RwPostprocess *pp, const double *calibrated, size_t n_raw,
+                       float **out, size_t *n_out, RwError *err)
+{
+  *out = NULL;
+  *n_out = 0;
+  const double fs = pp->fs_grid_hz;
+  const size_t n = n_raw + 1;
+  double f_stop = fmin (RW_LOWPASS_STOP_FACTOR * pp->fmax_hz, 0.5 * fs);
+  const bool lowpass = f_stop > pp->fmax_hz * 1.01;
+  size_t n_taps = 1;
+  double *taps = lowpass ? design_lowpass (fs, pp->fmax_hz, f_stop, &n_taps) : NULL;
+  const double fc = pp->dc_cutoff_hz > 0 ? pp->dc_cutoff_hz : RW_DC_BLOCK_HZ;
+  const bool dc_block = pp->dc_block && fc < 0.45 * fs;
+
+  /* Edges. Before t = 0 the field is truly zero, so the start is padded
+   * with zeros. The end is not a physical end: the IR is cut there, often
+   * while it still rings or drifts, and a filter that met an abrupt end
+   * would ring back into the IR. So the signal is extended past its end by
+   * its mirror image (even reflection: no step, only a kink in a trend
+   * such as what is left of the source's drift), long enough for the
+   * low-pass's half length, and the extension is cut off after resampling.
+   * An odd reflection, which would continue a trend, is worse here: the
+   * raw field carries undamped lattice oscillations far above fmax, and
+   * mirroring them about one sample puts an impulse of their size at the
+   * end, which the low-pass turns into an audible burst. */
+  size_t n_ext = n_taps / 2 + 1;
+  /* … and for the resampler's sinc, which also looks past the end. */
+  n_ext += 256;
+  if (n_ext > n - 1)
+    n_ext = n - 1;
+  const size_t n_all = n + n_ext;
+
+  double *x = malloc (n_all * sizeof (double));
+  double *y = malloc (n_all * sizeof (double));
+  if (x == NULL || y == NULL || (lowpass && taps == NULL))
+    {
+      free (x);
+      free (y);
+      free (taps);
+      return rw_fail (err, RW_ERROR_MEMORY, _("post-processing: out of memory"));
+    }
+  memcpy (x, calibrated, n * sizeof *x);
   for (size_t k = 0; k < n_ext; k++)
     x[n + k] = x[n - 1 - k];
 
@@ -431,4 +450,21 @@ rw_postprocess (const RwPostprocess *pp, const double *raw, size_t n_raw,
   *out = a.data;
   *n_out = a.frames;
   return true;
+}
+
+bool
+rw_postprocess (const RwPostprocess *pp, const double *raw, size_t n_raw,
+                float **out, size_t *n_out, RwError *err)
+{
+  *out = NULL;
+  *n_out = 0;
+  if (!check (pp, raw, n_raw, err))
+    return false;
+  double *x = malloc ((n_raw + 1) * sizeof *x);
+  if (x == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("post-processing: out of memory"));
+  bool ok = rw_postprocess_calibrate (pp, raw, n_raw, x, err)
+            && rw_postprocess_finish (pp, x, n_raw, out, n_out, err);
+  free (x);
+  return ok;
 }

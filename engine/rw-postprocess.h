@@ -129,3 +129,15 @@ size_t rw_postprocess_tail_steps (double fs_grid_hz, double fmax_hz);
  * on a non-finite raw sample. */
 bool rw_postprocess (const RwPostprocess *pp, const double *raw, size_t n_raw,
                      float **out, size_t *n_out, RwError *err);
+/* rw_postprocess in two stages, for callers that combine receivers' raw
+ * signals linearly in between (a spatial receiver's probe: rw-sim.c):
+ * rw_postprocess_calibrate writes x (n_raw + 1 samples at the grid rate,
+ * x[j] the pressure at t = j / fs): the calibration gain, the time
+ * origin and the uniform mode's correction; rw_postprocess_finish takes
+ * such an x (or a linear combination of several) through the low-pass,
+ * the DC block and the resampling to *out as rw_postprocess does. Both
+ * fail as rw_postprocess. */
+bool rw_postprocess_calibrate (const RwPostprocess *pp, const double *raw, size_t n_raw, double *x,
+                               RwError *err);
+bool rw_postprocess_finish (const RwPostprocess *pp, const double *calibrated, size_t n_raw,
+                            float **out, size_t *n_out, RwError *err);

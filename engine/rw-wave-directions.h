@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-wave-directions.h — the direction of arrival from the wave part
  * (issue #13, docs/SPATIAL.md): first-order B-format from a probe of
- * seven grid receivers, the receiver's cell and its six face neighbours.
+ * seven grid receivers, the receiver's cell and its six face neighbours;
+ * orders 2 and 3 from the 257 cells within 4 cells (rw_wave_encode).
  *
  * Euler's equation, ρ ∂v/∂t = −∇p, gives the particle velocity from the
  * pressure gradient. A plane wave arriving from the unit direction u (it
@@ -46,24 +47,62 @@ bool rw_wave_probe_cells (const RwGrid *g, size_t centre, size_t cells[RW_PROBE_
 
 /* The probe of a receiver of ambisonic order `order` (1 … RW_WAVE_MAX_ORDER):
  * the grid cells whose pressures the encoder reads, each with its
- * offset from the centre in cells. cells[0] is the centre (offset 0).
- * Fails as rw_wave_probe_cells when a cell is not in the air. */
+ * offset from the centre in cells. cells[0] is the centre (offset 0),
+ * cells[1 … 6] its face neighbours in rw_wave_probe_cells' order. Order
+ * 1: those seven. Orders 2 and 3: the ball of the 257 cells within
+ * RW_WAVE_PROBE_RADIUS = 4 cells of the centre (|offset| ≤ 4). Fails
+ * (RW_ERROR_INPUT) on an order outside 1 … 3, as rw_wave_probe_cells,
+ * and when a cell of the ball is not in the air or off the grid: the
+ * message gives the order, the cell, the radius in cells and metres and
+ * the spacing. */
 #define RW_WAVE_MAX_ORDER 3
 #define RW_WAVE_PROBE_MAX 257
+/* Orders 2 and 3 (docs/SPATIAL.md, "The wave part's orders 2 and 3"):
+ * per frequency a regularised least-squares fit of the plane-wave
+ * expansion p(x_i, ω) = Σ_nm (2n + 1) iⁿ j_n(k r_i) Y_n^m(x̂_i) A_nm(ω)
+ * (k = ω / c; FFT sign e^{−iωt}, so that a plane wave from u,
+ * p = s(t + u·x / c), has A_nm = Y_n^m(u) S: the AmbiX convention, by
+ * Jacobi–Anger and the SN3D addition theorem) to the ball's N = 257
+ * pressures, orders 0 … RW_WAVE_FIT_ORDER = 5 (orders 4 and 5 are fitted
+ * and dropped: on the lattice they would alias into orders 0 … 3), with
+ * Tikhonov μ_n = 1 / (4 G_n²) on the normal equations averaged over the
+ * N cells: G_n, the most an order's coefficients can amplify an error
+ * pattern of its shape, is RW_WAVE_GAIN_LIMIT_DB at order 1 and
+ * RW_WAVE_GAIN_STEP_DB more per order (40, 60, 80 dB at orders 1, 2, 3).
+ * Above k h = RW_WAVE_KH_FULL the channels are faded out by a raised
+ * cosine, zero from k h = RW_WAVE_KH_TOP (1.23 and 1.48 fmax at 7.75
+ * points per wavelength; the wave part's band ends at fmax). */
+#define RW_WAVE_PROBE_RADIUS 4
+#define RW_WAVE_FIT_ORDER 5
+#define RW_WAVE_GAIN_LIMIT_DB 40.0 /* order 1 */
+#define RW_WAVE_GAIN_STEP_DB 20.0  /* more per order above */
+#define RW_WAVE_KH_FULL 1.0
+#define RW_WAVE_KH_TOP 1.2
 typedef struct {
   size_t n;
   size_t cells[RW_WAVE_PROBE_MAX];
   int offset[RW_WAVE_PROBE_MAX][3];
 } RwWaveProbe;
 bool rw_wave_probe (const RwGrid *g, size_t centre, int order, RwWaveProbe *probe, RwError *err);
-/* The order the wave part actually resolves for a receiver of `order`:
- * its channels above this order are zero (1 today: pressure and gradient). */
+/* The order the wave part gives a receiver of `order`: `order` (1 … 3;
+ * clamped). Each order is resolved from a frequency up (below it the
+ * gain limit takes it down): with the default 7.75 points per
+ * wavelength, order 1 within 2 % from 0.025 fmax, order 2 from
+ * 0.075 fmax, order 3 from 0.125 fmax (docs/SPATIAL.md). */
 int rw_wave_encoded_order (int order);
+/* How many cells of air the probe of `order` needs around the receiver's
+ * cell in every direction (1 for order 1, RW_WAVE_PROBE_RADIUS above). */
+int rw_wave_probe_radius (int order);
 /* (order + 1)² channels (ACN, SN3D), out[c · n + i], from the probe's
  * signals (probe->n of n samples each, calibrated pressure at rate fs;
- * spacing h, speed c): W is the centre's pressure; the first order as
- * rw_wave_first_order with λ = c / (fs h); channels above
- * rw_wave_encoded_order (order) are zero. */
+ * spacing h, speed c): W is the centre's pressure, bit for bit. Order 1:
+ * rw_wave_first_order with λ = c / (fs h) (the seven cells). Orders 2
+ * and 3: orders 1 … order from the fit above (the probe must be
+ * rw_wave_probe's ball for that order, else RW_ERROR_INPUT), over one FFT
+ * of 2n points or more (the fit's filters are non-causal over ±R / c
+ * and the padding keeps them from wrapping around); memory 16 bytes
+ * × 257 × the bins up to k h = RW_WAVE_KH_TOP. Fails (RW_ERROR_INPUT) on
+ * a bad order, spacing, speed or rate, no samples, a non-finite sample. */
 bool rw_wave_encode (const RwWaveProbe *probe, const double *const *signals, size_t n, int order,
                      double h, double c, double fs, double *out, RwError *err);
 

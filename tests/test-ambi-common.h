@@ -3,6 +3,7 @@
 #pragma once
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "rw-test.h"
 
@@ -25,4 +26,23 @@ ambi_random_direction (uint64_t *st, double d[3])
   d[0] = s * cos (phi);
   d[1] = s * sin (phi);
   d[2] = z;
+}
+
+/* y = x ⊛ taps, zero phase (taps centred), linear: the ends see zeros
+ * (the wave-directions tests' band limits). */
+static inline void
+ambi_filter (const double *x, size_t n, const double *taps, size_t n_taps, double *y)
+{
+  const size_t half = n_taps / 2;
+  for (size_t i = 0; i < n; i++)
+    {
+      double s = 0.0;
+      for (size_t k = 0; k < n_taps; k++)
+        {
+          const long j = (long) i + (long) half - (long) k;
+          if (j >= 0 && j < (long) n)
+            s += taps[k] * x[j];
+        }
+      y[i] = s;
+    }
 }

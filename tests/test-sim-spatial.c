@@ -4,8 +4,10 @@
  * R = 0.5 walls at fmax 500 Hz, the source at its centre and 26
  * ambisonic receivers (order 3) 1.5 m from it, one in each of the 26
  * directions of the cube's axes, edge and corner diagonals, so that each
- * hears the direct sound from another direction; 14 ms, before the first
- * reflection (≥ 19 ms):
+ * hears the direct sound from another direction; 40 ms (the direct sound
+ * at 4.4 ms, the first reflection at ≥ 19 ms; an IR cut within a few ms
+ * of the direct sound lets the encoder's long low-frequency filters
+ * spread its abrupt end back over it: 3.1° at 14 ms):
  *  - wave part alone (hybrid off): W is the omnidirectional IR bit for
  *    bit; the direct sound (−1 … +3 ms about r/c) decodes (energy
  *    vector, order-3 max-rE decoder) to the direction of the source
@@ -61,7 +63,7 @@ config (RwSimConfig *cfg, bool hybrid)
 {
   rw_sim_config_init (cfg);
   cfg->fmax_hz = 500.0;
-  cfg->duration_s = 0.014;
+  cfg->duration_s = 0.04;
   cfg->backend = RW_BACKEND_CPU;
   cfg->uniform_R = 0.5;
   cfg->hybrid = hybrid;

@@ -17,6 +17,7 @@
  * Seen failing: with the sign of the running sum flipped (12 checks fail,
  * 180° off); with the x and y probe pairs swapped (90° off on the axes). */
 #include "rw-test.h"
+#include "test-ambi-common.h"
 #include "rw-physics.h"
 #include "rw-postprocess.h"
 #include "rw-solver.h"
@@ -29,24 +30,6 @@
 
 #define FMAX 500.0
 #define NPROBES 6
-
-/* y = x ⊛ taps, zero phase (taps centred), linear: the ends see zeros */
-static void
-filter (const double *x, size_t n, const double *taps, size_t n_taps, double *y)
-{
-  const size_t half = n_taps / 2;
-  for (size_t i = 0; i < n; i++)
-    {
-      double s = 0.0;
-      for (size_t k = 0; k < n_taps; k++)
-        {
-          const long j = (long) i + (long) half - (long) k;
-          if (j >= 0 && j < (long) n)
-            s += taps[k] * x[j];
-        }
-      y[i] = s;
-    }
-}
 
 int
 main (void)
@@ -119,8 +102,8 @@ main (void)
       RW_CHECK (memcmp (bf, probe[RW_PROBE_CENTRE], n_steps * sizeof *bf) == 0, "W is not the centre probe");
       for (int ch = 0; ch < 4; ch++)
         {
-          filter (bf + (size_t) ch * n_steps, n_steps, lp2, n2, a + (size_t) ch * n_steps);
-          filter (bf + (size_t) ch * n_steps, n_steps, lp4, n4, tmp);
+          ambi_filter (bf + (size_t) ch * n_steps, n_steps, lp2, n2, a + (size_t) ch * n_steps);
+          ambi_filter (bf + (size_t) ch * n_steps, n_steps, lp4, n4, tmp);
           for (size_t i = 0; i < n_steps; i++)
             b[(size_t) ch * n_steps + i] = a[(size_t) ch * n_steps + i] - tmp[i];
         }
