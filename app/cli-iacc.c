@@ -72,8 +72,12 @@ print_table (const RwIacc *a, const char *path)
       print_row (label, b);
     }
   print_row (_("broadband"), &a->broadband);
-  printf (_("\nIACC_E3 %.3f, IACC_L3 %.3f (mean of 500 Hz, 1 kHz, 2 kHz; Hidaka et al. 1995)\n"),
-          a->e3, a->l3);
+  /* absent (no late part, or a band missing): a dash, as in the table */
+  char e3[16], l3[16];
+  snprintf (e3, sizeof e3, isfinite (a->e3) ? "%.3f" : "\xe2\x80\x94", a->e3);
+  snprintf (l3, sizeof l3, isfinite (a->l3) ? "%.3f" : "\xe2\x80\x94", a->l3);
+  printf (_("\nIACC_E3 %s, IACC_L3 %s (mean of 500 Hz, 1 kHz, 2 kHz; Hidaka et al. 1995)\n"),
+          e3, l3);
   printf (_("early: 0\xe2\x80\x93" "80 ms, late: 80 ms to the end, from the direct sound; "
             "\xcf\x84 > 0: the right ear later; \xe2\x80\x94: no energy in the window or band "
             "above the Nyquist frequency\n"));

@@ -14,7 +14,9 @@ as 2-channel 32-bit float WAV files (48 kHz): decaying Gaussian noise after
   T_eff ≈ 0.07 s for the late window: σ 0.14, 0.10, 0.07 at 500 Hz,
   1 kHz, 2 kHz, their mean peak about 0.13; E3/L3 are the means of the
   500 Hz, 1 kHz, 2 kHz bands' figures in the same JSON;
-- the table shows every band, broadband and the E3/L3 line;
+- the table shows every band, broadband and the E3/L3 line; an IR that
+  ends 50 ms after its onset has no late part: null in the JSON, a dash
+  (not nan) in the table;
 - a mono file, a 3-channel file, a silent ear, a missing file, garbage:
   exit 1 naming the file, nothing on stdout; no file, two files, an
   unknown option: exit 2; --help exits 0.
@@ -110,6 +112,14 @@ def main():
     rc, out, err = run(indep)
     check(rc == 0 and all(s in out for s in ("63 Hz", "1 kHz", "8 kHz", "broadband", "IACC_E3", "IACC_L3")),
           "table: exit %d:\n%s%s" % (rc, out, err))
+
+    # an IR ending 50 ms after its onset: no late part (null, a dash)
+    short, j = iacc_json(tmp, "short.wav", [left[:3360], other[:3360]])
+    if j:
+        check(j["iacc_l3"] is None and j["broadband"]["iacc_late"] is None
+              and j["iacc_e3"] is not None, "short: E3 %r L3 %r" % (j["iacc_e3"], j["iacc_l3"]))
+        rc, out, err = run(short)
+        check(rc == 0 and "IACC_L3 \u2014" in out and "nan" not in out, "short table:\n%s%s" % (out, err))
 
     mono = os.path.join(tmp, "mono.wav")
     write_float_wav(mono, [left])
