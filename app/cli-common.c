@@ -105,6 +105,34 @@ rw_cli_bad_option (const char *sub, char **argv)
 }
 
 int
+rw_cli_json_options (const char *sub, int argc, char **argv, void (*print_usage) (FILE *out),
+                     bool *as_json)
+{
+  static const struct option options[] = {
+    { "json", no_argument, NULL, 'j' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+  };
+  *as_json = false;
+  optind = 0;   /* glibc: full re-initialisation, argv[0] is the subcommand */
+  opterr = 0;
+  int c;
+  while ((c = getopt_long (argc, argv, "h", options, NULL)) != -1)
+    {
+      if (c == 'j')
+        *as_json = true;
+      else if (c == 'h')
+        {
+          print_usage (stdout);
+          return RW_EXIT_OK;
+        }
+      else
+        return rw_cli_bad_option (sub, argv);
+    }
+  return -1;
+}
+
+int
 rw_cli_print_owned (char *text, const char *end)
 {
   if (text == NULL)

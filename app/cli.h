@@ -21,6 +21,7 @@ int rw_cli_bench (int argc, char **argv);
 /* `bench --backend cuda …`: in cli-bench-cuda.c (kernels helper). */
 int rw_cli_bench_cuda (int argc, char **argv);
 int rw_cli_analyse (int argc, char **argv);
+int rw_cli_iacc (int argc, char **argv);
 int rw_cli_auralise (int argc, char **argv);
 int rw_cli_compare (int argc, char **argv);
 int rw_cli_devices (int argc, char **argv);
@@ -43,6 +44,12 @@ int rw_cli_fail (const RwError *err);
  * option or missing value near 'ARG'" when getopt set optopt, else
  * "unknown option 'ARG'"; returns RW_EXIT_USAGE. */
 int rw_cli_bad_option (const char *sub, char **argv);
+/* The options of a subcommand whose only ones are --json and --help
+ * (getopt_long, opterr = 0): sets *as_json; returns −1 to go on with the
+ * operands from argv[optind], else the exit status after --help (0) or a
+ * bad option (2, rw_cli_bad_option). */
+int rw_cli_json_options (const char *sub, int argc, char **argv, void (*print_usage) (FILE *out),
+                         bool *as_json);
 /* Prints `text` (a string the engine allocated; freed here), then `end`,
  * on standard output. A NULL `text` means the engine ran out of memory
  * formatting it: reported on stderr, RW_EXIT_INPUT. */

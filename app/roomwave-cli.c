@@ -16,6 +16,7 @@ static const Subcommand subcommands[] = {
   { "simulate", rw_cli_simulate, N_("Simulate impulse responses of a room") },
   { "bench",    rw_cli_bench,    N_("Measure solver throughput against the memory roofline") },
   { "analyse",  rw_cli_analyse,  N_("ISO 3382-1 parameters of impulse responses and their average") },
+  { "iacc",     rw_cli_iacc,     N_("Interaural cross-correlation (IACC) of a binaural impulse response") },
   { "auralise", rw_cli_auralise, N_("Convolve a dry recording with an impulse response") },
   { "spectrogram", rw_cli_spectrogram, N_("Spectrogram of an impulse response or a recording as an image") },
   { "compare",  rw_cli_compare,  N_("Compare a simulated with a measured impulse response") },
