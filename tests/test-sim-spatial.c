@@ -63,8 +63,14 @@ config (RwSimConfig *cfg, bool hybrid)
 {
   rw_sim_config_init (cfg);
   cfg->fmax_hz = 500.0;
+  /* RW_SIM_SPATIAL_BACKEND=cuda and RW_SIM_SPATIAL_FMAX: the same proof on
+   * a GPU at a higher fmax (tests/gpu/run.sh spatial) */
+  const char *fm = getenv ("RW_SIM_SPATIAL_FMAX");
+  if (fm != NULL && atof (fm) > 0)
+    cfg->fmax_hz = atof (fm);
   cfg->duration_s = 0.04;
-  cfg->backend = RW_BACKEND_CPU;
+  const char *be = getenv ("RW_SIM_SPATIAL_BACKEND");
+  cfg->backend = be != NULL && strcmp (be, "cuda") == 0 ? RW_BACKEND_CUDA : RW_BACKEND_CPU;
   cfg->uniform_R = 0.5;
   cfg->hybrid = hybrid;
   cfg->crossover_hz = hybrid ? 250.0 : 0.0;
@@ -202,9 +208,9 @@ main (void)
                i < RW_AMBI_CHANNELS (ORDER) * n; i++)
             high_silent &= res.ir_ambi[r][i] == 0.0f;
         }
-      RW_NOTE ("wave part: direct sound of 26 directions: energy vector within %.2f°, first-order "
-               "intensity within %.2f°; wave part resolves order %d", worst_ev, worst_fo,
-               res.wave_ambi_order[0]);
+      RW_NOTE ("wave part (%s, fmax %g Hz): direct sound of 26 directions: energy vector within "
+               "%.2f°, first-order intensity within %.2f°; wave part resolves order %d", res.backend,
+               cfg.fmax_hz, worst_ev, worst_fo, res.wave_ambi_order[0]);
       RW_CHECK (w_exact, "wave part: W is not the omnidirectional IR");
       RW_CHECK (high_silent, "wave part: channels above order %d are not silent", res.wave_ambi_order[0]);
     }

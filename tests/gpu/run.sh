@@ -19,6 +19,10 @@
 #   tests/gpu/run.sh bands            (build, the GPU tests, the decay per
 #                                      band on CUDA, and the hall's surface
 #                                      models)
+#   tests/gpu/run.sh spatial          (build, the GPU tests, issue #13's
+#                                      ambisonic proof on CUDA at 500 Hz
+#                                      and 2 kHz, the demo room with a
+#                                      binaural and an ambisonic receiver)
 #   tests/gpu/run.sh seam             (build, the seam proof of issue #12:
 #                                      seam-check in the hall and the box on
 #                                      CUDA at fmax 1 kHz, fc 500 Hz)
@@ -115,6 +119,8 @@ meson compile -C "$B" > "$LOGS/build.log" 2>&1 \
 echo "build: ok"
 
 export XDG_CACHE_HOME=$LOGS/cache
+# the GPU tests (tests/meson.build, have_cuda)
+GPU_TESTS="cuda-vs-cpu cuda-every-cell-written cuda-two-step-passes cuda-strategies-agree cuda-autotune-cache"
 
 # ------------------------------------ sass FUNC: the machine code of kernels
 # whose mangled name matches FUNC (no device work), to $OUT/sass.txt
@@ -174,6 +180,44 @@ if [ "$QUICK" = seam ]; then
   done
   rm -rf "$LOGS"
   exit $SEAM_RC
+fi
+
+# ------------------------------------------- spatial: issue #13's proof
+if [ "$QUICK" = spatial ]; then
+  # Issue #13 on CUDA: the GPU tests; sim-spatial (26 ambisonic receivers
+  # of order 3 round a source, wave part and full band) at fmax 500 Hz and
+  # 2 kHz; the demo room with a binaural and an order-3 ambisonic receiver
+  # at fmax 1 kHz, 3 s: IACC, the direct sound's cues, a speech
+  # auralisation, spectrograms, timings.
+  export ROOMWAVE_DATA_DIR=$ROOT/data
+  CLI=$B/app/roomwave-cli
+  meson test -C "$B" --print-errorlogs $GPU_TESTS > "$LOGS/tests.log" 2>&1
+  TEST_RC=$?
+  grep -E "^ *[0-9]+/[0-9]+ " "$LOGS/tests.log"
+  for fm in 500 2000; do
+    RW_SIM_SPATIAL_BACKEND=cuda RW_SIM_SPATIAL_FMAX=$fm timeout 300 "$B/tests/test-sim-spatial" \
+      > "$OUT/sim-spatial-$fm.txt" 2>&1
+    note "sim-spatial cuda fmax $fm: rc $? $(grep -c FAIL "$OUT/sim-spatial-$fm.txt") failed checks"
+    grep -E "wave part|full band|FAIL" "$OUT/sim-spatial-$fm.txt" | head -6
+  done
+  d=$LOGS/demo
+  { /usr/bin/time -v "$CLI" simulate --mesh data/rooms/demo-room.obj --source 1.5,2.5,1.5 \
+      --receiver 5,2,1.2:binaural,yaw=90 --receiver 5,2.3,1.2:ambisonic=3 --fmax 1000 --duration 3 \
+      --backend cuda --out "$d"
+    echo "simulate rc $?"
+    "$CLI" iacc "$d/receiver-1-binaural.wav"
+    "$CLI" auralise "$d/receiver-1-binaural.wav" data/audio/speech-harvard.flac -o "$LOGS/speech.wav"
+    "$CLI" spectrogram "$d/receiver-1-binaural.wav" --channel 0 -o "$OUT/demo-binaural-ir-left.png"
+    "$CLI" spectrogram "$LOGS/speech.wav" --channel 0 -o "$OUT/demo-binaural-speech-left.png"
+    grep -E '"(solve|postprocess|geometrical|join|total)_s"' "$d/results.json"
+  } > "$OUT/spatial-demo.txt" 2>&1
+  note "demo room binaural + ambisonic, cuda fmax 1 kHz: $(grep 'simulate rc' "$OUT/spatial-demo.txt")"
+  echo
+  echo "================ GPU summary ================"
+  cat "$LOGS/gpu.txt" "$SUMMARY"
+  grep -E "IACC|Elapsed|Maximum resident|_s\"" "$OUT/spatial-demo.txt" | head -20
+  rm -rf "$LOGS"
+  exit $TEST_RC
 fi
 
 # ------------------------------------------- fullband: issue #12's proof
@@ -290,7 +334,6 @@ bands_bench () {
   done
   grep -h "^# surface\|^surfaces" "$LOGS/bench-hall-bands.txt" | sort -u | head -10
 }
-GPU_TESTS="cuda-vs-cpu cuda-every-cell-written cuda-two-step-passes cuda-strategies-agree cuda-autotune-cache"
 if [ "$QUICK" = bands ]; then
   TEST_RC=0
   # RW_PROFILE_ONLY=1: the profile below alone
