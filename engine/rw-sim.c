@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -404,6 +405,13 @@ decode_binaural (const RwHrtf *h, const double *ambi, int order, size_t n, doubl
   return ok;
 }
 
+/* The threads a run's CPU work may use (cfg->threads; ≤ 0: all). */
+static int
+sim_threads (const RwSimConfig *cfg)
+{
+  return cfg->threads > 0 ? cfg->threads : omp_get_max_threads ();
+}
+
 /* An ambisonic signal in the room's frame (planar, n samples, channels
  * to `order`) into the frame of a receiver of yaw and pitch, in place. */
 static bool
@@ -459,19 +467,38 @@ spatial_wave (const RwSimConfig *cfg, RwSolver *solver, const RwPostprocess *pp,
                              err);
   for (size_t i = 0; ok && i < n; i++)
     ambi[i] = out->ir[r][i];
-  for (size_t c = 1; ok && c < n_enc; c++)
+  /* the channels are independent: one a thread (cfg->threads) */
+  int failed = 0;
+  RwError first = { 0 };
+#pragma omp parallel for schedule(dynamic) num_threads (sim_threads (cfg)) if (ok)
+  for (size_t c = 1; c < n_enc; c++)
     {
+      int stop;
+#pragma omp atomic read
+      stop = failed;
+      if (stop)
+        continue;
+      RwError e = { 0 };
       float *x = NULL;
       size_t frames = 0;
-      ok = rw_postprocess_finish (pp, grid_ambi + c * m, steps, &x, &frames, err)
-           && (!cfg->air_absorption
-               || rw_air_absorption_apply (&out->air, x, frames, cfg->fs_out_hz, err));
-      if (ok && frames != n)
-        ok = rw_fail (err, RW_ERROR_INTERNAL, "channel %zu: %zu frames, not %zu", c, frames, n);
-      for (size_t i = 0; ok && i < n; i++)
+      bool done = rw_postprocess_finish (pp, grid_ambi + c * m, steps, &x, &frames, &e)
+                  && (!cfg->air_absorption
+                      || rw_air_absorption_apply (&out->air, x, frames, cfg->fs_out_hz, &e));
+      if (done && frames != n)
+        done = rw_fail (&e, RW_ERROR_INTERNAL, "channel %zu: %zu frames, not %zu", c, frames, n);
+      for (size_t i = 0; done && i < n; i++)
         ambi[c * n + i] = x[i];
+      if (!done)
+#pragma omp critical (rw_sim_finish)
+        {
+          if (!failed)
+            first = e;
+          failed = 1;
+        }
       free (x);
     }
+  if (ok && failed)
+    ok = rw_fail (err, first.code, "%s", first.message);
   /* the grid's frame is the room's: into the receiver's */
   ok = ok && rotate_to_head (ambi, rw_wave_encoded_order (enc), n, spec->yaw_deg, spec->pitch_deg, err);
   if (ok)
@@ -533,12 +560,34 @@ spatial_join (const RwSimConfig *cfg, const SimSpatial *sp, size_t r, const RwGa
   if (!ok)
     rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
   ok = ok && rw_ga_ambisonic (ga, order, spec->yaw_deg, spec->pitch_deg, seed, g, err);
-  for (size_t c = 0; ok && c < nch; c++)
+  /* the channels are independent: one a thread (cfg->threads) */
+  int failed = 0;
+  RwError first = { 0 };
+#pragma omp parallel for schedule(dynamic) num_threads (sim_threads (cfg)) if (ok)
+  for (size_t c = 0; c < nch; c++)
     {
-      double *y = at_rate (g + c * ng, ng, ga->fs_hz, out->fs_out_hz, n, err);
-      ok = y != NULL && join_channel (cfg, out, out->ir_ambi[r] + c * n, y, joined, err);
+      int stop;
+#pragma omp atomic read
+      stop = failed;
+      if (stop)
+        continue;
+      RwError e = { 0 };
+      double *y = at_rate (g + c * ng, ng, ga->fs_hz, out->fs_out_hz, n, &e);
+      double *jc = malloc ((n ? n : 1) * sizeof *jc);
+      bool done = y != NULL && (jc != NULL || rw_fail (&e, RW_ERROR_MEMORY, _("Out of memory")))
+                  && join_channel (cfg, out, out->ir_ambi[r] + c * n, y, jc, &e);
+      if (!done)
+#pragma omp critical (rw_sim_join)
+        {
+          if (!failed)
+            first = e;
+          failed = 1;
+        }
       free (y);
+      free (jc);
     }
+  if (ok && failed)
+    ok = rw_fail (err, first.code, "%s", first.message);
   if (ok && spec->type == RW_RECEIVER_BINAURAL)
     ok = rw_ga_binaural (ga, sp->hrtf_ga, spec->yaw_deg, spec->pitch_deg, seed, g, g + ng, err);
   for (int e = 0; ok && spec->type == RW_RECEIVER_BINAURAL && e < 2; e++)

@@ -29,6 +29,7 @@
 #include "rw-air.h"
 #include "rw-ambisonics.h"
 #include "rw-audio.h"
+#include "rw-physics.h"
 #include "rw-results.h"
 #include "rw-shapes.h"
 #include "rw-sim.h"
@@ -288,7 +289,9 @@ main (void)
   /* refused */
   config (&cfg, false);
   cfg.n_receivers = 1;
-  cfg.receivers[0][0] = 0.06;   /* its cell next to the wall */
+  /* its cell next to the wall (0.06 m at 500 Hz) */
+  cfg.receivers[0][0] = 0.68 * rw_spacing_for_fmax (rw_speed_of_sound (cfg.temperature_c), cfg.fmax_hz,
+                                                    cfg.ppw);
   RW_CHECK (!run (&cfg, &res, NULL, &err) && err.code == RW_ERROR_INPUT
             && strstr (err.message, "receiver 1") != NULL,
             "a probe reaching the wall: %s", err.message);
