@@ -24,8 +24,8 @@
  *    and reads back (rw_results_read) with them; the AmbiX file has
  *    (N + 1)² channels;
  *  - seen failing: the geometrical part encoded 90° off (24 of 26
- *    receivers in the 2 kHz band; the full-band check alone let it
- *    pass), the wave part not turned into the receiver's frame (yaw 90°);
+ *    receivers, full band and 2 kHz band), the wave part not turned into
+ *    the receiver's frame (the yaw-90° receivers);
  *  - refused: an ambisonic receiver whose probe reaches a wall (naming
  *    the receiver), an HRTF set that is not a SOFA file (naming it, before
  *    any solve), an order of 4. */
