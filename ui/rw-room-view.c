@@ -864,6 +864,12 @@ rw_room_view_debug_marker_point (RwRoomView *self, int marker, double *x, double
   return project_point (self, p, x, y);
 }
 
+gboolean
+rw_room_view_debug_project (RwRoomView *self, const double p[3], double *x, double *y)
+{
+  return project_point (self, p, x, y);
+}
+
 void
 rw_room_view_debug_drag (RwRoomView *self, double x, double y, double dx, double dy, gboolean ctrl)
 {

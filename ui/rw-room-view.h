@@ -48,6 +48,8 @@ gboolean rw_room_view_get_arrow (RwRoomView *self, guint receiver, double from[3
 /* Test hooks. Where marker `marker` (−1 the source, i ≥ 0 receiver i) is
  * drawn, in widget coordinates (FALSE when behind the eye or absent). */
 gboolean rw_room_view_debug_marker_point (RwRoomView *self, int marker, double *x, double *y);
+/* Where room point p is drawn, in widget coordinates (FALSE behind the eye). */
+gboolean rw_room_view_debug_project (RwRoomView *self, const double p[3], double *x, double *y);
 /* A primary-button drag from (x, y) by (dx, dy), Ctrl held or not, through
  * the same code as the gesture's. */
 void rw_room_view_debug_drag (RwRoomView *self, double x, double y, double dx, double dy, gboolean ctrl);

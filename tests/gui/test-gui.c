@@ -60,6 +60,18 @@
  *                the room is kept; a helper that crashes gives the error
  *                dialog and the application lives on; the real helper
  *                then opens the room
+ *   receivers    each receiver's type, ambisonic order, yaw and pitch in
+ *                the Room page (issue #13): the type drop-down lists
+ *                rw_receiver_type_label, the fields follow the selected
+ *                receiver's slot both ways (GBindingGroup), the order is
+ *                sensitive for an ambisonic receiver only, yaw and pitch
+ *                for any but an omni one; the 3-D view's look arrow points
+ *                along the receiver's yaw and pitch (checked through the
+ *                engine's room → head conversion, rw_ambi_room_to_head:
+ *                the arrow is the head's +x) and follows edits live; on
+ *                screen, the pixel 85 % along the arrow has the arrow's
+ *                colour and loses it when the receiver becomes omni
+ *                (receiver-arrow.png)
  *   open-results a folder written as roomwave-cli simulate writes it
  *                (rw_simulate + rw_sim_write_outputs) opens through
  *                win.open-results' path and shows its IRs (bit for bit)
@@ -78,6 +90,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "rw-ambisonics.h"
 #include "rw-analysis.h"
 #include "rw-application.h"
 #include "rw-audio.h"
@@ -123,18 +136,16 @@ static Ctx ctx;
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static void
-screenshot (GtkWidget *widget, const char *name)
+/* The widget as drawn, through its window's renderer (NULL when it has no
+ * size or nothing to draw). */
+static GdkTexture *
+render_texture (GtkWidget *widget)
 {
-  const char *dir = g_getenv ("ROOMWAVE_TEST_ARTIFACTS");
   int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  GdkTexture *texture = NULL;
 
-  if (dir == NULL || w <= 0 || h <= 0)
-    return;
-  g_mkdir_with_parents (dir, 0755);
-  /* The German run (gui-german) writes de-*.png beside the others. */
-  g_autofree char *file = g_strconcat (g_getenv ("ROOMWAVE_TEST_EXPECT_DE") ? "de-" : "", name, NULL);
-  g_autofree char *path = g_build_filename (dir, file, NULL);
+  if (w <= 0 || h <= 0)
+    return NULL;
   GdkPaintable *paintable = gtk_widget_paintable_new (widget);
   GtkSnapshot *snapshot = gtk_snapshot_new ();
   gdk_paintable_snapshot (paintable, snapshot, w, h);
@@ -143,13 +154,31 @@ screenshot (GtkWidget *widget, const char *name)
     {
       GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
       graphene_rect_t viewport = GRAPHENE_RECT_INIT (0, 0, w, h);
-      GdkTexture *texture = gsk_renderer_render_texture (renderer, node, &viewport);
-      RW_CHECK (gdk_texture_save_to_png (texture, path), "screenshot %s written", path);
-      RW_NOTE ("screenshot: %s (%d × %d)", path, w, h);
-      g_object_unref (texture);
+      texture = gsk_renderer_render_texture (renderer, node, &viewport);
       gsk_render_node_unref (node);
     }
   g_object_unref (paintable);
+  return texture;
+}
+
+static void
+screenshot (GtkWidget *widget, const char *name)
+{
+  const char *dir = g_getenv ("ROOMWAVE_TEST_ARTIFACTS");
+
+  if (dir == NULL)
+    return;
+  g_mkdir_with_parents (dir, 0755);
+  /* The German run (gui-german) writes de-*.png beside the others. */
+  g_autofree char *file = g_strconcat (g_getenv ("ROOMWAVE_TEST_EXPECT_DE") ? "de-" : "", name, NULL);
+  g_autofree char *path = g_build_filename (dir, file, NULL);
+  GdkTexture *texture = render_texture (widget);
+  if (texture != NULL)
+    {
+      RW_CHECK (gdk_texture_save_to_png (texture, path), "screenshot %s written", path);
+      RW_NOTE ("screenshot: %s (%d × %d)", path, gdk_texture_get_width (texture), gdk_texture_get_height (texture));
+      g_object_unref (texture);
+    }
 }
 
 /* The RwPlotView under w that is on screen (the notebook's shown page). */
@@ -1855,6 +1884,192 @@ poll_project (void)
   return FALSE;
 }
 
+/* ---- receivers (issue #13) --------------------------------------------- */
+
+/* The look arrow of receiver i is the head's (or microphone's) +x: the
+ * engine's room → head conversion of its direction gives (1, 0, 0). */
+static void
+check_arrow (RwRoomView *view, guint i, double yaw, double pitch, const char *what)
+{
+  double from[3], to[3], head[3], d[3], len = 0;
+
+  RW_CHECK (rw_room_view_get_arrow (view, i, from, to), "%s: receiver %u has an arrow", what, i + 1);
+  for (int k = 0; k < 3; k++)
+    {
+      d[k] = to[k] - from[k];
+      len += d[k] * d[k];
+    }
+  len = sqrt (len);
+  for (int k = 0; k < 3; k++)
+    d[k] /= len > 0 ? len : 1;
+  rw_ambi_room_to_head (yaw, pitch, d, head);
+  RW_CHECK (fabs (head[0] - 1) < 1e-12 && fabs (head[1]) < 1e-12 && fabs (head[2]) < 1e-12,
+            "%s: the arrow is the head's front (head frame %.3g, %.3g, %.3g)", what, head[0], head[1], head[2]);
+}
+
+/* Whether the window's pixel at the room view's point (x, y) has the look
+ * arrow's colour: (1, 0.82, 0.15) times the shading, so its green and blue
+ * in those ratios to its red (no material colour of the palette has
+ * them). */
+static gboolean
+arrow_coloured_at (GdkTexture *texture, RwRoomView *view, double x, double y, char *desc, gsize desc_len)
+{
+  graphene_point_t in = GRAPHENE_POINT_INIT ((float) x, (float) y), out;
+  int w = gdk_texture_get_width (texture), h = gdk_texture_get_height (texture);
+  gboolean found = FALSE;
+
+  if (!gtk_widget_compute_point (GTK_WIDGET (view), GTK_WIDGET (ctx.win), &in, &out))
+    return FALSE;
+  g_autofree guchar *px = g_malloc ((gsize) w * h * 4);
+  gdk_texture_download (texture, px, (gsize) w * 4);
+  desc[0] = '\0';
+  /* a 3 × 3 neighbourhood: the arrow is a few pixels wide */
+  for (int dy = -1; dy <= 1 && !found; dy++)
+    for (int dx = -1; dx <= 1 && !found; dx++)
+      {
+        int u = (int) lround (out.x) + dx, v = (int) lround (out.y) + dy;
+        if (u < 0 || v < 0 || u >= w || v >= h)
+          continue;
+        const guchar *q = px + ((gsize) v * w + u) * 4;   /* B, G, R, A (GDK_MEMORY_DEFAULT) */
+        double r = q[2], g = q[1], b = q[0];
+        g_snprintf (desc, desc_len, "rgb(%.0f, %.0f, %.0f) at (%d, %d)", r, g, b, u, v);
+        found = r > 60 && fabs (g / r - 0.82) < 0.05 && fabs (b / r - 0.15) < 0.05;
+      }
+  return found;
+}
+
+/* The window point 85 % along receiver i's arrow, in the head. */
+static gboolean
+arrow_point (RwRoomView *view, guint i, double *x, double *y)
+{
+  double from[3], to[3], p[3];
+  if (!rw_room_view_get_arrow (view, i, from, to))
+    return FALSE;
+  for (int k = 0; k < 3; k++)
+    p[k] = from[k] + 0.85 * (to[k] - from[k]);
+  return rw_room_view_debug_project (view, p, x, y);
+}
+
+static gboolean
+poll_receivers (void)
+{
+  RwProject *p = rw_window_get_project (ctx.win);
+  RwRoomView *view = RW_ROOM_VIEW (find_room_view ());
+  GtkDropDown *type_dd = GTK_DROP_DOWN (window_child ("receiver_type_dropdown"));
+  GtkDropDown *choice = GTK_DROP_DOWN (window_child ("receiver_choice"));
+  GtkSpinButton *order = GTK_SPIN_BUTTON (window_child ("receiver_order_spin"));
+  GtkSpinButton *yaw = GTK_SPIN_BUTTON (window_child ("receiver_yaw_spin"));
+  GtkSpinButton *pitch = GTK_SPIN_BUTTON (window_child ("receiver_pitch_spin"));
+  static double ax, ay;
+  RwReceiverSpec spec;
+
+  switch (ctx.state)
+    {
+    case 0:
+      if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || ctx.ticks < 10)
+        return TRUE;
+      {
+        GListModel *types = gtk_drop_down_get_model (type_dd);
+        RW_CHECK (g_list_model_get_n_items (types) == RW_RECEIVER_N_TYPES, "the type drop-down lists %d types",
+                  RW_RECEIVER_N_TYPES);
+        for (guint t = 0; t < g_list_model_get_n_items (types); t++)
+          RW_CHECK (g_str_equal (gtk_string_list_get_string (GTK_STRING_LIST (types), t),
+                                 rw_receiver_type_label ((RwReceiverType) t)),
+                    "type %u: %s", t, gtk_string_list_get_string (GTK_STRING_LIST (types), t));
+      }
+      /* receiver 1, omni: no orientation, no order, no arrow */
+      RW_CHECK (gtk_drop_down_get_selected (type_dd) == RW_RECEIVER_OMNI, "receiver 1 starts omnidirectional");
+      RW_CHECK (!gtk_widget_get_sensitive (GTK_WIDGET (yaw)) && !gtk_widget_get_sensitive (GTK_WIDGET (pitch))
+                && !gtk_widget_get_sensitive (GTK_WIDGET (order)), "omni: yaw, pitch and order insensitive");
+      {
+        double f[3], t[3];
+        RW_CHECK (!rw_room_view_get_arrow (view, 0, f, t), "omni: no arrow");
+      }
+      /* widgets → model */
+      gtk_drop_down_set_selected (type_dd, RW_RECEIVER_BINAURAL);
+      gtk_spin_button_set_value (yaw, 90);
+      gtk_spin_button_set_value (pitch, 20);
+      rw_project_get_receiver_spec (p, 0, &spec);
+      RW_CHECK (spec.type == RW_RECEIVER_BINAURAL && spec.yaw_deg == 90 && spec.pitch_deg == 20 && spec.order == 0,
+                "the fields set receiver 1: binaural, yaw %g°, pitch %g°", spec.yaw_deg, spec.pitch_deg);
+      RW_CHECK (gtk_widget_get_sensitive (GTK_WIDGET (yaw)) && gtk_widget_get_sensitive (GTK_WIDGET (pitch))
+                && !gtk_widget_get_sensitive (GTK_WIDGET (order)), "binaural: yaw and pitch sensitive, no order");
+      RW_CHECK (rw_project_get_dirty (p), "an edit");
+      check_arrow (view, 0, 90, 20, "yaw 90°, pitch 20°");
+      /* model → widgets */
+      {
+        const RwReceiverSpec s1 = { RW_RECEIVER_BINAURAL, 0, -60, 0 };
+        RW_CHECK (rw_project_set_receiver_spec (p, 0, &s1, NULL), "set receiver 1 in the model");
+        RW_CHECK (gtk_spin_button_get_value (yaw) == -60 && gtk_spin_button_get_value (pitch) == 0,
+                  "the fields follow the model: yaw %g°, pitch %g°", gtk_spin_button_get_value (yaw),
+                  gtk_spin_button_get_value (pitch));
+        check_arrow (view, 0, -60, 0, "yaw −60° from the model");
+      }
+      /* a second receiver: its own fields */
+      RW_CHECK (rw_project_add_receiver (p) == 1, "a second receiver");
+      gtk_drop_down_set_selected (choice, 1);
+      RW_CHECK (gtk_drop_down_get_selected (type_dd) == RW_RECEIVER_OMNI && !gtk_widget_get_sensitive (GTK_WIDGET (yaw)),
+                "receiver 2's fields: omni");
+      gtk_drop_down_set_selected (type_dd, RW_RECEIVER_AMBISONIC);
+      RW_CHECK (gtk_widget_get_sensitive (GTK_WIDGET (order)), "ambisonic: the order is sensitive");
+      gtk_spin_button_set_value (order, 3);
+      rw_project_get_receiver_spec (p, 1, &spec);
+      RW_CHECK (spec.type == RW_RECEIVER_AMBISONIC && spec.order == 3, "receiver 2 ambisonic of order %d", spec.order);
+      rw_project_get_receiver_spec (p, 0, &spec);
+      RW_CHECK (spec.type == RW_RECEIVER_BINAURAL && spec.yaw_deg == -60, "receiver 1 untouched");
+      check_arrow (view, 1, 0, 0, "ambisonic, yaw 0°");
+      gtk_drop_down_set_selected (choice, 0);
+      RW_CHECK (gtk_drop_down_get_selected (type_dd) == RW_RECEIVER_BINAURAL && gtk_spin_button_get_value (yaw) == -60,
+                "back on receiver 1: binaural, yaw −60°");
+      /* live: a new yaw and pitch typed in move the arrow */
+      gtk_spin_button_set_value (yaw, 135);
+      gtk_spin_button_set_value (pitch, -15);
+      check_arrow (view, 0, 135, -15, "yaw 135°, pitch −15° typed in");
+      /* on screen: a clear side view of receiver 1's arrow */
+      gtk_spin_button_set_value (pitch, 0);
+      rw_project_remove_receiver (p, 1);
+      next ();
+      return TRUE;
+    case 1:
+      if (ctx.ticks < 6)
+        return TRUE;
+      {
+        const char *gl_error = rw_room_view_get_gl_error (view);
+        if (gl_error != NULL)
+          {
+            RW_NOTE ("no OpenGL (%s): the arrow's pixels are not checked", gl_error);
+            done ();
+            return FALSE;
+          }
+        GdkTexture *t = render_texture (GTK_WIDGET (ctx.win));
+        char desc[96];
+        RW_CHECK (t != NULL && arrow_point (view, 0, &ax, &ay), "the arrow is in view");
+        RW_CHECK (t != NULL && arrow_coloured_at (t, view, ax, ay, desc, sizeof desc),
+                  "the arrow is drawn where it points: %s", desc);
+        RW_NOTE ("arrow pixel: %s", desc);
+        screenshot (GTK_WIDGET (ctx.win), "receiver-arrow.png");
+        g_clear_object (&t);
+        /* omni: the arrow goes */
+        gtk_drop_down_set_selected (type_dd, RW_RECEIVER_OMNI);
+      }
+      next ();
+      return TRUE;
+    case 2:
+      if (ctx.ticks < 6)
+        return TRUE;
+      {
+        GdkTexture *t = render_texture (GTK_WIDGET (ctx.win));
+        char desc[96];
+        RW_CHECK (t != NULL && !arrow_coloured_at (t, view, ax, ay, desc, sizeof desc),
+                  "no arrow once the receiver is omnidirectional: %s", desc);
+        g_clear_object (&t);
+      }
+      done ();
+      return FALSE;
+    }
+  return FALSE;
+}
+
 /* A folder as `roomwave-cli simulate --out DIR` writes it: the engine's
  * pipeline and writer, as the CLI calls them. */
 static char *
@@ -2022,6 +2237,8 @@ poll (gpointer data)
     return poll_close_running ();
   if (g_str_equal (ctx.mode, "open-results"))
     return poll_open_results ();
+  if (g_str_equal (ctx.mode, "receivers"))
+    return poll_receivers ();
   return FALSE;
 }
 
@@ -2051,7 +2268,7 @@ main (int argc, char **argv)
 {
   if (argc < 2)
     {
-      fprintf (stderr, "usage: test-gui starts-demo|run-small|run-demo|broken-mesh|cancel|close-running|project|open-results|import\n");
+      fprintf (stderr, "usage: test-gui starts-demo|run-small|run-demo|broken-mesh|cancel|close-running|project|open-results|import|receivers\n");
       return 2;
     }
   gtk_disable_setlocale ();
@@ -2098,7 +2315,7 @@ main (int argc, char **argv)
   int app_argc = 1;
   if (g_str_equal (ctx.mode, "run-small") || g_str_equal (ctx.mode, "cancel") || g_str_equal (ctx.mode, "project")
       || g_str_equal (ctx.mode, "close-running") || g_str_equal (ctx.mode, "import")
-      || g_str_equal (ctx.mode, "open-results"))
+      || g_str_equal (ctx.mode, "open-results") || g_str_equal (ctx.mode, "receivers"))
     {
       app_argv[1] = ctx.box_path;
       app_argc = 2;
