@@ -47,6 +47,7 @@ struct _RwListenView
   gboolean filling;            /* set_output is filling the receiver list and the head */
   GCancellable *cancellable;   /* the auralisation in flight; cancelled by a newer one and on dispose */
   guint generation;            /* bumped by set_output: stale results are dropped */
+  gboolean disposed;           /* the widgets are gone; a task may still report */
 };
 
 G_DEFINE_TYPE (RwListenView, rw_listen_view, GTK_TYPE_BOX)
@@ -180,6 +181,8 @@ auralise_done (GObject *source, GAsyncResult *result, gpointer user_data)
   (void) user_data;
   self->busy = FALSE;
   g_clear_object (&self->cancellable);
+  if (self->disposed)
+    return;   /* the window closed: the task held the view, not its widgets */
   gtk_widget_set_sensitive (GTK_WIDGET (self->auralise_button), self->out != NULL);
   if (job->generation != self->generation)
     return;   /* results changed meanwhile */
@@ -602,6 +605,7 @@ rw_listen_view_dispose (GObject *object)
   g_clear_handle_id (&self->head_timeout, g_source_remove);
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
+  self->disposed = TRUE;
   gtk_widget_dispose_template (GTK_WIDGET (self), RW_TYPE_LISTEN_VIEW);
   G_OBJECT_CLASS (rw_listen_view_parent_class)->dispose (object);
 }
