@@ -1950,6 +1950,26 @@ arrow_point (RwRoomView *view, guint i, double *x, double *y)
   return rw_room_view_debug_project (view, p, x, y);
 }
 
+/* Left minus right energy (dB) of a stereo WAV; NAN when it is none. */
+static double
+wet_ild_db (const char *path)
+{
+  RwAudio a = { 0 };
+  RwError err = { 0 };
+  double e[2] = { 0, 0 };
+
+  if (path == NULL || !rw_audio_read (path, &a, &err) || a.channels != 2)
+    {
+      rw_audio_clear (&a);
+      return NAN;
+    }
+  for (size_t t = 0; t < a.frames; t++)
+    for (int c = 0; c < 2; c++)
+      e[c] += (double) a.data[2 * t + c] * a.data[2 * t + c];
+  rw_audio_clear (&a);
+  return 10 * log10 (e[0] / e[1]);
+}
+
 static gboolean
 poll_receivers (void)
 {
@@ -1960,7 +1980,7 @@ poll_receivers (void)
   GtkSpinButton *order = GTK_SPIN_BUTTON (window_child ("receiver_order_spin"));
   GtkSpinButton *yaw = GTK_SPIN_BUTTON (window_child ("receiver_yaw_spin"));
   GtkSpinButton *pitch = GTK_SPIN_BUTTON (window_child ("receiver_pitch_spin"));
-  static double ax, ay;
+  static double ax, ay, ild_side;
   RwReceiverSpec spec;
 
   switch (ctx.state)
@@ -2116,6 +2136,11 @@ poll_receivers (void)
             RW_CHECK (energy > 0 && diff > 0.01 * energy, "the ears differ with the source to the side (%.3g of %.3g)",
                       diff, energy);
             rw_audio_clear (&wet);
+            /* the source lies to the head's left (−x from the receiver,
+             * the head looking along +y) */
+            ild_side = wet_ild_db (ctx.wet_path);
+            RW_NOTE ("head at yaw 90°: the left ear %.1f dB above the right", ild_side);
+            RW_CHECK (ild_side > 1, "the left ear, nearer the source, is louder (%.1f dB)", ild_side);
           }
         else
           {
@@ -2142,7 +2167,22 @@ poll_receivers (void)
       if (!ctx.auralised)
         return TRUE;
       RW_NOTE ("head turned: %s", ctx.wet_path ? ctx.wet_path : ctx.aur_error);
-      if (ctx.wet_path == NULL)
+      if (ctx.wet_path != NULL)
+        {
+          /* turned to face the source (−x): the ears alike, rendered from
+           * the ambisonic IR, said so */
+          RwResultsView *rv = RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win));
+          GtkWidget *lv = rw_results_view_get_listen_view (rv);
+          GtkLabel *status = GTK_LABEL (gtk_widget_get_template_child (lv, RW_TYPE_LISTEN_VIEW, "status_label"));
+          double ild_front = wet_ild_db (ctx.wet_path);
+          RW_NOTE ("head at yaw 180°, facing the source: %.1f dB (at 90°: %.1f dB); %s", ild_front, ild_side,
+                   gtk_label_get_text (status));
+          RW_CHECK (fabs (ild_front) < 0.5 * ild_side, "facing the source the ears are alike (%.1f dB, at the side %.1f dB)",
+                    ild_front, ild_side);
+          RW_CHECK (strstr (gtk_label_get_text (status), "ambisonic") != NULL, "the status says how: %s",
+                    gtk_label_get_text (status));
+        }
+      else
         RW_CHECK (ctx.aur_error != NULL
                   && (strstr (ctx.aur_error, "receiver-1-ambix.wav") || strstr (ctx.aur_error, "decoder")),
                   "the turned head is refused, saying why: %s", ctx.aur_error ? ctx.aur_error : "");
