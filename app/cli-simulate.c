@@ -60,7 +60,16 @@ usage (FILE *f)
                 "  --mesh MESH            room model (any format Assimp reads: OBJ, glTF, STL, PLY, …)\n"
                 "  --source X,Y,Z         source position; repeat for more (up to %d): one\n"
                 "                         simulation per source, written to DIR/source-N/\n"
-                "  --receiver X,Y,Z       receiver position (repeat for more, up to %d)\n"
+                "  --receiver X,Y,Z[:TYPE]  receiver position (repeat for more, up to %d) and\n"
+                "                         what it records: omnidirectional (default);\n"
+                "                         :binaural[,yaw=DEG][,pitch=DEG] a head looking along\n"
+                "                         yaw (counter-clockwise from +x) and pitch (up), written\n"
+                "                         to receiver-N-binaural.wav (and receiver-N-ambix.wav,\n"
+                "                         order 3, to turn the head later); :ambisonic=N[,yaw=…]\n"
+                "                         order 1 to 3, AmbiX (ACN, SN3D) receiver-N-ambix.wav.\n"
+                "                         receiver-N.wav is always the omnidirectional IR\n"
+                "  --hrtf FILE.sofa       HRTF set of binaural receivers (default: the bundled\n"
+                "                         MIT KEMAR set)\n"
                 "  --fmax HZ              highest valid frequency (default 1000)\n"
                 "  --duration S           length of the impulse responses (default 1.0)\n"
                 "  --reflection R         one reflection factor R in [-1, 1] for every surface\n"
@@ -205,6 +214,19 @@ print_summary (FILE *f, const RwSimConfig *cfg, const RwSimResult *res, const ch
       char name[64];
       rw_sim_output_name (r, name, sizeof name);
       fprintf (f, _("File           %s/%s (%zu samples)\n"), out_dir, name, res->ir_frames);
+      const RwReceiverSpec *spec = res->receiver_specs ? &res->receiver_specs[r] : NULL;
+      if (spec != NULL && spec->type == RW_RECEIVER_BINAURAL)
+        {
+          rw_receiver_binaural_name (r, name, sizeof name);
+          fprintf (f, _("File           %s/%s (binaural, yaw %g°, pitch %g°)\n"), out_dir, name,
+                   spec->yaw_deg, spec->pitch_deg);
+        }
+      if (spec != NULL && spec->type != RW_RECEIVER_OMNI)
+        {
+          rw_receiver_ambix_name (r, name, sizeof name);
+          fprintf (f, _("File           %s/%s (ambisonic order %d, AmbiX; the wave part to order %d)\n"),
+                   out_dir, name, rw_receiver_ambi_order (spec), res->wave_ambi_order[r]);
+        }
       for (int g = 0; g < 2 && cfg->write_parts && res->ir_wave != NULL; g++)
         {
           rw_sim_part_name (r, g == 1, name, sizeof name);
@@ -352,12 +374,13 @@ rw_cli_simulate (int argc, char **argv)
     OPT_MESH = 1000, OPT_SOURCE, OPT_RECEIVER, OPT_FMAX, OPT_DURATION, OPT_REFLECTION,
     OPT_MATERIALS, OPT_BOUNDARY, OPT_BACKEND, OPT_PRECISION, OPT_SCALE, OPT_TEMPERATURE,
     OPT_PPW, OPT_THREADS, OPT_DEVICE, OPT_OUT, OPT_JSON, OPT_QUIET, OPT_HUMIDITY, OPT_NO_AIR,
-    OPT_CROSSOVER, OPT_NO_HYBRID, OPT_RAYS, OPT_ISM_ORDER, OPT_SEED, OPT_PARTS,
+    OPT_CROSSOVER, OPT_NO_HYBRID, OPT_RAYS, OPT_ISM_ORDER, OPT_SEED, OPT_PARTS, OPT_HRTF,
   };
   static const struct option options[] = {
     { "mesh", required_argument, NULL, OPT_MESH },
     { "source", required_argument, NULL, OPT_SOURCE },
     { "receiver", required_argument, NULL, OPT_RECEIVER },
+    { "hrtf", required_argument, NULL, OPT_HRTF },
     { "fmax", required_argument, NULL, OPT_FMAX },
     { "duration", required_argument, NULL, OPT_DURATION },
     { "reflection", required_argument, NULL, OPT_REFLECTION },
@@ -418,8 +441,12 @@ rw_cli_simulate (int argc, char **argv)
         case OPT_RECEIVER:
           if (cfg.n_receivers >= RW_SIM_MAX_RECEIVERS)
             return rw_cli_usage_error (SUB, _("at most %d receivers"), RW_SIM_MAX_RECEIVERS);
-          if (!rw_cli_parse_vec3 (optarg, cfg.receivers[cfg.n_receivers]))
-            return rw_cli_usage_error (SUB, _("--receiver '%s': expected X,Y,Z in metres"), optarg);
+          {
+            RwError perr = { 0 };
+            if (!rw_receiver_parse (optarg, cfg.receivers[cfg.n_receivers],
+                                    &cfg.receiver_specs[cfg.n_receivers], &perr))
+              return rw_cli_usage_error (SUB, "--receiver: %s", perr.message);
+          }
           cfg.n_receivers++;
           break;
         case OPT_FMAX:
@@ -510,6 +537,11 @@ rw_cli_simulate (int argc, char **argv)
             cfg.seed = (uint64_t) n;
           }
           break;
+        case OPT_HRTF:
+          if (optarg[0] == '\0')
+            return rw_cli_usage_error (SUB, _("--hrtf: empty file name"));
+          cfg.hrtf_path = optarg;
+          break;
         case OPT_PARTS:
           hybrid_option = "--parts";
           cfg.write_parts = true;
@@ -554,6 +586,12 @@ rw_cli_simulate (int argc, char **argv)
     return rw_cli_usage_error (SUB, _("--source is required"));
   if (cfg.n_receivers == 0)
     return rw_cli_usage_error (SUB, _("at least one --receiver is required"));
+  bool any_binaural = false;
+  for (size_t r = 0; r < cfg.n_receivers; r++)
+    any_binaural |= cfg.receiver_specs[r].type == RW_RECEIVER_BINAURAL;
+  if (cfg.hrtf_path != NULL && !any_binaural)
+    return rw_cli_usage_error (SUB, _("--hrtf is for binaural receivers, and no --receiver is "
+                                      "binaural (X,Y,Z:binaural)"));
   if (!isnan (cfg.uniform_R) && cfg.materials_map != NULL)
     return rw_cli_usage_error (SUB, _("--reflection and --materials exclude each other"));
   if (!cfg.hybrid && hybrid_option != NULL)

@@ -86,8 +86,8 @@ rw_ambi_room_to_head (double yaw_deg, double pitch_deg, const double room[3], do
 
 /* ---------------------------------------------------------------- checks */
 
-static bool
-check_order (int order, RwError *err)
+bool
+rw_ambi_check_order (int order, RwError *err)
 {
   if (order < RW_AMBI_MIN_ORDER || order > RW_AMBI_MAX_ORDER)
     return rw_fail (err, RW_ERROR_INPUT, _("ambisonics: the order %d is out of range (%d … %d)"),
@@ -98,7 +98,7 @@ check_order (int order, RwError *err)
 static bool
 check_setup (int order, double yaw_deg, double pitch_deg, RwError *err)
 {
-  if (!check_order (order, err))
+  if (!rw_ambi_check_order (order, err))
     return false;
   if (!isfinite (yaw_deg) || !isfinite (pitch_deg))
     return rw_fail (err, RW_ERROR_INPUT,
@@ -224,20 +224,80 @@ vmf_draw (const double m[3], double kappa, const double u[2], double d[3])
     d[k] = w * m[k] + s * (cos (phi) * e1[k] + sin (phi) * e2[k]);
 }
 
+bool
+rw_ambi_late_dirs_init (RwAmbiLateDirs *ld, const RwRayResult *hist, double yaw_deg,
+                        double pitch_deg, RwError *err)
+{
+  memset (ld, 0, sizeof *ld);
+  if (!check_setup (1, yaw_deg, pitch_deg, err))
+    return false;
+  if (hist == NULL || hist->energy == NULL || hist->n_bins == 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("ray tracing: no histogram to synthesise from"));
+  if (hist->direction == NULL)
+    return rw_fail (err, RW_ERROR_INTERNAL, "rw_ambi_late_dirs_init: no directions in the histogram");
+  const size_t nk = (size_t) RW_N_OCTAVES * hist->n_bins;
+  ld->n_bins = hist->n_bins;
+  ld->axis = malloc (3 * nk * sizeof (double));
+  ld->kappa = malloc (nk * sizeof (double));
+  if (ld->axis == NULL || ld->kappa == NULL)
+    {
+      rw_ambi_late_dirs_clear (ld);
+      return rw_fail (err, RW_ERROR_MEMORY, _("ambisonics: out of memory for %zu histogram bins"),
+                      hist->n_bins);
+    }
+  for (size_t k = 0; k < nk; k++)
+    {
+      /* d̄ = Σ e d / Σ e: its length r (1: one direction, 0: diffuse)
+       * is the vMF's mean resultant length, its direction the axis. */
+      const double *ds = hist->direction + 3 * k;
+      const double e = hist->energy[k];
+      const double len = sqrt (ds[0] * ds[0] + ds[1] * ds[1] + ds[2] * ds[2]);
+      double *ax = ld->axis + 3 * k;
+      if (e > 0.0 && len > 0.0 && isfinite (len / e))
+        {
+          const double unit[3] = { ds[0] / len, ds[1] / len, ds[2] / len };
+          rw_ambi_room_to_head (yaw_deg, pitch_deg, unit, ax);
+          /* within 10⁻⁹ of 1: one direction (the sum's rounding) */
+          const double r = len / e;
+          ld->kappa[k] = r >= 1.0 - 1e-9 ? INFINITY : rw_ambi_vmf_kappa (r);
+        }
+      else
+        {
+          ax[0] = 1.0;
+          ax[1] = ax[2] = 0.0;
+          ld->kappa[k] = 0.0;
+        }
+    }
+  return true;
+}
+
+void
+rw_ambi_late_dirs_clear (RwAmbiLateDirs *ld)
+{
+  free (ld->axis);
+  free (ld->kappa);
+  memset (ld, 0, sizeof *ld);
+}
+
+void
+rw_ambi_late_direction (const RwAmbiLateDirs *ld, size_t bin, int band, const double u[2],
+                        double d[3])
+{
+  const size_t k = (size_t) band * ld->n_bins + bin;
+  vmf_draw (ld->axis + 3 * k, ld->kappa[k], u, d);
+}
+
 typedef struct {
   int order;
-  size_t n_bins;
-  double *axis;    /* (b · n_bins + j) · 3: the bin's mean direction, unit, head frame */
-  double *kappa;   /* b · n_bins + j */
+  const RwAmbiLateDirs *dirs;
 } LateCtx;
 
 static void
 late_pulse (size_t bin, int band, const double u[2], double *gains, void *data)
 {
   const LateCtx *lc = data;
-  const size_t k = (size_t) band * lc->n_bins + bin;
   double d[3];
-  vmf_draw (lc->axis + 3 * k, lc->kappa[k], u, d);
+  rw_ambi_late_direction (lc->dirs, bin, band, u, d);
   rw_ambi_sh (lc->order, d, gains);
 }
 
@@ -249,48 +309,14 @@ rw_ambi_encode_late (const RwRayResult *hist, int order, double yaw_deg, double 
 {
   if (!check_setup (order, yaw_deg, pitch_deg, err))
     return false;
-  if (hist == NULL || hist->energy == NULL || hist->n_bins == 0)
-    return rw_fail (err, RW_ERROR_INPUT, _("ray tracing: no histogram to synthesise from"));
-  if (hist->direction == NULL)
-    return rw_fail (err, RW_ERROR_INTERNAL, "rw_ambi_encode_late: no directions in the histogram");
-  const size_t nk = (size_t) RW_N_OCTAVES * hist->n_bins;
-  LateCtx lc = { order, hist->n_bins, malloc (3 * nk * sizeof (double)),
-                 malloc (nk * sizeof (double)) };
-  if (lc.axis == NULL || lc.kappa == NULL)
-    {
-      free (lc.axis);
-      free (lc.kappa);
-      return rw_fail (err, RW_ERROR_MEMORY, _("ambisonics: out of memory for %zu histogram bins"),
-                      hist->n_bins);
-    }
-  for (size_t k = 0; k < nk; k++)
-    {
-      /* d̄ = Σ e d / Σ e: its length r (1: one direction, 0: diffuse)
-       * is the vMF's mean resultant length, its direction the axis. */
-      const double *ds = hist->direction + 3 * k;
-      const double e = hist->energy[k];
-      const double len = sqrt (ds[0] * ds[0] + ds[1] * ds[1] + ds[2] * ds[2]);
-      double *ax = lc.axis + 3 * k;
-      if (e > 0.0 && len > 0.0 && isfinite (len / e))
-        {
-          const double unit[3] = { ds[0] / len, ds[1] / len, ds[2] / len };
-          rw_ambi_room_to_head (yaw_deg, pitch_deg, unit, ax);
-          /* within 10⁻⁹ of 1: one direction (the sum's rounding) */
-          const double r = len / e;
-          lc.kappa[k] = r >= 1.0 - 1e-9 ? INFINITY : rw_ambi_vmf_kappa (r);
-        }
-      else
-        {
-          ax[0] = 1.0;
-          ax[1] = ax[2] = 0.0;
-          lc.kappa[k] = 0.0;
-        }
-    }
+  RwAmbiLateDirs dirs;
+  if (!rw_ambi_late_dirs_init (&dirs, hist, yaw_deg, pitch_deg, err))
+    return false;
+  LateCtx lc = { order, &dirs };
   bool ok = rw_rays_synthesise_channels (hist, fs_hz, n_samples, max_density, seed,
                                          RW_AMBI_CHANNELS (order), late_pulse, &lc, band_scale,
                                          out, dropped, err);
-  free (lc.axis);
-  free (lc.kappa);
+  rw_ambi_late_dirs_clear (&dirs);
   return ok;
 }
 
@@ -352,7 +378,7 @@ bool
 rw_ambi_energy_vector (const double *x, int order, size_t stride, size_t first, size_t count,
                        double r_e[3], RwError *err)
 {
-  if (!check_order (order, err))
+  if (!rw_ambi_check_order (order, err))
     return false;
   if (x == NULL || r_e == NULL)
     return rw_fail (err, RW_ERROR_INTERNAL, "rw_ambi_energy_vector: NULL argument");
@@ -408,7 +434,7 @@ bool
 rw_ambi_write (const char *path, const double *x, int order, size_t n_samples, double fs_hz,
                RwError *err)
 {
-  if (!check_order (order, err))
+  if (!rw_ambi_check_order (order, err))
     return false;
   const int nch = RW_AMBI_CHANNELS (order);
   if (x == NULL || n_samples == 0)

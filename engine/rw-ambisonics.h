@@ -47,6 +47,10 @@
 #define RW_AMBI_CHANNELS(order) (((order) + 1) * ((order) + 1))
 #define RW_AMBI_MAX_CHANNELS RW_AMBI_CHANNELS (RW_AMBI_MAX_ORDER)
 
+/* False with RW_ERROR_INPUT, naming it, for an order outside
+ * RW_AMBI_MIN_ORDER … RW_AMBI_MAX_ORDER. */
+bool rw_ambi_check_order (int order, RwError *err);
+
 /* The ACN channel of Y_n^m (|m| ≤ n). */
 static inline int
 rw_ambi_acn (int n, int m)
@@ -100,6 +104,25 @@ bool rw_ambi_encode_late (const RwRayResult *hist, int order, double yaw_deg, do
                           double fs_hz, size_t n_samples, double max_density, uint64_t seed,
                           const double band_scale[RW_N_OCTAVES], double *out,
                           double dropped[RW_N_OCTAVES], RwError *err);
+
+/* The late part's directions (rw_ambi_encode_late): per band and
+ * histogram bin the vMF axis (head frame of yaw and pitch) and
+ * concentration, from the histogram's direction sums. */
+typedef struct {
+  size_t n_bins;
+  double *axis;     /* (b · n_bins + j) · 3 */
+  double *kappa;    /* b · n_bins + j */
+} RwAmbiLateDirs;
+/* Fails (RW_ERROR_INPUT) on a histogram without energy or directions, a
+ * yaw or pitch not finite; RW_ERROR_MEMORY. Clear with
+ * rw_ambi_late_dirs_clear. */
+bool rw_ambi_late_dirs_init (RwAmbiLateDirs *ld, const RwRayResult *hist, double yaw_deg,
+                             double pitch_deg, RwError *err);
+void rw_ambi_late_dirs_clear (RwAmbiLateDirs *ld);
+/* A pulse's direction in band `band` of bin `bin` from its two uniform
+ * numbers u (rw_rays_synthesise_channels's): the vMF draw above. */
+void rw_ambi_late_direction (const RwAmbiLateDirs *ld, size_t bin, int band, const double u[2],
+                             double d[3]);
 
 /* The mean resultant length A(κ) = coth κ − 1/κ of a von Mises–Fisher
  * distribution on the sphere, and its inverse (r in [0, 1]; 0 → 0,

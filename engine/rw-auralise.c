@@ -3,7 +3,10 @@
  * the two-pass, streaming file auralisation. See rw-auralise.h and
  * docs/REPORT.md §1. */
 #include "rw-auralise.h"
+#include "rw-ambi-binaural.h"
+#include "rw-ambisonics.h"
 #include "rw-audio.h"
+#include "rw-hrtf.h"
 #include "rw-file.h"
 #include "rw-i18n.h"
 
@@ -86,7 +89,8 @@ rw_convolver_new (const float *const *irs, size_t n_irs, size_t ir_frames,
 {
   if (n_irs < 1 || n_irs > RW_AURALISE_MAX_CHANNELS)
     {
-      rw_fail (err, RW_ERROR_INPUT, _("%zu impulse responses given; auralisation takes 1 or 2"), n_irs);
+      rw_fail (err, RW_ERROR_INPUT, _("%zu impulse responses given; auralisation takes 1 to %d"), n_irs,
+               RW_AURALISE_MAX_CHANNELS);
       return NULL;
     }
   if (ir_frames == 0)
@@ -231,6 +235,7 @@ rw_auralise_options_init (RwAuraliseOptions *opt)
   memset (opt, 0, sizeof *opt);
   opt->block_frames = RW_AURALISE_DEFAULT_BLOCK;
   opt->peak_dbfs = -1.0;
+  opt->decode = RW_AURALISE_DECODE_NONE;
 }
 
 static bool
@@ -240,28 +245,145 @@ has_extension (const char *path, const char *ext)
   return n > m && strcasecmp (path + n - m, ext) == 0;
 }
 
-/* Reads the IR(s) and brings them to rate_hz, as n_irs planar channels of
- * equal length (*irs[c], *frames). */
+/* The decoder of the last IR decoded, kept for the next source of the
+ * same rate and order (the design costs a fraction of a second). */
+typedef struct {
+  RwHrtf *hrtf;
+  RwAmbiBinaural *dec;
+} DecoderCache;
+
+static void
+decoder_cache_clear (DecoderCache *dc)
+{
+  rw_ambi_binaural_free (dc->dec);
+  rw_hrtf_free (dc->hrtf);
+  dc->dec = NULL;
+  dc->hrtf = NULL;
+}
+
+/* The ambisonic order of a channel count, 0 when it is not (N + 1)²,
+ * N = 1 … 3. */
+static int
+ambi_order_of (int channels)
+{
+  for (int n = RW_AMBI_MIN_ORDER; n <= RW_AMBI_MAX_ORDER; n++)
+    if (RW_AMBI_CHANNELS (n) == channels)
+      return n;
+  return 0;
+}
+
 static bool
-load_irs (const char *ir_path, const char *ir_right_path, double rate_hz,
-          float **irs, size_t *n_irs, size_t *frames, bool *resampled, RwError *err)
+decode_binaural (RwAudio *ir, const char *name, const char *hrtf_path, double yaw_deg,
+                 double pitch_deg, DecoderCache *dc, RwError *err)
+{
+  const int order = ambi_order_of (ir->channels);
+  if (order == 0)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("%s: %d channel(s): not an ambisonic impulse response of order 1 to 3 "
+                      "(4, 9 or 16 channels), which binaural decoding needs"),
+                    name, ir->channels);
+  if (dc->dec == NULL || rw_ambi_binaural_order (dc->dec) != order
+      || rw_ambi_binaural_rate (dc->dec) != ir->rate_hz)
+    {
+      decoder_cache_clear (dc);
+      dc->hrtf = rw_hrtf_open (hrtf_path, ir->rate_hz, err);
+      if (dc->hrtf == NULL)
+        {
+          rw_fail_prefix (err, _("%s: binaural decoding"), name);
+          return false;
+        }
+      dc->dec = rw_ambi_binaural_new (dc->hrtf, order, err);
+      if (dc->dec == NULL)
+        {
+          rw_fail_prefix (err, _("%s: binaural decoding"), name);
+          decoder_cache_clear (dc);
+          return false;
+        }
+    }
+  /* Planar, zero-padded by the decoder's length: nothing of the tail is
+     cut. */
+  const size_t L = (size_t) ir->channels, n = ir->frames + rw_ambi_binaural_taps (dc->dec);
+  double *ambi = calloc (L * n, sizeof *ambi);
+  double *rot = calloc (L * n, sizeof *rot);
+  double *ears = malloc (2 * n * sizeof *ears);
+  float *out = malloc (2 * n * sizeof *out);
+  bool ok = false;
+  if (!ambi || !rot || !ears || !out)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory for the impulse response"), name);
+      goto done;
+    }
+  for (size_t i = 0; i < ir->frames; i++)
+    for (size_t c = 0; c < L; c++)
+      ambi[c * n + i] = ir->data[i * L + c];
+  if (!rw_ambi_rotate (ambi, order, n, yaw_deg, pitch_deg, rot, err)
+      || !rw_ambi_binaural_decode (dc->dec, rot, n, ears, ears + n, err))
+    {
+      rw_fail_prefix (err, "%s", name);
+      goto done;
+    }
+  for (size_t i = 0; i < n; i++)
+    {
+      out[2 * i] = (float) ears[i];
+      out[2 * i + 1] = (float) ears[n + i];
+    }
+  free (ir->data);
+  ir->data = out;
+  out = NULL;
+  ir->channels = 2;
+  ir->frames = n;
+  ok = true;
+done:
+  free (ambi);
+  free (rot);
+  free (ears);
+  free (out);
+  return ok;
+}
+
+bool
+rw_auralise_decode_binaural (RwAudio *ir, const char *name, const char *hrtf_path,
+                             double yaw_deg, double pitch_deg, RwError *err)
+{
+  DecoderCache dc = { NULL, NULL };
+  bool ok = decode_binaural (ir, name, hrtf_path, yaw_deg, pitch_deg, &dc, err);
+  decoder_cache_clear (&dc);
+  return ok;
+}
+
+/* Reads a source's IR(s), decodes it when asked, brings it to rate_hz, as
+ * *n_irs planar channels of equal length (irs[c], *frames). */
+static bool
+load_irs (const RwAuraliseSource *src, double rate_hz, const RwAuraliseOptions *opt,
+          DecoderCache *dc, float **irs, size_t *n_irs, size_t *frames, bool *resampled,
+          RwError *err)
 {
   RwAudio a[2] = { { 0 }, { 0 } };
-  const char *paths[2] = { ir_path, ir_right_path };
-  int n_files = ir_right_path ? 2 : 1;
-  *resampled = false;
+  const char *paths[2] = { src->ir_path, src->ir_right_path };
+  int n_files = src->ir_right_path ? 2 : 1;
+  const bool decode = opt->decode == RW_AURALISE_DECODE_BINAURAL;
 
+  if (decode && n_files == 2)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("%s: binaural decoding takes one ambisonic impulse response, not a right one too (%s)"),
+                    paths[0], paths[1]);
   for (int f = 0; f < n_files; f++)
     {
       if (!rw_audio_read (paths[f], &a[f], err))
         goto fail;
-      if (a[f].channels > 2 || (n_files == 2 && a[f].channels != 1))
+      if (decode && !decode_binaural (&a[f], paths[f], opt->hrtf_path, opt->yaw_deg,
+                                      opt->pitch_deg, dc, err))
+        goto fail;
+      if (a[f].channels > RW_AURALISE_MAX_CHANNELS || (n_files == 2 && a[f].channels != 1))
         {
-          rw_fail (err, RW_ERROR_INPUT,
-                   n_files == 2
-                   ? _("%s: the impulse response has %d channels; with --ir-right each impulse response must be mono")
-                   : _("%s: the impulse response has %d channels; auralisation takes a mono or a stereo impulse response"),
-                   paths[f], a[f].channels);
+          if (n_files == 2)
+            rw_fail (err, RW_ERROR_INPUT,
+                     _("%s: the impulse response has %d channels; with --ir-right each impulse response must be mono"),
+                     paths[f], a[f].channels);
+          else
+            rw_fail (err, RW_ERROR_INPUT,
+                     _("%s: the impulse response has %d channels; auralisation takes 1 to %d"),
+                     paths[f], a[f].channels, RW_AURALISE_MAX_CHANNELS);
           goto fail;
         }
       if (fabs (a[f].rate_hz - rate_hz) > 1e-6)
@@ -285,13 +407,13 @@ load_irs (const char *ir_path, const char *ir_right_path, double rate_hz,
       irs[c] = calloc (n, sizeof (float));
       if (irs[c] == NULL)
         {
-          rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory for the impulse response"), ir_path);
+          rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory for the impulse response"), paths[0]);
           goto fail;
         }
-      const RwAudio *src = n_files == 2 ? &a[c] : &a[0];
+      const RwAudio *s = n_files == 2 ? &a[c] : &a[0];
       int ch = n_files == 2 ? 0 : (int) c;
-      for (size_t i = 0; i < src->frames; i++)
-        irs[c][i] = src->data[i * src->channels + ch];
+      for (size_t i = 0; i < s->frames; i++)
+        irs[c][i] = s->data[i * s->channels + ch];
     }
   rw_audio_clear (&a[0]);
   rw_audio_clear (&a[1]);
@@ -300,7 +422,7 @@ load_irs (const char *ir_path, const char *ir_right_path, double rate_hz,
 fail:
   rw_audio_clear (&a[0]);
   rw_audio_clear (&a[1]);
-  for (size_t c = 0; c < 2; c++)
+  for (size_t c = 0; c < RW_AURALISE_MAX_CHANNELS; c++)
     {
       free (irs[c]);
       irs[c] = NULL;
@@ -308,32 +430,51 @@ fail:
   return false;
 }
 
+/* One source of the scene while it streams. */
 typedef struct {
+  const char *dry_path;
   SNDFILE *dry;
+  SF_INFO info;
+  bool length_known;
+  RwConvolver *cv;
+  size_t ir_frames;
+  size_t n_dry, n_out, n_total;   /* n_total known once the dry file ends */
+  bool dry_done;
+  float *rd, *in, *blk;
+} SourceState;
+
+typedef struct {
+  SourceState *src;
+  size_t n_src;
   FILE *raw;
   SNDFILE *out;
   RwAtomicFile out_file;   /* fd −1 until pass 2 opens it */
-  float *irs[2];
-  RwConvolver *cv;
-  float *rd, *in, *blk;
+  float *mix;
+  DecoderCache dc;
 } AuraliseState;
 
 static void
 state_clear (AuraliseState *s)
 {
-  if (s->dry)
-    sf_close (s->dry);
+  for (size_t i = 0; s->src && i < s->n_src; i++)
+    {
+      SourceState *q = &s->src[i];
+      if (q->dry)
+        sf_close (q->dry);
+      rw_convolver_free (q->cv);
+      free (q->rd);
+      free (q->in);
+      free (q->blk);
+    }
+  free (s->src);
+  s->src = NULL;
   if (s->raw)
     fclose (s->raw);
   if (s->out)
     sf_close (s->out);
   rw_atomic_file_abort (&s->out_file);
-  free (s->irs[0]);
-  free (s->irs[1]);
-  rw_convolver_free (s->cv);
-  free (s->rd);
-  free (s->in);
-  free (s->blk);
+  free (s->mix);
+  decoder_cache_clear (&s->dc);
 }
 
 static bool
@@ -344,11 +485,86 @@ cancelled (const RwAuraliseOptions *opt, RwError *err)
   return false;
 }
 
+/* Opens a source's dry file (streamed later). */
+static bool
+open_dry (SourceState *q, RwError *err)
+{
+  struct stat dst;
+  const char *path = q->dry_path;
+  if (stat (path, &dst) != 0 || access (path, R_OK) != 0)
+    return rw_fail (err, RW_ERROR_IO, _("%s: cannot open the dry signal: %s"), path, strerror (errno));
+  if (!rw_file_check_regular (path, &dst, _("an audio file"), err))
+    return false;
+  if (dst.st_size == 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: the file is empty"), path);
+  memset (&q->info, 0, sizeof q->info);
+  q->dry = sf_open (path, SFM_READ, &q->info);
+  if (q->dry == NULL)
+    return rw_audio_open_failed (path, err);
+  if (q->info.frames == 0 || q->info.channels < 1 || q->info.samplerate <= 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: the dry signal is empty (no audio frames)"), path);
+  q->length_known = q->info.frames > 0 && q->info.frames < SF_COUNT_MAX;
+  return true;
+}
+
+/* One block of a source into q->blk: its next B dry frames (zeros once
+ * the file has ended) convolved; *n_valid the frames of it that belong to
+ * the source's output (B, fewer in its last block, 0 after). */
+static bool
+source_block (SourceState *q, size_t B, size_t *n_valid, RwError *err)
+{
+  size_t got = 0;
+  const int ch = q->info.channels;
+  if (q->dry_done && q->n_out >= q->n_total)
+    {
+      *n_valid = 0;
+      return true;
+    }
+  if (!q->dry_done)
+    {
+      sf_count_t r = sf_readf_float (q->dry, q->rd, (sf_count_t) B);
+      if (r < 0 || sf_error (q->dry) != SF_ERR_NO_ERROR)
+        return rw_fail (err, RW_ERROR_INPUT, _("%s: read error after %zu frames: %s"), q->dry_path,
+                        q->n_dry, sf_strerror (q->dry));
+      got = (size_t) r;
+      /* Mix-down: the mean of the channels (a multichannel dry file is
+       * taken as one source; the mean keeps a mono file's level). */
+      for (size_t i = 0; i < got; i++)
+        {
+          float sum = 0.0f;
+          for (int c = 0; c < ch; c++)
+            sum += q->rd[i * ch + c];
+          float v = sum / (float) ch;
+          if (!isfinite (v))
+            return rw_fail (err, RW_ERROR_INPUT, _("%s: non-finite sample at frame %zu"), q->dry_path,
+                            q->n_dry + i);
+          q->in[i] = v;
+        }
+      q->n_dry += got;
+      if (got < B)
+        {
+          q->dry_done = true;
+          if (q->n_dry == 0)
+            return rw_fail (err, RW_ERROR_INPUT, _("%s: the dry signal is empty (no audio frames)"),
+                            q->dry_path);
+          q->n_total = q->n_dry + q->ir_frames - 1;
+          rw_audio_check_length (q->dry_path, q->n_dry);
+        }
+    }
+  for (size_t i = got; i < B; i++)
+    q->in[i] = 0.0f;
+  rw_convolver_process (q->cv, q->in, q->blk);
+  size_t n = B;
+  if (q->dry_done)
+    n = q->n_total - q->n_out < B ? q->n_total - q->n_out : B;
+  q->n_out += n;
+  *n_valid = n;
+  return true;
+}
+
 bool
-rw_auralise_file (const char *ir_path, const char *ir_right_path,
-                  const char *dry_path, const char *out_path,
-                  const RwAuraliseOptions *opt_in, RwAuraliseStats *stats,
-                  RwError *err)
+rw_auralise_scene (const RwAuraliseSource *sources, size_t n_sources, const char *out_path,
+                   const RwAuraliseOptions *opt_in, RwAuraliseStats *stats, RwError *err)
 {
   RwAuraliseOptions opt;
   if (opt_in)
@@ -359,6 +575,14 @@ rw_auralise_file (const char *ir_path, const char *ir_right_path,
     opt.block_frames = RW_AURALISE_DEFAULT_BLOCK;
   if (!(opt.peak_dbfs <= 0.0) || !isfinite (opt.peak_dbfs))
     return rw_fail (err, RW_ERROR_INPUT, _("output peak of %g dBFS: must be at most 0 dBFS"), opt.peak_dbfs);
+  if (n_sources < 1 || n_sources > RW_AURALISE_MAX_SOURCES || sources == NULL)
+    return rw_fail (err, RW_ERROR_INPUT, _("%zu sources given; a scene takes 1 to %d"), n_sources,
+                    RW_AURALISE_MAX_SOURCES);
+  if (opt.decode == RW_AURALISE_DECODE_BINAURAL
+      && (!isfinite (opt.yaw_deg) || !isfinite (opt.pitch_deg)))
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("ambisonic rotation: the head's orientation must be finite (yaw %g°, pitch %g°)"),
+                    opt.yaw_deg, opt.pitch_deg);
 
   int out_format;
   if (has_extension (out_path, ".wav"))
@@ -373,54 +597,99 @@ rw_auralise_file (const char *ir_path, const char *ir_right_path,
   s.out_file.fd = -1;
   RwAuraliseStats st;
   memset (&st, 0, sizeof st);
-
-  /* The dry file: opened first so that its rate is known; streamed. */
-  SF_INFO dinfo;
-  memset (&dinfo, 0, sizeof dinfo);
-  struct stat dst;
-  if (stat (dry_path, &dst) != 0 || access (dry_path, R_OK) != 0)
-    return rw_fail (err, RW_ERROR_IO, _("%s: cannot open the dry signal: %s"), dry_path, strerror (errno));
-  if (!rw_file_check_regular (dry_path, &dst, _("an audio file"), err))
-    return false;
-  if (dst.st_size == 0)
-    return rw_fail (err, RW_ERROR_INPUT, _("%s: the file is empty"), dry_path);
-  s.dry = sf_open (dry_path, SFM_READ, &dinfo);
-  if (s.dry == NULL)
-    return rw_audio_open_failed (dry_path, err);
-  if (dinfo.frames == 0 || dinfo.channels < 1 || dinfo.samplerate <= 0)
-    {
-      state_clear (&s);
-      return rw_fail (err, RW_ERROR_INPUT, _("%s: the dry signal is empty (no audio frames)"), dry_path);
-    }
-  bool length_known = dinfo.frames > 0 && dinfo.frames < SF_COUNT_MAX;
-  st.rate_hz = dinfo.samplerate;
-  st.dry_channels = dinfo.channels;
-
-  size_t n_irs = 0, ir_frames = 0;
-  if (!load_irs (ir_path, ir_right_path, st.rate_hz, s.irs, &n_irs, &ir_frames, &st.ir_resampled, err))
-    {
-      state_clear (&s);
-      return false;
-    }
-  st.channels = (int) n_irs;
-  st.ir_frames = ir_frames;
-
-  s.cv = rw_convolver_new ((const float *const *) s.irs, n_irs, ir_frames, opt.block_frames, err);
-  if (s.cv == NULL)
-    {
-      state_clear (&s);
-      return false;
-    }
-  /* The IR is now in the partition spectra: its time-domain copies go. */
-  free (s.irs[0]);
-  free (s.irs[1]);
-  s.irs[0] = s.irs[1] = NULL;
-
+  st.n_sources = n_sources;
+  st.decoded = opt.decode == RW_AURALISE_DECODE_BINAURAL;
+  s.src = calloc (n_sources, sizeof *s.src);
+  if (s.src == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("out of memory for the convolution"));
+  s.n_src = n_sources;
   const size_t B = opt.block_frames;
-  s.rd = malloc (B * (size_t) dinfo.channels * sizeof (float));
-  s.in = malloc (B * sizeof (float));
-  s.blk = malloc (B * n_irs * sizeof (float));
-  if (!s.rd || !s.in || !s.blk)
+
+  /* The dry files first, so that the rate is known; streamed later. One
+   * rate for the scene: the dry signals are not resampled (the IRs are). */
+  for (size_t i = 0; i < n_sources; i++)
+    {
+      SourceState *q = &s.src[i];
+      q->dry_path = sources[i].dry_path;
+      if (!open_dry (q, err))
+        {
+          state_clear (&s);
+          return false;
+        }
+      if (i == 0)
+        {
+          st.rate_hz = q->info.samplerate;
+          st.dry_channels = q->info.channels;
+        }
+      else if (q->info.samplerate != s.src[0].info.samplerate)
+        {
+          rw_fail (err, RW_ERROR_INPUT,
+                   _("%s: a sampling rate of %d Hz, but %s has %d Hz; the dry signals of one scene must "
+                     "have one rate"),
+                   q->dry_path, q->info.samplerate, s.src[0].dry_path, s.src[0].info.samplerate);
+          state_clear (&s);
+          return false;
+        }
+      if (q->info.channels > st.dry_channels)
+        st.dry_channels = q->info.channels;
+    }
+
+  size_t C = 0;
+  for (size_t i = 0; i < n_sources; i++)
+    {
+      SourceState *q = &s.src[i];
+      float *irs[RW_AURALISE_MAX_CHANNELS] = { NULL };
+      size_t n_irs = 0;
+      bool ok = load_irs (&sources[i], st.rate_hz, &opt, &s.dc, irs, &n_irs, &q->ir_frames,
+                          &st.ir_resampled, err);
+      if (ok && i > 0 && n_irs != C)
+        ok = rw_fail (err, RW_ERROR_INPUT,
+                      _("%s: the impulse response gives %zu channel(s), but %s gives %zu; the sources "
+                        "of one scene must give the same number"),
+                      sources[i].ir_path, n_irs, sources[0].ir_path, C);
+      if (ok)
+        {
+          C = n_irs;
+          q->cv = rw_convolver_new ((const float *const *) irs, n_irs, q->ir_frames, B, err);
+          ok = q->cv != NULL;
+        }
+      /* The IR is now in the partition spectra: its time-domain copies go. */
+      for (size_t c = 0; c < RW_AURALISE_MAX_CHANNELS; c++)
+        free (irs[c]);
+      if (!ok)
+        {
+          state_clear (&s);
+          return false;
+        }
+      if (q->ir_frames > st.ir_frames)
+        st.ir_frames = q->ir_frames;
+      q->rd = malloc (B * (size_t) q->info.channels * sizeof (float));
+      q->in = malloc (B * sizeof (float));
+      q->blk = malloc (B * C * sizeof (float));
+      if (!q->rd || !q->in || !q->blk)
+        {
+          state_clear (&s);
+          return rw_fail (err, RW_ERROR_MEMORY, _("out of memory for the convolution"));
+        }
+    }
+  decoder_cache_clear (&s.dc);
+  st.channels = (int) C;
+
+  SF_INFO oinfo;
+  memset (&oinfo, 0, sizeof oinfo);
+  oinfo.samplerate = (int) st.rate_hz;
+  oinfo.channels = (int) C;
+  oinfo.format = out_format;
+  if (!sf_format_check (&oinfo))
+    {
+      rw_fail (err, RW_ERROR_INPUT, _("%s: %s cannot hold %d channel(s) at %d Hz"), out_path,
+               (out_format & SF_FORMAT_TYPEMASK) == SF_FORMAT_FLAC ? "FLAC" : "WAV", oinfo.channels,
+               oinfo.samplerate);
+      state_clear (&s);
+      return false;
+    }
+  s.mix = malloc (B * C * sizeof (float));
+  if (s.mix == NULL)
     {
       state_clear (&s);
       return rw_fail (err, RW_ERROR_MEMORY, _("out of memory for the convolution"));
@@ -449,99 +718,86 @@ rw_auralise_file (const char *ir_path, const char *ir_right_path,
       return rw_fail (err, RW_ERROR_IO, _("%s: cannot write a temporary file: %s"), out_path, strerror (errno));
     }
 
+  /* Progress: the expected output length, where every dry length is known. */
+  double expected = 0.0;
+  bool lengths_known = true;
+  for (size_t i = 0; i < n_sources; i++)
+    {
+      lengths_known = lengths_known && s.src[i].length_known;
+      expected = fmax (expected, (double) s.src[i].info.frames + (double) s.src[i].ir_frames);
+    }
   float peak = 0.0f;
-  size_t n_dry = 0, n_out = 0;
-  bool dry_done = false;
-  size_t tail_left = 0;
+  size_t n_out = 0;
   for (;;)
     {
-      size_t got = 0;
-      if (!dry_done)
+      /* Every source advances one block in step: block m of each is
+       * output frames mB … mB + B − 1 of the scene. */
+      memset (s.mix, 0, B * C * sizeof (float));
+      size_t n = 0;
+      bool all_done = true;
+      for (size_t i = 0; i < n_sources; i++)
         {
-          sf_count_t r = sf_readf_float (s.dry, s.rd, (sf_count_t) B);
-          if (r < 0 || sf_error (s.dry) != SF_ERR_NO_ERROR)
+          SourceState *q = &s.src[i];
+          size_t valid = 0;
+          if (!source_block (q, B, &valid, err))
             {
-              rw_fail (err, RW_ERROR_INPUT, _("%s: read error after %zu frames: %s"), dry_path, n_dry, sf_strerror (s.dry));
               state_clear (&s);
               return false;
             }
-          got = (size_t) r;
-          /* Mix-down: the mean of the channels (a multichannel dry file is
-           * taken as one source; the mean keeps a mono file's level). */
-          for (size_t i = 0; i < got; i++)
-            {
-              float sum = 0.0f;
-              for (int c = 0; c < dinfo.channels; c++)
-                sum += s.rd[i * dinfo.channels + c];
-              float v = sum / (float) dinfo.channels;
-              if (!isfinite (v))
-                {
-                  rw_fail (err, RW_ERROR_INPUT, _("%s: non-finite sample at frame %zu"), dry_path, n_dry + i);
-                  state_clear (&s);
-                  return false;
-                }
-              s.in[i] = v;
-            }
-          n_dry += got;
-          if (got < B)
-            {
-              dry_done = true;
-              if (n_dry == 0)
-                {
-                  state_clear (&s);
-                  return rw_fail (err, RW_ERROR_INPUT, _("%s: the dry signal is empty (no audio frames)"), dry_path);
-                }
-              tail_left = n_dry + ir_frames - 1 - (n_out + 0);
-            }
+          for (size_t k = 0; k < valid * C; k++)
+            s.mix[k] += q->blk[k];
+          if (valid > n)
+            n = valid;
+          if (!(q->dry_done && q->n_out >= q->n_total))
+            all_done = false;
         }
-      for (size_t i = got; i < B; i++)
-        s.in[i] = 0.0f;
-      rw_convolver_process (s.cv, s.in, s.blk);
-      size_t n = B;
-      if (dry_done)
-        n = tail_left < B ? tail_left : B;
-      for (size_t i = 0; i < n * n_irs; i++)
-        if (fabsf (s.blk[i]) > peak)
-          peak = fabsf (s.blk[i]);
-      if (n > 0 && fwrite (s.blk, sizeof (float) * n_irs, n, s.raw) != n)
+      for (size_t k = 0; k < n * C; k++)
+        if (fabsf (s.mix[k]) > peak)
+          peak = fabsf (s.mix[k]);
+      if (n > 0 && fwrite (s.mix, sizeof (float) * C, n, s.raw) != n)
         {
           rw_fail (err, RW_ERROR_IO, _("%s: cannot write the temporary file in %s: %s"), out_path, dir, strerror (errno));
           state_clear (&s);
           return false;
         }
       n_out += n;
-      if (dry_done)
-        {
-          tail_left -= n;
-          if (tail_left == 0)
-            break;
-        }
-      if (opt.progress && length_known)
-        opt.progress (0.9 * fmin (1.0, (double) n_out / (double) (dinfo.frames + ir_frames)), opt.user_data);
+      if (all_done)
+        break;
+      if (opt.progress && lengths_known)
+        opt.progress (0.9 * fmin (1.0, (double) n_out / expected), opt.user_data);
       if (cancelled (&opt, err))
         {
           state_clear (&s);
           return false;
         }
     }
-  sf_close (s.dry);
-  s.dry = NULL;
-  rw_convolver_free (s.cv);
-  s.cv = NULL;
-  rw_audio_check_length (dry_path, n_dry);
-  st.dry_frames = n_dry;
+  for (size_t i = 0; i < n_sources; i++)
+    {
+      SourceState *q = &s.src[i];
+      sf_close (q->dry);
+      q->dry = NULL;
+      rw_convolver_free (q->cv);
+      q->cv = NULL;
+      if (q->n_dry > st.dry_frames)
+        st.dry_frames = q->n_dry;
+    }
   st.out_frames = n_out;
   st.raw_peak = peak;
   if (!(peak > 0.0f))
     {
       state_clear (&s);
-      return rw_fail (err, RW_ERROR_INPUT, _("%s: the result is silent (the dry signal or the impulse response %s is all zeros)"),
-                      dry_path, ir_path);
+      if (n_sources == 1)
+        return rw_fail (err, RW_ERROR_INPUT, _("%s: the result is silent (the dry signal or the impulse response %s is all zeros)"),
+                        sources[0].dry_path, sources[0].ir_path);
+      return rw_fail (err, RW_ERROR_INPUT,
+                      _("%s: the mix of the %zu sources is silent (every dry signal or impulse response is all zeros)"),
+                      out_path, n_sources);
     }
 
   /* The gain puts the peak at peak_dbfs. Computed in double, then nudged
    * down until the peak sample, scaled in float as it will be written,
-   * does not exceed the target: never above, by construction. */
+   * does not exceed the target: never above, by construction. One gain for
+   * every channel and source: their balance is the IRs'. */
   const float target = (float) pow (10.0, opt.peak_dbfs / 20.0);
   float gain = (float) ((double) target / (double) peak);
   while (peak * gain > target)
@@ -549,16 +805,11 @@ rw_auralise_file (const char *ir_path, const char *ir_right_path,
   st.gain_db = 20.0 * log10 ((double) gain);
 
   /* Pass 2: scale while copying into the final file (temporary name in the
-   * output's folder, renamed at the end). */
-  SF_INFO oinfo;
-  memset (&oinfo, 0, sizeof oinfo);
-  oinfo.samplerate = dinfo.samplerate;
-  oinfo.channels = (int) n_irs;
-  oinfo.format = out_format;
-  /* A WAV holds at most 4 GiB of data; RF64 beyond (the same samples,
-   * 64-bit sizes; libsndfile, sox and DAWs read it). */
+   * output's folder, renamed at the end). A WAV holds at most 4 GiB of
+   * data; RF64 beyond (the same samples, 64-bit sizes; libsndfile, sox and
+   * DAWs read it). */
   if ((out_format & SF_FORMAT_TYPEMASK) == SF_FORMAT_WAV
-      && (double) n_out * n_irs * sizeof (float) > 4.0e9)
+      && (double) n_out * C * sizeof (float) > 4.0e9)
     oinfo.format = SF_FORMAT_RF64 | SF_FORMAT_FLOAT;
   if (!rw_atomic_file_open (&s.out_file, out_path, err))
     {
@@ -584,15 +835,15 @@ rw_auralise_file (const char *ir_path, const char *ir_right_path,
   for (size_t done = 0; done < n_out;)
     {
       size_t n = n_out - done < B ? n_out - done : B;
-      if (fread (s.blk, sizeof (float) * n_irs, n, s.raw) != n)
+      if (fread (s.mix, sizeof (float) * C, n, s.raw) != n)
         {
           rw_fail (err, RW_ERROR_IO, _("%s: cannot read back the temporary file"), out_path);
           state_clear (&s);
           return false;
         }
-      for (size_t i = 0; i < n * n_irs; i++)
-        s.blk[i] *= gain;
-      if (sf_writef_float (s.out, s.blk, (sf_count_t) n) != (sf_count_t) n)
+      for (size_t i = 0; i < n * C; i++)
+        s.mix[i] *= gain;
+      if (sf_writef_float (s.out, s.mix, (sf_count_t) n) != (sf_count_t) n)
         {
           rw_fail (err, RW_ERROR_IO, _("%s: cannot write audio: %s"), out_path, sf_strerror (s.out));
           state_clear (&s);
@@ -624,4 +875,14 @@ rw_auralise_file (const char *ir_path, const char *ir_right_path,
   if (stats)
     *stats = st;
   return true;
+}
+
+bool
+rw_auralise_file (const char *ir_path, const char *ir_right_path,
+                  const char *dry_path, const char *out_path,
+                  const RwAuraliseOptions *opt, RwAuraliseStats *stats,
+                  RwError *err)
+{
+  const RwAuraliseSource src = { ir_path, ir_right_path, dry_path };
+  return rw_auralise_scene (&src, 1, out_path, opt, stats, err);
 }

@@ -304,3 +304,99 @@ rw_ga_ambisonic (const RwGaResult *r, int order, double yaw_deg, double pitch_de
   free (late);
   return ok;
 }
+
+/* The late part's pulses through the HRIRs of their directions
+ * (rw_ga_binaural): in each band a pulse gets its direction from its own
+ * random numbers (rw_ambi_late_direction, as the ambisonic IR's pulses)
+ * and adds that direction's pair of responses, times its amplitude,
+ * starting at its sample less the set's reference delay (plus the ear's
+ * Data.Delay), so that a frontal pulse's ear signals start at its time. */
+typedef struct {
+  const RwHrtf *h;
+  const RwAmbiLateDirs *dirs;
+  size_t taps;
+  double fs, ref_delay_s;
+  float *resp[2];
+} LateBinaural;
+
+static bool
+late_binaural (int band, const RwRayPulse *pulses, size_t n_pulses, double *const *train,
+               size_t n_samples, void *data, RwError *err)
+{
+  LateBinaural *lb = data;
+  for (size_t q = 0; q < n_pulses; q++)
+    {
+      const double a = pulses[q].amplitude;
+      if (a == 0.0)
+        continue;
+      double d[3], delay[2];
+      rw_ambi_late_direction (lb->dirs, pulses[q].bin, band, pulses[q].u, d);
+      if (!rw_hrtf_get (lb->h, d, lb->resp[0], lb->resp[1], &delay[0], &delay[1], err))
+        return false;
+      for (int e = 0; e < 2; e++)
+        {
+          const double t0 = (double) pulses[q].sample + (delay[e] - lb->ref_delay_s) * lb->fs;
+          const long start = lround (t0);
+          for (size_t k = 0; k < lb->taps; k++)
+            {
+              const long i = start + (long) k;
+              if (i >= 0 && (size_t) i < n_samples)
+                train[e][i] += a * lb->resp[e][k];
+            }
+        }
+    }
+  return true;
+}
+
+bool
+rw_ga_binaural (const RwGaResult *r, const RwHrtf *h, double yaw_deg, double pitch_deg,
+                uint64_t seed, double *left, double *right, RwError *err)
+{
+  if (r == NULL || left == NULL || right == NULL || r->ir == NULL || r->rays.energy == NULL
+      || r->n_samples == 0)
+    return rw_fail (err, RW_ERROR_INPUT, _("binaural IR: no geometrical IR to render"));
+  if (h == NULL || rw_hrtf_rate (h) != r->fs_hz)
+    return rw_fail (err, RW_ERROR_INPUT, _("binaural IR: the HRTF set is not at the IR's rate (%g Hz)"),
+                    r->fs_hz);
+  const size_t n = r->n_samples, na = r->ism.n_arrivals, taps = rw_hrtf_length (h);
+  RwHrtfArrival *arr = malloc ((na ? na : 1) * sizeof *arr);
+  double *late = malloc (2 * n * sizeof *late);
+  float *resp = malloc (2 * (taps ? taps : 1) * sizeof *resp);
+  RwAmbiLateDirs dirs = { 0 };
+  bool ok = arr != NULL && late != NULL && resp != NULL;
+  if (!ok)
+    rw_fail (err, RW_ERROR_MEMORY, _("geometrical IR: out of memory for %zu samples"), n);
+  /* the image sources: each through the HRIR of its direction in the
+   * head's frame, band by band where its gains differ (rw-hrtf.h) */
+  for (size_t i = 0; ok && i < na; i++)
+    {
+      const RwIsmArrival *a = &r->ism.arrivals[i];
+      arr[i].time_s = a->delay_s;
+      for (int b = 0; b < RW_N_OCTAVES; b++)
+        arr[i].gain[b] = rw_ism_real_gain (a->gain[b]);
+      rw_ambi_room_to_head (yaw_deg, pitch_deg, a->direction, arr[i].direction);
+    }
+  ok = ok && rw_hrtf_render_arrivals (h, arr, na, n, left, right, err);
+  /* the late part with the omni IR's calibration: band b × √g_b */
+  double scale[RW_N_OCTAVES];
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    scale[b] = sqrt (r->band_gain[b]);
+  ok = ok && rw_ambi_late_dirs_init (&dirs, &r->rays, yaw_deg, pitch_deg, err);
+  if (ok)
+    {
+      LateBinaural lb = { h, &dirs, taps, r->fs_hz, rw_hrtf_reference_delay (h),
+                          { resp, resp + taps } };
+      ok = rw_rays_synthesise_render (&r->rays, r->fs_hz, n, RW_RAYS_DEFAULT_MAX_DENSITY, seed, 2,
+                                      late_binaural, &lb, scale, late, NULL, err);
+    }
+  for (size_t i = 0; ok && i < n; i++)
+    {
+      left[i] += late[i];
+      right[i] += late[n + i];
+    }
+  rw_ambi_late_dirs_clear (&dirs);
+  free (arr);
+  free (late);
+  free (resp);
+  return ok;
+}

@@ -55,6 +55,7 @@
 #include "rw-admittance.h"
 #include "rw-error.h"
 #include "rw-ga-scene.h"
+#include "rw-hrtf.h"
 #include "rw-ism.h"
 #include "rw-materials.h"   /* RW_N_OCTAVES */
 #include "rw-rays.h"
@@ -120,6 +121,20 @@ void rw_ga_result_clear (RwGaResult *r);
  * the encoders; RW_ERROR_MEMORY. */
 bool rw_ga_ambisonic (const RwGaResult *r, int order, double yaw_deg, double pitch_deg,
                       uint64_t seed, double *out, RwError *err);
+/* The geometrical IR of r as a binaural IR for a head of yaw and pitch
+ * (degrees; rw-ambisonics.h's convention) with the HRTF set h, open at
+ * r->fs_hz: each image source through the HRIR of its direction
+ * (rw_hrtf_render_arrivals), and each pulse of the late part (the
+ * synthesis of the omni IR: seed as rw_ga_ambisonic's) through the HRIR
+ * of its direction, drawn as the ambisonic IR's pulses are
+ * (rw_ambi_late_direction), band by band with the omni IR's calibration
+ * (× √g_b). left, right: r->n_samples each, overwritten. The set's
+ * diffuse-field equalisation (rw-hrtf.h) makes the two ears' mean energy
+ * in a diffuse field the omni IR's. Fails (RW_ERROR_INPUT) on a result
+ * without its image sources or rays, a set at another rate, and as the
+ * renderers; RW_ERROR_MEMORY. */
+bool rw_ga_binaural (const RwGaResult *r, const RwHrtf *h, double yaw_deg, double pitch_deg,
+                     uint64_t seed, double *left, double *right, RwError *err);
 /* The late part's synthesis seed of receiver index r of
  * rw_ga_compute_receivers with settings seed `seed`. */
 uint64_t rw_ga_receiver_seed (uint64_t seed, size_t r);

@@ -7,12 +7,15 @@
 #include <mysofa.h>
 #include "rw-hrtf.h"
 
+#include <complex.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rw-air.h"
+#include "rw-analysis.h"
+#include "rw-fftw.h"
 #include "rw-i18n.h"
 #include "rw-ism.h"
 #include "rw-physics.h"
@@ -131,7 +134,155 @@ nearest (const RwHrtf *h, const double d[3])
   return mysofa_lookup (h->lookup, c);
 }
 
-/* Steps 3 and 4 of rw-hrtf.h. */
+/* Step 3 of rw-hrtf.h: the diffuse-field equalisation. */
+static bool
+equalise_diffuse_field (RwHrtf *h, RwError *err)
+{
+  struct MYSOFA_HRTF *s = h->sofa;
+  const size_t M = s->M, n = h->n, n_out = 2 * n - 1;
+  const double fs = h->rate_hz;
+  size_t N = 64;
+  while (N < 4 * n)
+    N *= 2;
+  const size_t nb = N / 2 + 1;
+  double *x = fftw_malloc (N * sizeof *x);
+  fftw_complex *Xc = fftw_malloc (nb * sizeof *Xc), *Gc = fftw_malloc (nb * sizeof *Gc);
+  /* as pairs of doubles: <complex.h> (through rw-hrtf.h) makes
+     fftw_complex a C99 complex */
+  double (*X)[2] = (double (*)[2]) Xc, (*G)[2] = (double (*)[2]) Gc;
+  double *P = calloc (nb, sizeof *P), *Ps = calloc (nb, sizeof *Ps);
+  float *eq = malloc (M * 2 * n_out * sizeof *eq);
+  fftw_plan fwd = NULL, inv = NULL;
+  bool ok = x != NULL && X != NULL && G != NULL && P != NULL && Ps != NULL && eq != NULL;
+  if (!ok)
+    rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), h->path);
+  if (ok && !rw_fftw_plan_pair ((int) N, x, Xc, Xc, x, &fwd, &inv))
+    ok = rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), h->path);
+  /* the mean power response over the sphere and both ears, of the
+   * responses rw_hrtf_get gives (interpolated: mixing neighbours of
+   * different delays loses energy at high frequencies, which the filter
+   * then makes up for), at 3000 directions spread evenly over the sphere
+   * (a Fibonacci sphere; the MIT set, measured down to −40°, is
+   * extrapolated below as rw_hrtf_get does) */
+  const int n_points = 3000;
+  float *pair = malloc (2 * n * sizeof *pair);
+  if (ok && pair == NULL)
+    ok = rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), h->path);
+  for (int i = 0; ok && i < n_points; i++)
+    {
+      const double z = 1.0 - (2.0 * i + 1.0) / n_points, rho = sqrt (1.0 - z * z);
+      const double phi = i * M_PI * (3.0 - sqrt (5.0));
+      const double d[3] = { rho * cos (phi), rho * sin (phi), z };
+      ok = rw_hrtf_get (h, d, pair, pair + n, NULL, NULL, err);
+      for (int e = 0; ok && e < 2; e++)
+        {
+          for (size_t k = 0; k < N; k++)
+            x[k] = k < n ? pair[(size_t) e * n + k] : 0.0;
+          fftw_execute (fwd);
+          for (size_t k = 0; k < nb; k++)
+            P[k] += 0.5 * (X[k][0] * X[k][0] + X[k][1] * X[k][1]) / n_points;
+        }
+    }
+  free (pair);
+  /* smoothed over a third of an octave, so that the filter follows the
+   * response's trend and not its notches; held below 200 Hz (the
+   * responses' few milliseconds and the MIT loudspeaker say little
+   * there) and above 90 % of the lower Nyquist frequency */
+  const double f_lo = 200.0, f_hi = 0.45 * fmin (h->set_rate_hz, fs);
+  size_t k_lo = (size_t) ceil (f_lo * (double) N / fs), k_hi = (size_t) floor (f_hi * (double) N / fs);
+  if (k_hi >= nb)
+    k_hi = nb - 1;
+  if (k_lo > k_hi)
+    k_lo = k_hi;
+  for (size_t k = k_lo; ok && k <= k_hi; k++)
+    {
+      const double f = (double) k * fs / (double) N;
+      size_t a = (size_t) floor (f * pow (2.0, -1.0 / 6.0) * (double) N / fs);
+      size_t b = (size_t) ceil (f * pow (2.0, 1.0 / 6.0) * (double) N / fs);
+      if (b >= nb)
+        b = nb - 1;
+      double sum = 0.0;
+      for (size_t j = a; j <= b; j++)
+        sum += P[j];
+      Ps[k] = sum / (double) (b - a + 1);
+    }
+  if (ok && !(Ps[k_lo] > 0.0))
+    ok = rw_fail (err, RW_ERROR_INPUT, _("%s: its responses are silent"), h->path);
+  /* the inverse magnitude, limited to ±30 dB about its value at 1 kHz, as
+   * the log of a minimum-phase filter's spectrum (real cepstrum, folded) */
+  const size_t k1k = (size_t) lround (1000.0 * (double) N / fs);
+  const double ref = Ps[k1k < k_lo ? k_lo : (k1k > k_hi ? k_hi : k1k)];
+  for (size_t k = 0; ok && k < nb; k++)
+    {
+      const size_t kk = k < k_lo ? k_lo : (k > k_hi ? k_hi : k);
+      double g = Ps[kk] > 0.0 ? -0.5 * log (Ps[kk]) : 0.0;
+      g = fmax (-0.5 * log (ref) - 3.454, fmin (-0.5 * log (ref) + 3.454, g));   /* ±30 dB */
+      X[k][0] = g;
+      X[k][1] = 0.0;
+    }
+  if (ok)
+    {
+      fftw_execute (inv);   /* x: N × the real cepstrum */
+      for (size_t i = 0; i < N; i++)
+        x[i] = x[i] / (double) N * (i == 0 || i == N / 2 ? 1.0 : (i < N / 2 ? 2.0 : 0.0));
+      fftw_execute (fwd);
+      for (size_t k = 0; k < nb; k++)
+        {
+          const double mag = exp (X[k][0]);
+          X[k][0] = mag * cos (X[k][1]);
+          X[k][1] = mag * sin (X[k][1]);
+        }
+      fftw_execute (inv);
+      /* n taps, the last quarter faded out (half Hann) */
+      const size_t fade = n / 4 > 0 ? n / 4 : 1;
+      for (size_t i = 0; i < N; i++)
+        {
+          double w = i < n - fade ? 1.0 : (i < n ? 0.5 * (1.0 + cos (M_PI * (double) (i - (n - fade)) / (double) fade)) : 0.0);
+          x[i] = x[i] / (double) N * w;
+        }
+      fftw_execute (fwd);
+      memcpy (G, X, nb * sizeof *G);
+    }
+  /* every response through it: 2n − 1 taps */
+  for (size_t m = 0; ok && m < M; m++)
+    for (int e = 0; e < 2; e++)
+      {
+        const float *ir = s->DataIR.values + (m * 2 + (size_t) e) * n;
+        for (size_t i = 0; i < N; i++)
+          x[i] = i < n ? ir[i] : 0.0;
+        fftw_execute (fwd);
+        for (size_t k = 0; k < nb; k++)
+          {
+            const double re = X[k][0] * G[k][0] - X[k][1] * G[k][1];
+            const double im = X[k][0] * G[k][1] + X[k][1] * G[k][0];
+            X[k][0] = re;
+            X[k][1] = im;
+          }
+        fftw_execute (inv);
+        float *out = eq + (m * 2 + (size_t) e) * n_out;
+        for (size_t i = 0; i < n_out; i++)
+          out[i] = (float) (x[i] / (double) N);
+      }
+  if (ok)
+    {
+      free (s->DataIR.values);
+      s->DataIR.values = eq;
+      s->DataIR.elements = (unsigned) (M * 2 * n_out);
+      s->N = (unsigned) n_out;
+      h->n = n_out;
+      eq = NULL;
+    }
+  rw_fftw_destroy_pair (fwd, inv);
+  fftw_free (x);
+  fftw_free (Xc);
+  fftw_free (Gc);
+  free (P);
+  free (Ps);
+  free (eq);
+  return ok;
+}
+
+/* Step 4 of rw-hrtf.h. */
 static bool
 normalise_front (RwHrtf *h, RwError *err)
 {
@@ -146,9 +297,6 @@ normalise_front (RwHrtf *h, RwError *err)
   if (!(e > 0.0))
     return rw_fail (err, RW_ERROR_INPUT, _("%s: the response measured nearest the front is silent"),
                     h->path);
-  const float k = (float) sqrt (2.0 / e);
-  for (unsigned i = 0; i < h->sofa->DataIR.elements; i++)
-    h->sofa->DataIR.values[i] *= k;
   /* Leading edge at −20 dB of the pair's peak: a threshold well above the
      measurement's noise (65 dB SNR, Gardner & Martin) and below the
      first peak of either ear. */
@@ -278,7 +426,7 @@ rw_hrtf_open (const char *path, double rate_hz, RwError *err)
       rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
       goto fail;
     }
-  if (!normalise_front (h, err))
+  if (!equalise_diffuse_field (h, err) || !normalise_front (h, err))
     goto fail;
   return h;
 
@@ -333,6 +481,137 @@ double
 rw_hrtf_reference_delay (const RwHrtf *h)
 {
   return h->reference_delay_s;
+}
+
+bool
+rw_hrtf_direction (const RwHrtf *h, size_t i, double d[3], RwError *err)
+{
+  if (i >= h->sofa->M)
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: direction %zu asked for; the set has %u"), h->path,
+                    i, h->sofa->M);
+  const float *p = h->sofa->SourcePosition.values + 3 * i;
+  const double r = sqrt ((double) p[0] * p[0] + (double) p[1] * p[1] + (double) p[2] * p[2]);
+  for (int k = 0; k < 3; k++)
+    d[k] = r > 0.0 ? p[k] / r : (k == 0 ? 1.0 : 0.0);
+  return true;
+}
+
+bool
+rw_hrtf_weights (const RwHrtf *h, double *w, RwError *err)
+{
+  const size_t M = h->sofa->M, K = RW_HRTF_WEIGHT_POINTS;
+  double *u = malloc (3 * M * sizeof *u);
+  if (u == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), h->path);
+  for (size_t i = 0; i < M; i++)
+    rw_hrtf_direction (h, i, u + 3 * i, NULL);
+  /* The largest nearest-neighbour spacing, as a cosine (the smallest of
+     each direction's largest cosine to another). */
+  double min_cos_nn = 1.0;
+  for (size_t i = 0; i < M; i++)
+    {
+      double best = -1.0;
+      for (size_t j = 0; j < M; j++)
+        if (j != i)
+          best = fmax (best, u[3 * i] * u[3 * j] + u[3 * i + 1] * u[3 * j + 1]
+                             + u[3 * i + 2] * u[3 * j + 2]);
+      min_cos_nn = fmin (min_cos_nn, best);
+    }
+  const double cap = M > 1 ? cos (fmin (M_PI, 1.5 * acos (fmax (-1.0, min_cos_nn)))) : -1.0;
+  for (size_t i = 0; i < M; i++)
+    w[i] = 0.0;
+  /* Fibonacci lattice: z uniform in the midpoints of K slices, azimuth
+     stepped by the golden angle. */
+  const double golden = M_PI * (3.0 - sqrt (5.0));
+  for (size_t k = 0; k < K; k++)
+    {
+      const double z = 1.0 - (2.0 * k + 1.0) / (double) K, s = sqrt (fmax (0.0, 1.0 - z * z));
+      const double p[3] = { s * cos (golden * k), s * sin (golden * k), z };
+      double best = -2.0;
+      size_t bi = 0;
+      for (size_t i = 0; i < M; i++)
+        {
+          const double c = p[0] * u[3 * i] + p[1] * u[3 * i + 1] + p[2] * u[3 * i + 2];
+          if (c > best)
+            {
+              best = c;
+              bi = i;
+            }
+        }
+      if (best >= cap)
+        w[bi] += 4.0 * M_PI / (double) K;
+    }
+  free (u);
+  return true;
+}
+
+bool
+rw_hrtf_diffuse_field (const RwHrtf *h, double energy[RW_N_OCTAVES], RwError *err)
+{
+  const size_t M = h->sofa->M, n = h->n;
+  size_t N = 1;
+  while (N < 4 * n)
+    N *= 2;
+  const size_t nb = N / 2 + 1;
+  double *w = malloc (M * sizeof *w);
+  double *buf = fftw_malloc (N * sizeof *buf);
+  fftw_complex *spec = fftw_malloc (nb * sizeof *spec);
+  fftw_plan fwd = NULL, inv = NULL;
+  bool ok = false;
+  if (w == NULL || buf == NULL || spec == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), h->path);
+      goto out;
+    }
+  if (!rw_hrtf_weights (h, w, err))
+    goto out;
+  if (!rw_fftw_plan_pair ((int) N, buf, spec, spec, buf, &fwd, &inv))
+    {
+      rw_fail (err, RW_ERROR_INTERNAL, "FFTW could not plan a transform of %zu points", N);
+      goto out;
+    }
+  double lo[RW_N_OCTAVES], hi[RW_N_OCTAVES], wsum = 0.0;
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    {
+      const double c = rw_octave_exact_centre_hz (b);
+      lo[b] = c / M_SQRT2;
+      hi[b] = c * M_SQRT2;
+      energy[b] = 0.0;
+    }
+  for (size_t i = 0; i < M; i++)
+    {
+      if (!(w[i] > 0.0))
+        continue;
+      wsum += w[i];
+      /* The measurement itself (rw_hrtf_get at a measured direction is
+         exactly it): no interpolation to go through. */
+      const float *pair = h->sofa->DataIR.values + i * 2 * n;
+      for (int ear = 0; ear < 2; ear++)
+        {
+          memset (buf, 0, N * sizeof *buf);
+          for (size_t k = 0; k < n; k++)
+            buf[k] = pair[(size_t) ear * n + k];
+          fftw_execute_dft_r2c (fwd, buf, spec);
+          for (size_t k = 0; k < nb; k++)
+            {
+              const double f = (double) k * h->rate_hz / (double) N;
+              const double p2 = (k == 0 || 2 * k == N ? 1.0 : 2.0)
+                                * (creal (spec[k]) * creal (spec[k]) + cimag (spec[k]) * cimag (spec[k])) / (double) N;
+              for (int b = 0; b < RW_N_OCTAVES; b++)
+                if (f >= lo[b] && f < hi[b])
+                  energy[b] += 0.5 * w[i] * p2;
+            }
+        }
+    }
+  for (int b = 0; b < RW_N_OCTAVES; b++)
+    energy[b] = wsum > 0.0 ? energy[b] / wsum : 0.0;
+  ok = true;
+out:
+  rw_fftw_destroy_pair (fwd, inv);
+  free (w);
+  fftw_free (buf);
+  fftw_free (spec);
+  return ok;
 }
 
 static bool

@@ -28,13 +28,25 @@
  *    interpolator whose delay libmysofa removes, so onsets and interaural
  *    delays keep their times; N grows to ⌈N · rate / rate_set⌉ taps).
  *    Data.Delay (in samples) is scaled with it.
- * 3. Scales every response by one factor so that the pair measured
- *    nearest the front carries the energy of two unit pulses (one per ear
- *    on average): a frontal arrival of pressure gain g then has energy
- *    g² per ear, as the same arrival has in the omnidirectional IR. The
- *    spectra are not equalised: the MIT set includes its loudspeaker's
- *    response and the ear canal's (Gardner & Martin).
- * 4. Finds the reference delay: the leading edge of that frontal pair (the
+ * 3. Equalises the set to the diffuse field (headphone playback of a
+ *    room's IR, as ODEON and CATT offer it): the mean power response of
+ *    both ears over the sphere (rw_hrtf_get's interpolated responses at
+ *    3000 directions spread evenly: a Fibonacci sphere), smoothed over a
+ *    third of an octave, is inverted (held below 200 Hz and above 90 %
+ *    of the lower of the two Nyquist frequencies, limited to ±30 dB about
+ *    its value at 1 kHz) into a minimum-phase filter of N taps (real
+ *    cepstrum, the last quarter faded out), and every response goes
+ *    through it: N becomes 2N − 1. The same filter for every direction
+ *    and both ears, so interaural time and level differences are kept;
+ *    what goes is what all directions share: the MIT set's loudspeaker
+ *    and ear-canal responses (Gardner & Martin), and the energy lost in
+ *    interpolation (mixing neighbours of different delays). A diffuse
+ *    arrival of pressure gain g then has energy g² per ear on average,
+ *    as in the omnidirectional IR (test hrtf-kemar: 125 Hz −0.8 dB,
+ *    250 Hz … 8 kHz within 0.2 dB), and a frontal one its free-field-to-
+ *    diffuse-field difference.
+ * 4. Finds the reference delay: the leading edge of the pair measured
+ *    nearest the front (the
  *    first sample whose magnitude reaches −20 dB of the pair's peak, the
  *    earlier of the two ears, plus its Data.Delay). Every set carries a
  *    lead-in of its own (the MIT set ≈ 0.7 ms: the loudspeaker's 1.4 m
@@ -91,6 +103,37 @@ double rw_hrtf_set_rate (const RwHrtf *h);           /* Hz, the file's own rate 
 size_t rw_hrtf_length (const RwHrtf *h);             /* taps per ear at rw_hrtf_rate */
 size_t rw_hrtf_n_directions (const RwHrtf *h);       /* measured directions */
 double rw_hrtf_reference_delay (const RwHrtf *h);    /* s, step 4 above */
+
+/* The unit vector of measured direction i (0 … rw_hrtf_n_directions − 1;
+ * listener frame above): rw_hrtf_get there gives that measurement exactly.
+ * False with RW_ERROR_INPUT for i out of range. */
+bool rw_hrtf_direction (const RwHrtf *h, size_t i, double d[3], RwError *err);
+
+/* Quadrature weights of the measured directions (solid angles, sr), for
+ * integrals over the sphere the set covers (the magnitude least-squares
+ * decoder's fit, rw-ambi-binaural.h; the diffuse-field average below):
+ * the areas of the directions' spherical Voronoi cells, estimated by
+ * giving each of RW_HRTF_WEIGHT_POINTS points of a Fibonacci lattice
+ * (uniform on the sphere to within 1/K) to its nearest measurement. A
+ * point farther than 1.5 × the set's largest nearest-neighbour spacing
+ * from every measurement is in a gap of the set (the MIT set has none
+ * below −40° elevation) and counts for none: a measurement is not made
+ * to stand for directions far from it. w gets rw_hrtf_n_directions
+ * values; their sum is the covered solid angle (≈ 4π·0.86 for the MIT
+ * set). Fails with RW_ERROR_MEMORY. */
+#define RW_HRTF_WEIGHT_POINTS 40000
+bool rw_hrtf_weights (const RwHrtf *h, double *w, RwError *err);
+
+/* The set's diffuse-field average per octave band (63 Hz … 8 kHz, edges
+ * at the exact midbands (rw_octave_exact_centre_hz) ÷ and × √2): the mean
+ * over the measured directions, weighted by rw_hrtf_weights, and over the
+ * two ears of each response's energy in the band (its spectrum zero-padded
+ * to 4 × its length, Parseval; the part of a band above Nyquist counts
+ * nothing). In the scale of rw_hrtf_open's step 3 (a frontal pair has
+ * the energy of one unit pulse per ear over all frequencies): a binaural
+ * IR's diffuse-field calibration is compared against this. Fails with
+ * RW_ERROR_MEMORY. */
+bool rw_hrtf_diffuse_field (const RwHrtf *h, double energy[RW_N_OCTAVES], RwError *err);
 
 /* The responses for a source in direction (listener frame above; any
  * length > 0, finite), interpolated (above): left and right get

@@ -495,7 +495,7 @@ rw_ism_render (const RwIsmArrival *arrivals, size_t n_arrivals, double fs_hz, si
       for (int b = 0; b < RW_N_OCTAVES; b++)
         {
           double complex g = arrivals[i].gain[b];
-          double amp = cabs (g) * (creal (g) < 0.0 ? -1.0 : 1.0) / sum;
+          double amp = rw_ism_real_gain (g) / sum;
           double *band = ir + (size_t) b * n_samples;
           for (int j = 0; j < 2 * H + 2; j++)
             {

@@ -146,6 +146,16 @@ bool rw_ism_compute (const RwGaScene *scene, const RwAdmittance *surface_Y, size
                      RwIsmResult *out, RwError *err);
 void rw_ism_result_clear (RwIsmResult *r);
 
+#ifndef __cplusplus
+/* A band's gain as the renderers take it: |gain| with the sign of
+ * Re gain (rw_ism_render below). */
+static inline double
+rw_ism_real_gain (double complex g)
+{
+  return cabs (g) * (creal (g) < 0.0 ? -1.0 : 1.0);
+}
+#endif
+
 /* Half-width of the rendering kernel, samples. */
 #define RW_ISM_RENDER_HALF_WIDTH 32
 

@@ -640,7 +640,7 @@ typedef struct {
  * gains are all exactly 1 is rw_rays_synthesise's ir bit for bit. */
 static bool
 synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, double max_density,
-            uint64_t seed, int n_ch, RwRayPulseFn fn, void *data,
+            uint64_t seed, int n_ch, RwRayPulseFn fn, RwRayRenderFn render, void *data,
             const double band_scale[RW_N_OCTAVES], double *bands, double *out,
             double dropped[RW_N_OCTAVES], RwError *err)
 {
@@ -668,7 +668,10 @@ synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, double max_
   double *acc = out ? calloc (nch * n, sizeof *acc) : NULL;
   double *unit = calloc (hist->n_bins, sizeof *unit);
   Pulse *list = NULL;
-  double *gains = NULL, (*u)[2] = NULL;
+  double *gains = NULL, (*u)[2] = NULL, *trains = NULL;
+  RwRayPulse *rendered = NULL;
+  double **train_of = NULL;
+  const bool listed = fn != NULL || render != NULL;
   size_t n_list = 0, cap = 0;
   fftw_plan fwd = NULL, inv = NULL;
   bool ok = false;
@@ -708,7 +711,7 @@ synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, double max_
           if (i >= n)
             continue;
           pulses[i] += sign;
-          if (fn == NULL)
+          if (!listed)
             continue;
           if (n_list == cap)
             {
@@ -721,14 +724,24 @@ synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, double max_
           list[n_list++] = (Pulse) { i, j, sign };
         }
     }
-  if (fn != NULL)
+  if (listed)
     {
       /* The pulses' own random numbers, for the caller's draws: a
        * stream of their own, so that the train is rw_rays_synthesise's. */
-      gains = malloc ((n_list ? n_list : 1) * nch * sizeof *gains);
+      gains = fn ? malloc ((n_list ? n_list : 1) * nch * sizeof *gains) : NULL;
       u = malloc ((n_list ? n_list : 1) * sizeof *u);
-      if (gains == NULL || u == NULL)
+      if ((fn && gains == NULL) || u == NULL)
         goto oom;
+      if (render)
+        {
+          rendered = malloc ((n_list ? n_list : 1) * sizeof *rendered);
+          trains = malloc (nch * n * sizeof *trains);
+          train_of = malloc (nch * sizeof *train_of);
+          if (rendered == NULL || trains == NULL || train_of == NULL)
+            goto oom;
+          for (size_t ch = 0; ch < nch; ch++)
+            train_of[ch] = trains + ch * n;
+        }
       for (size_t q = 0; q < n_list; q++)
         {
           Rng r = rng_for (seed ^ 0x5bd1e9955bd1e995ULL, q);
@@ -755,12 +768,28 @@ synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, double max_
         dropped[b] = total > 0.0 ? lost / total : 0.0;
       for (size_t q = 0; fn != NULL && q < n_list; q++)
         fn (list[q].bin, b, u[q], gains + q * nch, data);
+      if (render != NULL)
+        {
+          /* each pulse with its bin's normalisation, then the caller's
+           * rendering of it into the trains */
+          for (size_t q = 0; q < n_list; q++)
+            {
+              const size_t j = bin_of[list[q].sample];
+              rendered[q] = (RwRayPulse) {
+                list[q].sample, list[q].bin,
+                j < hist->n_bins && unit[j] > 0.0 ? list[q].sign * sqrt (E[j] / unit[j]) : 0.0,
+                { u[q][0], u[q][1] } };
+            }
+          memset (trains, 0, nch * n * sizeof *trains);
+          if (!render (b, rendered, n_list, train_of, n, data, err))
+            goto out;
+        }
       const double bs = band_scale ? band_scale[b] : 1.0;
       for (size_t ch = 0; ch < nch; ch++)
         {
           /* The channel's train: the pulses' signs times their gains,
            * summed in the order drawn (so gains of exactly 1 give
-           * pulses[] itself). */
+           * pulses[] itself); or the rendered train, normalised there. */
           const double *train = pulses;
           if (fn != NULL)
             {
@@ -769,7 +798,9 @@ synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, double max_
                 x[list[q].sample] += list[q].sign * gains[q * nch + ch];
               train = x;
             }
-          for (size_t i = 0; i < N; i++)
+          for (size_t i = 0; render != NULL && i < N; i++)
+            x[i] = i < n ? train_of[ch][i] : 0.0;
+          for (size_t i = 0; render == NULL && i < N; i++)
             {
               const size_t j = i < n ? bin_of[i] : SIZE_MAX;
               x[i] = j < hist->n_bins && unit[j] > 0.0 ? train[i] * sqrt (E[j] / unit[j]) : 0.0;
@@ -812,6 +843,9 @@ out:
   free (list);
   free (gains);
   free (u);
+  free (rendered);
+  free (trains);
+  free (train_of);
   return ok;
 }
 
@@ -820,8 +854,8 @@ rw_rays_synthesise (const RwRayResult *hist, double fs_hz, size_t n_samples, dou
                     uint64_t seed, double *bands, double *ir, double dropped[RW_N_OCTAVES],
                     RwError *err)
 {
-  return synthesise (hist, fs_hz, n_samples, max_density, seed, 1, NULL, NULL, NULL, bands, ir,
-                     dropped, err);
+  return synthesise (hist, fs_hz, n_samples, max_density, seed, 1, NULL, NULL, NULL, NULL, bands,
+                     ir, dropped, err);
 }
 
 bool
@@ -832,6 +866,18 @@ rw_rays_synthesise_channels (const RwRayResult *hist, double fs_hz, size_t n_sam
 {
   if (n_channels < 1 || fn == NULL || out == NULL)
     return rw_fail (err, RW_ERROR_INTERNAL, "rw_rays_synthesise_channels: bad argument");
-  return synthesise (hist, fs_hz, n_samples, max_density, seed, n_channels, fn, data,
+  return synthesise (hist, fs_hz, n_samples, max_density, seed, n_channels, fn, NULL, data,
+                     band_scale, NULL, out, dropped, err);
+}
+
+bool
+rw_rays_synthesise_render (const RwRayResult *hist, double fs_hz, size_t n_samples,
+                           double max_density, uint64_t seed, int n_channels, RwRayRenderFn render,
+                           void *data, const double band_scale[RW_N_OCTAVES], double *out,
+                           double dropped[RW_N_OCTAVES], RwError *err)
+{
+  if (n_channels < 1 || render == NULL || out == NULL)
+    return rw_fail (err, RW_ERROR_INTERNAL, "rw_rays_synthesise_render: bad argument");
+  return synthesise (hist, fs_hz, n_samples, max_density, seed, n_channels, NULL, render, data,
                      band_scale, NULL, out, dropped, err);
 }

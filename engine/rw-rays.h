@@ -209,3 +209,32 @@ bool rw_rays_synthesise_channels (const RwRayResult *hist, double fs_hz, size_t 
                                   RwRayPulseFn fn, void *data,
                                   const double band_scale[RW_N_OCTAVES], double *out,
                                   double dropped[RW_N_OCTAVES], RwError *err);
+
+/* One pulse of the train as rw_rays_synthesise_render hands it over: its
+ * sample, histogram bin, amplitude in the band (its sign times the bin's
+ * normalisation to the histogram's energy) and its two random numbers
+ * (rw_rays_synthesise_channels's u). */
+typedef struct {
+  size_t sample, bin;
+  double amplitude;
+  double u[2];
+} RwRayPulse;
+/* Renders band `band`'s pulses into n_channels trains (train[ch][0 …
+ * n_samples − 1], zeroed before each band): a pulse rendered as a unit
+ * sample at its sample times its amplitude gives the omni train; a
+ * caller adds a filter per pulse instead (a binaural receiver: the HRIR
+ * of the pulse's direction). Returns false with err set to stop. */
+typedef bool (*RwRayRenderFn) (int band, const RwRayPulse *pulses, size_t n_pulses,
+                               double *const *train, size_t n_samples, void *data, RwError *err);
+/* rw_rays_synthesise_channels with a renderer in place of per-pulse
+ * gains: the same pulses, seed for seed, each band's trains rendered by
+ * `render`, then filtered into the band and summed as there (out:
+ * n_channels × n_samples, Σ_b band_scale[b] × band b). Energy
+ * normalisation is per pulse (its bin's), so that a renderer's filter of
+ * unit energy keeps the bin's energy. Fails as rw_rays_synthesise and as
+ * render. */
+bool rw_rays_synthesise_render (const RwRayResult *hist, double fs_hz, size_t n_samples,
+                                double max_density, uint64_t seed, int n_channels,
+                                RwRayRenderFn render, void *data,
+                                const double band_scale[RW_N_OCTAVES], double *out,
+                                double dropped[RW_N_OCTAVES], RwError *err);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "rw-ambisonics.h"
 #include "rw-audio.h"
 #include "rw-config.h"
 #include "rw-i18n.h"
@@ -141,9 +142,35 @@ rw_results_json (const RwSimConfig *cfg, const RwSimResult *res)
             d2 += (res->receivers_at[r][k] - res->source_at[k]) * (res->receivers_at[r][k] - res->source_at[k]);
           json_object_object_add (o, "distance_m", rw_json_number (sqrt (d2)));
         }
+      /* 2.4: what it records (rw-receiver.h) and its spatial files */
+      const RwReceiverSpec *spec = &cfg->receiver_specs[r];
+      json_object_object_add (o, "type", json_object_new_string (rw_receiver_type_name (spec->type)));
+      if (spec->type != RW_RECEIVER_OMNI)
+        {
+          char name[64];
+          json_object_object_add (o, "yaw_deg", rw_json_number (spec->yaw_deg));
+          json_object_object_add (o, "pitch_deg", rw_json_number (spec->pitch_deg));
+          json_object_object_add (o, "ambisonic_order", json_object_new_int (rw_receiver_ambi_order (spec)));
+          json_object_object_add (o, "wave_ambisonic_order",
+                                  json_object_new_int (res->wave_ambi_order ? res->wave_ambi_order[r] : 0));
+          rw_receiver_ambix_name (r, name, sizeof name);
+          json_object_object_add (o, "ambix_file", json_object_new_string (name));
+          if (spec->type == RW_RECEIVER_BINAURAL)
+            {
+              rw_receiver_binaural_name (r, name, sizeof name);
+              json_object_object_add (o, "binaural_file", json_object_new_string (name));
+            }
+        }
       json_object_array_add (rcvs, o);
     }
   json_object_object_add (set, "receivers", rcvs);
+  if (res->hrtf_path[0] != '\0')
+    {
+      json_object *h = json_object_new_object ();
+      json_object_object_add (h, "file", json_object_new_string (res->hrtf_path));
+      json_object_object_add (h, "directions", json_object_new_int64 ((int64_t) res->hrtf_directions));
+      json_object_object_add (set, "hrtf", h);
+    }
   json_object *hyb = json_object_new_object ();
   json_object_object_add (hyb, "enabled", json_object_new_boolean (res->hybrid));
   json_object_object_add (hyb, "crossover_hz",
@@ -447,6 +474,7 @@ named (Reader *rd, json_object *obj, const char *key, bool (*parse) (const char 
 static bool parse_boundary (const char *s, int *out) { RwBoundary b; return rw_boundary_parse (s, &b) && (*out = (int) b, true); }
 static bool parse_backend (const char *s, int *out) { RwBackendKind k; return rw_backend_kind_parse (s, &k) && (*out = (int) k, true); }
 static bool parse_precision (const char *s, int *out) { RwPrecision p; return rw_precision_parse (s, &p) && (*out = (int) p, true); }
+static bool parse_receiver_type (const char *s, int *out) { RwReceiverType t; return rw_receiver_type_from_name (s, &t) && (*out = (int) t, true); }
 
 static bool
 oom (Reader *rd)
@@ -500,6 +528,60 @@ read_air (Reader *rd, json_object *set, RwResults *out)
 }
 
 /* The settings object: what the run was asked to do. */
+/* 2.4: a receiver's type, orientation, orders and spatial files; a file
+ * without "type" (before 2.4) has omnidirectional receivers. */
+static void
+read_receiver_type (Reader *rd, json_object *o, size_t r, RwResults *out)
+{
+  RwSimConfig *cfg = &out->config;
+  RwSimResult *res = &out->result;
+  json_object *t = optional (o, "type");
+  if (t == NULL || !rd->ok)
+    return;
+  RwReceiverSpec *spec = &cfg->receiver_specs[r];
+  named (rd, o, "type", parse_receiver_type, (int *) &spec->type);
+  if (!rd->ok || spec->type == RW_RECEIVER_OMNI)
+    return;
+  spec->yaw_deg = number (rd, o, "yaw_deg", -RW_RECEIVER_MAX_YAW_DEG, RW_RECEIVER_MAX_YAW_DEG, false);
+  spec->pitch_deg = number (rd, o, "pitch_deg", -RW_RECEIVER_MAX_PITCH_DEG, RW_RECEIVER_MAX_PITCH_DEG,
+                            false);
+  const int order = (int) count (rd, o, "ambisonic_order", RW_AMBI_MIN_ORDER, RW_AMBI_MAX_ORDER);
+  if (spec->type == RW_RECEIVER_AMBISONIC)
+    spec->order = order;
+  const int wave_order = (int) count (rd, o, "wave_ambisonic_order", 0, RW_AMBI_MAX_ORDER);
+  if (!rd->ok)
+    return;
+  if (res->receiver_specs == NULL)
+    {
+      res->receiver_specs = calloc (RW_SIM_MAX_RECEIVERS, sizeof *res->receiver_specs);
+      res->wave_ambi_order = calloc (RW_SIM_MAX_RECEIVERS, sizeof *res->wave_ambi_order);
+      if (res->receiver_specs == NULL || res->wave_ambi_order == NULL)
+        {
+          oom (rd);
+          return;
+        }
+    }
+  res->receiver_specs[r] = *spec;
+  res->wave_ambi_order[r] = wave_order;
+  /* the files: plain names inside the folder, present */
+  const char *keys[2] = { "ambix_file", spec->type == RW_RECEIVER_BINAURAL ? "binaural_file" : NULL };
+  for (int k = 0; k < 2 && rd->ok && keys[k] != NULL; k++)
+    {
+      char name[256] = "", want[64];
+      string_to (rd, o, keys[k], name, sizeof name);
+      if (k == 0)
+        rw_receiver_ambix_name (r, want, sizeof want);
+      else
+        rw_receiver_binaural_name (r, want, sizeof want);
+      if (rd->ok && strcmp (name, want) != 0)
+        {
+          rw_fail (rd->err, RW_ERROR_INPUT, _("%s: %s: \"%s\" is \"%s\", not \"%s\""), rd->path,
+                   rd->scope, keys[k], name, want);
+          rd->ok = false;
+        }
+    }
+}
+
 static void
 read_settings (Reader *rd, json_object *set, RwResults *out)
 {
@@ -567,6 +649,15 @@ read_settings (Reader *rd, json_object *set, RwResults *out)
       vec3 (rd, o, "position_m", cfg->receivers[r]);
       vec3 (rd, o, "cell_centre_m", res->receivers_at[r]);
       res->receiver_cells[r] = count (rd, o, "cell_index", 0, 9e15);
+      read_receiver_type (rd, o, r, out);
+    }
+  /* 2.4: the HRTF set of binaural receivers */
+  json_object *hrtf = optional (set, "hrtf");
+  if (hrtf != NULL && rd->ok)
+    {
+      snprintf (rd->scope, sizeof rd->scope, "settings.hrtf");
+      string_to (rd, hrtf, "file", res->hrtf_path, sizeof res->hrtf_path);
+      res->hrtf_directions = count (rd, hrtf, "directions", 1, 1e9);
     }
 
   /* 2.3: the full-band settings; before, every run was wave only */

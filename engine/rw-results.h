@@ -36,7 +36,11 @@
  * scattering and scattering_default, and timings.geometrical_s and
  * join_s; files without them read as wave-only runs (config.hybrid
  * false). */
-#define RW_RESULTS_VERSION_MINOR 3
+/* 4 adds per receiver "type" and, for a binaural or ambisonic one,
+ * yaw_deg, pitch_deg, ambisonic_order, wave_ambisonic_order, ambix_file
+ * and binaural_file, and settings.hrtf (file, directions); files without
+ * them have omnidirectional receivers. */
+#define RW_RESULTS_VERSION_MINOR 4
 #define RW_RESULTS_FILE "results.json"
 
 /* A results folder read back. config and result are what

@@ -13,9 +13,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "rw-ambisonics.h"
 #include "rw-audio.h"
 #include "rw-file.h"
 #include "rw-ga.h"
+#include "rw-hrtf.h"
 #include "rw-i18n.h"
 #include "rw-materials.h"
 #include "rw-mesh.h"
@@ -23,6 +25,7 @@
 #include "rw-postprocess.h"
 #include "rw-results.h"
 #include "rw-voxel.h"
+#include "rw-wave-directions.h"
 
 /* Amplitude of the soft impulse. rw_postprocess divides it out, so any
  * value gives the same IR; 1 keeps the raw field near unit scale. */
@@ -103,7 +106,15 @@ rw_sim_result_clear (RwSimResult *res)
         free (res->ir_wave[r]);
       if (res->ir_geometrical)
         free (res->ir_geometrical[r]);
+      if (res->ir_binaural)
+        free (res->ir_binaural[r]);
+      if (res->ir_ambi)
+        free (res->ir_ambi[r]);
     }
+  free (res->ir_binaural);
+  free (res->ir_ambi);
+  free (res->receiver_specs);
+  free (res->wave_ambi_order);
   free (res->ir);
   free (res->ir_wave);
   free (res->ir_geometrical);
@@ -150,9 +161,15 @@ rw_sim_check_settings (const RwSimConfig *cfg, RwError *err)
     if (!isfinite (cfg->source[k]))
       return rw_fail (err, RW_ERROR_INPUT, _("Source position is not a finite number"));
   for (size_t r = 0; r < cfg->n_receivers; r++)
-    for (int k = 0; k < 3; k++)
-      if (!isfinite (cfg->receivers[r][k]))
-        return rw_fail (err, RW_ERROR_INPUT, _("Receiver %zu position is not a finite number"), r + 1);
+    {
+      for (int k = 0; k < 3; k++)
+        if (!isfinite (cfg->receivers[r][k]))
+          return rw_fail (err, RW_ERROR_INPUT, _("Receiver %zu position is not a finite number"), r + 1);
+      char what[64];
+      snprintf (what, sizeof what, _("receiver %zu"), r + 1);
+      if (!rw_receiver_check (&cfg->receiver_specs[r], what, err))
+        return false;
+    }
   if (cfg->hybrid)
     {
       if (!isnan (cfg->uniform_R) && cfg->uniform_R <= -1.0)
@@ -222,27 +239,22 @@ to_float (const double *x, size_t n)
   return y;
 }
 
-/* One receiver's geometrical part at the output rate, n samples (the
- * wave part's length): ga's IR at 48 kHz, resampled when the output rate
- * differs, cut or zero-padded to n. */
+/* x (n_in samples at fs_in) at the output rate fs_out, n samples:
+ * resampled when the rates differ, cut or zero-padded to n. */
 static double *
-geometrical_part (const RwGaResult *ga, double fs_out, size_t n, RwSimResult *out, RwError *err)
+at_rate (const double *x, size_t n_in, double fs_in, double fs_out, size_t n, RwError *err)
 {
-  out->ga_receiver_radius_m = ga->rays.receiver_radius_m;
-  out->ga_image_sources += ga->ism.n_arrivals;
-
   double *y = calloc (n ? n : 1, sizeof *y);
   if (y == NULL)
     {
       rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
       return NULL;
     }
-  if (fs_out == ga->fs_hz)
-    memcpy (y, ga->ir, (ga->n_samples < n ? ga->n_samples : n) * sizeof *y);
+  if (fs_out == fs_in)
+    memcpy (y, x, (n_in < n ? n_in : n) * sizeof *y);
   else
     {
-      RwAudio a = { .data = to_float (ga->ir, ga->n_samples), .frames = ga->n_samples,
-                    .channels = 1, .rate_hz = ga->fs_hz };
+      RwAudio a = { .data = to_float (x, n_in), .frames = n_in, .channels = 1, .rate_hz = fs_in };
       bool ok = a.data != NULL || rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
       ok = ok && rw_audio_resample (&a, fs_out, err);
       for (size_t i = 0; ok && i < n && i < a.frames; i++)
@@ -257,6 +269,258 @@ geometrical_part (const RwGaResult *ga, double fs_out, size_t n, RwSimResult *ou
   return y;
 }
 
+/* One receiver's geometrical part at the output rate, n samples (the
+ * wave part's length). */
+static double *
+geometrical_part (const RwGaResult *ga, double fs_out, size_t n, RwSimResult *out, RwError *err)
+{
+  out->ga_receiver_radius_m = ga->rays.receiver_radius_m;
+  out->ga_image_sources += ga->ism.n_arrivals;
+  return at_rate (ga->ir, ga->n_samples, ga->fs_hz, fs_out, n, err);
+}
+
+/* ---------------------------------------------------------------- spatial receivers */
+
+/* What a run's binaural and ambisonic receivers need besides the omni
+ * path: each one's probe of grid cells (rw_wave_probe), whose cells past
+ * the centre join the solver's receivers after the user's ones, and the
+ * HRTF set of the binaural ones at the output rate (the wave part's
+ * decode) and at the geometrical part's rate. */
+typedef struct {
+  bool any, binaural;
+  RwWaveProbe *probes;      /* n_receivers; the spatial ones' */
+  size_t *probe_first;      /* solver receiver of a spatial receiver's probe cell 1 */
+  size_t n_extra;           /* probe cells past the centres */
+  RwHrtf *hrtf_out, *hrtf_ga;
+} SimSpatial;
+
+static void
+spatial_clear (SimSpatial *sp)
+{
+  free (sp->probes);
+  free (sp->probe_first);
+  if (sp->hrtf_ga != sp->hrtf_out)
+    rw_hrtf_free (sp->hrtf_ga);
+  rw_hrtf_free (sp->hrtf_out);
+  memset (sp, 0, sizeof *sp);
+}
+
+/* The HRTF set, opened before anything slow so that a bad file fails at
+ * once, at the rates the run needs. */
+static bool
+spatial_open (const RwSimConfig *cfg, SimSpatial *sp, RwSimResult *out, RwError *err)
+{
+  memset (sp, 0, sizeof *sp);
+  for (size_t r = 0; r < cfg->n_receivers; r++)
+    {
+      sp->any |= cfg->receiver_specs[r].type != RW_RECEIVER_OMNI;
+      sp->binaural |= cfg->receiver_specs[r].type == RW_RECEIVER_BINAURAL;
+    }
+  if (!sp->any)
+    return true;
+  out->receiver_specs = malloc (cfg->n_receivers * sizeof *out->receiver_specs);
+  out->wave_ambi_order = calloc (cfg->n_receivers, sizeof *out->wave_ambi_order);
+  out->ir_ambi = calloc (cfg->n_receivers, sizeof *out->ir_ambi);
+  out->ir_binaural = sp->binaural ? calloc (cfg->n_receivers, sizeof *out->ir_binaural) : NULL;
+  sp->probes = calloc (cfg->n_receivers, sizeof *sp->probes);
+  sp->probe_first = calloc (cfg->n_receivers, sizeof *sp->probe_first);
+  if (out->receiver_specs == NULL || out->wave_ambi_order == NULL || out->ir_ambi == NULL
+      || (sp->binaural && out->ir_binaural == NULL) || sp->probes == NULL
+      || sp->probe_first == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  memcpy (out->receiver_specs, cfg->receiver_specs, cfg->n_receivers * sizeof *out->receiver_specs);
+  if (!sp->binaural)
+    return true;
+  sp->hrtf_out = rw_hrtf_open (cfg->hrtf_path, cfg->fs_out_hz, err);
+  if (sp->hrtf_out == NULL)
+    return false;
+  sp->hrtf_ga = cfg->fs_out_hz == RW_GA_RATE_HZ || !cfg->hybrid
+                ? sp->hrtf_out : rw_hrtf_open (cfg->hrtf_path, RW_GA_RATE_HZ, err);
+  if (sp->hrtf_ga == NULL)
+    return false;
+  snprintf (out->hrtf_path, sizeof out->hrtf_path, "%s", rw_hrtf_path (sp->hrtf_out));
+  out->hrtf_directions = rw_hrtf_n_directions (sp->hrtf_out);
+  return true;
+}
+
+/* Each spatial receiver's probe (its cell and the cells around it that
+ * the encoder reads); the cells past the centre are appended to the
+ * solver's receivers (*cells, n_receivers long on entry, grown). */
+static bool
+spatial_probes (const RwSimConfig *cfg, const RwGrid *grid, SimSpatial *sp, RwSimResult *out,
+                size_t **cells, size_t *n_cells, RwError *err)
+{
+  size_t n = cfg->n_receivers;
+  for (size_t r = 0; sp->any && r < cfg->n_receivers; r++)
+    {
+      const RwReceiverSpec *spec = &cfg->receiver_specs[r];
+      if (spec->type == RW_RECEIVER_OMNI)
+        continue;
+      RwWaveProbe *pr = &sp->probes[r];
+      if (!rw_wave_probe (grid, out->receiver_cells[r], rw_receiver_ambi_order (spec), pr, err))
+        return rw_fail_prefix (err, _("receiver %zu at (%.3f, %.3f, %.3f) m"), r + 1,
+                               cfg->receivers[r][0], cfg->receivers[r][1], cfg->receivers[r][2]);
+      size_t *grown = realloc (*cells, (n + pr->n - 1) * sizeof *grown);
+      if (grown == NULL)
+        return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+      *cells = grown;
+      sp->probe_first[r] = n;
+      for (size_t k = 1; k < pr->n; k++)
+        grown[n++] = pr->cells[k];
+    }
+  sp->n_extra = n - cfg->n_receivers;
+  *n_cells = n;
+  return true;
+}
+
+/* The binaural IR of an ambisonic one (order, planar, n samples at the
+ * set's rate): the decoder of rw-ambi-binaural.h. */
+static bool
+decode_binaural (const RwHrtf *h, const double *ambi, int order, size_t n, double *left,
+                 double *right, RwError *err)
+{
+  (void) h, (void) ambi, (void) order, (void) n, (void) left, (void) right;
+  return rw_fail (err, RW_ERROR_INTERNAL, "binaural decoding is not built yet");
+}
+
+/* An ambisonic signal in the room's frame (planar, n samples; channels
+ * above `order` silent) into the frame of a receiver of yaw and pitch. */
+static bool
+rotate_to_head (double *ambi, int order, size_t n, double yaw_deg, double pitch_deg, RwError *err)
+{
+  if (yaw_deg == 0.0 && pitch_deg == 0.0)
+    return true;
+  if (order > 1)
+    return rw_fail (err, RW_ERROR_INTERNAL, "rotate_to_head: order %d", order);
+  /* first order: (X, Y, Z) = u p turns as a vector (ACN 3, 1, 2) */
+  for (size_t i = 0; i < n; i++)
+    {
+      const double v[3] = { ambi[3 * n + i], ambi[n + i], ambi[2 * n + i] };
+      double h[3];
+      rw_ambi_room_to_head (yaw_deg, pitch_deg, v, h);
+      ambi[3 * n + i] = h[0];
+      ambi[n + i] = h[1];
+      ambi[2 * n + i] = h[2];
+    }
+  return true;
+}
+
+/* A spatial receiver's wave part: its probe's pressures post-processed as
+ * the omni IR is (the same arrival time for every cell, so that the
+ * uniform mode's correction cancels in their differences), encoded to
+ * ambisonics (rw_wave_encode; W is the omni IR), and for a binaural
+ * receiver decoded to two ears at the order the grid resolves. */
+static bool
+spatial_wave (const RwSimConfig *cfg, RwSolver *solver, RwPostprocess *pp, const SimSpatial *sp,
+              size_t r, RwSimResult *out, RwError *err)
+{
+  const RwReceiverSpec *spec = &cfg->receiver_specs[r];
+  const RwWaveProbe *pr = &sp->probes[r];
+  const int order = rw_receiver_ambi_order (spec);
+  const size_t n = out->ir_frames, nch = (size_t) RW_AMBI_CHANNELS (order);
+  double **sig = calloc (pr->n, sizeof *sig);
+  double *ambi = malloc (nch * n * sizeof *ambi);
+  bool ok = sig != NULL && ambi != NULL;
+  if (!ok)
+    rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  if (ok)
+    ok = (sig[0] = to_double (out->ir[r], n)) != NULL
+         || rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  for (size_t k = 1; ok && k < pr->n; k++)
+    {
+      float *x = NULL;
+      size_t frames = 0;
+      ok = rw_postprocess (pp, rw_solver_receiver (solver, sp->probe_first[r] + k - 1),
+                           rw_solver_step (solver), &x, &frames, err)
+           && (!cfg->air_absorption || rw_air_absorption_apply (&out->air, x, frames, cfg->fs_out_hz, err));
+      if (ok && frames != n)
+        ok = rw_fail (err, RW_ERROR_INTERNAL, "probe cell %zu: %zu frames, not %zu", k, frames, n);
+      if (ok)
+        ok = (sig[k] = to_double (x, n)) != NULL || rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+      free (x);
+    }
+  ok = ok && rw_wave_encode (pr, (const double *const *) sig, n, order, out->spacing_m, out->c,
+                             cfg->fs_out_hz, ambi, err);
+  /* the grid's frame is the room's: into the receiver's */
+  ok = ok && rotate_to_head (ambi, rw_wave_encoded_order (order), n, spec->yaw_deg, spec->pitch_deg, err);
+  if (ok)
+    {
+      out->wave_ambi_order[r] = rw_wave_encoded_order (order);
+      ok = (out->ir_ambi[r] = to_float (ambi, nch * n)) != NULL
+           || rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+    }
+  if (ok && spec->type == RW_RECEIVER_BINAURAL)
+    {
+      double *lr = malloc (2 * n * sizeof *lr);
+      ok = lr != NULL || rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+      ok = ok && decode_binaural (sp->hrtf_out, ambi, out->wave_ambi_order[r], n, lr, lr + n, err);
+      if (ok)
+        ok = (out->ir_binaural[r] = to_float (lr, 2 * n)) != NULL
+             || rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+      free (lr);
+    }
+  for (size_t k = 0; sig != NULL && k < pr->n; k++)
+    free (sig[k]);
+  free (sig);
+  free (ambi);
+  return ok || rw_fail_prefix (err, _("receiver %zu"), r + 1);
+}
+
+/* Joins channel `ch` (n samples, float, the wave part's) with the
+ * geometrical part's (geo: n samples at the output rate) at the
+ * crossover, in place. */
+static bool
+join_channel (const RwSimConfig *cfg, const RwSimResult *out, float *ch, const double *geo,
+              double *joined, RwError *err)
+{
+  const size_t n = out->ir_frames;
+  double *wave = to_double (ch, n);
+  if (wave == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  const RwHybridPart wp = { wave, n, out->fs_out_hz }, gp = { geo, n, out->fs_out_hz };
+  bool ok = rw_hybrid_join (&wp, &gp, cfg->fmax_hz, out->crossover_hz, joined, NULL, NULL, err);
+  for (size_t i = 0; ok && i < n; i++)
+    ch[i] = (float) joined[i];
+  free (wave);
+  return ok;
+}
+
+/* A spatial receiver's geometrical part (ga: its result, seed: its late
+ * part's synthesis seed) joined channel by channel to its wave part at
+ * the crossover: the ambisonic channels (rw_ga_ambisonic) and, for a
+ * binaural receiver, the two ears (rw_ga_binaural). */
+static bool
+spatial_join (const RwSimConfig *cfg, const SimSpatial *sp, size_t r, const RwGaResult *ga,
+              uint64_t seed, RwSimResult *out, RwError *err)
+{
+  const RwReceiverSpec *spec = &cfg->receiver_specs[r];
+  const int order = rw_receiver_ambi_order (spec);
+  const size_t n = out->ir_frames, ng = ga->n_samples, nch = (size_t) RW_AMBI_CHANNELS (order);
+  double *g = malloc ((nch > 2 ? nch : 2) * ng * sizeof *g);
+  double *joined = malloc ((n ? n : 1) * sizeof *joined);
+  bool ok = g != NULL && joined != NULL;
+  if (!ok)
+    rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  ok = ok && rw_ga_ambisonic (ga, order, spec->yaw_deg, spec->pitch_deg, seed, g, err);
+  for (size_t c = 0; ok && c < nch; c++)
+    {
+      double *y = at_rate (g + c * ng, ng, ga->fs_hz, out->fs_out_hz, n, err);
+      ok = y != NULL && join_channel (cfg, out, out->ir_ambi[r] + c * n, y, joined, err);
+      free (y);
+    }
+  if (ok && spec->type == RW_RECEIVER_BINAURAL)
+    ok = rw_ga_binaural (ga, sp->hrtf_ga, spec->yaw_deg, spec->pitch_deg, seed, g, g + ng, err);
+  for (int e = 0; ok && spec->type == RW_RECEIVER_BINAURAL && e < 2; e++)
+    {
+      double *y = at_rate (g + (size_t) e * ng, ng, ga->fs_hz, out->fs_out_hz, n, err);
+      ok = y != NULL && join_channel (cfg, out, out->ir_binaural[r] + (size_t) e * n, y, joined, err);
+      free (y);
+    }
+  free (g);
+  free (joined);
+  return ok || rw_fail_prefix (err, _("receiver %zu"), r + 1);
+}
+
 /* Receivers whose geometrical parts are computed together: one ray
  * tracing serves them all; the batch bounds the memory of their per-band
  * IRs (8 × 8 bands × the IR's samples). */
@@ -269,11 +533,12 @@ geometrical_part (const RwGaResult *ga, double fs_out, size_t n, RwSimResult *ou
  * surfaces' scattering, then joined to the wave part at the crossover
  * (rw_hybrid_join). The air absorption is each part's own, computed
  * alike (ISO 9613-1 per octave band). out->ir[r] becomes the hybrid IR;
- * the parts are kept when cfg->write_parts. */
+ * the parts are kept when cfg->write_parts. A spatial receiver's
+ * channels are joined alike (spatial_join). */
 static bool
 sim_geometrical (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
-                 RwProgressFn progress, void *user_data, const atomic_int *cancel,
-                 RwSimResult *out, RwError *err)
+                 const SimSpatial *sp, RwProgressFn progress, void *user_data,
+                 const atomic_int *cancel, RwSimResult *out, RwError *err)
 {
   const size_t ns = mesh->n_surfaces, n = out->ir_frames;
   bool ok = false;
@@ -417,6 +682,12 @@ sim_geometrical (const RwSimConfig *cfg, const RwMesh *mesh, const double *surfa
       free (part);
       free (wave);
       part = wave = NULL;
+      /* a binaural or ambisonic receiver's channels, each joined alike;
+       * its late part from the seed its omni IR's was synthesised from */
+      if (sp->any && cfg->receiver_specs[r].type != RW_RECEIVER_OMNI
+          && !spatial_join (cfg, sp, r, &ga[k], rw_ga_receiver_seed (gs.seed + (r - k), k), out,
+                            err))
+        goto out;
       t_join += rw_clock_s () - t1;
       if (cancelled (cancel, err))
         goto out;
@@ -447,11 +718,16 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
   RwSolver *solver = NULL;
   double *signal = NULL;
   RwAdmittance *surface_Y = NULL;
+  size_t *solver_cells = NULL, n_solver_cells = 0;
+  SimSpatial sp;
+  memset (&sp, 0, sizeof sp);
 
   if (!rw_sim_check_settings (cfg, err))
     return false;
   if (surface_R == NULL)
     return rw_fail (err, RW_ERROR_INPUT, _("No reflection factors given for the surfaces"));
+  if (!spatial_open (cfg, &sp, out, err))
+    goto out;
 
   /* Grid: h from fmax and points per wavelength, fs from the Courant
    * number (rw-physics.h, docs/PHYSICS.md). */
@@ -513,6 +789,19 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
                      cfg->source[0], cfg->source[1], cfg->source[2], grid->h);
     }
 
+  /* the solver's receivers: the user's, then the spatial receivers'
+   * probe cells */
+  solver_cells = malloc (cfg->n_receivers * sizeof *solver_cells);
+  if (solver_cells == NULL)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+      goto out;
+    }
+  memcpy (solver_cells, out->receiver_cells, cfg->n_receivers * sizeof *solver_cells);
+  n_solver_cells = cfg->n_receivers;
+  if (!spatial_probes (cfg, grid, &sp, out, &solver_cells, &n_solver_cells, err))
+    goto out;
+
   /* fp16 storage rounds every stored value to 2⁻¹¹ of itself, which the
    * scheme's low frequencies (carried in a small difference of large
    * numbers) do not survive for long: measured on an H100 (docs/SOLVER.md
@@ -569,8 +858,8 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
     .source_cell = out->source_cell,
     .source_kind = RW_SOURCE_SOFT,
     .source_signal = signal,
-    .n_receivers = cfg->n_receivers,
-    .receiver_cells = out->receiver_cells,
+    .n_receivers = n_solver_cells,
+    .receiver_cells = solver_cells,
     .threads = cfg->threads,
     .device = cfg->device,
   };
@@ -637,15 +926,21 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
       /* rw_postprocess left out the tail steps: what remains is the
        * requested duration, round (n_steps · fs_out / fs) samples. */
       out->ir_frames = frames;
+      if (sp.any && cfg->receiver_specs[r].type != RW_RECEIVER_OMNI
+          && !spatial_wave (cfg, solver, &pp, &sp, r, out, err))
+        goto out;
       if (cancelled (cancel, err))
         goto out;
     }
   out->t_postprocess_s = rw_clock_s () - t0;
-  if (cfg->hybrid && !sim_geometrical (cfg, mesh, surface_R, progress, user_data, cancel, out, err))
+  if (cfg->hybrid
+      && !sim_geometrical (cfg, mesh, surface_R, &sp, progress, user_data, cancel, out, err))
     goto out;
   ok = true;
 
 out:
+  spatial_clear (&sp);
+  free (solver_cells);
   free (signal);
   free (surface_Y);
   rw_solver_free (solver);
@@ -888,6 +1183,41 @@ rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
             return false;
           }
       }
+  /* the spatial receivers' files: interleaved from the planar channels */
+  for (size_t r = 0; res->receiver_specs != NULL && r < res->n_receivers; r++)
+    for (int kind = 0; kind < 2; kind++)
+      {
+        const RwReceiverSpec *spec = &res->receiver_specs[r];
+        const float *planar = kind == 0 ? (res->ir_binaural ? res->ir_binaural[r] : NULL)
+                                        : res->ir_ambi[r];
+        if (planar == NULL || spec->type == RW_RECEIVER_OMNI)
+          continue;
+        const size_t nch = kind == 0 ? 2 : (size_t) RW_AMBI_CHANNELS (rw_receiver_ambi_order (spec));
+        char name[64];
+        if (kind == 0)
+          rw_receiver_binaural_name (r, name, sizeof name);
+        else
+          rw_receiver_ambix_name (r, name, sizeof name);
+        snprintf (path, len, "%s/%s", out_dir, name);
+        float *x = malloc (nch * res->ir_frames * sizeof *x);
+        if (x == NULL)
+          {
+            free (path);
+            return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+          }
+        for (size_t i = 0; i < res->ir_frames; i++)
+          for (size_t c = 0; c < nch; c++)
+            x[i * nch + c] = planar[c * res->ir_frames + i];
+        RwAudio a = { .data = x, .frames = res->ir_frames, .channels = (int) nch,
+                      .rate_hz = res->fs_out_hz };
+        bool written = rw_audio_write (path, &a, err);
+        free (x);
+        if (!written)
+          {
+            free (path);
+            return false;
+          }
+      }
   char *json = rw_results_json (cfg, res);
   snprintf (path, len, "%s/%s", out_dir, RW_RESULTS_FILE);
   bool ok = json != NULL && rw_file_write_atomic (path, json, strlen (json), err);
@@ -918,13 +1248,15 @@ numbered (const char *name, const char *prefix, const char *suffix)
   return strncmp (p, suffix, ns) == 0 && (p[ns] == '\0' || strncmp (p + ns, ".tmp-", 5) == 0);
 }
 
-/* What a run writes into one folder: results.json, receiver-N.wav and
- * the parts wave-N.wav and geometrical-N.wav. */
+/* What a run writes into one folder: results.json, receiver-N.wav,
+ * receiver-N-binaural.wav and receiver-N-ambix.wav, and the parts
+ * wave-N.wav and geometrical-N.wav. */
 static bool
 run_file (const char *name)
 {
   return strcmp (name, "results.json") == 0 || strncmp (name, "results.json.tmp-", 17) == 0
-         || numbered (name, "receiver-", ".wav") || numbered (name, "wave-", ".wav")
+         || numbered (name, "receiver-", ".wav") || numbered (name, "receiver-", "-binaural.wav")
+         || numbered (name, "receiver-", "-ambix.wav") || numbered (name, "wave-", ".wav")
          || numbered (name, "geometrical-", ".wav");
 }
 
@@ -943,6 +1275,6 @@ sim_output_entry (const char *rel_path, bool is_dir, void *data)
 bool
 rw_sim_out_open (RwStagedDir *sd, const RwSimConfig *cfg, const char *out_dir, RwError *err)
 {
-  const char *inputs[] = { cfg->mesh_path, cfg->materials_map };
-  return rw_staged_dir_open (sd, out_dir, inputs, 2, sim_output_entry, NULL, err);
+  const char *inputs[] = { cfg->mesh_path, cfg->materials_map, cfg->hrtf_path };
+  return rw_staged_dir_open (sd, out_dir, inputs, 3, sim_output_entry, NULL, err);
 }

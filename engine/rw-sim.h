@@ -115,6 +115,18 @@ typedef struct {
    * wave-only run gives it, the geometrical part full band), ir_frames
    * samples at fs_out_hz: kept when cfg->write_parts, else NULL */
   float **ir_wave, **ir_geometrical;
+  /* spatial receivers (rw-receiver.h, docs/SPATIAL.md): each receiver's
+   * spec (NULL when every receiver is omnidirectional), the ambisonic
+   * order its wave part resolves (rw_wave_encoded_order; 0 for omni),
+   * and its channels at fs_out_hz, ir_frames samples each, planar:
+   * ir_binaural[r] left then right (NULL unless binaural), ir_ambi[r]
+   * (rw_receiver_ambi_order + 1)² channels, ACN/SN3D (NULL for omni).
+   * ir[r] stays the omnidirectional IR at the point: W of ir_ambi[r]. */
+  RwReceiverSpec *receiver_specs;
+  int *wave_ambi_order;
+  float **ir_binaural, **ir_ambi;
+  char hrtf_path[1024];             /* the set binaural receivers used; "" when none */
+  size_t hrtf_directions;           /* its measured directions */
   /* seconds */
   double t_import_s, t_voxelise_s, t_solve_s, t_postprocess_s, t_total_s;
   double t_geometrical_s, t_join_s;   /* the geometrical part (all receivers), the join */

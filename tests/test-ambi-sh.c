@@ -23,6 +23,7 @@
 #include "rw-test.h"
 #include "rw-ambisonics.h"
 #include "rw-physics.h"
+#include "test-ambi-common.h"
 
 /* The AmbiX harmonics in Cartesian form, ACN order (the reference). */
 static void
@@ -45,16 +46,6 @@ closed_form (const double d[3], double Y[16])
   Y[13] = sqrt (3.0 / 8.0) * x * (5.0 * z * z - 1.0);
   Y[14] = 0.5 * sqrt (15.0) * z * (x * x - y * y);
   Y[15] = sqrt (5.0 / 8.0) * x * (x * x - 3.0 * y * y);
-}
-
-static void
-random_direction (uint64_t *st, double d[3])
-{
-  const double z = 2.0 * rw_test_uniform (st) - 1.0, phi = 2.0 * M_PI * rw_test_uniform (st);
-  const double s = sqrt (1.0 - z * z);
-  d[0] = s * cos (phi);
-  d[1] = s * sin (phi);
-  d[2] = z;
 }
 
 static double
@@ -98,7 +89,7 @@ main (void)
   for (int i = 0; i < 500; i++)
     {
       double d[3], Y[16], ref[16];
-      random_direction (&st, d);
+      ambi_random_direction (&st, d);
       closed_form (d, ref);
       for (int order = 0; order <= 3; order++)
         {
@@ -164,8 +155,8 @@ main (void)
     for (int i = 0; i < 200; i++)
       {
         double a[3], b[3], Ya[16], Yb[16];
-        random_direction (&st, a);
-        random_direction (&st, b);
+        ambi_random_direction (&st, a);
+        ambi_random_direction (&st, b);
         rw_ambi_sh (3, a, Ya);
         rw_ambi_sh (3, b, Yb);
         const double cg = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -198,7 +189,7 @@ main (void)
     for (int i = 0; i < 100; i++)
       {
         double d[3], h[3];
-        random_direction (&st, d);
+        ambi_random_direction (&st, d);
         rw_ambi_room_to_head (360 * rw_test_uniform (&st) - 180, 180 * rw_test_uniform (&st) - 90,
                               d, h);
         worst_len = fmax (worst_len, fabs (sqrt (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]) - 1));

@@ -3,7 +3,7 @@
  * convolution equals the direct time-domain sum y[n] = Σ_k x[n−k] h[k]
  * (computed in double) within 1e-6 relative L2 error, for IRs shorter and
  * longer than the block, lengths that are not multiples of the block, a
- * single-sample IR, mono and stereo; and the streaming engine fed block by
+ * single-sample IR, mono, stereo, 4 and 16 channels; and the streaming engine fed block by
  * block gives the same as the whole-buffer call. */
 #include "rw-test.h"
 #include "rw-auralise.h"
@@ -27,12 +27,14 @@ static void
 check_case (size_t n_in, size_t n_ir, size_t n_irs, size_t block)
 {
   float *x = malloc (n_in * sizeof (float));
-  float *h[2] = { malloc (n_ir * sizeof (float)), malloc (n_ir * sizeof (float)) };
+  float *h[RW_AURALISE_MAX_CHANNELS];
+  for (size_t c = 0; c < RW_AURALISE_MAX_CHANNELS; c++)
+    h[c] = malloc (n_ir * sizeof (float));
   size_t n_out = n_in + n_ir - 1;
   float *y = malloc (n_out * n_irs * sizeof (float));
   for (size_t i = 0; i < n_in; i++)
     x[i] = urand ();
-  for (size_t c = 0; c < 2; c++)
+  for (size_t c = 0; c < n_irs; c++)
     for (size_t i = 0; i < n_ir; i++)
       h[c][i] = urand () * expf (-(float) i / (float) (n_ir / 4 + 1));
 
@@ -88,8 +90,8 @@ check_case (size_t n_in, size_t n_ir, size_t n_irs, size_t block)
     }
   rw_convolver_free (cv);
   free (x);
-  free (h[0]);
-  free (h[1]);
+  for (size_t c = 0; c < RW_AURALISE_MAX_CHANNELS; c++)
+    free (h[c]);
   free (y);
 }
 
@@ -111,13 +113,20 @@ main (void)
   check_case (10, 50, 1, 4096);
   /* the default block with a longer IR (several partitions) */
   check_case (20000, 20000, 2, RW_AURALISE_DEFAULT_BLOCK);
+  /* multichannel IRs: first- and third-order AmbiX (4 and 16 channels) */
+  check_case (3001, 2049, 4, 512);
+  check_case (5000, 1000, RW_AURALISE_MAX_CHANNELS, 256);
 
   /* Bad arguments are errors, not crashes. */
   RwError err = { 0 };
   float h = 1.0f;
-  const float *hp[3] = { &h, &h, &h };
-  RW_CHECK (rw_convolver_new (hp, 3, 1, 256, &err) == NULL && err.code == RW_ERROR_INPUT,
-            "three IRs accepted");
+  const float *hp[RW_AURALISE_MAX_CHANNELS + 1];
+  for (int c = 0; c <= RW_AURALISE_MAX_CHANNELS; c++)
+    hp[c] = &h;
+  RW_CHECK (rw_convolver_new (hp, RW_AURALISE_MAX_CHANNELS + 1, 1, 256, &err) == NULL
+            && err.code == RW_ERROR_INPUT, "17 IRs accepted");
+  RW_CHECK (rw_convolver_new (hp, 0, 1, 256, &err) == NULL && err.code == RW_ERROR_INPUT,
+            "no IR accepted");
   RW_CHECK (rw_convolver_new (hp, 1, 0, 256, &err) == NULL && err.code == RW_ERROR_INPUT,
             "empty IR accepted");
   RW_CHECK (rw_convolver_new (hp, 1, 1, 4, &err) == NULL && err.code == RW_ERROR_INPUT,

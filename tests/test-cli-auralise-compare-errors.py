@@ -3,7 +3,13 @@
 """cli-auralise-compare-errors: `roomwave-cli auralise` and `compare` on bad
 input exit 1 with a message that names the offending file, and leave no
 output (nor a temporary) behind; bad usage exits 2; --help exits 0; a good
-run exits 0 and writes its output.
+run exits 0 and writes its output. Scenes and N-channel IRs (issue #13):
+two `--source IR DRY` pairs give the sum of the two convolutions (a direct
+sum in Python) at one gain; a 4-channel IR a 4-channel file; `--decode
+binaural` of a first-order plane wave from the left a stereo file with the
+left ear louder, the right with `--yaw 180`; sources of different channel
+counts or dry rates, a 3-channel IR to decode and an HRTF file that is not
+SOFA refused naming the files; their usage errors exit 2.
 
 Environment: ROOMWAVE_CLI (the roomwave-cli to run), ROOMWAVE_DATA_DIR
 (the bundled dry signals in audio/).
@@ -39,6 +45,46 @@ def decay(n, rate=48000, t60=0.5, seed=1):
     import random
     r = random.Random(seed)
     return [(1.0 if i == 100 else 0.0) + 0.3 * r.uniform(-1, 1) * 10 ** (-3 * i / (rate * t60)) for i in range(n)]
+
+
+def read_float_wav(path):
+    """(channels, frames as lists of floats) of a 32-bit float WAV (plain or
+    WAVE_FORMAT_EXTENSIBLE), as `auralise` writes it."""
+    with open(path, "rb") as f:
+        b = f.read()
+    assert b[:4] == b"RIFF" and b[8:12] == b"WAVE"
+    pos, channels, data = 12, None, None
+    while pos + 8 <= len(b):
+        cid, size = b[pos:pos + 4], struct.unpack("<I", b[pos + 4:pos + 8])[0]
+        body = b[pos + 8:pos + 8 + size]
+        if cid == b"fmt ":
+            fmt, channels = struct.unpack("<HH", body[:4])
+            bits = struct.unpack("<H", body[14:16])[0]
+            if fmt == 0xFFFE:
+                fmt = struct.unpack("<H", body[24:26])[0]
+            assert fmt == 3 and bits == 32, (fmt, bits)
+        elif cid == b"data":
+            data = body
+        pos += 8 + size + (size & 1)
+    n = len(data) // 4
+    v = struct.unpack("<%df" % n, data)
+    return channels, [list(v[c::channels]) for c in range(channels)]
+
+
+def read_pcm16(path):
+    with wave.open(path, "rb") as w:
+        ch, n = w.getnchannels(), w.getnframes()
+        v = struct.unpack("<%dh" % (ch * n), w.readframes(n))
+    return [[x / 32768.0 for x in v[c::ch]] for c in range(ch)]
+
+
+def convolve(x, h):
+    y = [0.0] * (len(x) + len(h) - 1)
+    for i, xi in enumerate(x):
+        if xi:
+            for k, hk in enumerate(h):
+                y[i + k] += xi * hk
+    return y
 
 
 def listing(d):
@@ -149,8 +195,80 @@ def main():
         check(rc == 1 and "results.json" in e and "ends in the middle" in e and "json_tokener" not in e,
               f"compare with a broken results.json: exit {rc}: {e.strip()}")
 
+        # scenes, N-channel IRs, binaural decoding
+        ir_a = os.path.join(tmp, "scene-ir-a.wav")
+        write_wav(ir_a, [decay(300, t60=0.01, seed=4)])
+        ir_b = os.path.join(tmp, "scene-ir-b.wav")
+        write_wav(ir_b, [decay(200, t60=0.01, seed=5)])
+        dry_a = os.path.join(tmp, "scene-dry-a.wav")
+        write_wav(dry_a, [decay(700, t60=1.0, seed=6)])
+        dry_b = os.path.join(tmp, "scene-dry-b.wav")
+        write_wav(dry_b, [decay(900, t60=1.0, seed=7)])
+        mix = os.path.join(outdir, "mix.wav")
+        rc, o, e = run(["auralise", "--source", ir_a, dry_a, "--source", ir_b, dry_b, "-o", mix])
+        check(rc == 0 and "2 sources mixed" in o, f"auralise two sources: exit {rc}: {e.strip()}")
+        if rc == 0:
+            ch, got = read_float_wav(mix)
+            ya = convolve(read_pcm16(dry_a)[0], read_pcm16(ir_a)[0])
+            yb = convolve(read_pcm16(dry_b)[0], read_pcm16(ir_b)[0])
+            ref = [(ya[i] if i < len(ya) else 0.0) + (yb[i] if i < len(yb) else 0.0)
+                   for i in range(max(len(ya), len(yb)))]
+            g = 10 ** (-1 / 20) / max(abs(v) for v in ref)
+            check(ch == 1 and len(got[0]) == len(ref), f"two sources: {ch} channels, {len(got[0])} frames, expected 1, {len(ref)}")
+            if ch == 1 and len(got[0]) == len(ref):
+                err = max(abs(a - g * r) for a, r in zip(got[0], ref))
+                check(err < 1e-5, f"two sources: the mix is {err:.3g} off the sum of the convolutions")
+            os.remove(mix)
+        ir4 = os.path.join(tmp, "ambix-ir.wav")
+        imp = [0.0] * 2400
+        plane = [list(imp) for _ in range(4)]
+        for c, v in enumerate((1.0, 1.0, 0.0, 0.0)):   # W, Y, Z, X of a plane wave from the left
+            plane[c][100] = v
+        write_wav(ir4, plane)
+        click = os.path.join(tmp, "click.wav")
+        write_wav(click, [[1.0] + [0.0] * 63])
+        out4 = os.path.join(outdir, "ambix-wet.wav")
+        rc, o, e = run(["auralise", ir4, click, "-o", out4])
+        check(rc == 0 and read_float_wav(out4)[0] == 4, f"auralise a 4-channel IR: exit {rc}: {e.strip()}")
+        if rc == 0:
+            os.remove(out4)
+        for yaw, left_louder in (("0", True), ("180", False)):
+            outb = os.path.join(outdir, "binaural.wav")
+            rc, o, e = run(["auralise", ir4, click, "-o", outb, "--decode", "binaural", "--yaw", yaw])
+            check(rc == 0 and "binaural" in o, f"auralise --decode binaural --yaw {yaw}: exit {rc}: {e.strip()}")
+            if rc == 0:
+                ch, (l, r) = read_float_wav(outb)
+                el = sum((l[i] - l[i - 1]) ** 2 for i in range(1, len(l)))
+                er = sum((r[i] - r[i - 1]) ** 2 for i in range(1, len(r)))
+                check(ch == 2 and (el > 4 * er if left_louder else er > 4 * el),
+                      f"--decode binaural --yaw {yaw}: left {el:.3g}, right {er:.3g} (high-passed energies)")
+                os.remove(outb)
+        three = os.path.join(tmp, "three-ch.wav")
+        write_wav(three, plane[:3])
+        dry44 = os.path.join(tmp, "dry-44k.wav")
+        write_wav(dry44, [decay(900, t60=1.0, seed=8)], rate=44100)
+        notsofa = os.path.join(tmp, "not-hdf5.sofa")
+        with open(notsofa, "w") as f:
+            f.write("no HDF5 here\n")
+        for args, names in ((["--source", good_ir, dry, "--source", stereo_ir, dry], ["ir.wav", "ir-stereo.wav"]),
+                            (["--source", good_ir, dry, "--source", good_ir, dry44], ["dry.wav", "dry-44k.wav"]),
+                            ([three, dry, "--decode", "binaural"], ["three-ch.wav", "4, 9 or 16"]),
+                            ([good_ir, dry, "--decode", "binaural"], ["ir.wav", "4, 9 or 16"]),
+                            ([ir4, dry, "--decode", "binaural", "--hrtf", notsofa], ["not-hdf5.sofa"])):
+            rc, o, e = run(["auralise"] + args + ["-o", os.path.join(outdir, "wet.wav")])
+            check(rc == 1 and all(n in e for n in names), f"auralise {args}: exit {rc}, expected 1 naming {names}: {e.strip()}")
+            check(listing(outdir) == [], f"auralise {args}: left {listing(outdir)}")
+
         # usage errors: exit 2
         usage = [
+            ["auralise", "-o", "x.wav", "--source", good_ir],
+            ["auralise", "-o", "x.wav", "--source", good_ir, dry, good_ir, dry],
+            ["auralise", "-o", "x.wav", "--source", good_ir, dry, "--ir-right", good_ir],
+            ["auralise", good_ir, dry, "-o", "x.wav", "--yaw", "10"],
+            ["auralise", good_ir, dry, "-o", "x.wav", "--hrtf", "x.sofa"],
+            ["auralise", good_ir, dry, "-o", "x.wav", "--decode", "stereo"],
+            ["auralise", good_ir, dry, "-o", "x.wav", "--decode", "binaural", "--pitch", "100"],
+            ["auralise", good_ir, dry, "-o", "x.wav", "--decode", "binaural", "--ir-right", good_ir],
             ["auralise"],
             ["auralise", good_ir],
             ["auralise", good_ir, dry],                        # no -o
@@ -177,6 +295,8 @@ def main():
         for sub in ("auralise", "compare"):
             rc, o, e = run([sub, "--help"])
             check(rc == 0 and "Usage: roomwave-cli " + sub in o, f"{sub} --help: exit {rc}")
+        rc, o, e = run(["auralise", "--help"])
+        check("--source IR DRY" in o and "--decode binaural" in o and "--yaw" in o, "auralise --help: no --source, --decode, --yaw")
 
         # good runs
         out = os.path.join(outdir, "wet.flac")

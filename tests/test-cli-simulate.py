@@ -148,6 +148,13 @@ with tempfile.TemporaryDirectory() as tmp:
         (g + ["--receiver", "1,1,1"], "--source", "missing --source"),
         (g + ["--source", "1,1,1"], "--receiver", "missing --receiver"),
         (g + base + ["extra"], "extra", "stray argument"),
+        (g + ["--source", "1,1,1", "--receiver", "1,1,1:cardioid"], "unknown receiver type",
+         "unknown receiver type"),
+        (g + ["--source", "1,1,1", "--receiver", "1,1,1:ambisonic=4"], "between 1 and 3",
+         "ambisonic order 4"),
+        (g + ["--source", "1,1,1", "--receiver", "1,1,1:binaural,yaw=400"], "yaw",
+         "yaw out of range"),
+        (g + base + ["--hrtf", bad_map], "--hrtf", "--hrtf without a binaural receiver"),
     ]:
         expect(args, 2, [word], what)
     check(not os.path.exists(out), "a usage error created the output folder")
@@ -188,11 +195,32 @@ with tempfile.TemporaryDirectory() as tmp:
     air = st.get("air_absorption", {})
     check(st.get("humidity_pct") == 50 and air.get("enabled") is True, "air absorption default: %r, %r"
           % (st.get("humidity_pct"), air.get("enabled")))
-    check(res.get("version") == 2 and res.get("version_minor") == 3, "version %r.%r"
+    check(res.get("version") == 2 and res.get("version_minor") == 4, "version %r.%r"
           % (res.get("version"), res.get("version_minor")))
     bands = {b.get("centre_hz"): b.get("alpha_db_per_m") for b in air.get("bands", [])}
     check(abs(bands.get(1000, 0) * 1000 - 4.665) < 0.001, "1 kHz band: %r dB/m" % bands.get(1000))
     check("Air" in sout and "50 % relative humidity" in sout, "summary lacks the air: %s" % sout)
+
+    # An ambisonic receiver (issue #13): its AmbiX file beside the omni IR,
+    # and results.json says what it is.
+    out_sp = os.path.join(tmp, "spatial")
+    rc, sout, serr = run(["--mesh", good, "--source", "0.5,0.5,0.5", "--receiver",
+                          "1.5,1.2,1.0:ambisonic=2,yaw=45", "--fmax", "200", "--duration", "0.05",
+                          "--reflection", "0.9", "--rays", "500", "--out", out_sp])
+    check(rc == 0, "ambisonic run: exit %d: %s" % (rc, serr))
+    check(files_in(out_sp) == ["receiver-1-ambix.wav", "receiver-1.wav", "results.json"],
+          "ambisonic outputs: %s" % files_in(out_sp))
+    if os.path.exists(os.path.join(out_sp, "receiver-1-ambix.wav")):
+        with open(os.path.join(out_sp, "receiver-1-ambix.wav"), "rb") as f:
+            head = f.read(64)
+        channels = struct.unpack("<H", head[22:24])[0]
+        check(channels == 9, "order 2: %d channels, not 9" % channels)
+    with open(os.path.join(out_sp, "results.json")) as f:
+        rcv = json.load(f)["settings"]["receivers"][0]
+    check(rcv.get("type") == "ambisonic" and rcv.get("ambisonic_order") == 2
+          and rcv.get("yaw_deg") == 45 and rcv.get("ambix_file") == "receiver-1-ambix.wav",
+          "results.json receiver: %r" % rcv)
+    check("receiver-1-ambix.wav (ambisonic order 2" in sout, "summary lacks the AmbiX file: %s" % sout)
 
     # --temperature 20 --humidity 70: ISO 9613-2 Table 2's row (63 Hz … 8 kHz).
     out3 = os.path.join(tmp, "humid")
