@@ -309,7 +309,9 @@ binaural_job (RwListenView *self, Job *job, int r)
     }
   rw_receiver_ambix_name ((size_t) r, name, sizeof name);
   job->ambix_path = receiver_file (self, dir, name);
-  job->hrtf_path = g_strdup (self->out->results.config.hrtf_path);
+  /* the set the run used (results.json's settings.hrtf), else the one it was asked for */
+  const RwSimResult *res = &self->out->results.result;
+  job->hrtf_path = g_strdup (res->hrtf_path[0] != '\0' ? res->hrtf_path : self->out->results.config.hrtf_path);
   job->ir_paths[0] = g_build_filename (scratch (self), "ir-binaural-turned.wav", NULL);
   return job->ambix_path != NULL;
 }

@@ -2095,7 +2095,17 @@ poll_receivers (void)
     case 3:
       if (!ctx.finished)
         return TRUE;
-      RW_CHECK (ctx.run_ok, "the run with a binaural receiver succeeds");
+      RW_CHECK (ctx.run_ok, "the run with a binaural receiver succeeds: %s", status_text ());
+      if (!ctx.run_ok)
+        {
+          GtkWindow *d = rw_window_get_error_dialog (ctx.win);
+          g_autofree char *secondary = NULL;
+          if (d != NULL)
+            g_object_get (d, "secondary-text", &secondary, NULL);
+          RW_NOTE ("run failed: %s", secondary ? secondary : "(no dialog)");
+          done ();
+          return FALSE;
+        }
       {
         RwResultsView *rv = RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win));
         RwListenView *lv = RW_LISTEN_VIEW (rw_results_view_get_listen_view (rv));
