@@ -25,7 +25,18 @@
  *   - paths that leave the project's folder (../, absolute) are reported by
  *     rw_project_file_outside_paths, paths inside are not;
  *   - the first save of a new project is atomic: when the write fails
- *     (a file size limit), no half-written project is left behind.
+ *     (a file size limit), no half-written project is left behind;
+ *   - receiver types (issue #13): each receiver's type, ambisonic order,
+ *     yaw and pitch, set through its slot's properties and
+ *     rw_project_set_receiver_spec, and the project's HRTF file are saved,
+ *     read back and reach the run's RwSimConfig (rw_sim_job_get_config);
+ *     removing a receiver moves the specs after it down; a file without
+ *     them (older) opens every receiver as omnidirectional; an unknown
+ *     type, an order of 4, a yaw of 400°, a pitch that is no number, an
+ *     omnidirectional receiver with a yaw, a list of the wrong length, a
+ *     missing HRTF file and one that is not SOFA are refused naming the
+ *     project file and the value; an HRTF file outside the project's
+ *     folder is reported by rw_project_file_outside_paths.
  */
 #include <errno.h>
 #include <signal.h>
@@ -39,6 +50,7 @@
 #include "rw-project.h"
 #include "rw-rays.h"
 #include "rw-shapes.h"
+#include "rw-sim-job.h"
 #include "rw-test.h"
 
 static char *
@@ -83,6 +95,177 @@ check_refused (const char *dir, const char *name, const char *text, const char *
             "%s: the message names the file and says “%s”: %s", name, expect, e ? e->message : "");
   RW_CHECK (rw_project_get_mesh (p) == NULL, "%s: nothing loaded", name);
   RW_NOTE ("%s: %s", name, e ? e->message : "(none)");
+}
+
+static void check_outside (GFile *f, const char *expect_path, const char *what);
+
+static void
+count_notify (GObject *object, GParamSpec *pspec, guint *count)
+{
+  (void) object;
+  (void) pspec;
+  (*count)++;
+}
+
+static gboolean
+same_spec (const RwReceiverSpec *a, const RwReceiverSpec *b)
+{
+  return a->type == b->type && a->order == b->order && a->yaw_deg == b->yaw_deg && a->pitch_deg == b->pitch_deg;
+}
+
+/* Receiver types and orientations, and the HRTF file (issue #13). */
+static void
+check_receiver_specs (const char *proj_dir, const char *other_dir, const char *box)
+{
+  g_autoptr (RwProject) p = rw_project_new ();
+  g_autoptr (GError) e = NULL;
+  RW_CHECK (rw_project_load_mesh (p, box, &e), "import: %s", e ? e->message : "");
+  RW_CHECK (rw_project_add_receiver (p) == 1 && rw_project_add_receiver (p) == 2 && rw_project_add_receiver (p) == 3,
+            "four receivers");
+  RwReceiverSpec spec;
+  rw_project_get_receiver_spec (p, 3, &spec);
+  RW_CHECK (spec.type == RW_RECEIVER_OMNI && spec.yaw_deg == 0, "a new receiver is omnidirectional");
+
+  /* Through the slot's properties, as the window's bound fields set them. */
+  guint notified = 0;
+  g_signal_connect (p, "notify::receiver-specs", G_CALLBACK (count_notify), &notified);
+  rw_project_set_dirty (p, FALSE);
+  g_object_set (rw_project_get_receiver_slot (p, 1), "type", (guint) RW_RECEIVER_BINAURAL, "yaw-deg", 90.0,
+                "pitch-deg", 10.0, NULL);
+  RW_CHECK (notified > 0 && rw_project_get_dirty (p), "a slot edit notifies receiver-specs (%u) and dirties", notified);
+  rw_project_get_receiver_spec (p, 1, &spec);
+  RW_CHECK (spec.type == RW_RECEIVER_BINAURAL && spec.order == 0 && spec.yaw_deg == 90 && spec.pitch_deg == 10,
+            "receiver 2 binaural at yaw 90°, pitch 10° (%d, %d, %g, %g)", spec.type, spec.order, spec.yaw_deg,
+            spec.pitch_deg);
+  const RwReceiverSpec ambi = { RW_RECEIVER_AMBISONIC, 2, -45.5, 0 };
+  RW_CHECK (rw_project_set_receiver_spec (p, 2, &ambi, &e), "receiver 3 ambisonic: %s", e ? e->message : "");
+  const RwReceiverSpec last = { RW_RECEIVER_BINAURAL, 0, 180, -30 };
+  RW_CHECK (rw_project_set_receiver_spec (p, 3, &last, &e), "receiver 4 binaural: %s", e ? e->message : "");
+  /* the engine's check: an order of 4, an omni with a yaw */
+  {
+    const RwReceiverSpec order4 = { RW_RECEIVER_AMBISONIC, 4, 0, 0 }, omni_yaw = { RW_RECEIVER_OMNI, 0, 30, 0 };
+    g_autoptr (GError) e1 = NULL, e2 = NULL;
+    RW_CHECK (!rw_project_set_receiver_spec (p, 0, &order4, &e1) && e1 && e1->code == RW_PROJECT_ERROR_RECEIVER
+              && strstr (e1->message, "receiver 1") && strstr (e1->message, "4"),
+              "order 4 refused: %s", e1 ? e1->message : "");
+    RW_CHECK (!rw_project_set_receiver_spec (p, 0, &omni_yaw, &e2) && e2 && strstr (e2->message, "orientation"),
+              "an omni with a yaw refused: %s", e2 ? e2->message : "");
+    rw_project_get_receiver_spec (p, 0, &spec);
+    RW_CHECK (spec.type == RW_RECEIVER_OMNI && spec.yaw_deg == 0, "receiver 1 unchanged");
+  }
+  /* An omni slot keeps its orientation for later but gives none. */
+  g_object_set (rw_project_get_receiver_slot (p, 0), "yaw-deg", 33.0, NULL);
+  rw_project_get_receiver_spec (p, 0, &spec);
+  RW_CHECK (spec.type == RW_RECEIVER_OMNI && spec.yaw_deg == 0, "an omni receiver has no orientation in its spec");
+  gboolean oriented = TRUE, is_ambi = FALSE;
+  g_object_get (rw_project_get_receiver_slot (p, 0), "oriented", &oriented, NULL);
+  g_object_get (rw_project_get_receiver_slot (p, 2), "ambisonic", &is_ambi, NULL);
+  RW_CHECK (!oriented && is_ambi, "“oriented” false for omni, “ambisonic” true for receiver 3");
+
+  /* The HRTF: a copy of the bundled set inside the project's folder. */
+  g_autofree char *kemar = rw_data_path ("hrtf/MIT_KEMAR_normal_pinna.sofa");
+  g_autofree char *sofa_bytes = NULL;
+  gsize sofa_len = 0;
+  RW_CHECK (kemar != NULL && g_file_get_contents (kemar, &sofa_bytes, &sofa_len, NULL), "read the bundled set");
+  g_autofree char *hrtf_dir = g_build_filename (proj_dir, "hrtf", NULL);
+  g_autofree char *own = g_build_filename (hrtf_dir, "mine.sofa", NULL);
+  g_mkdir_with_parents (hrtf_dir, 0755);
+  RW_CHECK (g_file_set_contents (own, sofa_bytes, (gssize) sofa_len, NULL), "write %s", own);
+  g_autofree char *not_sofa = g_build_filename (proj_dir, "not.sofa", NULL);
+  RW_CHECK (g_file_set_contents (not_sofa, "plain text, not HDF5", -1, NULL), "write %s", not_sofa);
+  {
+    g_autoptr (GError) he = NULL;
+    RW_CHECK (!rw_project_set_hrtf_path (p, not_sofa, &he) && he && he->code == RW_PROJECT_ERROR_HRTF
+              && strstr (he->message, "not.sofa"), "a file that is not SOFA is refused naming it: %s",
+              he ? he->message : "");
+    RW_CHECK (rw_project_get_hrtf_path (p) == NULL, "the bundled set is kept");
+  }
+  RW_CHECK (rw_project_set_hrtf_path (p, own, &e), "set the HRTF: %s", e ? e->message : "");
+  RW_CHECK (g_strcmp0 (rw_project_get_hrtf_path (p), own) == 0, "hrtf-path %s", rw_project_get_hrtf_path (p));
+
+  g_autofree char *path = g_build_filename (proj_dir, "spatial.roomwave", NULL);
+  g_autoptr (GFile) f = g_file_new_for_path (path);
+  RW_CHECK (rw_project_save (p, f, &e), "save: %s", e ? e->message : "");
+  g_autofree char *text = NULL;
+  RW_CHECK (g_file_get_contents (path, &text, NULL, NULL), "read back");
+  RW_CHECK (strstr (text, "\"hrtf\": \"hrtf/mine.sofa\"") != NULL, "the HRTF saved relative to the project");
+  RW_CHECK (strstr (text, "\"binaural\"") != NULL && strstr (text, "\"ambisonic\"") != NULL, "the types by name");
+
+  g_autoptr (RwProject) q = rw_project_new ();
+  RW_CHECK (rw_project_load (q, f, &e), "reload: %s", e ? e->message : "");
+  if (rw_project_get_mesh (q) != NULL)
+    {
+      const RwReceiverSpec want[4] = { { 0 }, { RW_RECEIVER_BINAURAL, 0, 90, 10 }, ambi, last };
+      RW_CHECK (rw_project_get_n_receivers (q) == 4, "four receivers back");
+      for (guint i = 0; i < 4; i++)
+        {
+          rw_project_get_receiver_spec (q, i, &spec);
+          RW_CHECK (same_spec (&spec, &want[i]), "receiver %u read back: type %d, order %d, yaw %g, pitch %g", i + 1,
+                    spec.type, spec.order, spec.yaw_deg, spec.pitch_deg);
+        }
+      RW_CHECK (g_strcmp0 (rw_project_get_hrtf_path (q), own) == 0, "HRTF read back: %s",
+                rw_project_get_hrtf_path (q));
+      /* The run's configuration. */
+      g_autoptr (RwSimJob) job = rw_sim_job_new (q);
+      RwSimConfig cfg;
+      rw_sim_job_get_config (job, &cfg);
+      RW_CHECK (cfg.n_receivers == 4, "the run has four receivers");
+      for (guint i = 0; i < 4; i++)
+        RW_CHECK (same_spec (&cfg.receiver_specs[i], &want[i]), "the run's receiver %u: type %d, yaw %g", i + 1,
+                  cfg.receiver_specs[i].type, cfg.receiver_specs[i].yaw_deg);
+      RW_CHECK (g_strcmp0 (cfg.hrtf_path, own) == 0, "the run's HRTF: %s", cfg.hrtf_path ? cfg.hrtf_path : "(null)");
+
+      /* Removing receiver 2 moves 3 and 4 down, positions and specs. */
+      double r4[3], r4_after[3];
+      rw_project_get_receiver (q, 3, r4);
+      RW_CHECK (rw_project_remove_receiver (q, 1), "remove receiver 2");
+      rw_project_get_receiver (q, 2, r4_after);
+      rw_project_get_receiver_spec (q, 1, &spec);
+      RW_CHECK (same_spec (&spec, &ambi), "receiver 3's spec is now receiver 2's");
+      rw_project_get_receiver_spec (q, 2, &spec);
+      RW_CHECK (same_spec (&spec, &last) && memcmp (r4, r4_after, sizeof r4) == 0,
+                "receiver 4's spec and position are now receiver 3's");
+
+      /* An older file (no receiver_specs, no hrtf) into this project: all omni, the bundled set. */
+      g_autofree char *o1 = replace (text, ",?\\s*\"receiver_specs\":\\s*\\[[^\\]]*\\]", "");
+      g_autofree char *older = replace (o1, ",?\\s*\"hrtf\":\\s*\"[^\"]*\"", "");
+      g_autoptr (GFile) g = write_project (proj_dir, "before-spatial.roomwave", older);
+      RW_CHECK (rw_project_load (q, g, &e), "load before-spatial.roomwave: %s", e ? e->message : "");
+      for (guint i = 0; i < rw_project_get_n_receivers (q); i++)
+        {
+          rw_project_get_receiver_spec (q, i, &spec);
+          RW_CHECK (spec.type == RW_RECEIVER_OMNI && spec.yaw_deg == 0 && spec.pitch_deg == 0,
+                    "an older file: receiver %u omnidirectional", i + 1);
+        }
+      RW_CHECK (rw_project_get_hrtf_path (q) == NULL, "an older file: the bundled HRTF");
+    }
+
+  /* Refused, naming the project file and the value. */
+  struct { const char *name, *pattern, *with, *expect; } bad[] = {
+    { "type-cardioid.roomwave", "\"binaural\"", "\"cardioid\"", "cardioid" },
+    { "order-4.roomwave", "\"order\":\\s*2", "\"order\": 4", "order 4" },
+    { "order-fraction.roomwave", "\"order\":\\s*2", "\"order\": 2.5", "order" },
+    { "yaw-400.roomwave", "\"yaw_deg\":\\s*90[0-9.]*", "\"yaw_deg\": 400", "400" },
+    { "pitch-text.roomwave", "\"pitch_deg\":\\s*10[0-9.]*", "\"pitch_deg\": \"up\"", "pitch_deg" },
+    { "omni-yaw.roomwave", "\\{\\s*\"type\":\\s*\"omni\"\\s*\\}", "{ \"type\": \"omni\", \"yaw_deg\": 30 }",
+      "orientation" },
+    { "specs-short.roomwave", "\\{\\s*\"type\":\\s*\"omni\"\\s*\\},", "", "one entry per receiver" },
+    { "hrtf-missing.roomwave", "hrtf/mine.sofa", "hrtf/none.sofa", "none.sofa" },
+    { "hrtf-not-sofa.roomwave", "hrtf/mine.sofa", "not.sofa", "not.sofa" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *t = replace (text, bad[i].pattern, bad[i].with);
+      check_refused (proj_dir, bad[i].name, t, bad[i].expect);
+    }
+  /* An HRTF outside the project's folder is shown before opening. */
+  {
+    g_autofree char *far = g_build_filename (other_dir, "far.sofa", NULL);
+    g_autofree char *with = g_strdup_printf ("\"hrtf\": \"%s\"", far);
+    g_autofree char *t = replace (text, "\"hrtf\":\\s*\"[^\"]*\"", with);
+    g_autoptr (GFile) of = write_project (proj_dir, "hrtf-outside.roomwave", t);
+    check_outside (of, far, "an HRTF file outside");
+  }
 }
 
 static void
@@ -452,5 +635,6 @@ main (void)
     g_autoptr (RwProject) q = rw_project_new ();
     RW_CHECK (rw_project_load (q, nf, NULL), "and loads back");
   }
+  check_receiver_specs (proj_dir, other_dir, box);
   return rw_test_finish ();
 }

@@ -2,6 +2,7 @@
 /* rw-project.c — the document model and its .roomwave file (see rw-project.h). */
 #include "rw-project.h"
 #include "rw-file.h"
+#include "rw-hrtf.h"
 #include "rw-json.h"
 #include "rw-sim.h"
 
@@ -43,6 +44,11 @@ struct _RwProject
   double source[3];
   guint n_receivers;
   double receivers[RW_PROJECT_MAX_RECEIVERS][3];
+  /* What each receiver records and where it looks (issue #13): one slot
+   * per index, followed through its "notify" (receiver_slot_changed). */
+  RwProjectReceiver *receiver_slots[RW_PROJECT_MAX_RECEIVERS];
+  char *hrtf_path;               /* absolute; NULL: the bundled KEMAR set */
+  gboolean quiet_slots;          /* put_slot is writing a slot */
 
   RwSimSettings settings;
   char *results_ref;             /* relative to the project file, or NULL */
@@ -63,6 +69,8 @@ enum {
   PROP_SURFACE_ALPHA,      /* aad: α per octave band of each surface */
   PROP_SOURCE,             /* (ddd) */
   PROP_RECEIVERS,          /* a(ddd) */
+  PROP_RECEIVER_SPECS,     /* a(uudd): type, order, yaw, pitch of each receiver */
+  PROP_HRTF_PATH,          /* string: the SOFA file of the binaural receivers, NULL: bundled */
   PROP_FMAX_HZ,
   PROP_DURATION_S,
   PROP_TEMPERATURE_C,
@@ -114,6 +122,12 @@ rw_project_finalize (GObject *object)
   g_clear_pointer (&self->library_error, g_free);
   g_clear_pointer (&self->fit_cache, g_hash_table_unref);
   g_clear_pointer (&self->results_ref, g_free);
+  g_clear_pointer (&self->hrtf_path, g_free);
+  for (guint i = 0; i < RW_PROJECT_MAX_RECEIVERS; i++)
+    {
+      g_signal_handlers_disconnect_by_data (self->receiver_slots[i], self);
+      g_clear_object (&self->receiver_slots[i]);
+    }
   g_clear_object (&self->file);
   G_OBJECT_CLASS (rw_project_parent_class)->finalize (object);
 }
@@ -169,6 +183,23 @@ rw_project_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
           g_variant_builder_add_value (&b, point_variant (self->receivers[i]));
         g_value_set_variant (value, g_variant_builder_end (&b));
       }
+      break;
+    case PROP_RECEIVER_SPECS:
+      {
+        GVariantBuilder b;
+        g_variant_builder_init (&b, G_VARIANT_TYPE ("a(uudd)"));
+        for (guint i = 0; i < self->n_receivers; i++)
+          {
+            RwReceiverSpec spec;
+            rw_project_receiver_get_spec (self->receiver_slots[i], &spec);
+            g_variant_builder_add (&b, "(uudd)", (guint32) spec.type, (guint32) spec.order, spec.yaw_deg,
+                                   spec.pitch_deg);
+          }
+        g_value_set_variant (value, g_variant_builder_end (&b));
+      }
+      break;
+    case PROP_HRTF_PATH:
+      g_value_set_string (value, self->hrtf_path);
       break;
     case PROP_FMAX_HZ:
       g_value_set_double (value, self->settings.fmax_hz);
@@ -309,6 +340,12 @@ rw_project_class_init (RwProjectClass *klass)
   properties[PROP_RECEIVERS] =
     g_param_spec_variant ("receivers", NULL, NULL, G_VARIANT_TYPE ("a(ddd)"), NULL,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_RECEIVER_SPECS] =
+    g_param_spec_variant ("receiver-specs", NULL, NULL, G_VARIANT_TYPE ("a(uudd)"), NULL,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_HRTF_PATH] =
+    g_param_spec_string ("hrtf-path", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   /* The settings, each its own property so that a spin button binds to it.
    * No range here: the engine's checks for a run are the one place that
    * knows what a run accepts (rw_sim_check_settings). */
@@ -360,10 +397,18 @@ sim_settings_hybrid_defaults (RwSimSettings *s)
   s->seed = cfg.seed;
 }
 
+static void receiver_slot_changed (RwProject *self);
+
 static void
 rw_project_init (RwProject *self)
 {
   RwError err = { 0 };
+
+  for (guint i = 0; i < RW_PROJECT_MAX_RECEIVERS; i++)
+    {
+      self->receiver_slots[i] = rw_project_receiver_new ();
+      g_signal_connect_swapped (self->receiver_slots[i], "notify", G_CALLBACK (receiver_slot_changed), self);
+    }
 
   self->library = rw_materials_load (NULL, &err);
   if (self->library == NULL)
@@ -407,6 +452,25 @@ notify_all (RwProject *self)
   for (guint p = PROP_MESH; p < N_PROPS; p++)
     g_object_notify_by_pspec (G_OBJECT (self), properties[p]);
   g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* A receiver slot's type, order or orientation changed (the window's
+ * fields, bound to the slot, or rw_project_set_receiver_spec). */
+static void
+receiver_slot_changed (RwProject *self)
+{
+  if (!self->quiet_slots)
+    edited (self, PROP_RECEIVER_SPECS);
+}
+
+/* Slot i takes spec without an edit being recorded (loading, adding and
+ * removing receivers notify once themselves). */
+static void
+put_slot (RwProject *self, guint i, const RwReceiverSpec *spec)
+{
+  self->quiet_slots = TRUE;
+  rw_project_receiver_set_spec (self->receiver_slots[i], spec);
+  self->quiet_slots = FALSE;
 }
 
 void
@@ -753,6 +817,8 @@ typedef struct {
   double source[3];
   guint n_receivers;
   double receivers[RW_PROJECT_MAX_RECEIVERS][3];
+  RwReceiverSpec receiver_specs[RW_PROJECT_MAX_RECEIVERS];   /* zeroed: omni */
+  char *hrtf_path;              /* absolute, or NULL */
   RwSimSettings settings;
   char *results_ref;
 } Loaded;
@@ -774,6 +840,7 @@ loaded_free (Loaded *l)
   g_clear_object (&l->file);
   g_free (l->mesh_path);
   g_free (l->results_ref);
+  g_free (l->hrtf_path);
   g_free (l);
 }
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Loaded, loaded_free)
@@ -784,6 +851,7 @@ typedef struct {
   char *mesh_path;                      /* a bare mesh (file NULL) */
   double import_scale;
   RwSimSettings settings;               /* kept by a bare mesh */
+  char *hrtf_path;                      /* kept by a bare mesh, as the settings are */
   const RwMaterialLibrary *library;     /* the project's: immutable, and the task holds the project */
 } Request;
 
@@ -792,6 +860,7 @@ request_free (Request *rq)
 {
   g_clear_object (&rq->file);
   g_free (rq->mesh_path);
+  g_free (rq->hrtf_path);
   g_free (rq);
 }
 
@@ -811,6 +880,7 @@ load_work (const Request *rq, GCancellable *cancellable, GError **error)
   l->mesh_path = g_file_get_path (mf);
   l->scale = rq->import_scale;
   l->settings = rq->settings;
+  l->hrtf_path = g_strdup (rq->hrtf_path);
   if (!import_mesh (l->mesh_path, l->scale, cancellable, &l->mesh, &l->report, error))
     return NULL;
   l->have_report = TRUE;
@@ -846,6 +916,10 @@ install (RwProject *self, Loaded *l)
   memcpy (self->source, l->source, sizeof self->source);
   memcpy (self->receivers, l->receivers, sizeof self->receivers);
   self->n_receivers = l->n_receivers;
+  for (guint i = 0; i < RW_PROJECT_MAX_RECEIVERS; i++)
+    put_slot (self, i, &l->receiver_specs[i]);
+  g_free (self->hrtf_path);
+  self->hrtf_path = g_steal_pointer (&l->hrtf_path);
   g_free (self->results_ref);
   self->results_ref = g_steal_pointer (&l->results_ref);
   set_file (self, l->file);
@@ -865,6 +939,7 @@ request_new (RwProject *self, GFile *file)
     rq->mesh_path = g_steal_pointer (&path);
   rq->import_scale = self->import_scale;
   rq->settings = self->settings;
+  rq->hrtf_path = g_strdup (self->hrtf_path);
   rq->library = self->library;
   return rq;
 }
@@ -1118,15 +1193,34 @@ rw_project_get_receiver (RwProject *self, guint i, double p[3])
   memcpy (p, self->receivers[i], 3 * sizeof (double));
 }
 
+/* A new last receiver at p (checked), omnidirectional. */
+static void
+append_receiver (RwProject *self, const double p[3])
+{
+  static const RwReceiverSpec omni = { 0 };
+  guint i = self->n_receivers;
+
+  memcpy (self->receivers[i], p, 3 * sizeof (double));
+  put_slot (self, i, &omni);
+  self->n_receivers++;
+  g_object_freeze_notify (G_OBJECT (self));
+  edited (self, PROP_RECEIVERS);
+  edited (self, PROP_RECEIVER_SPECS);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
 gboolean
 rw_project_set_receiver (RwProject *self, guint i, const double p[3], GError **error)
 {
   g_return_val_if_fail (i < RW_PROJECT_MAX_RECEIVERS && i <= self->n_receivers, FALSE);
   if (!check_point (self, p, FALSE, error))
     return FALSE;
-  memcpy (self->receivers[i], p, 3 * sizeof (double));
   if (i == self->n_receivers)
-    self->n_receivers++;
+    {
+      append_receiver (self, p);
+      return TRUE;
+    }
+  memcpy (self->receivers[i], p, 3 * sizeof (double));
   edited (self, PROP_RECEIVERS);
   return TRUE;
 }
@@ -1149,11 +1243,8 @@ rw_project_add_receiver (RwProject *self)
           p[c] = self->receivers[self->n_receivers - 1][c] + scale * offsets[k][c];
         if (rw_mesh_point_inside (self->mesh, p))
           {
-            guint i = self->n_receivers;
-            memcpy (self->receivers[i], p, sizeof p);
-            self->n_receivers++;
-            edited (self, PROP_RECEIVERS);
-            return (int) i;
+            append_receiver (self, p);
+            return (int) self->n_receivers - 1;
           }
       }
   return -1;
@@ -1165,8 +1256,91 @@ rw_project_remove_receiver (RwProject *self, guint i)
   if (i >= self->n_receivers || self->n_receivers <= 1)
     return FALSE;
   memmove (self->receivers[i], self->receivers[i + 1], (self->n_receivers - i - 1) * sizeof self->receivers[0]);
+  /* the slots stay with their indices: the specs move down one */
+  for (guint j = i; j + 1 < self->n_receivers; j++)
+    {
+      RwReceiverSpec spec;
+      rw_project_receiver_get_spec (self->receiver_slots[j + 1], &spec);
+      put_slot (self, j, &spec);
+    }
   self->n_receivers--;
+  g_object_freeze_notify (G_OBJECT (self));
   edited (self, PROP_RECEIVERS);
+  edited (self, PROP_RECEIVER_SPECS);
+  g_object_thaw_notify (G_OBJECT (self));
+  return TRUE;
+}
+
+RwProjectReceiver *
+rw_project_get_receiver_slot (RwProject *self, guint i)
+{
+  g_return_val_if_fail (RW_IS_PROJECT (self) && i < RW_PROJECT_MAX_RECEIVERS, NULL);
+  return self->receiver_slots[i];
+}
+
+void
+rw_project_get_receiver_spec (RwProject *self, guint i, RwReceiverSpec *spec)
+{
+  g_return_if_fail (RW_IS_PROJECT (self) && i < self->n_receivers && spec != NULL);
+  rw_project_receiver_get_spec (self->receiver_slots[i], spec);
+}
+
+gboolean
+rw_project_set_receiver_spec (RwProject *self, guint i, const RwReceiverSpec *spec, GError **error)
+{
+  RwError err = { 0 };
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (RW_IS_PROJECT (self) && i < self->n_receivers && spec != NULL, FALSE);
+  /* Two words the translation can inflect, as "receiver N" elsewhere. */
+  what = g_strdup_printf (_("receiver %u"), i + 1);
+  if (!rw_receiver_check (spec, what, &err))
+    {
+      g_set_error_literal (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_RECEIVER, err.message);
+      return FALSE;
+    }
+  /* Each changed property of the slot is an edit (receiver_slot_changed). */
+  rw_project_receiver_set_spec (self->receiver_slots[i], spec);
+  return TRUE;
+}
+
+const char *
+rw_project_get_hrtf_path (RwProject *self)
+{
+  g_return_val_if_fail (RW_IS_PROJECT (self), NULL);
+  return self->hrtf_path;
+}
+
+/* The check a run makes of a set (rw_hrtf_open at the output rate), so
+ * that a project never holds one a run refuses. */
+static gboolean
+check_hrtf (const char *path, GError **error)
+{
+  RwError err = { 0 };
+  RwHrtf *h = rw_hrtf_open (path, RW_OUTPUT_RATE_HZ, &err);
+
+  if (h == NULL)
+    {
+      g_set_error_literal (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_HRTF, err.message);
+      return FALSE;
+    }
+  rw_hrtf_free (h);
+  return TRUE;
+}
+
+gboolean
+rw_project_set_hrtf_path (RwProject *self, const char *path, GError **error)
+{
+  g_return_val_if_fail (RW_IS_PROJECT (self), FALSE);
+  g_autofree char *abs = path != NULL ? g_canonicalize_filename (path, NULL) : NULL;
+
+  if (g_strcmp0 (abs, self->hrtf_path) == 0)
+    return TRUE;
+  if (abs != NULL && !check_hrtf (abs, error))
+    return FALSE;
+  g_free (self->hrtf_path);
+  self->hrtf_path = g_steal_pointer (&abs);
+  edited (self, PROP_HRTF_PATH);
   return TRUE;
 }
 
@@ -1322,6 +1496,31 @@ rw_project_save (RwProject *self, GFile *file, GError **error)
   for (guint i = 0; i < self->n_receivers; i++)
     json_object_array_add (receivers, rw_json_vec3 (self->receivers[i]));
   json_object_object_add (root, "receivers", receivers);
+  /* What each receiver records (issue #13), beside the positions so that
+   * an older Roomwave still reads the points; the keys are results.json's. */
+  json_object *specs = json_object_new_array ();
+  for (guint i = 0; i < self->n_receivers; i++)
+    {
+      RwReceiverSpec spec;
+      json_object *o = json_object_new_object ();
+      rw_project_receiver_get_spec (self->receiver_slots[i], &spec);
+      json_object_object_add (o, "type", json_object_new_string (rw_receiver_type_name (spec.type)));
+      if (spec.type == RW_RECEIVER_AMBISONIC)
+        json_object_object_add (o, "order", json_object_new_int (spec.order));
+      if (spec.type != RW_RECEIVER_OMNI)
+        {
+          json_object_object_add (o, "yaw_deg", json_object_new_double (spec.yaw_deg));
+          json_object_object_add (o, "pitch_deg", json_object_new_double (spec.pitch_deg));
+        }
+      json_object_array_add (specs, o);
+    }
+  json_object_object_add (root, "receiver_specs", specs);
+  if (self->hrtf_path != NULL)
+    {
+      g_autoptr (GFile) hf = g_file_new_for_path (self->hrtf_path);
+      g_autofree char *hrel = dir ? g_file_get_relative_path (dir, hf) : NULL;
+      json_object_object_add (root, "hrtf", json_object_new_string (hrel ? hrel : self->hrtf_path));
+    }
   json_object_object_add (settings, "fmax_hz", json_object_new_double (self->settings.fmax_hz));
   json_object_object_add (settings, "duration_s", json_object_new_double (self->settings.duration_s));
   json_object_object_add (settings, "temperature_c", json_object_new_double (self->settings.temperature_c));
@@ -1572,7 +1771,7 @@ rw_project_file_outside_paths (GFile *file, GError **error)
   g_autofree char *dir_path = dir ? g_file_get_path (dir) : NULL;
   g_autofree char *canon_dir = dir_path ? g_canonicalize_filename (dir_path, NULL) : NULL;
   g_autoptr (GStrvBuilder) outside = g_strv_builder_new ();
-  static const char *const keys[] = { "mesh", "results" };
+  static const char *const keys[] = { "mesh", "results", "hrtf" };
   json_object *root = read_project_json (file, error);
 
   if (root == NULL)
@@ -1605,6 +1804,58 @@ rw_project_load (RwProject *self, GFile *file, GError **error)
   return load_now (self, file, error);
 }
 
+/* "receiver_specs" (absent in older files: every receiver omni), one
+ * object per receiver with results.json's keys "type", "order",
+ * "yaw_deg", "pitch_deg", each spec checked by the engine's
+ * rw_receiver_check; FALSE with `error` naming the file and the receiver. */
+static gboolean
+parse_receiver_specs (json_object *root, guint n_receivers, RwReceiverSpec *specs, GFile *file, GError **error)
+{
+  json_object *v;
+
+  memset (specs, 0, n_receivers * sizeof specs[0]);
+  if (!json_object_object_get_ex (root, "receiver_specs", &v))
+    return TRUE;
+  if (!json_object_is_type (v, json_type_array) || json_object_array_length (v) != n_receivers)
+    {
+      g_autofree char *msg = g_strdup_printf (_("“receiver_specs” must list one entry per receiver (%u)"),
+                                              n_receivers);
+      return file_error (error, file, msg);
+    }
+  for (guint i = 0; i < n_receivers; i++)
+    {
+      json_object *o = json_object_array_get_idx (v, i), *e;
+      const char *type = o != NULL && json_object_is_type (o, json_type_object) ? get_string (o, "type") : NULL;
+      g_autofree char *what = g_strdup_printf (_("receiver %u"), i + 1);
+      RwReceiverSpec *spec = &specs[i];
+      RwError err = { 0 };
+      double order = 0;
+
+      if (type == NULL || !rw_receiver_type_from_name (type, &spec->type))
+        {
+          g_autofree char *msg = g_strdup_printf (_("%s: unknown receiver type “%s” (omni, binaural or ambisonic)"),
+                                                  what, type ? type : "");
+          return file_error (error, file, msg);
+        }
+      /* Numbers of any value here; their ranges are the engine's check. */
+      if ((json_object_object_get_ex (o, "order", &e)
+           && (!json_object_is_type (e, json_type_int) || !get_number (o, "order", G_MININT, G_MAXINT, &order)))
+          || (json_object_object_get_ex (o, "yaw_deg", &e)
+              && !get_number (o, "yaw_deg", -G_MAXDOUBLE, G_MAXDOUBLE, &spec->yaw_deg))
+          || (json_object_object_get_ex (o, "pitch_deg", &e)
+              && !get_number (o, "pitch_deg", -G_MAXDOUBLE, G_MAXDOUBLE, &spec->pitch_deg)))
+        {
+          g_autofree char *msg = g_strdup_printf (_("%s: “order” must be a whole number, “yaw_deg” and "
+                                                    "“pitch_deg” numbers"), what);
+          return file_error (error, file, msg);
+        }
+      spec->order = (int) order;
+      if (!rw_receiver_check (spec, what, &err))
+        return file_error (error, file, err.message);
+    }
+  return TRUE;
+}
+
 /* Reads and checks the whole project file rq->file, then imports its mesh
  * (in the worker thread): `l` is filled only when all of it holds. */
 static gboolean
@@ -1616,6 +1867,8 @@ parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError *
   gboolean ok = FALSE;
   RwSimSettings settings = rq->settings;
   double source[3], receivers[RW_PROJECT_MAX_RECEIVERS][3];
+  RwReceiverSpec receiver_specs[RW_PROJECT_MAX_RECEIVERS] = { { 0 } };
+  g_autofree char *hrtf_path = NULL;
   guint n_receivers = 0;
   RwMesh *mesh = NULL;
   RwMeshReport report;
@@ -1740,6 +1993,27 @@ parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError *
         file_error (error, file, _("a receiver position is invalid"));
         goto out;
       }
+  if (!parse_receiver_specs (root, n_receivers, receiver_specs, file, error))
+    goto out;
+  /* "hrtf" (optional: the bundled set), resolved as the mesh is; the set
+   * is opened as a run opens it, so that a file a run refuses is refused
+   * here, naming both files. */
+  if (json_object_object_get_ex (root, "hrtf", &v))
+    {
+      const char *h = get_string (root, "hrtf");
+      g_autoptr (GError) herr = NULL;
+      if (h == NULL || *h == '\0')
+        {
+          file_error (error, file, _("“hrtf” must name a SOFA file"));
+          goto out;
+        }
+      hrtf_path = resolve_path (dir, h);
+      if (!check_hrtf (hrtf_path, &herr))
+        {
+          file_error (error, file, herr->message);
+          goto out;
+        }
+    }
   /* The geometrical part's settings are checked with the switch off too
    * (as a hybrid run would take them), so that switching it on never
    * meets a value the file should not have held. */
@@ -1863,6 +2137,8 @@ parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError *
   l->results_ref = g_strdup (get_string (root, "results"));
   memcpy (l->source, source, sizeof source);
   memcpy (l->receivers, receivers, sizeof receivers);
+  memcpy (l->receiver_specs, receiver_specs, sizeof receiver_specs);
+  l->hrtf_path = g_steal_pointer (&hrtf_path);
   l->n_receivers = n_receivers;
   ok = TRUE;
 

@@ -8,7 +8,10 @@
  *   "mesh" (pointer: a new room and report), "surface-materials" (strv:
  *   some surface's material or R), "surface-alpha" (aad: each surface's
  *   random-incidence α per octave band, 63 Hz … 8 kHz), "source" ((ddd)), "receivers"
- *   (a(ddd)), the settings "fmax-hz", "duration-s", "temperature-c",
+ *   (a(ddd)), "receiver-specs" (a(uudd): each receiver's type, ambisonic
+ *   order, yaw and pitch in degrees, as RwReceiverSpec), "hrtf-path"
+ *   (string: the binaural receivers' SOFA file, NULL for the bundled
+ *   KEMAR set), the settings "fmax-hz", "duration-s", "temperature-c",
  *   "humidity-pct", "ppw" (read-write doubles), "air-absorption" (read-write
  *   boolean) and "boundary", "backend", "precision", "device"
  *   (read-write guint of RwBoundary, RwBackendKind, RwPrecision), the
@@ -26,6 +29,7 @@
 #include <gio/gio.h>
 #include "rw-mesh.h"
 #include "rw-materials.h"
+#include "rw-project-receiver.h"
 #include "rw-sim.h"
 #include "rw-solver.h"
 
@@ -48,6 +52,8 @@ typedef enum {
   RW_PROJECT_ERROR_FILE,      /* the project file is unreadable, truncated or invalid */
   RW_PROJECT_ERROR_VERSION,   /* written by a newer Roomwave */
   RW_PROJECT_ERROR_POINT,     /* a source or receiver outside the room */
+  RW_PROJECT_ERROR_RECEIVER,  /* a receiver type or orientation the engine refuses */
+  RW_PROJECT_ERROR_HRTF,      /* an HRTF file the engine cannot open */
 } RwProjectError;
 
 typedef struct {
@@ -194,6 +200,26 @@ gboolean rw_project_set_receiver (RwProject *self, guint i, const double p[3], G
 int rw_project_add_receiver (RwProject *self);
 /* Removes receiver i; the last one cannot be removed. */
 gboolean rw_project_remove_receiver (RwProject *self, guint i);
+/* What receiver i records and where it looks (issue #13, rw-receiver.h).
+ * The slot is receiver index i's (RW_PROJECT_MAX_RECEIVERS of them, owned
+ * by the project, the same object for the project's life): bind fields to
+ * its properties; setting one is an edit ("receiver-specs" notified,
+ * dirty). A new receiver is omnidirectional; removing one moves the specs
+ * after it down with the positions. Older files load every receiver as
+ * omnidirectional. */
+RwProjectReceiver *rw_project_get_receiver_slot (RwProject *self, guint i);
+void rw_project_get_receiver_spec (RwProject *self, guint i, RwReceiverSpec *spec);
+/* Checked by rw_receiver_check: a spec a run refuses is refused
+ * (RW_PROJECT_ERROR_RECEIVER, the engine's message naming the receiver). */
+gboolean rw_project_set_receiver_spec (RwProject *self, guint i, const RwReceiverSpec *spec, GError **error);
+/* The SOFA file of the binaural receivers (absolute), NULL for the
+ * bundled MIT KEMAR set. Setting opens it as a run does (rw_hrtf_open):
+ * a file the engine refuses is refused (RW_PROJECT_ERROR_HRTF, naming
+ * it); NULL goes back to the bundled set. Saved as "hrtf", relative to the
+ * project file when inside its folder. */
+const char *rw_project_get_hrtf_path (RwProject *self);
+gboolean rw_project_set_hrtf_path (RwProject *self, const char *path, GError **error);
+
 /* Point-in-mesh test on the triangles (majority of three axis rays). */
 gboolean rw_project_point_inside (RwProject *self, const double p[3]);
 

@@ -8,6 +8,11 @@
 #include <string.h>
 
 #define FOV_Y_RAD (45.0 * G_PI / 180.0)
+/* The look arrow of an oriented receiver: its length in marker radii,
+ * and the triangles of one arrow (a square shaft with its back cap, a
+ * square pyramid for the head). */
+#define ARROW_LENGTH_MARKERS 3.5
+#define ARROW_TRIANGLES 16
 #define MARKER_PICK_PX 14.0
 #define CLICK_SLOP_PX 4.0
 
@@ -38,7 +43,7 @@ struct _RwRoomView
   /* GL */
   gboolean gl_ready;
   char *gl_error;
-  GLuint program, vao, vbo, marker_vao, marker_vbo;
+  GLuint program, vao, vbo, marker_vao, marker_vbo, arrow_vao, arrow_vbo;
   GLint u_mvp, u_offset, u_scale, u_tint;
   GLsizei n_vertices, n_marker_vertices;
   gboolean mesh_dirty;
@@ -245,6 +250,141 @@ upload_mesh (RwRoomView *self)
   self->n_vertices = (GLsizei) (n * 3);
 }
 
+/* ---- look arrows ------------------------------------------------------ */
+
+static double
+marker_radius (RwRoomView *self)
+{
+  return MAX (self->scene_radius * 0.04, 0.05);
+}
+
+gboolean
+rw_room_view_get_arrow (RwRoomView *self, guint receiver, double from[3], double to[3])
+{
+  RwReceiverSpec spec;
+
+  if (self->project == NULL || rw_project_get_mesh (self->project) == NULL
+      || receiver >= rw_project_get_n_receivers (self->project))
+    return FALSE;
+  rw_project_get_receiver_spec (self->project, receiver, &spec);
+  if (spec.type == RW_RECEIVER_OMNI)
+    return FALSE;
+  /* rw-ambisonics.h: a receiver of yaw ψ and pitch ϑ looks along
+   * f = (cos ϑ cos ψ, cos ϑ sin ψ, sin ϑ). */
+  const double y = spec.yaw_deg * G_PI / 180, p = spec.pitch_deg * G_PI / 180;
+  const double f[3] = { cos (p) * cos (y), cos (p) * sin (y), sin (p) };
+  const double len = ARROW_LENGTH_MARKERS * marker_radius (self);
+  rw_project_get_receiver (self->project, receiver, from);
+  for (int k = 0; k < 3; k++)
+    to[k] = from[k] + len * f[k];
+  return TRUE;
+}
+
+/* One flat triangle (positions, its normal, the arrow's colour) at o. */
+static float *
+arrow_triangle (float *o, const double a[3], const double b[3], const double c[3])
+{
+  static const float colour[3] = { 1.0f, 0.82f, 0.15f };
+  const double *vs[3] = { a, b, c };
+  double e1[3], e2[3], n[3];
+
+  for (int k = 0; k < 3; k++)
+    {
+      e1[k] = b[k] - a[k];
+      e2[k] = c[k] - a[k];
+    }
+  n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+  n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+  n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+  double l = sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  if (!(l > 0))
+    l = 1;
+  for (int v = 0; v < 3; v++)
+    {
+      for (int k = 0; k < 3; k++)
+        *o++ = (float) vs[v][k];
+      for (int k = 0; k < 3; k++)
+        *o++ = (float) (n[k] / l);
+      for (int k = 0; k < 3; k++)
+        *o++ = colour[k];
+    }
+  return o;
+}
+
+/* The arrow from `from` to `to` as ARROW_TRIANGLES triangles: a shaft of
+ * square section and a pyramid head a third of the length, in the frame
+ * of the look direction (any side vector across it). */
+static float *
+arrow_triangles (float *o, const double from[3], const double to[3], double radius)
+{
+  double f[3], len = 0, side[3], up[3];
+
+  for (int k = 0; k < 3; k++)
+    {
+      f[k] = to[k] - from[k];
+      len += f[k] * f[k];
+    }
+  len = sqrt (len);
+  for (int k = 0; k < 3; k++)
+    f[k] /= len;
+  /* side = f × z, or x when looking straight up or down */
+  side[0] = f[1];
+  side[1] = -f[0];
+  side[2] = 0;
+  double sl = hypot (side[0], side[1]);
+  if (sl < 1e-9)
+    side[0] = 1, side[1] = 0, sl = 1;
+  side[0] /= sl;
+  side[1] /= sl;
+  up[0] = side[1] * f[2] - side[2] * f[1];
+  up[1] = side[2] * f[0] - side[0] * f[2];
+  up[2] = side[0] * f[1] - side[1] * f[0];
+
+  const double w = 0.22 * radius, hw = 0.6 * radius, neck = len * (2.0 / 3.0);
+  static const double corners[4][2] = { { 1, 1 }, { -1, 1 }, { -1, -1 }, { 1, -1 } };
+  double back[4][3], front[4][3], base[4][3];
+  for (int c = 0; c < 4; c++)
+    for (int k = 0; k < 3; k++)
+      {
+        const double across = corners[c][0] * side[k] + corners[c][1] * up[k];
+        back[c][k] = from[k] + w * across;
+        front[c][k] = from[k] + neck * f[k] + w * across;
+        base[c][k] = from[k] + neck * f[k] + hw * across;
+      }
+  for (int c = 0; c < 4; c++)
+    {
+      int d = (c + 1) % 4;
+      o = arrow_triangle (o, back[c], back[d], front[d]);
+      o = arrow_triangle (o, back[c], front[d], front[c]);
+      o = arrow_triangle (o, base[c], base[d], to);
+    }
+  o = arrow_triangle (o, back[0], back[2], back[1]);
+  o = arrow_triangle (o, back[0], back[3], back[2]);
+  o = arrow_triangle (o, base[0], base[2], base[1]);
+  o = arrow_triangle (o, base[0], base[3], base[2]);
+  return o;
+}
+
+/* The look arrows of the oriented receivers, in room coordinates, into
+ * the arrow buffer; how many vertices. Rebuilt on every frame: a few
+ * hundred floats, and the orientation follows the model live. */
+static GLsizei
+upload_arrows (RwRoomView *self)
+{
+  float buf[RW_PROJECT_MAX_RECEIVERS * ARROW_TRIANGLES * 3 * 9];
+  float *o = buf;
+  double from[3], to[3];
+
+  for (guint i = 0; i < rw_project_get_n_receivers (self->project) && i < RW_PROJECT_MAX_RECEIVERS; i++)
+    if (rw_room_view_get_arrow (self, i, from, to))
+      o = arrow_triangles (o, from, to, marker_radius (self));
+  if (o == buf)
+    return 0;
+  glBindBuffer (GL_ARRAY_BUFFER, self->arrow_vbo);
+  glBufferData (GL_ARRAY_BUFFER, (GLsizeiptr) ((o - buf) * sizeof (float)), buf, GL_DYNAMIC_DRAW);
+  return (GLsizei) ((o - buf) / 9);
+}
+
 static void
 upload_marker (RwRoomView *self)
 {
@@ -378,14 +518,16 @@ rw_room_view_realize (GtkWidget *widget)
   self->u_scale = glGetUniformLocation (self->program, "scale");
   self->u_tint = glGetUniformLocation (self->program, "tint");
 
-  GLuint vaos[2], vbos[2];
-  glGenVertexArrays (2, vaos);
-  glGenBuffers (2, vbos);
+  GLuint vaos[3], vbos[3];
+  glGenVertexArrays (3, vaos);
+  glGenBuffers (3, vbos);
   self->vao = vaos[0];
   self->marker_vao = vaos[1];
+  self->arrow_vao = vaos[2];
   self->vbo = vbos[0];
   self->marker_vbo = vbos[1];
-  for (int i = 0; i < 2; i++)
+  self->arrow_vbo = vbos[2];
+  for (int i = 0; i < 3; i++)
     {
       glBindVertexArray (vaos[i]);
       glBindBuffer (GL_ARRAY_BUFFER, vbos[i]);
@@ -417,9 +559,10 @@ rw_room_view_unrealize (GtkWidget *widget)
   gtk_gl_area_make_current (GTK_GL_AREA (self));
   if (self->gl_ready && gtk_gl_area_get_error (GTK_GL_AREA (self)) == NULL)
     {
-      GLuint vaos[2] = { self->vao, self->marker_vao }, vbos[2] = { self->vbo, self->marker_vbo };
-      glDeleteVertexArrays (2, vaos);
-      glDeleteBuffers (2, vbos);
+      GLuint vaos[3] = { self->vao, self->marker_vao, self->arrow_vao };
+      GLuint vbos[3] = { self->vbo, self->marker_vbo, self->arrow_vbo };
+      glDeleteVertexArrays (3, vaos);
+      glDeleteBuffers (3, vbos);
       glDeleteProgram (self->program);
     }
   self->gl_ready = FALSE;
@@ -430,7 +573,7 @@ static void
 draw_marker (RwRoomView *self, const double p[3], float r, float g, float b)
 {
   glUniform3f (self->u_offset, (float) p[0], (float) p[1], (float) p[2]);
-  glUniform1f (self->u_scale, (float) MAX (self->scene_radius * 0.04, 0.05));
+  glUniform1f (self->u_scale, (float) marker_radius (self));
   glUniform3f (self->u_tint, r, g, b);
   glDrawArrays (GL_TRIANGLES, 0, self->n_marker_vertices);
 }
@@ -473,6 +616,16 @@ rw_room_view_render (GtkGLArea *area, GdkGLContext *context)
         {
           rw_project_get_receiver (self->project, i, p);
           draw_marker (self, p, 0.2f, 0.45f, 0.95f);
+        }
+      /* where each binaural head or ambisonic microphone looks */
+      glBindVertexArray (self->arrow_vao);
+      GLsizei n_arrow = upload_arrows (self);
+      if (n_arrow > 0)
+        {
+          glUniform3f (self->u_offset, 0, 0, 0);
+          glUniform1f (self->u_scale, 1);
+          glUniform3f (self->u_tint, 1, 1, 1);
+          glDrawArrays (GL_TRIANGLES, 0, n_arrow);
         }
     }
   glBindVertexArray (0);
@@ -711,6 +864,12 @@ rw_room_view_debug_marker_point (RwRoomView *self, int marker, double *x, double
   return project_point (self, p, x, y);
 }
 
+gboolean
+rw_room_view_debug_project (RwRoomView *self, const double p[3], double *x, double *y)
+{
+  return project_point (self, p, x, y);
+}
+
 void
 rw_room_view_debug_drag (RwRoomView *self, double x, double y, double dx, double dy, gboolean ctrl)
 {
@@ -763,6 +922,9 @@ rw_room_view_set_project (RwRoomView *self, RwProject *project)
       g_signal_group_connect_swapped (self->project_signals, "notify::source",
                                       G_CALLBACK (gtk_gl_area_queue_render), self);
       g_signal_group_connect_swapped (self->project_signals, "notify::receivers",
+                                      G_CALLBACK (gtk_gl_area_queue_render), self);
+      /* the look arrows follow each receiver's type and orientation */
+      g_signal_group_connect_swapped (self->project_signals, "notify::receiver-specs",
                                       G_CALLBACK (gtk_gl_area_queue_render), self);
     }
   g_set_object (&self->project, project);

@@ -8,7 +8,10 @@
  * (Shift+drag or middle button), zoom (scroll), fit (rw_room_view_fit).
  * A click picks a surface on the CPU (the nearest back-facing triangle on
  * the ray, which is what is drawn). The source (red) and receivers (blue)
- * are markers; dragging one moves it in its horizontal plane, Ctrl+drag
+ * are markers; a binaural or ambisonic receiver's marker carries a yellow
+ * arrow along the direction it looks (its yaw and pitch,
+ * rw-ambisonics.h's convention), redrawn whenever the project's
+ * "receiver-specs" change; dragging one moves it in its horizontal plane, Ctrl+drag
  * along its vertical line, and the project refuses positions outside the
  * room.
  *
@@ -36,9 +39,17 @@ const char *rw_room_view_get_gl_error (RwRoomView *self);
  * legend and the materials panel). */
 void rw_room_view_material_color (RwProject *project, const char *material, GdkRGBA *color);
 
+/* The look arrow of receiver `receiver` as drawn, in room coordinates:
+ * from its position along f = (cos ϑ cos ψ, cos ϑ sin ψ, sin ϑ) for its
+ * yaw ψ and pitch ϑ, ARROW_LENGTH_MARKERS marker radii long. FALSE for an
+ * omnidirectional receiver (no arrow) or none. */
+gboolean rw_room_view_get_arrow (RwRoomView *self, guint receiver, double from[3], double to[3]);
+
 /* Test hooks. Where marker `marker` (−1 the source, i ≥ 0 receiver i) is
  * drawn, in widget coordinates (FALSE when behind the eye or absent). */
 gboolean rw_room_view_debug_marker_point (RwRoomView *self, int marker, double *x, double *y);
+/* Where room point p is drawn, in widget coordinates (FALSE behind the eye). */
+gboolean rw_room_view_debug_project (RwRoomView *self, const double p[3], double *x, double *y);
 /* A primary-button drag from (x, y) by (dx, dy), Ctrl held or not, through
  * the same code as the gesture's. */
 void rw_room_view_debug_drag (RwRoomView *self, double x, double y, double dx, double dy, gboolean ctrl);

@@ -35,6 +35,8 @@ struct _RwSimJob
   double source[3];
   guint n_receivers;
   double receivers[RW_PROJECT_MAX_RECEIVERS][3];
+  RwReceiverSpec receiver_specs[RW_PROJECT_MAX_RECEIVERS];
+  char *hrtf_path;               /* NULL: the bundled set */
   double bbox_min[3], bbox_max[3];
 
   atomic_int cancel;
@@ -87,6 +89,7 @@ rw_sim_output_free (RwSimOutput *out)
         g_free (out->analysis_error[r]);
     }
   rw_results_clear (&out->results);
+  g_free (out->hrtf_path);
   g_free (out->analysis);
   g_free (out->analysis_ok);
   g_free (out->analysis_error);
@@ -102,6 +105,7 @@ rw_sim_job_finalize (GObject *object)
   g_clear_pointer (&self->main_context, g_main_context_unref);
   g_free (self->surface_R);
   g_free (self->surface_alpha);
+  g_free (self->hrtf_path);
   for (size_t i = 0; i < self->n_surfaces; i++)
     {
       free (self->surface_names[i]);
@@ -170,8 +174,24 @@ rw_sim_job_new (RwProject *project)
   memcpy (self->bbox_max, rw_project_get_report (project)->bbox_max, sizeof self->bbox_max);
   self->n_receivers = rw_project_get_n_receivers (project);
   for (guint i = 0; i < self->n_receivers; i++)
-    rw_project_get_receiver (project, i, self->receivers[i]);
+    {
+      rw_project_get_receiver (project, i, self->receivers[i]);
+      rw_project_get_receiver_spec (project, i, &self->receiver_specs[i]);
+    }
+  self->hrtf_path = g_strdup (rw_project_get_hrtf_path (project));
   return self;
+}
+
+void
+rw_sim_job_get_config (RwSimJob *self, RwSimConfig *cfg)
+{
+  rw_sim_settings_to_config (&self->settings, cfg);
+  cfg->mesh_path = self->mesh->path;
+  memcpy (cfg->source, self->source, sizeof cfg->source);
+  cfg->n_receivers = self->n_receivers;
+  memcpy (cfg->receivers, self->receivers, sizeof self->receivers[0] * self->n_receivers);
+  memcpy (cfg->receiver_specs, self->receiver_specs, sizeof self->receiver_specs[0] * self->n_receivers);
+  cfg->hrtf_path = self->hrtf_path;
 }
 
 void
@@ -426,16 +446,11 @@ static RwSimOutput *
 run_pipeline (RwSimJob *self, GError **error)
 {
   const RwMesh *mesh = self->mesh;
-  const RwSimSettings *s = &self->settings;
   RwError err = { 0 };
   RwSimConfig cfg;
   RwSimResult res;
 
-  rw_sim_settings_to_config (s, &cfg);
-  cfg.mesh_path = mesh->path;
-  memcpy (cfg.source, self->source, sizeof cfg.source);
-  cfg.n_receivers = self->n_receivers;
-  memcpy (cfg.receivers, self->receivers, sizeof self->receivers[0] * self->n_receivers);
+  rw_sim_job_get_config (self, &cfg);
 
   memset (&res, 0, sizeof res);
   /* The FV boundary runs each surface's admittance fitted to its α per
@@ -480,7 +495,11 @@ run_pipeline (RwSimJob *self, GError **error)
     }
 
   post_stage (self, _("Analysing…"));
-  return rw_sim_output_new (&results);
+  RwSimOutput *out = rw_sim_output_new (&results);
+  /* The record's config outlives the job: it points at the output's copy. */
+  out->hrtf_path = g_strdup (self->hrtf_path);
+  out->results.config.hrtf_path = out->hrtf_path;
+  return out;
 }
 
 static void

@@ -2,7 +2,7 @@
 /* rw-sim-job.h — one simulation run in a worker thread.
  *
  * The job snapshots what it needs from the RwProject (surface R, points,
- * settings; the mesh is borrowed and the window disables every action that
+ * each receiver's type and orientation, the HRTF file, settings; the mesh is borrowed and the window disables every action that
  * could replace it while a job runs), then runs the stages in a GTask
  * thread: voxelise → locate points → solver (rw_solver_run) →
  * rw_postprocess per receiver.
@@ -57,6 +57,9 @@ typedef struct {
   RwAnalysis *analysis;
   gboolean *analysis_ok;
   char **analysis_error;
+  /* A run's own copy of its HRTF file (NULL: the bundled set), which
+   * results.config.hrtf_path points at. */
+  char *hrtf_path;
 } RwSimOutput;
 
 void rw_sim_output_free (RwSimOutput *out);
@@ -66,6 +69,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (RwSimOutput, rw_sim_output_free)
 G_DECLARE_FINAL_TYPE (RwSimJob, rw_sim_job, RW, SIM_JOB, GObject)
 
 RwSimJob *rw_sim_job_new (RwProject *project);
+/* The engine configuration the run uses, from the snapshot: the
+ * settings, points, each receiver's RwReceiverSpec and the HRTF file
+ * (its strings borrowed from the job). */
+void rw_sim_job_get_config (RwSimJob *self, RwSimConfig *cfg);
 void rw_sim_job_start (RwSimJob *self, GAsyncReadyCallback callback, gpointer user_data);
 /* (transfer full) the output, or NULL with the error (G_IO_ERROR_CANCELLED
  * after a cancel). */

@@ -29,6 +29,13 @@ struct _RwWindow
   GtkDropDown *receiver_choice;
   GtkStringList *receiver_list;
   GtkButton *remove_receiver_button;
+  /* the selected receiver's type and orientation (issue #13), bound to its
+   * project slot by receiver_bindings; the project's HRTF file */
+  GtkDropDown *receiver_type_dropdown;
+  GtkStringList *receiver_type_list;
+  GtkSpinButton *receiver_order_spin, *receiver_yaw_spin, *receiver_pitch_spin;
+  GtkLabel *hrtf_label;
+  GtkButton *hrtf_default_button;
   RwMaterialsPanel *materials_panel;
   GtkStack *side_stack;
   GtkSpinButton *fmax_spin, *duration_spin, *temperature_spin, *humidity_spin, *ppw_spin;
@@ -58,6 +65,7 @@ struct _RwWindow
   RwProject *project;
   GSignalGroup *project_signals;    /* the views' handlers on the project */
   GBindingGroup *project_bindings;  /* the settings widgets ↔ the project's settings */
+  GBindingGroup *receiver_bindings; /* the receiver fields ↔ the selected receiver's slot */
   RwSimJob *job;
   GCancellable *import_cancellable; /* while a file is being opened */
   guint pulse_id;                   /* the progress bar's pulse during an import */

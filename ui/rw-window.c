@@ -334,6 +334,23 @@ update_points (RwWindow *self)
   gtk_spin_button_set_value (self->receiver_y, r[1]);
   gtk_spin_button_set_value (self->receiver_z, r[2]);
   self->updating = FALSE;
+  /* The type and orientation fields follow the selected receiver's slot. */
+  g_binding_group_set_source (self->receiver_bindings,
+                              rw_project_get_receiver_slot (self->project, current_receiver (self)));
+}
+
+/* The HRTF line: the file's name (its path in the tooltip), or the
+ * bundled set. */
+static void
+update_hrtf (RwWindow *self)
+{
+  const char *path = rw_project_get_hrtf_path (self->project);
+  g_autofree char *base = path ? g_path_get_basename (path) : NULL;
+
+  gtk_label_set_text (self->hrtf_label, base ? base : _("Bundled MIT KEMAR"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->hrtf_label),
+                               path ? path : _("MIT KEMAR, normal pinna (Gardner & Martin 1994), bundled"));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->hrtf_default_button), path != NULL);
 }
 
 static void
@@ -423,6 +440,13 @@ on_points_changed (RwWindow *self)
 }
 
 static void
+on_hrtf_changed (RwWindow *self)
+{
+  update_hrtf (self);
+  mark_results_stale (self);
+}
+
+static void
 on_setting_changed (RwWindow *self)
 {
   _rw_window_update_estimate (self);
@@ -491,6 +515,41 @@ on_remove_receiver (RwWindow *self)
       gtk_drop_down_set_selected (self->receiver_choice, i > 0 ? i - 1 : 0);
       update_points (self);
     }
+}
+
+static void
+on_hrtf_response (GtkNativeDialog *native, int response, RwWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+      g_autoptr (GError) error = NULL;
+      if (path != NULL && !rw_project_set_hrtf_path (self->project, path, &error))
+        _rw_window_show_error (self, _("This HRTF file cannot be used"), error->message);
+    }
+  g_object_unref (native);
+}
+
+static void
+on_choose_hrtf (RwWindow *self)
+{
+  GtkFileChooserNative *native =
+    gtk_file_chooser_native_new (_("Choose an HRTF Set"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                 _("_Choose"), _("_Cancel"));
+  g_autoptr (GtkFileFilter) sofa = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (sofa, _("SOFA files"));
+  gtk_file_filter_add_suffix (sofa, "sofa");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), sofa);
+  g_signal_connect (native, "response", G_CALLBACK (on_hrtf_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+static void
+on_default_hrtf (RwWindow *self)
+{
+  rw_project_set_hrtf_path (self->project, NULL, NULL);
 }
 
 static void
@@ -567,8 +626,11 @@ rw_window_dispose (GObject *object)
     g_signal_group_set_target (self->project_signals, NULL);
   if (self->project_bindings != NULL)
     g_binding_group_set_source (self->project_bindings, NULL);
+  if (self->receiver_bindings != NULL)
+    g_binding_group_set_source (self->receiver_bindings, NULL);
   g_clear_object (&self->project_signals);
   g_clear_object (&self->project_bindings);
+  g_clear_object (&self->receiver_bindings);
   gtk_widget_dispose_template (GTK_WIDGET (self), RW_TYPE_WINDOW);
   g_clear_object (&self->project);
   g_clear_object (&self->settings);
@@ -600,6 +662,13 @@ rw_window_class_init (RwWindowClass *klass)
   BIND (receiver_choice);
   BIND (receiver_list);
   BIND (remove_receiver_button);
+  BIND (receiver_type_dropdown);
+  BIND (receiver_type_list);
+  BIND (receiver_order_spin);
+  BIND (receiver_yaw_spin);
+  BIND (receiver_pitch_spin);
+  BIND (hrtf_label);
+  BIND (hrtf_default_button);
   BIND (materials_panel);
   BIND (side_stack);
   BIND (fmax_spin);
@@ -639,6 +708,8 @@ rw_window_class_init (RwWindowClass *klass)
 #undef BIND
   gtk_widget_class_bind_template_callback (widget_class, on_add_receiver);
   gtk_widget_class_bind_template_callback (widget_class, on_remove_receiver);
+  gtk_widget_class_bind_template_callback (widget_class, on_choose_hrtf);
+  gtk_widget_class_bind_template_callback (widget_class, on_default_hrtf);
 
 
   /* success */
@@ -672,6 +743,9 @@ rw_window_init (RwWindow *self)
                                   G_CALLBACK (on_alpha_changed), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::source", G_CALLBACK (on_points_changed), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::receivers", G_CALLBACK (on_points_changed), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::receiver-specs",
+                                  G_CALLBACK (mark_results_stale), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::hrtf-path", G_CALLBACK (on_hrtf_changed), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::dirty", G_CALLBACK (_rw_window_update_title), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::file", G_CALLBACK (_rw_window_update_title), self);
   self->project_bindings = g_binding_group_new ();
@@ -713,8 +787,30 @@ rw_window_init (RwWindow *self)
   g_signal_group_connect_swapped (self->project_signals, "notify::backend", G_CALLBACK (on_backend_changed), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::device", G_CALLBACK (on_device_changed), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::device", G_CALLBACK (on_setting_changed), self);
+  /* The selected receiver's type and orientation: one binding group whose
+   * source is that receiver's slot (update_points moves it). The order
+   * applies to an ambisonic receiver, yaw and pitch to any but an omni. */
+  for (guint t = 0; t < RW_RECEIVER_N_TYPES; t++)
+    gtk_string_list_append (self->receiver_type_list, rw_receiver_type_label ((RwReceiverType) t));
+  self->receiver_bindings = g_binding_group_new ();
+  g_binding_group_bind (self->receiver_bindings, "type", self->receiver_type_dropdown, "selected",
+                        G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_binding_group_bind (self->receiver_bindings, "order", self->receiver_order_spin, "value",
+                        G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_binding_group_bind (self->receiver_bindings, "yaw-deg", self->receiver_yaw_spin, "value",
+                        G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_binding_group_bind (self->receiver_bindings, "pitch-deg", self->receiver_pitch_spin, "value",
+                        G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_binding_group_bind (self->receiver_bindings, "ambisonic", self->receiver_order_spin, "sensitive",
+                        G_BINDING_SYNC_CREATE);
+  g_binding_group_bind (self->receiver_bindings, "oriented", self->receiver_yaw_spin, "sensitive",
+                        G_BINDING_SYNC_CREATE);
+  g_binding_group_bind (self->receiver_bindings, "oriented", self->receiver_pitch_spin, "sensitive",
+                        G_BINDING_SYNC_CREATE);
   g_signal_group_set_target (self->project_signals, self->project);
   g_binding_group_set_source (self->project_bindings, self->project);
+  g_binding_group_set_source (self->receiver_bindings, rw_project_get_receiver_slot (self->project, 0));
+  update_hrtf (self);
   rw_room_view_set_project (self->room_view, self->project);
   rw_materials_panel_set_project (self->materials_panel, self->project);
   g_signal_connect (self->room_view, "surface-clicked", G_CALLBACK (on_surface_clicked), self);
