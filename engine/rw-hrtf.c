@@ -302,56 +302,81 @@ extend_low_frequencies (RwHrtf *h, RwError *err)
   const double fs = h->rate_hz, fc = RW_HRTF_LF_CROSSOVER_HZ;
   /* four periods of the crossover: a transition of about fc / 2 */
   const size_t L = rw_hrtf_lf_taps (fs), half = L / 2, n_out = n + L;
-  double *lp = malloc ((L + 1) * sizeof *lp), *d = malloc (n_out * sizeof *d);
+  size_t N = 64;
+  while (N < n_out)
+    N *= 2;
+  const size_t nb = N / 2 + 1;
+  double *x = fftw_malloc (N * sizeof *x);
+  fftw_complex *Xc = fftw_malloc (nb * sizeof *Xc), *LPc = fftw_malloc (nb * sizeof *LPc);
+  /* pairs of doubles: <complex.h> makes fftw_complex a C99 complex */
+  double (*X)[2] = (double (*)[2]) Xc, (*LP)[2] = (double (*)[2]) LPc;
   float *ext = malloc (M * 2 * n_out * sizeof *ext);
-  if (lp == NULL || d == NULL || ext == NULL)
+  fftw_plan fwd = NULL, inv = NULL;
+  bool ok = x != NULL && Xc != NULL && LPc != NULL && ext != NULL;
+  if (!ok)
+    rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), h->path);
+  if (ok && !rw_fftw_plan_pair ((int) N, x, Xc, Xc, x, &fwd, &inv))
+    ok = rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), h->path);
+  if (ok)
     {
-      free (lp);
-      free (d);
-      free (ext);
-      return rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), h->path);
+      /* lp: a Hann-windowed sinc, unit DC gain, its spectrum / N */
+      double sum = 0.0;
+      for (size_t k = 0; k < N; k++)
+        {
+          x[k] = 0.0;
+          if (k > L)
+            continue;
+          const double t = (double) k - (double) half;
+          const double sinc = t == 0.0 ? 2.0 * fc / fs : sin (2.0 * M_PI * fc / fs * t) / (M_PI * t);
+          x[k] = sinc * 0.5 * (1.0 - cos (2.0 * M_PI * (double) k / (double) L));
+          sum += x[k];
+        }
+      for (size_t k = 0; k <= L; k++)
+        x[k] /= sum * (double) N;
+      fftw_execute (fwd);
+      memcpy (LPc, Xc, nb * sizeof *LPc);
     }
-  double sum = 0.0;
-  for (size_t k = 0; k <= L; k++)
-    {
-      const double t = (double) k - (double) half;
-      const double sinc = t == 0.0 ? 2.0 * fc / fs : sin (2.0 * M_PI * fc / fs * t) / (M_PI * t);
-      lp[k] = sinc * 0.5 * (1.0 - cos (2.0 * M_PI * (double) k / (double) L));
-      sum += lp[k];
-    }
-  for (size_t k = 0; k <= L; k++)
-    lp[k] /= sum;
-  for (size_t m = 0; m < M; m++)
+  for (size_t m = 0; ok && m < M; m++)
     for (int e = 0; e < 2; e++)
       {
-        const float *x = s->DataIR.values + (m * 2 + (size_t) e) * n;
+        const float *h0 = s->DataIR.values + (m * 2 + (size_t) e) * n;
         double peak = 0.0;
         for (size_t i = 0; i < n; i++)
-          peak = fmax (peak, fabs (x[i]));
+          peak = fmax (peak, fabs (h0[i]));
         size_t tau = 0;
-        while (tau < n && fabs (x[tau]) < 0.1 * peak)
+        while (tau < n && fabs (h0[tau]) < 0.1 * peak)
           tau++;
-        /* d = δ(t − τ) − h, then h' = h delayed by L/2 + lp ∗ d */
-        for (size_t i = 0; i < n_out; i++)
-          d[i] = (i == tau ? 1.0 : 0.0) - (i < n ? x[i] : 0.0);
+        /* lp ∗ (δ(t − τ) − h) (n_out ≤ N: no wrap), then + h delayed by L/2 */
+        for (size_t i = 0; i < N; i++)
+          x[i] = (i == tau ? 1.0 : 0.0) - (i < n ? h0[i] : 0.0);
+        fftw_execute (fwd);
+        for (size_t k = 0; k < nb; k++)
+          {
+            const double re = X[k][0] * LP[k][0] - X[k][1] * LP[k][1];
+            const double im = X[k][0] * LP[k][1] + X[k][1] * LP[k][0];
+            X[k][0] = re;
+            X[k][1] = im;
+          }
+        fftw_execute (inv);
         float *y = ext + (m * 2 + (size_t) e) * n_out;
         for (size_t i = 0; i < n_out; i++)
-          {
-            double v = i >= half && i - half < n ? x[i - half] : 0.0;
-            const size_t k0 = i >= n ? i - n + 1 : 0, k1 = i < L ? i : L;
-            for (size_t k = k0; k <= k1; k++)
-              v += lp[k] * d[i - k];
-            y[i] = (float) v;
-          }
+          y[i] = (float) (x[i] + (i >= half && i - half < n ? h0[i - half] : 0.0));
       }
-  free (s->DataIR.values);
-  s->DataIR.values = ext;
-  s->DataIR.elements = (unsigned) (M * 2 * n_out);
-  s->N = (unsigned) n_out;
-  h->n = n_out;
-  free (lp);
-  free (d);
-  return true;
+  if (ok)
+    {
+      free (s->DataIR.values);
+      s->DataIR.values = ext;
+      s->DataIR.elements = (unsigned) (M * 2 * n_out);
+      s->N = (unsigned) n_out;
+      h->n = n_out;
+      ext = NULL;
+    }
+  rw_fftw_destroy_pair (fwd, inv);
+  fftw_free (x);
+  fftw_free (Xc);
+  fftw_free (LPc);
+  free (ext);
+  return ok;
 }
 
 size_t
