@@ -134,6 +134,31 @@ nearest (const RwHrtf *h, const double d[3])
   return mysofa_lookup (h->lookup, c);
 }
 
+/* Makes `data` (M pairs of n_out taps) the set's responses, freeing the old. */
+static void
+replace_responses (RwHrtf *h, float *data, size_t n_out)
+{
+  struct MYSOFA_HRTF *s = h->sofa;
+  free (s->DataIR.values);
+  s->DataIR.values = data;
+  s->DataIR.elements = (unsigned) (s->M * 2 * n_out);
+  s->N = (unsigned) n_out;
+  h->n = n_out;
+}
+
+/* X[k] ← X[k] · G[k], k < nb (complex, as pairs of doubles) */
+static void
+multiply_spectra (double (*X)[2], const double (*G)[2], size_t nb)
+{
+  for (size_t k = 0; k < nb; k++)
+    {
+      const double re = X[k][0] * G[k][0] - X[k][1] * G[k][1];
+      const double im = X[k][0] * G[k][1] + X[k][1] * G[k][0];
+      X[k][0] = re;
+      X[k][1] = im;
+    }
+}
+
 /* Step 3 of rw-hrtf.h: the diffuse-field equalisation. */
 static bool
 equalise_diffuse_field (RwHrtf *h, RwError *err)
@@ -251,13 +276,7 @@ equalise_diffuse_field (RwHrtf *h, RwError *err)
         for (size_t i = 0; i < N; i++)
           x[i] = i < n ? ir[i] : 0.0;
         fftw_execute (fwd);
-        for (size_t k = 0; k < nb; k++)
-          {
-            const double re = X[k][0] * G[k][0] - X[k][1] * G[k][1];
-            const double im = X[k][0] * G[k][1] + X[k][1] * G[k][0];
-            X[k][0] = re;
-            X[k][1] = im;
-          }
+        multiply_spectra (X, (const double (*)[2]) G, nb);
         fftw_execute (inv);
         float *out = eq + (m * 2 + (size_t) e) * n_out;
         for (size_t i = 0; i < n_out; i++)
@@ -265,11 +284,7 @@ equalise_diffuse_field (RwHrtf *h, RwError *err)
       }
   if (ok)
     {
-      free (s->DataIR.values);
-      s->DataIR.values = eq;
-      s->DataIR.elements = (unsigned) (M * 2 * n_out);
-      s->N = (unsigned) n_out;
-      h->n = n_out;
+      replace_responses (h, eq, n_out);
       eq = NULL;
     }
   rw_fftw_destroy_pair (fwd, inv);
@@ -350,13 +365,7 @@ extend_low_frequencies (RwHrtf *h, RwError *err)
         for (size_t i = 0; i < N; i++)
           x[i] = (i == tau ? 1.0 : 0.0) - (i < n ? h0[i] : 0.0);
         fftw_execute (fwd);
-        for (size_t k = 0; k < nb; k++)
-          {
-            const double re = X[k][0] * LP[k][0] - X[k][1] * LP[k][1];
-            const double im = X[k][0] * LP[k][1] + X[k][1] * LP[k][0];
-            X[k][0] = re;
-            X[k][1] = im;
-          }
+        multiply_spectra (X, (const double (*)[2]) LP, nb);
         fftw_execute (inv);
         float *y = ext + (m * 2 + (size_t) e) * n_out;
         for (size_t i = 0; i < n_out; i++)
@@ -364,11 +373,7 @@ extend_low_frequencies (RwHrtf *h, RwError *err)
       }
   if (ok)
     {
-      free (s->DataIR.values);
-      s->DataIR.values = ext;
-      s->DataIR.elements = (unsigned) (M * 2 * n_out);
-      s->N = (unsigned) n_out;
-      h->n = n_out;
+      replace_responses (h, ext, n_out);
       ext = NULL;
     }
   rw_fftw_destroy_pair (fwd, inv);

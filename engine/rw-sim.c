@@ -412,6 +412,42 @@ sim_threads (const RwSimConfig *cfg)
   return cfg->threads > 0 ? cfg->threads : omp_get_max_threads ();
 }
 
+/* The first error of a parallel loop's iterations: each iteration that
+ * fails records its RwError; the others see `failed` and skip their work. */
+typedef struct {
+  int failed;
+  RwError first;
+} ParError;
+
+static bool
+par_failed (ParError *pe)
+{
+  int f;
+#pragma omp atomic read
+  f = pe->failed;
+  return f != 0;
+}
+
+static void
+par_fail (ParError *pe, const RwError *e)
+{
+#pragma omp critical (rw_sim_par_error)
+  {
+    if (!pe->failed)
+      pe->first = *e;
+    pe->failed = 1;
+  }
+}
+
+/* ok, or false with err set to the loop's first error */
+static bool
+par_result (const ParError *pe, bool ok, RwError *err)
+{
+  if (ok && pe->failed)
+    return rw_fail (err, pe->first.code, "%s", pe->first.message);
+  return ok;
+}
+
 /* An ambisonic signal in the room's frame (planar, n samples, channels
  * to `order`) into the frame of a receiver of yaw and pitch, in place. */
 static bool
@@ -468,15 +504,11 @@ spatial_wave (const RwSimConfig *cfg, RwSolver *solver, const RwPostprocess *pp,
   for (size_t i = 0; ok && i < n; i++)
     ambi[i] = out->ir[r][i];
   /* the channels are independent: one a thread (cfg->threads) */
-  int failed = 0;
-  RwError first = { 0 };
+  ParError pe = { 0 };
 #pragma omp parallel for schedule(dynamic) num_threads (sim_threads (cfg)) if (ok)
   for (size_t c = 1; c < n_enc; c++)
     {
-      int stop;
-#pragma omp atomic read
-      stop = failed;
-      if (stop)
+      if (par_failed (&pe))
         continue;
       RwError e = { 0 };
       float *x = NULL;
@@ -489,16 +521,10 @@ spatial_wave (const RwSimConfig *cfg, RwSolver *solver, const RwPostprocess *pp,
       for (size_t i = 0; done && i < n; i++)
         ambi[c * n + i] = x[i];
       if (!done)
-#pragma omp critical (rw_sim_finish)
-        {
-          if (!failed)
-            first = e;
-          failed = 1;
-        }
+        par_fail (&pe, &e);
       free (x);
     }
-  if (ok && failed)
-    ok = rw_fail (err, first.code, "%s", first.message);
+  ok = par_result (&pe, ok, err);
   /* the grid's frame is the room's: into the receiver's */
   ok = ok && rotate_to_head (ambi, rw_wave_encoded_order (enc), n, spec->yaw_deg, spec->pitch_deg, err);
   if (ok)
@@ -561,15 +587,11 @@ spatial_join (const RwSimConfig *cfg, const SimSpatial *sp, size_t r, const RwGa
     rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
   ok = ok && rw_ga_ambisonic (ga, order, spec->yaw_deg, spec->pitch_deg, seed, g, err);
   /* the channels are independent: one a thread (cfg->threads) */
-  int failed = 0;
-  RwError first = { 0 };
+  ParError pe = { 0 };
 #pragma omp parallel for schedule(dynamic) num_threads (sim_threads (cfg)) if (ok)
   for (size_t c = 0; c < nch; c++)
     {
-      int stop;
-#pragma omp atomic read
-      stop = failed;
-      if (stop)
+      if (par_failed (&pe))
         continue;
       RwError e = { 0 };
       double *y = at_rate (g + c * ng, ng, ga->fs_hz, out->fs_out_hz, n, &e);
@@ -577,17 +599,11 @@ spatial_join (const RwSimConfig *cfg, const SimSpatial *sp, size_t r, const RwGa
       bool done = y != NULL && (jc != NULL || rw_fail (&e, RW_ERROR_MEMORY, _("Out of memory")))
                   && join_channel (cfg, out, out->ir_ambi[r] + c * n, y, jc, &e);
       if (!done)
-#pragma omp critical (rw_sim_join)
-        {
-          if (!failed)
-            first = e;
-          failed = 1;
-        }
+        par_fail (&pe, &e);
       free (y);
       free (jc);
     }
-  if (ok && failed)
-    ok = rw_fail (err, first.code, "%s", first.message);
+  ok = par_result (&pe, ok, err);
   if (ok && spec->type == RW_RECEIVER_BINAURAL)
     ok = rw_ga_binaural (ga, sp->hrtf_ga, spec->yaw_deg, spec->pitch_deg, seed, g, g + ng, err);
   for (int e = 0; ok && spec->type == RW_RECEIVER_BINAURAL && e < 2; e++)

@@ -30,6 +30,7 @@
  *    the receiver), an HRTF set that is not a SOFA file (naming it, before
  *    any solve), an order of 4. */
 #include "rw-test.h"
+#include "test-ambi-common.h"
 #include "rw-air.h"
 #include "rw-analysis.h"
 #include "rw-ambisonics.h"
@@ -120,15 +121,6 @@ run (const RwSimConfig *cfg, RwSimResult *res, Count *count, RwError *err)
   return ok;
 }
 
-static double
-angle_deg (const double a[3], const double b[3])
-{
-  const double la = sqrt (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-  const double lb = sqrt (b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
-  const double c = (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) / (la * lb);
-  return acos (fmax (-1.0, fmin (1.0, c))) * 180.0 / M_PI;
-}
-
 /* receiver r's direct sound: the energy vector of the order-3 decode and
  * the first-order intensity's direction, against the direction from the
  * receiver's cell to the source's (rotated by -yaw about z) */
@@ -153,7 +145,7 @@ directions (const RwSimResult *res, size_t r, double yaw_deg, double *ev_err, do
   const size_t cnt = (size_t) (0.004 * res->fs_out_hz);
   double re[3];
   RW_CHECK (rw_ambi_energy_vector (x, ORDER, n, i0, cnt, re, &err), "energy vector: %s", err.message);
-  *ev_err = angle_deg (re, head);
+  *ev_err = ambi_angle_deg (re, head);
   /* first order: Σ W (X, Y, Z), ACN 3, 1, 2 */
   double in[3] = { 0, 0, 0 };
   for (size_t i = i0; i < i0 + cnt; i++)
@@ -162,7 +154,7 @@ directions (const RwSimResult *res, size_t r, double yaw_deg, double *ev_err, do
       in[1] += x[i] * x[1 * n + i];
       in[2] += x[i] * x[2 * n + i];
     }
-  *fo_err = angle_deg (in, head);
+  *fo_err = ambi_angle_deg (in, head);
   free (x);
 }
 
@@ -196,7 +188,7 @@ direction_2k (const RwSimResult *res, size_t r)
   RW_CHECK (rw_ambi_energy_vector (x, ORDER, n, i0, (size_t) (0.003 * res->fs_out_hz), re, &err),
             "energy vector: %s", err.message);
   free (x);
-  return angle_deg (re, truth);
+  return ambi_angle_deg (re, truth);
 }
 
 /* octave-band energies of x by the geometrical IR's split */
