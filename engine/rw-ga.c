@@ -316,35 +316,76 @@ typedef struct {
   const RwAmbiLateDirs *dirs;
   size_t taps;
   double fs, ref_delay_s;
-  float *resp[2];
 } LateBinaural;
+
+/* The output is cut into segments rendered in parallel, each by one
+ * thread that adds, in the pulses' order, every pulse reaching into it:
+ * each sample gets the same additions in the same order as a serial
+ * loop's, whatever the thread count (a pulse that spans two segments has
+ * its responses computed twice). */
+#define LATE_SEGMENT 4096
 
 static bool
 late_binaural (int band, const RwRayPulse *pulses, size_t n_pulses, double *const *train,
                size_t n_samples, void *data, RwError *err)
 {
-  LateBinaural *lb = data;
-  for (size_t q = 0; q < n_pulses; q++)
-    {
-      const double a = pulses[q].amplitude;
-      if (a == 0.0)
-        continue;
-      double d[3], delay[2];
-      rw_ambi_late_direction (lb->dirs, pulses[q].bin, band, pulses[q].u, d);
-      if (!rw_hrtf_get (lb->h, d, lb->resp[0], lb->resp[1], &delay[0], &delay[1], err))
-        return false;
-      for (int e = 0; e < 2; e++)
-        {
-          const double t0 = (double) pulses[q].sample + (delay[e] - lb->ref_delay_s) * lb->fs;
-          const long start = lround (t0);
-          for (size_t k = 0; k < lb->taps; k++)
-            {
-              const long i = start + (long) k;
-              if (i >= 0 && (size_t) i < n_samples)
-                train[e][i] += a * lb->resp[e][k];
-            }
-        }
-    }
+  const LateBinaural *lb = data;
+  const size_t n_seg = (n_samples + LATE_SEGMENT - 1) / LATE_SEGMENT;
+  /* the earliest and latest start of a pulse's responses (Data.Delay ≥ 0,
+   * at most the responses' length: rw-hrtf.h) */
+  const long early = -(long) ceil (lb->ref_delay_s * lb->fs) - 1;
+  const long late = (long) lb->taps + 1;
+  int failed = 0;
+  RwError first = { 0 };
+#pragma omp parallel
+  {
+    float *resp = malloc (2 * (lb->taps ? lb->taps : 1) * sizeof *resp);
+#pragma omp for schedule(dynamic)
+    for (size_t sg = 0; sg < n_seg; sg++)
+      {
+        const long lo = (long) (sg * LATE_SEGMENT);
+        const long hi = lo + LATE_SEGMENT < (long) n_samples ? lo + LATE_SEGMENT : (long) n_samples;
+        for (size_t q = 0; q < n_pulses && resp != NULL; q++)
+          {
+            const double a = pulses[q].amplitude;
+            const long s0 = (long) pulses[q].sample;
+            if (a == 0.0 || s0 + late + (long) lb->taps < lo || s0 + early >= hi)
+              continue;
+            double d[3], delay[2];
+            RwError e = { 0 };
+            rw_ambi_late_direction (lb->dirs, pulses[q].bin, band, pulses[q].u, d);
+            if (!rw_hrtf_get (lb->h, d, resp, resp + lb->taps, &delay[0], &delay[1], &e))
+              {
+#pragma omp critical (rw_ga_late_binaural)
+                {
+                  if (!failed)
+                    first = e;
+                  failed = 1;
+                }
+                break;
+              }
+            for (int ear = 0; ear < 2; ear++)
+              {
+                const long start
+                  = lround ((double) s0 + (delay[ear] - lb->ref_delay_s) * lb->fs);
+                const float *h = resp + (size_t) ear * lb->taps;
+                const long k0 = lo - start > 0 ? lo - start : 0;
+                const long k1 = hi - start < (long) lb->taps ? hi - start : (long) lb->taps;
+                for (long k = k0; k < k1; k++)
+                  train[ear][start + k] += a * h[k];
+              }
+          }
+      }
+    if (resp == NULL)
+#pragma omp critical (rw_ga_late_binaural)
+      failed = failed ? failed : 2;
+    free (resp);
+  }
+  if (failed == 2)
+    return rw_fail (err, RW_ERROR_MEMORY, _("geometrical IR: out of memory for %zu samples"),
+                    n_samples);
+  if (failed)
+    return rw_fail (err, first.code, "%s", first.message);
   return true;
 }
 
@@ -361,9 +402,8 @@ rw_ga_binaural (const RwGaResult *r, const RwHrtf *h, double yaw_deg, double pit
   const size_t n = r->n_samples, na = r->ism.n_arrivals, taps = rw_hrtf_length (h);
   RwHrtfArrival *arr = malloc ((na ? na : 1) * sizeof *arr);
   double *late = malloc (2 * n * sizeof *late);
-  float *resp = malloc (2 * (taps ? taps : 1) * sizeof *resp);
   RwAmbiLateDirs dirs = { 0 };
-  bool ok = arr != NULL && late != NULL && resp != NULL;
+  bool ok = arr != NULL && late != NULL;
   if (!ok)
     rw_fail (err, RW_ERROR_MEMORY, _("geometrical IR: out of memory for %zu samples"), n);
   /* the image sources: each through the HRIR of its direction in the
@@ -384,8 +424,7 @@ rw_ga_binaural (const RwGaResult *r, const RwHrtf *h, double yaw_deg, double pit
   ok = ok && rw_ambi_late_dirs_init (&dirs, &r->rays, yaw_deg, pitch_deg, err);
   if (ok)
     {
-      LateBinaural lb = { h, &dirs, taps, r->fs_hz, rw_hrtf_reference_delay (h),
-                          { resp, resp + taps } };
+      LateBinaural lb = { h, &dirs, taps, r->fs_hz, rw_hrtf_reference_delay (h) };
       ok = rw_rays_synthesise_render (&r->rays, r->fs_hz, n, RW_RAYS_DEFAULT_MAX_DENSITY, seed, 2,
                                       late_binaural, &lb, scale, late, NULL, err);
     }
@@ -397,6 +436,5 @@ rw_ga_binaural (const RwGaResult *r, const RwHrtf *h, double yaw_deg, double pit
   rw_ambi_late_dirs_clear (&dirs);
   free (arr);
   free (late);
-  free (resp);
   return ok;
 }

@@ -17,6 +17,7 @@
  *    split by the same filters) within 1.5 dB (the hall's late field is
  *    not exactly diffuse: its pulses' directions follow the rays'); its
  *    interaural coherence (IACC, |lag| ≤ 1 ms) is below 0.5;
+ *  - one thread gives the IR all threads give, bit for bit;
  *  - the render hook itself (rw_rays_synthesise_render) with a unit
  *    sample per pulse gives rw_rays_synthesise's IR to 1e-12 of its peak;
  *  - a set at another rate, and a result without rays, are refused.
@@ -26,6 +27,7 @@
  * Seen failing: with the late part's band scale √g_b left at 1 (6 band
  * checks). */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,6 +226,21 @@ main (void)
   xcorr (L, R, n, fs, l0, l1, &iacc);
   RW_NOTE ("late part: IACC %.3f", iacc);
   RW_CHECK (iacc < 0.5, "late part: interaural coherence %.3f", iacc);
+
+  /* the same IR on one thread as on all (the late part's segments) */
+  {
+    double *L1 = malloc (n * sizeof *L1), *R1 = malloc (n * sizeof *R1);
+    const int nt = omp_get_max_threads ();
+    omp_set_num_threads (1);
+    RW_CHECK (rw_ga_binaural (&g, h, 0.0, 0.0, set.seed, L1, R1, &err), "one thread: %s", err.message);
+    omp_set_num_threads (nt > 1 ? nt : 3);
+    RW_CHECK (rw_ga_binaural (&g, h, 0.0, 0.0, set.seed, L, R, &err), "threads: %s", err.message);
+    RW_CHECK (memcmp (L, L1, n * sizeof *L) == 0 && memcmp (R, R1, n * sizeof *R) == 0,
+              "the binaural IR depends on the thread count");
+    omp_set_num_threads (nt);
+    free (L1);
+    free (R1);
+  }
 
   /* the render hook with unit pulses is the omni synthesis */
   double *a = malloc (n * sizeof *a), *b = malloc (n * sizeof *b);
