@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rw-fcc.h — a small dense CPU reference solver for the FCC 13-point
+ * scheme (rw-scheme-fcc.h) and, for comparison, the 7-point Cartesian
+ * scheme (rw-scheme.h's own node updates), in a rigid box. Used by the
+ * tests that measure the two schemes' dispersion and energy (issue #14);
+ * not part of the simulate pipeline (nothing user-facing: bad arguments
+ * give NULL, the callers are programs).
+ *
+ * Layout: a cubic array of n³ doubles per time level, index
+ * i + n (j + n k), for both schemes. The FCC solver uses only the sites
+ * with i + j + k even and leaves the others at 0, so it holds twice the
+ * memory its sites need (2 levels × 8 B × n³ = 32 B per FCC site in
+ * fp64); a production layout would fold one axis (PFFDTD) to halve it.
+ * Walls: the box's faces; a site sums over its inside neighbours only
+ * (the rigid graph Laplacian, rw-scheme-fcc.h; for the 7-point scheme
+ * rw_update_fv_f64 with β = 0). */
+#pragma once
+
+#include <stddef.h>
+
+typedef enum {
+  RW_REF_CART7 = 0,
+  RW_REF_FCC13 = 1,
+} RwRefScheme;
+
+typedef struct RwRefSim RwRefSim;
+
+/* A box of n³ cubic points (n ≥ 3), all fields 0. l2 = λ² = (c k / h)²
+ * with h the cubic spacing: the 7-point scheme takes only its limit
+ * RW_LAMBDA2_F64 (1/3; the update in rw-scheme.h has it built in), the
+ * FCC scheme any l2 > 0 (limit RW_FCC_LAMBDA2 = 1; above it the scheme is
+ * unstable, which the tests use). NULL on bad arguments or no memory. */
+RwRefSim *rw_ref_sim_new (RwRefScheme scheme, int n, double l2);
+void rw_ref_sim_free (RwRefSim *sim);
+
+/* Whether (i, j, k) is a site of the scheme's lattice inside the box. */
+int rw_ref_sim_is_site (const RwRefSim *sim, int i, int j, int k);
+
+/* Soft source: adds s to the current p at site (i, j, k). */
+void rw_ref_sim_add (RwRefSim *sim, int i, int j, int k, double s);
+/* Sets the current and previous values at a site (initial conditions). */
+void rw_ref_sim_set (RwRefSim *sim, int i, int j, int k, double p, double p_prev);
+/* The current p at a site. */
+double rw_ref_sim_get (const RwRefSim *sim, int i, int j, int k);
+/* One time step. */
+void rw_ref_sim_step (RwRefSim *sim);
+/* The scheme's conserved energy between the current and the previous
+ * level: Σ (p − p⁻)² + w λ² Σ_edges (Δp)(Δp⁻), w = 1 (7-point) or 1/4
+ * (FCC), the edges between neighbouring sites inside the box. */
+double rw_ref_sim_energy (const RwRefSim *sim);
