@@ -214,7 +214,7 @@ print_summary (FILE *f, const RwSimConfig *cfg, const RwSimResult *res, const ch
       char name[64];
       rw_sim_output_name (r, name, sizeof name);
       fprintf (f, _("File           %s/%s (%zu samples)\n"), out_dir, name, res->ir_frames);
-      const RwReceiverSpec *spec = res->receiver_specs ? &res->receiver_specs[r] : NULL;
+      const RwReceiverSpec *spec = res->ir_ambi ? &cfg->receiver_specs[r] : NULL;
       if (spec != NULL && spec->type == RW_RECEIVER_BINAURAL)
         {
           rw_receiver_binaural_name (r, name, sizeof name);

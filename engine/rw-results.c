@@ -551,17 +551,12 @@ read_receiver_type (Reader *rd, json_object *o, size_t r, RwResults *out)
   const int wave_order = (int) count (rd, o, "wave_ambisonic_order", 0, RW_AMBI_MAX_ORDER);
   if (!rd->ok)
     return;
-  if (res->receiver_specs == NULL)
+  if (res->wave_ambi_order == NULL
+      && (res->wave_ambi_order = calloc (RW_SIM_MAX_RECEIVERS, sizeof *res->wave_ambi_order)) == NULL)
     {
-      res->receiver_specs = calloc (RW_SIM_MAX_RECEIVERS, sizeof *res->receiver_specs);
-      res->wave_ambi_order = calloc (RW_SIM_MAX_RECEIVERS, sizeof *res->wave_ambi_order);
-      if (res->receiver_specs == NULL || res->wave_ambi_order == NULL)
-        {
-          oom (rd);
-          return;
-        }
+      oom (rd);
+      return;
     }
-  res->receiver_specs[r] = *spec;
   res->wave_ambi_order[r] = wave_order;
   /* the files: plain names inside the folder, present */
   const char *keys[2] = { "ambix_file", spec->type == RW_RECEIVER_BINAURAL ? "binaural_file" : NULL };

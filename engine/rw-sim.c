@@ -115,7 +115,6 @@ rw_sim_result_clear (RwSimResult *res)
     }
   free (res->ir_binaural);
   free (res->ir_ambi);
-  free (res->receiver_specs);
   free (res->wave_ambi_order);
   free (res->ir);
   free (res->ir_wave);
@@ -295,6 +294,9 @@ typedef struct {
   size_t *probe_first;      /* solver receiver of a spatial receiver's probe cell 1 */
   size_t n_extra;           /* probe cells past the centres */
   RwHrtf *hrtf_out, *hrtf_ga;
+  /* the MagLS decoder of each order, designed once a run (≈ 0.5 s each)
+   * when a binaural receiver first needs it */
+  RwAmbiBinaural *decoder[RW_AMBI_MAX_ORDER + 1];
 } SimSpatial;
 
 static void
@@ -303,6 +305,8 @@ spatial_clear (SimSpatial *sp)
   free (sp->probes);
   free (sp->probe_order);
   free (sp->probe_first);
+  for (int o = 0; o <= RW_AMBI_MAX_ORDER; o++)
+    rw_ambi_binaural_free (sp->decoder[o]);
   if (sp->hrtf_ga != sp->hrtf_out)
     rw_hrtf_free (sp->hrtf_ga);
   rw_hrtf_free (sp->hrtf_out);
@@ -322,18 +326,16 @@ spatial_open (const RwSimConfig *cfg, SimSpatial *sp, RwSimResult *out, RwError 
     }
   if (!sp->any)
     return true;
-  out->receiver_specs = malloc (cfg->n_receivers * sizeof *out->receiver_specs);
   out->wave_ambi_order = calloc (cfg->n_receivers, sizeof *out->wave_ambi_order);
   out->ir_ambi = calloc (cfg->n_receivers, sizeof *out->ir_ambi);
   out->ir_binaural = sp->binaural ? calloc (cfg->n_receivers, sizeof *out->ir_binaural) : NULL;
   sp->probes = calloc (cfg->n_receivers, sizeof *sp->probes);
   sp->probe_first = calloc (cfg->n_receivers, sizeof *sp->probe_first);
   sp->probe_order = calloc (cfg->n_receivers, sizeof *sp->probe_order);
-  if (out->receiver_specs == NULL || out->wave_ambi_order == NULL || out->ir_ambi == NULL
+  if (out->wave_ambi_order == NULL || out->ir_ambi == NULL
       || (sp->binaural && out->ir_binaural == NULL) || sp->probes == NULL
       || sp->probe_first == NULL || sp->probe_order == NULL)
     return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
-  memcpy (out->receiver_specs, cfg->receiver_specs, cfg->n_receivers * sizeof *out->receiver_specs);
   if (!sp->binaural)
     return true;
   sp->hrtf_out = rw_hrtf_open (cfg->hrtf_path, cfg->fs_out_hz, err);
@@ -393,16 +395,17 @@ spatial_probes (const RwSimConfig *cfg, const RwGrid *grid, SimSpatial *sp, RwSi
 }
 
 /* The binaural IR of an ambisonic one (order, planar, n samples at the
- * set's rate): the MagLS decoder of rw-ambi-binaural.h at the order the
- * wave part resolves (docs/BINAURAL.md says why MagLS). */
+ * output rate): the MagLS decoder of rw-ambi-binaural.h at the order the
+ * wave part resolves (docs/BINAURAL.md says why MagLS), one per order a
+ * run. */
 static bool
-decode_binaural (const RwHrtf *h, const double *ambi, int order, size_t n, double *left,
+decode_binaural (SimSpatial *sp, const double *ambi, int order, size_t n, double *left,
                  double *right, RwError *err)
 {
-  RwAmbiBinaural *d = rw_ambi_binaural_new (h, order, err);
-  bool ok = d != NULL && rw_ambi_binaural_decode (d, ambi, n, left, right, err);
-  rw_ambi_binaural_free (d);
-  return ok;
+  if (sp->decoder[order] == NULL
+      && (sp->decoder[order] = rw_ambi_binaural_new (sp->hrtf_out, order, err)) == NULL)
+    return false;
+  return rw_ambi_binaural_decode (sp->decoder[order], ambi, n, left, right, err);
 }
 
 /* The threads a run's CPU work may use (cfg->threads; ≤ 0: all). */
@@ -478,7 +481,7 @@ rotate_to_head (double *ambi, int order, size_t n, double yaw_deg, double pitch_
  * ears at the order the probe resolves. */
 static bool
 spatial_wave (const RwSimConfig *cfg, RwSolver *solver, const RwPostprocess *pp,
-              const SimSpatial *sp, size_t r, RwSimResult *out, RwError *err)
+              SimSpatial *sp, size_t r, RwSimResult *out, RwError *err)
 {
   const RwReceiverSpec *spec = &cfg->receiver_specs[r];
   const RwWaveProbe *pr = &sp->probes[r];
@@ -537,7 +540,7 @@ spatial_wave (const RwSimConfig *cfg, RwSolver *solver, const RwPostprocess *pp,
     {
       double *lr = malloc (2 * n * sizeof *lr);
       ok = lr != NULL || rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
-      ok = ok && decode_binaural (sp->hrtf_out, ambi, out->wave_ambi_order[r], n, lr, lr + n, err);
+      ok = ok && decode_binaural (sp, ambi, out->wave_ambi_order[r], n, lr, lr + n, err);
       if (ok)
         ok = (out->ir_binaural[r] = to_float (lr, 2 * n)) != NULL
              || rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
@@ -645,6 +648,7 @@ sim_geometrical (const RwSimConfig *cfg, const RwMesh *mesh, const double *surfa
   RwGaResult ga[RW_SIM_GA_BATCH];
   memset (ga, 0, sizeof ga);
   size_t n_ga = 0;
+  uint64_t batch_seed = 0;   /* the settings' seed of the batch's tracing */
 
   out->hybrid = true;
   out->crossover_hz = rw_sim_crossover_hz (cfg);
@@ -718,7 +722,7 @@ sim_geometrical (const RwSimConfig *cfg, const RwMesh *mesh, const double *surfa
             rw_ga_result_clear (&ga[j]);
           n_ga = out->n_receivers - r < RW_SIM_GA_BATCH ? out->n_receivers - r : RW_SIM_GA_BATCH;
           RwGaSettings bs = gs;
-          bs.seed = gs.seed + r;   /* a batch's rays differ from the last's */
+          bs.seed = batch_seed = gs.seed + r;   /* a batch's rays differ from the last's */
           if (!rw_ga_compute_receivers (scene, Y, scattering, ns, out->source_at,
                                         (const double (*)[3]) out->receivers_at[r], n_ga, &bs, ga,
                                         err))
@@ -781,7 +785,7 @@ sim_geometrical (const RwSimConfig *cfg, const RwMesh *mesh, const double *surfa
       /* a binaural or ambisonic receiver's channels, each joined alike;
        * its late part from the seed its omni IR's was synthesised from */
       if (sp->any && cfg->receiver_specs[r].type != RW_RECEIVER_OMNI
-          && !spatial_join (cfg, sp, r, &ga[k], rw_ga_receiver_seed (gs.seed + (r - k), k), out,
+          && !spatial_join (cfg, sp, r, &ga[k], rw_ga_receiver_seed (batch_seed, k), out,
                             err))
         goto out;
       t_join += rw_clock_s () - t1;
@@ -1280,10 +1284,10 @@ rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
           }
       }
   /* the spatial receivers' files: interleaved from the planar channels */
-  for (size_t r = 0; res->receiver_specs != NULL && r < res->n_receivers; r++)
+  for (size_t r = 0; res->ir_ambi != NULL && r < res->n_receivers; r++)
     for (int kind = 0; kind < 2; kind++)
       {
-        const RwReceiverSpec *spec = &res->receiver_specs[r];
+        const RwReceiverSpec *spec = &cfg->receiver_specs[r];
         const float *planar = kind == 0 ? (res->ir_binaural ? res->ir_binaural[r] : NULL)
                                         : res->ir_ambi[r];
         if (planar == NULL || spec->type == RW_RECEIVER_OMNI)

@@ -115,14 +115,14 @@ typedef struct {
    * wave-only run gives it, the geometrical part full band), ir_frames
    * samples at fs_out_hz: kept when cfg->write_parts, else NULL */
   float **ir_wave, **ir_geometrical;
-  /* spatial receivers (rw-receiver.h, docs/SPATIAL.md): each receiver's
-   * spec (NULL when every receiver is omnidirectional), the ambisonic
-   * order its wave part resolves (rw_wave_encoded_order; 0 for omni),
+  /* spatial receivers (rw-receiver.h, docs/SPATIAL.md; what each records
+   * is the config's receiver_specs): NULL when every receiver is
+   * omnidirectional; else the ambisonic order each wave part resolves
+   * (rw_wave_encoded_order; 0 for omni),
    * and its channels at fs_out_hz, ir_frames samples each, planar:
    * ir_binaural[r] left then right (NULL unless binaural), ir_ambi[r]
    * (rw_receiver_ambi_order + 1)² channels, ACN/SN3D (NULL for omni).
    * ir[r] stays the omnidirectional IR at the point: W of ir_ambi[r]. */
-  RwReceiverSpec *receiver_specs;
   int *wave_ambi_order;
   float **ir_binaural, **ir_ambi;
   char hrtf_path[1024];             /* the set binaural receivers used; "" when none */

@@ -43,7 +43,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define N_DIRS 26
 #define ORDER 3
@@ -284,13 +283,13 @@ main (void)
                 worst_band);
 
       /* the results folder */
-      char dir[] = "/tmp/rw-sim-spatial-XXXXXX";
-      RW_CHECK (mkdtemp (dir) != NULL, "temporary folder");
+      /* under rw_test_tmpdir, which rw_test_finish removes */
+      const char *dir = rw_test_tmp_path ("results");
       RW_CHECK (rw_sim_write_outputs (&cfg, &res, dir, &err), "write: %s", err.message);
       RwResults back;
       RW_CHECK (rw_results_read (dir, &back, &err), "read back: %s", err.message);
       const RwReceiverSpec *s = back.config.receiver_specs;
-      RW_CHECK (s[4].type == RW_RECEIVER_AMBISONIC && s[4].order == ORDER && back.result.receiver_specs != NULL
+      RW_CHECK (s[4].type == RW_RECEIVER_AMBISONIC && s[4].order == ORDER && back.result.wave_ambi_order != NULL
                 && back.result.wave_ambi_order[4] == res.wave_ambi_order[4],
                 "results.json: receiver 5 reads back as type %d order %d", (int) s[4].type, s[4].order);
       char path[256];
@@ -300,9 +299,6 @@ main (void)
                 "%s: %d channels, %zu frames", path, a.channels, a.frames);
       free (a.data);
       rw_results_clear (&back);
-      char cmd[300];
-      snprintf (cmd, sizeof cmd, "rm -rf %s", dir);
-      RW_CHECK (system (cmd) == 0, "cleanup");
     }
   rw_sim_result_clear (&res);
 
@@ -333,16 +329,12 @@ main (void)
   config (&cfg, false);
   cfg.n_receivers = 1;
   cfg.receiver_specs[0] = (RwReceiverSpec) { RW_RECEIVER_BINAURAL, 0, 0.0, 0.0 };
-  char bad[] = "/tmp/rw-sim-spatial-XXXXXX.sofa";
-  int fd = mkstemps (bad, 5);
-  RW_CHECK (fd >= 0 && write (fd, "not hdf5", 8) == 8, "temporary file");
-  close (fd);
+  const char *bad = rw_test_write_text ("not-hdf5.sofa", "not hdf5");
   cfg.hrtf_path = bad;
   Count count = { 0 };
   RW_CHECK (!run (&cfg, &res, &count, &err) && strstr (err.message, bad) != NULL
             && count.reports == 0,
             "a bad HRTF set: %s after %d progress reports", err.message, count.reports);
-  unlink (bad);
   rw_sim_result_clear (&res);
   config (&cfg, false);
   cfg.receiver_specs[0].order = 4;
