@@ -44,9 +44,40 @@
  *   E = Σ_i (p_i⁺ − p_i)² + (λ²/4) Σ_edges (Δp⁺)(Δp)
  * (edges between inside neighbour sites i–j, Δp = p_i − p_j at the two
  * time levels; multiply the update by (p⁺ − p⁻) and sum: the edge terms
- * telescope, as for rw-scheme.h). Absorbing boundaries (β > 0, and the
- * frequency-dependent ones) need each boundary site's wall area on this
- * lattice and are not part of this first piece.
+ * telescope, as for rw-scheme.h).
+ *
+ * Finite-volume boundary (the 7-point FV form of rw-scheme.h carried to
+ * this lattice). A site's cell is the Voronoi cell of the lattice, a
+ * rhombic dodecahedron of volume V = 2h³ with 12 faces of area h²/√2, one
+ * across each link (length d = h√2); c² (A/d)/V = c²/(4h²), the stencil's
+ * constant above. A boundary site has K < 12 inside neighbours and an
+ * absorbing area S (in h²) on its missing faces:
+ *   V p_tt = c² (A/d) Σ_in (p_nbr − p) − c S h² Y p_t
+ *   ⇒ p⁺ − 2p + p⁻ = (λ²/4) Σ_in (p_nbr − p) − (λ S Y / 4)(p⁺ − p⁻) − …
+ * i.e. rw-scheme.h's FV update with λ² → λ²/4 and λ·S → (λ/2)·S, the
+ * branches included (their equation does not involve the lattice); the
+ * energy balance carries over with the same substitution, so the scheme
+ * is passive for every passive material. rw_fcc_update_boundary_* call
+ * rw-scheme.h's one body with those constants.
+ *   Staircase area: a missing face across link d̂ (unit) of a wall with
+ * unit normal n counts (1/√2)|n·d̂| h² — the face area times the cosine,
+ * as the 7-point FV counts |n_d| h² per face. Over a plane of any
+ * orientation this gives exactly its area on average: the links of
+ * direction d̂ crossing a unit area number (1/(2h³))·h√2·|n·d̂|, and
+ * Σ over the 6 link directions of |n·d̂|² is 2, so
+ * (1/(2h³))·h√2·(h²/√2)·2 = 1. On a wall square to an axis every missing
+ * face counts h²/2 (|n·d̂| = 1/√2); a link crossing two walls (at an edge)
+ * counts both.
+ *
+ * Production layout (both backends): the sites folded along x. A site
+ * (x, y, z) of the grid's cubic array (x + y + z even) is stored at
+ *   xf = x >> 1 in row (y, z) of nxf = (nx + 1)/2 entries,
+ *   index xf + nxf·(y + ny·z),
+ * so every stored entry is a site and a row holds sites of one parity
+ * P = (y + z) & 1 (x = 2·xf + P). A site's neighbours with dx = 0 are at
+ * the same xf in rows (y ± 1, z ± 1); those with dx = ±1 are in rows of
+ * the other parity at xf + P − 1 (dx = −1) and xf + P (dx = +1): one
+ * offset per row, uniform along it (rw_fcc_nbr_offset).
  */
 #pragma once
 
@@ -74,3 +105,53 @@ rw_fcc_update_rigid_##SUFFIX (T l2, int K, T p, T sum_in, T p_prev)             
 
 RW_DEFINE_SCHEME_FCC (double, f64)
 RW_DEFINE_SCHEME_FCC (float, f32)
+
+/* The 12 neighbour offsets in the order every backend sums them (the sum
+ * of p over the 12, outside sites holding 0, in this order: CPU and CUDA
+ * fp64 agree bit for bit only with one order). Grouped by plane: z − 1,
+ * z, z + 1. */
+#define RW_FCC_N_NBR 12
+#define RW_FCC_NBR_OFFSETS                                                              \
+  { { 0, -1, -1 }, { 0, 1, -1 }, { -1, 0, -1 }, { 1, 0, -1 },                           \
+    { -1, -1, 0 }, { 1, -1, 0 }, { -1, 1, 0 }, { 1, 1, 0 },                             \
+    { 0, -1, 1 }, { 0, 1, 1 }, { -1, 0, 1 }, { 1, 0, 1 } }
+
+/* The folded layout (above): the entries of a row, and the index of site
+ * (x, y, z) (x + y + z even). */
+RW_HD size_t
+rw_fcc_row_len (size_t nx)
+{
+  return (nx + 1) / 2;
+}
+
+RW_HD size_t
+rw_fcc_fold_index (size_t nxf, size_t ny, size_t x, size_t y, size_t z)
+{
+  return (x >> 1) + nxf * (y + ny * z);
+}
+
+/* The folded x offset of the neighbour at dx ∈ {−1, 0, 1} from a site in
+ * a row of parity P = (y + z) & 1. */
+RW_HD int
+rw_fcc_nbr_offset (int dx, int P)
+{
+  return dx == 0 ? 0 : (dx < 0 ? P - 1 : P);
+}
+
+/* The boundary site (K < 12 inside neighbours, absorbing area S in h²) at
+ * λ² = l2, with M branches (rw-scheme.h's rw_update_fv_branches_*, whose
+ * body it shares; M = 0 and beta_sum = β for a frequency-independent
+ * surface, β = 0 for a rigid one). Arithmetic in double for every
+ * precision, the states in ST. */
+#define RW_DEFINE_FCC_BOUNDARY(ST, SUFFIX)                                                 \
+RW_HD double                                                                            \
+rw_fcc_update_boundary_##SUFFIX (double l2, int K, double S, double p, double sum_in,     \
+                                 double p_prev, double beta_sum, int M, const double *coef, \
+                                 ST *v, ST *q, size_t stride)                           \
+{                                                                                       \
+  return rw_fv_branches_core_##SUFFIX (0.5 * sqrt (l2), 0.25 * l2, K, S, p, sum_in,      \
+                                       p_prev, beta_sum, M, coef, v, q, stride);        \
+}
+
+RW_DEFINE_FCC_BOUNDARY (double, f64)
+RW_DEFINE_FCC_BOUNDARY (float, f32)

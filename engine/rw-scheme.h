@@ -239,13 +239,15 @@ RW_DEFINE_SCHEME (float, f32, RW_LAMBDA2_F32)
  * air nodes' — the coupling between a node and its neighbours must use
  * one λ², or the scheme's energy is not conserved). */
 #define RW_DEFINE_BRANCHES(ST, SUFFIX, L2)                                                 \
+/* The FV node of a scheme whose neighbour coupling is l2 (λ² for the     \
+ * 7-point scheme, λ²/4 for FCC) and whose boundary loss is l·S (λ·S for   \
+ * the 7-point scheme, (λ/2)·S for FCC, S the area in h²;                 \
+ * rw-scheme-fcc.h derives it): the one body of both schemes' update. */   \
 RW_HD double                                                                            \
-rw_update_fv_branches_##SUFFIX (int K, double S, double p, double sum_in, double p_prev,  \
-                                double beta_sum, int M, const double *coef, ST *v, ST *q, \
-                                size_t stride)                                          \
+rw_fv_branches_core_##SUFFIX (double l, double l2, int K, double S, double p, double sum_in, \
+                              double p_prev, double beta_sum, int M, const double *coef,  \
+                              ST *v, ST *q, size_t stride)                              \
 {                                                                                       \
-  const double l2 = (double) (L2);                                                      \
-  const double l = 0.57735026918962576451;                                              \
   const double g = l * beta_sum * S * 0.5;                                              \
   double corr = 0;                                                                      \
   for (int m = 0; m < M; m++)                                                           \
@@ -263,6 +265,15 @@ rw_update_fv_branches_##SUFFIX (int K, double S, double p, double sum_in, double
       *vm = (ST) vn;                                                                    \
     }                                                                                   \
   return pn;                                                                            \
+}                                                                                       \
+                                                                                        \
+RW_HD double                                                                            \
+rw_update_fv_branches_##SUFFIX (int K, double S, double p, double sum_in, double p_prev,  \
+                                double beta_sum, int M, const double *coef, ST *v, ST *q, \
+                                size_t stride)                                          \
+{                                                                                       \
+  return rw_fv_branches_core_##SUFFIX (0.57735026918962576451, (double) (L2), K, S, p,   \
+                                       sum_in, p_prev, beta_sum, M, coef, v, q, stride); \
 }
 
 RW_DEFINE_BRANCHES (double, f64, RW_LAMBDA2_F64)

@@ -40,6 +40,7 @@
  * are plain loops over the arrays, OpenMP over tiles, slabs and rows.
  */
 #include "rw-voxel.h"
+#include "rw-scheme-fcc.h"
 
 #include <math.h>
 #include <omp.h>
@@ -1460,6 +1461,92 @@ rw_grid_new_box (size_t nx, size_t ny, size_t nz, double spacing_m)
   return g;
 }
 
+RwGrid *
+rw_grid_new_box_fcc (size_t nx, size_t ny, size_t nz, double spacing_m)
+{
+  if (nx < 2 || ny < 2 || nz < 2)
+    return NULL;
+  RwGrid *g = rw_grid_new_box (nx, ny, nz, spacing_m);
+  if (g == NULL)
+    return NULL;
+  g->lattice = RW_LATTICE_FCC;
+  const size_t gx = g->nx, gy = g->ny, gz = g->nz;
+  static const int off[RW_FCC_N_NBR][3] = RW_FCC_NBR_OFFSETS;
+  size_t n_inside = 0, n_boundary = 0;
+  /* the box's inside cells keep K > 0 from rw_grid_new_box; a site is one
+   * of even parity, K its inside sites among the 12 */
+  uint8_t *in = malloc (gx * gy * gz);
+  if (in == NULL)
+    {
+      rw_grid_free (g);
+      return NULL;
+    }
+  for (size_t i = 0; i < gx * gy * gz; i++)
+    in[i] = g->K[i] > 0;
+  float *area = realloc (g->area, gx * gy * gz * sizeof *area);
+  if (area == NULL)
+    {
+      free (in);
+      rw_grid_free (g);
+      return NULL;
+    }
+  g->area = area;
+  for (size_t z = 0; z < gz; z++)
+    for (size_t y = 0; y < gy; y++)
+      for (size_t x = 0; x < gx; x++)
+        {
+          size_t i = rw_grid_index (g, x, y, z);
+          int k = 0;
+          float a = 0;
+          if (in[i] && (x + y + z) % 2 == 0)
+            for (int d = 0; d < RW_FCC_N_NBR; d++)
+              {
+                size_t j = rw_grid_index (g, x + off[d][0], y + off[d][1], z + off[d][2]);
+                if (in[j])
+                  k++;
+                else
+                  {
+                    /* h²/2 for each wall of the box the link crosses */
+                    const size_t c[3] = { x, y, z }, n[3] = { gx, gy, gz };
+                    for (int e = 0; e < 3; e++)
+                      if ((off[d][e] < 0 && c[e] == 1) || (off[d][e] > 0 && c[e] == n[e] - 2))
+                        a += 0.5f;
+                  }
+              }
+          g->K[i] = (uint8_t) k;
+          g->surface[i] = (k > 0 && k < RW_FCC_N_NBR) ? 0 : RW_NO_SURFACE;
+          if (k > 0 && k < RW_FCC_N_NBR)
+            g->area[n_boundary++] = a;
+          n_inside += k > 0;
+        }
+  free (in);
+  /* columns: the span of their sites */
+  for (size_t y = 0; y < gy; y++)
+    for (size_t x = 0; x < gx; x++)
+      {
+        size_t col = x + gx * y;
+        uint32_t lo = 0, hi = 0;
+        for (size_t z = 0; z < gz; z++)
+          if (g->K[rw_grid_index (g, x, y, z)] > 0)
+            {
+              if (lo == hi)
+                lo = (uint32_t) z;
+              hi = (uint32_t) z + 1;
+            }
+        g->zlo[col] = lo;
+        g->zhi[col] = hi;
+      }
+  g->n_inside = n_inside;
+  g->n_boundary = n_boundary;
+  float *shrunk = realloc (g->area, (n_boundary ? n_boundary : 1) * sizeof *g->area);
+  if (shrunk != NULL)
+    g->area = shrunk;
+  g->surface_area_m2[0] = 0;
+  for (size_t b = 0; b < n_boundary; b++)
+    g->surface_area_m2[0] += g->area[b] * g->h * g->h;
+  return g;
+}
+
 /* no "-0.00" in messages */
 static double
 tidy (double x)
@@ -1481,6 +1568,28 @@ rw_grid_locate (const RwGrid *g, const double p[3], const char *what,
         inside = false;
       else
         c[k] = (size_t) floor (f + 0.5);
+    }
+  if (inside && g->lattice == RW_LATTICE_FCC && (c[0] + c[1] + c[2]) % 2 == 1)
+    {
+      /* the nearest site (x + y + z even): round the coordinate that was
+       * rounded furthest the other way (the D3 lattice's nearest point) */
+      int kmax = 0;
+      double emax = -1;
+      for (int k = 0; k < 3; k++)
+        {
+          double e = fabs ((p[k] - g->origin[k]) / g->h - (double) c[k]);
+          if (e > emax)
+            emax = e, kmax = k;
+        }
+      double f = (p[kmax] - g->origin[kmax]) / g->h;
+      if (f >= (double) c[kmax])
+        c[kmax]++;
+      else if (c[kmax] > 0)
+        c[kmax]--;
+      else
+        c[kmax]++;
+      if (c[kmax] >= n[kmax])
+        inside = false;
     }
   if (inside && g->K[rw_grid_index (g, c[0], c[1], c[2])] == 0)
     inside = false;
@@ -1524,8 +1633,8 @@ rw_grid_face_areas_m2 (const RwGrid *g, double *out)
     out[s] = 0;
   const size_t n = g->nx * g->ny * g->nz;
   for (size_t i = 0; i < n; i++)
-    if (g->K[i] > 0 && g->K[i] < 6 && g->surface[i] < g->n_surfaces)
-      out[g->surface[i]] += 6 - g->K[i];
+    if (g->K[i] > 0 && g->K[i] < rw_grid_max_k (g) && g->surface[i] < g->n_surfaces)
+      out[g->surface[i]] += rw_grid_face_count_area (g, g->K[i]);
   for (size_t s = 0; s < g->n_surfaces; s++)
     out[s] *= g->h * g->h;
 }
@@ -1533,7 +1642,8 @@ rw_grid_face_areas_m2 (const RwGrid *g, double *out)
 double
 rw_grid_air_volume_m3 (const RwGrid *g)
 {
-  return (double) g->n_inside * g->h * g->h * g->h;
+  /* an FCC site's cell (a rhombic dodecahedron) is 2h³ */
+  return (double) g->n_inside * g->h * g->h * g->h * (g->lattice == RW_LATTICE_FCC ? 2.0 : 1.0);
 }
 
 void

@@ -54,7 +54,21 @@
 
 #define RW_NO_SURFACE UINT16_MAX
 
+/* The lattice of a grid's nodes (issue #14; docs/SOLVER.md §9).
+ * CUBIC: every cell is a node, 6 neighbours (±x, ±y, ±z), the 7-point
+ * scheme of rw-scheme.h. FCC: the cells (x, y, z) with x + y + z even
+ * (array indices) are the nodes ("sites"), each with the 12 neighbours of
+ * rw-scheme-fcc.h; the cells of odd parity are never inside (K = 0). On
+ * an FCC grid everything above and below reads with 12 for 6: K counts
+ * the inside neighbours of the 12, a boundary node has 0 < K < 12, and
+ * area[b] is in h² as the rhombic faces count it (rw-scheme-fcc.h: a
+ * missing face counts (1/√2)|n·d̂|; h²/2 on a wall square to an axis).
+ * The parity is that of the array indices, so the layout of both backends
+ * (folded along x, rw-scheme-fcc.h) follows from nx alone. */
+typedef enum { RW_LATTICE_CUBIC = 0, RW_LATTICE_FCC = 1 } RwLattice;
+
 typedef struct {
+  RwLattice lattice;        /* 0 (CUBIC) in a grid zeroed by calloc */
   size_t nx, ny, nz;
   double h;                 /* spacing_m */
   double origin[3];         /* centre of cell (0,0,0), metres */
@@ -71,10 +85,26 @@ typedef struct {
 /* The absorbing area of the boundary node of rank `rank` (index order)
  * with K inside neighbours, in h²: area[rank], or 6 − K where the grid has
  * none (grids built by hand). */
+/* 6 on a cubic grid, 12 on an FCC grid. */
+static inline int
+rw_grid_max_k (const RwGrid *g)
+{
+  return g->lattice == RW_LATTICE_FCC ? 12 : 6;
+}
+
+/* The area of a boundary node's missing faces when every wall is square
+ * to an axis and no link crosses two walls: 6 − K (cubic), (12 − K)/2
+ * (FCC). */
+static inline float
+rw_grid_face_count_area (const RwGrid *g, int K)
+{
+  return g->lattice == RW_LATTICE_FCC ? 0.5f * (float) (12 - K) : (float) (6 - K);
+}
+
 static inline float
 rw_grid_node_area (const RwGrid *g, size_t rank, int K)
 {
-  return g->area != NULL ? g->area[rank] : (float) (6 - K);
+  return g->area != NULL ? g->area[rank] : rw_grid_face_count_area (g, K);
 }
 
 /* Whether that area differs from the face count 6 − K (a sloped or curved
@@ -83,7 +113,7 @@ rw_grid_node_area (const RwGrid *g, size_t rank, int K)
 static inline bool
 rw_grid_node_area_corrected (const RwGrid *g, size_t rank, int K)
 {
-  return rw_grid_node_area (g, rank, K) != (float) (6 - K);
+  return rw_grid_node_area (g, rank, K) != rw_grid_face_count_area (g, K);
 }
 
 static inline size_t
@@ -120,6 +150,13 @@ RwGrid *rw_voxelise_lattice (const RwMesh *mesh, double spacing_m, const double 
  * size, with a thinner outside layer. NULL when a size is 0, h is not
  * finite and positive, or memory runs out. */
 RwGrid *rw_grid_new_box (size_t nx, size_t ny, size_t nz, double spacing_m);
+
+/* The same box on the FCC lattice: the sites among those nx·ny·nz inside
+ * cells (x + y + z even in the grid's indices), K the inside neighbours of
+ * the 12, each boundary site's area exact for the box's walls (h²/2 per
+ * wall a missing link crosses, rw-scheme-fcc.h), every boundary on surface
+ * 0. Each side needs at least 2 cells. NULL as rw_grid_new_box. */
+RwGrid *rw_grid_new_box_fcc (size_t nx, size_t ny, size_t nz, double spacing_m);
 
 /* Bytes rw_voxelise would allocate for this mesh at this spacing: exact for
  * the grid's dense arrays (3 per cell, 8 per column, 8 per surface), an
