@@ -44,6 +44,7 @@ typedef struct RwBackendOps {
   bool host_memory;            /* the field lives in host RAM (memory_bytes counts there) */
   int max_steps_per_pass;      /* most time steps one pass of its kernel advances */
   bool supports_branches;      /* FV with frequency-dependent admittances (RwSolverSetup.surface_Y) */
+  bool supports_fcc;           /* grids on the FCC lattice (rw-solver.h, rw-scheme-fcc.h) */
   /* true when usable here (at least one device); else why (e.g. "no CUDA
    * device found"). */
   bool (*available) (char *why, size_t why_len);

@@ -14,6 +14,20 @@
  * cell. So receiver sample n is the pressure at time n+1. Outside cells stay
  * 0 for ever.
  *
+ * FCC grids (grid->lattice == RW_LATTICE_FCC, issue #14): the scheme of
+ * rw-scheme-fcc.h at λ² = RW_FCC_LAMBDA2. Interior sites (K = 12) take
+ * rw_fcc_update_air_*; boundary sites (0 < K < 12) rw_fcc_update_boundary_*
+ * with their area S = rw_grid_node_area and the surface's β (M = 0) or
+ * branches, in double for every precision; the 12 neighbours summed in the
+ * order of RW_FCC_NBR_OFFSETS (outside ones hold 0). FV boundary only
+ * (LRS and Savioja are 7-point forms: refused). Source and receiver cells
+ * are grid indices of sites (rw_grid_locate gives the nearest site);
+ * read_field and read_slice give the cubic array with 0 wherever there is
+ * no site; the energy is rw_field_energy's, which reads the lattice. A
+ * backend that runs it says so (RwBackendOps.supports_fcc); rw_solver_new
+ * refuses an FCC grid on one that does not. Backends store the sites in
+ * the folded layout of rw-scheme-fcc.h.
+ *
  * Ownership: the setup's grid, surface_R, source signal and receiver list
  * are borrowed and must outlive the solver.
  */
