@@ -105,6 +105,8 @@ rw_bench_solver (const RwGrid *g, RwBackendKind backend, RwPrecision precision,
   if (threads <= 0 && backend != RW_BACKEND_CUDA)
     threads = omp_get_max_threads ();
   size_t cx = g->nx / 2, cy = g->ny / 2, cz = g->nz / 2;
+  if (g->lattice == RW_LATTICE_FCC && (cx + cy + cz) % 2 == 1)
+    cx++;   /* a site */
   double R = 1.0;
   double *Rs = NULL;
   if (g->n_surfaces > 1)

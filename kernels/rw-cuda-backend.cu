@@ -43,6 +43,7 @@
 #include <cstring>
 
 #include "rw-cuda-items.h"
+#include "rw-cuda-fcc.cuh"
 #include "rw-cuda-march.cuh"
 
 const int rw_cuda_tune_shapes[RW_CUDA_N_TUNE_SHAPES][2] = {
@@ -278,21 +279,6 @@ rw_kernel_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ 
    * pass, as near as a pass can say */
   if (stored.bad ())
     atomicMin (bad, step);
-}
-
-/* Source and receivers of one step, on the new field. One block: the
- * barrier orders the source write before a receiver at the same cell. */
-template <typename S>
-__global__ void
-rw_kernel_io (S *f, long long src, int hard, double s, const size_t *__restrict__ rcv,
-              int n_rcv, double *__restrict__ out, size_t k, size_t chunk)
-{
-  typedef typename RwArith<S>::type A;
-  if (threadIdx.x == 0 && src >= 0)
-    rw_st (f, (size_t) src, hard ? (A) s : rw_ld (f, (size_t) src) + (A) s);
-  __syncthreads ();
-  for (int r = threadIdx.x; r < n_rcv; r += blockDim.x)
-    out[(size_t) r * chunk + k] = (double) rw_ld (f, rcv[r]);
 }
 
 template <typename S>
@@ -650,6 +636,8 @@ static size_t
 rw_cuda_memory_bytes (const RwSolverSetup *setup)
 {
   const RwGrid *g = setup->grid;
+  if (g->lattice == RW_LATTICE_FCC)
+    return rw_cuda_fcc_memory_bytes (setup);
   const size_t pitch = rw_pitch (g->nx);
   const size_t n = pitch * g->ny * g->nz;
   const size_t plane = std::max (g->ny * g->nz, std::max (g->nx * g->nz, g->nx * g->ny));
@@ -833,6 +821,8 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
       rw_fail (err, RW_ERROR_UNSUPPORTED, "%s", why);
       return NULL;
     }
+  if (g->lattice == RW_LATTICE_FCC)
+    return rw_cuda_fcc_create (setup, err);
   if ((int) setup->precision < 0 || setup->precision > RW_PRECISION_F16
       || (int) setup->boundary < 0 || setup->boundary > RW_BOUNDARY_SAVIOJA)
     {
@@ -1129,6 +1119,8 @@ static bool
 rw_cuda_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride,
                  RwError *err)
 {
+  if (rw_cuda_is_fcc (state))
+    return rw_cuda_fcc_advance (state, step0, n, rcv, stride, err);
   RwCudaState *st = (RwCudaState *) state;
   if (!RW_ON_DEVICE (st))
     return false;
@@ -1203,6 +1195,8 @@ rw_field_to_double (const RwCudaState *st, const void *dev, double *out, RwError
 static bool
 rw_cuda_read_field (void *state, double *p, double *p_prev, RwError *err)
 {
+  if (rw_cuda_is_fcc (state))
+    return rw_cuda_fcc_read_field (state, p, p_prev, err);
   RwCudaState *st = (RwCudaState *) state;
   return RW_ON_DEVICE (st) && (!p || rw_field_to_double (st, st->p, p, err))
          && (!p_prev || rw_field_to_double (st, st->q, p_prev, err));
@@ -1211,12 +1205,16 @@ rw_cuda_read_field (void *state, double *p, double *p_prev, RwError *err)
 static bool
 rw_cuda_energy_op (void *state, double *out, RwError *err)
 {
+  if (rw_cuda_is_fcc (state))
+    return rw_cuda_fcc_energy (state, out, err);
   return RW_ON_DEVICE ((RwCudaState *) state) && rw_cuda_energy ((RwCudaState *) state, out, err);
 }
 
 static bool
 rw_cuda_read_slice (void *state, int axis, size_t index, float *out, RwError *err)
 {
+  if (rw_cuda_is_fcc (state))
+    return rw_cuda_fcc_read_slice (state, axis, index, out, err);
   RwCudaState *st = (RwCudaState *) state;
   if (!RW_ON_DEVICE (st))
     return false;
@@ -1244,12 +1242,16 @@ rw_cuda_read_slice (void *state, int axis, size_t index, float *out, RwError *er
 static const char *
 rw_cuda_device_name (void *state)
 {
+  if (rw_cuda_is_fcc (state))
+    return rw_cuda_fcc_device_name (state);
   return ((RwCudaState *) state)->name;
 }
 
 static void
 rw_cuda_destroy (void *state)
 {
+  if (rw_cuda_is_fcc (state))
+    return rw_cuda_fcc_destroy (state);
   RwCudaState *st = (RwCudaState *) state;
   if (!st)
     return;
@@ -1295,6 +1297,7 @@ static const RwBackendOps rw_cuda_ops = {
   false,                        /* host_memory: the field is in device memory */
   2,                            /* max_steps_per_pass: variant 13 */
   true,                         /* supports_branches: rw-cuda-branches.cu */
+  true,                         /* supports_fcc: rw-cuda-fcc.cu */
   rw_cuda_available,
   rw_cuda_device_count,
   rw_cuda_device_info_op,
@@ -1320,6 +1323,8 @@ rw_cuda_backend (void)
 extern "C" bool
 rw_cuda_debug_write_field (void *state, const double *p, const double *p_prev, RwError *err)
 {
+  if (rw_cuda_is_fcc (state))
+    return rw_cuda_fcc_write_field (state, p, p_prev, err);
   RwCudaState *st = (RwCudaState *) state;
   if (!RW_ON_DEVICE (st))
     return false;
@@ -1357,12 +1362,14 @@ rw_cuda_debug_write_field (void *state, const double *p, const double *p_prev, R
 extern "C" int
 rw_cuda_debug_steps_per_pass (void *state)
 {
-  return ((RwCudaState *) state)->tb ? 2 : 1;
+  return !rw_cuda_is_fcc (state) && ((RwCudaState *) state)->tb ? 2 : 1;
 }
 
 extern "C" int
 rw_cuda_debug_tb_seam (void *state)
 {
+  if (rw_cuda_is_fcc (state))
+    return -1;
   RwCudaState *st = (RwCudaState *) state;
   const size_t n = st->n_tb_items;
   if (cudaSetDevice (st->device) != cudaSuccess)
@@ -1382,6 +1389,12 @@ rw_cuda_debug_tb_seam (void *state)
 extern "C" void
 rw_cuda_debug_launch (void *state, int *block_x, int *block_y, size_t *n_items)
 {
+  if (rw_cuda_is_fcc (state))
+    {
+      *block_x = *block_y = 0;
+      *n_items = 0;
+      return;
+    }
   RwCudaState *st = (RwCudaState *) state;
   *block_x = st->bx;
   *block_y = st->by;

@@ -118,3 +118,18 @@ rw_node_update (uint8_t c, A centre, A xm, A xp, A ym, A yp, A zm, A zp, A prev,
     return rw_lrs (mask, centre, nbr, prev, (A) slots.beta[slot]);
   return rw_sav (mask, nbr, prev, (A) slots.R[slot]);
 }
+
+/* Source and receivers of one step, on the new field. One block: the
+ * barrier orders the source write before a receiver at the same cell. */
+template <typename S>
+__global__ void
+rw_kernel_io (S *f, long long src, int hard, double s, const size_t *__restrict__ rcv,
+              int n_rcv, double *__restrict__ out, size_t k, size_t chunk)
+{
+  typedef typename RwArith<S>::type A;
+  if (threadIdx.x == 0 && src >= 0)
+    rw_st (f, (size_t) src, hard ? (A) s : rw_ld (f, (size_t) src) + (A) s);
+  __syncthreads ();
+  for (int r = threadIdx.x; r < n_rcv; r += blockDim.x)
+    out[(size_t) r * chunk + k] = (double) rw_ld (f, rcv[r]);
+}

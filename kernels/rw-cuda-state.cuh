@@ -47,6 +47,7 @@ const void *rw_cuda_variant_kernel (RwPrecision precision, RwBoundary boundary, 
 
 struct RwCudaState
 {
+  int tag;                      /* 0; the FCC path's state has RW_CUDA_TAG_FCC here (rw-cuda-fcc.cuh) */
   char name[256];
   int device;                   /* the CUDA device (RwSolverSetup.device) */
   size_t gx;                    /* the grid's nx */

@@ -23,6 +23,12 @@
 #                                      ambisonic proof on CUDA at 500 Hz
 #                                      and 2 kHz, the demo room with a
 #                                      binaural and an ambisonic receiver)
+#   tests/gpu/run.sh fcc              (build, issue #14: the FCC path's
+#                                      checks on the device (bench-fcc
+#                                      --check, GPU tests), compute-sanitizer
+#                                      on it, and the FCC vs 7-point table at
+#                                      equal accuracy; RW_FCC_RUNS: lines of
+#                                      "fmax volume" to bench)
 #   tests/gpu/run.sh seam             (build, the seam proof of issue #12:
 #                                      seam-check in the hall and the box on
 #                                      CUDA at fmax 1 kHz, fc 500 Hz)
@@ -180,6 +186,37 @@ if [ "$QUICK" = seam ]; then
   done
   rm -rf "$LOGS"
   exit $SEAM_RC
+fi
+
+# ------------------------------------------------ fcc: issue #14's kernels
+if [ "$QUICK" = fcc ]; then
+  "$B/tests/bench-fcc" --check --fmax 500 --volume 30 --seconds 0.3 --precision f64 \
+    > "$OUT/fcc-check.txt" 2>&1
+  note "bench-fcc --check: rc $? $(grep -c FAIL "$OUT/fcc-check.txt") failed"
+  grep -E "^check" "$OUT/fcc-check.txt"
+  FCC_TESTS=$(meson test -C "$B" --list 2>/dev/null | grep -E "^(cuda-fcc|fcc-)" | tr '\n' ' ')
+  if [ -n "$FCC_TESTS" ]; then
+    meson test -C "$B" --no-rebuild --print-errorlogs $FCC_TESTS > "$LOGS/fcc-tests.txt" 2>&1
+    note "FCC tests ($FCC_TESTS): rc $? $(grep -E '^(Ok|Fail|Skipped):' "$LOGS/fcc-tests.txt" | tr -s ' ' | tr '\n' ' ')"
+  fi
+  if [ "${RW_SKIP_SANITIZER:-0}" != 1 ]; then
+    for tool in memcheck racecheck; do
+      timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 "$B/tests/bench-fcc" --check \
+        --fmax 150 --volume 30 --seconds 0.05 --precision f32 > "$LOGS/fcc-$tool.txt" 2>&1
+      note "compute-sanitizer $tool on bench-fcc --check: rc $? ($(grep -E 'ERROR SUMMARY' "$LOGS/fcc-$tool.txt" | tail -1))"
+    done
+  fi
+  printf '%s\n' "${RW_FCC_RUNS:-1000 30
+4000 30
+2000 1000
+4000 1000}" | while read -r fm vol; do
+    [ -n "$fm" ] || continue
+    timeout 300 "$B/tests/bench-fcc" --fmax "$fm" --volume "$vol" --seconds 1 > "$OUT/bench-fcc-$fm-$vol.txt" 2>&1
+    note "bench-fcc fmax $fm volume $vol: rc $?"
+    cat "$OUT/bench-fcc-$fm-$vol.txt"
+  done
+  tar -czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
+  exit 0
 fi
 
 # ------------------------------------------- spatial: issue #13's proof

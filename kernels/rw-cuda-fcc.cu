@@ -1,0 +1,766 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rw-cuda-fcc.cu — the FCC 13-point scheme (rw-scheme-fcc.h) on the GPU:
+ * the CUDA backend's path for grids on the FCC lattice (rw-solver.h,
+ * "FCC grids"). rw-cuda-backend.cu hands such setups here; the states
+ * carry a tag (RW_CUDA_TAG_FCC) by which its operations dispatch.
+ *
+ * Layout: the sites folded along x (rw-scheme-fcc.h): entry
+ * xf + pitch·(y + ny·z), rows of pitch = nxf rounded up to 32 entries, so
+ * every stored entry of a row's first nxf is a site and a row holds one
+ * parity P = (y + z) & 1. A kind byte per entry: 0 no site or outside,
+ * 1 interior site (K = 12), 2 boundary site.
+ *
+ * One step, three launches that read p (time n) and write q (time n − 1,
+ * overwritten with n + 1) at disjoint entries, so their order does not
+ * matter:
+ *  - rw_fcc_air: 2-D blocks over (xf, y), each thread marching z over its
+ *    block's [z0, z1) (per-block start and stop heights from the grid's
+ *    column ranges). Interior sites only: 12 neighbour loads, all
+ *    coalesced (dx = 0 at the thread's xf in rows y ± 1, z ± 1; dx = ±1 at
+ *    xf + P − 1 and xf + P), which the L1 serves once the z-march has
+ *    warmed it: from memory each step reads p and q and writes q once,
+ *    3 words a site plus the kind byte.
+ *  - rw_fcc_boundary: one thread a boundary site from a list built on the
+ *    host (cubic index order, so each takes its area from RwGrid.area):
+ *    the same 12 loads, then rw_fcc_update_boundary_* in double with the
+ *    surface's β or branches (rw_admittance_branch_table: the CPU
+ *    backend's coefficients), states branch-major (branch m of node b at
+ *    m · n_nodes + b).
+ *  - the source and receivers (rw_kernel_io, shared with the 7-point path).
+ * The neighbour sums are taken in RW_FCC_NBR_OFFSETS order in the
+ * arithmetic type, as the CPU backend does: fp64 agrees with it bit for
+ * bit (nvcc -fmad=false). fp16 storage computes in fp32. */
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+
+#include "rw-cuda-state.cuh"
+#include "rw-cuda-fcc.cuh"
+#include "rw-scheme-fcc.h"
+
+#define RW_FCC_BX 32
+#define RW_FCC_BY 8
+#define RW_FCC_CHUNK 256
+
+typedef struct
+{
+  unsigned long long i;         /* folded index */
+  float S;                      /* absorbing area, h² */
+  uint16_t surf;
+  uint8_t K, P, M;
+} RwFccNode;
+
+struct RwCudaFcc
+{
+  int tag;                      /* RW_CUDA_TAG_FCC: first, as in RwCudaState */
+  char name[256];
+  int device;
+  size_t gx, ny, nz;            /* the grid (cubic array) */
+  size_t nxf, pitch, n;         /* folded row length, row pitch, entries */
+  RwPrecision precision;
+  size_t elem;
+  void *p, *q, *mem;
+  uint8_t *kind;
+  uint2 *zr;                    /* per block: z0, z1 */
+  unsigned gbx, gby;
+  RwFccNode *nodes;
+  size_t n_nodes;
+  int m_max;
+  double *beta, *coef, *en;     /* per surface: Y0 + Σ b (or β), 4 per branch, D̂ F̂ per branch */
+  void *bv, *bq;                /* branch states, m_max · n_nodes of the arithmetic type */
+  const double *source;
+  size_t n_steps;
+  long long src;
+  int hard;
+  size_t n_rcv;
+  size_t *rcv_idx;
+  double *rcv_dev, *rcv_host;
+  int *bad;
+  double *esum;
+  float *slice;
+  size_t slice_cap;
+  cudaStream_t stream;
+};
+
+template <typename S>
+__device__ __forceinline__ typename RwArith<S>::type
+rw_fcc_sum (const S *__restrict__ p, long long i, long long P, long long sy, long long sz)
+{
+  typedef typename RwArith<S>::type A;
+  const long long im = i + P - 1, ip = i + P;
+  /* RW_FCC_NBR_OFFSETS, in order */
+  A s = rw_ldg (p, i - sy - sz);
+  s += rw_ldg (p, i + sy - sz);
+  s += rw_ldg (p, im - sz);
+  s += rw_ldg (p, ip - sz);
+  s += rw_ldg (p, im - sy);
+  s += rw_ldg (p, ip - sy);
+  s += rw_ldg (p, im + sy);
+  s += rw_ldg (p, ip + sy);
+  s += rw_ldg (p, i - sy + sz);
+  s += rw_ldg (p, i + sy + sz);
+  s += rw_ldg (p, im + sz);
+  s += rw_ldg (p, ip + sz);
+  return s;
+}
+
+__device__ __forceinline__ float rw_fcc_air (float p, float s, float pp)
+{ return rw_fcc_update_air_f32 ((float) RW_FCC_LAMBDA2, p, s, pp); }
+__device__ __forceinline__ double rw_fcc_air (double p, double s, double pp)
+{ return rw_fcc_update_air_f64 ((double) RW_FCC_LAMBDA2, p, s, pp); }
+
+template <typename S>
+__global__ void __launch_bounds__ (RW_FCC_BX * RW_FCC_BY)
+rw_kernel_fcc_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
+                   const uint2 *__restrict__ zr, size_t pitch, size_t ny, int step, int *bad)
+{
+  typedef typename RwArith<S>::type A;
+  const size_t xf = blockIdx.x * blockDim.x + threadIdx.x;
+  const size_t y = blockIdx.y * blockDim.y + threadIdx.y;
+  const uint2 r = zr[blockIdx.x + gridDim.x * blockIdx.y];
+  if (xf >= pitch || y >= ny)
+    return;
+  const long long sy = (long long) pitch, sz = (long long) (pitch * ny);
+  bool fine = true;
+  for (unsigned z = r.x; z < r.y; z++)
+    {
+      const long long i = (long long) xf + sy * (long long) (y + ny * z);
+      if (__ldg (kind + i) != 1)
+        continue;
+      const A s = rw_fcc_sum (p, i, (long long) ((y + z) & 1), sy, sz);
+      const A v = rw_fcc_air (rw_ldg (p, i), s, rw_ld (q, i));
+      rw_st (q, i, v);
+      fine = fine && rw_stored_finite (v, q);
+    }
+  if (!fine)
+    atomicMin (bad, step);
+}
+
+__device__ __forceinline__ double
+rw_fcc_bnd (int K, double S, double p, double s, double pp, double b, int M, const double *c,
+            float *v, float *w, size_t stride)
+{
+  return rw_fcc_update_boundary_f32 ((double) RW_FCC_LAMBDA2, K, S, p, s, pp, b, M, c, v, w,
+                                     stride);
+}
+
+__device__ __forceinline__ double
+rw_fcc_bnd (int K, double S, double p, double s, double pp, double b, int M, const double *c,
+            double *v, double *w, size_t stride)
+{
+  return rw_fcc_update_boundary_f64 ((double) RW_FCC_LAMBDA2, K, S, p, s, pp, b, M, c, v, w,
+                                     stride);
+}
+
+template <typename S>
+__global__ void
+rw_kernel_fcc_boundary (const S *__restrict__ p, S *__restrict__ q,
+                        const RwFccNode *__restrict__ nodes, size_t n_nodes,
+                        const double *__restrict__ beta, const double *__restrict__ coef,
+                        typename RwArith<S>::type *v, typename RwArith<S>::type *w,
+                        size_t pitch, size_t ny, int step, int *bad)
+{
+  typedef typename RwArith<S>::type A;
+  const size_t b = blockIdx.x * (size_t) blockDim.x + threadIdx.x;
+  if (b >= n_nodes)
+    return;
+  const RwFccNode nd = nodes[b];
+  const long long i = (long long) nd.i;
+  const A s = rw_fcc_sum (p, i, (long long) nd.P, (long long) pitch, (long long) (pitch * ny));
+  const double pn = rw_fcc_bnd (nd.K, (double) nd.S, (double) rw_ld (p, i), (double) s,
+                                (double) rw_ld (q, i), beta[nd.surf], nd.M,
+                                coef + (size_t) nd.surf * 4 * RW_ADM_MAX_BRANCHES, v + b, w + b,
+                                n_nodes);
+  const A out = (A) pn;
+  rw_st (q, i, out);
+  if (!rw_stored_finite (out, q))
+    atomicMin (bad, step);
+}
+
+/* The growth monitor's sums (RwBackendOps.energy): out[0] += the FCC
+ * energy Σ (p − q)² + (λ²/4) Σ_edges (Δp)(Δq) (each edge once: the 6
+ * forward offsets, z + 1 and (dy = +1, dz = 0)), out[1] += Σ p. */
+template <typename S>
+__global__ void
+rw_kernel_fcc_energy (const S *__restrict__ p, const S *__restrict__ q,
+                      const uint8_t *__restrict__ kind, size_t pitch, size_t ny, size_t nz,
+                      size_t n, double *out)
+{
+  double e = 0, sum = 0;
+  const long long sy = (long long) pitch, sz = (long long) (pitch * ny);
+  for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n;
+       i += (size_t) gridDim.x * blockDim.x)
+    {
+      if (kind[i] == 0)
+        continue;
+      const size_t yz = i / pitch;
+      const long long P = (long long) ((yz % ny + yz / ny) & 1);
+      const double pi = (double) rw_ld (p, i), qi = (double) rw_ld (q, i);
+      e += (pi - qi) * (pi - qi);
+      sum += pi;
+      const long long ii = (long long) i, im = ii + P - 1, ip = ii + P;
+      const long long fwd[6] = { ii - sy + sz, ii + sy + sz, im + sz, ip + sz, im + sy, ip + sy };
+      double edges = 0;
+      for (int d = 0; d < 6; d++)
+        if (kind[fwd[d]] != 0)
+          edges += (pi - (double) rw_ld (p, fwd[d])) * (qi - (double) rw_ld (q, fwd[d]));
+      e += 0.25 * RW_FCC_LAMBDA2 * edges;
+    }
+  /* warp, then block reduction; one atomic per block */
+  for (int o = 16; o > 0; o >>= 1)
+    {
+      e += __shfl_down_sync (0xffffffffu, e, o);
+      sum += __shfl_down_sync (0xffffffffu, sum, o);
+    }
+  __shared__ double se[32], ss[32];
+  const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
+  if (lane == 0)
+    se[wid] = e, ss[wid] = sum;
+  __syncthreads ();
+  if (wid == 0)
+    {
+      const int nw = blockDim.x >> 5;
+      e = lane < nw ? se[lane] : 0;
+      sum = lane < nw ? ss[lane] : 0;
+      for (int o = 16; o > 0; o >>= 1)
+        {
+          e += __shfl_down_sync (0xffffffffu, e, o);
+          sum += __shfl_down_sync (0xffffffffu, sum, o);
+        }
+      if (lane == 0)
+        {
+          atomicAdd (out, e);
+          atomicAdd (out + 1, sum);
+        }
+    }
+}
+
+/* What the branches store: (λ/2) S Σ_m (D̂ v² + F̂ q²) (rw-scheme-fcc.h). */
+template <typename A>
+__global__ void
+rw_kernel_fcc_branch_energy (const RwFccNode *__restrict__ nodes, size_t n_nodes,
+                             const double *__restrict__ en, const A *v, const A *w, double *out)
+{
+  const size_t b = blockIdx.x * (size_t) blockDim.x + threadIdx.x;
+  if (b >= n_nodes)
+    return;
+  const RwFccNode nd = nodes[b];
+  double e = 0;
+  for (int m = 0; m < nd.M; m++)
+    {
+      const double vm = (double) v[m * n_nodes + b], wm = (double) w[m * n_nodes + b];
+      const double *c = en + (size_t) nd.surf * 2 * RW_ADM_MAX_BRANCHES + 2 * m;
+      e += c[0] * vm * vm + c[1] * wm * wm;
+    }
+  if (e != 0)
+    atomicAdd (out, 0.5 * sqrt ((double) RW_FCC_LAMBDA2) * (double) nd.S * e);
+}
+
+/* One plane of the cubic array (rw-backend.h read_slice): 0 where no site. */
+template <typename S>
+__global__ void
+rw_kernel_fcc_slice (const S *__restrict__ f, const uint8_t *__restrict__ kind, int axis,
+                     size_t index, size_t gx, size_t ny, size_t nz, size_t pitch, float *out)
+{
+  const size_t dims[3] = { gx, ny, nz };
+  const size_t a = axis == 0 ? 1 : 0, b = axis == 2 ? 1 : 2;
+  const size_t count = dims[a] * dims[b];
+  for (size_t k = blockIdx.x * (size_t) blockDim.x + threadIdx.x; k < count;
+       k += (size_t) gridDim.x * blockDim.x)
+    {
+      size_t c[3];
+      c[axis] = index;
+      c[a] = k % dims[a];
+      c[b] = k / dims[a];
+      float v = 0;
+      if ((c[0] + c[1] + c[2]) % 2 == 0)
+        {
+          const size_t i = rw_fcc_fold_index (pitch, ny, c[0], c[1], c[2]);
+          if (kind[i] != 0)
+            v = (float) rw_ld (f, i);
+        }
+      out[k] = v;
+    }
+}
+
+#define RW_FCC_ON_DEVICE(st) RW_CUDA (cudaSetDevice ((st)->device))
+
+static size_t
+rw_fcc_elem (RwPrecision p)
+{
+  return p == RW_PRECISION_F64 ? 8 : p == RW_PRECISION_F16 ? 2 : 4;
+}
+
+static size_t
+rw_fcc_pitch (size_t gx)
+{
+  return (rw_fcc_row_len (gx) + 31) / 32 * 32;
+}
+
+/* The arithmetic type's size: the branch states'. */
+static size_t
+rw_fcc_arith (RwPrecision p)
+{
+  return p == RW_PRECISION_F64 ? 8 : 4;
+}
+
+static size_t
+rw_fcc_max_branches (const RwSolverSetup *setup)
+{
+  int m = 0;
+  for (size_t s = 0; setup->surface_Y && s < setup->grid->n_surfaces; s++)
+    m = std::max (m, setup->surface_Y[s].n_branches);
+  return (size_t) m;
+}
+
+size_t
+rw_cuda_fcc_memory_bytes (const RwSolverSetup *setup)
+{
+  const RwGrid *g = setup->grid;
+  const size_t n = rw_fcc_pitch (g->nx) * g->ny * g->nz;
+  const size_t blocks = (rw_fcc_pitch (g->nx) / RW_FCC_BX) * ((g->ny + RW_FCC_BY - 1) / RW_FCC_BY);
+  return 2 * n * rw_fcc_elem (setup->precision) + n + blocks * sizeof (uint2)
+         + g->n_boundary * (sizeof (RwFccNode) + 2 * rw_fcc_max_branches (setup)
+                            * rw_fcc_arith (setup->precision))
+         + (g->n_surfaces + 1) * (1 + 6 * RW_ADM_MAX_BRANCHES) * sizeof (double)
+         + setup->n_receivers * (RW_FCC_CHUNK + 1) * sizeof (double);
+}
+
+static bool
+rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
+{
+  const RwGrid *g = setup->grid;
+  const size_t ns = g->n_surfaces > 0 ? g->n_surfaces : 1;
+  const size_t per = 4 * RW_ADM_MAX_BRANCHES, per_en = 2 * RW_ADM_MAX_BRANCHES;
+  uint8_t *kind = (uint8_t *) calloc (st->n, 1);
+  RwFccNode *nodes = (RwFccNode *) malloc ((g->n_boundary + 1) * sizeof *nodes);
+  double *bd = (double *) calloc (ns, sizeof (double));
+  double *cd = (double *) calloc (ns * per, sizeof (double));
+  double *en = (double *) calloc (ns * per_en, sizeof (double));
+  int *M = (int *) calloc (ns, sizeof (int));
+  const size_t n_blocks = (size_t) st->gbx * st->gby;
+  uint2 *zr = (uint2 *) calloc (n_blocks, sizeof (uint2));
+  bool ok = kind && nodes && bd && cd && en && M && zr;
+  if (!ok)
+    rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
+  /* the surfaces: β of a frequency-independent one as every backend
+   * computes it, else the branch table */
+  for (size_t s = 0; ok && s < g->n_surfaces; s++)
+    {
+      bd[s] = rw_beta_of_R (setup->surface_R[s]);
+      if (setup->surface_Y && setup->surface_Y[s].n_branches > 0)
+        {
+          M[s] = setup->surface_Y[s].n_branches;
+          bd[s] = rw_admittance_branch_table (&setup->surface_Y[s], setup->time_step_s,
+                                              cd + s * per, en + s * per_en);
+        }
+    }
+  /* sites and boundary nodes in cubic index order (the rank of RwGrid.area) */
+  size_t b = 0;
+  for (size_t z = 0; ok && z < g->nz; z++)
+    for (size_t y = 0; y < g->ny; y++)
+      for (size_t x = (y + z) & 1; x < g->nx; x += 2)
+        {
+          const int K = g->K[rw_grid_index (g, x, y, z)];
+          if (K == 0)
+            continue;
+          const size_t i = rw_fcc_fold_index (st->pitch, g->ny, x, y, z);
+          kind[i] = K == RW_FCC_N_NBR ? 1 : 2;
+          if (K == RW_FCC_N_NBR)
+            continue;
+          const uint16_t s = g->surface[rw_grid_index (g, x, y, z)];
+          RwFccNode nd;
+          nd.i = i;
+          nd.S = rw_grid_node_area (g, b, K);
+          nd.surf = s < g->n_surfaces ? s : 0;
+          nd.K = (uint8_t) K;
+          nd.P = (uint8_t) ((y + z) & 1);
+          nd.M = (uint8_t) M[nd.surf];
+          nodes[b++] = nd;
+        }
+  /* per block of RW_FCC_BX × RW_FCC_BY folded columns: the union of the
+   * z ranges of the cubic columns 2·xf and 2·xf + 1 it covers */
+  for (size_t k = 0; ok && k < n_blocks; k++)
+    {
+      const size_t bx = k % st->gbx, by = k / st->gbx;
+      unsigned lo = UINT_MAX, hi = 0;
+      for (size_t y = by * RW_FCC_BY; y < std::min (g->ny, (by + 1) * RW_FCC_BY); y++)
+        for (size_t x = 2 * bx * RW_FCC_BX; x < std::min (g->nx, 2 * (bx + 1) * RW_FCC_BX); x++)
+          {
+            const size_t c = x + g->nx * y;
+            if (g->zlo[c] < g->zhi[c])
+              lo = std::min (lo, g->zlo[c]), hi = std::max (hi, g->zhi[c]);
+          }
+      zr[k] = lo < hi ? make_uint2 (lo, hi) : make_uint2 (0, 0);
+    }
+  st->n_nodes = b;
+  int m_max = 0;
+  for (size_t s = 0; s < g->n_surfaces; s++)
+    m_max = std::max (m_max, M[s]);
+  st->m_max = m_max;
+  const size_t a = rw_fcc_arith (st->precision), n_states = (size_t) m_max * b + 1;
+  ok = ok && RW_CUDA (cudaMalloc ((void **) &st->kind, st->n))
+       && RW_CUDA (cudaMemcpy (st->kind, kind, st->n, cudaMemcpyHostToDevice))
+       && RW_CUDA (cudaMalloc ((void **) &st->zr, n_blocks * sizeof (uint2)))
+       && RW_CUDA (cudaMemcpy (st->zr, zr, n_blocks * sizeof (uint2), cudaMemcpyHostToDevice))
+       && RW_CUDA (cudaMalloc ((void **) &st->nodes, (b + 1) * sizeof (RwFccNode)))
+       && (b == 0 || RW_CUDA (cudaMemcpy (st->nodes, nodes, b * sizeof (RwFccNode),
+                                          cudaMemcpyHostToDevice)))
+       && RW_CUDA (cudaMalloc ((void **) &st->beta, ns * sizeof (double)))
+       && RW_CUDA (cudaMemcpy (st->beta, bd, ns * sizeof (double), cudaMemcpyHostToDevice))
+       && RW_CUDA (cudaMalloc ((void **) &st->coef, ns * per * sizeof (double)))
+       && RW_CUDA (cudaMemcpy (st->coef, cd, ns * per * sizeof (double), cudaMemcpyHostToDevice))
+       && RW_CUDA (cudaMalloc ((void **) &st->en, ns * per_en * sizeof (double)))
+       && RW_CUDA (cudaMemcpy (st->en, en, ns * per_en * sizeof (double), cudaMemcpyHostToDevice))
+       && RW_CUDA (cudaMalloc (&st->bv, n_states * a))
+       && RW_CUDA (cudaMalloc (&st->bq, n_states * a))
+       && RW_CUDA (cudaMemset (st->bv, 0, n_states * a))
+       && RW_CUDA (cudaMemset (st->bq, 0, n_states * a));
+  free (kind), free (nodes), free (bd), free (cd), free (en), free (M), free (zr);
+  return ok;
+}
+
+void *
+rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
+{
+  const RwGrid *g = setup->grid;
+  if (setup->boundary != RW_BOUNDARY_FV)
+    {
+      rw_fail (err, RW_ERROR_UNSUPPORTED, _("the FCC scheme runs the finite-volume boundary "
+                                            "only (boundary %s asked)"),
+               rw_boundary_name (setup->boundary));
+      return NULL;
+    }
+  RwCudaFcc *st = (RwCudaFcc *) calloc (1, sizeof *st);
+  if (!st)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
+      return NULL;
+    }
+  st->tag = RW_CUDA_TAG_FCC;
+  st->device = setup->device;
+  st->gx = g->nx, st->ny = g->ny, st->nz = g->nz;
+  st->nxf = rw_fcc_row_len (g->nx);
+  st->pitch = rw_fcc_pitch (g->nx);
+  st->n = st->pitch * g->ny * g->nz;
+  st->precision = setup->precision;
+  st->elem = rw_fcc_elem (setup->precision);
+  st->gbx = (unsigned) (st->pitch / RW_FCC_BX);
+  st->gby = (unsigned) ((g->ny + RW_FCC_BY - 1) / RW_FCC_BY);
+  st->source = setup->source_signal;
+  st->n_steps = setup->n_steps;
+  st->hard = setup->source_kind == RW_SOURCE_HARD;
+  st->src = -1;
+  if (setup->source_signal)
+    {
+      const size_t c = setup->source_cell, x = c % g->nx, y = (c / g->nx) % g->ny,
+                   z = c / (g->nx * g->ny);
+      st->src = (long long) rw_fcc_fold_index (st->pitch, g->ny, x, y, z);
+    }
+  st->n_rcv = setup->n_receivers;
+  size_t *rcv = (size_t *) malloc ((st->n_rcv + 1) * sizeof (size_t));
+  for (size_t r = 0; rcv && r < st->n_rcv; r++)
+    {
+      const size_t c = setup->receiver_cells[r], x = c % g->nx, y = (c / g->nx) % g->ny,
+                   z = c / (g->nx * g->ny);
+      rcv[r] = rw_fcc_fold_index (st->pitch, g->ny, x, y, z);
+    }
+  cudaDeviceProp prop;
+  bool ok = rcv != NULL && RW_CUDA (cudaSetDevice (st->device))
+            && RW_CUDA (cudaGetDeviceProperties (&prop, st->device))
+            && RW_CUDA (cudaStreamCreateWithFlags (&st->stream, cudaStreamNonBlocking));
+  if (ok)
+    snprintf (st->name, sizeof st->name, "%s", prop.name);
+  ok = ok && RW_CUDA (cudaMalloc (&st->mem, 2 * st->n * st->elem))
+       && RW_CUDA (cudaMemset (st->mem, 0, 2 * st->n * st->elem));
+  if (ok)
+    {
+      st->p = st->mem;
+      st->q = (char *) st->mem + st->n * st->elem;
+    }
+  ok = ok && rw_fcc_build (st, setup, err)
+       && RW_CUDA (cudaMalloc ((void **) &st->rcv_idx, (st->n_rcv + 1) * sizeof (size_t)))
+       && (st->n_rcv == 0 || RW_CUDA (cudaMemcpy (st->rcv_idx, rcv, st->n_rcv * sizeof (size_t),
+                                                  cudaMemcpyHostToDevice)))
+       && RW_CUDA (cudaMalloc ((void **) &st->rcv_dev, (st->n_rcv * RW_FCC_CHUNK + 1) * sizeof (double)))
+       && RW_CUDA (cudaMallocHost ((void **) &st->rcv_host, (st->n_rcv * RW_FCC_CHUNK + 1) * sizeof (double)))
+       && RW_CUDA (cudaMalloc ((void **) &st->bad, sizeof (int)))
+       && RW_CUDA (cudaMalloc ((void **) &st->esum, 2 * sizeof (double)));
+  const int big = INT_MAX;
+  ok = ok && RW_CUDA (cudaMemcpy (st->bad, &big, sizeof big, cudaMemcpyHostToDevice));
+  free (rcv);
+  if (!ok)
+    {
+      if (rcv == NULL)
+        rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
+      rw_cuda_fcc_destroy (st);
+      return NULL;
+    }
+  return st;
+}
+
+static void
+rw_fcc_step (RwCudaFcc *st, int step)
+{
+  const dim3 blk (RW_FCC_BX, RW_FCC_BY), grd (st->gbx, st->gby);
+  const unsigned nb = (unsigned) ((st->n_nodes + 127) / 128);
+  if (st->precision == RW_PRECISION_F64)
+    {
+      rw_kernel_fcc_air<<<grd, blk, 0, st->stream>>> ((const double *) st->p, (double *) st->q,
+                                                      st->kind, st->zr, st->pitch, st->ny, step, st->bad);
+      if (nb)
+        rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
+          (const double *) st->p, (double *) st->q, st->nodes, st->n_nodes, st->beta, st->coef,
+          (double *) st->bv, (double *) st->bq, st->pitch, st->ny, step, st->bad);
+    }
+  else if (st->precision == RW_PRECISION_F16)
+    {
+      rw_kernel_fcc_air<<<grd, blk, 0, st->stream>>> ((const __half *) st->p, (__half *) st->q,
+                                                      st->kind, st->zr, st->pitch, st->ny, step, st->bad);
+      if (nb)
+        rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
+          (const __half *) st->p, (__half *) st->q, st->nodes, st->n_nodes, st->beta, st->coef,
+          (float *) st->bv, (float *) st->bq, st->pitch, st->ny, step, st->bad);
+    }
+  else
+    {
+      rw_kernel_fcc_air<<<grd, blk, 0, st->stream>>> ((const float *) st->p, (float *) st->q,
+                                                      st->kind, st->zr, st->pitch, st->ny, step, st->bad);
+      if (nb)
+        rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
+          (const float *) st->p, (float *) st->q, st->nodes, st->n_nodes, st->beta, st->coef,
+          (float *) st->bv, (float *) st->bq, st->pitch, st->ny, step, st->bad);
+    }
+}
+
+static void
+rw_fcc_io (RwCudaFcc *st, double s, size_t k)
+{
+  const int threads = (int) std::min ((size_t) 256, ((st->n_rcv + 31) / 32) * 32 + 32);
+  if (st->precision == RW_PRECISION_F64)
+    rw_kernel_io<<<1, threads, 0, st->stream>>> ((double *) st->q, st->src, st->hard, s, st->rcv_idx,
+                                                 (int) st->n_rcv, st->rcv_dev, k, (size_t) RW_FCC_CHUNK);
+  else if (st->precision == RW_PRECISION_F16)
+    rw_kernel_io<<<1, threads, 0, st->stream>>> ((__half *) st->q, st->src, st->hard, s, st->rcv_idx,
+                                                 (int) st->n_rcv, st->rcv_dev, k, (size_t) RW_FCC_CHUNK);
+  else
+    rw_kernel_io<<<1, threads, 0, st->stream>>> ((float *) st->q, st->src, st->hard, s, st->rcv_idx,
+                                                 (int) st->n_rcv, st->rcv_dev, k, (size_t) RW_FCC_CHUNK);
+}
+
+bool
+rw_cuda_fcc_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride, RwError *err)
+{
+  RwCudaFcc *st = (RwCudaFcc *) state;
+  if (!RW_FCC_ON_DEVICE (st))
+    return false;
+  for (size_t done = 0; done < n;)
+    {
+      const size_t chunk = std::min ((size_t) RW_FCC_CHUNK, n - done);
+      for (size_t k = 0; k < chunk; k++)
+        {
+          const size_t step = step0 + done + k;
+          rw_fcc_step (st, (int) step);
+          const double s = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
+          if (st->src >= 0 || st->n_rcv > 0)
+            rw_fcc_io (st, s, k);
+          std::swap (st->p, st->q);
+        }
+      if (!RW_CUDA (cudaGetLastError ()))
+        return false;
+      if (st->n_rcv > 0
+          && !RW_CUDA (cudaMemcpyAsync (st->rcv_host, st->rcv_dev, st->n_rcv * chunk * sizeof (double),
+                                        cudaMemcpyDeviceToHost, st->stream)))
+        return false;
+      int bad;
+      if (!RW_CUDA (cudaMemcpyAsync (&bad, st->bad, sizeof bad, cudaMemcpyDeviceToHost, st->stream))
+          || !RW_CUDA (cudaStreamSynchronize (st->stream)))
+        return false;
+      if (bad != INT_MAX)
+        return rw_fail (err, RW_ERROR_UNSTABLE,
+                        _("the simulation became unstable: non-finite pressure at step %d "
+                          "(CUDA backend, %s)"), bad, rw_precision_name (st->precision));
+      if (rcv)
+        for (size_t r = 0; r < st->n_rcv; r++)
+          memcpy (rcv + r * stride + step0 + done, st->rcv_host + r * chunk, chunk * sizeof (double));
+      done += chunk;
+    }
+  return true;
+}
+
+static bool
+rw_fcc_unfold (const RwCudaFcc *st, const void *dev, double *out, RwError *err)
+{
+  void *tmp = malloc (st->n * st->elem);
+  if (!tmp)
+    return rw_fail (err, RW_ERROR_MEMORY, _("out of host memory (%zu bytes)"), st->n * st->elem);
+  bool ok = RW_CUDA (cudaMemcpyAsync (tmp, dev, st->n * st->elem, cudaMemcpyDeviceToHost, st->stream))
+            && RW_CUDA (cudaStreamSynchronize (st->stream));
+  if (ok)
+    for (size_t z = 0; z < st->nz; z++)
+      for (size_t y = 0; y < st->ny; y++)
+        for (size_t x = 0; x < st->gx; x++)
+          {
+            double v = 0;
+            if ((x + y + z) % 2 == 0)
+              {
+                const size_t j = rw_fcc_fold_index (st->pitch, st->ny, x, y, z);
+                v = st->precision == RW_PRECISION_F64 ? ((double *) tmp)[j]
+                    : st->precision == RW_PRECISION_F16 ? (double) __half2float (((__half *) tmp)[j])
+                    : (double) ((float *) tmp)[j];
+              }
+            out[x + st->gx * (y + st->ny * z)] = v;
+          }
+  free (tmp);
+  return ok;
+}
+
+bool
+rw_cuda_fcc_read_field (void *state, double *p, double *p_prev, RwError *err)
+{
+  RwCudaFcc *st = (RwCudaFcc *) state;
+  return RW_FCC_ON_DEVICE (st) && (!p || rw_fcc_unfold (st, st->p, p, err))
+         && (!p_prev || rw_fcc_unfold (st, st->q, p_prev, err));
+}
+
+bool
+rw_cuda_fcc_energy (void *state, double *out, RwError *err)
+{
+  RwCudaFcc *st = (RwCudaFcc *) state;
+  if (!RW_FCC_ON_DEVICE (st) || !RW_CUDA (cudaMemsetAsync (st->esum, 0, 2 * sizeof (double), st->stream)))
+    return false;
+  const unsigned blocks = (unsigned) std::min ((size_t) 4096, (st->n + 255) / 256);
+  if (st->precision == RW_PRECISION_F64)
+    rw_kernel_fcc_energy<<<blocks, 256, 0, st->stream>>> ((const double *) st->p, (const double *) st->q,
+                                                          st->kind, st->pitch, st->ny, st->nz, st->n, st->esum);
+  else if (st->precision == RW_PRECISION_F16)
+    rw_kernel_fcc_energy<<<blocks, 256, 0, st->stream>>> ((const __half *) st->p, (const __half *) st->q,
+                                                          st->kind, st->pitch, st->ny, st->nz, st->n, st->esum);
+  else
+    rw_kernel_fcc_energy<<<blocks, 256, 0, st->stream>>> ((const float *) st->p, (const float *) st->q,
+                                                          st->kind, st->pitch, st->ny, st->nz, st->n, st->esum);
+  if (st->m_max > 0 && st->n_nodes > 0)
+    {
+      const unsigned nb = (unsigned) ((st->n_nodes + 127) / 128);
+      if (st->precision == RW_PRECISION_F64)
+        rw_kernel_fcc_branch_energy<<<nb, 128, 0, st->stream>>> (st->nodes, st->n_nodes, st->en,
+                                                                 (const double *) st->bv,
+                                                                 (const double *) st->bq, st->esum);
+      else
+        rw_kernel_fcc_branch_energy<<<nb, 128, 0, st->stream>>> (st->nodes, st->n_nodes, st->en,
+                                                                 (const float *) st->bv,
+                                                                 (const float *) st->bq, st->esum);
+    }
+  return RW_CUDA (cudaGetLastError ())
+         && RW_CUDA (cudaMemcpyAsync (out, st->esum, 2 * sizeof (double), cudaMemcpyDeviceToHost, st->stream))
+         && RW_CUDA (cudaStreamSynchronize (st->stream));
+}
+
+bool
+rw_cuda_fcc_read_slice (void *state, int axis, size_t index, float *out, RwError *err)
+{
+  RwCudaFcc *st = (RwCudaFcc *) state;
+  if (!RW_FCC_ON_DEVICE (st))
+    return false;
+  const size_t dims[3] = { st->gx, st->ny, st->nz };
+  if (axis < 0 || axis > 2 || index >= dims[axis])
+    return rw_fail (err, RW_ERROR_INPUT, _("slice %zu on axis %d is outside the %zu×%zu×%zu grid"),
+                    index, axis, st->gx, st->ny, st->nz);
+  const size_t count = st->gx * st->ny * st->nz / dims[axis];
+  if (count > st->slice_cap)
+    {
+      cudaFree (st->slice);
+      st->slice = NULL;
+      st->slice_cap = 0;
+      if (!RW_CUDA (cudaMalloc ((void **) &st->slice, count * sizeof (float))))
+        return false;
+      st->slice_cap = count;
+    }
+  const unsigned blocks = (unsigned) std::min ((size_t) 1024, (count + 255) / 256);
+  if (st->precision == RW_PRECISION_F64)
+    rw_kernel_fcc_slice<<<blocks, 256, 0, st->stream>>> ((const double *) st->p, st->kind, axis, index,
+                                                         st->gx, st->ny, st->nz, st->pitch, st->slice);
+  else if (st->precision == RW_PRECISION_F16)
+    rw_kernel_fcc_slice<<<blocks, 256, 0, st->stream>>> ((const __half *) st->p, st->kind, axis, index,
+                                                         st->gx, st->ny, st->nz, st->pitch, st->slice);
+  else
+    rw_kernel_fcc_slice<<<blocks, 256, 0, st->stream>>> ((const float *) st->p, st->kind, axis, index,
+                                                         st->gx, st->ny, st->nz, st->pitch, st->slice);
+  return rw_cuda_ok (cudaGetLastError (), err, _("the launch of rw_kernel_fcc_slice"))
+         && RW_CUDA (cudaMemcpyAsync (out, st->slice, count * sizeof (float), cudaMemcpyDeviceToHost,
+                                      st->stream))
+         && RW_CUDA (cudaStreamSynchronize (st->stream));
+}
+
+bool
+rw_cuda_fcc_write_field (void *state, const double *p, const double *p_prev, RwError *err)
+{
+  RwCudaFcc *st = (RwCudaFcc *) state;
+  if (!RW_FCC_ON_DEVICE (st))
+    return false;
+  unsigned char *tmp = (unsigned char *) calloc (st->n, st->elem);
+  if (!tmp)
+    return rw_fail (err, RW_ERROR_MEMORY, _("out of host memory (%zu bytes)"), st->n * st->elem);
+  const double *src[2] = { p, p_prev };
+  void *dst[2] = { st->p, st->q };
+  bool ok = true;
+  for (int a = 0; ok && a < 2; a++)
+    {
+      if (!src[a])
+        continue;
+      memset (tmp, 0, st->n * st->elem);
+      for (size_t z = 0; z < st->nz; z++)
+        for (size_t y = 0; y < st->ny; y++)
+          for (size_t x = (y + z) & 1; x < st->gx; x += 2)
+            {
+              const size_t j = rw_fcc_fold_index (st->pitch, st->ny, x, y, z);
+              const double v = src[a][x + st->gx * (y + st->ny * z)];
+              if (st->precision == RW_PRECISION_F64)
+                ((double *) tmp)[j] = v;
+              else if (st->precision == RW_PRECISION_F16)
+                ((__half *) tmp)[j] = __float2half_rn ((float) v);
+              else
+                ((float *) tmp)[j] = (float) v;
+            }
+      ok = RW_CUDA (cudaMemcpyAsync (dst[a], tmp, st->n * st->elem, cudaMemcpyHostToDevice, st->stream))
+           && RW_CUDA (cudaStreamSynchronize (st->stream));
+    }
+  free (tmp);
+  return ok;
+}
+
+const char *
+rw_cuda_fcc_device_name (void *state)
+{
+  return ((RwCudaFcc *) state)->name;
+}
+
+void
+rw_cuda_fcc_destroy (void *state)
+{
+  RwCudaFcc *st = (RwCudaFcc *) state;
+  if (!st)
+    return;
+  (void) cudaSetDevice (st->device);
+  if (st->stream)
+    cudaStreamSynchronize (st->stream);
+  cudaFree (st->mem);
+  cudaFree (st->kind);
+  cudaFree (st->zr);
+  cudaFree (st->nodes);
+  cudaFree (st->beta);
+  cudaFree (st->coef);
+  cudaFree (st->en);
+  cudaFree (st->bv);
+  cudaFree (st->bq);
+  cudaFree (st->rcv_idx);
+  cudaFree (st->rcv_dev);
+  cudaFreeHost (st->rcv_host);
+  cudaFree (st->bad);
+  cudaFree (st->esum);
+  cudaFree (st->slice);
+  if (st->stream)
+    cudaStreamDestroy (st->stream);
+  free (st);
+}
