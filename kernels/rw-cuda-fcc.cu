@@ -42,6 +42,9 @@
 #define RW_FCC_BX 32
 #define RW_FCC_BY 8
 #define RW_FCC_CHUNK 256
+/* entries after each field array (a neighbour of the last site of the
+ * last row may fall one past the end) */
+#define RW_FCC_GUARD 64
 
 typedef struct
 {
@@ -63,7 +66,8 @@ struct RwCudaFcc
   void *p, *q, *mem;
   uint8_t *kind;
   uint2 *zr;                    /* per block: z0, z1 */
-  unsigned gbx, gby;
+  unsigned gbx, gby, gbz, zc;   /* blocks; planes per block (rw_kernel_fcc_air) */
+  int zu;                       /* planes per group of loads: 1, 2, 4 (ROOMWAVE_FCC_ZU, default 4) */
   RwFccNode *nodes;
   size_t n_nodes;
   int m_max;
@@ -83,25 +87,26 @@ struct RwCudaFcc
   cudaStream_t stream;
 };
 
+/* The 12 neighbours of the site at c (a row of parity P), summed in
+ * RW_FCC_NBR_OFFSETS order in the arithmetic type. */
 template <typename S>
 __device__ __forceinline__ typename RwArith<S>::type
-rw_fcc_sum (const S *__restrict__ p, long long i, long long P, long long sy, long long sz)
+rw_fcc_sum (const S *__restrict__ c, int P, int sy, int sz)
 {
   typedef typename RwArith<S>::type A;
-  const long long im = i + P - 1, ip = i + P;
-  /* RW_FCC_NBR_OFFSETS, in order */
-  A s = rw_ldg (p, i - sy - sz);
-  s += rw_ldg (p, i + sy - sz);
-  s += rw_ldg (p, im - sz);
-  s += rw_ldg (p, ip - sz);
-  s += rw_ldg (p, im - sy);
-  s += rw_ldg (p, ip - sy);
-  s += rw_ldg (p, im + sy);
-  s += rw_ldg (p, ip + sy);
-  s += rw_ldg (p, i - sy + sz);
-  s += rw_ldg (p, i + sy + sz);
-  s += rw_ldg (p, im + sz);
-  s += rw_ldg (p, ip + sz);
+  const S *m = c + (P - 1), *pl = c + P;
+  A s = rw_ldg (c + (-sy - sz), 0);
+  s += rw_ldg (c + (sy - sz), 0);
+  s += rw_ldg (m + (-sz), 0);
+  s += rw_ldg (pl + (-sz), 0);
+  s += rw_ldg (m + (-sy), 0);
+  s += rw_ldg (pl + (-sy), 0);
+  s += rw_ldg (m + (sy), 0);
+  s += rw_ldg (pl + (sy), 0);
+  s += rw_ldg (c + (sz - sy), 0);
+  s += rw_ldg (c + (sy + sz), 0);
+  s += rw_ldg (m + (sz), 0);
+  s += rw_ldg (pl + (sz), 0);
   return s;
 }
 
@@ -110,28 +115,57 @@ __device__ __forceinline__ float rw_fcc_air (float p, float s, float pp)
 __device__ __forceinline__ double rw_fcc_air (double p, double s, double pp)
 { return rw_fcc_update_air_f64 ((double) RW_FCC_LAMBDA2, p, s, pp); }
 
-template <typename S>
+/* Interior sites. A block covers RW_FCC_BX × RW_FCC_BY folded columns
+ * and a chunk of zc planes of them (blockIdx.z), so that a room has
+ * blocks enough to fill the GPU several times over (one block per column
+ * block marching all of z gave the 30 m³ room one block per SM). Within
+ * it, ZU planes at a time: every load of the group (kind, the 12
+ * neighbours, p, p⁻) is issued before any use, unconditionally (rows 0
+ * and ny − 1 and the planes outside [z0, z1) are never visited, and the
+ * arrays have a guard at their end, so every address is inside), so a
+ * thread waits once per group for memory, not once per plane. Addresses
+ * are a pointer per plane and 32-bit offsets (a plane of the folded grid
+ * is below 2³¹ entries; rw_cuda_fcc_create checks it). */
+template <typename S, int ZU>
 __global__ void __launch_bounds__ (RW_FCC_BX * RW_FCC_BY)
 rw_kernel_fcc_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
-                   const uint2 *__restrict__ zr, size_t pitch, size_t ny, int step, int *bad)
+                   const uint2 *__restrict__ zr, unsigned zc, unsigned pitch, unsigned ny, int step,
+                   int *bad)
 {
   typedef typename RwArith<S>::type A;
-  const size_t xf = blockIdx.x * blockDim.x + threadIdx.x;
-  const size_t y = blockIdx.y * blockDim.y + threadIdx.y;
-  const uint2 r = zr[blockIdx.x + gridDim.x * blockIdx.y];
-  if (xf >= pitch || y >= ny)
+  const unsigned xf = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
+  uint2 r = zr[blockIdx.x + gridDim.x * blockIdx.y];
+  /* this block's chunk of planes: blockIdx.z */
+  r.x = max (r.x, blockIdx.z * zc);
+  r.y = min (r.y, (blockIdx.z + 1) * zc);
+  if (xf >= pitch || y == 0 || y + 1 >= ny)
     return;
-  const long long sy = (long long) pitch, sz = (long long) (pitch * ny);
+  const int sy = (int) pitch, sz = (int) (pitch * ny);
   bool fine = true;
-  for (unsigned z = r.x; z < r.y; z++)
+  for (unsigned z0 = r.x; z0 < r.y; z0 += ZU)
     {
-      const long long i = (long long) xf + sy * (long long) (y + ny * z);
-      if (__ldg (kind + i) != 1)
-        continue;
-      const A s = rw_fcc_sum (p, i, (long long) ((y + z) & 1), sy, sz);
-      const A v = rw_fcc_air (rw_ldg (p, i), s, rw_ld (q, i));
-      rw_st (q, i, v);
-      fine = fine && rw_stored_finite (v, q);
+      A s[ZU], c[ZU], pp[ZU];
+      uint8_t k[ZU];
+      const size_t i0 = xf + (size_t) pitch * (y + (size_t) ny * z0);
+#pragma unroll
+      for (int u = 0; u < ZU; u++)
+        {
+          const unsigned z = min (z0 + u, r.y - 1);
+          const size_t i = i0 + (size_t) sz * (z - z0);
+          k[u] = z0 + u < r.y ? __ldg (kind + i) : 0;
+          s[u] = rw_fcc_sum (p + i, (int) ((y + z) & 1), sy, sz);
+          c[u] = rw_ldg (p + i, 0);
+          pp[u] = rw_ld (q + i, 0);
+        }
+#pragma unroll
+      for (int u = 0; u < ZU; u++)
+        if (k[u] == 1)
+          {
+            const A v = rw_fcc_air (c[u], s[u], pp[u]);
+            rw_st (q + i0 + (size_t) sz * u, 0, v);
+            fine = fine && rw_stored_finite (v, q);
+          }
     }
   if (!fine)
     atomicMin (bad, step);
@@ -167,7 +201,7 @@ rw_kernel_fcc_boundary (const S *__restrict__ p, S *__restrict__ q,
     return;
   const RwFccNode nd = nodes[b];
   const long long i = (long long) nd.i;
-  const A s = rw_fcc_sum (p, i, (long long) nd.P, (long long) pitch, (long long) (pitch * ny));
+  const A s = rw_fcc_sum (p + i, (int) nd.P, (int) pitch, (int) (pitch * ny));
   const double pn = rw_fcc_bnd (nd.K, (double) nd.S, (double) rw_ld (p, i), (double) s,
                                 (double) rw_ld (q, i), beta[nd.surf], nd.M,
                                 coef + (size_t) nd.surf * 4 * RW_ADM_MAX_BRANCHES, v + b, w + b,
@@ -320,7 +354,7 @@ rw_cuda_fcc_memory_bytes (const RwSolverSetup *setup)
   const RwGrid *g = setup->grid;
   const size_t n = rw_fcc_pitch (g->nx) * g->ny * g->nz;
   const size_t blocks = (rw_fcc_pitch (g->nx) / RW_FCC_BX) * ((g->ny + RW_FCC_BY - 1) / RW_FCC_BY);
-  return 2 * n * rw_fcc_elem (setup->precision) + n + blocks * sizeof (uint2)
+  return 2 * (n + RW_FCC_GUARD) * rw_fcc_elem (setup->precision) + n + blocks * sizeof (uint2)
          + g->n_boundary * (sizeof (RwFccNode) + 2 * rw_fcc_max_branches (setup)
                             * rw_fcc_arith (setup->precision))
          + (g->n_surfaces + 1) * (1 + 6 * RW_ADM_MAX_BRANCHES) * sizeof (double)
@@ -432,6 +466,13 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
                rw_boundary_name (setup->boundary));
       return NULL;
     }
+  if ((double) rw_fcc_pitch (g->nx) * (double) g->ny >= 2147483648.0 || g->nz >= 2147483648u)
+    {
+      rw_fail (err, RW_ERROR_INPUT, _("grid of %zu×%zu×%zu cells is too large for the CUDA "
+                                      "backend's FCC path (a plane of its sites must be below "
+                                      "2³¹)"), g->nx, g->ny, g->nz);
+      return NULL;
+    }
   RwCudaFcc *st = (RwCudaFcc *) calloc (1, sizeof *st);
   if (!st)
     {
@@ -448,6 +489,18 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   st->elem = rw_fcc_elem (setup->precision);
   st->gbx = (unsigned) (st->pitch / RW_FCC_BX);
   st->gby = (unsigned) ((g->ny + RW_FCC_BY - 1) / RW_FCC_BY);
+  {
+    const char *zu = getenv ("ROOMWAVE_FCC_ZU");
+    st->zu = zu && (atoi (zu) == 1 || atoi (zu) == 2) ? atoi (zu) : 4;
+    /* about 4096 blocks (a few waves of the largest GPU), chunks of at
+     * least 8 planes, a multiple of 4 (the most planes a group loads) */
+    const size_t cols = (size_t) st->gbx * st->gby;
+    const size_t chunks = std::max ((size_t) 1, (4096 + cols - 1) / cols);
+    size_t zc = std::max ((size_t) 8, (g->nz + chunks - 1) / chunks);
+    zc = (zc + 3) / 4 * 4;
+    st->zc = (unsigned) zc;
+    st->gbz = (unsigned) ((g->nz + zc - 1) / zc);
+  }
   st->source = setup->source_signal;
   st->n_steps = setup->n_steps;
   st->hard = setup->source_kind == RW_SOURCE_HARD;
@@ -472,12 +525,12 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
             && RW_CUDA (cudaStreamCreateWithFlags (&st->stream, cudaStreamNonBlocking));
   if (ok)
     snprintf (st->name, sizeof st->name, "%s", prop.name);
-  ok = ok && RW_CUDA (cudaMalloc (&st->mem, 2 * st->n * st->elem))
-       && RW_CUDA (cudaMemset (st->mem, 0, 2 * st->n * st->elem));
+  const size_t span = (st->n + RW_FCC_GUARD) * st->elem;
+  ok = ok && RW_CUDA (cudaMalloc (&st->mem, 2 * span)) && RW_CUDA (cudaMemset (st->mem, 0, 2 * span));
   if (ok)
     {
       st->p = st->mem;
-      st->q = (char *) st->mem + st->n * st->elem;
+      st->q = (char *) st->mem + span;
     }
   ok = ok && rw_fcc_build (st, setup, err)
        && RW_CUDA (cudaMalloc ((void **) &st->rcv_idx, (st->n_rcv + 1) * sizeof (size_t)))
@@ -500,15 +553,28 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   return st;
 }
 
+/* The air kernel with the planes per group the state chose (zu). */
+template <typename S>
+static void
+rw_fcc_air_launch (RwCudaFcc *st, const S *p, S *q, int step)
+{
+  const dim3 blk (RW_FCC_BX, RW_FCC_BY), grd (st->gbx, st->gby, st->gbz);
+  const unsigned pitch = (unsigned) st->pitch, ny = (unsigned) st->ny;
+  if (st->zu == 1)
+    rw_kernel_fcc_air<S, 1><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, pitch, ny, step, st->bad);
+  else if (st->zu == 2)
+    rw_kernel_fcc_air<S, 2><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, pitch, ny, step, st->bad);
+  else
+    rw_kernel_fcc_air<S, 4><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, pitch, ny, step, st->bad);
+}
+
 static void
 rw_fcc_step (RwCudaFcc *st, int step)
 {
-  const dim3 blk (RW_FCC_BX, RW_FCC_BY), grd (st->gbx, st->gby);
   const unsigned nb = (unsigned) ((st->n_nodes + 127) / 128);
   if (st->precision == RW_PRECISION_F64)
     {
-      rw_kernel_fcc_air<<<grd, blk, 0, st->stream>>> ((const double *) st->p, (double *) st->q,
-                                                      st->kind, st->zr, st->pitch, st->ny, step, st->bad);
+      rw_fcc_air_launch (st, (const double *) st->p, (double *) st->q, step);
       if (nb)
         rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
           (const double *) st->p, (double *) st->q, st->nodes, st->n_nodes, st->beta, st->coef,
@@ -516,8 +582,7 @@ rw_fcc_step (RwCudaFcc *st, int step)
     }
   else if (st->precision == RW_PRECISION_F16)
     {
-      rw_kernel_fcc_air<<<grd, blk, 0, st->stream>>> ((const __half *) st->p, (__half *) st->q,
-                                                      st->kind, st->zr, st->pitch, st->ny, step, st->bad);
+      rw_fcc_air_launch (st, (const __half *) st->p, (__half *) st->q, step);
       if (nb)
         rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
           (const __half *) st->p, (__half *) st->q, st->nodes, st->n_nodes, st->beta, st->coef,
@@ -525,8 +590,7 @@ rw_fcc_step (RwCudaFcc *st, int step)
     }
   else
     {
-      rw_kernel_fcc_air<<<grd, blk, 0, st->stream>>> ((const float *) st->p, (float *) st->q,
-                                                      st->kind, st->zr, st->pitch, st->ny, step, st->bad);
+      rw_fcc_air_launch (st, (const float *) st->p, (float *) st->q, step);
       if (nb)
         rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
           (const float *) st->p, (float *) st->q, st->nodes, st->n_nodes, st->beta, st->coef,

@@ -103,7 +103,7 @@ main (int argc, char **argv)
 {
   double fmax = 1000, volume = 30, seconds = 1.0, ppw_cart = 7.68, ppw_fcc = 5.71;
   const char *prec = "all";
-  bool do_check = false;
+  bool do_check = false, fcc_only = false;
   for (int i = 1; i < argc; i++)
     {
       if (strcmp (argv[i], "--fmax") == 0 && i + 1 < argc)
@@ -116,12 +116,14 @@ main (int argc, char **argv)
         prec = argv[++i];
       else if (strcmp (argv[i], "--ppw") == 0 && i + 2 < argc)
         ppw_cart = atof (argv[++i]), ppw_fcc = atof (argv[++i]);
+      else if (strcmp (argv[i], "--fcc-only") == 0)
+        fcc_only = true;
       else if (strcmp (argv[i], "--check") == 0)
         do_check = true;
       else
         {
           fprintf (stderr, "usage: bench-fcc [--fmax HZ] [--volume M3] [--seconds S] "
-                           "[--precision all|f32|f16|f64] [--ppw CART FCC] [--check]\n");
+                           "[--precision all|f32|f16|f64] [--ppw CART FCC] [--fcc-only] [--check]\n");
           return 2;
         }
     }
@@ -139,7 +141,7 @@ main (int argc, char **argv)
   printf ("%-8s %-5s %8s %12s %10s %9s %9s %10s %12s\n", "scheme", "prec", "h mm", "nodes",
           "Gupd/s", "roofline", "fraction", "steps/s_a", "s per s_a");
   const RwPrecision precs[3] = { RW_PRECISION_F32, RW_PRECISION_F16, RW_PRECISION_F64 };
-  for (int sc = 0; sc < 2; sc++)
+  for (int sc = fcc_only ? 1 : 0; sc < 2; sc++)
     {
       const bool fcc = sc == 1;
       const double h = C_SOUND / (fmax * (fcc ? ppw_fcc : ppw_cart));
