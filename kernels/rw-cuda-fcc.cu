@@ -39,8 +39,12 @@
 #include "rw-cuda-fcc.cuh"
 #include "rw-scheme-fcc.h"
 
+/* The air kernel's block: RW_FCC_BX × RW_FCC_BY threads by default
+ * (ROOMWAVE_FCC_BLOCK=XxY for benchmarks: X a multiple of 32, at most
+ * RW_FCC_MAX_THREADS in all). */
 #define RW_FCC_BX 32
 #define RW_FCC_BY 8
+#define RW_FCC_MAX_THREADS 512
 #define RW_FCC_CHUNK 256
 /* entries after each field array (a neighbour of the last site of the
  * last row may fall one past the end) */
@@ -66,6 +70,7 @@ struct RwCudaFcc
   void *p, *q, *mem;
   uint8_t *kind;
   uint2 *zr;                    /* per block: z0, z1 */
+  unsigned bx, by;              /* the air kernel's block */
   unsigned gbx, gby, gbz, zc;   /* blocks; planes per block (rw_kernel_fcc_air) */
   int zu;                       /* planes per group of loads: 1, 2, 4 (ROOMWAVE_FCC_ZU, default 4) */
   RwFccNode *nodes;
@@ -115,7 +120,7 @@ __device__ __forceinline__ float rw_fcc_air (float p, float s, float pp)
 __device__ __forceinline__ double rw_fcc_air (double p, double s, double pp)
 { return rw_fcc_update_air_f64 ((double) RW_FCC_LAMBDA2, p, s, pp); }
 
-/* Interior sites. A block covers RW_FCC_BX × RW_FCC_BY folded columns
+/* Interior sites. A block covers bx × by folded columns
  * and a chunk of zc planes of them (blockIdx.z), so that a room has
  * blocks enough to fill the GPU several times over (one block per column
  * block marching all of z gave the 30 m³ room one block per SM). Within
@@ -127,7 +132,7 @@ __device__ __forceinline__ double rw_fcc_air (double p, double s, double pp)
  * are a pointer per plane and 32-bit offsets (a plane of the folded grid
  * is below 2³¹ entries; rw_cuda_fcc_create checks it). */
 template <typename S, int ZU>
-__global__ void __launch_bounds__ (RW_FCC_BX * RW_FCC_BY)
+__global__ void __launch_bounds__ (RW_FCC_MAX_THREADS)
 rw_kernel_fcc_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
                    const uint2 *__restrict__ zr, unsigned zc, unsigned pitch, unsigned ny, int step,
                    int *bad)
@@ -353,7 +358,7 @@ rw_cuda_fcc_memory_bytes (const RwSolverSetup *setup)
 {
   const RwGrid *g = setup->grid;
   const size_t n = rw_fcc_pitch (g->nx) * g->ny * g->nz;
-  const size_t blocks = (rw_fcc_pitch (g->nx) / RW_FCC_BX) * ((g->ny + RW_FCC_BY - 1) / RW_FCC_BY);
+  const size_t blocks = (rw_fcc_pitch (g->nx) / 32) * ((g->ny + 1) / 2);
   return 2 * (n + RW_FCC_GUARD) * rw_fcc_elem (setup->precision) + n + blocks * sizeof (uint2)
          + g->n_boundary * (sizeof (RwFccNode) + 2 * rw_fcc_max_branches (setup)
                             * rw_fcc_arith (setup->precision))
@@ -413,14 +418,14 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
           nd.M = (uint8_t) M[nd.surf];
           nodes[b++] = nd;
         }
-  /* per block of RW_FCC_BX × RW_FCC_BY folded columns: the union of the
+  /* per block of bx × by folded columns: the union of the
    * z ranges of the cubic columns 2·xf and 2·xf + 1 it covers */
   for (size_t k = 0; ok && k < n_blocks; k++)
     {
       const size_t bx = k % st->gbx, by = k / st->gbx;
       unsigned lo = UINT_MAX, hi = 0;
-      for (size_t y = by * RW_FCC_BY; y < std::min (g->ny, (by + 1) * RW_FCC_BY); y++)
-        for (size_t x = 2 * bx * RW_FCC_BX; x < std::min (g->nx, 2 * (bx + 1) * RW_FCC_BX); x++)
+      for (size_t y = by * st->by; y < std::min (g->ny, (by + 1) * st->by); y++)
+        for (size_t x = 2 * bx * st->bx; x < std::min (g->nx, 2 * (bx + 1) * st->bx); x++)
           {
             const size_t c = x + g->nx * y;
             if (g->zlo[c] < g->zhi[c])
@@ -487,8 +492,16 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   st->n = st->pitch * g->ny * g->nz;
   st->precision = setup->precision;
   st->elem = rw_fcc_elem (setup->precision);
-  st->gbx = (unsigned) (st->pitch / RW_FCC_BX);
-  st->gby = (unsigned) ((g->ny + RW_FCC_BY - 1) / RW_FCC_BY);
+  st->bx = RW_FCC_BX, st->by = RW_FCC_BY;
+  {
+    int bx, by;
+    const char *blk = getenv ("ROOMWAVE_FCC_BLOCK");
+    if (blk && sscanf (blk, "%dx%d", &bx, &by) == 2 && bx >= 32 && bx % 32 == 0 && by >= 2
+        && bx * by <= RW_FCC_MAX_THREADS)
+      st->bx = (unsigned) bx, st->by = (unsigned) by;
+  }
+  st->gbx = (unsigned) ((st->pitch + st->bx - 1) / st->bx);
+  st->gby = (unsigned) ((g->ny + st->by - 1) / st->by);
   {
     const char *zu = getenv ("ROOMWAVE_FCC_ZU");
     st->zu = zu && (atoi (zu) == 1 || atoi (zu) == 2) ? atoi (zu) : 4;
@@ -558,7 +571,7 @@ template <typename S>
 static void
 rw_fcc_air_launch (RwCudaFcc *st, const S *p, S *q, int step)
 {
-  const dim3 blk (RW_FCC_BX, RW_FCC_BY), grd (st->gbx, st->gby, st->gbz);
+  const dim3 blk (st->bx, st->by), grd (st->gbx, st->gby, st->gbz);
   const unsigned pitch = (unsigned) st->pitch, ny = (unsigned) st->ny;
   if (st->zu == 1)
     rw_kernel_fcc_air<S, 1><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, pitch, ny, step, st->bad);
