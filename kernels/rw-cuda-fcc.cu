@@ -120,22 +120,23 @@ __device__ __forceinline__ float rw_fcc_air (float p, float s, float pp)
 __device__ __forceinline__ double rw_fcc_air (double p, double s, double pp)
 { return rw_fcc_update_air_f64 ((double) RW_FCC_LAMBDA2, p, s, pp); }
 
-/* Interior sites. A block covers bx × by folded columns
- * and a chunk of zc planes of them (blockIdx.z), so that a room has
- * blocks enough to fill the GPU several times over (one block per column
- * block marching all of z gave the 30 m³ room one block per SM). Within
- * it, ZU planes at a time: every load of the group (kind, the 12
- * neighbours, p, p⁻) is issued before any use, unconditionally (rows 0
- * and ny − 1 and the planes outside [z0, z1) are never visited, and the
- * arrays have a guard at their end, so every address is inside), so a
- * thread waits once per group for memory, not once per plane. Addresses
- * are a pointer per plane and 32-bit offsets (a plane of the folded grid
- * is below 2³¹ entries; rw_cuda_fcc_create checks it). */
-template <typename S, int ZU>
+/* Interior sites. A block covers bx × by folded columns and a chunk of zc
+ * planes of them (blockIdx.z), so that a room has blocks enough to fill
+ * the GPU several times over (one block per column block marching all of
+ * z gave the 30 m³ room one block per SM). Within it, ZU planes at a time:
+ * every load of the group (kind, the 12 neighbours, p, p⁻) is issued
+ * before any use, unconditionally (rows 0 and ny − 1 and the planes
+ * outside [z0, z1) are never visited, and the arrays have a guard at their
+ * end, so every address is inside).
+ *   The kernel is bound by integer instructions, not memory (ncu on the
+ * 1000 m³ box at 4 kHz, fp32: the ALU pipe 79 % busy, DRAM 40 %, with
+ * 64-bit addresses), so indices are of type I: 32-bit wherever the arrays
+ * have fewer than 2³² entries (a load p[i] with a 32-bit i and the array
+ * a kernel parameter needs no 64-bit address arithmetic), 64-bit beyond. */
+template <typename S, int ZU, typename I>
 __global__ void __launch_bounds__ (RW_FCC_MAX_THREADS)
 rw_kernel_fcc_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
-                   const uint2 *__restrict__ zr, unsigned zc, unsigned pitch, unsigned ny, int step,
-                   int *bad)
+                   const uint2 *__restrict__ zr, unsigned zc, I pitch, I ny, int step, int *bad)
 {
   typedef typename RwArith<S>::type A;
   const unsigned xf = blockIdx.x * blockDim.x + threadIdx.x;
@@ -146,29 +147,45 @@ rw_kernel_fcc_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__
   r.y = min (r.y, (blockIdx.z + 1) * zc);
   if (xf >= pitch || y == 0 || y + 1 >= ny)
     return;
-  const int sy = (int) pitch, sz = (int) (pitch * ny);
+  const I sy = pitch, sz = pitch * ny;
   bool fine = true;
   for (unsigned z0 = r.x; z0 < r.y; z0 += ZU)
     {
       A s[ZU], c[ZU], pp[ZU];
       uint8_t k[ZU];
-      const size_t i0 = xf + (size_t) pitch * (y + (size_t) ny * z0);
+      const I i0 = (I) xf + pitch * ((I) y + ny * (I) z0);
+      const I P0 = (I) ((y + z0) & 1);
 #pragma unroll
       for (int u = 0; u < ZU; u++)
         {
-          const unsigned z = min (z0 + u, r.y - 1);
-          const size_t i = i0 + (size_t) sz * (z - z0);
-          k[u] = z0 + u < r.y ? __ldg (kind + i) : 0;
-          s[u] = rw_fcc_sum (p + i, (int) ((y + z) & 1), sy, sz);
-          c[u] = rw_ldg (p + i, 0);
-          pp[u] = rw_ld (q + i, 0);
+          /* past the chunk's end: the last plane again, not stored */
+          const bool in = z0 + u < r.y;
+          const I i = in ? i0 + sz * (I) u : i0;
+          const I P = in ? P0 ^ (I) (u & 1) : P0;
+          const I m = i + P - 1, pl = i + P;
+          k[u] = in ? __ldg (kind + i) : 0;
+          A t = rw_ldg (p, i - sy - sz);
+          t += rw_ldg (p, i + sy - sz);
+          t += rw_ldg (p, m - sz);
+          t += rw_ldg (p, pl - sz);
+          t += rw_ldg (p, m - sy);
+          t += rw_ldg (p, pl - sy);
+          t += rw_ldg (p, m + sy);
+          t += rw_ldg (p, pl + sy);
+          t += rw_ldg (p, i - sy + sz);
+          t += rw_ldg (p, i + sy + sz);
+          t += rw_ldg (p, m + sz);
+          t += rw_ldg (p, pl + sz);
+          s[u] = t;
+          c[u] = rw_ldg (p, i);
+          pp[u] = rw_ld (q, i);
         }
 #pragma unroll
       for (int u = 0; u < ZU; u++)
         if (k[u] == 1)
           {
             const A v = rw_fcc_air (c[u], s[u], pp[u]);
-            rw_st (q + i0 + (size_t) sz * u, 0, v);
+            rw_st (q, i0 + sz * (I) u, v);
             fine = fine && rw_stored_finite (v, q);
           }
     }
@@ -567,18 +584,30 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
 }
 
 /* The air kernel with the planes per group the state chose (zu). */
+template <typename S, typename I>
+static void
+rw_fcc_air_launch_i (RwCudaFcc *st, const S *p, S *q, int step)
+{
+  const dim3 blk (st->bx, st->by), grd (st->gbx, st->gby, st->gbz);
+  const I pitch = (I) st->pitch, ny = (I) st->ny;
+  if (st->zu == 1)
+    rw_kernel_fcc_air<S, 1, I><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, pitch, ny, step, st->bad);
+  else if (st->zu == 2)
+    rw_kernel_fcc_air<S, 2, I><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, pitch, ny, step, st->bad);
+  else
+    rw_kernel_fcc_air<S, 4, I><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, pitch, ny, step, st->bad);
+}
+
+/* The air kernel with the planes per group the state chose (zu), with
+ * 32-bit indices where the arrays allow. */
 template <typename S>
 static void
 rw_fcc_air_launch (RwCudaFcc *st, const S *p, S *q, int step)
 {
-  const dim3 blk (st->bx, st->by), grd (st->gbx, st->gby, st->gbz);
-  const unsigned pitch = (unsigned) st->pitch, ny = (unsigned) st->ny;
-  if (st->zu == 1)
-    rw_kernel_fcc_air<S, 1><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, pitch, ny, step, st->bad);
-  else if (st->zu == 2)
-    rw_kernel_fcc_air<S, 2><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, pitch, ny, step, st->bad);
+  if (st->n + RW_FCC_GUARD < ((size_t) 1 << 32))
+    rw_fcc_air_launch_i<S, unsigned> (st, p, q, step);
   else
-    rw_kernel_fcc_air<S, 4><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, pitch, ny, step, st->bad);
+    rw_fcc_air_launch_i<S, size_t> (st, p, q, step);
 }
 
 static void
