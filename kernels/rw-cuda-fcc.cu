@@ -46,9 +46,14 @@
 #define RW_FCC_BY 8
 #define RW_FCC_MAX_THREADS 512
 #define RW_FCC_CHUNK 256
-/* entries after each field array (a neighbour of the last site of the
- * last row may fall one past the end) */
-#define RW_FCC_GUARD 64
+/* Entries of a field array: the sites and a guard of three planes and a
+ * row after them (the air kernel reads two planes past a chunk's last,
+ * rw_kernel_fcc_air; a neighbour of the last site may fall one further). */
+static size_t
+rw_fcc_span (size_t n, size_t plane)
+{
+  return n + 3 * plane + 64;
+}
 
 typedef struct
 {
@@ -72,7 +77,6 @@ struct RwCudaFcc
   uint2 *zr;                    /* per block: z0, z1 */
   unsigned bx, by;              /* the air kernel's block */
   unsigned gbx, gby, gbz, zc;   /* blocks; planes per block (rw_kernel_fcc_air) */
-  int zu;                       /* planes per group of loads: 1, 2, 4 (ROOMWAVE_FCC_ZU, default 4) */
   RwFccNode *nodes;
   size_t n_nodes;
   int m_max;
@@ -120,20 +124,85 @@ __device__ __forceinline__ float rw_fcc_air (float p, float s, float pp)
 __device__ __forceinline__ double rw_fcc_air (double p, double s, double pp)
 { return rw_fcc_update_air_f64 ((double) RW_FCC_LAMBDA2, p, s, pp); }
 
-/* Interior sites. A block covers bx × by folded columns and a chunk of zc
- * planes of them (blockIdx.z), so that a room has blocks enough to fill
- * the GPU several times over (one block per column block marching all of
- * z gave the 30 m³ room one block per SM). Within it, ZU planes at a time:
- * every load of the group (kind, the 12 neighbours, p, p⁻) is issued
- * before any use, unconditionally (rows 0 and ny − 1 and the planes
- * outside [z0, z1) are never visited, and the arrays have a guard at their
- * end, so every address is inside).
- *   The kernel is bound by integer instructions, not memory (ncu on the
- * 1000 m³ box at 4 kHz, fp32: the ALU pipe 79 % busy, DRAM 40 %, with
- * 64-bit addresses), so indices are of type I: 32-bit wherever the arrays
- * have fewer than 2³² entries (a load p[i] with a 32-bit i and the array
- * a kernel parameter needs no 64-bit address arithmetic), 64-bit beyond. */
-template <typename S, int ZU, typename I>
+/* Interior sites: a register z-march. A block covers bx × by folded
+ * columns and a chunk of zc planes of them (blockIdx.z), so that a room
+ * has blocks enough to fill the GPU several times over. A thread walks z
+ * up its column (xf, y), keeping in registers the values of rows y − 1,
+ * y, y + 1 that the next plane needs again, so that each plane loads 6
+ * values of p (not 13), its p⁻ and its kind byte. With Y(r, z, o) the
+ * value of row (r, z) at folded offset o from xf, and δ_z = −1 (row
+ * (y, z) of parity 0) or +1 (parity 1) — a site's dx = ±1 neighbours lie
+ * at offsets {0, δ_z} of the rows of the other parity — plane z needs
+ *   Y(y±1, z−1, 0), Y(y, z−1, {0, δ}), Y(y±1, z, {0, δ}), Y(y±1, z+1, 0),
+ *   Y(y, z+1, {0, δ}) and the centre Y(y, z, 0),
+ * and δ flips from plane to plane, so plane z + 1 finds in registers
+ * everything but Y(y±1, z+1, δ'), Y(y±1, z+2, 0) and Y(y, z+2, {0, δ'}).
+ * Two planes an iteration, all their loads issued first. The sum is taken
+ * in RW_FCC_NBR_OFFSETS order, as everywhere. Reads reach two planes
+ * past a chunk's last one (rw_fcc_span's guard covers the array's end).
+ *   Indices are of type I: 32-bit wherever the arrays have fewer than
+ * 2³² entries (ncu: with 64-bit addresses the kernel was bound by integer
+ * instructions), 64-bit beyond. */
+template <typename A>
+struct RwFccCol
+{
+  A am, ap;          /* Y(y−1, z−1, 0), Y(y+1, z−1, 0) */
+  A b0, bd;          /* Y(y, z−1, 0), Y(y, z−1, δ) */
+  A cm0, cmd, cp0, cpd; /* Y(y∓1, z, 0 | δ) */
+  A dm, dp;          /* Y(y±1, z+1, 0) */
+  A e0, ed;          /* Y(y, z+1, 0), Y(y, z+1, δ) */
+  A c, x;            /* Y(y, z, 0), Y(y, z, −δ) */
+};
+
+template <typename A>
+__device__ __forceinline__ A
+rw_fcc_col_sum (const RwFccCol<A> &v, bool odd)
+{
+  /* items 2, 3: dx = −1 at offset P − 1, dx = +1 at P; P = 0: {δ, 0}, P = 1: {0, δ} */
+  A s = v.am;
+  s += v.ap;
+  s += odd ? v.b0 : v.bd;
+  s += odd ? v.bd : v.b0;
+  s += odd ? v.cm0 : v.cmd;
+  s += odd ? v.cmd : v.cm0;
+  s += odd ? v.cp0 : v.cpd;
+  s += odd ? v.cpd : v.cp0;
+  s += v.dm;
+  s += v.dp;
+  s += odd ? v.e0 : v.ed;
+  s += odd ? v.ed : v.e0;
+  return s;
+}
+
+/* The loads that move the column from plane z to z + 1 (i: the site at
+ * z; nd = δ_{z+1} = −δ_z). */
+template <typename S, typename I>
+__device__ __forceinline__ void
+rw_fcc_col_load (const S *__restrict__ p, I i, I nd, I sy, I sz, typename RwArith<S>::type out[6])
+{
+  const I j = i + sz;   /* the site at z + 1 */
+  out[0] = rw_ldg (p, j - sy + nd);
+  out[1] = rw_ldg (p, j + sy + nd);
+  out[2] = rw_ldg (p, j - sy + sz);
+  out[3] = rw_ldg (p, j + sy + sz);
+  out[4] = rw_ldg (p, j + sz);
+  out[5] = rw_ldg (p, j + sz + nd);
+}
+
+template <typename A>
+__device__ __forceinline__ void
+rw_fcc_col_shift (RwFccCol<A> &v, const A in[6])
+{
+  v.am = v.cm0, v.ap = v.cp0;
+  v.b0 = v.c, v.bd = v.x;
+  v.c = v.e0, v.x = v.ed;
+  v.cm0 = v.dm, v.cp0 = v.dp;
+  v.cmd = in[0], v.cpd = in[1];
+  v.dm = in[2], v.dp = in[3];
+  v.e0 = in[4], v.ed = in[5];
+}
+
+template <typename S, typename I>
 __global__ void __launch_bounds__ (RW_FCC_MAX_THREADS)
 rw_kernel_fcc_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
                    const uint2 *__restrict__ zr, unsigned zc, I pitch, I ny, int step, int *bad)
@@ -145,49 +214,46 @@ rw_kernel_fcc_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__
   /* this block's chunk of planes: blockIdx.z */
   r.x = max (r.x, blockIdx.z * zc);
   r.y = min (r.y, (blockIdx.z + 1) * zc);
-  if (xf >= pitch || y == 0 || y + 1 >= ny)
+  if (xf >= pitch || y == 0 || y + 1 >= ny || r.x >= r.y)
     return;
   const I sy = pitch, sz = pitch * ny;
+  unsigned z = r.x;
+  I i = (I) xf + pitch * ((I) y + ny * (I) z);
+  bool odd = ((y + z) & 1) != 0;
+  I d = odd ? (I) 1 : (I) -1;
+  RwFccCol<A> v;
+  v.am = rw_ldg (p, i - sy - sz), v.ap = rw_ldg (p, i + sy - sz);
+  v.b0 = rw_ldg (p, i - sz), v.bd = rw_ldg (p, i - sz + d);
+  v.cm0 = rw_ldg (p, i - sy), v.cmd = rw_ldg (p, i - sy + d);
+  v.cp0 = rw_ldg (p, i + sy), v.cpd = rw_ldg (p, i + sy + d);
+  v.dm = rw_ldg (p, i - sy + sz), v.dp = rw_ldg (p, i + sy + sz);
+  v.e0 = rw_ldg (p, i + sz), v.ed = rw_ldg (p, i + sz + d);
+  v.c = rw_ldg (p, i), v.x = rw_ldg (p, i - d);
   bool fine = true;
-  for (unsigned z0 = r.x; z0 < r.y; z0 += ZU)
+  for (; z < r.y; z += 2)
     {
-      A s[ZU], c[ZU], pp[ZU];
-      uint8_t k[ZU];
-      const I i0 = (I) xf + pitch * ((I) y + ny * (I) z0);
-      const I P0 = (I) ((y + z0) & 1);
-#pragma unroll
-      for (int u = 0; u < ZU; u++)
+      /* every load of planes z and z + 1 first */
+      const bool in1 = z + 1 < r.y;
+      A n0[6], n1[6];
+      rw_fcc_col_load (p, i, -d, sy, sz, n0);
+      rw_fcc_col_load (p, i + sz, d, sy, sz, n1);
+      const uint8_t k0 = __ldg (kind + i), k1 = in1 ? __ldg (kind + i + sz) : 0;
+      const A pp0 = rw_ld (q, i), pp1 = rw_ld (q, i + sz);
+      if (k0 == 1)
         {
-          /* past the chunk's end: the last plane again, not stored */
-          const bool in = z0 + u < r.y;
-          const I i = in ? i0 + sz * (I) u : i0;
-          const I P = in ? P0 ^ (I) (u & 1) : P0;
-          const I m = i + P - 1, pl = i + P;
-          k[u] = in ? __ldg (kind + i) : 0;
-          A t = rw_ldg (p, i - sy - sz);
-          t += rw_ldg (p, i + sy - sz);
-          t += rw_ldg (p, m - sz);
-          t += rw_ldg (p, pl - sz);
-          t += rw_ldg (p, m - sy);
-          t += rw_ldg (p, pl - sy);
-          t += rw_ldg (p, m + sy);
-          t += rw_ldg (p, pl + sy);
-          t += rw_ldg (p, i - sy + sz);
-          t += rw_ldg (p, i + sy + sz);
-          t += rw_ldg (p, m + sz);
-          t += rw_ldg (p, pl + sz);
-          s[u] = t;
-          c[u] = rw_ldg (p, i);
-          pp[u] = rw_ld (q, i);
+          const A out = rw_fcc_air (v.c, rw_fcc_col_sum (v, odd), pp0);
+          rw_st (q, i, out);
+          fine = fine && rw_stored_finite (out, q);
         }
-#pragma unroll
-      for (int u = 0; u < ZU; u++)
-        if (k[u] == 1)
-          {
-            const A v = rw_fcc_air (c[u], s[u], pp[u]);
-            rw_st (q, i0 + sz * (I) u, v);
-            fine = fine && rw_stored_finite (v, q);
-          }
+      rw_fcc_col_shift (v, n0);
+      if (k1 == 1)
+        {
+          const A out = rw_fcc_air (v.c, rw_fcc_col_sum (v, !odd), pp1);
+          rw_st (q, i + sz, out);
+          fine = fine && rw_stored_finite (out, q);
+        }
+      rw_fcc_col_shift (v, n1);
+      i += 2 * sz;
     }
   if (!fine)
     atomicMin (bad, step);
@@ -376,7 +442,7 @@ rw_cuda_fcc_memory_bytes (const RwSolverSetup *setup)
   const RwGrid *g = setup->grid;
   const size_t n = rw_fcc_pitch (g->nx) * g->ny * g->nz;
   const size_t blocks = (rw_fcc_pitch (g->nx) / 32) * ((g->ny + 1) / 2);
-  return 2 * (n + RW_FCC_GUARD) * rw_fcc_elem (setup->precision) + n + blocks * sizeof (uint2)
+  return 2 * rw_fcc_span (n, rw_fcc_pitch (g->nx) * g->ny) * rw_fcc_elem (setup->precision) + n + blocks * sizeof (uint2)
          + g->n_boundary * (sizeof (RwFccNode) + 2 * rw_fcc_max_branches (setup)
                             * rw_fcc_arith (setup->precision))
          + (g->n_surfaces + 1) * (1 + 6 * RW_ADM_MAX_BRANCHES) * sizeof (double)
@@ -520,8 +586,6 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   st->gbx = (unsigned) ((st->pitch + st->bx - 1) / st->bx);
   st->gby = (unsigned) ((g->ny + st->by - 1) / st->by);
   {
-    const char *zu = getenv ("ROOMWAVE_FCC_ZU");
-    st->zu = zu && (atoi (zu) == 1 || atoi (zu) == 2) ? atoi (zu) : 4;
     /* about 4096 blocks (a few waves of the largest GPU), chunks of at
      * least 8 planes, a multiple of 4 (the most planes a group loads) */
     const size_t cols = (size_t) st->gbx * st->gby;
@@ -555,7 +619,7 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
             && RW_CUDA (cudaStreamCreateWithFlags (&st->stream, cudaStreamNonBlocking));
   if (ok)
     snprintf (st->name, sizeof st->name, "%s", prop.name);
-  const size_t span = (st->n + RW_FCC_GUARD) * st->elem;
+  const size_t span = rw_fcc_span (st->n, st->pitch * st->ny) * st->elem;
   ok = ok && RW_CUDA (cudaMalloc (&st->mem, 2 * span)) && RW_CUDA (cudaMemset (st->mem, 0, 2 * span));
   if (ok)
     {
@@ -583,28 +647,21 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   return st;
 }
 
-/* The air kernel with the planes per group the state chose (zu). */
 template <typename S, typename I>
 static void
 rw_fcc_air_launch_i (RwCudaFcc *st, const S *p, S *q, int step)
 {
   const dim3 blk (st->bx, st->by), grd (st->gbx, st->gby, st->gbz);
-  const I pitch = (I) st->pitch, ny = (I) st->ny;
-  if (st->zu == 1)
-    rw_kernel_fcc_air<S, 1, I><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, pitch, ny, step, st->bad);
-  else if (st->zu == 2)
-    rw_kernel_fcc_air<S, 2, I><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, pitch, ny, step, st->bad);
-  else
-    rw_kernel_fcc_air<S, 4, I><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, pitch, ny, step, st->bad);
+  rw_kernel_fcc_air<S, I><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, (I) st->pitch,
+                                                        (I) st->ny, step, st->bad);
 }
 
-/* The air kernel with the planes per group the state chose (zu), with
- * 32-bit indices where the arrays allow. */
+/* The air kernel, with 32-bit indices where the arrays allow. */
 template <typename S>
 static void
 rw_fcc_air_launch (RwCudaFcc *st, const S *p, S *q, int step)
 {
-  if (st->n + RW_FCC_GUARD < ((size_t) 1 << 32))
+  if (rw_fcc_span (st->n, st->pitch * st->ny) < ((size_t) 1 << 32))
     rw_fcc_air_launch_i<S, unsigned> (st, p, q, step);
   else
     rw_fcc_air_launch_i<S, size_t> (st, p, q, step);
