@@ -41,8 +41,7 @@
 
 /* The air kernel's block: RW_FCC_BX × RW_FCC_BY threads by default
  * (ROOMWAVE_FCC_BLOCK=XxY for benchmarks: X a multiple of 32, at most
- * RW_FCC_MAX_THREADS in all, and threads enough to load the tile's halo,
- * one entry each). */
+ * RW_FCC_MAX_THREADS in all). */
 #define RW_FCC_BX 32
 #define RW_FCC_BY 8
 #define RW_FCC_MAX_THREADS 512
@@ -125,117 +124,136 @@ __device__ __forceinline__ float rw_fcc_air (float p, float s, float pp)
 __device__ __forceinline__ double rw_fcc_air (double p, double s, double pp)
 { return rw_fcc_update_air_f64 ((double) RW_FCC_LAMBDA2, p, s, pp); }
 
-/* Interior sites: a shared-memory z-march. A block covers bx × by folded
+/* Interior sites: a register z-march. A block covers bx × by folded
  * columns and a chunk of zc planes of them (blockIdx.z), so that a room
- * has blocks enough to fill the GPU several times over. It walks z up its
- * chunk keeping four planes of its tile — (by + 2) rows × (bx + 2)
- * entries, its columns and a halo of one on each side — in shared memory
- * (in the arithmetic type): plane z is updated from planes z − 1, z and
- * z + 1 while plane z + 2, loaded from global memory at the top of the
- * iteration, goes into the fourth slot, which plane z − 1's update had
- * finished with before the last barrier; one barrier a plane. So each
- * site's p is read from memory about once (plus the halo: (bx+2)(by+2)/
- * (bx·by)), its p⁻ and kind byte once, and p⁺ written once — the
- * roofline's 3 words and a byte — and its 12 neighbours come from shared
- * memory, summed in RW_FCC_NBR_OFFSETS order as everywhere.
- *   Earlier forms, on the 1000 m³ box at 4 kHz, fp32, H200 (bench-fcc):
- * neighbours through the L1 (bound by integer address arithmetic, ALU
- * 79 % busy, 0.45 of the roofline with 64-bit addresses, 0.48 with 32-bit
- * ones), then the rows y − 1 … y + 1 kept in registers (L2 71 % busy: each
- * row still fetched by three threads, 0.51).
- *   Indices are of type I: 32-bit wherever the arrays have fewer than 2³²
- * entries, 64-bit beyond. */
+ * has blocks enough to fill the GPU several times over. A thread walks z
+ * up its column (xf, y), keeping in registers the values of rows y − 1,
+ * y, y + 1 that the next plane needs again, so that each plane loads 6
+ * values of p (not 13), its p⁻ and its kind byte. With Y(r, z, o) the
+ * value of row (r, z) at folded offset o from xf, and δ_z = −1 (row
+ * (y, z) of parity 0) or +1 (parity 1) — a site's dx = ±1 neighbours lie
+ * at offsets {0, δ_z} of the rows of the other parity — plane z needs
+ *   Y(y±1, z−1, 0), Y(y, z−1, {0, δ}), Y(y±1, z, {0, δ}), Y(y±1, z+1, 0),
+ *   Y(y, z+1, {0, δ}) and the centre Y(y, z, 0),
+ * and δ flips from plane to plane, so plane z + 1 finds in registers
+ * everything but Y(y±1, z+1, δ'), Y(y±1, z+2, 0) and Y(y, z+2, {0, δ'}).
+ * Two planes an iteration, all their loads issued first. The sum is taken
+ * in RW_FCC_NBR_OFFSETS order, as everywhere. Reads reach two planes
+ * past a chunk's last one (rw_fcc_span's guard covers the array's end).
+ *   Indices are of type I: 32-bit wherever the arrays have fewer than
+ * 2³² entries (ncu: with 64-bit addresses the kernel was bound by integer
+ * instructions), 64-bit beyond. */
+template <typename A>
+struct RwFccCol
+{
+  A am, ap;          /* Y(y−1, z−1, 0), Y(y+1, z−1, 0) */
+  A b0, bd;          /* Y(y, z−1, 0), Y(y, z−1, δ) */
+  A cm0, cmd, cp0, cpd; /* Y(y∓1, z, 0 | δ) */
+  A dm, dp;          /* Y(y±1, z+1, 0) */
+  A e0, ed;          /* Y(y, z+1, 0), Y(y, z+1, δ) */
+  A c, x;            /* Y(y, z, 0), Y(y, z, −δ) */
+};
+
+template <typename A>
+__device__ __forceinline__ A
+rw_fcc_col_sum (const RwFccCol<A> &v, bool odd)
+{
+  /* items 2, 3: dx = −1 at offset P − 1, dx = +1 at P; P = 0: {δ, 0}, P = 1: {0, δ} */
+  A s = v.am;
+  s += v.ap;
+  s += odd ? v.b0 : v.bd;
+  s += odd ? v.bd : v.b0;
+  s += odd ? v.cm0 : v.cmd;
+  s += odd ? v.cmd : v.cm0;
+  s += odd ? v.cp0 : v.cpd;
+  s += odd ? v.cpd : v.cp0;
+  s += v.dm;
+  s += v.dp;
+  s += odd ? v.e0 : v.ed;
+  s += odd ? v.ed : v.e0;
+  return s;
+}
+
+/* The loads that move the column from plane z to z + 1 (i: the site at
+ * z; nd = δ_{z+1} = −δ_z). */
+template <typename S, typename I>
+__device__ __forceinline__ void
+rw_fcc_col_load (const S *__restrict__ p, I i, I nd, I sy, I sz, typename RwArith<S>::type out[6])
+{
+  const I j = i + sz;   /* the site at z + 1 */
+  out[0] = rw_ldg (p, j - sy + nd);
+  out[1] = rw_ldg (p, j + sy + nd);
+  out[2] = rw_ldg (p, j - sy + sz);
+  out[3] = rw_ldg (p, j + sy + sz);
+  out[4] = rw_ldg (p, j + sz);
+  out[5] = rw_ldg (p, j + sz + nd);
+}
+
+template <typename A>
+__device__ __forceinline__ void
+rw_fcc_col_shift (RwFccCol<A> &v, const A in[6])
+{
+  v.am = v.cm0, v.ap = v.cp0;
+  v.b0 = v.c, v.bd = v.x;
+  v.c = v.e0, v.x = v.ed;
+  v.cm0 = v.dm, v.cp0 = v.dp;
+  v.cmd = in[0], v.cpd = in[1];
+  v.dm = in[2], v.dp = in[3];
+  v.e0 = in[4], v.ed = in[5];
+}
+
 template <typename S, typename I>
 __global__ void __launch_bounds__ (RW_FCC_MAX_THREADS)
 rw_kernel_fcc_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
                    const uint2 *__restrict__ zr, unsigned zc, I pitch, I ny, int step, int *bad)
 {
   typedef typename RwArith<S>::type A;
-  extern __shared__ unsigned char rw_fcc_smem[];
-  A *tile = (A *) rw_fcc_smem;
-  const unsigned bx = blockDim.x, by = blockDim.y, tx = threadIdx.x, ty = threadIdx.y;
-  const unsigned tw = bx + 2, tplane = tw * (by + 2);
-  const unsigned x0 = blockIdx.x * bx, y0 = blockIdx.y * by;
-  const unsigned xf = x0 + tx, y = y0 + ty;
+  const unsigned xf = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
   uint2 r = zr[blockIdx.x + gridDim.x * blockIdx.y];
+  /* this block's chunk of planes: blockIdx.z */
   r.x = max (r.x, blockIdx.z * zc);
   r.y = min (r.y, (blockIdx.z + 1) * zc);
-  if (r.x >= r.y)
-    return;   /* the whole block: no barrier is reached */
-  const I sz = pitch * ny;
-  /* the tile entries this thread loads: its own, and a share of the halo
-   * (rows y0 − 1 and y0 + by, then columns x0 − 1 and x0 + bx) */
-  const unsigned flat = tx + bx * ty, n_halo = 2 * tw + 2 * by;
-  unsigned hr = 0, hc = 0;   /* tile row, column of this thread's halo entry */
-  const bool has_halo = flat < n_halo;
-  if (has_halo)
-    {
-      if (flat < 2 * tw)
-        hr = flat < tw ? 0 : by + 1, hc = flat % tw;
-      else
-        hr = 1 + (flat - 2 * tw) / 2, hc = (flat - 2 * tw) % 2 ? bx + 1 : 0;
-    }
-  /* global position of a tile entry (row tr, column tc) at plane z; 0
-   * outside the array's rows and columns */
-  auto load = [&] (unsigned tr, unsigned tc, unsigned z) -> A {
-    const long long gx = (long long) x0 + tc - 1, gy = (long long) y0 + tr - 1;
-    if (gx < 0 || gx >= (long long) pitch || gy < 0 || gy >= (long long) ny)
-      return (A) 0;
-    return rw_ldg (p, (I) gx + pitch * ((I) gy + ny * (I) z));
-  };
-  const bool mine = xf < pitch && y >= 1 && y + 1 < ny;
-  /* prologue: planes r.x − 1, r.x, r.x + 1 into slots 3, 0, 1 (slot of
-   * plane z: (z − r.x) & 3) */
-  for (int k = -1; k <= 1; k++)
-    {
-      const unsigned z = r.x + k, slot = (unsigned) (k & 3);
-      tile[slot * tplane + (ty + 1) * tw + tx + 1] = load (ty + 1, tx + 1, z);
-      if (has_halo)
-        tile[slot * tplane + hr * tw + hc] = load (hr, hc, z);
-    }
-  __syncthreads ();
+  if (xf >= pitch || y == 0 || y + 1 >= ny || r.x >= r.y)
+    return;
+  const I sy = pitch, sz = pitch * ny;
+  unsigned z = r.x;
+  I i = (I) xf + pitch * ((I) y + ny * (I) z);
+  bool odd = ((y + z) & 1) != 0;
+  I d = odd ? (I) 1 : (I) -1;
+  RwFccCol<A> v;
+  v.am = rw_ldg (p, i - sy - sz), v.ap = rw_ldg (p, i + sy - sz);
+  v.b0 = rw_ldg (p, i - sz), v.bd = rw_ldg (p, i - sz + d);
+  v.cm0 = rw_ldg (p, i - sy), v.cmd = rw_ldg (p, i - sy + d);
+  v.cp0 = rw_ldg (p, i + sy), v.cpd = rw_ldg (p, i + sy + d);
+  v.dm = rw_ldg (p, i - sy + sz), v.dp = rw_ldg (p, i + sy + sz);
+  v.e0 = rw_ldg (p, i + sz), v.ed = rw_ldg (p, i + sz + d);
+  v.c = rw_ldg (p, i), v.x = rw_ldg (p, i - d);
   bool fine = true;
-  for (unsigned z = r.x; z < r.y; z++)
+  for (; z < r.y; z += 2)
     {
-      /* plane z + 2 from memory (read two planes past the chunk at most:
-       * rw_fcc_span's guard), its slot (z + 2 − r.x) & 3 */
-      const A nv = load (ty + 1, tx + 1, z + 2);
-      const A nh = has_halo ? load (hr, hc, z + 2) : (A) 0;
-      const unsigned k = z - r.x;
-      const A *tm = tile + ((k + 3) & 3) * tplane, *t0 = tile + (k & 3) * tplane,
-              *tp = tile + ((k + 1) & 3) * tplane;
-      if (mine)
+      /* every load of planes z and z + 1 first */
+      const bool in1 = z + 1 < r.y;
+      A n0[6], n1[6];
+      rw_fcc_col_load (p, i, -d, sy, sz, n0);
+      rw_fcc_col_load (p, i + sz, d, sy, sz, n1);
+      const uint8_t k0 = __ldg (kind + i), k1 = in1 ? __ldg (kind + i + sz) : 0;
+      const A pp0 = rw_ld (q, i), pp1 = rw_ld (q, i + sz);
+      if (k0 == 1)
         {
-          const I i = (I) xf + pitch * ((I) y + ny * (I) z);
-          const unsigned char kd = __ldg (kind + i);
-          const A pp = rw_ld (q, i);
-          if (kd == 1)
-            {
-              const unsigned P = (y + z) & 1, c = tx + 1;
-              const unsigned rm = ty * tw, r0 = (ty + 1) * tw, rp = (ty + 2) * tw;
-              /* RW_FCC_NBR_OFFSETS: dx = −1 at c + P − 1, dx = +1 at c + P */
-              A s = tm[rm + c];
-              s += tm[rp + c];
-              s += tm[r0 + c + P - 1];
-              s += tm[r0 + c + P];
-              s += t0[rm + c + P - 1];
-              s += t0[rm + c + P];
-              s += t0[rp + c + P - 1];
-              s += t0[rp + c + P];
-              s += tp[rm + c];
-              s += tp[rp + c];
-              s += tp[r0 + c + P - 1];
-              s += tp[r0 + c + P];
-              const A out = rw_fcc_air (t0[r0 + c], s, pp);
-              rw_st (q, i, out);
-              fine = fine && rw_stored_finite (out, q);
-            }
+          const A out = rw_fcc_air (v.c, rw_fcc_col_sum (v, odd), pp0);
+          rw_st (q, i, out);
+          fine = fine && rw_stored_finite (out, q);
         }
-      A *tn = tile + ((k + 2) & 3) * tplane;
-      tn[(ty + 1) * tw + tx + 1] = nv;
-      if (has_halo)
-        tn[hr * tw + hc] = nh;
-      __syncthreads ();
+      rw_fcc_col_shift (v, n0);
+      if (k1 == 1)
+        {
+          const A out = rw_fcc_air (v.c, rw_fcc_col_sum (v, !odd), pp1);
+          rw_st (q, i + sz, out);
+          fine = fine && rw_stored_finite (out, q);
+        }
+      rw_fcc_col_shift (v, n1);
+      i += 2 * sz;
     }
   if (!fine)
     atomicMin (bad, step);
@@ -562,7 +580,7 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
     int bx, by;
     const char *blk = getenv ("ROOMWAVE_FCC_BLOCK");
     if (blk && sscanf (blk, "%dx%d", &bx, &by) == 2 && bx >= 32 && bx % 32 == 0 && by >= 2
-        && bx * by <= RW_FCC_MAX_THREADS && 2 * (bx + 2) + 2 * by <= bx * by)
+        && bx * by <= RW_FCC_MAX_THREADS)
       st->bx = (unsigned) bx, st->by = (unsigned) by;
   }
   st->gbx = (unsigned) ((st->pitch + st->bx - 1) / st->bx);
@@ -634,9 +652,8 @@ static void
 rw_fcc_air_launch_i (RwCudaFcc *st, const S *p, S *q, int step)
 {
   const dim3 blk (st->bx, st->by), grd (st->gbx, st->gby, st->gbz);
-  const size_t shm = 4 * (size_t) (st->bx + 2) * (st->by + 2) * sizeof (typename RwArith<S>::type);
-  rw_kernel_fcc_air<S, I><<<grd, blk, shm, st->stream>>> (p, q, st->kind, st->zr, st->zc, (I) st->pitch,
-                                                          (I) st->ny, step, st->bad);
+  rw_kernel_fcc_air<S, I><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, (I) st->pitch,
+                                                        (I) st->ny, step, st->bad);
 }
 
 /* The air kernel, with 32-bit indices where the arrays allow. */
