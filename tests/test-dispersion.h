@@ -132,16 +132,16 @@ disp_worst_all (const DispScheme *sc, double P)
   return worst;
 }
 
-/* The P at which the worst of all directions reaches 2 % (bisection:
+/* The P at which the worst of all directions reaches tol (bisection:
  * the error grows as P falls). */
 static inline double
-disp_p_all (const DispScheme *sc)
+disp_p_all (const DispScheme *sc, double tol)
 {
   double lo = 2.5, hi = 20;
   for (int it = 0; it < 20; it++)
     {
       double m = 0.5 * (lo + hi);
-      if (disp_worst_all (sc, m) > 0.02)
+      if (disp_worst_all (sc, m) > tol)
         lo = m;
       else
         hi = m;
