@@ -31,7 +31,8 @@
  * The scheme is stable iff 0 ≤ λ² F ≤ 1 everywhere:
  *   λ² ≤ 1 / max (1, 2 − 4a, 3 − 12a + 16b).
  * The members measured here (Kowalczyk & van Walstijn Table I; the same
- * values in Hamilton & Botts' eigenvalue tool for these schemes):
+ * values in J. Botts' eigenvalue tool for these schemes,
+ * github.com/bottsj/Spectrum-GUI):
  *   IWB  (interpolated wideband)   a = 1/4,    b = 1/16,   λ = 1
  *        F = 1 − (1 − s_x)(1 − s_y)(1 − s_z): all three vertex values
  *        are 1, so every direction's cutoff is the Nyquist frequency
