@@ -2,7 +2,9 @@
 /* rw-fcc.c — the dense reference solver of rw-fcc.h. */
 #include "rw-fcc.h"
 #include "rw-scheme-fcc.h"
+#include "rw-scheme-cpt.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* The FCC offsets (rw-scheme-fcc.h) and the Cartesian ones. */
@@ -14,6 +16,8 @@ static const int fcc_off[12][3] = {
 static const int cart_off[6][3] = {
   { -1, 0, 0 }, { 1, 0, 0 }, { 0, -1, 0 }, { 0, 1, 0 }, { 0, 0, -1 }, { 0, 0, 1 },
 };
+static const int cpt_off[RW_CPT_N_NBR][3] = RW_CPT_NBR_OFFSETS;
+static const int cpt_end[3] = RW_CPT_CLASS_END;
 
 struct RwRefSim {
   RwRefScheme scheme;
@@ -22,7 +26,9 @@ struct RwRefSim {
   double *p, *pp;          /* current, previous (overwritten by the next) */
   const int (*off)[3];
   int n_off;
-  long d[12];              /* index offset of each neighbour */
+  long d[RW_CPT_N_NBR];    /* index offset of each neighbour */
+  int cpt;                 /* a 27-point scheme: */
+  double w[3], c0;         /* its weights and centre coefficient */
 };
 
 static size_t
@@ -40,13 +46,13 @@ in_box (const RwRefSim *s, int i, int j, int k)
 int
 rw_ref_sim_is_site (const RwRefSim *sim, int i, int j, int k)
 {
-  return in_box (sim, i, j, k) && (sim->scheme == RW_REF_CART7 || ((i + j + k) & 1) == 0);
+  return in_box (sim, i, j, k) && (sim->scheme != RW_REF_FCC13 || ((i + j + k) & 1) == 0);
 }
 
-RwRefSim *
-rw_ref_sim_new (RwRefScheme scheme, int n, double l2)
+static RwRefSim *
+sim_new (RwRefScheme scheme, int n, double l2, double a, double b)
 {
-  if (n < 3 || n > 4096 || !(l2 > 0.0) || (scheme != RW_REF_CART7 && scheme != RW_REF_FCC13))
+  if (n < 3 || n > 4096 || !(l2 > 0.0) || scheme < RW_REF_CART7 || scheme > RW_REF_CPT27)
     return NULL;
   if (scheme == RW_REF_CART7 && l2 != RW_LAMBDA2_F64)
     return NULL;
@@ -64,11 +70,40 @@ rw_ref_sim_new (RwRefScheme scheme, int n, double l2)
   s->scheme = scheme;
   s->n = n;
   s->l2 = l2;
-  s->off = scheme == RW_REF_FCC13 ? fcc_off : cart_off;
-  s->n_off = scheme == RW_REF_FCC13 ? 12 : 6;
+  s->cpt = scheme >= RW_REF_CPT27_IWB;
+  s->off = s->cpt ? cpt_off : (scheme == RW_REF_FCC13 ? fcc_off : cart_off);
+  s->n_off = s->cpt ? RW_CPT_N_NBR : (scheme == RW_REF_FCC13 ? 12 : 6);
+  if (s->cpt)
+    rw_cpt_coefficients (a, b, l2, s->w, &s->c0);
   for (int m = 0; m < s->n_off; m++)
     s->d[m] = s->off[m][0] + (long) n * (s->off[m][1] + (long) n * s->off[m][2]);
   return s;
+}
+
+RwRefSim *
+rw_ref_sim_new (RwRefScheme scheme, int n, double l2)
+{
+  switch (scheme)
+    {
+    case RW_REF_CPT27_IWB:
+      return sim_new (scheme, n, l2, RW_CPT_IWB_A, RW_CPT_IWB_B);
+    case RW_REF_CPT27_IISO:
+      return sim_new (scheme, n, l2, RW_CPT_IISO_A, RW_CPT_IISO_B);
+    case RW_REF_CPT27_IDWM:
+      return sim_new (scheme, n, l2, RW_CPT_IDWM_A, RW_CPT_IDWM_B);
+    case RW_REF_CPT27:
+      return NULL;
+    default:
+      return sim_new (scheme, n, l2, 0.0, 0.0);
+    }
+}
+
+RwRefSim *
+rw_ref_sim_new_cpt (double a, double b, int n, double l2)
+{
+  if (!isfinite (a) || !isfinite (b))
+    return NULL;
+  return sim_new (RW_REF_CPT27, n, l2, a, b);
 }
 
 void
@@ -123,9 +158,75 @@ sum_inside (const RwRefSim *s, int i, int j, int k, int *K)
   return sum;
 }
 
+/* The index of the neighbour at offset m of (i, j, k) for a 27-point
+ * scheme: the site itself inside, its image outside (rw_cpt_mirror). */
+static size_t
+cpt_nbr (const RwRefSim *s, int i, int j, int k, int m)
+{
+  return idx (s, rw_cpt_mirror (i + s->off[m][0], s->n), rw_cpt_mirror (j + s->off[m][1], s->n),
+              rw_cpt_mirror (k + s->off[m][2], s->n));
+}
+
+/* The sums of p over the three classes of neighbours of a site at a wall,
+ * through the images. */
+static void
+cpt_sums (const RwRefSim *s, int i, int j, int k, double sum[3])
+{
+  for (int cl = 0, m = 0; cl < 3; cl++)
+    {
+      double t = 0.0;
+      for (; m < cpt_end[cl]; m++)
+        t += s->p[cpt_nbr (s, i, j, k, m)];
+      sum[cl] = t;
+    }
+}
+
+/* One step of a 27-point scheme: the interior update everywhere, over the
+ * images at the walls (rw-scheme-cpt.h). */
+static void
+cpt_step (RwRefSim *s)
+{
+  const int n = s->n;
+  for (int k = 0; k < n; k++)
+    for (int j = 0; j < n; j++)
+      {
+        const int edge_jk = j == 0 || k == 0 || j == n - 1 || k == n - 1;
+        for (int i = 0; i < n; i++)
+          {
+            const size_t c = idx (s, i, j, k);
+            double sum[3];
+            if (edge_jk || i == 0 || i == n - 1)
+              cpt_sums (s, i, j, k, sum);
+            else
+              {
+                /* Interior: fixed class bounds, no branch (the hot loop). */
+                const double *q = s->p + c;
+                double t0 = 0.0, t1 = 0.0, t2 = 0.0;
+                for (int m = 0; m < 6; m++)
+                  t0 += q[s->d[m]];
+                for (int m = 6; m < 18; m++)
+                  t1 += q[s->d[m]];
+                for (int m = 18; m < 26; m++)
+                  t2 += q[s->d[m]];
+                sum[0] = t0, sum[1] = t1, sum[2] = t2;
+              }
+            s->pp[c] = rw_cpt_update_f64 (s->c0, s->w[0], s->w[1], s->w[2], s->p[c], sum[0],
+                                          sum[1], sum[2], s->pp[c]);
+          }
+      }
+}
+
 void
 rw_ref_sim_step (RwRefSim *s)
 {
+  if (s->cpt)
+    {
+      cpt_step (s);
+      double *t = s->p;
+      s->p = s->pp;
+      s->pp = t;
+      return;
+    }
   const int n = s->n;
   const int fcc = s->scheme == RW_REF_FCC13;
   for (int k = 0; k < n; k++)
@@ -159,9 +260,36 @@ rw_ref_sim_step (RwRefSim *s)
   s->pp = t;
 }
 
+/* The 27-point energy (rw-scheme-cpt.h): ½ Σ_x Σ₂₆ w_d counts each edge,
+ * image edges included, twice. */
+static double
+cpt_energy (const RwRefSim *s)
+{
+  const int n = s->n;
+  double kin = 0.0, pot = 0.0;
+  for (int k = 0; k < n; k++)
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < n; i++)
+        {
+          const size_t c = idx (s, i, j, k);
+          const double dt = s->p[c] - s->pp[c];
+          kin += dt * dt;
+          for (int m = 0, cl = 0; m < RW_CPT_N_NBR; m++)
+            {
+              if (m == cpt_end[cl])
+                cl++;
+              const size_t o = cpt_nbr (s, i, j, k, m);
+              pot += s->w[cl] * (s->p[c] - s->p[o]) * (s->pp[c] - s->pp[o]);
+            }
+        }
+  return kin + 0.5 * pot;
+}
+
 double
 rw_ref_sim_energy (const RwRefSim *s)
 {
+  if (s->cpt)
+    return cpt_energy (s);
   const int n = s->n;
   const double w = s->scheme == RW_REF_FCC13 ? 0.25 * s->l2 : s->l2;
   double kin = 0.0, pot = 0.0;

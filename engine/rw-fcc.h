@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-fcc.h — a small dense CPU reference solver for the FCC 13-point
- * scheme (rw-scheme-fcc.h) and, for comparison, the 7-point Cartesian
- * scheme (rw-scheme.h's own node updates), in a rigid box. Used by the
- * tests that measure the two schemes' dispersion and energy (issue #14);
+ * scheme (rw-scheme-fcc.h), the compact 27-point schemes
+ * (rw-scheme-cpt.h) and, for comparison, the 7-point Cartesian scheme
+ * (rw-scheme.h's own node updates), in a rigid box. Used by the tests
+ * that measure the schemes' dispersion and energy (issue #14);
  * not part of the simulate pipeline (nothing user-facing: bad arguments
  * give NULL, the callers are programs).
  *
@@ -13,7 +14,9 @@
  * fp64); a production layout would fold one axis (PFFDTD) to halve it.
  * Walls: the box's faces; a site sums over its inside neighbours only
  * (the rigid graph Laplacian, rw-scheme-fcc.h; for the 7-point scheme
- * rw_update_fv_f64 with β = 0). */
+ * rw_update_fv_f64 with β = 0; for the 27-point schemes the image
+ * ghosts of rw-scheme-cpt.h, rigid walls half a spacing outside the
+ * last sites, which for the 7-point stencil is the same wall). */
 #pragma once
 
 #include <stddef.h>
@@ -21,6 +24,12 @@
 typedef enum {
   RW_REF_CART7 = 0,
   RW_REF_FCC13 = 1,
+  /* The compact 27-point family (rw-scheme-cpt.h): its named members at
+   * their (a, b), and any (a, b) through rw_ref_sim_new_cpt. */
+  RW_REF_CPT27_IWB = 2,
+  RW_REF_CPT27_IISO = 3,
+  RW_REF_CPT27_IDWM = 4,
+  RW_REF_CPT27 = 5,
 } RwRefScheme;
 
 typedef struct RwRefSim RwRefSim;
@@ -29,8 +38,13 @@ typedef struct RwRefSim RwRefSim;
  * with h the cubic spacing: the 7-point scheme takes only its limit
  * RW_LAMBDA2_F64 (1/3; the update in rw-scheme.h has it built in), the
  * FCC scheme any l2 > 0 (limit RW_FCC_LAMBDA2 = 1; above it the scheme is
- * unstable, which the tests use). NULL on bad arguments or no memory. */
+ * unstable, which the tests use), the 27-point members any l2 > 0 (their
+ * limits RW_CPT_*_LAMBDA2, rw_cpt_lambda2_max). NULL on bad arguments or
+ * no memory (RW_REF_CPT27 only through rw_ref_sim_new_cpt). */
 RwRefSim *rw_ref_sim_new (RwRefScheme scheme, int n, double l2);
+/* A 27-point scheme of any (a, b) (rw-scheme-cpt.h), e.g. a = b = 0 for
+ * the 7-point scheme through the 27-point code. */
+RwRefSim *rw_ref_sim_new_cpt (double a, double b, int n, double l2);
 void rw_ref_sim_free (RwRefSim *sim);
 
 /* Whether (i, j, k) is a site of the scheme's lattice inside the box. */
@@ -46,5 +60,7 @@ double rw_ref_sim_get (const RwRefSim *sim, int i, int j, int k);
 void rw_ref_sim_step (RwRefSim *sim);
 /* The scheme's conserved energy between the current and the previous
  * level: Σ (p − p⁻)² + w λ² Σ_edges (Δp)(Δp⁻), w = 1 (7-point) or 1/4
- * (FCC), the edges between neighbouring sites inside the box. */
+ * (FCC), the edges between neighbouring sites inside the box; for the
+ * 27-point schemes each edge's own weight, the image edges included
+ * (rw-scheme-cpt.h). */
 double rw_ref_sim_energy (const RwRefSim *sim);
