@@ -735,8 +735,11 @@ sim_geometrical (const RwSimConfig *cfg, const RwMesh *mesh, const double *surfa
           n_ga = out->n_receivers - r < RW_SIM_GA_BATCH ? out->n_receivers - r : RW_SIM_GA_BATCH;
           RwGaSettings bs = gs;
           bs.seed = batch_seed = gs.seed + r;   /* a batch's rays differ from the last's */
-          if (!rw_ga_compute_receivers (scene, Y, scattering, ns, out->source_at,
-                                        (const double (*)[3]) out->receivers_at[r], n_ga, &bs, ga,
+          /* at the positions given, where the wave part interpolates
+           * them (issue #14), so that the direct sound both parts hold
+           * arrives at the same instant */
+          if (!rw_ga_compute_receivers (scene, Y, scattering, ns, cfg->source,
+                                        (const double (*)[3]) cfg->receivers[r], n_ga, &bs, ga,
                                         err))
             {
               if (err == NULL || err->code != RW_ERROR_CANCELLED)

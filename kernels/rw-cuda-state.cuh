@@ -45,6 +45,16 @@ rw_wide_w (int variant, int elem_bytes)
  * the production variants 5, 9 and 13, which rw-cuda-backend.cu owns). */
 const void *rw_cuda_variant_kernel (RwPrecision precision, RwBoundary boundary, int variant);
 
+/* The source's cells (padded indices) and weights, rw_solver_source_n of
+ * them (rw-solver.h: one of weight 1, or an interpolation stencil),
+ * passed to the kernels by value; n = 0: no source. */
+struct RwCudaSource
+{
+  int n;
+  long long cell[RW_GRID_STENCIL_MAX];
+  double weight[RW_GRID_STENCIL_MAX];
+};
+
 struct RwCudaState
 {
   char name[256];
@@ -69,7 +79,7 @@ struct RwCudaState
   RwSlotTable slots;
   const double *source;         /* host, borrowed */
   size_t n_steps;
-  long long source_cell;
+  RwCudaSource src;             /* the source's cells (padded) and weights; n = 0: none */
   int source_hard;
   size_t n_rcv;
   size_t *rcv_cells;            /* device */
