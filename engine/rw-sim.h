@@ -8,7 +8,8 @@
  *
  * Stages: rw_mesh_load → rw_mesh_check_closed → rw_materials_assign →
  * h and fs from fmax, ppw and temperature (rw-physics.h) → rw_voxelise →
- * rw_grid_locate source and receivers → a unit soft impulse at step 0 →
+ * rw_grid_interp source and receivers (interpolated between the nodes,
+ * docs/SOLVER.md §4) → a unit soft impulse at step 0 →
  * rw_solver_run (progress and cancel passed through) → rw_postprocess per
  * receiver → air absorption (rw-air.h; unless cfg->air_absorption is
  * false, when the IR is left exactly as rw_postprocess made it). n_steps = ceil (duration_s · fs). Every failure names the file
