@@ -802,17 +802,38 @@ RW_CPU_FN (update_plane) (const CpuState *st, const T *restrict p, T *restrict q
   return acc;
 }
 
-/* The source sample of `step` into the new field f at the source cell;
- * false when that makes it non-finite. */
+/* The source sample of `step` into the new field f at the source's cells
+ * on plane z (all of them: z == SIZE_MAX), weight w_i: soft adds
+ * (T) (w_i · s), the product in double (the CUDA backend does the same, so
+ * that fp64 agrees bit for bit; w = 1 adds (T) s); hard (one cell)
+ * assigns (T) s. False when that makes a value non-finite. */
 static bool
-RW_CPU_FN (apply_source) (const RwSolverSetup *su, T *f, size_t step)
+RW_CPU_FN (apply_source) (const RwSolverSetup *su, T *f, size_t step, size_t z, size_t nxy)
 {
-  T s = (T) su->source_signal[step];
-  if (su->source_kind == RW_SOURCE_HARD)
-    f[su->source_cell] = s;
-  else
-    f[su->source_cell] += s;
-  return isfinite ((double) f[su->source_cell]);
+  const double s = su->source_signal[step];
+  bool ok = true;
+  for (size_t i = 0; i < rw_solver_source_n (su); i++)
+    {
+      const size_t c = rw_solver_source_cell (su, i);
+      if (z != SIZE_MAX && c / nxy != z)
+        continue;
+      if (su->source_kind == RW_SOURCE_HARD)
+        f[c] = (T) s;
+      else
+        f[c] += (T) (rw_solver_source_weight (su, i) * s);
+      ok = ok && isfinite ((double) f[c]);
+    }
+  return ok;
+}
+
+/* Whether one of the source's cells lies on plane z. */
+static bool
+RW_CPU_FN (source_on_plane) (const RwSolverSetup *su, size_t z, size_t nxy)
+{
+  for (size_t i = 0; i < rw_solver_source_n (su); i++)
+    if (rw_solver_source_cell (su, i) / nxy == z)
+      return true;
+  return false;
 }
 
 /* n steps. One step: every strip walks its planes (update_plane), then the
@@ -846,11 +867,15 @@ RW_CPU_FN (advance) (CpuState *st, size_t step0, size_t n, int kpass, double *rc
   bool src_ok[KMAX];
   size_t bad_step = SIZE_MAX;
   bool bad_source = false;
-  const size_t ny = st->ny, zs = su->source_cell / st->nxy;
-  /* the pass needs the source and every receiver on planes it visits;
-   * otherwise single steps */
-  if (zs < st->zmin || zs >= st->zmax)
-    kpass = 1;
+  const size_t ny = st->ny;
+  for (int j = 0; j < KMAX; j++)
+    src_ok[j] = true;
+  /* the pass needs the source's cells and every receiver on planes it
+   * visits; otherwise single steps */
+  for (size_t i = 0; i < rw_solver_source_n (su); i++)
+    if (rw_solver_source_cell (su, i) / st->nxy < st->zmin
+        || rw_solver_source_cell (su, i) / st->nxy >= st->zmax)
+      kpass = 1;
   for (size_t r = 0; r < su->n_receivers; r++)
     if (su->receiver_cells[r] / st->nxy < st->zmin || su->receiver_cells[r] / st->nxy >= st->zmax)
       kpass = 1;
@@ -891,7 +916,8 @@ RW_CPU_FN (advance) (CpuState *st, size_t step0, size_t n, int kpass, double *rc
                 bool event = false;
                 for (int j = 0; j < kk && !event; j++)
                   {
-                    event = t == zs + 2 * (size_t) j;
+                    event = t >= 2 * (size_t) j
+                            && RW_CPU_FN (source_on_plane) (su, t - 2 * (size_t) j, st->nxy);
                     for (size_t r = 0; r < su->n_receivers && !event; r++)
                       event = t == su->receiver_cells[r] / st->nxy + 2 * (size_t) j;
                   }
@@ -901,8 +927,13 @@ RW_CPU_FN (advance) (CpuState *st, size_t step0, size_t n, int kpass, double *rc
                     for (int j = 0; j < kk; j++)
                       {
                         T *dst = f[(j + 1) & 1];
-                        if (t == zs + 2 * (size_t) j)
-                          src_ok[j] = RW_CPU_FN (apply_source) (su, dst, step + (size_t) j);
+                        /* the source's cells on the plane just finished (a
+                         * stencil may span up to 3 planes, each applied as
+                         * its plane is done, before the next step reads it) */
+                        if (t >= 2 * (size_t) j)
+                          src_ok[j] = RW_CPU_FN (apply_source) (su, dst, step + (size_t) j,
+                                                                t - 2 * (size_t) j, st->nxy)
+                                      && src_ok[j];
                         for (size_t r = 0; r < su->n_receivers; r++)
                           if (t == su->receiver_cells[r] / st->nxy + 2 * (size_t) j)
                             rcv[r * stride + step + (size_t) j] = (double) dst[su->receiver_cells[r]];
@@ -918,7 +949,7 @@ RW_CPU_FN (advance) (CpuState *st, size_t step0, size_t n, int kpass, double *rc
                 else if (!src_ok[j])
                   bad_step = step + (size_t) j, bad_source = true;
               for (int j = 0; j < KMAX; j++)
-                acc[j] = 0.0;
+                acc[j] = 0.0, src_ok[j] = true;
               /* the last step wrote f[kk & 1]: it becomes p */
               p = f[kk & 1];
               q = f[(kk + 1) & 1];
@@ -938,7 +969,7 @@ RW_CPU_FN (advance) (CpuState *st, size_t step0, size_t n, int kpass, double *rc
             /* implicit barrier: the whole field is at time step0+k+1 */
 #pragma omp single
             {
-              const bool ok = RW_CPU_FN (apply_source) (su, qk, step);
+              const bool ok = RW_CPU_FN (apply_source) (su, qk, step, SIZE_MAX, st->nxy);
               if (!isfinite (acc[0]))
                 bad_step = step;
               else if (!ok)

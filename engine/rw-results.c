@@ -127,6 +127,7 @@ rw_results_json (const RwSimConfig *cfg, const RwSimResult *res)
   json_object_object_add (src, "cell_index", json_object_new_int64 ((int64_t) res->source_cell));
   json_object_object_add (src, "kind", json_object_new_string ("soft impulse"));
   json_object_object_add (set, "source", src);
+  json_object_object_add (set, "interpolation", json_object_new_string (res->interpolation));
   json_object *rcvs = json_object_new_array ();
   for (size_t r = 0; r < cfg->n_receivers; r++)
     {
@@ -137,10 +138,8 @@ rw_results_json (const RwSimConfig *cfg, const RwSimResult *res)
           json_object_object_add (o, "cell_centre_m", rw_json_vec3 (res->receivers_at[r]));
           if (res->receiver_cells != NULL)
             json_object_object_add (o, "cell_index", json_object_new_int64 ((int64_t) res->receiver_cells[r]));
-          double d2 = 0;
-          for (int k = 0; k < 3; k++)
-            d2 += (res->receivers_at[r][k] - res->source_at[k]) * (res->receivers_at[r][k] - res->source_at[k]);
-          json_object_object_add (o, "distance_m", rw_json_number (sqrt (d2)));
+          json_object_object_add (o, "distance_m",
+                                  rw_json_number (rw_sim_distance (cfg->source, cfg->receivers[r])));
         }
       /* 2.4: what it records (rw-receiver.h) and its spatial files */
       const RwReceiverSpec *spec = &cfg->receiver_specs[r];
@@ -611,6 +610,11 @@ read_settings (Reader *rd, json_object *set, RwResults *out)
   vec3 (rd, src, "position_m", cfg->source);
   vec3 (rd, src, "cell_centre_m", res->source_at);
   res->source_cell = count (rd, src, "cell_index", 0, 9e15);
+  snprintf (rd->scope, sizeof rd->scope, "settings");
+  /* results before issue #14 snapped the positions to the nearest cell */
+  snprintf (res->interpolation, sizeof res->interpolation, "nearest");
+  if (optional (set, "interpolation") != NULL)
+    string_to (rd, set, "interpolation", res->interpolation, sizeof res->interpolation);
 
   snprintf (rd->scope, sizeof rd->scope, "settings");
   json_object *rcvs = get (rd, set, "receivers", json_type_array, _("a list of receivers"));

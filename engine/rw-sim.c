@@ -221,6 +221,15 @@ cell_centre (const RwGrid *g, size_t cell, double out[3])
   out[2] = g->origin[2] + g->h * (double) z;
 }
 
+double
+rw_sim_distance (const double a[3], const double b[3])
+{
+  double d2 = 0;
+  for (int k = 0; k < 3; k++)
+    d2 += (a[k] - b[k]) * (a[k] - b[k]);
+  return sqrt (d2);
+}
+
 /* float IR → double, and back */
 static double *
 to_double (const float *x, size_t n)
@@ -291,8 +300,8 @@ typedef struct {
   bool any, binaural;
   RwWaveProbe *probes;      /* n_receivers; the spatial ones' */
   int *probe_order;         /* the order each probe encodes (≤ the receiver's) */
-  size_t *probe_first;      /* solver receiver of a spatial receiver's probe cell 1 */
-  size_t n_extra;           /* probe cells past the centres */
+  size_t *probe_first;      /* solver receiver of a spatial receiver's probe cell 0 */
+  size_t n_extra;           /* probe cells, after the user's receivers */
   RwHrtf *hrtf_out, *hrtf_ga;
   /* the MagLS decoder of each order, designed once a run (≈ 0.5 s each)
    * when a binaural receiver first needs it */
@@ -381,12 +390,15 @@ spatial_probes (const RwSimConfig *cfg, const RwGrid *grid, SimSpatial *sp, RwSi
       if (!rw_wave_probe (grid, out->receiver_cells[r], sp->probe_order[r], pr, err))
         return rw_fail_prefix (err, _("receiver %zu at (%.3f, %.3f, %.3f) m"), r + 1,
                                cfg->receivers[r][0], cfg->receivers[r][1], cfg->receivers[r][2]);
-      size_t *grown = realloc (*cells, (n + pr->n - 1) * sizeof *grown);
+      /* every probe cell, the centre too: the encoder reads the cells
+       * themselves, while the receiver's omni IR (W) is interpolated at
+       * its position */
+      size_t *grown = realloc (*cells, (n + pr->n) * sizeof *grown);
       if (grown == NULL)
         return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
       *cells = grown;
       sp->probe_first[r] = n;
-      for (size_t k = 1; k < pr->n; k++)
+      for (size_t k = 0; k < pr->n; k++)
         grown[n++] = pr->cells[k];
     }
   sp->n_extra = n - cfg->n_receivers;
@@ -498,7 +510,7 @@ spatial_wave (const RwSimConfig *cfg, RwSolver *solver, const RwPostprocess *pp,
     rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
   for (size_t k = 0; ok && k < pr->n; k++)
     {
-      ok = rw_postprocess_calibrate (pp, rw_solver_receiver (solver, k == 0 ? r : sp->probe_first[r] + k - 1),
+      ok = rw_postprocess_calibrate (pp, rw_solver_receiver (solver, sp->probe_first[r] + k),
                                      steps, cal + k * m, err);
       sig[k] = cal + k * m;
     }
@@ -723,8 +735,11 @@ sim_geometrical (const RwSimConfig *cfg, const RwMesh *mesh, const double *surfa
           n_ga = out->n_receivers - r < RW_SIM_GA_BATCH ? out->n_receivers - r : RW_SIM_GA_BATCH;
           RwGaSettings bs = gs;
           bs.seed = batch_seed = gs.seed + r;   /* a batch's rays differ from the last's */
-          if (!rw_ga_compute_receivers (scene, Y, scattering, ns, out->source_at,
-                                        (const double (*)[3]) out->receivers_at[r], n_ga, &bs, ga,
+          /* at the positions given, where the wave part interpolates
+           * them (issue #14), so that the direct sound both parts hold
+           * arrives at the same instant */
+          if (!rw_ga_compute_receivers (scene, Y, scattering, ns, cfg->source,
+                                        (const double (*)[3]) cfg->receivers[r], n_ga, &bs, ga,
                                         err))
             {
               if (err == NULL || err->code != RW_ERROR_CANCELLED)
@@ -819,6 +834,7 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
   double *signal = NULL;
   RwAdmittance *surface_Y = NULL;
   size_t *solver_cells = NULL, n_solver_cells = 0;
+  RwGridStencil source_st, *stencils = NULL;
   SimSpatial sp;
   memset (&sp, 0, sizeof sp);
 
@@ -854,23 +870,31 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
   if (cancelled (cancel, err))
     goto out;
 
-  /* Source and receivers: the nearest cell, which must be inside. */
+  /* Source and receivers: interpolated at the positions given
+   * (rw_grid_interp: trilinear, or linear over the FCC lattice's
+   * tetrahedra and octahedra; the soft source spread with the same
+   * weights), their nearest cells, which must be inside, kept for the
+   * spatial receivers' probes and results.json. */
   out->receiver_cells = calloc (cfg->n_receivers, sizeof (size_t));
   out->receivers_at = calloc (cfg->n_receivers, sizeof *out->receivers_at);
-  if (out->receiver_cells == NULL || out->receivers_at == NULL)
+  stencils = calloc (cfg->n_receivers, sizeof *stencils);
+  if (out->receiver_cells == NULL || out->receivers_at == NULL || stencils == NULL)
     {
       rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
       goto out;
     }
-  if (!rw_grid_locate (grid, cfg->source, _("source"), &out->source_cell, err))
+  if (!rw_grid_interp (grid, cfg->source, _("source"), &source_st, err))
     goto out;
+  out->source_cell = source_st.nearest;
+  snprintf (out->interpolation, sizeof out->interpolation, "%s", rw_grid_interp_name (grid));
   cell_centre (grid, out->source_cell, out->source_at);
   for (size_t r = 0; r < cfg->n_receivers; r++)
     {
       char what[64];
       snprintf (what, sizeof what, _("receiver %zu"), r + 1);
-      if (!rw_grid_locate (grid, cfg->receivers[r], what, &out->receiver_cells[r], err))
+      if (!rw_grid_interp (grid, cfg->receivers[r], what, &stencils[r], err))
         goto out;
+      out->receiver_cells[r] = stencils[r].nearest;
       cell_centre (grid, out->receiver_cells[r], out->receivers_at[r]);
       if (out->receiver_cells[r] == out->source_cell && cfg->hybrid)
         {
@@ -901,6 +925,20 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
   n_solver_cells = cfg->n_receivers;
   if (!spatial_probes (cfg, grid, &sp, out, &solver_cells, &n_solver_cells, err))
     goto out;
+  /* the probes' cells as one-cell stencils after the user's receivers */
+  if (n_solver_cells > cfg->n_receivers)
+    {
+      RwGridStencil *grown = realloc (stencils, n_solver_cells * sizeof *grown);
+      if (grown == NULL)
+        {
+          rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+          goto out;
+        }
+      stencils = grown;
+      for (size_t i = cfg->n_receivers; i < n_solver_cells; i++)
+        stencils[i] = (RwGridStencil) { .n = 1, .cell = { solver_cells[i] },
+                                        .weight = { 1.0 }, .nearest = solver_cells[i] };
+    }
 
   /* fp16 storage rounds every stored value to 2⁻¹¹ of itself, which the
    * scheme's low frequencies (carried in a small difference of large
@@ -956,10 +994,12 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
     .precision = cfg->precision,
     .n_steps = out->n_steps_run,
     .source_cell = out->source_cell,
+    .source_stencil = &source_st,
     .source_kind = RW_SOURCE_SOFT,
     .source_signal = signal,
     .n_receivers = n_solver_cells,
     .receiver_cells = solver_cells,
+    .receiver_stencils = stencils,
     .threads = cfg->threads,
     .device = cfg->device,
   };
@@ -1008,10 +1048,9 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
           rw_postprocess_set_room (&pp, grid, surface_R, cfg->boundary, out->source_cell,
                                    out->receiver_cells[r]);
         }
-      double d2 = 0;
-      for (int k = 0; k < 3; k++)
-        d2 += (out->receivers_at[r][k] - out->source_at[k]) * (out->receivers_at[r][k] - out->source_at[k]);
-      pp.arrival_s = sqrt (d2) / out->c;
+      /* the positions as given: what the interpolated source and
+       * receiver simulate */
+      pp.arrival_s = rw_sim_distance (cfg->source, cfg->receivers[r]) / out->c;
       if (!rw_postprocess (&pp, rw_solver_receiver (solver, r), rw_solver_step (solver),
                            &out->ir[r], &frames, err))
         {
@@ -1041,6 +1080,7 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
 out:
   spatial_clear (&sp);
   free (solver_cells);
+  free (stencils);
   free (signal);
   free (surface_Y);
   rw_solver_free (solver);

@@ -8,7 +8,8 @@
  *
  * Stages: rw_mesh_load → rw_mesh_check_closed → rw_materials_assign →
  * h and fs from fmax, ppw and temperature (rw-physics.h) → rw_voxelise →
- * rw_grid_locate source and receivers → a unit soft impulse at step 0 →
+ * rw_grid_interp source and receivers (interpolated between the nodes,
+ * docs/SOLVER.md §4) → a unit soft impulse at step 0 →
  * rw_solver_run (progress and cancel passed through) → rw_postprocess per
  * receiver → air absorption (rw-air.h; unless cfg->air_absorption is
  * false, when the IR is left exactly as rw_postprocess made it). n_steps = ceil (duration_s · fs). Every failure names the file
@@ -131,9 +132,14 @@ typedef struct {
   double t_import_s, t_voxelise_s, t_solve_s, t_postprocess_s, t_total_s;
   double t_geometrical_s, t_join_s;   /* the geometrical part (all receivers), the join */
   double mvox_per_s;
-  /* the cells the source and receivers snapped to, and their centres */
+  /* the cells nearest the source and receivers, and their centres (the
+   * spatial receivers' probes are centred there; the solver interpolates
+   * at the positions given, rw_grid_interp) */
   size_t source_cell;
   double source_at[3];
+  /* how the solver reads the positions given: rw_grid_interp_name;
+   * "nearest" in results of versions that snapped them to source_cell */
+  char interpolation[16];
   size_t *receiver_cells;
   double (*receivers_at)[3];
   /* what the user should know about a run that still went ahead (a
@@ -205,4 +211,7 @@ double rw_sim_crossover_hz (const RwSimConfig *cfg);
 void rw_sim_result_clear (RwSimResult *res);
 /* Adds a warning to res (printf format; dropped beyond RW_SIM_MAX_WARNINGS). */
 void rw_sim_warn (RwSimResult *res, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
+/* |a − b|, metres: the distance between two positions (results.json's
+ * distance_m, the direct sound's arrival r/c). */
+double rw_sim_distance (const double a[3], const double b[3]);
 

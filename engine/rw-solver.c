@@ -25,6 +25,14 @@ struct RwSolver {
   void *state;
   size_t step;                   /* steps done */
   double *rcv;                   /* n_receivers × n_steps, receiver-major */
+  /* receiver stencils (rw-solver.h): setup.receiver_cells is cells[], one
+   * backend receiver per stencil cell (setup.n_receivers of them), whose
+   * samples go to cell_rcv; rcv holds the n_user weighted sums. Without
+   * stencils, n_user == setup.n_receivers and the backend writes rcv. */
+  size_t n_user;
+  const RwGridStencil *stencils;
+  size_t *cells;
+  double *cell_rcv;
   bool failed;                   /* a backend step failed: the field is unusable */
   RwError failure;
   /* the growth monitor (rw-solver.h) */
@@ -222,6 +230,28 @@ check_cell (const RwGrid *g, size_t cell, const char *what, RwError *err)
   return true;
 }
 
+/* A source's or receiver's cells: `stencil`'s (1 … RW_GRID_STENCIL_MAX
+ * inside cells, finite weights), or `cell` when it is NULL. */
+static bool
+check_stencil (const RwGrid *g, const RwGridStencil *stencil, size_t cell, const char *what,
+               RwError *err)
+{
+  if (stencil == NULL)
+    return check_cell (g, cell, what, err);
+  if (stencil->n < 1 || stencil->n > RW_GRID_STENCIL_MAX)
+    return rw_fail (err, RW_ERROR_INPUT, _("The %s's stencil has %zu cells, not 1 to %d"), what,
+                    stencil->n, RW_GRID_STENCIL_MAX);
+  for (size_t i = 0; i < stencil->n; i++)
+    {
+      if (!isfinite (stencil->weight[i]))
+        return rw_fail (err, RW_ERROR_INPUT, _("The %s's stencil weight %zu is not finite"), what,
+                        i + 1);
+      if (!check_cell (g, stencil->cell[i], what, err))
+        return false;
+    }
+  return true;
+}
+
 static bool
 check_setup (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
 {
@@ -237,7 +267,7 @@ check_setup (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
     return rw_fail (err, RW_ERROR_INPUT, _("The number of time steps must be positive"));
   if (st->source_signal == NULL)
     return rw_fail (err, RW_ERROR_INPUT, _("The solver was given no source signal"));
-  if (st->n_receivers > 0 && st->receiver_cells == NULL)
+  if (st->n_receivers > 0 && st->receiver_cells == NULL && st->receiver_stencils == NULL)
     return rw_fail (err, RW_ERROR_INPUT, _("The solver was given no receiver cells"));
   if (g->n_surfaces > 0 && st->surface_R == NULL)
     return rw_fail (err, RW_ERROR_INPUT, _("The solver was given no reflection factors"));
@@ -288,13 +318,19 @@ check_setup (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
                           "(--reflection R or {\"R\": r} in the map file)"), ops->name);
     }
 
-  if (!check_cell (g, st->source_cell, _("source"), err))
+  if (!check_stencil (g, st->source_stencil, st->source_cell, _("source"), err))
     return false;
+  if (st->source_stencil != NULL && st->source_kind == RW_SOURCE_HARD && st->source_stencil->n != 1)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("A hard source cannot be spread over %zu cells (an assigned pressure is not "
+                      "a sum): give it one cell, the nearest (rw_grid_locate)"),
+                    st->source_stencil->n);
   for (size_t r = 0; r < st->n_receivers; r++)
     {
       char what[64];
       snprintf (what, sizeof what, _("receiver %zu"), r + 1);
-      if (!check_cell (g, st->receiver_cells[r], what, err))
+      if (!check_stencil (g, st->receiver_stencils ? &st->receiver_stencils[r] : NULL,
+                          st->receiver_cells ? st->receiver_cells[r] : 0, what, err))
         return false;
     }
   return true;
@@ -305,12 +341,15 @@ check_setup (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
  * figure is device memory and is checked by the backend; here only what
  * lands in host RAM counts for it (its host_bytes). */
 static bool
-check_memory (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
+check_memory (const RwSolverSetup *st, size_t n_sums, const RwBackendOps *ops, RwError *err)
 {
-  if (st->n_receivers > 0 && st->n_steps > SIZE_MAX / sizeof (double) / st->n_receivers)
+  /* st is the backend's setup; with receiver stencils the user's n_sums
+   * weighted sums come on top of its receivers */
+  const size_t n_rcv = st->n_receivers + n_sums;
+  if (n_rcv > 0 && st->n_steps > SIZE_MAX / sizeof (double) / n_rcv)
     return rw_fail (err, RW_ERROR_MEMORY, _("%zu receivers × %zu steps do not fit in memory"),
-                    st->n_receivers, st->n_steps);
-  size_t need = st->n_receivers * st->n_steps * sizeof (double);
+                    n_rcv, st->n_steps);
+  size_t need = n_rcv * st->n_steps * sizeof (double);
   if (ops->host_memory)
     need += ops->memory_bytes (st);
   if (ops->host_bytes != NULL)
@@ -326,7 +365,7 @@ check_memory (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
                         "Lower fmax (memory falls with the cube of fmax), simulate a shorter "
                         "duration or a smaller room, use fp32 rather than fp64, or run on a GPU"),
                       (double) need / 1073741824.0, g->nx, g->ny, g->nz,
-                      rw_precision_name (st->precision), st->n_receivers, st->n_steps,
+                      rw_precision_name (st->precision), n_rcv, st->n_steps,
                       (double) avail / 1073741824.0);
     }
   return true;
@@ -343,7 +382,7 @@ rw_solver_new (const RwSolverSetup *setup, RwBackendKind kind, RwError *err)
   const RwBackendOps *ops = rw_backend_choose (kind, setup->precision, err);
   if (ops == NULL)
     return NULL;
-  if (!check_setup (setup, ops, err) || !check_memory (setup, ops, err))
+  if (!check_setup (setup, ops, err))
     return NULL;
 
   RwSolver *s = calloc (1, sizeof *s);
@@ -353,6 +392,35 @@ rw_solver_new (const RwSolverSetup *setup, RwBackendKind kind, RwError *err)
       return NULL;
     }
   s->setup = *setup;
+  s->n_user = setup->n_receivers;
+  if (setup->receiver_stencils != NULL && setup->n_receivers > 0)
+    {
+      /* every stencil cell a backend receiver (rw-solver.h) */
+      size_t n = 0;
+      for (size_t r = 0; r < setup->n_receivers; r++)
+        n += setup->receiver_stencils[r].n;
+      s->cells = malloc (n * sizeof *s->cells);
+      if (s->cells == NULL)
+        {
+          free (s);
+          rw_fail (err, RW_ERROR_MEMORY, _("Out of memory creating the solver"));
+          return NULL;
+        }
+      n = 0;
+      for (size_t r = 0; r < setup->n_receivers; r++)
+        for (size_t i = 0; i < setup->receiver_stencils[r].n; i++)
+          s->cells[n++] = setup->receiver_stencils[r].cell[i];
+      s->stencils = setup->receiver_stencils;
+      s->setup.receiver_stencils = NULL;
+      s->setup.receiver_cells = s->cells;
+      s->setup.n_receivers = n;
+    }
+  if (!check_memory (&s->setup, s->stencils != NULL ? s->n_user : 0, ops, err))
+    {
+      free (s->cells);
+      free (s);
+      return NULL;
+    }
   for (size_t i = 0; setup->surface_Y != NULL && setup->boundary == RW_BOUNDARY_FV
                      && i < setup->grid->n_surfaces; i++)
     s->branches = s->branches || rw_admittance_is_frequency_dependent (&setup->surface_Y[i]);
@@ -362,11 +430,16 @@ rw_solver_new (const RwSolverSetup *setup, RwBackendKind kind, RwError *err)
   for (size_t k = 0; k < setup->n_steps; k++)
     if (setup->source_signal[k] != 0.0)
       s->quiet_from = k + 1;
+  if (s->stencils != NULL)
+    s->cell_rcv = calloc (s->setup.n_receivers * setup->n_steps, sizeof (double));
   if (setup->n_receivers > 0)
     {
       s->rcv = calloc (setup->n_receivers * setup->n_steps, sizeof (double));
-      if (s->rcv == NULL)
+      if (s->rcv == NULL || (s->stencils != NULL && s->cell_rcv == NULL))
         {
+          free (s->rcv);
+          free (s->cell_rcv);
+          free (s->cells);
           free (s);
           rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for %zu receiver signals of %zu samples"),
                    setup->n_receivers, setup->n_steps);
@@ -377,6 +450,8 @@ rw_solver_new (const RwSolverSetup *setup, RwBackendKind kind, RwError *err)
   if (s->state == NULL)
     {
       free (s->rcv);
+      free (s->cell_rcv);
+      free (s->cells);
       free (s);
       return NULL;
     }
@@ -548,6 +623,28 @@ check_energy (RwSolver *s, RwError *err)
   return true;
 }
 
+/* The receivers' weighted sums over their stencil cells' samples, steps
+ * [step, step + k), in stencil order (rw-solver.h). */
+static void
+stencil_sums (RwSolver *s, size_t step, size_t k)
+{
+  const size_t stride = s->setup.n_steps;
+  size_t first = 0;
+  for (size_t r = 0; r < s->n_user; r++)
+    {
+      const RwGridStencil *st = &s->stencils[r];
+      double *out = s->rcv + r * stride;
+      for (size_t n = step; n < step + k; n++)
+        {
+          double v = 0.0;
+          for (size_t i = 0; i < st->n; i++)
+            v += st->weight[i] * s->cell_rcv[(first + i) * stride + n];
+          out[n] = v;
+        }
+      first += st->n;
+    }
+}
+
 bool
 rw_solver_advance (RwSolver *s, size_t n, RwError *err)
 {
@@ -575,7 +672,10 @@ rw_solver_advance (RwSolver *s, size_t n, RwError *err)
       if (s->quiet_from > s->step && s->quiet_from < next)
         next = s->quiet_from;
       size_t k = next - s->step < n ? next - s->step : n;
-      bool ok = s->ops->advance (s->state, s->step, k, s->rcv, s->setup.n_steps, &local);
+      bool ok = s->ops->advance (s->state, s->step, k, s->stencils ? s->cell_rcv : s->rcv,
+                                 s->setup.n_steps, &local);
+      if (ok && s->stencils != NULL)
+        stencil_sums (s, s->step, k);
       if (ok)
         {
           s->step += k;
@@ -610,7 +710,7 @@ rw_solver_uniform_mode (const RwSolver *s, const size_t **steps, const double **
 const double *
 rw_solver_receiver (const RwSolver *s, size_t r)
 {
-  if (r >= s->setup.n_receivers)
+  if (r >= s->n_user)
     return NULL;
   return s->rcv + r * s->setup.n_steps;
 }
@@ -642,6 +742,8 @@ rw_solver_free (RwSolver *s)
   if (s->state != NULL)
     s->ops->destroy (s->state);
   free (s->rcv);
+  free (s->cell_rcv);
+  free (s->cells);
   free (s->m_steps);
   free (s->m_sums);
   free (s);

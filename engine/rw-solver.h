@@ -10,8 +10,8 @@
  * p_next into p_prev's storage (two arrays, in place, as in the seeds).
  * Within a step, in this order: every inside cell is updated; then the
  * source sample s[n] is applied at the source cell of the new field (soft:
- * added; hard: assigned); then every receiver records the new field at its
- * cell. So receiver sample n is the pressure at time n+1. Outside cells stay
+ * added, w_i·s[n] at each cell of a source stencil; hard: assigned); then
+ * every receiver records the new field at its cell. So receiver sample n is the pressure at time n+1. Outside cells stay
  * 0 for ever.
  *
  * FCC grids (grid->lattice == RW_LATTICE_FCC, issue #14): the scheme of
@@ -21,7 +21,8 @@
  * branches, in double for every precision; the 12 neighbours summed in the
  * order of RW_FCC_NBR_OFFSETS (outside ones hold 0). FV boundary only
  * (LRS and Savioja are 7-point forms: refused). Source and receiver cells
- * are grid indices of sites (rw_grid_locate gives the nearest site);
+ * are grid indices of sites (rw_grid_locate gives the nearest site,
+ * rw_grid_interp a stencil of sites);
  * read_field and read_slice give the cubic array with 0 wherever there is
  * no site; the energy is rw_field_energy's, which reads the lattice. A
  * backend that runs it says so (RwBackendOps.supports_fcc); rw_solver_new
@@ -80,17 +81,53 @@ typedef struct RwSolverSetup {
   RwBoundary boundary;
   RwPrecision precision;
   size_t n_steps;                 /* length of the run (and of source_signal) */
-  size_t source_cell;
+  size_t source_cell;             /* used when source_stencil is NULL */
   RwSourceKind source_kind;
   const double *source_signal;    /* n_steps samples */
+  /* Off-lattice positions (issue #14; rw_grid_interp's stencils), or NULL.
+   * source_stencil: the source spread over its cells, a soft source adding
+   * (T) (w_i · s[n]) at cell i (the product in double, cast to the field's
+   * type, as the unweighted sample is cast: weight 1 gives the same bits
+   * as source_cell); source_cell is then ignored. It is the transpose of
+   * the receivers' interpolation, so swapping source and receiver gives the
+   * same signal (the scheme's operator is symmetric). A hard source cannot
+   * be spread (an assigned value is not a sum): with a hard source the
+   * stencil must be one cell (rw_solver_new refuses more).
+   * receiver_stencils: n_receivers stencils; receiver r records
+   * Σ_i w_i p(cell_i). The front end (rw-solver.c) hands every stencil cell
+   * to the backend as a receiver of its own and sums them, in stencil
+   * order, after each advance: backends never see receiver_stencils, and
+   * receiver_cells is ignored (may be NULL). */
+  const RwGridStencil *source_stencil;
   size_t n_receivers;
   const size_t *receiver_cells;
+  const RwGridStencil *receiver_stencils;
   int threads;                    /* CPU: ≤ 0 → all cores */
   int block_x, block_y;           /* GPU thread-block shape; 0 → autotuned */
   int device;                     /* the backend's device, 0 … device_count − 1 (rw-backend.h) */
 } RwSolverSetup;
 
 #include "rw-backend.h"
+
+/* The source's cells and weights as backends apply them: source_stencil's,
+ * or source_cell with weight 1 (rw_solver_source_n () == 1). */
+static inline size_t
+rw_solver_source_n (const RwSolverSetup *su)
+{
+  return su->source_stencil != NULL ? su->source_stencil->n : 1;
+}
+
+static inline size_t
+rw_solver_source_cell (const RwSolverSetup *su, size_t i)
+{
+  return su->source_stencil != NULL ? su->source_stencil->cell[i] : su->source_cell;
+}
+
+static inline double
+rw_solver_source_weight (const RwSolverSetup *su, size_t i)
+{
+  return su->source_stencil != NULL ? su->source_stencil->weight[i] : 1.0;
+}
 
 
 typedef struct RwSolver RwSolver;

@@ -1626,6 +1626,125 @@ rw_grid_locate (const RwGrid *g, const double p[3], const char *what,
   return true;
 }
 
+/* Adds cell (x, y, z) (signed: the stencil may reach below 0 next to the
+ * array's edge) with weight w to the stencil when w is not negligible. */
+static void
+stencil_add (const RwGrid *g, RwGridStencil *st, const long long c[3], double w)
+{
+  const long long n[3] = { (long long) g->nx, (long long) g->ny, (long long) g->nz };
+  if (!(w > 1e-12) || st->n == RW_GRID_STENCIL_MAX)
+    return;
+  for (int k = 0; k < 3; k++)
+    if (c[k] < 0 || c[k] >= n[k])
+      return;
+  size_t i = rw_grid_index (g, (size_t) c[0], (size_t) c[1], (size_t) c[2]);
+  if (g->K[i] == 0)
+    return;
+  st->cell[st->n] = i;
+  st->weight[st->n++] = w;
+}
+
+/* The FCC rule of rw_grid_interp at b + u (b the cube's corner, u in
+ * [0, 1]³, units of h). */
+static void
+stencil_fcc (const RwGrid *g, RwGridStencil *st, const long long b[3], const double u[3])
+{
+  const bool b_even = ((b[0] + b[1] + b[2]) & 1) == 0;
+  /* the octahedron round an odd corner of the cube, if u lies in it
+   * (|u − c|₁ < 1; the odd corners are 2 apart in L1, so at most one) */
+  for (int m = 0; m < 8; m++)
+    {
+      const int c[3] = { m & 1, (m >> 1) & 1, (m >> 2) & 1 };
+      if (((c[0] + c[1] + c[2]) & 1) == (b_even ? 0 : 1))
+        continue;   /* an even corner: a site */
+      double d[3], l1 = 0;
+      for (int k = 0; k < 3; k++)
+        d[k] = u[k] - c[k], l1 += fabs (d[k]);
+      if (!(l1 < 1.0))
+        continue;
+      const double rest = (1.0 - l1) / 6.0;
+      for (int k = 0; k < 3; k++)
+        for (int sgn = -1; sgn <= 1; sgn += 2)
+          {
+            long long v[3] = { b[0] + c[0], b[1] + c[1], b[2] + c[2] };
+            v[k] += sgn;
+            stencil_add (g, st, v, (sgn * d[k] > 0 ? fabs (d[k]) : 0.0) + rest);
+          }
+      return;
+    }
+  /* the tetrahedron of the cube's 4 even corners: on a cube whose corner
+   * b is a site they are (0,0,0), (1,1,0), (1,0,1), (0,1,1), with
+   * barycentric coordinates 1 − (u+v+w)/2, (u+v−w)/2, (u−v+w)/2,
+   * (−u+v+w)/2; otherwise the same with x mirrored (u → 1 − u) */
+  const double x = b_even ? u[0] : 1.0 - u[0], y = u[1], z = u[2];
+  const int x0 = b_even ? 0 : 1, x1 = 1 - x0;
+  const long long v[4][3] = { { b[0] + x0, b[1], b[2] }, { b[0] + x1, b[1] + 1, b[2] },
+                              { b[0] + x1, b[1], b[2] + 1 }, { b[0] + x0, b[1] + 1, b[2] + 1 } };
+  const double w[4] = { 1.0 - 0.5 * (x + y + z), 0.5 * (x + y - z), 0.5 * (x - y + z),
+                        0.5 * (-x + y + z) };
+  for (int i = 0; i < 4; i++)
+    stencil_add (g, st, v[i], w[i]);
+}
+
+bool
+rw_grid_interp (const RwGrid *g, const double p[3], const char *what, RwGridStencil *out,
+                RwError *err)
+{
+  size_t nearest;
+  if (!rw_grid_locate (g, p, what, &nearest, err))
+    return false;
+  RwGridStencil st = { .n = 0, .nearest = nearest };
+  long long b[3];
+  double u[3];
+  for (int k = 0; k < 3; k++)
+    {
+      const double f = (p[k] - g->origin[k]) / g->h, fl = floor (f);
+      b[k] = (long long) fl;
+      u[k] = f - fl;
+      /* a point given on a node (to rounding) is that node alone */
+      if (u[k] < 1e-9)
+        u[k] = 0.0;
+      else if (u[k] > 1.0 - 1e-9)
+        u[k] = 0.0, b[k]++;
+    }
+  if (g->lattice == RW_LATTICE_FCC)
+    stencil_fcc (g, &st, b, u);
+  else
+    for (int m = 0; m < 8; m++)
+      {
+        const long long c[3] = { b[0] + (m & 1), b[1] + ((m >> 1) & 1), b[2] + ((m >> 2) & 1) };
+        double w = 1.0;
+        for (int k = 0; k < 3; k++)
+          w *= (c[k] > b[k]) ? u[k] : 1.0 - u[k];
+        stencil_add (g, &st, c, w);
+      }
+  /* cells outside the room left out: renormalise over the others (their
+   * sum is at least the nearest node's weight, 1/8 or more) */
+  double sum = 0;
+  bool has_nearest = false;
+  for (size_t i = 0; i < st.n; i++)
+    sum += st.weight[i], has_nearest = has_nearest || st.cell[i] == nearest;
+  if (!has_nearest || !(sum > 0.1))
+    {
+      /* cannot happen for a point rw_grid_locate accepts (see rw-voxel.h);
+       * rather than divide by little, the nearest node */
+      st.n = 1;
+      st.cell[0] = nearest;
+      sum = st.weight[0] = 1.0;
+    }
+  for (size_t i = 0; sum != 1.0 && i < st.n; i++)
+    st.weight[i] /= sum;
+  if (out != NULL)
+    *out = st;
+  return true;
+}
+
+const char *
+rw_grid_interp_name (const RwGrid *g)
+{
+  return g->lattice == RW_LATTICE_FCC ? "fcc-linear" : "trilinear";
+}
+
 void
 rw_grid_face_areas_m2 (const RwGrid *g, double *out)
 {

@@ -172,6 +172,50 @@ size_t rw_voxel_memory_bytes (const RwMesh *mesh, double spacing_m);
 bool rw_grid_locate (const RwGrid *g, const double p[3], const char *what,
                      size_t *index, RwError *err);
 
+/* A point's interpolation stencil (issue #14): up to 8 cells and weights
+ * (Σ = 1) such that Σ w_i p(cell_i) is the field at the point, to second
+ * order in h (a linear field exactly), rather than the field at the
+ * nearest cell, which moves a source or receiver by up to √3·h/2.
+ *  - cubic grids: trilinear over the 8 corners of the cell cube holding
+ *    the point (w = Π_k (1 − |f_k − c_k|)).
+ *  - FCC grids: linear over the lattice's Delaunay cell holding it. The
+ *    D3 lattice (sites x + y + z even) tiles space with regular
+ *    tetrahedra (4 sites, edge h√2) and octahedra (6 sites o ± e_k round
+ *    an odd point o, i.e. the L1 ball |d|₁ ≤ 1 of d = f − o, in units of
+ *    h). In a tetrahedron: its barycentric coordinates. In an octahedron
+ *    a linear function has 4 degrees of freedom for 6 vertices, so the
+ *    rule is a choice: vertex o + sgn(d_k) e_k gets |d_k|, and every
+ *    vertex (1 − |d|₁)/6 on top. Σ w = 1, Σ w v = o + d (linear exact),
+ *    all w ≥ 0, symmetric under the octahedron's symmetries (no diagonal
+ *    is preferred), and on a face (|d|₁ = 1) the weights are the face
+ *    triangle's barycentric ones, as the tetrahedron across it has them:
+ *    the interpolant is continuous. It is barycentric interpolation over
+ *    the octahedron cut into 8 tetrahedra at o, o valued at the mean of
+ *    the 6 vertices.
+ * Weights below 1e-12 are dropped; fractional coordinates within 1e-9 of
+ * a whole number count as that number, so that a point on a node gives
+ * that node alone with weight 1 (what rw_grid_locate gives).
+ * Walls: stencil cells outside the room (K == 0, or beyond the array)
+ * are left out and the others renormalised to sum to 1: the value stays
+ * a convex combination of the nearby nodes (first-order accurate, as
+ * snapping is), only the linear exactness is lost there. The point is
+ * refused as rw_grid_locate refuses it (its nearest cell or site outside,
+ * the message naming `what` and the coordinates); when it is accepted the
+ * nearest node is in the stencil with a weight of at least 1/8, so the
+ * renormalisation never divides by less. nearest: rw_grid_locate's cell. */
+#define RW_GRID_STENCIL_MAX 8
+typedef struct {
+  size_t n;                            /* 1 … RW_GRID_STENCIL_MAX */
+  size_t cell[RW_GRID_STENCIL_MAX];    /* grid indices of inside cells */
+  double weight[RW_GRID_STENCIL_MAX];  /* > 0, Σ = 1 */
+  size_t nearest;                      /* rw_grid_locate's cell */
+} RwGridStencil;
+
+bool rw_grid_interp (const RwGrid *g, const double p[3], const char *what,
+                     RwGridStencil *out, RwError *err);
+/* The rule's name for results.json: "trilinear" (cubic), "fcc-linear". */
+const char *rw_grid_interp_name (const RwGrid *g);
+
 double rw_grid_air_volume_m3 (const RwGrid *g);   /* n_inside · h³ */
 /* The uncorrected absorbing area of each surface into out[n_surfaces]:
  * (6 − K)·h² summed over its boundary nodes, what counting faces gives

@@ -137,6 +137,23 @@ rw_tb_inject (A (&v)[2], int k, int hard, double s, const S *to)
   v[1] = k ? x : v[1];
 }
 
+/* The source's cells this thread holds at plane z (bit c of `mine`: cell
+ * c is in its vector), each with its weight (rw_kernel_io's arithmetic:
+ * weight 1 adds (A) s). Unrolled, so that the parameter struct is read at
+ * constant offsets; `mine` is 0 for all but a few threads. */
+template <typename S, typename A>
+__device__ __forceinline__ void
+rw_tb_source (A (&v)[2], const RwCudaSource &src, unsigned mine, unsigned col, size_t sz, int z,
+              int hard, double s, const S *to)
+{
+  if (mine == 0)
+    return;
+#pragma unroll
+  for (int c = 0; c < RW_GRID_STENCIL_MAX; c++)
+    if (((mine >> c) & 1u) && (size_t) src.cell[c] / sz == (size_t) z)
+      rw_tb_inject (v, (int) ((size_t) src.cell[c] % sz - col), hard, src.weight[c] * s, to);
+}
+
 /* The z-march keeps its planes in rings of registers indexed by the
  * iteration modulo 4, unrolled by 4 so that every index is a constant: a
  * load lands in the slot of the plane it replaces and is first used two
@@ -154,7 +171,7 @@ __global__ void __launch_bounds__ (32 * RW_TB_BY, RW_TB_MIN_BLOCKS)
 rw_kernel_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ p1,
               S *__restrict__ p2, const uint8_t *__restrict__ cell,
               const unsigned *__restrict__ air, const int4 *__restrict__ items, int nx, int ny,
-              int nz, size_t sz, RwSlotTable slots, int step, long long src, int hard, double s1,
+              int nz, size_t sz, RwSlotTable slots, int step, RwCudaSource src, int hard, double s1,
               int *__restrict__ bad)
 {
   typedef typename RwArith<S>::type A;
@@ -178,11 +195,14 @@ rw_kernel_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ 
   auto at = [&] (int z, int lim) { return col + szu * (unsigned) min (max (z, 0), lim); };
   /* the air bit of plane z: bit (col + sz z) / WA, with sz a multiple of 32 */
   const unsigned colw = col / WA, szw = szu / WA;
-  /* the plane at which this thread's vector holds the source, and where */
-  int src_z = -1, src_k = 0;
-  if (src >= 0 && ring && col_ok && (long long) ((size_t) src % sz) - (long long) col >= 0
-      && (long long) ((size_t) src % sz) - (long long) col < 2)
-    src_z = (int) ((size_t) src / sz), src_k = (int) ((size_t) src % sz - col);
+  /* the source's cells in this thread's vector (at some plane) */
+  unsigned src_mine = 0;
+#pragma unroll
+  for (int c = 0; c < RW_GRID_STENCIL_MAX; c++)
+    if (c < src.n && ring && col_ok
+        && (long long) ((size_t) src.cell[c] % sz) - (long long) col >= 0
+        && (long long) ((size_t) src.cell[c] % sz) - (long long) col < 2)
+      src_mine |= 1u << c;
   /* iteration j (plane z = z0 − 1 + j for step n + 1, z − 1 for n + 2):
    *   pr[(j + d) & 3]: p at plane z − 1 + d (d = 0 … 3);
    *   qr[j & 1]: q at z, qr[(j + 1) & 1] at z + 1;
@@ -237,12 +257,11 @@ rw_kernel_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ 
             /* fp32 sums the values before the source goes in, as a
              * single step's check does (fp16 checks the stored halves) */
             stored.add (rp[0] + rp[1]);
-            if (z == src_z)
-              rw_tb_inject (rp, src_k, hard, s1, p1);
+            rw_tb_source (rp, src, src_mine, col, sz, z, hard, s1, p1);
             stored.store (p1, i, rp);
           }
-        else if (z == src_z)
-          rw_tb_inject (rp, src_k, hard, s1, p1);
+        else
+          rw_tb_source (rp, src, src_mine, col, sz, z, hard, s1, p1);
       }
     sr[buf][ty][2 * tx] = rp[0];
     sr[buf][ty][2 * tx + 1] = rp[1];
@@ -684,8 +703,10 @@ rw_cuda_tb_func (RwPrecision prec, RwBoundary bnd)
 static bool
 rw_tb_setup (RwCudaState *st, const uint8_t *cells, RwError *err)
 {
-  if ((st->source_cell >= 0 && RW_CELL_K (cells[(size_t) st->source_cell]) == 0)
-      || st->precision == RW_PRECISION_F64 || !rw_offsets_32 (st))
+  for (int c = 0; c < st->src.n; c++)
+    if (RW_CELL_K (cells[(size_t) st->src.cell[c]]) == 0)
+      return true;
+  if (st->precision == RW_PRECISION_F64 || !rw_offsets_32 (st))
     return true;
   size_t free_b, total_b;
   int dev, sms, per_sm = 1;
@@ -853,12 +874,13 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
                  setup->receiver_cells[r]);
         return NULL;
       }
-  if (setup->source_signal && setup->source_cell >= n)
-    {
-      rw_fail (err, RW_ERROR_INPUT, _("source: cell %zu is outside the grid"),
-               setup->source_cell);
-      return NULL;
-    }
+  for (size_t c = 0; setup->source_signal && c < rw_solver_source_n (setup); c++)
+    if (rw_solver_source_cell (setup, c) >= n)
+      {
+        rw_fail (err, RW_ERROR_INPUT, _("source: cell %zu is outside the grid"),
+                 rw_solver_source_cell (setup, c));
+        return NULL;
+      }
 
   RwCudaState *st = (RwCudaState *) calloc (1, sizeof *st);
   if (!st)
@@ -879,7 +901,12 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
   st->elem = rw_elem_bytes (setup->precision);
   st->source = setup->source_signal;
   st->n_steps = setup->n_steps;
-  st->source_cell = setup->source_signal ? (long long) rw_pad_index (st, setup->source_cell) : -1;
+  st->src.n = setup->source_signal ? (int) rw_solver_source_n (setup) : 0;
+  for (int c = 0; c < st->src.n; c++)
+    {
+      st->src.cell[c] = (long long) rw_pad_index (st, rw_solver_source_cell (setup, (size_t) c));
+      st->src.weight[c] = rw_solver_source_weight (setup, (size_t) c);
+    }
   st->source_hard = setup->source_kind == RW_SOURCE_HARD;
   st->n_rcv = setup->n_receivers;
 
@@ -1050,9 +1077,13 @@ fail:
 
 /* Source and receivers of step `step` on field f (S-typed launch). */
 static void
-rw_cuda_io (RwCudaState *st, void *f, long long src, double s, bool receivers, size_t k,
-            size_t chunk)
+rw_cuda_io (RwCudaState *st, void *f, const RwCudaSource *source, double s, bool receivers,
+            size_t k, size_t chunk)
 {
+  RwCudaSource src;
+  src.n = 0;
+  if (source != NULL)
+    src = *source;
   const int threads = (int) std::min ((size_t) 256, ((st->n_rcv + 31) / 32) * 32 + 32);
   const int n_rcv = receivers ? (int) st->n_rcv : 0;
   if (st->precision == RW_PRECISION_F64)
@@ -1080,7 +1111,9 @@ rw_cuda_tb_pass (RwCudaState *st, size_t step, size_t k, size_t chunk, bool io)
     {
       int nx = (int) st->nx, ny = (int) st->ny, nz = (int) st->nz, step_i = (int) step;
       size_t sz = st->nx * st->ny;
-      long long src = io ? st->source_cell : -1;
+      RwCudaSource src = st->src;
+      if (!io)
+        src.n = 0;
       int hard = st->source_hard;
       double s1 = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
       void *args[] = { &st->p, &st->q, &n1, &n2, &st->cell, &st->air, &st->tb_items, &nx, &ny,
@@ -1091,11 +1124,11 @@ rw_cuda_tb_pass (RwCudaState *st, size_t step, size_t k, size_t chunk, bool io)
                    _("the launch of rw_kernel_tb (a two-step pass)"));
     }
   if (io && st->n_rcv > 0)
-    rw_cuda_io (st, n1, -1, 0.0, true, k, chunk);
-  if (io && (st->source_cell >= 0 || st->n_rcv > 0))
+    rw_cuda_io (st, n1, NULL, 0.0, true, k, chunk);
+  if (io && (st->src.n > 0 || st->n_rcv > 0))
     {
       const double s2 = (st->source && step + 1 < st->n_steps) ? st->source[step + 1] : 0.0;
-      rw_cuda_io (st, n2, st->source_cell, s2, true, k + 1, chunk);
+      rw_cuda_io (st, n2, &st->src, s2, true, k + 1, chunk);
     }
   st->p_spare = st->p;
   st->q_spare = st->q;
@@ -1138,8 +1171,8 @@ rw_cuda_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride
             }
           rw_cuda_launch_step (st, (int) step);
           const double s = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
-          if (st->source_cell >= 0 || st->n_rcv > 0)
-            rw_cuda_io (st, st->q, st->source_cell, s, true, k, chunk);
+          if (st->src.n > 0 || st->n_rcv > 0)
+            rw_cuda_io (st, st->q, &st->src, s, true, k, chunk);
           std::swap (st->p, st->q);
         }
       if (!rw_launches_ok (st, err))

@@ -119,16 +119,30 @@ rw_node_update (uint8_t c, A centre, A xm, A xp, A ym, A yp, A zm, A zp, A prev,
   return rw_sav (mask, nbr, prev, (A) slots.R[slot]);
 }
 
+/* The source's cells (device indices) and weights, rw_solver_source_n of
+ * them (rw-solver.h: one of weight 1, or an interpolation stencil),
+ * passed to the kernels by value; n = 0: no source. */
+struct RwCudaSource
+{
+  int n;
+  long long cell[RW_GRID_STENCIL_MAX];
+  double weight[RW_GRID_STENCIL_MAX];
+};
+
 /* Source and receivers of one step, on the new field. One block: the
  * barrier orders the source write before a receiver at the same cell. */
 template <typename S>
 __global__ void
-rw_kernel_io (S *f, long long src, int hard, double s, const size_t *__restrict__ rcv,
+rw_kernel_io (S *f, RwCudaSource src, int hard, double s, const size_t *__restrict__ rcv,
               int n_rcv, double *__restrict__ out, size_t k, size_t chunk)
 {
   typedef typename RwArith<S>::type A;
-  if (threadIdx.x == 0 && src >= 0)
-    rw_st (f, (size_t) src, hard ? (A) s : rw_ld (f, (size_t) src) + (A) s);
+  /* soft: (A) (w · s), the product in double, as the CPU backend adds
+   * it (weight 1: (A) s); hard: one cell, assigned */
+  if (threadIdx.x == 0)
+    for (int c = 0; c < src.n; c++)
+      rw_st (f, (size_t) src.cell[c],
+             hard ? (A) s : rw_ld (f, (size_t) src.cell[c]) + (A) (src.weight[c] * s));
   __syncthreads ();
   for (int r = threadIdx.x; r < n_rcv; r += blockDim.x)
     out[(size_t) r * chunk + k] = (double) rw_ld (f, rcv[r]);

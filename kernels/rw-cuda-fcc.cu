@@ -84,7 +84,7 @@ struct RwCudaFcc
   void *bv, *bq;                /* branch states, m_max · n_nodes of the arithmetic type */
   const double *source;
   size_t n_steps;
-  long long src;
+  RwCudaSource src;             /* folded cells and weights; n = 0: none */
   int hard;
   size_t n_rcv;
   size_t *rcv_idx;
@@ -598,12 +598,14 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   st->source = setup->source_signal;
   st->n_steps = setup->n_steps;
   st->hard = setup->source_kind == RW_SOURCE_HARD;
-  st->src = -1;
-  if (setup->source_signal)
+  /* the source's cells in the folded layout (rw_solver_source_*) */
+  st->src.n = setup->source_signal ? (int) rw_solver_source_n (setup) : 0;
+  for (int k = 0; k < st->src.n; k++)
     {
-      const size_t c = setup->source_cell, x = c % g->nx, y = (c / g->nx) % g->ny,
-                   z = c / (g->nx * g->ny);
-      st->src = (long long) rw_fcc_fold_index (st->pitch, g->ny, x, y, z);
+      const size_t c = rw_solver_source_cell (setup, (size_t) k), x = c % g->nx,
+                   y = (c / g->nx) % g->ny, z = c / (g->nx * g->ny);
+      st->src.cell[k] = (long long) rw_fcc_fold_index (st->pitch, g->ny, x, y, z);
+      st->src.weight[k] = rw_solver_source_weight (setup, (size_t) k);
     }
   st->n_rcv = setup->n_receivers;
   size_t *rcv = (size_t *) malloc ((st->n_rcv + 1) * sizeof (size_t));
@@ -726,7 +728,7 @@ rw_cuda_fcc_advance (void *state, size_t step0, size_t n, double *rcv, size_t st
           const size_t step = step0 + done + k;
           rw_fcc_step (st, (int) step);
           const double s = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
-          if (st->src >= 0 || st->n_rcv > 0)
+          if (st->src.n > 0 || st->n_rcv > 0)
             rw_fcc_io (st, s, k);
           std::swap (st->p, st->q);
         }

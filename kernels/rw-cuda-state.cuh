@@ -70,7 +70,7 @@ struct RwCudaState
   RwSlotTable slots;
   const double *source;         /* host, borrowed */
   size_t n_steps;
-  long long source_cell;
+  RwCudaSource src;             /* the source's cells (padded) and weights; n = 0: none */
   int source_hard;
   size_t n_rcv;
   size_t *rcv_cells;            /* device */

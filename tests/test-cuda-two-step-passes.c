@@ -14,6 +14,8 @@
  *   - a source on a plane where two z chunks of a tile meet, and one on
  *     the plane below it (each computed as a ring plane by the other
  *     chunk), both agree;
+ *   - a soft source spread over an interpolation stencil of 8 cells on the
+ *     seam and the plane below (issue #14) agrees too;
  *   - a source on an outside cell leaves the solver to single steps (the
  *     passes inject the source only where they update), still agreeing;
  *   - fp64 runs single steps (its passes measured slower).
@@ -35,6 +37,10 @@ typedef struct {
   int steps_per_pass;
 } Run;
 
+/* A source spread over an interpolation stencil (issue #14) instead of
+ * src_cell, when set. */
+static const RwGridStencil *run_stencil;
+
 static bool
 run (const RwGrid *g, const double *R, RwBoundary b, RwPrecision prec, int variant,
      RwSourceKind kind, size_t src_cell, const double *sig, const size_t *rcv, Run *out)
@@ -49,6 +55,7 @@ run (const RwGrid *g, const double *R, RwBoundary b, RwPrecision prec, int varia
   s.precision = prec;
   s.n_steps = N_STEPS;
   s.source_cell = src_cell;
+  s.source_stencil = run_stencil;
   s.source_kind = kind;
   s.source_signal = sig;
   s.n_receivers = N_RCV;
@@ -79,14 +86,7 @@ run (const RwGrid *g, const double *R, RwBoundary b, RwPrecision prec, int varia
   return ok;
 }
 
-static size_t
-differing (const double *a, const double *b, size_t n)
-{
-  size_t d = 0;
-  for (size_t i = 0; i < n; i++)
-    d += memcmp (&a[i], &b[i], sizeof (double)) != 0;
-  return d;
-}
+#define differing cuda_test_differing
 
 static bool quick;
 
@@ -108,23 +108,7 @@ check_room (int kind, double h, bool need_seam)
     sig[k] = k < 40 ? sin (0.3 * k) * exp (-0.01 * (k - 20) * (k - 20)) : 0.0;
   /* on a seam between two z chunks of the passes, and on the plane below
    * it, both near the middle of the room's footprint */
-  int seam = -1;
-  {
-    RwSolverSetup s = { 0 };
-    s.grid = g;
-    s.surface_R = R;
-    s.precision = RW_PRECISION_F32;
-    s.n_steps = 1;
-    RwError err = { 0 };
-    setenv ("ROOMWAVE_CUDA_VARIANT", "13", 1);
-    void *st = rw_cuda_backend ()->create (&s, &err);
-    unsetenv ("ROOMWAVE_CUDA_VARIANT");
-    if (st)
-      {
-        seam = rw_cuda_debug_tb_seam (st);
-        rw_cuda_backend ()->destroy (st);
-      }
-  }
+  const int seam = cuda_test_tb_seam (g, R);
   if (need_seam)
     RW_CHECK (seam > 0, "room %d: no seam between z chunks (%d): the test needs a taller room",
               kind, seam);
@@ -170,6 +154,49 @@ check_room (int kind, double h, bool need_seam)
     }
   RW_NOTE ("  %s × soft/hard × 2 sources: passes = single steps, bit "
            "for bit", quick ? "fp32 × FV" : "fp32/fp16 × FV/LRS/Savioja");
+
+  /* a soft source spread over a trilinear stencil (issue #14) of 8 cells
+   * on the seam plane and the one below: the pass kernel injects each
+   * cell, with its weight, in the thread that holds it */
+  if (seam > 0)
+    {
+      RwGridStencil st;
+      double pt[3];
+      const size_t c0 = sources[1];
+      const double f[3] = { (double) (c0 % g->nx) + 0.37, (double) ((c0 / g->nx) % g->ny) + 0.71,
+                            (double) (seam - 1) + 0.42 };
+      for (int k = 0; k < 3; k++)
+        pt[k] = g->origin[k] + g->h * f[k];
+      RwError err = { 0 };
+      const bool located = rw_grid_interp (g, pt, "source", &st, &err);
+      RW_CHECK (located && st.n == 8 && (int) (st.cell[0] / plane) == seam - 1
+                && (int) (st.cell[7] / plane) == seam,
+                "room %d: spread source: %zu cells %s", kind, st.n, err.message);
+      const size_t rcv[N_RCV] = { st.cell[0], st.cell[7], cuda_test_cell (g, 0.7, 0.4, 0.6) };
+      for (int pi = 0; located && pi < 2; pi++)
+        {
+          const RwPrecision prec = pi ? RW_PRECISION_F16 : RW_PRECISION_F32;
+          Run a = { 0 }, c = { 0 };
+          run_stencil = &st;
+          if (run (g, R, RW_BOUNDARY_FV, prec, 13, RW_SOURCE_SOFT, 0, sig, rcv, &a)
+              && run (g, R, RW_BOUNDARY_FV, prec, 5, RW_SOURCE_SOFT, 0, sig, rcv, &c))
+            {
+              const size_t dr = differing (a.rcv, c.rcv, N_RCV * N_STEPS);
+              const size_t dp = differing (a.p, c.p, n), dq = differing (a.q, c.q, n);
+              RW_NOTE ("  spread source, %s: %d steps a pass; %zu receiver samples, %zu + %zu "
+                       "field values differ from single steps", pi ? "fp16" : "fp32",
+                       a.steps_per_pass, dr, dp, dq);
+              double peak = 0;
+              for (int k = 0; k < N_RCV * N_STEPS; k++)
+                peak = fmax (peak, fabs (a.rcv[k]));
+              RW_CHECK (a.steps_per_pass == 2 && dr == 0 && dp == 0 && dq == 0 && peak > 1e-3,
+                        "room %d spread source %s: passes differ from single steps", kind,
+                        pi ? "fp16" : "fp32");
+            }
+          run_stencil = NULL;
+          free (a.p), free (a.q), free (c.p), free (c.q);
+        }
+    }
 
   /* a source on an outside cell: single steps (and still the same) */
   size_t outside = 0;

@@ -80,6 +80,43 @@ cuda_test_cell (const RwGrid *g, double fx, double fy, double fz)
   return best;
 }
 
+#if RW_HAVE_CUDA
+#include "../kernels/rw-cuda.h"
+
+/* How many of n doubles differ in any bit. */
+static inline size_t
+cuda_test_differing (const double *a, const double *b, size_t n)
+{
+  size_t d = 0;
+  for (size_t i = 0; i < n; i++)
+    d += memcmp (&a[i], &b[i], sizeof (double)) != 0;
+  return d;
+}
+
+/* The plane where variant 13 (fp32) cuts g's tiles into two z chunks
+ * (rw_cuda_debug_tb_seam), −1 when it does not. */
+static inline int
+cuda_test_tb_seam (const RwGrid *g, const double *R)
+{
+  RwSolverSetup s = { 0 };
+  s.grid = g;
+  s.surface_R = R;
+  s.precision = RW_PRECISION_F32;
+  s.n_steps = 1;
+  RwError err = { 0 };
+  int seam = -1;
+  setenv ("ROOMWAVE_CUDA_VARIANT", "13", 1);
+  void *st = rw_cuda_backend ()->create (&s, &err);
+  unsetenv ("ROOMWAVE_CUDA_VARIANT");
+  if (st)
+    {
+      seam = rw_cuda_debug_tb_seam (st);
+      rw_cuda_backend ()->destroy (st);
+    }
+  return seam;
+}
+#endif
+
 /* Built without CUDA, every GPU test is this main: the rest of its file
  * (which calls the CUDA backend's test hooks) is under #if RW_HAVE_CUDA. */
 #if !RW_HAVE_CUDA
