@@ -5,19 +5,19 @@
 
 #include <stdlib.h>
 
-/* The FCC offsets (rw-scheme-fcc.h) and the Cartesian ones. */
-static const int fcc_off[12][3] = {
-  { 1, 1, 0 }, { -1, -1, 0 }, { 1, -1, 0 }, { -1, 1, 0 },
-  { 1, 0, 1 }, { -1, 0, -1 }, { 1, 0, -1 }, { -1, 0, 1 },
-  { 0, 1, 1 }, { 0, -1, -1 }, { 0, 1, -1 }, { 0, -1, 1 },
-};
+/* The FCC offsets in the order every backend sums them
+ * (RW_FCC_NBR_OFFSETS: the CPU backend on rw_grid_new_box_fcc agrees with
+ * this solver bit for bit, test solver-fcc-matches-reference) and the
+ * Cartesian ones. */
+static const int fcc_off[12][3] = RW_FCC_NBR_OFFSETS;
 static const int cart_off[6][3] = {
   { -1, 0, 0 }, { 1, 0, 0 }, { 0, -1, 0 }, { 0, 1, 0 }, { 0, 0, -1 }, { 0, 0, 1 },
 };
 
 struct RwRefSim {
   RwRefScheme scheme;
-  int n;
+  int n[3];
+  int parity;              /* FCC: the sites are i + j + k ≡ parity (mod 2) */
   double l2;
   double *p, *pp;          /* current, previous (overwritten by the next) */
   const int (*off)[3];
@@ -28,32 +28,44 @@ struct RwRefSim {
 static size_t
 idx (const RwRefSim *s, int i, int j, int k)
 {
-  return (size_t) i + (size_t) s->n * ((size_t) j + (size_t) s->n * (size_t) k);
+  return (size_t) i + (size_t) s->n[0] * ((size_t) j + (size_t) s->n[1] * (size_t) k);
 }
 
 static int
 in_box (const RwRefSim *s, int i, int j, int k)
 {
-  return i >= 0 && j >= 0 && k >= 0 && i < s->n && j < s->n && k < s->n;
+  return i >= 0 && j >= 0 && k >= 0 && i < s->n[0] && j < s->n[1] && k < s->n[2];
 }
 
 int
 rw_ref_sim_is_site (const RwRefSim *sim, int i, int j, int k)
 {
-  return in_box (sim, i, j, k) && (sim->scheme == RW_REF_CART7 || ((i + j + k) & 1) == 0);
+  return in_box (sim, i, j, k)
+         && (sim->scheme == RW_REF_CART7 || ((i + j + k) & 1) == sim->parity);
 }
 
 RwRefSim *
 rw_ref_sim_new (RwRefScheme scheme, int n, double l2)
 {
-  if (n < 3 || n > 4096 || !(l2 > 0.0) || (scheme != RW_REF_CART7 && scheme != RW_REF_FCC13))
+  return rw_ref_sim_new_box (scheme, n, n, n, l2, 0);
+}
+
+RwRefSim *
+rw_ref_sim_new_box (RwRefScheme scheme, int nx, int ny, int nz, double l2, int parity)
+{
+  const int n[3] = { nx, ny, nz };
+  for (int a = 0; a < 3; a++)
+    if (n[a] < 3 || n[a] > 4096)
+      return NULL;
+  if (!(l2 > 0.0) || (scheme != RW_REF_CART7 && scheme != RW_REF_FCC13)
+      || (parity != 0 && parity != 1))
     return NULL;
   if (scheme == RW_REF_CART7 && l2 != RW_LAMBDA2_F64)
     return NULL;
   RwRefSim *s = calloc (1, sizeof *s);
   if (s == NULL)
     return NULL;
-  size_t n3 = (size_t) n * (size_t) n * (size_t) n;
+  size_t n3 = (size_t) nx * (size_t) ny * (size_t) nz;
   s->p = calloc (n3, sizeof (double));
   s->pp = calloc (n3, sizeof (double));
   if (s->p == NULL || s->pp == NULL)
@@ -62,12 +74,14 @@ rw_ref_sim_new (RwRefScheme scheme, int n, double l2)
       return NULL;
     }
   s->scheme = scheme;
-  s->n = n;
+  for (int a = 0; a < 3; a++)
+    s->n[a] = n[a];
+  s->parity = parity;
   s->l2 = l2;
   s->off = scheme == RW_REF_FCC13 ? fcc_off : cart_off;
   s->n_off = scheme == RW_REF_FCC13 ? 12 : 6;
   for (int m = 0; m < s->n_off; m++)
-    s->d[m] = s->off[m][0] + (long) n * (s->off[m][1] + (long) n * s->off[m][2]);
+    s->d[m] = s->off[m][0] + (long) nx * (s->off[m][1] + (long) ny * s->off[m][2]);
   return s;
 }
 
@@ -126,19 +140,19 @@ sum_inside (const RwRefSim *s, int i, int j, int k, int *K)
 void
 rw_ref_sim_step (RwRefSim *s)
 {
-  const int n = s->n;
+  const int nx = s->n[0], ny = s->n[1], nz = s->n[2];
   const int fcc = s->scheme == RW_REF_FCC13;
-  for (int k = 0; k < n; k++)
-    for (int j = 0; j < n; j++)
+  for (int k = 0; k < nz; k++)
+    for (int j = 0; j < ny; j++)
       {
-        const int edge_jk = j == 0 || k == 0 || j == n - 1 || k == n - 1;
-        /* FCC: only i with i + j + k even. */
+        const int edge_jk = j == 0 || k == 0 || j == ny - 1 || k == nz - 1;
+        /* FCC: only i with i + j + k ≡ parity. */
         const int step = fcc ? 2 : 1;
-        for (int i = fcc ? (j + k) & 1 : 0; i < n; i += step)
+        for (int i = fcc ? (j + k + s->parity) & 1 : 0; i < nx; i += step)
           {
             const size_t c = idx (s, i, j, k);
             const double p = s->p[c];
-            if (edge_jk || i == 0 || i == n - 1)
+            if (edge_jk || i == 0 || i == nx - 1)
               {
                 int K;
                 double sum = sum_inside (s, i, j, k, &K);
@@ -162,27 +176,29 @@ rw_ref_sim_step (RwRefSim *s)
 double
 rw_ref_sim_energy (const RwRefSim *s)
 {
-  const int n = s->n;
   const double w = s->scheme == RW_REF_FCC13 ? 0.25 * s->l2 : s->l2;
   double kin = 0.0, pot = 0.0;
-  for (int k = 0; k < n; k++)
-    for (int j = 0; j < n; j++)
-      for (int i = 0; i < n; i++)
+  for (int k = 0; k < s->n[2]; k++)
+    for (int j = 0; j < s->n[1]; j++)
+      for (int i = 0; i < s->n[0]; i++)
         {
           if (!rw_ref_sim_is_site (s, i, j, k))
             continue;
           const size_t c = idx (s, i, j, k);
           const double dt = s->p[c] - s->pp[c];
           kin += dt * dt;
-          /* Each edge once: the half of the offsets listed first of each
-           * ± pair (even m for FCC, odd m = + direction for Cartesian). */
-          for (int m = s->scheme == RW_REF_FCC13 ? 0 : 1; m < s->n_off; m += 2)
+          /* Each edge once: along the offsets whose first non-zero
+           * component is positive, one of each ± pair. */
+          for (int m = 0; m < s->n_off; m++)
             {
-              int a = i + s->off[m][0], b = j + s->off[m][1], e = k + s->off[m][2];
+              const int *o = s->off[m];
+              if (!(o[0] > 0 || (o[0] == 0 && (o[1] > 0 || (o[1] == 0 && o[2] > 0)))))
+                continue;
+              int a = i + o[0], b = j + o[1], e = k + o[2];
               if (!in_box (s, a, b, e))
                 continue;
-              const size_t o = idx (s, a, b, e);
-              pot += (s->p[c] - s->p[o]) * (s->pp[c] - s->pp[o]);
+              const size_t t = idx (s, a, b, e);
+              pot += (s->p[c] - s->p[t]) * (s->pp[c] - s->pp[t]);
             }
         }
   return kin + w * pot;

@@ -16,6 +16,41 @@
 #include "rw-solver.h"
 #include "rw-voxel.h"
 
+/* The counts, surfaces (boundary nodes on surface 0) and column ranges
+ * of a grid whose K is set, for either lattice (rw_grid_max_k). */
+static inline void
+test_grid_tables (RwGrid *g)
+{
+  const size_t n = g->nx * g->ny * g->nz;
+  g->n_inside = g->n_boundary = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      g->surface[i] = RW_NO_SURFACE;
+      if (g->K[i] == 0)
+        continue;
+      g->n_inside++;
+      if (g->K[i] < rw_grid_max_k (g))
+        {
+          g->n_boundary++;
+          g->surface[i] = 0;
+        }
+    }
+  for (size_t y = 0; y < g->ny; y++)
+    for (size_t x = 0; x < g->nx; x++)
+      {
+        uint32_t lo = 0, hi = 0;
+        for (size_t z = 0; z < g->nz; z++)
+          if (g->K[rw_grid_index (g, x, y, z)] != 0)
+            {
+              if (hi == 0)
+                lo = (uint32_t) z;
+              hi = (uint32_t) z + 1;
+            }
+        g->zlo[x + g->nx * y] = lo;
+        g->zhi[x + g->nx * y] = hi;
+      }
+}
+
 typedef bool (*TestInsideFn) (double x, double y, double z, void *data);
 
 /* Cell (x, y, z) of the interior (0-based, without the outside layer) is
@@ -62,33 +97,7 @@ test_grid_new (size_t nx, size_t ny, size_t nz, double h, TestInsideFn inside, v
             g->K[i] = (uint8_t) k;
         }
     }
-  g->n_inside = g->n_boundary = 0;
-  for (size_t i = 0; i < n; i++)
-    {
-      g->surface[i] = RW_NO_SURFACE;
-      if (g->K[i] == 0)
-        continue;
-      g->n_inside++;
-      if (g->K[i] < 6)
-        {
-          g->n_boundary++;
-          g->surface[i] = 0;
-        }
-    }
-  for (size_t y = 0; y < g->ny; y++)
-    for (size_t x = 0; x < g->nx; x++)
-      {
-        uint32_t lo = 0, hi = 0;
-        for (size_t z = 0; z < g->nz; z++)
-          if (g->K[rw_grid_index (g, x, y, z)] != 0)
-            {
-              if (hi == 0)
-                lo = (uint32_t) z;
-              hi = (uint32_t) z + 1;
-            }
-        g->zlo[x + g->nx * y] = lo;
-        g->zhi[x + g->nx * y] = hi;
-      }
+  test_grid_tables (g);
   return g;
 }
 
