@@ -21,8 +21,9 @@
  * source, at a corner site, on a face and inside; 300 steps. Also: the
  * energy the backend reports (rw_solver_energy) and rw_field_energy of
  * the field it reads back agree with the reference's rw_ref_sim_energy to
- * 1e-12 (they sum in other orders), and a hard source holds its cell at
- * the signal's values exactly. */
+ * 1e-12 (they sum in other orders), slices along x, y and z hold the
+ * reference's values (as float) and 0 off the sites, and a hard source
+ * holds its cell at the signal's values exactly. */
 #include "rw-test.h"
 #include "test-solver-fcc.h"
 #include "rw-fcc.h"
@@ -119,6 +120,31 @@ compare (size_t nx, size_t ny, size_t nz, int threads, const char *steps_per_pas
             bad += memcmp (&got, &want, sizeof got) != 0 && !(got == 0.0 && want == 0.0);
           }
   RW_CHECK (bad == 0, "%zu cells of the final field differ from the reference", bad);
+  /* a slice along each axis: the field as float, 0 off the sites */
+  float *slice = malloc (n * sizeof (float));
+  size_t bad_slice = 0;
+  for (int axis = 0; axis < 3; axis++)
+    {
+      const size_t index = 3 + (size_t) axis, dim[3] = { g->nx, g->ny, g->nz };
+      RW_CHECK (rw_solver_read_slice (s, axis, index, slice, &err), "slice: %s", err.message);
+      const size_t na = axis == 0 ? g->ny : g->nx, nb = axis == 2 ? g->ny : g->nz;
+      for (size_t b = 0; b < nb; b++)
+        for (size_t a = 0; a < na; a++)
+          {
+            size_t c[3];
+            c[axis] = index;
+            c[axis == 0 ? 1 : 0] = a;
+            c[axis == 2 ? 1 : 2] = b;
+            bool in = true;
+            for (int e = 0; e < 3; e++)
+              in = in && c[e] > 0 && c[e] + 1 < dim[e];
+            const float want = in ? (float) rw_ref_sim_get (ref, (int) c[0] - 1, (int) c[1] - 1,
+                                                            (int) c[2] - 1) : 0.0f;
+            bad_slice += slice[a + na * b] != want;
+          }
+    }
+  RW_CHECK (bad_slice == 0, "%zu values of the slices differ from the reference", bad_slice);
+  free (slice);
   double e_ref = rw_ref_sim_energy (ref), e_sol = NAN, e_field = rw_field_energy (g, p, q);
   RW_CHECK (rw_solver_energy (s, &e_sol, &err), "energy: %s", err.message);
   RW_NOTE ("%zu × %zu × %zu (%zu sites), %d thread(s), %s step(s)/pass: %zu samples equal; "
