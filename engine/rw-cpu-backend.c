@@ -29,7 +29,18 @@
  * Non-finite values: pass 1 and 2 sum every new value of the step (one
  * add per cell, free in a memory-bound loop); a NaN or an overflow makes
  * the sum non-finite, and the step fails with RW_ERROR_UNSTABLE naming it.
- * The source cell is checked after the source is applied. */
+ * The source cell is checked after the source is applied.
+ *
+ * FCC grids (rw-solver.h, rw-scheme-fcc.h): the sites are stored folded
+ * along x (row (y, z) holds nxf = (nx + 1)/2 sites, x = 2·xf + parity),
+ * half the cubic array. The same strips and passes walk them (the stencil
+ * reaches z ± 1 as the 7-point one does); a strip plane is updated by
+ * update_plane_fcc: per row, its parity's 12 offsets (uniform along the
+ * row), the air update over runs of interior sites (K = 12) summing the
+ * neighbours in RW_FCC_NBR_OFFSETS order, then the row's boundary sites
+ * (K < 12: not in any run, so their p⁻ is still in place and nothing is
+ * saved) with rw_fcc_update_boundary_* in double, β or the branches of
+ * build_branches as on the 7-point FV path. */
 #ifndef RW_CPU_T
 
 #include "rw-solver.h"
@@ -43,6 +54,7 @@
 
 #include "rw-admittance.h"
 #include "rw-i18n.h"
+#include "rw-scheme-fcc.h"
 
 /* Strip depth: 3 planes of the strip in fp64 should stay within ~256 KiB
  * (half of a small L2, leaving room for p⁻'s stream). */
@@ -63,6 +75,14 @@ typedef struct {
   int threads;
   RwPrecision precision;
   RwBoundary boundary;
+  /* the stored layout: the cubic array (row_len = nx), or the FCC sites
+   * folded along x (row_len = nxf); n_store entries per field */
+  bool fcc;
+  size_t row_len, n_store;
+  ptrdiff_t fcc_off[2][RW_FCC_N_NBR]; /* FCC: the 12 neighbours' offsets, by row parity */
+  ptrdiff_t fcc_fwd[2][6];     /* FCC: RW_FCC_FWD_OFFSETS folded, by row parity */
+  ptrdiff_t fcc_fwd_cubic[6];  /* FCC: the same in the cubic array (K) */
+  size_t *rcv_index;           /* the receivers' stored index (the source's: cpu_store_index) */
 
   void *p, *q;                 /* p: time n; q: time n−1, overwritten by n+1 */
 
@@ -104,6 +124,17 @@ typedef struct {
 
   char device[256];
 } CpuState;
+
+/* The stored index of grid cell i (a site on an FCC grid). */
+static size_t
+cpu_store_index (const CpuState *st, size_t i)
+{
+  if (!st->fcc)
+    return i;
+  const size_t x = i % st->nx, y = (i / st->nx) % st->ny, z = i / st->nxy;
+  return rw_fcc_fold_index (st->row_len, st->ny, x, y, z);
+}
+
 
 static bool
 cpu_available (char *why, size_t why_len)
@@ -153,18 +184,45 @@ cpu_branch_state_bytes (const RwSolverSetup *s)
   return g->n_boundary * 2 * M * word_bytes (s->precision);
 }
 
+/* Whether stored entry xf of row (y, z) of an FCC grid is an interior
+ * site (K = 12): the air pass's runs are the maximal sequences of these. */
+static bool
+fcc_is_air (const RwGrid *g, size_t xf, size_t y, size_t z)
+{
+  const size_t x = 2 * xf + ((y + z) & 1);
+  return x < g->nx && g->K[rw_grid_index (g, x, y, z)] == RW_FCC_N_NBR;
+}
+
+/* The number of those runs over the grid (one pass over half the cells). */
+static size_t
+fcc_count_runs (const RwGrid *g)
+{
+  const size_t nxf = rw_fcc_row_len (g->nx);
+  size_t n = 0;
+  for (size_t z = 0; z < g->nz; z++)
+    for (size_t y = 0; y < g->ny; y++)
+      for (size_t xf = 0; xf < nxf; xf++)
+        n += fcc_is_air (g, xf, y, z) && (xf == 0 || !fcc_is_air (g, xf - 1, y, z));
+  return n;
+}
+
 /* Two fields, the boundary list (index, mask, K, surface, area, state
  * offset: 20 B), the row
- * tables, the runs (a run starts at a boundary node, so there are at most
- * n_boundary of them), strips, per-thread save buffers (at most a plane). */
+ * tables, the runs (7-point: a run starts at a boundary node, so there are
+ * at most n_boundary of them; FCC: counted), strips, per-thread save
+ * buffers (at most a plane), the receivers' stored indices. */
 static size_t
 cpu_memory_bytes (const RwSolverSetup *s)
 {
   const RwGrid *g = s->grid;
-  size_t n = g->nx * g->ny * g->nz, rows = g->ny * g->nz;
+  const bool fcc = g->lattice == RW_LATTICE_FCC;
+  size_t n = (fcc ? rw_fcc_row_len (g->nx) : g->nx) * g->ny * g->nz, rows = g->ny * g->nz;
+  size_t n_runs = fcc ? fcc_count_runs (g) : g->n_boundary;
   return 2 * n * word_bytes (s->precision)
-         + g->n_boundary * (sizeof (size_t) + 2 + sizeof (uint16_t) + 2 * sizeof (uint32_t)
+         + g->n_boundary * (sizeof (size_t) + 2 + sizeof (uint16_t)
                             + sizeof (float) + sizeof (uint32_t))
+         + n_runs * 2 * sizeof (uint32_t)
+         + s->n_receivers * sizeof (size_t)
          + 2 * (rows + 1) * sizeof (size_t)
          + g->ny * sizeof (CpuStrip)
          + (size_t) cpu_threads (s) * (g->nx * g->ny + 1) * sizeof (double)
@@ -201,6 +259,7 @@ cpu_destroy (void *state)
   free (st->sq);
   free (st->strips);
   free (st->save);
+  free (st->rcv_index);
   free (st);
 }
 
@@ -237,6 +296,74 @@ read_cpu_model (char *out, size_t len, int threads, int steps_per_pass)
     snprintf (out, len, _("%s (%s)"), model, what);
 }
 
+/* The row and boundary tables, for n_runs runs and the grid's boundary
+ * nodes. */
+static bool
+alloc_rows (CpuState *st, size_t n_runs, RwError *err)
+{
+  const size_t rows = st->ny * st->nz;
+  const size_t max_b = st->g->n_boundary > 0 ? st->g->n_boundary : 1;
+  st->run_off = malloc ((rows + 1) * sizeof (size_t));
+  st->bnd_off = malloc ((rows + 1) * sizeof (size_t));
+  st->runs = malloc (2 * (n_runs > 0 ? n_runs : 1) * sizeof (uint32_t));
+  st->b_index = malloc (max_b * sizeof (size_t));
+  st->b_mask = malloc (max_b);
+  st->b_K = malloc (max_b);
+  st->b_surf = malloc (max_b * sizeof (uint16_t));
+  st->b_area = malloc (max_b * sizeof (float));
+  if (!st->run_off || !st->bnd_off || !st->runs || !st->b_index || !st->b_mask
+      || !st->b_K || !st->b_surf || !st->b_area)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the solver's boundary tables"));
+  return true;
+}
+
+/* The grid's promises about inside cell (x, y, z) (`edge`: its row is on
+ * the outer layer), k its inside neighbours as counted here. */
+static bool
+check_node (const CpuState *st, size_t x, size_t y, size_t z, bool edge, int k, RwError *err)
+{
+  const RwGrid *g = st->g;
+  const size_t nx = st->nx, col = x + nx * y;
+  const int K = g->K[rw_grid_index (g, x, y, z)];
+  if (edge || x == 0 || x == nx - 1)
+    return rw_fail (err, RW_ERROR_INTERNAL,
+                    _("The grid has an inside cell (%zu, %zu, %zu) on its outer layer"), x, y, z);
+  if (z < g->zlo[col] || z >= g->zhi[col])
+    return rw_fail (err, RW_ERROR_INTERNAL,
+                    _("Grid cell (%zu, %zu, %zu) is inside but outside its column's "
+                      "range [%u, %u)"), x, y, z, g->zlo[col], g->zhi[col]);
+  if (k != K)
+    return rw_fail (err, RW_ERROR_INTERNAL,
+                    _("Grid cell (%zu, %zu, %zu) says K = %d but has %d inside neighbours"),
+                    x, y, z, K, k);
+  return true;
+}
+
+/* Boundary node nb (index order: its rank in area[]) at grid index i,
+ * stored at `store`, with neighbour mask `mask` (7-point; 0 on FCC). */
+static bool
+add_boundary (CpuState *st, size_t nb, size_t i, size_t store, int mask, RwError *err)
+{
+  const RwGrid *g = st->g;
+  if (nb >= g->n_boundary)
+    return rw_fail (err, RW_ERROR_INTERNAL, _("The grid has more boundary nodes than its count %zu"),
+                    g->n_boundary);
+  uint16_t s = g->surface != NULL ? g->surface[i] : 0;
+  if (s >= g->n_surfaces)
+    {
+      const size_t x = i % st->nx, y = (i / st->nx) % st->ny, z = i / st->nxy;
+      return rw_fail (err, RW_ERROR_INTERNAL,
+                      _("Boundary cell (%zu, %zu, %zu) has no valid surface (%u of %zu)"),
+                      x, y, z, (unsigned) s, g->n_surfaces);
+    }
+  st->b_index[nb] = store;
+  st->b_mask[nb] = (uint8_t) mask;
+  st->b_K[nb] = g->K[i];
+  st->b_surf[nb] = s;
+  st->b_area[nb] = rw_grid_node_area (g, nb, g->K[i]);
+  return true;
+}
+
 /* Builds the row tables: runs of inside cells and the boundary nodes with
  * their neighbour masks. */
 static bool
@@ -247,18 +374,9 @@ build_rows (CpuState *st, RwError *err)
   const ptrdiff_t off[6] = { -1, 1, -(ptrdiff_t) nx, (ptrdiff_t) nx,
                              -(ptrdiff_t) nxy, (ptrdiff_t) nxy };
 
-  st->run_off = malloc ((rows + 1) * sizeof (size_t));
-  st->bnd_off = malloc ((rows + 1) * sizeof (size_t));
   size_t max_b = g->n_boundary > 0 ? g->n_boundary : 1;
-  st->runs = malloc (2 * max_b * sizeof (uint32_t));
-  st->b_index = malloc (max_b * sizeof (size_t));
-  st->b_mask = malloc (max_b);
-  st->b_K = malloc (max_b);
-  st->b_surf = malloc (max_b * sizeof (uint16_t));
-  st->b_area = malloc (max_b * sizeof (float));
-  if (!st->run_off || !st->bnd_off || !st->runs || !st->b_index || !st->b_mask
-      || !st->b_K || !st->b_surf || !st->b_area)
-    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the solver's boundary tables"));
+  if (!alloc_rows (st, max_b, err))
+    return false;
 
   size_t nr = 0, nb = 0;
   for (size_t z = 0; z < nz; z++)
@@ -274,14 +392,6 @@ build_rows (CpuState *st, RwError *err)
             uint8_t K = g->K[i];
             if (K == 0)
               continue;
-            if (edge || x == 0 || x == nx - 1)
-              return rw_fail (err, RW_ERROR_INTERNAL,
-                              _("The grid has an inside cell (%zu, %zu, %zu) on its outer layer"),
-                              x, y, z);
-            if (z < g->zlo[x + nx * y] || z >= g->zhi[x + nx * y])
-              return rw_fail (err, RW_ERROR_INTERNAL,
-                              _("Grid cell (%zu, %zu, %zu) is inside but outside its column's "
-                                "range [%u, %u)"), x, y, z, g->zlo[x + nx * y], g->zhi[x + nx * y]);
             int mask = 0, k = 0;
             for (int d = 0; d < 6; d++)
               if (g->K[i + off[d]] != 0)
@@ -289,28 +399,10 @@ build_rows (CpuState *st, RwError *err)
                   mask |= 1 << d;
                   k++;
                 }
-            if (k != K)
-              return rw_fail (err, RW_ERROR_INTERNAL,
-                              _("Grid cell (%zu, %zu, %zu) says K = %d but has %d inside neighbours"),
-                              x, y, z, K, k);
-            if (K < 6)
-              {
-                if (nb >= g->n_boundary)
-                  return rw_fail (err, RW_ERROR_INTERNAL,
-                                  _("The grid has more boundary nodes than its count %zu"),
-                                  g->n_boundary);
-                uint16_t s = g->surface != NULL ? g->surface[i] : 0;
-                if (s >= g->n_surfaces)
-                  return rw_fail (err, RW_ERROR_INTERNAL,
-                                  _("Boundary cell (%zu, %zu, %zu) has no valid surface (%u of %zu)"),
-                                  x, y, z, (unsigned) s, g->n_surfaces);
-                st->b_index[nb] = i;
-                st->b_mask[nb] = (uint8_t) mask;
-                st->b_K[nb] = K;
-                st->b_surf[nb] = s;
-                st->b_area[nb] = rw_grid_node_area (g, nb, K);
-                nb++;
-              }
+            if (!check_node (st, x, y, z, edge, k, err))
+              return false;
+            if (K < 6 && !add_boundary (st, nb++, i, i, mask, err))
+              return false;
             /* A run starts where the −x neighbour is outside (such a cell
              * is a boundary node, so runs ≤ boundary nodes). */
             if (!(mask & (1 << RW_NBR_XM)))
@@ -339,6 +431,85 @@ build_rows (CpuState *st, RwError *err)
   return true;
 }
 
+/* The FCC grid's tables (file comment): per folded row, the runs of
+ * interior sites and the boundary sites, in stored indices. The grid is
+ * checked as build_rows checks it, with 12 neighbours: sites only (odd
+ * cells never inside), none on the outer layer, K the count of inside
+ * neighbours among the 12. */
+static bool
+build_rows_fcc (CpuState *st, RwError *err)
+{
+  static const int off[RW_FCC_N_NBR][3] = RW_FCC_NBR_OFFSETS;
+  const RwGrid *g = st->g;
+  const size_t nx = st->nx, ny = st->ny, nz = st->nz, nxf = st->row_len, rows = ny * nz;
+  const size_t n_runs = fcc_count_runs (g);
+
+  if (!alloc_rows (st, n_runs, err))
+    return false;
+
+  size_t nr = 0, nb = 0;
+  for (size_t z = 0; z < nz; z++)
+    for (size_t y = 0; y < ny; y++)
+      {
+        const size_t r = y + ny * z;
+        st->run_off[r] = nr;
+        st->bnd_off[r] = nb;
+        const bool edge = z == 0 || y == 0 || z == nz - 1 || y == ny - 1;
+        for (size_t x = 0; x < nx; x++)
+          {
+            const size_t i = rw_grid_index (g, x, y, z);
+            const uint8_t K = g->K[i];
+            if (K == 0)
+              continue;
+            if (((x + y + z) & 1) != 0)
+              return rw_fail (err, RW_ERROR_INTERNAL,
+                              _("The FCC grid has an inside cell (%zu, %zu, %zu) that is not a "
+                                "site"), x, y, z);
+            int k = 0;
+            for (int d = 0; d < RW_FCC_N_NBR; d++)
+              k += g->K[rw_grid_index (g, x + off[d][0], y + off[d][1], z + off[d][2])] != 0;
+            if (!check_node (st, x, y, z, edge, k, err))
+              return false;
+            const size_t xf = x >> 1;
+            /* the stored order is the grid's index order, the ranks of area[] */
+            if (K < RW_FCC_N_NBR)
+              {
+                if (!add_boundary (st, nb++, i, xf + nxf * r, 0, err))
+                  return false;
+              }
+            else if (xf == 0 || !fcc_is_air (g, xf - 1, y, z))
+              {
+                size_t x1 = xf;
+                while (x1 < nxf && fcc_is_air (g, x1, y, z))
+                  x1++;
+                st->runs[2 * nr] = (uint32_t) xf;
+                st->runs[2 * nr + 1] = (uint32_t) x1;
+                nr++;
+              }
+          }
+      }
+  if (nr != n_runs || nb != g->n_boundary)
+    return rw_fail (err, RW_ERROR_INTERNAL,
+                    _("The grid has %zu boundary nodes, not its count %zu"), nb, g->n_boundary);
+  st->run_off[rows] = nr;
+  st->bnd_off[rows] = nb;
+  st->n_bnd = nb;
+  /* the neighbours' stored offsets, uniform along a row of parity P */
+  static const int fwd[6][3] = RW_FCC_FWD_OFFSETS;
+  for (int P = 0; P < 2; P++)
+    {
+      for (int d = 0; d < RW_FCC_N_NBR; d++)
+        st->fcc_off[P][d] = rw_fcc_nbr_offset (off[d][0], P)
+                            + (ptrdiff_t) nxf * (off[d][1] + (ptrdiff_t) ny * off[d][2]);
+      for (int e = 0; e < 6; e++)
+        st->fcc_fwd[P][e] = rw_fcc_nbr_offset (fwd[e][0], P)
+                            + (ptrdiff_t) nxf * (fwd[e][1] + (ptrdiff_t) ny * fwd[e][2]);
+    }
+  for (int e = 0; e < 6; e++)
+    st->fcc_fwd_cubic[e] = fwd[e][0] + (ptrdiff_t) nx * (fwd[e][1] + (ptrdiff_t) ny * fwd[e][2]);
+  return true;
+}
+
 /* Branch coefficients per surface and state offsets per boundary node,
  * for the FV boundary with frequency-dependent admittances. */
 static bool
@@ -350,7 +521,7 @@ build_branches (CpuState *st, RwError *err)
     return true;
   bool any = false;
   for (size_t b = 0; b < st->n_bnd && !any; b++)
-    any = st->b_area[b] != (float) (6 - st->b_K[b]);
+    any = st->b_area[b] != rw_grid_face_count_area (g, st->b_K[b]);
   for (size_t s = 0; su->surface_Y != NULL && s < g->n_surfaces && !any; s++)
     any = su->surface_Y[s].n_branches > 0;
   if (!any)
@@ -381,7 +552,7 @@ build_branches (CpuState *st, RwError *err)
   for (size_t b = 0; b < st->n_bnd; b++)
     {
       int M = st->surf_M[st->b_surf[b]];
-      if (M == 0 && st->b_area[b] == (float) (6 - st->b_K[b]))
+      if (M == 0 && st->b_area[b] == rw_grid_face_count_area (g, st->b_K[b]))
         {
           st->b_state[b] = UINT32_MAX;   /* the plain FV update */
           continue;
@@ -411,7 +582,7 @@ build_strips (CpuState *st, RwError *err)
    * of memory that the hardware prefetcher follows. */
   long l2 = sysconf (_SC_LEVEL2_CACHE_SIZE);
   size_t budget = l2 > 0 ? (size_t) l2 / 2 : RW_CPU_STRIP_BYTES;
-  size_t by = budget / (3 * st->nx * word_bytes (st->precision));
+  size_t by = budget / (3 * st->row_len * word_bytes (st->precision));
   const char *env = getenv ("RW_CPU_STRIP_ROWS");
   if (env != NULL && atoi (env) > 0)
     by = (size_t) atoi (env);
@@ -509,7 +680,8 @@ cpu_steps_per_pass (CpuState *st)
   if (llc <= 0)
     llc = sysconf (_SC_LEVEL2_CACHE_SIZE);
   for (int k = 4; k >= 2; k /= 2)
-    if (llc > 0 && (size_t) (2 * (2 * k + 1)) * st->nxy * word_bytes (st->precision) <= (size_t) llc / 2)
+    if (llc > 0 && (size_t) (2 * (2 * k + 1)) * st->row_len * st->ny * word_bytes (st->precision)
+                   <= (size_t) llc / 2)
       return k;
   return 1;
 }
@@ -540,6 +712,16 @@ cpu_create (const RwSolverSetup *setup, RwError *err)
   st->threads = cpu_threads (setup);
   st->precision = setup->precision;
   st->boundary = setup->boundary;
+  st->fcc = g->lattice == RW_LATTICE_FCC;
+  st->row_len = st->fcc ? rw_fcc_row_len (g->nx) : g->nx;
+  st->n_store = st->row_len * g->ny * g->nz;
+  if (st->fcc && setup->boundary != RW_BOUNDARY_FV)
+    {
+      /* rw_solver_new refuses it with the user's message */
+      cpu_destroy (st);
+      rw_fail (err, RW_ERROR_UNSUPPORTED, _("FCC grids run the FV boundary only"));
+      return NULL;
+    }
 
   size_t ns = g->n_surfaces > 0 ? g->n_surfaces : 1;
   st->beta_f64 = calloc (ns, sizeof (double));
@@ -548,15 +730,20 @@ cpu_create (const RwSolverSetup *setup, RwError *err)
   st->R_f32 = calloc (ns, sizeof (float));
   size_t w = word_bytes (st->precision);
   /* Zeroed: outside cells hold 0 for ever and the run starts from rest. */
-  st->p = calloc (st->n, w);
-  st->q = calloc (st->n, w);
-  if (!st->beta_f64 || !st->R_f64 || !st->beta_f32 || !st->R_f32 || !st->p || !st->q)
+  st->p = calloc (st->n_store, w);
+  st->q = calloc (st->n_store, w);
+  st->rcv_index = malloc ((setup->n_receivers + 1) * sizeof (size_t));
+  if (!st->beta_f64 || !st->R_f64 || !st->beta_f32 || !st->R_f32 || !st->p || !st->q
+      || !st->rcv_index)
     {
       cpu_destroy (st);
       rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the pressure fields (%.2f GiB)"),
-               2.0 * (double) (st->n * w) / 1073741824.0);
+               2.0 * (double) (st->n_store * w) / 1073741824.0);
       return NULL;
     }
+  /* cells are grid indices (of sites, on FCC grids): where each is stored */
+  for (size_t r = 0; r < setup->n_receivers; r++)
+    st->rcv_index[r] = cpu_store_index (st, setup->receiver_cells[r]);
   for (size_t s = 0; s < g->n_surfaces; s++)
     {
       double R = setup->surface_R[s];
@@ -566,7 +753,8 @@ cpu_create (const RwSolverSetup *setup, RwError *err)
       st->beta_f32[s] = (float) beta;
       st->R_f32[s] = (float) R;
     }
-  if (!build_rows (st, err) || !build_strips (st, err) || !build_branches (st, err))
+  if (!(st->fcc ? build_rows_fcc (st, err) : build_rows (st, err)) || !build_strips (st, err)
+      || !build_branches (st, err))
     {
       cpu_destroy (st);
       return NULL;
@@ -691,6 +879,7 @@ const RwBackendOps rw_cpu_backend = {
   .name = "cpu",
   .supports_f16 = false,
   .supports_branches = true,
+  .supports_fcc = true,
   .host_memory = true,
   .max_steps_per_pass = RW_CPU_MAX_STEPS_PER_PASS,
   .device_count = cpu_device_count,
@@ -710,6 +899,68 @@ const RwBackendOps rw_cpu_backend = {
 
 #define T RW_CPU_T
 
+/* The FCC grid's rows r0 … r1−1 (file comment): the air update over the
+ * runs, then the boundary sites, each row with its parity's offsets; the
+ * 12 neighbours summed in RW_FCC_NBR_OFFSETS order, one add after another
+ * (no FMA contraction in ISO C mode), as the GPU sums them. Returns the sum
+ * of the new values. */
+RW_CPU_CLONES static T
+RW_CPU_FN (update_plane_fcc) (const CpuState *st, const T *restrict p, T *restrict q,
+                              size_t r0, size_t r1)
+{
+  const size_t nxf = st->row_len, ny = st->ny;
+  const T l2 = (T) RW_FCC_LAMBDA2;
+  T acc = 0;
+
+  for (size_t r = r0; r < r1; r++)
+    {
+      const ptrdiff_t *o = st->fcc_off[((r % ny) + r / ny) & 1];
+      const ptrdiff_t o0 = o[0], o1 = o[1], o2 = o[2], o3 = o[3], o4 = o[4], o5 = o[5],
+                      o6 = o[6], o7 = o[7], o8 = o[8], o9 = o[9], o10 = o[10], o11 = o[11];
+      const size_t base = nxf * r;
+      for (size_t k = st->run_off[r]; k < st->run_off[r + 1]; k++)
+        {
+          const size_t i0 = base + st->runs[2 * k], i1 = base + st->runs[2 * k + 1];
+#pragma omp simd reduction(+:acc)
+          for (size_t i = i0; i < i1; i++)
+            {
+              T sum = p[i + o0] + p[i + o1] + p[i + o2] + p[i + o3] + p[i + o4] + p[i + o5]
+                      + p[i + o6] + p[i + o7] + p[i + o8] + p[i + o9] + p[i + o10] + p[i + o11];
+              T v = RW_CPU_FN (rw_fcc_update_air) (l2, p[i], sum, q[i]);
+              q[i] = v;
+              acc += v;
+            }
+        }
+      /* boundary sites: in no run, so q still holds their p⁻ */
+      for (size_t b = st->bnd_off[r]; b < st->bnd_off[r + 1]; b++)
+        {
+          const size_t i = st->b_index[b];
+          /* outside neighbours hold 0: the 12-sum is the inside sum */
+          T sum_in = p[i + o0] + p[i + o1] + p[i + o2] + p[i + o3] + p[i + o4] + p[i + o5]
+                     + p[i + o6] + p[i + o7] + p[i + o8] + p[i + o9] + p[i + o10] + p[i + o11];
+          const uint16_t s = st->b_surf[b];
+          int M = 0;
+          const double *coef = NULL;
+          T *sv = NULL, *sq = NULL;
+          if (st->b_state != NULL && st->b_state[b] != UINT32_MAX)
+            {
+              M = st->surf_M[s];
+              coef = st->coef_f64 + 4 * st->surf_coef[s];
+              sv = (T *) st->sv + st->b_state[b];
+              sq = (T *) st->sq + st->b_state[b];
+            }
+          /* in double whatever T (rw-scheme-fcc.h), the states in T */
+          T v = (T) RW_CPU_FN (rw_fcc_update_boundary) (RW_FCC_LAMBDA2, st->b_K[b],
+                                                        (double) st->b_area[b], (double) p[i],
+                                                        (double) sum_in, (double) q[i],
+                                                        st->beta_f64[s], M, coef, sv, sq, 1);
+          q[i] = v;
+          acc += v;
+        }
+    }
+  return acc;
+}
+
 /* One plane z of a strip (rows y0 … y1−1, whose runs and boundary nodes
  * are consecutive in the tables): save the boundary nodes' p⁻, pass 1
  * (air update over every run), pass 2 (boundary fix-up with the saved
@@ -725,6 +976,9 @@ RW_CPU_FN (update_plane) (const CpuState *st, const T *restrict p, T *restrict q
   const size_t b0 = st->bnd_off[r0], b1 = st->bnd_off[r1];
   const size_t *restrict b_index = st->b_index;
   T acc = 0;
+
+  if (st->fcc)
+    return RW_CPU_FN (update_plane_fcc) (st, p, q, r0, r1);
 
   for (size_t b = b0; b < b1; b++)
     save[b - b0] = q[b_index[b]];
@@ -808,15 +1062,17 @@ RW_CPU_FN (update_plane) (const CpuState *st, const T *restrict p, T *restrict q
  * that fp64 agrees bit for bit; w = 1 adds (T) s); hard (one cell)
  * assigns (T) s. False when that makes a value non-finite. */
 static bool
-RW_CPU_FN (apply_source) (const RwSolverSetup *su, T *f, size_t step, size_t z, size_t nxy)
+RW_CPU_FN (apply_source) (const CpuState *st, const RwSolverSetup *su, T *f, size_t step, size_t z)
 {
   const double s = su->source_signal[step];
   bool ok = true;
   for (size_t i = 0; i < rw_solver_source_n (su); i++)
     {
-      const size_t c = rw_solver_source_cell (su, i);
-      if (z != SIZE_MAX && c / nxy != z)
+      const size_t cell = rw_solver_source_cell (su, i);
+      if (z != SIZE_MAX && cell / st->nxy != z)
         continue;
+      /* its stored index (folded on an FCC grid) */
+      const size_t c = cpu_store_index (st, cell);
       if (su->source_kind == RW_SOURCE_HARD)
         f[c] = (T) s;
       else
@@ -931,12 +1187,12 @@ RW_CPU_FN (advance) (CpuState *st, size_t step0, size_t n, int kpass, double *rc
                          * stencil may span up to 3 planes, each applied as
                          * its plane is done, before the next step reads it) */
                         if (t >= 2 * (size_t) j)
-                          src_ok[j] = RW_CPU_FN (apply_source) (su, dst, step + (size_t) j,
-                                                                t - 2 * (size_t) j, st->nxy)
+                          src_ok[j] = RW_CPU_FN (apply_source) (st, su, dst, step + (size_t) j,
+                                                                t - 2 * (size_t) j)
                                       && src_ok[j];
                         for (size_t r = 0; r < su->n_receivers; r++)
                           if (t == su->receiver_cells[r] / st->nxy + 2 * (size_t) j)
-                            rcv[r * stride + step + (size_t) j] = (double) dst[su->receiver_cells[r]];
+                            rcv[r * stride + step + (size_t) j] = (double) dst[st->rcv_index[r]];
                       }
                   }
               }
@@ -969,13 +1225,13 @@ RW_CPU_FN (advance) (CpuState *st, size_t step0, size_t n, int kpass, double *rc
             /* implicit barrier: the whole field is at time step0+k+1 */
 #pragma omp single
             {
-              const bool ok = RW_CPU_FN (apply_source) (su, qk, step, SIZE_MAX, st->nxy);
+              const bool ok = RW_CPU_FN (apply_source) (st, su, qk, step, SIZE_MAX);
               if (!isfinite (acc[0]))
                 bad_step = step;
               else if (!ok)
                 bad_step = step, bad_source = true;
               for (size_t r = 0; r < su->n_receivers; r++)
-                rcv[r * stride + step] = (double) qk[su->receiver_cells[r]];
+                rcv[r * stride + step] = (double) qk[st->rcv_index[r]];
               acc[0] = 0.0;
               p = qk;
               q = (T *) pk;
@@ -1007,6 +1263,49 @@ RW_CPU_FN (advance) (CpuState *st, size_t step0, size_t n, int kpass, double *rc
  * (out[1]), each plane summed apart (in double) so that the threads'
  * order does not matter beyond the plane partials. One read of p and p⁻:
  * about a step's memory traffic. */
+/* The FCC field's part (rw_fcc_field_energy over the stored sites). */
+static void
+RW_CPU_FN (energy_fcc) (const CpuState *st, double *total_out, double *sum_out)
+{
+  const T *p = st->p, *q = st->q;
+  const uint8_t *K = st->g->K;
+  const size_t nx = st->nx, ny = st->ny, nxf = st->row_len;
+  const double w = 0.25 * RW_FCC_LAMBDA2;
+  double total = 0.0, sum = 0.0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : total, sum) num_threads(st->threads)
+  for (size_t z = st->zmin; z < st->zmax; z++)
+    {
+      double plane = 0.0, plane_sum = 0.0;
+      for (size_t y = 0; y < ny; y++)
+        {
+          const size_t P = (y + z) & 1;
+          for (size_t xf = 0; xf < nxf; xf++)
+            {
+              const size_t x = 2 * xf + P;
+              if (x >= nx)
+                continue;
+              const size_t c = x + nx * (y + ny * z), i = xf + nxf * (y + ny * z);
+              if (K[c] == 0)
+                continue;
+              const double pi = (double) p[i], qi = (double) q[i], d = pi - qi;
+              plane += d * d;
+              plane_sum += pi;
+              /* a site is never on the outer layer: its neighbours are in the arrays */
+              for (int e = 0; e < 6; e++)
+                if (K[c + st->fcc_fwd_cubic[e]] != 0)
+                  {
+                    const size_t j = i + st->fcc_fwd[P][e];
+                    plane += w * (pi - (double) p[j]) * (qi - (double) q[j]);
+                  }
+            }
+        }
+      total += plane;
+      sum += plane_sum;
+    }
+  *total_out = total;
+  *sum_out = sum;
+}
+
 static void
 RW_CPU_FN (energy) (const CpuState *st, double *out)
 {
@@ -1015,6 +1314,9 @@ RW_CPU_FN (energy) (const CpuState *st, double *out)
   const size_t nx = st->nx, ny = st->ny, nxy = st->nxy;
   const double l2 = RW_LAMBDA2;
   double total = 0.0, sum = 0.0;
+  if (st->fcc)
+    RW_CPU_FN (energy_fcc) (st, &total, &sum);
+  else
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : total, sum) num_threads(st->threads)
   for (size_t z = st->zmin; z < st->zmax; z++)
     {
@@ -1037,9 +1339,11 @@ RW_CPU_FN (energy) (const CpuState *st, double *out)
       total += plane;
       sum += plane_sum;
     }
-  /* what the branches store: λ S Σ_m (D̂ v² + F̂ q²) per node (rw-scheme.h) */
+  /* what the branches store: λ S Σ_m (D̂ v² + F̂ q²) per node (rw-scheme.h;
+   * (λ/2) S Σ_m … on the FCC lattice, rw-scheme-fcc.h) */
   if (st->b_state != NULL)
     {
+      const double l = st->fcc ? 0.5 * sqrt (RW_FCC_LAMBDA2) : 0.57735026918962576451;
       const T *sv = st->sv, *sq = st->sq;
       const double *en = st->en_f64;
       double stored = 0.0;
@@ -1056,7 +1360,7 @@ RW_CPU_FN (energy) (const CpuState *st, double *out)
               const double v = (double) sv[o + m], q = (double) sq[o + m];
               e += en[2 * (c + m)] * v * v + en[2 * (c + m) + 1] * q * q;
             }
-          stored += 0.57735026918962576451 * (double) st->b_area[b] * e;
+          stored += l * (double) st->b_area[b] * e;
         }
       total += stored;
     }
@@ -1064,10 +1368,33 @@ RW_CPU_FN (energy) (const CpuState *st, double *out)
   out[1] = sum;
 }
 
+/* The value of grid cell (x, y, z) in the stored field a: 0 off the FCC
+ * sites. */
+static inline double
+RW_CPU_FN (cell_value) (const CpuState *st, const T *a, size_t x, size_t y, size_t z)
+{
+  if (!st->fcc)
+    return (double) a[x + st->nx * (y + st->ny * z)];
+  return ((x + y + z) & 1) ? 0.0 : (double) a[rw_fcc_fold_index (st->row_len, st->ny, x, y, z)];
+}
+
 static void
 RW_CPU_FN (read_field) (const CpuState *st, double *p, double *p_prev)
 {
   const T *a = st->p, *b = st->q;
+  if (st->fcc)
+    {
+      for (size_t z = 0, i = 0; z < st->nz; z++)
+        for (size_t y = 0; y < st->ny; y++)
+          for (size_t x = 0; x < st->nx; x++, i++)
+            {
+              if (p != NULL)
+                p[i] = RW_CPU_FN (cell_value) (st, a, x, y, z);
+              if (p_prev != NULL)
+                p_prev[i] = RW_CPU_FN (cell_value) (st, b, x, y, z);
+            }
+      return;
+    }
   for (size_t i = 0; i < st->n; i++)
     {
       if (p != NULL)
@@ -1086,18 +1413,19 @@ RW_CPU_FN (read_slice) (const CpuState *st, int axis, size_t index, float *out)
     {
       for (size_t z = 0; z < nz; z++)
         for (size_t y = 0; y < ny; y++)
-          out[y + ny * z] = (float) a[index + nx * (y + ny * z)];
+          out[y + ny * z] = (float) RW_CPU_FN (cell_value) (st, a, index, y, z);
     }
   else if (axis == 1)
     {
       for (size_t z = 0; z < nz; z++)
         for (size_t x = 0; x < nx; x++)
-          out[x + nx * z] = (float) a[x + nx * (index + ny * z)];
+          out[x + nx * z] = (float) RW_CPU_FN (cell_value) (st, a, x, index, z);
     }
   else
     {
-      for (size_t i = 0; i < st->nxy; i++)
-        out[i] = (float) a[index * st->nxy + i];
+      for (size_t y = 0; y < ny; y++)
+        for (size_t x = 0; x < nx; x++)
+          out[x + nx * y] = (float) RW_CPU_FN (cell_value) (st, a, x, y, index);
     }
 }
 

@@ -7,12 +7,11 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* The FCC offsets (rw-scheme-fcc.h) and the Cartesian ones. */
-static const int fcc_off[12][3] = {
-  { 1, 1, 0 }, { -1, -1, 0 }, { 1, -1, 0 }, { -1, 1, 0 },
-  { 1, 0, 1 }, { -1, 0, -1 }, { 1, 0, -1 }, { -1, 0, 1 },
-  { 0, 1, 1 }, { 0, -1, -1 }, { 0, 1, -1 }, { 0, -1, 1 },
-};
+/* The FCC offsets in the order every backend sums them
+ * (RW_FCC_NBR_OFFSETS: the CPU backend on rw_grid_new_box_fcc agrees with
+ * this solver bit for bit, test solver-fcc-matches-reference) and the
+ * Cartesian ones. */
+static const int fcc_off[12][3] = RW_FCC_NBR_OFFSETS;
 static const int cart_off[6][3] = {
   { -1, 0, 0 }, { 1, 0, 0 }, { 0, -1, 0 }, { 0, 1, 0 }, { 0, 0, -1 }, { 0, 0, 1 },
 };
@@ -21,7 +20,8 @@ static const int cpt_end[3] = RW_CPT_CLASS_END;
 
 struct RwRefSim {
   RwRefScheme scheme;
-  int n;
+  int n[3];
+  int parity;              /* FCC: the sites are i + j + k ≡ parity (mod 2) */
   double l2;
   double *p, *pp;          /* current, previous (overwritten by the next) */
   const int (*off)[3];
@@ -34,32 +34,39 @@ struct RwRefSim {
 static size_t
 idx (const RwRefSim *s, int i, int j, int k)
 {
-  return (size_t) i + (size_t) s->n * ((size_t) j + (size_t) s->n * (size_t) k);
+  return (size_t) i + (size_t) s->n[0] * ((size_t) j + (size_t) s->n[1] * (size_t) k);
 }
 
 static int
 in_box (const RwRefSim *s, int i, int j, int k)
 {
-  return i >= 0 && j >= 0 && k >= 0 && i < s->n && j < s->n && k < s->n;
+  return i >= 0 && j >= 0 && k >= 0 && i < s->n[0] && j < s->n[1] && k < s->n[2];
 }
 
 int
 rw_ref_sim_is_site (const RwRefSim *sim, int i, int j, int k)
 {
-  return in_box (sim, i, j, k) && (sim->scheme != RW_REF_FCC13 || ((i + j + k) & 1) == 0);
+  return in_box (sim, i, j, k)
+         && (sim->scheme != RW_REF_FCC13 || ((i + j + k) & 1) == sim->parity);
 }
 
 static RwRefSim *
-sim_new (RwRefScheme scheme, int n, double l2, double a, double b)
+sim_new (RwRefScheme scheme, const int n[3], int parity, double l2, double a, double b)
 {
-  if (n < 3 || n > 4096 || !(l2 > 0.0) || scheme < RW_REF_CART7 || scheme > RW_REF_CPT27)
+  for (int e = 0; e < 3; e++)
+    if (n[e] < 3 || n[e] > 4096)
+      return NULL;
+  if (!(l2 > 0.0) || scheme < RW_REF_CART7 || scheme > RW_REF_CPT27 || (parity != 0 && parity != 1))
+    return NULL;
+  /* the 27-point walls mirror about a cube's faces (rw_cpt_mirror) */
+  if (scheme >= RW_REF_CPT27_IWB && (n[1] != n[0] || n[2] != n[0]))
     return NULL;
   if (scheme == RW_REF_CART7 && l2 != RW_LAMBDA2_F64)
     return NULL;
   RwRefSim *s = calloc (1, sizeof *s);
   if (s == NULL)
     return NULL;
-  size_t n3 = (size_t) n * (size_t) n * (size_t) n;
+  size_t n3 = (size_t) n[0] * (size_t) n[1] * (size_t) n[2];
   s->p = calloc (n3, sizeof (double));
   s->pp = calloc (n3, sizeof (double));
   if (s->p == NULL || s->pp == NULL)
@@ -68,7 +75,9 @@ sim_new (RwRefScheme scheme, int n, double l2, double a, double b)
       return NULL;
     }
   s->scheme = scheme;
-  s->n = n;
+  for (int e = 0; e < 3; e++)
+    s->n[e] = n[e];
+  s->parity = parity;
   s->l2 = l2;
   s->cpt = scheme >= RW_REF_CPT27_IWB;
   s->off = s->cpt ? cpt_off : (scheme == RW_REF_FCC13 ? fcc_off : cart_off);
@@ -76,34 +85,45 @@ sim_new (RwRefScheme scheme, int n, double l2, double a, double b)
   if (s->cpt)
     rw_cpt_coefficients (a, b, l2, s->w, &s->c0);
   for (int m = 0; m < s->n_off; m++)
-    s->d[m] = s->off[m][0] + (long) n * (s->off[m][1] + (long) n * s->off[m][2]);
+    s->d[m] = s->off[m][0] + (long) n[0] * (s->off[m][1] + (long) n[1] * s->off[m][2]);
   return s;
 }
 
 RwRefSim *
-rw_ref_sim_new (RwRefScheme scheme, int n, double l2)
+rw_ref_sim_new (RwRefScheme scheme, int n1, double l2)
 {
+  const int n[3] = { n1, n1, n1 };
   switch (scheme)
     {
     case RW_REF_CPT27_IWB:
-      return sim_new (scheme, n, l2, RW_CPT_IWB_A, RW_CPT_IWB_B);
+      return sim_new (scheme, n, 0, l2, RW_CPT_IWB_A, RW_CPT_IWB_B);
     case RW_REF_CPT27_IISO:
-      return sim_new (scheme, n, l2, RW_CPT_IISO_A, RW_CPT_IISO_B);
+      return sim_new (scheme, n, 0, l2, RW_CPT_IISO_A, RW_CPT_IISO_B);
     case RW_REF_CPT27_IDWM:
-      return sim_new (scheme, n, l2, RW_CPT_IDWM_A, RW_CPT_IDWM_B);
+      return sim_new (scheme, n, 0, l2, RW_CPT_IDWM_A, RW_CPT_IDWM_B);
     case RW_REF_CPT27:
       return NULL;
     default:
-      return sim_new (scheme, n, l2, 0.0, 0.0);
+      return sim_new (scheme, n, 0, l2, 0.0, 0.0);
     }
 }
 
 RwRefSim *
-rw_ref_sim_new_cpt (double a, double b, int n, double l2)
+rw_ref_sim_new_box (RwRefScheme scheme, int nx, int ny, int nz, double l2, int parity)
 {
+  const int n[3] = { nx, ny, nz };
+  if (scheme != RW_REF_CART7 && scheme != RW_REF_FCC13)
+    return NULL;
+  return sim_new (scheme, n, parity, l2, 0.0, 0.0);
+}
+
+RwRefSim *
+rw_ref_sim_new_cpt (double a, double b, int n1, double l2)
+{
+  const int n[3] = { n1, n1, n1 };
   if (!isfinite (a) || !isfinite (b))
     return NULL;
-  return sim_new (RW_REF_CPT27, n, l2, a, b);
+  return sim_new (RW_REF_CPT27, n, 0, l2, a, b);
 }
 
 void
@@ -163,8 +183,8 @@ sum_inside (const RwRefSim *s, int i, int j, int k, int *K)
 static size_t
 cpt_nbr (const RwRefSim *s, int i, int j, int k, int m)
 {
-  return idx (s, rw_cpt_mirror (i + s->off[m][0], s->n), rw_cpt_mirror (j + s->off[m][1], s->n),
-              rw_cpt_mirror (k + s->off[m][2], s->n));
+  return idx (s, rw_cpt_mirror (i + s->off[m][0], s->n[0]), rw_cpt_mirror (j + s->off[m][1], s->n[1]),
+              rw_cpt_mirror (k + s->off[m][2], s->n[2]));
 }
 
 /* The sums of p over the three classes of neighbours of a site at a wall,
@@ -186,7 +206,7 @@ cpt_sums (const RwRefSim *s, int i, int j, int k, double sum[3])
 static void
 cpt_step (RwRefSim *s)
 {
-  const int n = s->n;
+  const int n = s->n[0];   /* a cube (sim_new) */
   for (int k = 0; k < n; k++)
     for (int j = 0; j < n; j++)
       {
@@ -227,19 +247,19 @@ rw_ref_sim_step (RwRefSim *s)
       s->pp = t;
       return;
     }
-  const int n = s->n;
+  const int nx = s->n[0], ny = s->n[1], nz = s->n[2];
   const int fcc = s->scheme == RW_REF_FCC13;
-  for (int k = 0; k < n; k++)
-    for (int j = 0; j < n; j++)
+  for (int k = 0; k < nz; k++)
+    for (int j = 0; j < ny; j++)
       {
-        const int edge_jk = j == 0 || k == 0 || j == n - 1 || k == n - 1;
-        /* FCC: only i with i + j + k even. */
+        const int edge_jk = j == 0 || k == 0 || j == ny - 1 || k == nz - 1;
+        /* FCC: only i with i + j + k ≡ parity. */
         const int step = fcc ? 2 : 1;
-        for (int i = fcc ? (j + k) & 1 : 0; i < n; i += step)
+        for (int i = fcc ? (j + k + s->parity) & 1 : 0; i < nx; i += step)
           {
             const size_t c = idx (s, i, j, k);
             const double p = s->p[c];
-            if (edge_jk || i == 0 || i == n - 1)
+            if (edge_jk || i == 0 || i == nx - 1)
               {
                 int K;
                 double sum = sum_inside (s, i, j, k, &K);
@@ -265,7 +285,7 @@ rw_ref_sim_step (RwRefSim *s)
 static double
 cpt_energy (const RwRefSim *s)
 {
-  const int n = s->n;
+  const int n = s->n[0];   /* a cube (sim_new) */
   double kin = 0.0, pot = 0.0;
   for (int k = 0; k < n; k++)
     for (int j = 0; j < n; j++)
@@ -290,27 +310,29 @@ rw_ref_sim_energy (const RwRefSim *s)
 {
   if (s->cpt)
     return cpt_energy (s);
-  const int n = s->n;
   const double w = s->scheme == RW_REF_FCC13 ? 0.25 * s->l2 : s->l2;
   double kin = 0.0, pot = 0.0;
-  for (int k = 0; k < n; k++)
-    for (int j = 0; j < n; j++)
-      for (int i = 0; i < n; i++)
+  for (int k = 0; k < s->n[2]; k++)
+    for (int j = 0; j < s->n[1]; j++)
+      for (int i = 0; i < s->n[0]; i++)
         {
           if (!rw_ref_sim_is_site (s, i, j, k))
             continue;
           const size_t c = idx (s, i, j, k);
           const double dt = s->p[c] - s->pp[c];
           kin += dt * dt;
-          /* Each edge once: the half of the offsets listed first of each
-           * ± pair (even m for FCC, odd m = + direction for Cartesian). */
-          for (int m = s->scheme == RW_REF_FCC13 ? 0 : 1; m < s->n_off; m += 2)
+          /* Each edge once: along the offsets whose first non-zero
+           * component is positive, one of each ± pair. */
+          for (int m = 0; m < s->n_off; m++)
             {
-              int a = i + s->off[m][0], b = j + s->off[m][1], e = k + s->off[m][2];
+              const int *o = s->off[m];
+              if (!(o[0] > 0 || (o[0] == 0 && (o[1] > 0 || (o[1] == 0 && o[2] > 0)))))
+                continue;
+              int a = i + o[0], b = j + o[1], e = k + o[2];
               if (!in_box (s, a, b, e))
                 continue;
-              const size_t o = idx (s, a, b, e);
-              pot += (s->p[c] - s->p[o]) * (s->pp[c] - s->pp[o]);
+              const size_t t = idx (s, a, b, e);
+              pot += (s->p[c] - s->p[t]) * (s->pp[c] - s->pp[t]);
             }
         }
   return kin + w * pot;

@@ -9,7 +9,8 @@
  *
  * Layout: a cubic array of n³ doubles per time level, index
  * i + n (j + n k), for both schemes. The FCC solver uses only the sites
- * with i + j + k even and leaves the others at 0, so it holds twice the
+ * with i + j + k even (or odd, rw_ref_sim_new_box) and leaves the others
+ * at 0, so it holds twice the
  * memory its sites need (2 levels × 8 B × n³ = 32 B per FCC site in
  * fp64); a production layout would fold one axis (PFFDTD) to halve it.
  * Walls: the box's faces; a site sums over its inside neighbours only
@@ -45,6 +46,12 @@ RwRefSim *rw_ref_sim_new (RwRefScheme scheme, int n, double l2);
 /* A 27-point scheme of any (a, b) (rw-scheme-cpt.h), e.g. a = b = 0 for
  * the 7-point scheme through the 27-point code. */
 RwRefSim *rw_ref_sim_new_cpt (double a, double b, int n, double l2);
+/* A box of nx × ny × nz points (each ≥ 3); FCC sites where i + j + k ≡
+ * parity (0 or 1) mod 2 (rw_ref_sim_new: a cube, parity 0). The box of
+ * rw_grid_new_box_fcc (nx, ny, nz, h) is this one with parity 1 (its
+ * inside cell (i, j, k) is grid cell (i + 1, j + 1, k + 1), a site when
+ * the grid's x + y + z is even). */
+RwRefSim *rw_ref_sim_new_box (RwRefScheme scheme, int nx, int ny, int nz, double l2, int parity);
 void rw_ref_sim_free (RwRefSim *sim);
 
 /* Whether (i, j, k) is a site of the scheme's lattice inside the box. */

@@ -116,6 +116,12 @@ RW_DEFINE_SCHEME_FCC (float, f32)
     { -1, -1, 0 }, { 1, -1, 0 }, { -1, 1, 0 }, { 1, 1, 0 },                             \
     { 0, -1, 1 }, { 0, 1, 1 }, { -1, 0, 1 }, { 1, 0, 1 } }
 
+/* One offset of each ± pair of the 12 (the first non-zero component
+ * positive): every edge of the lattice once, from the site it starts at
+ * (the energy's sum over edges). */
+#define RW_FCC_FWD_OFFSETS                                                              \
+  { { 1, -1, 0 }, { 1, 1, 0 }, { 1, 0, -1 }, { 1, 0, 1 }, { 0, 1, -1 }, { 0, 1, 1 } }
+
 /* The folded layout (above): the entries of a row, and the index of site
  * (x, y, z) (x + y + z even). */
 RW_HD size_t

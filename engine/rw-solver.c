@@ -18,6 +18,7 @@
 
 #include "rw-admittance.h"
 #include "rw-i18n.h"
+#include "rw-scheme-fcc.h"
 
 struct RwSolver {
   RwSolverSetup setup;           /* copy: the backend borrows it */
@@ -217,9 +218,15 @@ check_cell (const RwGrid *g, size_t cell, const char *what, RwError *err)
     return rw_fail (err, RW_ERROR_INPUT,
                     _("The %s cell index %zu lies beyond the grid of %zu × %zu × %zu cells"),
                     what, cell, g->nx, g->ny, g->nz);
+  size_t x = cell % g->nx, y = (cell / g->nx) % g->ny, z = cell / (g->nx * g->ny);
+  /* an odd cell of an FCC grid is never inside: say why, not "outside" */
+  if (g->lattice == RW_LATTICE_FCC && (x + y + z) % 2 == 1)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("The %s cell (%zu, %zu, %zu) is not a site of the FCC lattice (x + y + z is "
+                      "odd); rw_grid_locate gives the nearest site"),
+                    what, x, y, z);
   if (g->K[cell] == 0)
     {
-      size_t x = cell % g->nx, y = (cell / g->nx) % g->ny, z = cell / (g->nx * g->ny);
       return rw_fail (err, RW_ERROR_INPUT,
                       _("The %s cell (%zu, %zu, %zu) at (%.3f, %.3f, %.3f) m is outside the room"),
                       what, x, y, z,
@@ -288,6 +295,20 @@ check_setup (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
                     st->device, ops->name, ops->device_count ());
   if (st->source_kind != RW_SOURCE_SOFT && st->source_kind != RW_SOURCE_HARD)
     return rw_fail (err, RW_ERROR_INPUT, _("Unknown source kind %d"), (int) st->source_kind);
+  if (g->lattice != RW_LATTICE_CUBIC && g->lattice != RW_LATTICE_FCC)
+    return rw_fail (err, RW_ERROR_INPUT, _("Unknown grid lattice %d"), (int) g->lattice);
+  if (g->lattice == RW_LATTICE_FCC && !ops->supports_fcc)
+    return rw_fail (err, RW_ERROR_UNSUPPORTED,
+                    _("The %s backend does not yet run grids on the FCC lattice; use the CPU "
+                      "backend"), ops->name);
+  /* LRS and Savioja are forms of the 7-point scheme (mirror ghosts and a
+   * 1-D termination along the six axes): on the FCC lattice only the FV
+   * boundary has a derivation (rw-scheme-fcc.h) */
+  if (g->lattice == RW_LATTICE_FCC && st->boundary != RW_BOUNDARY_FV)
+    return rw_fail (err, RW_ERROR_UNSUPPORTED,
+                    _("The %s boundary is a form of the 7-point scheme; grids on the FCC lattice "
+                      "run the FV boundary only (--boundary fv)"),
+                    rw_boundary_name (st->boundary));
 
   for (size_t s = 0; s < g->n_surfaces; s++)
     if (!rw_reflection_check (st->surface_R[s], st->boundary, err))
@@ -805,10 +826,13 @@ rw_solver_run (RwSolver *s, RwProgressFn progress, void *user_data,
  * joining inside cells i–j along ±x, ±y, ±z (rw-scheme.h). Conserved by the
  * scheme with β = 0; non-negative for λ² ≤ 1/3. Summed in double with a
  * per-plane partial so that the rounding of a large sum stays below the
- * 1e-9 the lossless test asks for. */
+ * 1e-9 the lossless test asks for. On an FCC grid the sites' sum with
+ * λ²/4 over the edges along the 12 offsets (rw_fcc_field_energy). */
 double
 rw_field_energy (const RwGrid *g, const double *p, const double *p_prev)
 {
+  if (g->lattice == RW_LATTICE_FCC)
+    return rw_fcc_field_energy (g, p, p_prev);
   const size_t nx = g->nx, nxy = g->nx * g->ny;
   const double l2 = RW_LAMBDA2;
   double total = 0.0;
@@ -829,6 +853,48 @@ rw_field_energy (const RwGrid *g, const double *p, const double *p_prev)
             for (int a = 0; a < 3; a++)
               if (ok[a] && g->K[nb[a]] != 0)
                 plane += l2 * (p[i] - p[nb[a]]) * (p_prev[i] - p_prev[nb[a]]);
+          }
+      total += plane;
+    }
+  return total;
+}
+
+/* E = Σ_i (p_i − p⁻_i)² + (λ²/4) Σ_edges (Δp)(Δp⁻) (rw-scheme-fcc.h), each
+ * edge once: from the site with the lower index, along the offsets whose
+ * first non-zero component is positive (RW_FCC_FWD_OFFSETS). Cubic arrays
+ * (the front end's view; 0 off the sites). */
+double
+rw_fcc_field_energy (const RwGrid *g, const double *p, const double *p_prev)
+{
+  static const int fwd[6][3] = RW_FCC_FWD_OFFSETS;
+  const size_t nx = g->nx, ny = g->ny, nz = g->nz;
+  const double w = 0.25 * RW_FCC_LAMBDA2;
+  double total = 0.0;
+
+  for (size_t z = 0; z < nz; z++)
+    {
+      double plane = 0.0;
+      for (size_t y = 0; y < ny; y++)
+        for (size_t x = (y + z) & 1; x < nx; x += 2)
+          {
+            const size_t i = x + nx * (y + ny * z);
+            if (g->K[i] == 0)
+              continue;
+            const double d = p[i] - p_prev[i];
+            plane += d * d;
+            for (int e = 0; e < 6; e++)
+              {
+                /* the grid's outer layer is outside: no wrap below 0 needed
+                 * beyond the bounds test */
+                const ptrdiff_t a = (ptrdiff_t) x + fwd[e][0], b = (ptrdiff_t) y + fwd[e][1],
+                                c = (ptrdiff_t) z + fwd[e][2];
+                if (a < 0 || b < 0 || a >= (ptrdiff_t) nx || b >= (ptrdiff_t) ny
+                    || c >= (ptrdiff_t) nz)
+                  continue;
+                const size_t j = (size_t) a + nx * ((size_t) b + ny * (size_t) c);
+                if (g->K[j] != 0)
+                  plane += w * (p[i] - p[j]) * (p_prev[i] - p_prev[j]);
+              }
           }
       total += plane;
     }

@@ -222,5 +222,9 @@ bool rw_solver_run (RwSolver *s, RwProgressFn progress, void *user_data,
                     const atomic_int *cancel, RwError *err);
 
 /* The discrete energy of the FV scheme with β = 0 (rw-scheme.h), from two
- * consecutive fields. For the conservation tests. */
+ * consecutive fields. For the conservation tests. On an FCC grid the FCC
+ * scheme's, E = Σ (p − p⁻)² + (λ²/4) Σ_edges (Δp)(Δp⁻) over the sites and
+ * the edges along the 12 offsets between inside sites (rw-scheme-fcc.h;
+ * rw_fcc_field_energy, which it calls). */
 double rw_field_energy (const RwGrid *g, const double *p, const double *p_prev);
+double rw_fcc_field_energy (const RwGrid *g, const double *p, const double *p_prev);

@@ -30,3 +30,20 @@ test_dft (const double *x, size_t n, double f_norm)
     acc += x[k] * cexp (-2.0 * M_PI * I * f_norm * (double) k);
   return acc;
 }
+
+/* A reflection factor from a receiver's signal y: sign(correlation) ×
+ * √(E_ref/E_inc), the incident pulse's energy over y[k0 … k1) and the
+ * reflected one's over the same window `lag` samples later (lossless in
+ * between: dispersion reshapes a pulse but keeps its energy). */
+static inline double
+test_reflection_ratio (const double *y, size_t k0, size_t k1, size_t lag)
+{
+  double e_inc = 0, e_ref = 0, corr = 0;
+  for (size_t k = k0; k < k1; k++)
+    {
+      e_inc += y[k] * y[k];
+      e_ref += y[k + lag] * y[k + lag];
+      corr += y[k] * y[k + lag];
+    }
+  return copysign (sqrt (e_ref / e_inc), corr);
+}

@@ -25,22 +25,6 @@ base (void)
                      2, rcv);
 }
 
-/* rw_solver_new must fail with `code` and a message holding `word`. */
-static void
-refused (const char *what, RwSolverSetup su, RwBackendKind kind, RwErrorCode code,
-         const char *word)
-{
-  RwError err;
-  rw_error_clear (&err);
-  RwSolver *s = rw_solver_new (&su, kind, &err);
-  RW_CHECK (s == NULL, "%s: accepted", what);
-  RW_CHECK (err.code == code, "%s: code %d, wanted %d (%s)", what, err.code, code, err.message);
-  RW_CHECK (word == NULL || strstr (err.message, word) != NULL,
-            "%s: message \"%s\" lacks \"%s\"", what, err.message, word);
-  RW_NOTE ("%-28s → \"%s\"", what, err.message);
-  rw_solver_free (s);
-}
-
 int
 main (void)
 {
@@ -54,37 +38,37 @@ main (void)
   RW_CHECK (ok != NULL, "the base setup: %s", ok ? "" : err.message);
 
   su = base (); su.source_cell = 0;
-  refused ("source in the outside layer", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "outside the room");
+  test_refused ("source in the outside layer", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "outside the room");
   su = base (); su.source_cell = g->nx * g->ny * g->nz + 7;
-  refused ("source beyond the grid", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "beyond the grid");
+  test_refused ("source beyond the grid", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "beyond the grid");
   su = base (); rcv[1] = rw_grid_index (g, 0, 3, 3);
-  refused ("receiver 2 outside", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "receiver 2");
+  test_refused ("receiver 2 outside", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "receiver 2");
   su = base (); R = 1.5;
-  refused ("R = 1.5", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "1.5");
+  test_refused ("R = 1.5", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "1.5");
   su = base (); R = -1.2;
-  refused ("R = -1.2", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "-1.2");
+  test_refused ("R = -1.2", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "-1.2");
   su = base (); R = NAN;
-  refused ("R = NaN", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "reflection factor");
+  test_refused ("R = NaN", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "reflection factor");
   su = base (); R = -1.0;
-  refused ("R = -1 with FV", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "Savioja");
+  test_refused ("R = -1 with FV", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "Savioja");
   su = base (); R = -1.0; su.boundary = RW_BOUNDARY_LRS;
-  refused ("R = -1 with LRS", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "Savioja");
+  test_refused ("R = -1 with LRS", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "Savioja");
   su = base (); su.surface_R = NULL;
-  refused ("no reflection factors", su, RW_BACKEND_CPU, RW_ERROR_INPUT, NULL);
+  test_refused ("no reflection factors", su, RW_BACKEND_CPU, RW_ERROR_INPUT, NULL);
   su = base (); su.precision = RW_PRECISION_F16;
-  refused ("fp16 on the CPU", su, RW_BACKEND_CPU, RW_ERROR_UNSUPPORTED, "fp16");
+  test_refused ("fp16 on the CPU", su, RW_BACKEND_CPU, RW_ERROR_UNSUPPORTED, "fp16");
   su = base (); su.precision = (RwPrecision) 7;
-  refused ("precision 7", su, RW_BACKEND_CPU, RW_ERROR_INPUT, NULL);
+  test_refused ("precision 7", su, RW_BACKEND_CPU, RW_ERROR_INPUT, NULL);
   su = base (); su.boundary = (RwBoundary) 9;
-  refused ("boundary 9", su, RW_BACKEND_CPU, RW_ERROR_INPUT, NULL);
+  test_refused ("boundary 9", su, RW_BACKEND_CPU, RW_ERROR_INPUT, NULL);
   su = base (); su.n_steps = 0;
-  refused ("zero steps", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "steps");
+  test_refused ("zero steps", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "steps");
   su = base (); su.source_signal = NULL;
-  refused ("no source signal", su, RW_BACKEND_CPU, RW_ERROR_INPUT, NULL);
+  test_refused ("no source signal", su, RW_BACKEND_CPU, RW_ERROR_INPUT, NULL);
   su = base (); su.grid = NULL;
-  refused ("no grid", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "grid");
+  test_refused ("no grid", su, RW_BACKEND_CPU, RW_ERROR_INPUT, "grid");
   su = base ();
-  refused ("kind 5", su, (RwBackendKind) 5, RW_ERROR_INPUT, NULL);
+  test_refused ("kind 5", su, (RwBackendKind) 5, RW_ERROR_INPUT, NULL);
 
   /* R = −1 is fine with the Savioja termination. */
   su = base (); R = -1.0; su.boundary = RW_BOUNDARY_SAVIOJA;
@@ -98,10 +82,10 @@ main (void)
   if (cuda == NULL || !cuda->available (why, sizeof why))
     {
       su = base ();
-      refused ("CUDA without CUDA", su, RW_BACKEND_CUDA, RW_ERROR_UNSUPPORTED,
+      test_refused ("CUDA without CUDA", su, RW_BACKEND_CUDA, RW_ERROR_UNSUPPORTED,
                cuda == NULL ? "built without CUDA" : NULL);
       su = base (); su.precision = RW_PRECISION_F16;
-      refused ("fp16 with auto, no CUDA", su, RW_BACKEND_AUTO, RW_ERROR_UNSUPPORTED, "fp16");
+      test_refused ("fp16 with auto, no CUDA", su, RW_BACKEND_AUTO, RW_ERROR_UNSUPPORTED, "fp16");
       su = base ();
       RwSolver *a = rw_solver_new (&su, RW_BACKEND_AUTO, &err);
       RW_CHECK (a != NULL && strcmp (rw_solver_backend_name (a), "cpu") == 0,
@@ -120,7 +104,7 @@ main (void)
   su.grid = &huge;
   su.source_cell = test_cell (g, 4, 4, 4);
   su.n_receivers = 0;
-  refused ("a 20000³ grid", su, RW_BACKEND_CPU, RW_ERROR_MEMORY, "GiB");
+  test_refused ("a 20000³ grid", su, RW_BACKEND_CPU, RW_ERROR_MEMORY, "GiB");
 
   /* Advancing past the end of the run: refused, the solver goes on. */
   RW_CHECK (rw_solver_advance (ok, 40, &err), "40 steps: %s", err.message);

@@ -15,6 +15,42 @@
 #include <string.h>
 #include "rw-solver.h"
 #include "rw-voxel.h"
+#include "rw-test.h"
+
+/* The counts, surfaces (boundary nodes on surface 0) and column ranges
+ * of a grid whose K is set, for either lattice (rw_grid_max_k). */
+static inline void
+test_grid_tables (RwGrid *g)
+{
+  const size_t n = g->nx * g->ny * g->nz;
+  g->n_inside = g->n_boundary = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      g->surface[i] = RW_NO_SURFACE;
+      if (g->K[i] == 0)
+        continue;
+      g->n_inside++;
+      if (g->K[i] < rw_grid_max_k (g))
+        {
+          g->n_boundary++;
+          g->surface[i] = 0;
+        }
+    }
+  for (size_t y = 0; y < g->ny; y++)
+    for (size_t x = 0; x < g->nx; x++)
+      {
+        uint32_t lo = 0, hi = 0;
+        for (size_t z = 0; z < g->nz; z++)
+          if (g->K[rw_grid_index (g, x, y, z)] != 0)
+            {
+              if (hi == 0)
+                lo = (uint32_t) z;
+              hi = (uint32_t) z + 1;
+            }
+        g->zlo[x + g->nx * y] = lo;
+        g->zhi[x + g->nx * y] = hi;
+      }
+}
 
 typedef bool (*TestInsideFn) (double x, double y, double z, void *data);
 
@@ -62,33 +98,7 @@ test_grid_new (size_t nx, size_t ny, size_t nz, double h, TestInsideFn inside, v
             g->K[i] = (uint8_t) k;
         }
     }
-  g->n_inside = g->n_boundary = 0;
-  for (size_t i = 0; i < n; i++)
-    {
-      g->surface[i] = RW_NO_SURFACE;
-      if (g->K[i] == 0)
-        continue;
-      g->n_inside++;
-      if (g->K[i] < 6)
-        {
-          g->n_boundary++;
-          g->surface[i] = 0;
-        }
-    }
-  for (size_t y = 0; y < g->ny; y++)
-    for (size_t x = 0; x < g->nx; x++)
-      {
-        uint32_t lo = 0, hi = 0;
-        for (size_t z = 0; z < g->nz; z++)
-          if (g->K[rw_grid_index (g, x, y, z)] != 0)
-            {
-              if (hi == 0)
-                lo = (uint32_t) z;
-              hi = (uint32_t) z + 1;
-            }
-        g->zlo[x + g->nx * y] = lo;
-        g->zhi[x + g->nx * y] = hi;
-      }
+  test_grid_tables (g);
   return g;
 }
 
@@ -224,4 +234,49 @@ test_energy_drift (const RwGrid *g, RwPrecision prec, size_t n_steps, size_t src
   rw_solver_free (s);
   free (sig);
   return worst;
+}
+
+/* rw_solver_new must fail with `code` and a message holding `word` (the
+ * bad-setup tests). */
+static inline void
+test_refused (const char *what, RwSolverSetup su, RwBackendKind kind, RwErrorCode code,
+              const char *word)
+{
+  RwError err;
+  rw_error_clear (&err);
+  RwSolver *s = rw_solver_new (&su, kind, &err);
+  RW_CHECK (s == NULL, "%s: accepted", what);
+  RW_CHECK (err.code == code, "%s: code %d, wanted %d (%s)", what, err.code, code, err.message);
+  RW_CHECK (word == NULL || strstr (err.message, word) != NULL,
+            "%s: message \"%s\" lacks \"%s\"", what, err.message, word);
+  RW_NOTE ("%-28s → \"%s\"", what, err.message);
+  rw_solver_free (s);
+}
+
+/* ‖b − a‖ / ‖a‖ over n samples (NAN when a is 0): how far a run (b)
+ * strays from a reference run (a). */
+static inline double
+test_rel_l2 (const double *a, const double *b, size_t n)
+{
+  double num = 0, den = 0;
+  for (size_t k = 0; k < n; k++)
+    {
+      double d = b[k] - a[k];
+      num += d * d;
+      den += a[k] * a[k];
+    }
+  return den > 0 ? sqrt (num / den) : NAN;
+}
+
+/* Runs su on the CPU to its end and copies each receiver's signal to
+ * out[r · n_steps …] (a failed run is a failed check). */
+static inline void
+test_run_receivers (const RwSolverSetup *su, double *out)
+{
+  RwError err;
+  RwSolver *s = rw_solver_new (su, RW_BACKEND_CPU, &err);
+  RW_CHECK (s != NULL && rw_solver_run (s, NULL, NULL, NULL, &err), "run: %s", err.message);
+  for (size_t r = 0; s != NULL && r < su->n_receivers; r++)
+    memcpy (out + r * su->n_steps, rw_solver_receiver (s, r), su->n_steps * sizeof (double));
+  rw_solver_free (s);
 }

@@ -22,8 +22,8 @@
 #include "rw-test.h"
 #include "test-solver-grid.h"
 
-#include <fftw3.h>
 #include "rw-physics.h"
+#include "test-modes.h"
 
 #define NX 43
 #define NY 31
@@ -79,31 +79,8 @@ main (void)
     }
   const double *y = rw_solver_receiver (s, 0);
 
-  /* The mean pressure of a closed lossless room grows linearly after a
-   * soft impulse (the l = m = n = 0 mode has zero frequency): remove the
-   * least-squares line, then window. */
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (size_t k = 0; k < STEPS; k++)
-    {
-      sx += (double) k;
-      sy += y[k];
-      sxx += (double) k * (double) k;
-      sxy += (double) k * y[k];
-    }
-  double slope = (STEPS * sxy - sx * sy) / (STEPS * sxx - sx * sx);
-  double icpt = (sy - slope * sx) / STEPS;
-  size_t nfft = (size_t) STEPS * PAD;
-  double *in = fftw_malloc (nfft * sizeof (double));
-  fftw_complex *out = fftw_malloc ((nfft / 2 + 1) * sizeof (fftw_complex));
-  for (size_t k = 0; k < nfft; k++)
-    in[k] = k < STEPS ? (y[k] - icpt - slope * (double) k)
-                        * (0.5 - 0.5 * cos (2 * M_PI * (double) k / (STEPS - 1)))
-                      : 0.0;
-  fftw_plan plan = fftw_plan_dft_r2c_1d ((int) nfft, in, out, FFTW_ESTIMATE);
-  fftw_execute (plan);
-  double *mag = malloc ((nfft / 2 + 1) * sizeof (double));
-  for (size_t k = 0; k <= nfft / 2; k++)
-    mag[k] = log (hypot (out[k][0], out[k][1]) + 1e-300);
+  size_t nfft;
+  double *mag = test_modes_spectrum (y, STEPS, PAD, &nfft);
   const double df = fs / (double) nfft;
 
   size_t checked = 0;
@@ -115,16 +92,8 @@ main (void)
           isolated = false;
       if (!isolated)
         continue;
-      /* The largest bin within ±2 % of the analytic frequency. */
-      size_t k0 = (size_t) (modes[i].f * 0.98 / df), k1 = (size_t) (modes[i].f * 1.02 / df);
-      size_t kp = k0;
-      for (size_t k = k0; k <= k1; k++)
-        if (mag[k] > mag[kp])
-          kp = k;
-      bool interior = kp > k0 && kp < k1;
-      double a = mag[kp - 1], b = mag[kp], cc = mag[kp + 1];
-      double delta = 0.5 * (a - cc) / (a - 2 * b + cc);
-      double f = ((double) kp + delta) * df;
+      double f;
+      bool interior = test_modes_peak (mag, df, 0.98 * modes[i].f, 1.02 * modes[i].f, &f);
       double err_a = (f - modes[i].f) / modes[i].f, err_d = (f - modes[i].fd) / modes[i].fd;
       RW_NOTE ("mode (%d,%d,%d): analytic %.3f Hz, discrete %.3f Hz (dispersion %+.4f %%), "
                "found %.3f Hz (%+.3f %% from analytic, %+.4f %% from discrete)",
@@ -141,10 +110,6 @@ main (void)
   RW_NOTE ("%zu modes below 100 Hz, %zu isolated ones checked", n_modes, checked);
   RW_CHECK (checked >= 5, "only %zu isolated modes were checked", checked);
 
-  fftw_destroy_plan (plan);
-  fftw_free (in);
-  fftw_free (out);
-  fftw_cleanup ();
   free (mag);
   free (sig);
   rw_solver_free (s);

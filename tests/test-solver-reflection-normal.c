@@ -26,6 +26,7 @@
  * centre, h/2 from the wall: a first-order error in kh), ≤ 0.001 for LRS. */
 #include "rw-test.h"
 #include "test-solver-grid.h"
+#include "test-reflection.h"
 
 #define LEN 300
 #define SIGMA 20.0
@@ -61,18 +62,14 @@ measure (RwBoundary form, double R_wall, double *peak_ratio)
       /* Arrivals: incident after LEN/2 cells, reflected after 3·LEN/2. */
       const double t_inc = T0 + (LEN / 2.0) / c_cells, t_ref = T0 + (1.5 * LEN) / c_cells;
       const double half = 4.0 * SIGMA;
-      double e_inc = 0, e_ref = 0, pk_inc = 0, pk_ref = 0;
+      double pk_inc = 0, pk_ref = 0;
       size_t lag = (size_t) (t_ref - t_inc);
-      double corr = 0;
       for (size_t k = (size_t) (t_inc - half); k < (size_t) (t_inc + half); k++)
         {
-          e_inc += y[k] * y[k];
-          e_ref += y[k + lag] * y[k + lag];
-          corr += y[k] * y[k + lag];
           pk_inc = fmax (pk_inc, fabs (y[k]));
           pk_ref = fmax (pk_ref, fabs (y[k + lag]));
         }
-      R_est = copysign (sqrt (e_ref / e_inc), corr);
+      R_est = test_reflection_ratio (y, (size_t) (t_inc - half), (size_t) (t_inc + half), lag);
       *peak_ratio = pk_ref / pk_inc;
     }
   else
