@@ -126,7 +126,7 @@ echo "build: ok"
 
 export XDG_CACHE_HOME=$LOGS/cache
 # the GPU tests (tests/meson.build, have_cuda)
-GPU_TESTS="cuda-vs-cpu cuda-every-cell-written cuda-two-step-passes cuda-strategies-agree cuda-autotune-cache"
+GPU_TESTS="cuda-vs-cpu cuda-every-cell-written cuda-two-step-passes cuda-strategies-agree cuda-autotune-cache cuda-interp-source cuda-fcc"
 
 # ------------------------------------ sass FUNC: the machine code of kernels
 # whose mangled name matches FUNC (no device work), to $OUT/sass.txt
@@ -194,19 +194,18 @@ if [ "$QUICK" = fcc ]; then
     > "$OUT/fcc-check.txt" 2>&1
   note "bench-fcc --check: rc $? $(grep -c FAIL "$OUT/fcc-check.txt") failed"
   grep -E "^check" "$OUT/fcc-check.txt"
-  FCC_TESTS=$(meson test -C "$B" --list 2>/dev/null | grep -E "^(cuda-fcc|fcc-)" | tr '\n' ' ')
-  if [ -n "$FCC_TESTS" ]; then
-    meson test -C "$B" --no-rebuild --print-errorlogs $FCC_TESTS > "$LOGS/fcc-tests.txt" 2>&1
-    note "FCC tests ($FCC_TESTS): rc $? $(grep -E '^(Ok|Fail|Skipped):' "$LOGS/fcc-tests.txt" | tr -s ' ' | tr '\n' ' ')"
-  fi
+  meson test -C "$B" --no-rebuild --print-errorlogs $GPU_TESTS > "$LOGS/fcc-tests.txt" 2>&1
+  note "GPU tests: rc $? $(grep -E '^(Ok|Fail|Skipped):' "$LOGS/fcc-tests.txt" | tr -s ' ' | tr '\n' ' ')"
+  grep -E "^ *[0-9]+/[0-9]+ .*(OK|FAIL|SKIP|ERROR)" "$LOGS/fcc-tests.txt"
+  grep -E "fp64:|relative L2|poisoned" "$B/meson-logs/testlog.txt" | grep -v "^ *$" | head -30
   if [ "${RW_SKIP_SANITIZER:-0}" != 1 ]; then
     for tool in memcheck racecheck; do
-      timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 "$B/tests/bench-fcc" --check \
-        --fmax 150 --volume 30 --seconds 0.05 --precision f32 > "$LOGS/fcc-$tool.txt" 2>&1
-      note "compute-sanitizer $tool on bench-fcc --check: rc $? ($(grep -E 'ERROR SUMMARY' "$LOGS/fcc-$tool.txt" | tail -1))"
+      timeout 400 compute-sanitizer --tool $tool --error-exitcode 9 "$B/tests/test-cuda-fcc" \
+        > "$LOGS/fcc-$tool.txt" 2>&1
+      note "compute-sanitizer $tool on cuda-fcc: rc $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$LOGS/fcc-$tool.txt" | tail -1))"
     done
   fi
-  printf '%s\n' "${RW_FCC_RUNS:-1000 30
+  printf '%s\n' "${RW_FCC_RUNS-1000 30
 4000 30
 2000 1000
 4000 1000}" | while read -r fm vol; do
