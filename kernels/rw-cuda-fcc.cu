@@ -700,18 +700,18 @@ rw_fcc_step (RwCudaFcc *st, int step)
 }
 
 static void
-rw_fcc_io (RwCudaFcc *st, double s, size_t k)
+rw_fcc_io (RwCudaFcc *st, double s, size_t k, size_t chunk)
 {
   const int threads = (int) std::min ((size_t) 256, ((st->n_rcv + 31) / 32) * 32 + 32);
   if (st->precision == RW_PRECISION_F64)
     rw_kernel_io<<<1, threads, 0, st->stream>>> ((double *) st->q, st->src, st->hard, s, st->rcv_idx,
-                                                 (int) st->n_rcv, st->rcv_dev, k, (size_t) RW_FCC_CHUNK);
+                                                 (int) st->n_rcv, st->rcv_dev, k, chunk);
   else if (st->precision == RW_PRECISION_F16)
     rw_kernel_io<<<1, threads, 0, st->stream>>> ((__half *) st->q, st->src, st->hard, s, st->rcv_idx,
-                                                 (int) st->n_rcv, st->rcv_dev, k, (size_t) RW_FCC_CHUNK);
+                                                 (int) st->n_rcv, st->rcv_dev, k, chunk);
   else
     rw_kernel_io<<<1, threads, 0, st->stream>>> ((float *) st->q, st->src, st->hard, s, st->rcv_idx,
-                                                 (int) st->n_rcv, st->rcv_dev, k, (size_t) RW_FCC_CHUNK);
+                                                 (int) st->n_rcv, st->rcv_dev, k, chunk);
 }
 
 bool
@@ -729,7 +729,7 @@ rw_cuda_fcc_advance (void *state, size_t step0, size_t n, double *rcv, size_t st
           rw_fcc_step (st, (int) step);
           const double s = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
           if (st->src.n > 0 || st->n_rcv > 0)
-            rw_fcc_io (st, s, k);
+            rw_fcc_io (st, s, k, chunk);
           std::swap (st->p, st->q);
         }
       if (!RW_CUDA (cudaGetLastError ()))
