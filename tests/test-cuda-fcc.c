@@ -88,13 +88,20 @@ run_free (Run *r)
   free (r->field);
 }
 
-/* Positions (in metres) a little off the sites, inside the room. */
+/* Positions (in metres) off the sites, inside the room. */
 static bool
 stencils (const RwGrid *g, RwGridStencil *src, RwGridStencil rcv[2])
 {
-  const double h = g->h;
-  const double ps[3] = { 3.3 * h, 2.6 * h, 2.45 * h };
-  const double pr0[3] = { 4.7 * h, 3.35 * h, 3.8 * h }, pr1[3] = { 2.2 * h, 4.1 * h, 1.7 * h };
+  /* about the grid's centre, clear of the L-room's missing quarter
+   * (x and y above the centre) and inside the sphere */
+  const double h = g->h, off[3][3] = { { -1.2, -0.9, 0.35 }, { -1.7, 1.35, 1.3 }, { 1.6, -1.8, -1.3 } };
+  double ps[3], pr0[3], pr1[3];
+  for (int a = 0; a < 3; a++)
+    {
+      const double n = (double) (a == 0 ? g->nx : a == 1 ? g->ny : g->nz);
+      const double c = g->origin[a] + h * (n - 1) / 2;
+      ps[a] = c + off[0][a] * h, pr0[a] = c + off[1][a] * h, pr1[a] = c + off[2][a] * h;
+    }
   RwError err = { 0 };
   bool ok = rw_grid_interp (g, ps, "source", src, &err) && rw_grid_interp (g, pr0, "receiver 1", &rcv[0], &err)
             && rw_grid_interp (g, pr1, "receiver 2", &rcv[1], &err);
