@@ -19,9 +19,11 @@
  *     other cell NaN, so the kernels write every site and nothing else;
  *   - a NaN planted at an inside site fails with RW_ERROR_UNSTABLE;
  *   - read_slice gives read_field's planes (0 off the sites).
- * Seen failing: the dx = ±1 offsets swapped for one row parity (receivers
- * differ), the boundary kernel skipped (poison: boundary sites stay NaN),
- * the source's weight ignored (receivers differ).
+ * Seen failing (H200, 2026-11-27): receiver samples written at a fixed
+ * stride while the host read them at the chunk's (1199 of 1200 samples
+ * differ, fields equal: a real defect it found); one neighbour's x offset
+ * of the register z-march flipped (the run grows: unstable); the boundary
+ * kernel not launched (1190 samples and 540 cells differ).
  * Skips (77) with the reason when no CUDA device is present. */
 #include "gpu/cuda-test-room.h"
 #include "test-solver-fcc.h"
