@@ -87,6 +87,10 @@ const char *const rw_boundary_names[] = {
   [RW_BOUNDARY_FV] = "fv", [RW_BOUNDARY_LRS] = "lrs", [RW_BOUNDARY_SAVIOJA] = "savioja", NULL,
 };
 
+const char *const rw_scheme_names[] = {
+  [RW_SCHEME_AUTO] = "auto", [RW_SCHEME_CARTESIAN] = "cartesian", [RW_SCHEME_FCC] = "fcc", NULL,
+};
+
 /* names[i] for 0 ≤ i < its length, else "?". */
 static const char *
 name_of (const char *const *names, int i)
@@ -140,6 +144,21 @@ rw_precision_parse (const char *s, RwPrecision *out)
   int i = index_of (rw_precision_names, s);
   if (i >= 0)
     *out = (RwPrecision) i;
+  return i >= 0;
+}
+
+const char *
+rw_scheme_name (RwScheme s)
+{
+  return name_of (rw_scheme_names, (int) s);
+}
+
+bool
+rw_scheme_parse (const char *s, RwScheme *out)
+{
+  int i = index_of (rw_scheme_names, s);
+  if (i >= 0)
+    *out = (RwScheme) i;
   return i >= 0;
 }
 

@@ -59,12 +59,28 @@ typedef enum { RW_BACKEND_AUTO = 0, RW_BACKEND_CPU, RW_BACKEND_CUDA } RwBackendK
 extern const char *const rw_backend_kind_names[];   /* "auto" "cpu" "cuda" */
 extern const char *const rw_precision_names[];      /* "f32" "f64" "f16" */
 extern const char *const rw_boundary_names[];       /* "fv" "lrs" "savioja" */
+extern const char *const rw_scheme_names[];         /* "auto" "cartesian" "fcc" */
 const char *rw_backend_kind_name (RwBackendKind k);
 const char *rw_precision_name (RwPrecision p);
 const char *rw_boundary_name (RwBoundary b);
 bool rw_backend_kind_parse (const char *s, RwBackendKind *out);
 bool rw_precision_parse (const char *s, RwPrecision *out);
 bool rw_boundary_parse (const char *s, RwBoundary *out);
+
+/* The scheme a run asks for (simulate --scheme, results.json, the GUI):
+ * the 7-point scheme on the cubic lattice ("cartesian", rw-scheme.h), the
+ * 13-point scheme on the FCC lattice ("fcc", rw-scheme-fcc.h), or AUTO:
+ * the one that reaches the accuracy target at least cost (rw_sim
+ * resolves it; docs/SOLVER.md §9, "The default scheme"). A grid's lattice
+ * says which scheme the solver runs on it (rw_scheme_lattice). */
+typedef enum { RW_SCHEME_AUTO = 0, RW_SCHEME_CARTESIAN, RW_SCHEME_FCC } RwScheme;
+const char *rw_scheme_name (RwScheme s);
+bool rw_scheme_parse (const char *s, RwScheme *out);
+static inline RwLattice
+rw_scheme_lattice (RwScheme s)
+{
+  return s == RW_SCHEME_FCC ? RW_LATTICE_FCC : RW_LATTICE_CUBIC;
+}
 
 typedef struct RwSolverSetup {
   const RwGrid *grid;
