@@ -142,6 +142,24 @@ RwGrid *rw_voxelise (const RwMesh *mesh, double spacing_m, int threads, RwError 
 RwGrid *rw_voxelise_lattice (const RwMesh *mesh, double spacing_m, const double origin[3],
                              const size_t n[3], int threads, RwError *err);
 
+/* The same on the FCC lattice (RwLattice, rw-scheme-fcc.h), h the cubic
+ * spacing: the grid rw_voxelise would give, the same lattice (origin and
+ * cell counts) and the same inside test of the cell centres, of which the
+ * sites are the cells with x + y + z even; K counts a site's inside
+ * neighbours among the 12 (odd cells K = 0), sites with none are dropped.
+ * A boundary site's area[b] (h²) sums, over its missing links, (1/√2)|n̂·d̂|
+ * for every wall the link crosses (d̂ the link's direction, n̂ the wall's
+ * unit normal): a link through the edge between two walls counts both,
+ * triangles of one plane count once; a missing link that crosses no
+ * triangle (outside by the vote) takes the nearest crossing on the site's
+ * three scan lines, 1/2 when there is none. Its surface is drawn among
+ * the walls its links cross by weight, as on the cubic grid
+ * (docs/VOXELISER.md). The same refusals as rw_voxelise; the grid is the
+ * same whatever the number of threads. */
+RwGrid *rw_voxelise_fcc (const RwMesh *mesh, double spacing_m, int threads, RwError *err);
+RwGrid *rw_voxelise_fcc_lattice (const RwMesh *mesh, double spacing_m, const double origin[3],
+                                 const size_t n[3], int threads, RwError *err);
+
 /* A bare box of nx·ny·nz inside cells (plus the outside layer), every
  * boundary on surface 0: for benchmarks and solver tests that need no mesh.
  * Inside cell (i, j, k) is grid cell (i + 1, j + 1, k + 1), centred at
@@ -165,6 +183,11 @@ RwGrid *rw_grid_new_box_fcc (size_t nx, size_t ny, size_t nz, double spacing_m);
  * areas) and of the scan's working set. 0 for a NULL or empty mesh or a
  * bad spacing; SIZE_MAX on overflow. */
 size_t rw_voxel_memory_bytes (const RwMesh *mesh, double spacing_m);
+/* The same for rw_voxelise_fcc: the same dense arrays (the grid keeps the
+ * cubic array, odd cells K = 0), the boundary sites from the diagonal
+ * links crossing each triangle, and the triangle buckets the boundary
+ * pass searches. */
+size_t rw_voxel_memory_bytes_fcc (const RwMesh *mesh, double spacing_m);
 
 /* The cell whose centre is nearest to point p (metres). Fails with
  * RW_ERROR_INPUT when that cell is outside the room; `what` ("source",
