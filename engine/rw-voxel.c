@@ -799,11 +799,15 @@ plane_side (const double n[3], const double *p0, const double p[3])
  * (a < b), square to o. */
 static bool
 link_crosses (const RwMesh *mesh, uint32_t t, const double p[3], const double q[3],
-              const int o[3], double tol, double n[3])
+              const int o[3], double tol, double n[3], double *at)
 {
   const double *p0 = tri_normal (mesh, t, n);
   if (plane_side (n, p0, p) == plane_side (n, p0, q))
     return false;
+  /* where along the link (0 at p, 1 at q) it meets the plane */
+  double sp = n[0] * (p[0] - p0[0]) + n[1] * (p[1] - p0[1]) + n[2] * (p[2] - p0[2]);
+  double sq = n[0] * (q[0] - p0[0]) + n[1] * (q[1] - p0[1]) + n[2] * (q[2] - p0[2]);
+  *at = sp != sq ? sp / (sp - sq) : 0.5;
   int a0 = o[0] == 0 ? 0 : (o[1] == 0 ? 1 : 2);
   int a = a0 == 0 ? 1 : 0, b = a0 == 2 ? 1 : 2;
   double pu[3], pv[3];
@@ -832,9 +836,17 @@ link_crosses (const RwMesh *mesh, uint32_t t, const double p[3], const double q[
 
 /* The walls the link from cell xyz along offset o crosses: their weights
  * (1/√2)|n̂·d̂| = |n·o|/(2|n|) (rw-scheme-fcc.h) into weight[], their
- * triangles into tri[], at most `max` of them; returns how many. Triangles
- * of one plane (the same unit normal and offset) count once: a link
- * through the diagonal of a wall's quad crosses its two triangles. */
+ * triangles into tri[], at most `max` of them; returns how many.
+ *   Several triangles crossed at one point (the link passes through an
+ * edge or a vertex) are one wall when their normals are within
+ * FCC_WALL_ANGLE of each other (counted once, the first triangle in index
+ * order): the two triangles of a wall's quad, the facets of a tessellated
+ * curve. Beyond that angle they are walls meeting at an edge, each
+ * counted (the staircase rule: at a box's edge both walls, which makes
+ * the box's total exact). Counting both at a fold of a curve would count
+ * the link twice (measured on the hall's 8-facet rear wall, whose middle
+ * fold lies in a lattice plane: 14 sites over their bound). */
+#define FCC_WALL_COS 0.8660254037844386   /* cos 30° */
 static int
 link_walls (const Vox *vx, const TriBuckets *bk, const size_t xyz[3], const int o[3],
             double *weight, uint32_t *tri, int max)
@@ -851,28 +863,28 @@ link_walls (const Vox *vx, const TriBuckets *bk, const size_t xyz[3], const int 
     }
   size_t id = bi[0] + bk->nb[0] * (bi[1] + bk->nb[1] * bi[2]);
   int n_walls = 0;
-  double unit[8][3], offset[8];
+  double unit[8][3], at[8];
+  /* two crossings at one point: within the tolerance along the link */
+  const double same_at = 2 * vx->tol / (g->h * M_SQRT2);
   for (size_t c = bk->off[id]; c < bk->off[id + 1] && n_walls < max && n_walls < 8; c++)
     {
       uint32_t t = bk->tri[c];
-      double n[3];
-      if (!link_crosses (mesh, t, p, q, o, vx->tol, n))
+      double n[3], a;
+      if (!link_crosses (mesh, t, p, q, o, vx->tol, n, &a))
         continue;
       double len = sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
       if (!(len > 0))
         continue;
       double u[3] = { n[0] / len, n[1] / len, n[2] / len };
-      const double *p0 = mesh->xyz + 3 * (size_t) mesh->tri[3 * (size_t) t];
-      double off = u[0] * p0[0] + u[1] * p0[1] + u[2] * p0[2];
       bool same = false;
       for (int w = 0; w < n_walls && !same; w++)
-        same = unit[w][0] * u[0] + unit[w][1] * u[1] + unit[w][2] * u[2] > 1 - 1e-12
-               && fabs (offset[w] - off) <= vx->tol;
+        same = fabs (at[w] - a) <= same_at
+               && unit[w][0] * u[0] + unit[w][1] * u[1] + unit[w][2] * u[2] > FCC_WALL_COS;
       if (same)
         continue;
       for (int k = 0; k < 3; k++)
         unit[n_walls][k] = u[k];
-      offset[n_walls] = off;
+      at[n_walls] = a;
       weight[n_walls] = 0.5 * fabs (u[0] * o[0] + u[1] * o[1] + u[2] * o[2]);
       tri[n_walls++] = t;
     }

@@ -16,7 +16,7 @@
 #include <string.h>
 #include "rw-shapes.h"
 #include "rw-voxel.h"
-#include "test-voxel-shapes.h"
+#include "test-voxel-common.h"
 
 /* Every node's area in [0, 6 − K]; with exact, every one == 6 − K. */
 static void

@@ -28,7 +28,7 @@
 #include <string.h>
 #include "rw-shapes.h"
 #include "rw-voxel.h"
-#include "test-voxel-shapes.h"
+#include "test-voxel-common.h"
 
 /* rw_shape_box with all six walls on one surface, as rw_grid_new_box_fcc
  * has them. */
@@ -197,6 +197,13 @@ main (void)
   held_box_walls (3.13, 2.27, 1.71, 0.05, held);
   check_areas (odd, 0.05, 0.03, 0, held, 0, &total, "box 3.13 × 2.27 × 1.71 m against the held box");
   RW_CHECK (fabs (total - 1) <= 0.02, "box not of whole cells: total %.4f of the held box", total);
+
+  /* L-rooms of whole cells, even counts: the total exact, the re-entrant
+   * edge's links counting both inner walls (rw-voxel.h) */
+  RwMesh *lroom = rw_shape_lroom (6, 5, 3, 3.6, 2.2);
+  check_areas (lroom, 0.1, 0.02, 0, NULL, 0, &total, "L-room 6 × 5 × 3 m");
+  RW_CHECK_CLOSE (total, 1.0, 1e-9, "L-room of an even number of cells a side: total exact");
+  rw_mesh_free (lroom);
 
   /* 30° ceiling, sides not whole cells (ceiling = surface 1) */
   RwMesh *slope = rw_shape_sloped_ceiling (6.03, 4.07, 2.51, 30);

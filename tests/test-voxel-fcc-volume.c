@@ -8,7 +8,7 @@
 #include "rw-test.h"
 #include "rw-shapes.h"
 #include "rw-voxel.h"
-#include "test-voxel-shapes.h"
+#include "test-voxel-common.h"
 
 /* Within 2 % of v (the shape's formula) and of the mesh's own volume;
  * exactly v when exact. */

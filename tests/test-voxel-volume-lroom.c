@@ -6,7 +6,7 @@
 #include "rw-test.h"
 #include "rw-shapes.h"
 #include "rw-voxel.h"
-#include "test-voxel-shapes.h"
+#include "test-voxel-common.h"
 
 static void
 check (double lx, double ly, double lz, double cx, double cy, double h, bool exact)

@@ -5,7 +5,7 @@
 #include "rw-test.h"
 #include "rw-shapes.h"
 #include "rw-voxel.h"
-#include "test-voxel-shapes.h"
+#include "test-voxel-common.h"
 
 int
 main (void)
