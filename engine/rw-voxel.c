@@ -34,6 +34,12 @@
  * (node_boundary), so that an edge or corner node gets one of the faces it
  * touches and each surface, in sum, its own area.
  *
+ * FCC lattice (rw_voxelise_fcc). The same scan classifies every cell
+ * centre; the sites are the inside cells with x + y + z even, K their
+ * inside neighbours among the 12. Their links are face diagonals, along
+ * no scan line, so a boundary site's missing links are tested against the
+ * triangles of a bucket grid (FCC sites, below).
+ *
  * Cost. Triangles are binned by their projected bounding box into tiles of
  * TILE × TILE lines; a line tests only its tile's triangles. The work is
  * O(lines × candidates + cells), never O(cells × triangles); the cell passes

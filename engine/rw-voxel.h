@@ -63,6 +63,9 @@
  * the inside neighbours of the 12, a boundary node has 0 < K < 12, and
  * area[b] is in h² as the rhombic faces count it (rw-scheme-fcc.h: a
  * missing face counts (1/√2)|n·d̂|; h²/2 on a wall square to an axis).
+ * 0 ≤ area[b] ≤ (12 − K)/√2, except where a missing link passes exactly
+ * through an edge of two walls and counts both (a re-entrant edge on the
+ * lattice: up to 12 − K; rw_voxelise_fcc below).
  * The parity is that of the array indices, so the layout of both backends
  * (folded along x, rw-scheme-fcc.h) follows from nx alone. */
 typedef enum { RW_LATTICE_CUBIC = 0, RW_LATTICE_FCC = 1 } RwLattice;
