@@ -14,12 +14,14 @@
  * per-surface sums are surface_area_m2. The sites agree with a second inside test
  * (rw_mesh_point_inside: three skewed rays, not the scanlines) on the L-room
  * turned obliquely, and are the even cells the cubic voxeliser finds inside
- * on the same lattice (less the ones each lattice drops). The grid is the
- * same with 1 and 2 threads. */
+ * on the same lattice (less the ones each lattice drops). On a box each
+ * boundary site names a wall one of its missing links crosses, every wall
+ * is named. The grid is the same with 1 and 2 threads. */
 #include "rw-test.h"
 #include <stdlib.h>
 #include <string.h>
 #include "rw-shapes.h"
+#include "rw-scheme-fcc.h"
 #include "rw-voxel.h"
 #include "test-voxel-common.h"
 
@@ -103,6 +105,57 @@ main (void)
     RW_CHECK (differ == 0, "icosphere: %zu even cells inside on one lattice, not the other", differ);
     rw_grid_free (f);
     rw_grid_free (c);
+  }
+
+  /* Surface ids on a box (rw_shape_box: floor, ceiling, wall_x0, wall_x1,
+   * wall_y0, wall_y1, walls on the planes z = 0, z = lz, x = 0, …): each
+   * boundary site names a wall that one of its missing links crosses (its
+   * outside neighbour beyond that wall's plane), every wall is named, and
+   * a site whose missing links all cross one wall names that one. */
+  {
+    static const int off[RW_FCC_N_NBR][3] = RW_FCC_NBR_OFFSETS;
+    RwError err = { 0 };
+    const double L[3] = { 3.1, 2.3, 1.7 };
+    RwMesh *m = rw_shape_box (L[0], L[1], L[2]);
+    RwGrid *g = rw_voxelise_fcc (m, 0.1, 0, &err);
+    /* surface of the wall on the low / high side of each axis */
+    const int low[3] = { 2, 4, 0 }, high[3] = { 3, 5, 1 };
+    size_t wrong = 0, single_wrong = 0, named[6] = { 0 };
+    for (size_t z = 0; g && z < g->nz; z++)
+      for (size_t y = 0; y < g->ny; y++)
+        for (size_t x = 0; x < g->nx; x++)
+          {
+            size_t i = rw_grid_index (g, x, y, z);
+            if (g->K[i] == 0 || g->K[i] == 12)
+              continue;
+            unsigned crossed = 0;   /* bit per surface */
+            for (int d = 0; d < RW_FCC_N_NBR; d++)
+              {
+                const size_t q[3] = { x + off[d][0], y + off[d][1], z + off[d][2] };
+                if (g->K[rw_grid_index (g, q[0], q[1], q[2])] != 0)
+                  continue;
+                for (int k = 0; k < 3; k++)
+                  {
+                    double c = g->origin[k] + g->h * (double) q[k];
+                    if (c < 0)
+                      crossed |= 1u << low[k];
+                    if (c > L[k])
+                      crossed |= 1u << high[k];
+                  }
+              }
+            uint16_t s = g->surface[i];
+            wrong += s >= 6 || !(crossed & (1u << s));
+            single_wrong += (crossed & (crossed - 1)) == 0 && crossed != (1u << s);
+            if (s < 6)
+              named[s]++;
+          }
+    RW_CHECK (g != NULL, "box: %s", err.message);
+    RW_CHECK (wrong == 0, "box: %zu boundary sites name a wall none of their missing links crosses", wrong);
+    RW_CHECK (single_wrong == 0, "box: %zu sites with one wall name another", single_wrong);
+    for (int s = 0; s < 6; s++)
+      RW_CHECK (named[s] > 0, "box: no site names %s", m->surface_names[s]);
+    rw_grid_free (g);
+    rw_mesh_free (m);
   }
 
   /* the same grid whatever the number of threads */
