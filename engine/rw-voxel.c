@@ -1609,19 +1609,22 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
       {
         const uint8_t *K = g->K + nx * (y + ny * z);
         uint16_t *out = g->surface + nx * (y + ny * z);
-        for (size_t x = 0; x < nx; x++)
-          {
-            unsigned cnt = 0;
-            if (!vote[K[x] & 7])
-              ;
-            else if (!fcc)
-              cnt = vote[K[x - 1] & 7] + vote[K[x + 1] & 7] + vote[K[x - nx] & 7]
-                    + vote[K[x + nx] & 7] + vote[K[x - sxy] & 7] + vote[K[x + sxy] & 7];
-            else if (((x + y + z) & 1) == 0)
-              for (int d = 0; d < RW_FCC_N_NBR; d++)
-                cnt += vote[K[(ptrdiff_t) x + step[d]] & 7];
-            out[x] = (uint16_t) cnt;
-          }
+        if (!fcc)
+          for (size_t x = 0; x < nx; x++)
+            out[x] = vote[K[x] & 7]
+                     ? (uint16_t) (vote[K[x - 1] & 7] + vote[K[x + 1] & 7] + vote[K[x - nx] & 7]
+                                   + vote[K[x + nx] & 7] + vote[K[x - sxy] & 7] + vote[K[x + sxy] & 7])
+                     : 0;
+        else
+          /* the sites of the row: x of the parity of y + z */
+          for (size_t x = 0; x < nx; x++)
+            {
+              unsigned cnt = 0;
+              if (((x + y + z) & 1) == 0 && vote[K[x] & 7])
+                for (int d = 0; d < RW_FCC_N_NBR; d++)
+                  cnt += vote[K[(ptrdiff_t) x + step[d]] & 7];
+              out[x] = (uint16_t) cnt;
+            }
       }
   #pragma omp parallel for num_threads (n_threads) schedule (static)
   for (size_t i = 0; i < n_cells; i++)
