@@ -153,7 +153,9 @@ RwGrid *rw_voxelise_lattice (const RwMesh *mesh, double spacing_m, const double 
  * A boundary site's area[b] (h²) sums, over its missing links, (1/√2)|n̂·d̂|
  * for every wall the link crosses (d̂ the link's direction, n̂ the wall's
  * unit normal): a link through the edge between two walls counts both,
- * triangles of one plane count once; a missing link that crosses no
+ * triangles crossed at one point with normals within 30° of each other
+ * (a quad's two, the facets of a curve) count once; a missing link that
+ * crosses no
  * triangle (outside by the vote) takes the nearest crossing on the site's
  * three scan lines, 1/2 when there is none. Its surface is drawn among
  * the walls its links cross by weight, as on the cubic grid
