@@ -845,13 +845,20 @@ link_crosses (const RwMesh *mesh, uint32_t t, const double p[3], const double q[
  * triangles into tri[], at most `max` of them; returns how many.
  *   Several triangles crossed at one point (the link passes through an
  * edge or a vertex) are one wall when their normals are within
- * FCC_WALL_ANGLE of each other (counted once, the first triangle in index
+ * 30° (FCC_WALL_COS) of each other (counted once, the first triangle in index
  * order): the two triangles of a wall's quad, the facets of a tessellated
  * curve. Beyond that angle they are walls meeting at an edge, each
  * counted (the staircase rule: at a box's edge both walls, which makes
  * the box's total exact). Counting both at a fold of a curve would count
  * the link twice (measured on the hall's 8-facet rear wall, whose middle
- * fold lies in a lattice plane: 14 sites over their bound). */
+ * fold lies in a lattice plane: 14 sites over their bound).
+ *   Only the walls at the link's last crossing point (nearest its outside
+ * end) count: where the link leaves the room. An earlier crossing is a
+ * face with air on both sides (the wall of a shell inside another shell
+ * that overlaps it) or a solid thinner than the link, which the site
+ * cannot resolve anyway. Not handled: such an inner face whose edge lies
+ * on the outer wall exactly where a link crosses it counts as a second
+ * wall there (two-boxes.obj: +0.7 % in total, docs/VOXELISER.md). */
 #define FCC_WALL_COS 0.8660254037844386   /* cos 30° */
 static int
 link_walls (const Vox *vx, const TriBuckets *bk, const size_t xyz[3], const int o[3],
@@ -868,11 +875,13 @@ link_walls (const Vox *vx, const TriBuckets *bk, const size_t xyz[3], const int 
       bi[k] = (2 * xyz[k] + (size_t) (ptrdiff_t) o[k]) / (2 * FCC_BUCKET);
     }
   size_t id = bi[0] + bk->nb[0] * (bi[1] + bk->nb[1] * bi[2]);
-  int n_walls = 0;
-  double unit[8][3], at[8];
-  /* two crossings at one point: within the tolerance along the link */
-  const double same_at = 2 * vx->tol / (g->h * M_SQRT2);
-  for (size_t c = bk->off[id]; c < bk->off[id + 1] && n_walls < max && n_walls < 8; c++)
+  /* every triangle the link crosses, then the walls at its last
+   * crossing point */
+  enum { MAX_HITS = 16 };
+  double unit[MAX_HITS][3], at[MAX_HITS], last = -INFINITY;
+  uint32_t hit[MAX_HITS];
+  int n_hits = 0;
+  for (size_t c = bk->off[id]; c < bk->off[id + 1] && n_hits < MAX_HITS; c++)
     {
       uint32_t t = bk->tri[c];
       double n[3], a;
@@ -881,18 +890,28 @@ link_walls (const Vox *vx, const TriBuckets *bk, const size_t xyz[3], const int 
       double len = sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
       if (!(len > 0))
         continue;
-      double u[3] = { n[0] / len, n[1] / len, n[2] / len };
+      for (int k = 0; k < 3; k++)
+        unit[n_hits][k] = n[k] / len;
+      at[n_hits] = a;
+      hit[n_hits++] = t;
+      last = fmax (last, a);
+    }
+  /* two crossings at one point: within the tolerance along the link */
+  const double same_at = 2 * vx->tol / (g->h * M_SQRT2);
+  int n_walls = 0, kept[MAX_HITS];
+  for (int i = 0; i < n_hits && n_walls < max; i++)
+    {
+      if (at[i] < last - same_at)
+        continue;
+      const double *u = unit[i];
       bool same = false;
       for (int w = 0; w < n_walls && !same; w++)
-        same = fabs (at[w] - a) <= same_at
-               && unit[w][0] * u[0] + unit[w][1] * u[1] + unit[w][2] * u[2] > FCC_WALL_COS;
+        same = unit[kept[w]][0] * u[0] + unit[kept[w]][1] * u[1] + unit[kept[w]][2] * u[2] > FCC_WALL_COS;
       if (same)
         continue;
-      for (int k = 0; k < 3; k++)
-        unit[n_walls][k] = u[k];
-      at[n_walls] = a;
+      kept[n_walls] = i;
       weight[n_walls] = 0.5 * fabs (u[0] * o[0] + u[1] * o[1] + u[2] * o[2]);
-      tri[n_walls++] = t;
+      tri[n_walls++] = hit[i];
     }
   return n_walls;
 }
