@@ -1018,10 +1018,10 @@ site_boundary_fcc (const Vox *vx, const TriBuckets *bk, size_t x, size_t y, size
           size_t iq2 = rw_grid_index (g, q2[0], q2[1], q2[2]);
           if (g->K[iq2] != 0)
             continue;
-          /* the owner: the inside site of least index next to q or q2 */
-          size_t owner = SIZE_MAX;
-          bool next_to_q2 = false;
-          for (int f = 0; f < RW_FCC_N_NBR; f++)
+          /* the owner: the inside site of least index next to q or q2
+           * (this one, unless a lesser one is found) */
+          bool owner = true, next_to_q2 = false;
+          for (int f = 0; f < RW_FCC_N_NBR && owner; f++)
             for (int end = 0; end < 2; end++)
               {
                 const size_t *c = end ? q2 : q;
@@ -1035,11 +1035,10 @@ site_boundary_fcc (const Vox *vx, const TriBuckets *bk, size_t x, size_t y, size
                 if (!ok)
                   continue;
                 size_t ia = rw_grid_index (g, a[0], a[1], a[2]);
-                if (g->K[ia] > 0 && ia < owner)
-                  owner = ia;
+                owner = owner && !(g->K[ia] > 0 && ia < i);
                 next_to_q2 |= end == 1 && ia == i;
               }
-          if (owner != i || (next_to_q2 && iq2 < iq))
+          if (!owner || (next_to_q2 && iq2 < iq))
             continue;
           double w[8];
           uint32_t tw[8];
