@@ -65,7 +65,8 @@
  * missing face counts (1/√2)|n·d̂|; h²/2 on a wall square to an axis).
  * 0 ≤ area[b] ≤ (12 − K)/√2, except where a missing link passes exactly
  * through an edge of two walls and counts both (a re-entrant edge on the
- * lattice: up to 12 − K; rw_voxelise_fcc below).
+ * lattice) or the site was given a corner cutter (rw_voxelise_fcc below):
+ * under 1 % of the boundary sites of a room.
  * The parity is that of the array indices, so the layout of both backends
  * (folded along x, rw-scheme-fcc.h) follows from nx alone. */
 typedef enum { RW_LATTICE_CUBIC = 0, RW_LATTICE_FCC = 1 } RwLattice;
@@ -157,8 +158,11 @@ RwGrid *rw_voxelise_lattice (const RwMesh *mesh, double spacing_m, const double 
  * (a quad's two, the facets of a curve) count once; a missing link that
  * crosses no
  * triangle (outside by the vote) takes the nearest crossing on the site's
- * three scan lines, 1/2 when there is none. Its surface is drawn among
- * the walls its links cross by weight, as on the cubic grid
+ * three scan lines, 1/2 when there is none. A link between two outside
+ * sites that cuts the room's corner (enters and leaves) is given, with
+ * its walls, to the inside site of least index next to it, so that edges
+ * off the lattice lines lose no area. The site's surface is drawn among
+ * the walls it counts by weight, as on the cubic grid
  * (docs/VOXELISER.md). The same refusals as rw_voxelise; the grid is the
  * same whatever the number of threads. */
 RwGrid *rw_voxelise_fcc (const RwMesh *mesh, double spacing_m, int threads, RwError *err);
