@@ -34,6 +34,12 @@
  * (node_boundary), so that an edge or corner node gets one of the faces it
  * touches and each surface, in sum, its own area.
  *
+ * FCC lattice (rw_voxelise_fcc). The same scan classifies every cell
+ * centre; the sites are the inside cells with x + y + z even, K their
+ * inside neighbours among the 12. Their links are face diagonals, along
+ * no scan line, so a boundary site's missing links are tested against the
+ * triangles of a bucket grid (FCC sites, below).
+ *
  * Cost. Triangles are binned by their projected bounding box into tiles of
  * TILE × TILE lines; a line tests only its tile's triangles. The work is
  * O(lines × candidates + cells), never O(cells × triangles); the cell passes
@@ -561,6 +567,47 @@ cell_uniform (size_t x, size_t y, size_t z)
   return u - floor (u);
 }
 
+/* The triangle of the crossing nearest to cell xyz on the cell's three
+ * lines (the local wall), UINT32_MAX when they cross nothing: for a link
+ * whose neighbour is outside by the vote and crosses no triangle. */
+static uint32_t
+nearest_line_triangle (const Vox *vx, const size_t xyz[3])
+{
+  double near = INFINITY;
+  uint32_t near_tri = UINT32_MAX;
+  for (int axis = 0; axis < 3; axis++)
+    {
+      const Axis *a = &vx->ax[axis];
+      size_t line = xyz[a->u] + a->nu * xyz[a->v];
+      double pw = cell_coord (vx->g, axis, xyz[axis]);
+      for (size_t c = a->line_off[line]; c < a->line_off[line + 1]; c++)
+        if (fabs (a->cross[c].c - pw) < near)
+          {
+            near = fabs (a->cross[c].c - pw);
+            near_tri = a->cross[c].tri;
+          }
+    }
+  return near_tri;
+}
+
+/* The index among weight[0 … n) (total s) whose share of [0, s) holds
+ * the cell's number (cell_uniform): each is drawn with probability
+ * weight / s, the same whatever the threads. */
+static int
+draw_by_weight (const double *weight, int n, double s, size_t x, size_t y, size_t z)
+{
+  double u = cell_uniform (x, y, z) * s, cum = 0;
+  int pick = 0;
+  for (int f = 0; f < n; f++)
+    {
+      cum += weight[f];
+      pick = f;
+      if (u < cum)
+        break;
+    }
+  return pick;
+}
+
 /* The surface behind a boundary node's missing neighbours, and its
  * absorbing area in h² (rw-voxel.h: RwGrid.area).
  *
@@ -614,20 +661,7 @@ node_boundary (const Vox *vx, size_t x, size_t y, size_t z, float *area)
        * by this axis's winding: the face takes the orientation and the
        * surface of the nearest crossing on any of the node's three lines
        * (the local wall), a whole face of surface 0 when there is none. */
-      double near = INFINITY;
-      uint32_t near_tri = UINT32_MAX;
-      for (int axis = 0; axis < 3; axis++)
-        {
-          const Axis *a = &vx->ax[axis];
-          size_t line = xyz[a->u] + a->nu * xyz[a->v];
-          double pw = cell_coord (g, axis, xyz[axis]);
-          for (size_t c = a->line_off[line]; c < a->line_off[line + 1]; c++)
-            if (fabs (a->cross[c].c - pw) < near)
-              {
-                near = fabs (a->cross[c].c - pw);
-                near_tri = a->cross[c].tri;
-              }
-        }
+      uint32_t near_tri = nearest_line_triangle (vx, xyz);
       for (int f = 0; f < n_faces; f++)
         if (face_tri[f] == UINT32_MAX)
           face_tri[f] = near_tri;
@@ -639,19 +673,397 @@ node_boundary (const Vox *vx, size_t x, size_t y, size_t z, float *area)
       s += weight[f];
     }
   *area = (float) s;
-  /* the face whose share of [0, s) holds the node's number */
-  double u = cell_uniform (x, y, z) * s, cum = 0;
-  int pick = 0;
-  for (int f = 0; f < n_faces; f++)
-    {
-      cum += weight[f];
-      pick = f;
-      if (u < cum)
-        break;
-    }
+  int pick = draw_by_weight (weight, n_faces, s, x, y, z);
   if (n_faces == 0 || face_tri[pick] == UINT32_MAX)
     return 0;
   return (uint16_t) mesh->tri_surface[face_tri[pick]];
+}
+
+/* ---- FCC sites: the triangles their diagonal links cross ----------- */
+
+/* The links of an FCC site are face diagonals, along no scan line, so the
+ * crossings kept per line do not serve them. Each triangle is binned into
+ * the buckets of FCC_BUCKET³ cells that the box of the bucket grown by a
+ * cell on every side meets (bounding boxes overlapping and the triangle's
+ * plane passing through the grown box: a superset). A link's points lie
+ * within half a cell (per axis) of its midpoint, so every triangle the
+ * link can touch is in the bucket holding the midpoint: one bucket per
+ * link, no duplicates. */
+#define FCC_BUCKET 4
+
+typedef struct {
+  size_t nb[3];        /* buckets per axis */
+  size_t *off;         /* CSR over nb[0]·nb[1]·nb[2] buckets */
+  uint32_t *tri;
+} TriBuckets;
+
+static void
+buckets_free (TriBuckets *b)
+{
+  free (b->off);
+  free (b->tri);
+  b->off = NULL;
+  b->tri = NULL;
+}
+
+static bool
+buckets_build (const RwMesh *mesh, const RwGrid *g, TriBuckets *b)
+{
+  const double B = FCC_BUCKET;
+  const size_t n[3] = { g->nx, g->ny, g->nz };
+  for (int k = 0; k < 3; k++)
+    b->nb[k] = (n[k] + FCC_BUCKET - 1) / FCC_BUCKET;
+  const size_t n_all = b->nb[0] * b->nb[1] * b->nb[2];
+  b->off = calloc (n_all + 1, sizeof *b->off);
+  b->tri = NULL;
+  if (b->off == NULL)
+    return false;
+  for (int pass = 0; pass < 2; pass++)
+    {
+      for (size_t t = 0; t < mesh->n_triangles; t++)
+        {
+          /* the triangle in cell units, where a bucket is B wide */
+          double c[3][3], lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
+          for (int q = 0; q < 3; q++)
+            for (int k = 0; k < 3; k++)
+              {
+                c[q][k] = (mesh->xyz[3 * (size_t) mesh->tri[3 * t + q] + k] - g->origin[k]) / g->h;
+                lo[k] = fmin (lo[k], c[q][k]);
+                hi[k] = fmax (hi[k], c[q][k]);
+              }
+          double e1[3], e2[3], nrm[3];
+          for (int k = 0; k < 3; k++)
+            {
+              e1[k] = c[1][k] - c[0][k];
+              e2[k] = c[2][k] - c[0][k];
+            }
+          rw_cross3 (e1, e2, nrm);
+          size_t i0[3], i1[3];
+          for (int k = 0; k < 3; k++)
+            {
+              double a = floor ((lo[k] - 1) / B) - 1, z = floor ((hi[k] + 1) / B);
+              i0[k] = a > 0 ? (size_t) a : 0;
+              i1[k] = z < (double) b->nb[k] - 1 ? (size_t) fmax (z, 0) : b->nb[k] - 1;
+            }
+          for (size_t bz = i0[2]; bz <= i1[2]; bz++)
+            for (size_t by = i0[1]; by <= i1[1]; by++)
+              for (size_t bx = i0[0]; bx <= i1[0]; bx++)
+                {
+                  /* the plane against the grown box [iB − 1, (i + 1)B + 1] */
+                  const double ctr[3] = { ((double) bx + 0.5) * B, ((double) by + 0.5) * B,
+                                          ((double) bz + 0.5) * B };
+                  const double half = 0.5 * B + 1;
+                  double dist = 0, reach = 0;
+                  for (int k = 0; k < 3; k++)
+                    {
+                      dist += nrm[k] * (ctr[k] - c[0][k]);
+                      reach += fabs (nrm[k]) * half;
+                    }
+                  if (fabs (dist) > reach * (1 + 1e-9))
+                    continue;
+                  size_t id = bx + b->nb[0] * (by + b->nb[1] * bz);
+                  if (pass == 0)
+                    b->off[id + 1]++;
+                  else
+                    b->tri[b->off[id]++] = (uint32_t) t;
+                }
+        }
+      if (pass == 0)
+        {
+          for (size_t i = 0; i < n_all; i++)
+            b->off[i + 1] += b->off[i];
+          b->tri = malloc ((b->off[n_all] + 1) * sizeof *b->tri);
+          if (b->tri == NULL)
+            return false;
+        }
+    }
+  for (size_t i = n_all; i > 0; i--)
+    b->off[i] = b->off[i - 1];
+  b->off[0] = 0;
+  return true;
+}
+
+/* The side of point p + δ of triangle t's plane (n the normal from
+ * tri_normal, p0 its first vertex): the expression crossing_before uses,
+ * so that a site on a wall is on the side the inside test put it. */
+static bool
+plane_side (const double n[3], const double *p0, const double p[3])
+{
+  double side = n[0] * (p[0] - p0[0]) + n[1] * (p[1] - p0[1]) + n[2] * (p[2] - p0[2]);
+  if (side == 0)
+    side = n[0] != 0 ? n[0] : (n[1] != 0 ? n[1] : n[2]);   /* n·δ */
+  return side > 0;
+}
+
+/* Whether the link p → q (q = p + h·o, o one of the 12 offsets) crosses
+ * triangle t: p and q on opposite sides of its plane, and the link's line
+ * within tol of the closed triangle seen along o. Closed, so that a link
+ * through the edge two walls share crosses both (the staircase rule); a
+ * link through an edge between two triangles of one plane crosses both
+ * too and counts once (link_walls). The projection along o: v the axis o
+ * has no component along, u = o_b·X_a − o_a·X_b over the other two
+ * (a < b), square to o. */
+static bool
+link_crosses (const RwMesh *mesh, uint32_t t, const double p[3], const double q[3],
+              const int o[3], double tol, double n[3], double *at)
+{
+  const double *p0 = tri_normal (mesh, t, n);
+  if (plane_side (n, p0, p) == plane_side (n, p0, q))
+    return false;
+  /* where along the link (0 at p, 1 at q) it meets the plane */
+  double sp = n[0] * (p[0] - p0[0]) + n[1] * (p[1] - p0[1]) + n[2] * (p[2] - p0[2]);
+  double sq = n[0] * (q[0] - p0[0]) + n[1] * (q[1] - p0[1]) + n[2] * (q[2] - p0[2]);
+  *at = sp != sq ? sp / (sp - sq) : 0.5;
+  int a0 = o[0] == 0 ? 0 : (o[1] == 0 ? 1 : 2);
+  int a = a0 == 0 ? 1 : 0, b = a0 == 2 ? 1 : 2;
+  double pu[3], pv[3];
+  for (int k = 0; k < 3; k++)
+    {
+      const double *x = mesh->xyz + 3 * (size_t) mesh->tri[3 * (size_t) t + k];
+      pu[k] = o[b] * x[a] - o[a] * x[b];
+      pv[k] = x[a0];
+    }
+  double qu = o[b] * p[a] - o[a] * p[b], qv = p[a0];
+  double area2 = (pu[1] - pu[0]) * (pv[2] - pv[0]) - (pv[1] - pv[0]) * (pu[2] - pu[0]);
+  if (area2 == 0)
+    return false;
+  for (int k = 0; k < 3; k++)
+    {
+      int m = (k + 1) % 3;
+      double du = pu[m] - pu[k], dv = pv[m] - pv[k];
+      double e = du * (qv - pv[k]) - dv * (qu - pu[k]);
+      /* e / |edge| is the distance from the edge's line (u is √2 times
+       * stretched: tol is scaled up to match) */
+      if ((area2 > 0 ? e : -e) < -2 * tol * sqrt (du * du + dv * dv))
+        return false;
+    }
+  return true;
+}
+
+/* The walls the link from cell xyz along offset o crosses: their weights
+ * (1/√2)|n̂·d̂| = |n·o|/(2|n|) (rw-scheme-fcc.h) into weight[], their
+ * triangles into tri[], at most `max` of them; returns how many.
+ *   Several triangles crossed at one point (the link passes through an
+ * edge or a vertex) are one wall when their normals are within
+ * 30° (FCC_WALL_COS) of each other (counted once, the first triangle in index
+ * order): the two triangles of a wall's quad, the facets of a tessellated
+ * curve. Beyond that angle they are walls meeting at an edge, each
+ * counted (the staircase rule: at a box's edge both walls, which makes
+ * the box's total exact). Counting both at a fold of a curve would count
+ * the link twice (measured on the hall's 8-facet rear wall, whose middle
+ * fold lies in a lattice plane: 14 sites over their bound).
+ *   Only the walls at the link's last crossing point (nearest its outside
+ * end) count: where the link leaves the room. An earlier crossing is a
+ * face with air on both sides (the wall of a shell inside another shell
+ * that overlaps it) or a solid thinner than the link, which the site
+ * cannot resolve anyway. Not handled: such an inner face whose edge lies
+ * on the outer wall exactly where a link crosses it counts as a second
+ * wall there (two-boxes.obj: +0.7 % in total, docs/VOXELISER.md). */
+#define FCC_WALL_COS 0.8660254037844386   /* cos 30° */
+static int
+link_walls (const Vox *vx, const TriBuckets *bk, const size_t xyz[3], const int o[3], bool cutter,
+            double *weight, uint32_t *tri, int max)
+{
+  const RwGrid *g = vx->g;
+  const RwMesh *mesh = vx->mesh;
+  double p[3], q[3];
+  size_t bi[3];
+  for (int k = 0; k < 3; k++)
+    {
+      p[k] = cell_coord (g, k, xyz[k]);
+      q[k] = cell_coord (g, k, (size_t) ((ptrdiff_t) xyz[k] + o[k]));
+      bi[k] = (2 * xyz[k] + (size_t) (ptrdiff_t) o[k]) / (2 * FCC_BUCKET);
+    }
+  size_t id = bi[0] + bk->nb[0] * (bi[1] + bk->nb[1] * bi[2]);
+  /* every triangle the link crosses, then the walls at its last
+   * crossing point */
+  enum { MAX_HITS = 16 };
+  double unit[MAX_HITS][3], at[MAX_HITS], last = -INFINITY;
+  uint32_t hit[MAX_HITS];
+  int n_hits = 0;
+  for (size_t c = bk->off[id]; c < bk->off[id + 1] && n_hits < MAX_HITS; c++)
+    {
+      uint32_t t = bk->tri[c];
+      double n[3], a;
+      if (!link_crosses (mesh, t, p, q, o, vx->tol, n, &a))
+        continue;
+      double len = sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+      if (!(len > 0))
+        continue;
+      for (int k = 0; k < 3; k++)
+        unit[n_hits][k] = n[k] / len;
+      at[n_hits] = a;
+      hit[n_hits++] = t;
+      last = fmax (last, a);
+    }
+  /* two crossings at one point: within the tolerance along the link */
+  const double same_at = 2 * vx->tol / (g->h * M_SQRT2);
+  int n_walls = 0, kept[MAX_HITS];
+  if (cutter)
+    {
+      /* a corner cutter enters and leaves: crossings at two points at least */
+      double first = INFINITY;
+      for (int i = 0; i < n_hits; i++)
+        first = fmin (first, at[i]);
+      if (!(last - first > same_at))
+        return 0;
+    }
+  for (int i = 0; i < n_hits && n_walls < max; i++)
+    {
+      if (!cutter && at[i] < last - same_at)
+        continue;
+      const double *u = unit[i];
+      bool same = false;
+      for (int w = 0; w < n_walls && !same; w++)
+        same = fabs (at[kept[w]] - at[i]) <= same_at
+               && unit[kept[w]][0] * u[0] + unit[kept[w]][1] * u[1] + unit[kept[w]][2] * u[2] > FCC_WALL_COS;
+      if (same)
+        continue;
+      kept[n_walls] = i;
+      weight[n_walls] = 0.5 * fabs (u[0] * o[0] + u[1] * o[1] + u[2] * o[2]);
+      tri[n_walls++] = hit[i];
+    }
+  return n_walls;
+}
+
+/* The surface and absorbing area (h²) of the FCC boundary site at cell
+ * (x, y, z) (rw-voxel.h, rw-scheme-fcc.h). Each missing link counts every
+ * wall it crosses, (1/√2)|n̂·d̂| each: a link through the edge between two
+ * walls counts both. A missing link that crosses no triangle (its
+ * neighbour is outside by the vote, not by a wall between them) counts
+ * the nearest crossing on the site's three scan lines, 1/2 (a wall square
+ * to an axis) of surface 0 when those cross nothing. The site's surface is
+ * drawn among the walls by weight, as on the cubic grid (node_boundary). */
+#define FCC_MAX_WALLS 48
+static uint16_t
+site_boundary_fcc (const Vox *vx, const TriBuckets *bk, size_t x, size_t y, size_t z, float *area)
+{
+  static const int off[RW_FCC_N_NBR][3] = RW_FCC_NBR_OFFSETS;
+  const RwGrid *g = vx->g;
+  const RwMesh *mesh = vx->mesh;
+  const size_t xyz[3] = { x, y, z };
+  double weight[FCC_MAX_WALLS], s = 0;
+  uint32_t tri[FCC_MAX_WALLS];
+  int n = 0;
+  bool near_done = false;
+  uint32_t near_tri = UINT32_MAX;
+  for (int d = 0; d < RW_FCC_N_NBR; d++)
+    {
+      size_t j = rw_grid_index (g, x + (size_t) (ptrdiff_t) off[d][0], y + (size_t) (ptrdiff_t) off[d][1],
+                                z + (size_t) (ptrdiff_t) off[d][2]);
+      if (g->K[j] != 0)
+        continue;
+      double w[8];
+      uint32_t tw[8];
+      int m = link_walls (vx, bk, xyz, off[d], false, w, tw, 8);
+      if (m == 0)
+        {
+          if (!near_done)
+            {
+              near_tri = nearest_line_triangle (vx, xyz);
+              near_done = true;
+            }
+          tw[0] = near_tri;
+          if (near_tri == UINT32_MAX)
+            w[0] = 0.5;
+          else
+            {
+              double nn[3];
+              tri_normal (mesh, near_tri, nn);
+              double len = sqrt (nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
+              w[0] = len > 0 ? 0.5 * fabs (nn[0] * off[d][0] + nn[1] * off[d][1] + nn[2] * off[d][2]) / len
+                             : 0.5;
+            }
+          m = 1;
+        }
+      for (int k = 0; k < m; k++)
+        {
+          s += w[k];
+          if (n < FCC_MAX_WALLS)
+            {
+              weight[n] = w[k];
+              tri[n++] = tw[k];
+            }
+        }
+    }
+  /* Corner cutters: a link between two outside sites q → q2 that crosses
+   * the room (enters and leaves through two walls) near a convex edge
+   * belongs to no site, and its walls would lose its weight (off the
+   * lattice lines, −1 to −2 % of a room's area at h = 0.1 m,
+   * docs/VOXELISER.md). It is given to one site: the inside site of least
+   * index next to q or q2, from the end with the lesser index where it
+   * touches both, so each cutter counts once whatever the threads. */
+  const size_t i = rw_grid_index (g, x, y, z);
+  const size_t dims[3] = { g->nx, g->ny, g->nz };
+  for (int d = 0; d < RW_FCC_N_NBR; d++)
+    {
+      size_t q[3];
+      for (int k = 0; k < 3; k++)
+        q[k] = xyz[k] + (size_t) (ptrdiff_t) off[d][k];
+      size_t iq = rw_grid_index (g, q[0], q[1], q[2]);
+      if (g->K[iq] != 0)
+        continue;
+      for (int e = 0; e < RW_FCC_N_NBR; e++)
+        {
+          size_t q2[3];
+          bool in_array = true, back = true;
+          for (int k = 0; k < 3; k++)
+            {
+              q2[k] = q[k] + (size_t) (ptrdiff_t) off[e][k];
+              in_array = in_array && q2[k] < dims[k];
+              back = back && off[e][k] == -off[d][k];
+            }
+          if (back || !in_array)
+            continue;
+          size_t iq2 = rw_grid_index (g, q2[0], q2[1], q2[2]);
+          if (g->K[iq2] != 0)
+            continue;
+          /* the owner: the inside site of least index next to q or q2
+           * (this one, unless a lesser one is found) */
+          bool owner = true, next_to_q2 = false;
+          for (int f = 0; f < RW_FCC_N_NBR && owner; f++)
+            for (int end = 0; end < 2; end++)
+              {
+                const size_t *c = end ? q2 : q;
+                size_t a[3];
+                bool ok = true;
+                for (int k = 0; k < 3; k++)
+                  {
+                    a[k] = c[k] + (size_t) (ptrdiff_t) off[f][k];
+                    ok = ok && a[k] < dims[k];
+                  }
+                if (!ok)
+                  continue;
+                size_t ia = rw_grid_index (g, a[0], a[1], a[2]);
+                owner = owner && !(g->K[ia] > 0 && ia < i);
+                next_to_q2 |= end == 1 && ia == i;
+              }
+          if (!owner || (next_to_q2 && iq2 < iq))
+            continue;
+          double w[8];
+          uint32_t tw[8];
+          int m = link_walls (vx, bk, q, off[e], true, w, tw, 8);
+          for (int k = 0; k < m; k++)
+            {
+              s += w[k];
+              if (n < FCC_MAX_WALLS)
+                {
+                  weight[n] = w[k];
+                  tri[n++] = tw[k];
+                }
+            }
+        }
+    }
+  *area = (float) s;
+  if (n == 0)
+    return 0;
+  double sw = 0;
+  for (int k = 0; k < n; k++)
+    sw += weight[k];
+  int pick = draw_by_weight (weight, n, sw, x, y, z);
+  if (tri[pick] == UINT32_MAX)
+    return 0;
+  return (uint16_t) mesh->tri_surface[tri[pick]];
 }
 
 /* ---- shells: nested or overlapping ---------------------------------- */
@@ -986,11 +1398,14 @@ phys_memory_bytes (void)
  * axis 8 bytes of offsets, 16 of line record and, assumed, four crossings
  * of 16 bytes; per triangle and axis 4 bytes of tile lists per tile
  * touched (assumed 4); 8 bytes per row (y, z) of node offsets and 2 per
- * boundary node of surface ids for the per-surface sums. Returns
- * SIZE_MAX when it overflows. */
+ * boundary node of surface ids for the per-surface sums. On the FCC
+ * lattice also the triangle buckets of the boundary pass: 8 bytes per
+ * bucket of FCC_BUCKET³ cells and 4 per (triangle, bucket) entry
+ * (bin_entries, from mesh_estimate). Returns SIZE_MAX when it
+ * overflows. */
 static size_t
 memory_bytes (size_t nx, size_t ny, size_t nz, size_t n_triangles, double n_boundary,
-              size_t n_surfaces)
+              size_t n_surfaces, RwLattice lattice, double bin_entries)
 {
   if (nx == 0 || ny == 0 || nz == 0)
     return 0;
@@ -1004,6 +1419,12 @@ memory_bytes (size_t nx, size_t ny, size_t nz, size_t n_triangles, double n_boun
                  + 6.0 * fmin (n_boundary, (double) cells) + 8.0 * (double) n_surfaces
                  + lines * (8 + 16 + 4 * 16) + 3.0 * 4 * 4 * (double) n_triangles
                  + 8.0 * (double) ny * nz;
+  if (lattice == RW_LATTICE_FCC)
+    {
+      const double B = FCC_BUCKET;
+      bytes += 8.0 * ceil ((double) nx / B) * ceil ((double) ny / B) * ceil ((double) nz / B)
+               + 4.0 * bin_entries;
+    }
   if (bytes >= (double) SIZE_MAX)
     return SIZE_MAX;
   return (size_t) bytes;
@@ -1013,11 +1434,18 @@ memory_bytes (size_t nx, size_t ny, size_t nz, size_t n_triangles, double n_boun
  * boundary node has a missing face, whose link crosses the mesh, and the
  * links along axis d crossing a triangle number about its area times
  * |n_d| / h², so the crossed links number Σ (|n_x| + |n_y| + |n_z|)·A / h²
- * (plus a rim of a few per h of edge). */
+ * (plus a rim of a few per h of edge). On the FCC lattice the links of
+ * offset o (one of 6 up to sign, length h√2, 1/(2h³) sites) crossing a
+ * triangle number A·|n̂·o|/(2h²): Σ₆ |n·o|/(4h²) with |n| = 2A. *bin_entries:
+ * the (triangle, bucket) pairs of the FCC buckets, about A·Σ|n̂_k|·(B + 2)
+ * / (B³h²) (the buckets a plane meets, grown by a cell) plus 27 (a small
+ * triangle's conservative box of 3³ buckets). */
 static double
-boundary_estimate (const RwMesh *mesh, double h)
+mesh_estimate (const RwMesh *mesh, double h, RwLattice lattice, double *bin_entries)
 {
-  double sum = 0;
+  static const int dirs[6][3] = { { 1, 1, 0 }, { 1, -1, 0 }, { 1, 0, 1 }, { 1, 0, -1 }, { 0, 1, 1 }, { 0, 1, -1 } };
+  const double B = FCC_BUCKET;
+  double sum = 0, bins = 0;
   for (size_t t = 0; t < mesh->n_triangles; t++)
     {
       double n[3];
@@ -1026,8 +1454,20 @@ boundary_estimate (const RwMesh *mesh, double h)
        * as 2·√(area)/h (a triangle's perimeter is at least 4.5·√area, and
        * each edge is shared by two triangles) */
       double area = 0.5 * sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-      sum += 0.5 * (fabs (n[0]) + fabs (n[1]) + fabs (n[2])) / (h * h) + 2 * sqrt (area) / h;
+      double l1 = fabs (n[0]) + fabs (n[1]) + fabs (n[2]);
+      if (lattice == RW_LATTICE_FCC)
+        {
+          double links = 0;
+          for (int d = 0; d < 6; d++)
+            links += fabs (n[0] * dirs[d][0] + n[1] * dirs[d][1] + n[2] * dirs[d][2]);
+          sum += links / (4 * h * h) + 2 * sqrt (area) / h;
+          bins += 0.5 * l1 * (B + 2) / (B * B * B * h * h) + 27;
+        }
+      else
+        sum += 0.5 * l1 / (h * h) + 2 * sqrt (area) / h;
     }
+  if (bin_entries)
+    *bin_entries = bins;
   return sum;
 }
 
@@ -1071,17 +1511,30 @@ mesh_bbox (const RwMesh *mesh, double bmin[3], double bmax[3])
   return mesh->n_vertices > 0;
 }
 
-size_t
-rw_voxel_memory_bytes (const RwMesh *mesh, double spacing_m)
+static size_t
+voxel_memory_bytes (const RwMesh *mesh, double spacing_m, RwLattice lattice)
 {
-  double bmin[3], bmax[3], origin[3], n[3];
+  double bmin[3], bmax[3], origin[3], n[3], bins;
   if (mesh == NULL || !(spacing_m > 0) || !isfinite (spacing_m) || !mesh_bbox (mesh, bmin, bmax))
     return 0;
   auto_lattice (bmin, bmax, spacing_m, origin, n);
   if (n[0] * n[1] * n[2] > 1e18)
     return SIZE_MAX;
-  return memory_bytes ((size_t) n[0], (size_t) n[1], (size_t) n[2], mesh->n_triangles,
-                       boundary_estimate (mesh, spacing_m), mesh->n_surfaces);
+  double nb = mesh_estimate (mesh, spacing_m, lattice, &bins);
+  return memory_bytes ((size_t) n[0], (size_t) n[1], (size_t) n[2], mesh->n_triangles, nb,
+                       mesh->n_surfaces, lattice, bins);
+}
+
+size_t
+rw_voxel_memory_bytes (const RwMesh *mesh, double spacing_m)
+{
+  return voxel_memory_bytes (mesh, spacing_m, RW_LATTICE_CUBIC);
+}
+
+size_t
+rw_voxel_memory_bytes_fcc (const RwMesh *mesh, double spacing_m)
+{
+  return voxel_memory_bytes (mesh, spacing_m, RW_LATTICE_FCC);
 }
 
 static bool
@@ -1127,7 +1580,7 @@ check_input (const RwMesh *mesh, double spacing_m, double bmin[3], double bmax[3
 static RwGrid *
 voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
                   const size_t n[3], int threads, const double bmin[3], const double bmax[3],
-                  RwError *err)
+                  RwLattice lattice, RwError *err)
 {
   for (int k = 0; k < 3; k++)
     {
@@ -1143,8 +1596,9 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
         }
     }
 
-  size_t need = memory_bytes (n[0], n[1], n[2], mesh->n_triangles, boundary_estimate (mesh, spacing_m),
-                             mesh->n_surfaces);
+  double bins, n_boundary_est = mesh_estimate (mesh, spacing_m, lattice, &bins);
+  size_t need = memory_bytes (n[0], n[1], n[2], mesh->n_triangles, n_boundary_est, mesh->n_surfaces,
+                              lattice, bins);
   size_t have = phys_memory_bytes ();
   if (need == SIZE_MAX || need > have)
     {
@@ -1181,6 +1635,7 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
   for (int k = 0; k < 3; k++)
     g->origin[k] = origin[k];
   g->n_surfaces = mesh->n_surfaces;
+  g->lattice = lattice;
   if (!grid_alloc (g))
     {
       rw_fail (err, RW_ERROR_MEMORY,
@@ -1236,17 +1691,37 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
    * exist. A cell with no inside neighbour gets K = 0: it is dropped. */
   static const uint8_t vote[8] = { 0, 0, 0, 1, 0, 1, 1, 1 };
   const size_t n_cells = nx * ny * nz;
+  /* FCC: only the cells of even x + y + z are sites, K the count of the
+   * 12 neighbours (all of even parity) inside by the same vote; a site
+   * none of whose neighbours is inside adds to no site's K, so dropping
+   * it changes no other count, as on the cubic grid. */
+  static const int off[RW_FCC_N_NBR][3] = RW_FCC_NBR_OFFSETS;
+  const bool fcc = lattice == RW_LATTICE_FCC;
+  ptrdiff_t step[RW_FCC_N_NBR];
+  for (int d = 0; d < RW_FCC_N_NBR; d++)
+    step[d] = off[d][0] + (ptrdiff_t) nx * off[d][1] + (ptrdiff_t) sxy * off[d][2];
   #pragma omp parallel for num_threads (n_threads) schedule (static)
   for (size_t z = 0; z < nz; z++)
     for (size_t y = 0; y < ny; y++)
       {
         const uint8_t *K = g->K + nx * (y + ny * z);
         uint16_t *out = g->surface + nx * (y + ny * z);
-        for (size_t x = 0; x < nx; x++)
-          out[x] = vote[K[x] & 7]
-                   ? (uint16_t) (vote[K[x - 1] & 7] + vote[K[x + 1] & 7] + vote[K[x - nx] & 7]
-                                 + vote[K[x + nx] & 7] + vote[K[x - sxy] & 7] + vote[K[x + sxy] & 7])
-                   : 0;
+        if (!fcc)
+          for (size_t x = 0; x < nx; x++)
+            out[x] = vote[K[x] & 7]
+                     ? (uint16_t) (vote[K[x - 1] & 7] + vote[K[x + 1] & 7] + vote[K[x - nx] & 7]
+                                   + vote[K[x + nx] & 7] + vote[K[x - sxy] & 7] + vote[K[x + sxy] & 7])
+                     : 0;
+        else
+          /* the sites of the row: x of the parity of y + z */
+          for (size_t x = 0; x < nx; x++)
+            {
+              unsigned cnt = 0;
+              if (((x + y + z) & 1) == 0 && vote[K[x] & 7])
+                for (int d = 0; d < RW_FCC_N_NBR; d++)
+                  cnt += vote[K[(ptrdiff_t) x + step[d]] & 7];
+              out[x] = (uint16_t) cnt;
+            }
       }
   #pragma omp parallel for num_threads (n_threads) schedule (static)
   for (size_t i = 0; i < n_cells; i++)
@@ -1258,6 +1733,8 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
    * each row's nodes start in the sparse area array. */
   size_t n_inside = 0, n_boundary = 0;
   const size_t n_rows = ny * nz;
+  const int max_k = rw_grid_max_k (g);
+  TriBuckets buckets = { { 0, 0, 0 }, NULL, NULL };
   size_t *row_start = calloc (n_rows + 1, sizeof *row_start);
   uint16_t *node_surface = NULL;   /* per boundary node, for the totals */
   if (row_start == NULL)
@@ -1286,7 +1763,7 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
               if (lo[x] == UINT32_MAX)
                 lo[x] = (uint32_t) z;
               hi[x] = (uint32_t) z + 1;
-              in_row += k < 6;
+              in_row += k < max_k;
             }
           row_start[y + ny * z + 1] = in_row;
           n_boundary += in_row;
@@ -1304,6 +1781,8 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
   node_surface = malloc ((n_boundary ? n_boundary : 1) * sizeof *node_surface);
   if (g->area == NULL || node_surface == NULL)
     goto nodes_out_of_memory;
+  if (lattice == RW_LATTICE_FCC && !buckets_build (mesh, g, &buckets))
+    goto nodes_out_of_memory;
   #pragma omp parallel for num_threads (n_threads) schedule (dynamic, 64)
   for (size_t r = 0; r < n_rows; r++)
     {
@@ -1313,9 +1792,11 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
       const uint8_t *K = g->K + nx * r;
       uint16_t *surface = g->surface + nx * r;
       for (size_t x = 0; x < nx; x++)
-        if (K[x] > 0 && K[x] < 6)
+        if (K[x] > 0 && K[x] < max_k)
           {
-            surface[x] = node_boundary (&vx, x, y, z, &g->area[b]);
+            surface[x] = lattice == RW_LATTICE_FCC
+                         ? site_boundary_fcc (&vx, &buckets, x, y, z, &g->area[b])
+                         : node_boundary (&vx, x, y, z, &g->area[b]);
             node_surface[b++] = surface[x];
           }
     }
@@ -1325,6 +1806,7 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
     g->surface_area_m2[node_surface[b]] += (double) g->area[b] * spacing_m * spacing_m;
   free (row_start);
   free (node_surface);
+  buckets_free (&buckets);
   g->n_inside = n_inside;
   g->n_boundary = n_boundary;
   if (n_inside == 0)
@@ -1347,6 +1829,7 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
 nodes_out_of_memory:
   free (row_start);
   free (node_surface);
+  buckets_free (&buckets);
   rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory for the boundary nodes of %zu × %zu × %zu cells"),
            mesh_name (mesh), nx, ny, nz);
 fail:
@@ -1366,11 +1849,21 @@ rw_voxelise_lattice (const RwMesh *mesh, double spacing_m, const double origin[3
   double bmin[3], bmax[3];
   if (!check_input (mesh, spacing_m, bmin, bmax, err))
     return NULL;
-  return voxelise_checked (mesh, spacing_m, origin, n, threads, bmin, bmax, err);
+  return voxelise_checked (mesh, spacing_m, origin, n, threads, bmin, bmax, RW_LATTICE_CUBIC, err);
 }
 
 RwGrid *
-rw_voxelise (const RwMesh *mesh, double spacing_m, int threads, RwError *err)
+rw_voxelise_fcc_lattice (const RwMesh *mesh, double spacing_m, const double origin[3],
+                         const size_t n[3], int threads, RwError *err)
+{
+  double bmin[3], bmax[3];
+  if (!check_input (mesh, spacing_m, bmin, bmax, err))
+    return NULL;
+  return voxelise_checked (mesh, spacing_m, origin, n, threads, bmin, bmax, RW_LATTICE_FCC, err);
+}
+
+static RwGrid *
+voxelise_auto (const RwMesh *mesh, double spacing_m, int threads, RwLattice lattice, RwError *err)
 {
   double bmin[3], bmax[3], origin[3], nd[3];
   if (!check_input (mesh, spacing_m, bmin, bmax, err))
@@ -1386,7 +1879,19 @@ rw_voxelise (const RwMesh *mesh, double spacing_m, int threads, RwError *err)
       return NULL;
     }
   const size_t n[3] = { (size_t) nd[0], (size_t) nd[1], (size_t) nd[2] };
-  return voxelise_checked (mesh, spacing_m, origin, n, threads, bmin, bmax, err);
+  return voxelise_checked (mesh, spacing_m, origin, n, threads, bmin, bmax, lattice, err);
+}
+
+RwGrid *
+rw_voxelise (const RwMesh *mesh, double spacing_m, int threads, RwError *err)
+{
+  return voxelise_auto (mesh, spacing_m, threads, RW_LATTICE_CUBIC, err);
+}
+
+RwGrid *
+rw_voxelise_fcc (const RwMesh *mesh, double spacing_m, int threads, RwError *err)
+{
+  return voxelise_auto (mesh, spacing_m, threads, RW_LATTICE_FCC, err);
 }
 
 RwGrid *
@@ -1408,7 +1913,7 @@ rw_grid_new_box (size_t nx, size_t ny, size_t nz, double spacing_m)
    * is a single cell: every node of a slab misses a neighbour) */
   size_t n_all = nx * ny * nz;
   size_t n_core = (nx > 2 && ny > 2 && nz > 2) ? (nx - 2) * (ny - 2) * (nz - 2) : 0;
-  if (memory_bytes (g->nx, g->ny, g->nz, 0, 0, 1) == SIZE_MAX || !grid_alloc (g))
+  if (memory_bytes (g->nx, g->ny, g->nz, 0, 0, 1, RW_LATTICE_CUBIC, 0) == SIZE_MAX || !grid_alloc (g))
     {
       rw_grid_free (g);
       return NULL;

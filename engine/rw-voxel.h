@@ -63,6 +63,10 @@
  * the inside neighbours of the 12, a boundary node has 0 < K < 12, and
  * area[b] is in h² as the rhombic faces count it (rw-scheme-fcc.h: a
  * missing face counts (1/√2)|n·d̂|; h²/2 on a wall square to an axis).
+ * 0 ≤ area[b] ≤ (12 − K)/√2, except where a missing link passes exactly
+ * through an edge of two walls and counts both (a re-entrant edge on the
+ * lattice) or the site was given a corner cutter (rw_voxelise_fcc below):
+ * under 1 % of the boundary sites of a room.
  * The parity is that of the array indices, so the layout of both backends
  * (folded along x, rw-scheme-fcc.h) follows from nx alone. */
 typedef enum { RW_LATTICE_CUBIC = 0, RW_LATTICE_FCC = 1 } RwLattice;
@@ -142,6 +146,29 @@ RwGrid *rw_voxelise (const RwMesh *mesh, double spacing_m, int threads, RwError 
 RwGrid *rw_voxelise_lattice (const RwMesh *mesh, double spacing_m, const double origin[3],
                              const size_t n[3], int threads, RwError *err);
 
+/* The same on the FCC lattice (RwLattice, rw-scheme-fcc.h), h the cubic
+ * spacing: the grid rw_voxelise would give, the same lattice (origin and
+ * cell counts) and the same inside test of the cell centres, of which the
+ * sites are the cells with x + y + z even; K counts a site's inside
+ * neighbours among the 12 (odd cells K = 0), sites with none are dropped.
+ * A boundary site's area[b] (h²) sums, over its missing links, (1/√2)|n̂·d̂|
+ * for every wall the link crosses (d̂ the link's direction, n̂ the wall's
+ * unit normal): a link through the edge between two walls counts both,
+ * triangles crossed at one point with normals within 30° of each other
+ * (a quad's two, the facets of a curve) count once; a missing link that
+ * crosses no
+ * triangle (outside by the vote) takes the nearest crossing on the site's
+ * three scan lines, 1/2 when there is none. A link between two outside
+ * sites that cuts the room's corner (enters and leaves) is given, with
+ * its walls, to the inside site of least index next to it, so that edges
+ * off the lattice lines lose no area. The site's surface is drawn among
+ * the walls it counts by weight, as on the cubic grid
+ * (docs/VOXELISER.md). The same refusals as rw_voxelise; the grid is the
+ * same whatever the number of threads. */
+RwGrid *rw_voxelise_fcc (const RwMesh *mesh, double spacing_m, int threads, RwError *err);
+RwGrid *rw_voxelise_fcc_lattice (const RwMesh *mesh, double spacing_m, const double origin[3],
+                                 const size_t n[3], int threads, RwError *err);
+
 /* A bare box of nx·ny·nz inside cells (plus the outside layer), every
  * boundary on surface 0: for benchmarks and solver tests that need no mesh.
  * Inside cell (i, j, k) is grid cell (i + 1, j + 1, k + 1), centred at
@@ -165,6 +192,11 @@ RwGrid *rw_grid_new_box_fcc (size_t nx, size_t ny, size_t nz, double spacing_m);
  * areas) and of the scan's working set. 0 for a NULL or empty mesh or a
  * bad spacing; SIZE_MAX on overflow. */
 size_t rw_voxel_memory_bytes (const RwMesh *mesh, double spacing_m);
+/* The same for rw_voxelise_fcc: the same dense arrays (the grid keeps the
+ * cubic array, odd cells K = 0), the boundary sites from the diagonal
+ * links crossing each triangle, and the triangle buckets the boundary
+ * pass searches. */
+size_t rw_voxel_memory_bytes_fcc (const RwMesh *mesh, double spacing_m);
 
 /* The cell whose centre is nearest to point p (metres). Fails with
  * RW_ERROR_INPUT when that cell is outside the room; `what` ("source",

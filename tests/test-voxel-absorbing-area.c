@@ -16,23 +16,7 @@
 #include <string.h>
 #include "rw-shapes.h"
 #include "rw-voxel.h"
-
-/* The corner x, y, z ≥ 0, x + y + z ≤ L: three walls square to the axes
- * and the diagonal face, normal (1,1,1)/√3, area √3/2·L². */
-static RwMesh *
-corner_tetrahedron (double L)
-{
-  RwMesh *m = rw_mesh_new ();
-  uint32_t d = rw_mesh_add_surface (m, "diagonal"), f = rw_mesh_add_surface (m, "floor");
-  uint32_t x0 = rw_mesh_add_surface (m, "wall_x0"), y0 = rw_mesh_add_surface (m, "wall_y0");
-  uint32_t o = rw_mesh_add_vertex (m, 0, 0, 0), a = rw_mesh_add_vertex (m, L, 0, 0);
-  uint32_t b = rw_mesh_add_vertex (m, 0, L, 0), c = rw_mesh_add_vertex (m, 0, 0, L);
-  rw_mesh_add_triangle (m, a, b, c, d);
-  rw_mesh_add_triangle (m, o, b, a, f);
-  rw_mesh_add_triangle (m, o, c, b, x0);
-  rw_mesh_add_triangle (m, o, a, c, y0);
-  return m;
-}
+#include "test-voxel-common.h"
 
 /* Every node's area in [0, 6 − K]; with exact, every one == 6 − K. */
 static void
@@ -121,7 +105,7 @@ main (void)
   check_areas (slope, 0.1, 400, "30° ceiling");
 
   /* the (1,1,1) plane: √3 uncorrected */
-  RwMesh *corner = corner_tetrahedron (4.0);
+  RwMesh *corner = test_corner_tetrahedron (4.0);
   f = check_areas (corner, 0.05, 400, "(1,1,1) corner");
   RW_CHECK (fabs (f - sqrt (3.0)) < 0.1, "(1,1,1) corner: faces / area %.4f, expected √3", f);
 

@@ -6,6 +6,7 @@
 #include "rw-test.h"
 #include "rw-shapes.h"
 #include "rw-voxel.h"
+#include "test-voxel-common.h"
 
 static void
 check (double lx, double ly, double lz, double cx, double cy, double h, bool exact)
@@ -35,19 +36,7 @@ check (double lx, double ly, double lz, double cx, double cy, double h, bool exa
 static void
 check_rotated (double h)
 {
-  RwMesh *l = rw_shape_lroom (6.0, 5.0, 3.0, 3.5, 2.2);
-  RwMesh *m = rw_mesh_new ();
-  const double a = 17 * M_PI / 180, b = 23 * M_PI / 180;
-  for (size_t s = 0; s < l->n_surfaces; s++)
-    rw_mesh_add_surface (m, l->surface_names[s]);
-  for (size_t v = 0; v < l->n_vertices; v++)
-    {
-      const double *p = l->xyz + 3 * v;
-      double x = cos (a) * p[0] - sin (a) * p[1], y = sin (a) * p[0] + cos (a) * p[1], z = p[2];
-      rw_mesh_add_vertex (m, x, cos (b) * y - sin (b) * z, sin (b) * y + cos (b) * z);
-    }
-  for (size_t t = 0; t < l->n_triangles; t++)
-    rw_mesh_add_triangle (m, l->tri[3 * t], l->tri[3 * t + 1], l->tri[3 * t + 2], l->tri_surface[t]);
+  RwMesh *m = test_rotated_lroom ();
   RwError err = { 0 };
   RwGrid *g = rw_voxelise (m, h, 0, &err);
   RW_CHECK (g != NULL, "voxelise failed: %s", err.message);
@@ -60,7 +49,6 @@ check_rotated (double h)
     }
   rw_grid_free (g);
   rw_mesh_free (m);
-  rw_mesh_free (l);
 }
 
 int

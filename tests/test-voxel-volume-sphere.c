@@ -5,20 +5,7 @@
 #include "rw-test.h"
 #include "rw-shapes.h"
 #include "rw-voxel.h"
-
-static double
-mesh_volume (const RwMesh *m)
-{
-  double v = 0;
-  for (size_t t = 0; t < m->n_triangles; t++)
-    {
-      const double *a = m->xyz + 3 * m->tri[3 * t], *b = m->xyz + 3 * m->tri[3 * t + 1],
-                   *c = m->xyz + 3 * m->tri[3 * t + 2];
-      v += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
-            + a[2] * (b[0] * c[1] - b[1] * c[0])) / 6.0;
-    }
-  return v;
-}
+#include "test-voxel-common.h"
 
 int
 main (void)
@@ -33,7 +20,7 @@ main (void)
       RW_CHECK (m != NULL, "rw_shape_sphere");
       if (m == NULL)
         continue;
-      double v = mesh_volume (m), ball = 4.0 / 3.0 * M_PI * pow (cases[i].r, 3);
+      double v = test_mesh_volume (m), ball = 4.0 / 3.0 * M_PI * pow (cases[i].r, 3);
       RW_CHECK (v > 0.9 * ball && v < ball, "polyhedron %.5f m³ inscribed in the ball %.5f m³", v, ball);
       RwGrid *g = rw_voxelise (m, cases[i].h, 0, &err);
       RW_CHECK (g != NULL, "voxelise failed: %s", err.message);
