@@ -80,6 +80,10 @@ usage (FILE *f)
                 "                         (default: match surface names with the library; FV\n"
                 "                         absorbs per octave band, docs/MATERIALS.md)\n"
                 "  --boundary fv|lrs|savioja  boundary formulation (default fv)\n"
+                "  --scheme auto|cartesian|fcc  the FDTD scheme (default auto: the one that\n"
+                "                         reaches the accuracy target at least cost, today\n"
+                "                         cartesian; fcc: omnidirectional receivers and the fv\n"
+                "                         boundary only, docs/SOLVER.md §9)\n"
                 "  --backend auto|cpu|cuda    solver backend (default auto: CUDA when present)\n"
                 "  --precision f32|f64|f16    arithmetic (default f32; f16 storage needs CUDA)\n"
                 "  --scale S              multiply mesh coordinates by S (0.001 for millimetres)\n"
@@ -88,7 +92,8 @@ usage (FILE *f)
                 "  --humidity PCT         relative humidity of the air, 0 to 100 %% (default 50)\n"
                 "  --no-air-absorption    leave out the air's absorption (ISO 9613-1, applied\n"
                 "                         per octave band along the IR's time, on by default)\n"
-                "  --ppw N                grid points per wavelength at fmax (default %.2f)\n"
+                "  --ppw N                grid points per wavelength at fmax (default: the\n"
+                "                         scheme's, %.2f cartesian, %.2f fcc: 2 %% phase error)\n"
                 "  --crossover HZ         where the geometrical part takes over (default fmax/2;\n"
                 "                         at most fmax/1.293)\n"
                 "  --no-hybrid            the wave solver alone: IRs valid up to fmax only\n"
@@ -108,7 +113,7 @@ usage (FILE *f)
                 "  -h, --help             this help\n"
                 "\n"
                 "Exit status: 0 done, 1 bad input or cancelled (Ctrl-C), 2 bad usage.\n"),
-           RW_CLI_MAX_SOURCES, RW_SIM_MAX_RECEIVERS, RW_DEFAULT_PPW, RW_RAYS_DEFAULT_N,
+           RW_CLI_MAX_SOURCES, RW_SIM_MAX_RECEIVERS, RW_DEFAULT_PPW, RW_DEFAULT_PPW_FCC, RW_RAYS_DEFAULT_N,
            RW_ISM_MAX_ORDER, RW_ISM_DEFAULT_ORDER, RW_DEFAULT_OUT_DIR);
 }
 
@@ -163,7 +168,7 @@ print_summary (FILE *f, const RwSimConfig *cfg, const RwSimResult *res, const ch
       double transition[2];
       rw_hybrid_transition (res->crossover_hz, transition);
       fprintf (f, _("Valid up to    %g Hz (full band: the wave part valid to fmax = %g Hz, %g points "
-                    "per wavelength)\n"), rw_sim_valid_up_to_hz (res), res->fmax_hz, cfg->ppw);
+                    "per wavelength)\n"), rw_sim_valid_up_to_hz (res), res->fmax_hz, res->ppw);
       fprintf (f, _("Crossover      %g Hz (transition %.0f–%.0f Hz): wave below, geometrical above "
                     "(%zu rays, image sources to order %d, seed %llu)\n"),
                res->crossover_hz, transition[0], transition[1], cfg->n_rays,
@@ -171,7 +176,9 @@ print_summary (FILE *f, const RwSimConfig *cfg, const RwSimResult *res, const ch
     }
   else
     fprintf (f, _("Valid up to    %g Hz (fmax; %g points per wavelength; wave part only)\n"),
-             rw_sim_valid_up_to_hz (res), cfg->ppw);
+             rw_sim_valid_up_to_hz (res), res->ppw);
+  fprintf (f, _("Scheme         %s (worst-direction phase-velocity error at fmax %+.2f %%)\n"),
+           rw_scheme_name (res->scheme), 100.0 * res->phase_error);
   fprintf (f, _("Grid           %zu × %zu × %zu cells, h = %.4f m, c = %.1f m/s\n"),
           res->nx, res->ny, res->nz, res->spacing_m, res->c);
   fprintf (f, _("Cells          %zu inside, %zu boundary\n"), res->n_inside, res->n_boundary);
@@ -373,7 +380,7 @@ rw_cli_simulate (int argc, char **argv)
 {
   enum {
     OPT_MESH = 1000, OPT_SOURCE, OPT_RECEIVER, OPT_FMAX, OPT_DURATION, OPT_REFLECTION,
-    OPT_MATERIALS, OPT_BOUNDARY, OPT_BACKEND, OPT_PRECISION, OPT_SCALE, OPT_TEMPERATURE,
+    OPT_MATERIALS, OPT_BOUNDARY, OPT_SCHEME, OPT_BACKEND, OPT_PRECISION, OPT_SCALE, OPT_TEMPERATURE,
     OPT_PPW, OPT_THREADS, OPT_DEVICE, OPT_OUT, OPT_JSON, OPT_QUIET, OPT_HUMIDITY, OPT_NO_AIR,
     OPT_CROSSOVER, OPT_NO_HYBRID, OPT_RAYS, OPT_ISM_ORDER, OPT_SEED, OPT_PARTS, OPT_HRTF,
   };
@@ -387,6 +394,7 @@ rw_cli_simulate (int argc, char **argv)
     { "reflection", required_argument, NULL, OPT_REFLECTION },
     { "materials", required_argument, NULL, OPT_MATERIALS },
     { "boundary", required_argument, NULL, OPT_BOUNDARY },
+    { "scheme", required_argument, NULL, OPT_SCHEME },
     { "backend", required_argument, NULL, OPT_BACKEND },
     { "precision", required_argument, NULL, OPT_PRECISION },
     { "scale", required_argument, NULL, OPT_SCALE },
@@ -470,6 +478,10 @@ rw_cli_simulate (int argc, char **argv)
         case OPT_BOUNDARY:
           if (!rw_boundary_parse (optarg, &cfg.boundary))
             return rw_cli_usage_error (SUB, _("--boundary '%s': expected fv, lrs or savioja"), optarg);
+          break;
+        case OPT_SCHEME:
+          if (!rw_scheme_parse (optarg, &cfg.scheme))
+            return rw_cli_usage_error (SUB, _("--scheme '%s': expected auto, cartesian or fcc"), optarg);
           break;
         case OPT_BACKEND:
           if (!rw_backend_kind_parse (optarg, &cfg.backend))

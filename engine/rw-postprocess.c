@@ -31,14 +31,16 @@ rw_postprocess_init (RwPostprocess *pp, double fs_grid_hz, double fmax_hz, doubl
 }
 
 double
-rw_calibration_gain (double spacing_m, double source_amplitude)
+rw_calibration_gain (RwLattice lattice, double spacing_m, double source_amplitude)
 {
-  /* Free-field discrete Green's function: a soft impulse A at one node is
-   * a point force of A·h³/T per unit time in p_tt = c²∇²p + f, whose
-   * response is A h³/(4π c² T r) · δ(t − r/c); sampled with period T that
-   * is a pulse of area (sum of samples) A h³/(4π c² T² r) = A h/(4π λ² r)
-   * since c T = λ h. Dividing by that at r = 1 m gives area 1/r. */
-  return 4.0 * M_PI * RW_LAMBDA2 / (source_amplitude * spacing_m);
+  /* Free-field discrete Green's function: a soft impulse A at one node of
+   * cell volume V h³ is a point force of A·V h³/T per unit time in
+   * p_tt = c²∇²p + f, whose response is A V h³/(4π c² T r) · δ(t − r/c);
+   * sampled with period T that is a pulse of area (sum of samples)
+   * A V h³/(4π c² T² r) = A V h/(4π λ² r) since c T = λ h. Dividing by
+   * that at r = 1 m gives area 1/r. */
+  const double lam = rw_scheme_courant (lattice);
+  return 4.0 * M_PI * lam * lam / (source_amplitude * rw_scheme_cell_volume (lattice) * spacing_m);
 }
 
 /* Zeroth-order modified Bessel function of the first kind (power series;
@@ -173,18 +175,21 @@ rw_postprocess_tail_steps (double fs_grid_hz, double fmax_hz)
 double
 rw_uniform_mode_damping (const RwGrid *g, const double *surface_R)
 {
-  /* Σ over boundary nodes of g = λ β (6 − K)/2, the FV boundary's loss
-   * term (rw-scheme.h). */
+  /* Σ over boundary nodes of g, the FV boundary's loss term: λ β (6 − K)/2
+   * (rw-scheme.h), λ β S/4 with S = (12 − K)/2 on the FCC lattice
+   * (rw-scheme-fcc.h) */
+  const bool fcc = g->lattice == RW_LATTICE_FCC;
+  const double w = fcc ? 0.25 * RW_COURANT_FCC : 0.5 * RW_COURANT_3D;
   double G = 0;
   const size_t n = g->nx * g->ny * g->nz;
   for (size_t i = 0; i < n; i++)
-    if (g->K[i] > 0 && g->K[i] < 6 && g->surface[i] != RW_NO_SURFACE
+    if (g->K[i] > 0 && g->K[i] < rw_grid_max_k (g) && g->surface[i] != RW_NO_SURFACE
         && g->surface[i] < g->n_surfaces)
       {
         double R = surface_R[g->surface[i]];
         double beta = (1.0 - R) / (1.0 + R);
         if (isfinite (beta))
-          G += RW_COURANT_3D * beta * (double) (6 - g->K[i]) * 0.5;
+          G += w * beta * (double) rw_grid_face_count_area (g, g->K[i]);
       }
   return G;
 }
@@ -213,7 +218,8 @@ rw_postprocess_set_room (RwPostprocess *pp, const RwGrid *g, const double *surfa
       d2 += d * d;
     }
   /* The grid's c is λ h fs (rw-physics.h). */
-  pp->arrival_s = sqrt (d2) / (RW_COURANT_3D * g->h * pp->fs_grid_hz);
+  pp->lattice = g->lattice;
+  pp->arrival_s = sqrt (d2) / (rw_scheme_courant (g->lattice) * g->h * pp->fs_grid_hz);
   /* Measured samples of the uniform mode (drift_count ≥ 2) serve any
    * boundary and need no model: N is all they need. */
   if (pp->drift_count >= 2)
@@ -287,7 +293,7 @@ rw_postprocess_calibrate (const RwPostprocess *pp, const double *raw, size_t n_r
   if (!check (pp, raw, n_raw, err))
     return false;
   const double fs = pp->fs_grid_hz;
-  const double gain = rw_calibration_gain (pp->spacing_m, pp->source_amplitude);
+  const double gain = rw_calibration_gain (pp->lattice, pp->spacing_m, pp->source_amplitude);
   /* The soft source's sample s[0] enters the second difference centred on
    * time level 0 (p¹ − 2p⁰ + p⁻¹ = … + s⁰), so the impulse acts at t = 0,
    * while raw sample i is the field at time level i + 1 (rw-solver.h).

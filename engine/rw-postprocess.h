@@ -63,6 +63,7 @@ typedef struct {
   double fmax_hz;
   double fs_out_hz;          /* RW_OUTPUT_RATE_HZ by default */
   double spacing_m;          /* h */
+  RwLattice lattice;         /* the grid's (CUBIC by default): the scheme's λ and cell volume */
   double source_amplitude;   /* A of the soft impulse */
   bool dc_block;             /* default true */
   double dc_cutoff_hz;       /* ≤ 0 → RW_DC_BLOCK_HZ */
@@ -97,7 +98,9 @@ void rw_postprocess_init (RwPostprocess *pp, double fs_grid_hz, double fmax_hz,
  * samples), once per receiver. */
 void rw_postprocess_set_room (RwPostprocess *pp, const RwGrid *g, const double *surface_R,
                               RwBoundary boundary, size_t source_cell, size_t receiver_cell);
-/* G = Σ over boundary nodes of λ β (6 − K)/2 (rw-scheme.h's FV loss). */
+/* G = Σ over boundary nodes of the FV loss g: λ β (6 − K)/2 on a cubic
+ * grid (rw-scheme.h), λ β S/4 with S = (12 − K)/2 on an FCC grid
+ * (rw-scheme-fcc.h). */
 double rw_uniform_mode_damping (const RwGrid *g, const double *surface_R);
 
 /* Kaiser-windowed sinc low-pass (Kaiser's formulas for β and the length;
@@ -109,8 +112,9 @@ double *rw_kaiser_lowpass (double fs, double f_pass, double f_stop, double atten
                            size_t *n_taps);
 
 /* Gain that turns the raw soft-source response into the calibrated IR at
- * the grid rate (before resampling): 4π λ² / (A h). */
-double rw_calibration_gain (double spacing_m, double source_amplitude);
+ * the grid rate (before resampling): 4π λ² / (A V h), λ the scheme's
+ * Courant number and V its cell volume in h³ (1 cubic, 2 FCC). */
+double rw_calibration_gain (RwLattice lattice, double spacing_m, double source_amplitude);
 
 /* The last rw_postprocess_tail_steps (fs, fmax) raw samples' worth of
  * output would not be exact: the zero-phase low-pass (and the resampler)

@@ -104,7 +104,9 @@ rw_results_json (const RwSimConfig *cfg, const RwSimResult *res)
 
   json_object *set = json_object_new_object ();
   json_object_object_add (set, "fmax_hz", rw_json_number (cfg->fmax_hz));
-  json_object_object_add (set, "ppw", rw_json_number (cfg->ppw));
+  json_object_object_add (set, "ppw", rw_json_number (res->ppw > 0 ? res->ppw : rw_sim_ppw (cfg)));
+  json_object_object_add (set, "scheme", json_object_new_string (rw_scheme_name (res->scheme)));
+  json_object_object_add (set, "scheme_requested", json_object_new_string (rw_scheme_name (cfg->scheme)));
   json_object_object_add (set, "duration_s", rw_json_number (cfg->duration_s));
   json_object_object_add (set, "temperature_c", rw_json_number (cfg->temperature_c));
   json_object_object_add (set, "c_m_per_s", rw_json_number (res->c));
@@ -184,7 +186,14 @@ rw_results_json (const RwSimConfig *cfg, const RwSimResult *res)
   json_object_object_add (root, "fs_grid_hz", rw_json_number (res->fs_grid_hz));
   json_object_object_add (root, "fs_out_hz", rw_json_number (res->fs_out_hz));
   json_object_object_add (root, "spacing_m", rw_json_number (res->spacing_m));
-  json_object_object_add (root, "courant", rw_json_number (RW_COURANT_3D));
+  json_object_object_add (root, "courant",
+                          rw_json_number (rw_scheme_courant (rw_scheme_lattice (res->scheme))));
+  /* the scheme's worst-direction phase-velocity error at fmax (docs/SOLVER.md §9) */
+  json_object *disp = json_object_new_object ();
+  json_object_object_add (disp, "worst_direction",
+                          json_object_new_string (res->scheme == RW_SCHEME_FCC ? "body diagonal" : "axis"));
+  json_object_object_add (disp, "phase_velocity_error_at_fmax", rw_json_number (res->phase_error));
+  json_object_object_add (root, "dispersion", disp);
   json_object_object_add (root, "n_steps", json_object_new_int64 ((int64_t) res->n_steps));
   json_object_object_add (root, "n_steps_run", json_object_new_int64 ((int64_t) res->n_steps_run));
   json_object *grid = json_object_new_object ();
@@ -471,6 +480,7 @@ named (Reader *rd, json_object *obj, const char *key, bool (*parse) (const char 
 }
 
 static bool parse_boundary (const char *s, int *out) { RwBoundary b; return rw_boundary_parse (s, &b) && (*out = (int) b, true); }
+static bool parse_scheme (const char *s, int *out) { RwScheme c; return rw_scheme_parse (s, &c) && (*out = (int) c, true); }
 static bool parse_backend (const char *s, int *out) { RwBackendKind k; return rw_backend_kind_parse (s, &k) && (*out = (int) k, true); }
 static bool parse_precision (const char *s, int *out) { RwPrecision p; return rw_precision_parse (s, &p) && (*out = (int) p, true); }
 static bool parse_receiver_type (const char *s, int *out) { RwReceiverType t; return rw_receiver_type_from_name (s, &t) && (*out = (int) t, true); }
@@ -611,6 +621,18 @@ read_settings (Reader *rd, json_object *set, RwResults *out)
   vec3 (rd, src, "cell_centre_m", res->source_at);
   res->source_cell = count (rd, src, "cell_index", 0, 9e15);
   snprintf (rd->scope, sizeof rd->scope, "settings");
+  /* results before version 2.5 ran the 7-point scheme */
+  res->scheme = RW_SCHEME_CARTESIAN;
+  cfg->scheme = RW_SCHEME_CARTESIAN;
+  if (optional (set, "scheme") != NULL)
+    {
+      int sc = 0, sr = 0;
+      named (rd, set, "scheme", parse_scheme, &sc);
+      named (rd, set, "scheme_requested", parse_scheme, &sr);
+      res->scheme = (RwScheme) sc;
+      cfg->scheme = (RwScheme) sr;
+    }
+  res->ppw = cfg->ppw;
   /* results before issue #14 snapped the positions to the nearest cell */
   snprintf (res->interpolation, sizeof res->interpolation, "nearest");
   if (optional (set, "interpolation") != NULL)

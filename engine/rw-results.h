@@ -40,7 +40,7 @@
  * yaw_deg, pitch_deg, ambisonic_order, wave_ambisonic_order, ambix_file
  * and binaural_file, and settings.hrtf (file, directions); files without
  * them have omnidirectional receivers. */
-#define RW_RESULTS_VERSION_MINOR 4
+#define RW_RESULTS_VERSION_MINOR 5
 #define RW_RESULTS_FILE "results.json"
 
 /* A results folder read back. config and result are what

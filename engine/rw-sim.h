@@ -35,7 +35,7 @@ typedef struct {
   const char *mesh_path;
   double scale;                     /* 1.0 */
   double fmax_hz;                   /* 1000 */
-  double ppw;                       /* RW_DEFAULT_PPW */
+  double ppw;                       /* 0: the scheme's default (rw_scheme_default_ppw) */
   double duration_s;                /* 1.0 */
   double temperature_c;             /* 20: c of the grid, and the air absorption */
   double humidity_pct;              /* 50: relative humidity, for the air absorption */
@@ -49,6 +49,7 @@ typedef struct {
   double uniform_R;                 /* NAN → materials */
   const char *materials_map;        /* NULL → name matching */
   RwBoundary boundary;
+  RwScheme scheme;                  /* AUTO: rw_sim_resolve_scheme */
   RwBackendKind backend;
   RwPrecision precision;
   double fs_out_hz;                 /* RW_OUTPUT_RATE_HZ */
@@ -67,6 +68,15 @@ typedef struct {
 
 void rw_sim_config_init (RwSimConfig *cfg);   /* the defaults above */
 
+/* The scheme a run gets: an explicit one as is (rw_sim_check_settings
+ * refuses FCC with the LRS or Savioja boundary or spatial receivers);
+ * AUTO: the scheme that reaches the accuracy target at least cost, by
+ * measurement — today the 7-point one (rw-sim.c and docs/SOLVER.md §9 say
+ * why the FCC scheme, cheaper at equal phase error, does not yet qualify). */
+RwScheme rw_sim_resolve_scheme (const RwSimConfig *cfg);
+/* Points per wavelength of the run: cfg->ppw, or the scheme's default. */
+double rw_sim_ppw (const RwSimConfig *cfg);
+
 /* Checks every setting of cfg but the mesh (fmax, ppw, duration,
  * temperature, humidity, uniform R, output rate, points): the checks rw_simulate and
  * rw_sim_solve make before a run, for callers that take settings from
@@ -77,6 +87,9 @@ bool rw_sim_check_settings (const RwSimConfig *cfg, RwError *err);
 typedef struct {
   /* grid and scheme */
   double c, spacing_m, fs_grid_hz, fmax_hz, fs_out_hz;
+  RwScheme scheme;                  /* resolved: CARTESIAN or FCC */
+  double ppw;                       /* points per wavelength at fmax (cubic spacings) */
+  double phase_error;               /* worst-direction v/c − 1 at fmax (rw_scheme_phase_error) */
   size_t nx, ny, nz, n_inside, n_boundary;
   size_t n_steps;                   /* ceil (duration_s · fs): the IR's length */
   size_t n_steps_run;               /* steps solved: n_steps + the post-processing tail */

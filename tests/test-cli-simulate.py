@@ -155,8 +155,15 @@ with tempfile.TemporaryDirectory() as tmp:
         (g + ["--source", "1,1,1", "--receiver", "1,1,1:binaural,yaw=400"], "yaw",
          "yaw out of range"),
         (g + base + ["--hrtf", bad_map], "--hrtf", "--hrtf without a binaural receiver"),
+        (g + base + ["--scheme", "yee"], "--scheme", "unknown scheme"),
     ]:
         expect(args, 2, [word], what)
+    # The FCC scheme has the FV boundary and omnidirectional receivers only
+    # (issue #14): refused with exit 1, naming what it lacks.
+    expect(g + base + ["--scheme", "fcc", "--boundary", "lrs"], 1, ["FCC", "lrs"], "fcc with LRS")
+    expect(g + ["--source", "1,1,1", "--receiver", "1.2,1.1,1.0:binaural", "--fmax", "200",
+                "--duration", "0.05", "--reflection", "0.9", "--scheme", "fcc", "--out", out],
+           1, ["Receiver 1", "binaural", "cartesian"], "fcc with a binaural receiver")
     check(not os.path.exists(out), "a usage error created the output folder")
 
     rc, hout, _ = run(["--help"])
@@ -195,8 +202,44 @@ with tempfile.TemporaryDirectory() as tmp:
     air = st.get("air_absorption", {})
     check(st.get("humidity_pct") == 50 and air.get("enabled") is True, "air absorption default: %r, %r"
           % (st.get("humidity_pct"), air.get("enabled")))
-    check(res.get("version") == 2 and res.get("version_minor") == 4, "version %r.%r"
+    check(res.get("version") == 2 and res.get("version_minor") == 5, "version %r.%r"
           % (res.get("version"), res.get("version_minor")))
+    # The scheme (issue #14): auto resolves to the 7-point scheme today, at
+    # its default points per wavelength; the worst-direction phase-velocity
+    # error at fmax is recorded (−1.93 % at 7.75, the dispersion relation).
+    disp = res.get("dispersion", {})
+    check(st.get("scheme") == "cartesian" and st.get("scheme_requested") == "auto"
+          and st.get("ppw") == 7.75 and abs(res.get("courant", 0) - 3 ** -0.5) < 1e-12
+          and abs(disp.get("phase_velocity_error_at_fmax", 0) + 0.01931) < 5e-5
+          and disp.get("worst_direction") == "axis",
+          "scheme settings: %r %r %r %r %r" % (st.get("scheme"), st.get("scheme_requested"),
+                                               st.get("ppw"), res.get("courant"), disp))
+    check("Scheme         cartesian" in sout, "the summary names the scheme")
+    # --scheme fcc: 5.75 points per wavelength, λ = 1, fs = c/h, the FCC
+    # scheme's error (−1.95 %), sites on half the cells.
+    fcc_out = out + "-fcc"
+    rc, fout, ferr = run(["--mesh", good] + base + ["--receiver", "1.0,1.5,1.5", "--scheme", "fcc",
+                                                    "--out", fcc_out])
+    check(rc == 0, "--scheme fcc: exit %d: %s" % (rc, ferr))
+    if rc == 0:
+        with open(os.path.join(fcc_out, "results.json")) as f:
+            fres = json.load(f)
+        fst, fdisp = fres.get("settings", {}), fres.get("dispersion", {})
+        h = fres.get("spacing_m", 0)
+        c = fst.get("c_m_per_s", 0)
+        check(fst.get("scheme") == "fcc" and fst.get("ppw") == 5.75 and fres.get("courant") == 1
+              and abs(h - c / (200 * 5.75)) < 1e-12 and abs(fres.get("fs_grid_hz", 0) - c / h) < 1e-6
+              and abs(fdisp.get("phase_velocity_error_at_fmax", 0) + 0.01953) < 5e-5
+              and fdisp.get("worst_direction") == "body diagonal",
+              "--scheme fcc: %r %r %r %r %r" % (fst.get("scheme"), fst.get("ppw"), fres.get("courant"),
+                                                fres.get("fs_grid_hz"), fdisp))
+        # the lattice's box: round (2/h) whole cells a side, half of them sites of 2h³
+        side = round(2.0 / h) * h if h > 0 else 0
+        check(abs(fres.get("volumes", {}).get("grid_m3", 0) - side ** 3) < 0.02 * side ** 3,
+              "--scheme fcc: grid volume %r m³, the lattice's box %.3f m³"
+              % (fres.get("volumes", {}).get("grid_m3"), side ** 3))
+        check(files_in(fcc_out) == ["receiver-1.wav", "receiver-2.wav", "results.json"],
+              "--scheme fcc outputs: %s" % files_in(fcc_out))
     bands = {b.get("centre_hz"): b.get("alpha_db_per_m") for b in air.get("bands", [])}
     check(abs(bands.get(1000, 0) * 1000 - 4.665) < 0.001, "1 kHz band: %r dB/m" % bands.get(1000))
     check("Air" in sout and "50 % relative humidity" in sout, "summary lacks the air: %s" % sout)

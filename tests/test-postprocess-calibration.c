@@ -97,7 +97,7 @@ main (void)
         rec[k * n_steps + n] = p[cell[k]];
     }
 
-  const double gain = rw_calibration_gain (h, A);
+  const double gain = rw_calibration_gain (RW_LATTICE_CUBIC, h, A);
   RW_CHECK_CLOSE (gain, 4 * M_PI / 3 / (A * h), 1e-12 * gain, "gain formula");
 
   RwPostprocess pp;

@@ -64,7 +64,7 @@ main (void)
   const double fmax_hz = 1000;
   h = rw_spacing_for_fmax (c, fmax_hz, RW_DEFAULT_PPW);
   fs = rw_grid_rate (c, h);
-  gain = rw_calibration_gain (h, 1.0);
+  gain = rw_calibration_gain (RW_LATTICE_CUBIC, h, 1.0);
   RwPostprocess pp;
   rw_postprocess_init (&pp, fs, fmax_hz, h);
   RW_NOTE ("fmax %g Hz: h = %.4f m, fs = %.1f Hz", fmax_hz, h, fs);

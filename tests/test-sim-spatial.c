@@ -321,7 +321,7 @@ main (void)
   cfg.n_receivers = 1;
   /* its cell next to the wall (0.06 m at 500 Hz) */
   cfg.receivers[0][0] = 0.68 * rw_spacing_for_fmax (rw_speed_of_sound (cfg.temperature_c), cfg.fmax_hz,
-                                                    cfg.ppw);
+                                                    rw_sim_ppw (&cfg));
   RW_CHECK (!run (&cfg, &res, NULL, &err) && err.code == RW_ERROR_INPUT
             && strstr (err.message, "receiver 1") != NULL,
             "a probe reaching the wall: %s", err.message);

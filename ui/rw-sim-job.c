@@ -369,7 +369,7 @@ on_solver_progress (const RwProgress *progress, void *user_data)
     return !atomic_load (&self->cancel);
 
   RwSlice *slice = read_slice (self, progress->solver,
-                               (double) progress->step / rw_grid_rate (rw_speed_of_sound (self->settings.temperature_c), g->h));
+                               (double) progress->step / rw_scheme_grid_rate (g->lattice, rw_speed_of_sound (self->settings.temperature_c), g->h));
   if (slice != NULL)
     {
       Msg *m = g_new0 (Msg, 1);
