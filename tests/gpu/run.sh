@@ -214,6 +214,28 @@ if [ "$QUICK" = fcc ]; then
     note "bench-fcc fmax $fm volume $vol: rc $?"
     cat "$OUT/bench-fcc-$fm-$vol.txt"
   done
+  # end to end, mesh to WAV: a 30 m³ shoebox (4 × 3 × 2.5 m, every surface
+  # R = 0.9), fmax 4 kHz, 1 s of IR, the wave part alone, each scheme at
+  # its default accuracy, fp32 on CUDA; wall time and results.json's timings
+  python3 - "$LOGS/box30.obj" <<'EOPY'
+import sys
+L = (4.0, 3.0, 2.5)
+v = [(x, y, z) for z in (0, L[2]) for y in (0, L[1]) for x in (0, L[0])]
+f = [(1, 3, 4, 2), (5, 6, 8, 7), (1, 2, 6, 5), (3, 7, 8, 4), (1, 5, 7, 3), (2, 4, 8, 6)]
+with open(sys.argv[1], "w") as o:
+    for p in v:
+        o.write("v %g %g %g\n" % p)
+    for q in f:
+        o.write("f %d %d %d\nf %d %d %d\n" % (q[0], q[1], q[2], q[0], q[2], q[3]))
+EOPY
+  for sch in fcc cartesian; do
+    /usr/bin/time -f "wall %e s, max RSS %M kB" "$B/app/roomwave-cli" simulate --mesh "$LOGS/box30.obj" \
+      --source 1.1,0.9,1.2 --receiver 2.9,2.1,1.4 --fmax 4000 --duration 1 --reflection 0.9 \
+      --no-hybrid --backend cuda --scheme $sch --out "$LOGS/e2e-$sch" --quiet > "$OUT/e2e-$sch.txt" 2>&1
+    note "e2e 30 m³ 4 kHz 1 s $sch: rc $? $(tail -1 "$OUT/e2e-$sch.txt")"
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(' ', sys.argv[2], 'timings', d.get('timings'), 'cells', d.get('cells'), 'fs', d.get('fs_grid_hz'))" \
+      "$LOGS/e2e-$sch/results.json" $sch 2>&1 | tee -a "$SUMMARY"
+  done
   tar -czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
   exit 0
 fi
