@@ -76,7 +76,6 @@ struct RwCudaFcc
   uint8_t *kind;
   uint2 *zr;                    /* per block: z0, z1 */
   unsigned bx, by;              /* the air kernel's block */
-  unsigned rows;                /* rows a thread: 1 (rw_kernel_fcc_air), 2 or 4 (rw_kernel_fcc_rows) */
   unsigned gbx, gby, gbz, zc;   /* blocks; planes per block (rw_kernel_fcc_air) */
   RwFccNode *nodes;
   size_t n_nodes;
@@ -255,114 +254,6 @@ rw_kernel_fcc_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__
         }
       rw_fcc_col_shift (v, n1);
       i += 2 * sz;
-    }
-  if (!fine)
-    atomicMin (bad, step);
-}
-
-/* Interior sites, RY rows a thread (ROOMWAVE_FCC_ROWS, measured in
- * bench-fcc): the register z-march above generalised so that the rows a
- * thread needs from its neighbours are shared between its own sites. For
- * a row r and a plane z' it holds two values: V0 = Y(r, z', 0) and VX =
- * Y(r, z', x_r(z')), x the offset away from the row's own dx = ±1 side
- * (+1 in a row of parity 0, −1 in one of parity 1). Rows of opposite
- * parity lie side by side in y and in z, so every neighbour a site of
- * row y + j needs is a V0 or a VX of rows y + j − 1 … y + j + 1 at planes
- * z − 1 … z + 1: with P the site's row parity, its dx = ±1 neighbours in
- * the rows above and below and in the planes before and after are at
- * offsets {0, δ}, δ = 2P − 1, which is the VX offset of those rows. A
- * plane then loads 2 (RY + 2) values for RY sites (6 a site for RY = 1,
- * 4 for 2, 3 for 4), besides each site's p⁻ and kind. Sums in
- * RW_FCC_NBR_OFFSETS order, as everywhere. */
-template <typename S, int RY, typename I>
-__global__ void __launch_bounds__ (RW_FCC_MAX_THREADS)
-rw_kernel_fcc_rows (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
-                    const uint2 *__restrict__ zr, unsigned zc, I pitch, I ny, int step, int *bad)
-{
-  typedef typename RwArith<S>::type A;
-  const unsigned xf = blockIdx.x * blockDim.x + threadIdx.x;
-  const unsigned y0 = (blockIdx.y * blockDim.y + threadIdx.y) * RY;   /* the thread's first row */
-  uint2 r = zr[blockIdx.x + gridDim.x * blockIdx.y];
-  r.x = max (r.x, blockIdx.z * zc);
-  r.y = min (r.y, (blockIdx.z + 1) * zc);
-  if (xf >= pitch || y0 >= ny || r.x >= r.y)
-    return;
-  const I sz = pitch * ny;
-  /* row k = 0 … RY + 1 is y0 − 1 + k, clamped into the array (a clamped
-   * row is only read for sites that are never updated) */
-  I row[RY + 2];
-#pragma unroll
-  for (int k = 0; k < RY + 2; k++)
-    {
-      const long long yy = (long long) y0 - 1 + k;
-      row[k] = (I) xf + pitch * (I) (yy < 0 ? 0 : (yy >= (long long) ny ? (long long) ny - 1 : yy));
-    }
-  /* the VX offset of row k at plane z: +1 at parity 0, −1 at parity 1 */
-  /* (at xf = 0 the −1 side belongs to no site: read offset 0 instead,
-   * never before the array) */
-  const I xl = xf > 0 ? (I) -1 : (I) 0;
-  auto xoff = [&] (int k, unsigned z) -> I {
-    return (((y0 - 1 + (unsigned) k + z) & 1) == 0) ? (I) 1 : xl;
-  };
-  A m0[RY + 2], mx[RY + 2], c0[RY + 2], cx[RY + 2], p0[RY + 2], px[RY + 2];
-  const I zm = (I) r.x - 1;
-#pragma unroll
-  for (int k = 0; k < RY + 2; k++)
-    {
-      m0[k] = rw_ldg (p, row[k] + sz * zm), mx[k] = rw_ldg (p, row[k] + sz * zm + xoff (k, r.x - 1));
-      c0[k] = rw_ldg (p, row[k] + sz * (zm + 1)), cx[k] = rw_ldg (p, row[k] + sz * (zm + 1) + xoff (k, r.x));
-      p0[k] = rw_ldg (p, row[k] + sz * (zm + 2)), px[k] = rw_ldg (p, row[k] + sz * (zm + 2) + xoff (k, r.x + 1));
-    }
-  bool fine = true;
-  for (unsigned z = r.x; z < r.y; z++)
-    {
-      /* plane z + 2 and this plane's p⁻ and kinds, all issued first */
-      A n0[RY + 2], nx[RY + 2], pp[RY];
-      uint8_t kd[RY];
-#pragma unroll
-      for (int k = 0; k < RY + 2; k++)
-        {
-          const I base = row[k] + sz * (I) (z + 2);
-          n0[k] = rw_ldg (p, base), nx[k] = rw_ldg (p, base + xoff (k, z + 2));
-        }
-#pragma unroll
-      for (int j = 0; j < RY; j++)
-        {
-          const I i = row[j + 1] + sz * (I) z;
-          kd[j] = __ldg (kind + i);
-          pp[j] = rw_ld (q, i);
-        }
-#pragma unroll
-      for (int j = 0; j < RY; j++)
-        {
-          const int k = j + 1;
-          const unsigned y = y0 + j;
-          if (kd[j] != 1 || y == 0 || y + 1 >= ny)
-            continue;
-          const bool odd = ((y + z) & 1) != 0;   /* P = 1: dx = −1 at offset 0, +1 at δ = +1 */
-          A s = m0[k - 1];
-          s += m0[k + 1];
-          s += odd ? m0[k] : mx[k];
-          s += odd ? mx[k] : m0[k];
-          s += odd ? c0[k - 1] : cx[k - 1];
-          s += odd ? cx[k - 1] : c0[k - 1];
-          s += odd ? c0[k + 1] : cx[k + 1];
-          s += odd ? cx[k + 1] : c0[k + 1];
-          s += p0[k - 1];
-          s += p0[k + 1];
-          s += odd ? p0[k] : px[k];
-          s += odd ? px[k] : p0[k];
-          const A out = rw_fcc_air (c0[k], s, pp[j]);
-          rw_st (q, row[k] + sz * (I) z, out);
-          fine = fine && rw_stored_finite (out, q);
-        }
-#pragma unroll
-      for (int k = 0; k < RY + 2; k++)
-        {
-          m0[k] = c0[k], mx[k] = cx[k];
-          c0[k] = p0[k], cx[k] = px[k];
-          p0[k] = n0[k], px[k] = nx[k];
-        }
     }
   if (!fine)
     atomicMin (bad, step);
@@ -616,8 +507,7 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
     {
       const size_t bx = k % st->gbx, by = k / st->gbx;
       unsigned lo = UINT_MAX, hi = 0;
-      const size_t rows = (size_t) st->by * st->rows;
-      for (size_t y = by * rows; y < std::min (g->ny, (by + 1) * rows); y++)
+      for (size_t y = by * st->by; y < std::min (g->ny, (by + 1) * st->by); y++)
         for (size_t x = 2 * bx * st->bx; x < std::min (g->nx, 2 * (bx + 1) * st->bx); x++)
           {
             const size_t c = x + g->nx * y;
@@ -694,11 +584,7 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
       st->bx = (unsigned) bx, st->by = (unsigned) by;
   }
   st->gbx = (unsigned) ((st->pitch + st->bx - 1) / st->bx);
-  {
-    const char *rows = getenv ("ROOMWAVE_FCC_ROWS");
-    st->rows = rows && (atoi (rows) == 2 || atoi (rows) == 4) ? (unsigned) atoi (rows) : 1;
-  }
-  st->gby = (unsigned) ((g->ny + st->by * st->rows - 1) / (st->by * st->rows));
+  st->gby = (unsigned) ((g->ny + st->by - 1) / st->by);
   {
     /* about 4096 blocks (a few waves of the largest GPU), chunks of at
      * least 8 planes, a multiple of 4 (the most planes a group loads) */
@@ -768,15 +654,8 @@ static void
 rw_fcc_air_launch_i (RwCudaFcc *st, const S *p, S *q, int step)
 {
   const dim3 blk (st->bx, st->by), grd (st->gbx, st->gby, st->gbz);
-  if (st->rows == 2)
-    rw_kernel_fcc_rows<S, 2, I><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc,
-                                                              (I) st->pitch, (I) st->ny, step, st->bad);
-  else if (st->rows == 4)
-    rw_kernel_fcc_rows<S, 4, I><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc,
-                                                              (I) st->pitch, (I) st->ny, step, st->bad);
-  else
-    rw_kernel_fcc_air<S, I><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, (I) st->pitch,
-                                                          (I) st->ny, step, st->bad);
+  rw_kernel_fcc_air<S, I><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, (I) st->pitch,
+                                                        (I) st->ny, step, st->bad);
 }
 
 /* The air kernel, with 32-bit indices where the arrays allow. */
