@@ -1175,28 +1175,10 @@ rw_cuda_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride
             rw_cuda_io (st, st->q, &st->src, s, true, k, chunk);
           std::swap (st->p, st->q);
         }
-      if (!rw_launches_ok (st, err))
+      if (!rw_launches_ok (st, err)
+          || !rw_cuda_chunk_end (st->stream, st->n_rcv, chunk, st->rcv_dev, st->rcv_host, st->bad,
+                                 st->precision, rcv, stride, step0 + done, err))
         return false;
-      if (st->n_rcv > 0)
-        {
-          if (!RW_CUDA (cudaMemcpyAsync (st->rcv_host, st->rcv_dev,
-                                         st->n_rcv * chunk * sizeof (double),
-                                         cudaMemcpyDeviceToHost, st->stream)))
-            return false;
-        }
-      int bad;
-      if (!RW_CUDA (cudaMemcpyAsync (&bad, st->bad, sizeof bad, cudaMemcpyDeviceToHost,
-                                     st->stream))
-          || !RW_CUDA (cudaStreamSynchronize (st->stream)))
-        return false;
-      if (bad != INT_MAX)
-        return rw_fail (err, RW_ERROR_UNSTABLE,
-                        _("the simulation became unstable: non-finite pressure at step %d "
-                          "(CUDA backend, %s)"), bad, rw_precision_name (st->precision));
-      if (rcv)
-        for (size_t r = 0; r < st->n_rcv; r++)
-          memcpy (rcv + r * stride + step0 + done, st->rcv_host + r * chunk,
-                  chunk * sizeof (double));
       done += chunk;
     }
   return true;
@@ -1205,24 +1187,14 @@ rw_cuda_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride
 static bool
 rw_field_to_double (const RwCudaState *st, const void *dev, double *out, RwError *err)
 {
-  void *tmp = malloc (st->n * st->elem);
+  void *tmp = rw_cuda_download (st->stream, dev, st->n, st->elem, err);
   if (!tmp)
-    return rw_fail (err, RW_ERROR_MEMORY, _("out of host memory (%zu bytes)"),
-                    st->n * st->elem);
-  bool ok = RW_CUDA (cudaMemcpyAsync (tmp, dev, st->n * st->elem, cudaMemcpyDeviceToHost,
-                                      st->stream))
-            && RW_CUDA (cudaStreamSynchronize (st->stream));
+    return false;
   const size_t n = st->gx * st->ny * st->nz;
-  if (ok)
-    for (size_t i = 0; i < n; i++)
-      {
-        const size_t j = rw_pad_index (st, i);
-        out[i] = st->precision == RW_PRECISION_F64 ? ((double *) tmp)[j]
-                 : st->precision == RW_PRECISION_F16 ? (double) __half2float (((__half *) tmp)[j])
-                 : (double) ((float *) tmp)[j];
-      }
+  for (size_t i = 0; i < n; i++)
+    out[i] = rw_stored_value (st->precision, tmp, rw_pad_index (st, i));
   free (tmp);
-  return ok;
+  return true;
 }
 
 static bool

@@ -9,6 +9,9 @@
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
 
 /* rw-solver.h includes <stdatomic.h>, whose atomic_int C++17 does not
  * have; it only appears in rw_solver_run's prototype, which no CUDA file
@@ -146,4 +149,61 @@ rw_kernel_io (S *f, RwCudaSource src, int hard, double s, const size_t *__restri
   __syncthreads ();
   for (int r = threadIdx.x; r < n_rcv; r += blockDim.x)
     out[(size_t) r * chunk + k] = (double) rw_ld (f, rcv[r]);
+}
+
+/* The end of a chunk of steps, for both paths of the backend (7-point,
+ * FCC): the receivers' samples (n_rcv × chunk, receiver-major on the
+ * device) and the first non-finite step are copied back, the stream
+ * waited on; a non-finite step fails with RW_ERROR_UNSTABLE; the samples
+ * go to rcv[r · stride + first + k]. */
+static inline bool
+rw_cuda_chunk_end (cudaStream_t stream, size_t n_rcv, size_t chunk, const double *rcv_dev,
+                   double *rcv_host, const int *bad_dev, RwPrecision precision, double *rcv,
+                   size_t stride, size_t first, RwError *err)
+{
+  if (n_rcv > 0
+      && !RW_CUDA (cudaMemcpyAsync (rcv_host, rcv_dev, n_rcv * chunk * sizeof (double),
+                                    cudaMemcpyDeviceToHost, stream)))
+    return false;
+  int bad;
+  if (!RW_CUDA (cudaMemcpyAsync (&bad, bad_dev, sizeof bad, cudaMemcpyDeviceToHost, stream))
+      || !RW_CUDA (cudaStreamSynchronize (stream)))
+    return false;
+  if (bad != INT_MAX)
+    return rw_fail (err, RW_ERROR_UNSTABLE,
+                    _("the simulation became unstable: non-finite pressure at step %d "
+                      "(CUDA backend, %s)"), bad, rw_precision_name (precision));
+  if (rcv)
+    for (size_t r = 0; r < n_rcv; r++)
+      memcpy (rcv + r * stride + first, rcv_host + r * chunk, chunk * sizeof (double));
+  return true;
+}
+
+/* A device array of n stored values copied to a new host buffer (free
+ * it), or NULL with err set. */
+static inline void *
+rw_cuda_download (cudaStream_t stream, const void *dev, size_t n, size_t elem, RwError *err)
+{
+  void *tmp = malloc (n * elem);
+  if (!tmp)
+    {
+      rw_fail (err, RW_ERROR_MEMORY, _("out of host memory (%zu bytes)"), n * elem);
+      return NULL;
+    }
+  if (!RW_CUDA (cudaMemcpyAsync (tmp, dev, n * elem, cudaMemcpyDeviceToHost, stream))
+      || !RW_CUDA (cudaStreamSynchronize (stream)))
+    {
+      free (tmp);
+      return NULL;
+    }
+  return tmp;
+}
+
+/* Stored value j of a host copy, as double. */
+static inline double
+rw_stored_value (RwPrecision precision, const void *a, size_t j)
+{
+  return precision == RW_PRECISION_F64 ? ((const double *) a)[j]
+         : precision == RW_PRECISION_F16 ? (double) __half2float (((const __half *) a)[j])
+         : (double) ((const float *) a)[j];
 }

@@ -732,23 +732,10 @@ rw_cuda_fcc_advance (void *state, size_t step0, size_t n, double *rcv, size_t st
             rw_fcc_io (st, s, k, chunk);
           std::swap (st->p, st->q);
         }
-      if (!RW_CUDA (cudaGetLastError ()))
+      if (!RW_CUDA (cudaGetLastError ())
+          || !rw_cuda_chunk_end (st->stream, st->n_rcv, chunk, st->rcv_dev, st->rcv_host, st->bad,
+                                 st->precision, rcv, stride, step0 + done, err))
         return false;
-      if (st->n_rcv > 0
-          && !RW_CUDA (cudaMemcpyAsync (st->rcv_host, st->rcv_dev, st->n_rcv * chunk * sizeof (double),
-                                        cudaMemcpyDeviceToHost, st->stream)))
-        return false;
-      int bad;
-      if (!RW_CUDA (cudaMemcpyAsync (&bad, st->bad, sizeof bad, cudaMemcpyDeviceToHost, st->stream))
-          || !RW_CUDA (cudaStreamSynchronize (st->stream)))
-        return false;
-      if (bad != INT_MAX)
-        return rw_fail (err, RW_ERROR_UNSTABLE,
-                        _("the simulation became unstable: non-finite pressure at step %d "
-                          "(CUDA backend, %s)"), bad, rw_precision_name (st->precision));
-      if (rcv)
-        for (size_t r = 0; r < st->n_rcv; r++)
-          memcpy (rcv + r * stride + step0 + done, st->rcv_host + r * chunk, chunk * sizeof (double));
       done += chunk;
     }
   return true;
@@ -757,28 +744,18 @@ rw_cuda_fcc_advance (void *state, size_t step0, size_t n, double *rcv, size_t st
 static bool
 rw_fcc_unfold (const RwCudaFcc *st, const void *dev, double *out, RwError *err)
 {
-  void *tmp = malloc (st->n * st->elem);
+  void *tmp = rw_cuda_download (st->stream, dev, st->n, st->elem, err);
   if (!tmp)
-    return rw_fail (err, RW_ERROR_MEMORY, _("out of host memory (%zu bytes)"), st->n * st->elem);
-  bool ok = RW_CUDA (cudaMemcpyAsync (tmp, dev, st->n * st->elem, cudaMemcpyDeviceToHost, st->stream))
-            && RW_CUDA (cudaStreamSynchronize (st->stream));
-  if (ok)
-    for (size_t z = 0; z < st->nz; z++)
-      for (size_t y = 0; y < st->ny; y++)
-        for (size_t x = 0; x < st->gx; x++)
-          {
-            double v = 0;
-            if ((x + y + z) % 2 == 0)
-              {
-                const size_t j = rw_fcc_fold_index (st->pitch, st->ny, x, y, z);
-                v = st->precision == RW_PRECISION_F64 ? ((double *) tmp)[j]
-                    : st->precision == RW_PRECISION_F16 ? (double) __half2float (((__half *) tmp)[j])
-                    : (double) ((float *) tmp)[j];
-              }
-            out[x + st->gx * (y + st->ny * z)] = v;
-          }
+    return false;
+  for (size_t z = 0; z < st->nz; z++)
+    for (size_t y = 0; y < st->ny; y++)
+      for (size_t x = 0; x < st->gx; x++)
+        out[x + st->gx * (y + st->ny * z)] =
+          (x + y + z) % 2 == 0
+            ? rw_stored_value (st->precision, tmp, rw_fcc_fold_index (st->pitch, st->ny, x, y, z))
+            : 0.0;
   free (tmp);
-  return ok;
+  return true;
 }
 
 bool

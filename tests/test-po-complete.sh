@@ -14,7 +14,7 @@ fail=0
 
 # 1. coverage of POTFILES.in
 grep -v '^#' po/POTFILES.in | sed '/^$/d' | sort > "$tmp/listed"
-{ grep -lE '\b(N?_|C_|NC_|g_dngettext)\s*\(' engine/*.c app/*.c ui/*.c kernels/*.c kernels/*.cu 2>/dev/null
+{ grep -lE '\b(N?_|C_|NC_|g_dngettext)\s*\(' engine/*.c app/*.c ui/*.c kernels/*.c kernels/*.cu kernels/*.cuh 2>/dev/null
   grep -l 'translatable="yes"' ui/*.ui 2>/dev/null; } | sort -u > "$tmp/needed"
 missing=$(comm -13 "$tmp/listed" "$tmp/needed")
 if [ -n "$missing" ]; then
