@@ -74,15 +74,6 @@ run (const RwGrid *g, const double *R, const RwAdmittance *Y, RwPrecision prec,
   return ok;
 }
 
-static double
-rel_l2 (const double *a, const double *b, size_t n)
-{
-  double d = 0, m = 0;
-  for (size_t i = 0; i < n; i++)
-    d += (a[i] - b[i]) * (a[i] - b[i]), m += b[i] * b[i];
-  return isfinite (d) ? sqrt (d / m) : INFINITY;
-}
-
 static void
 run_free (Run *r)
 {
@@ -154,7 +145,7 @@ check_room (const char *room, RwGrid *g)
               Run e = { 0 };
               if (run (g, &Rs[c], y, precs[k], RW_BACKEND_CUDA, &src, rcv, &e))
                 {
-                  const double l2 = rel_l2 (e.rcv, a.rcv, 2 * N_STEPS);
+                  const double l2 = test_rel_l2 (a.rcv, e.rcv, 2 * N_STEPS);
                   RW_NOTE ("%s %s: %s vs CPU fp64, receivers relative L2 %.3g (bound %.0e)", room,
                            c == 2 ? "branches" : "R = 0.6", rw_precision_name (precs[k]), l2, bounds[k]);
                   RW_CHECK (l2 < bounds[k], "%s: %s relative L2 %.3g over %.0e", room,
