@@ -36,7 +36,8 @@
  *     omnidirectional receiver with a yaw, a list of the wrong length, a
  *     missing HRTF file and one that is not SOFA are refused naming the
  *     project file and the value; an HRTF file outside the project's
- *     folder is reported by rw_project_file_outside_paths.
+ *     folder is reported by rw_project_file_outside_paths;
+ *   - the scheme (issue #14): see check_scheme.
  */
 #include <errno.h>
 #include <signal.h>

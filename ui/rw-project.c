@@ -1500,8 +1500,7 @@ rw_project_check_scheme (RwProject *self, GError **error)
     {
       g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_SCHEME,
                    _("The FCC scheme has the finite-volume boundary only: choose that boundary form, "
-                     "or the Cartesian (7-point) scheme for the %s boundary."),
-                   rw_boundary_name (self->settings.boundary));
+                     "or the Cartesian (7-point) scheme."));
       return FALSE;
     }
   for (guint i = 0; i < self->n_receivers; i++)
