@@ -409,6 +409,14 @@ check_scheme (const char *proj_dir, const char *box, const char *text)
     RwError ee = { 0 };
     rw_sim_job_get_config (job, &cfg);
     RW_CHECK (!rw_sim_check_settings (&cfg, &ee), "and the engine refuses it");
+    /* Saved so, the project opens again, still flagged. */
+    g_autofree char *lrs_path = g_build_filename (proj_dir, "fcc-lrs.roomwave", NULL);
+    g_autoptr (GFile) lf = g_file_new_for_path (lrs_path);
+    g_autoptr (RwProject) r = rw_project_new ();
+    RW_CHECK (rw_project_save (p, lf, &e) && rw_project_load (r, lf, &e), "FCC with LRS saved and opened again: %s",
+              e ? e->message : "");
+    RW_CHECK (rw_project_get_settings (r)->scheme == RW_SCHEME_FCC && !rw_project_check_scheme (r, NULL),
+              "opened as saved, and flagged");
     g_object_set (p, "scheme", (guint) RW_SCHEME_CARTESIAN, NULL);
     RW_CHECK (rw_project_check_scheme (p, NULL), "the 7-point scheme has the LRS boundary");
   }
@@ -423,6 +431,12 @@ check_scheme (const char *proj_dir, const char *box, const char *text)
     RwError ee = { 0 };
     rw_sim_job_get_config (job, &cfg);
     RW_CHECK (!rw_sim_check_settings (&cfg, &ee), "and the engine refuses it");
+    g_autofree char *bin_path = g_build_filename (proj_dir, "fcc-binaural.roomwave", NULL);
+    g_autoptr (GFile) bf = g_file_new_for_path (bin_path);
+    g_autoptr (RwProject) r = rw_project_new ();
+    RW_CHECK (rw_project_save (p, bf, &e) && rw_project_load (r, bf, &e),
+              "FCC with a binaural receiver saved and opened again: %s", e ? e->message : "");
+    RW_CHECK (!rw_project_check_scheme (r, NULL), "and flagged");
   }
 }
 

@@ -2117,9 +2117,17 @@ parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError *
   /* The geometrical part's settings are checked with the switch off too
    * (as a hybrid run would take them), so that switching it on never
    * meets a value the file should not have held. */
-  RwSimSettings as_hybrid = settings;
+  /* What the FCC scheme lacks (the LRS and Savioja boundaries, spatial
+   * receivers) is the window's warning and refused run
+   * (rw_project_check_scheme), not a reason to refuse the file: the
+   * window saves such a project, and it must open again. The rest is
+   * checked as for the 7-point scheme. */
+  RwSimSettings checked = settings;
+  if (checked.scheme == RW_SCHEME_FCC)
+    checked.scheme = RW_SCHEME_CARTESIAN;
+  RwSimSettings as_hybrid = checked;
   as_hybrid.hybrid = TRUE;
-  if (!check_run_settings (&settings, source, receivers, n_receivers, &rerr)
+  if (!check_run_settings (&checked, source, receivers, n_receivers, &rerr)
       || !check_run_settings (&as_hybrid, source, receivers, n_receivers, &rerr))
     {
       file_error (error, file, rerr.message);
