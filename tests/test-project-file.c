@@ -36,7 +36,8 @@
  *     omnidirectional receiver with a yaw, a list of the wrong length, a
  *     missing HRTF file and one that is not SOFA are refused naming the
  *     project file and the value; an HRTF file outside the project's
- *     folder is reported by rw_project_file_outside_paths.
+ *     folder is reported by rw_project_file_outside_paths;
+ *   - the scheme (issue #14): see check_scheme.
  */
 #include <errno.h>
 #include <signal.h>
@@ -52,6 +53,7 @@
 #include "rw-shapes.h"
 #include "rw-sim-job.h"
 #include "rw-test.h"
+#include "rw-voxel.h"
 
 static char *
 write_box (const char *dir, const char *name)
@@ -282,6 +284,160 @@ check_outside (GFile *f, const char *expect_path, const char *what)
   else
     RW_CHECK (out[0] != NULL && g_str_equal (out[0], expect_path) && out[1] == NULL,
               "%s: reports %s (got %s)", what, expect_path, out[0] ? out[0] : "nothing");
+}
+
+/* The scheme (issue #14): a new project is AUTO at the scheme's default
+ * ppw (0); the scheme is saved, read back and reaches the run's config; a
+ * file without it (older) opens as the 7-point scheme, also into a
+ * project that had FCC; an unknown scheme is refused naming the file and
+ * the value; the estimate follows the scheme the run resolves to, checked
+ * against the physics (h = c/(fmax·ppw); fs = c/(λh) with λ = 1/√3 or 1,
+ * so fs = √3·fmax·7.75 and fmax·5.75 at the defaults, whatever c) and
+ * against the voxeliser's own grids on both lattices; the FCC scheme with
+ * an LRS boundary or a binaural receiver is refused as the engine refuses
+ * it. */
+static void
+check_scheme (const char *proj_dir, const char *box, const char *text)
+{
+  g_autoptr (RwProject) p = rw_project_new ();
+  g_autoptr (GError) e = NULL;
+  guint scheme = 99;
+  double ppw = -1;
+
+  g_object_get (p, "scheme", &scheme, "ppw", &ppw, NULL);
+  RW_CHECK (scheme == RW_SCHEME_AUTO && ppw == 0, "a new project: scheme %u (AUTO), ppw %g (the scheme's)", scheme, ppw);
+  RW_CHECK (strstr (text, "\"scheme\": \"auto\"") != NULL, "a new project saves \"scheme\": \"auto\"");
+  RW_CHECK (rw_project_load_mesh (p, box, &e), "import: %s", e ? e->message : "");
+
+  /* Round trip, into the run's config. */
+  guint notified = 0;
+  g_signal_connect (p, "notify::scheme", G_CALLBACK (count_notify), &notified);
+  rw_project_set_dirty (p, FALSE);
+  g_object_set (p, "scheme", (guint) RW_SCHEME_FCC, "fmax-hz", 500.0, NULL);
+  RW_CHECK (notified == 1 && rw_project_get_dirty (p), "setting the scheme notifies (%u) and dirties", notified);
+  g_autofree char *path = g_build_filename (proj_dir, "fcc.roomwave", NULL);
+  g_autoptr (GFile) f = g_file_new_for_path (path);
+  RW_CHECK (rw_project_save (p, f, &e), "save: %s", e ? e->message : "");
+  g_autofree char *saved = NULL;
+  RW_CHECK (g_file_get_contents (path, &saved, NULL, NULL) && strstr (saved, "\"scheme\": \"fcc\"") != NULL,
+            "saved as \"scheme\": \"fcc\"");
+  g_autoptr (RwProject) q = rw_project_new ();
+  RW_CHECK (rw_project_load (q, f, &e), "load fcc.roomwave: %s", e ? e->message : "");
+  g_object_get (q, "scheme", &scheme, "ppw", &ppw, NULL);
+  RW_CHECK (scheme == RW_SCHEME_FCC && ppw == 0, "read back: scheme %u, ppw %g", scheme, ppw);
+  RwSimConfig cfg;
+  rw_sim_settings_to_config (rw_project_get_settings (q), &cfg);
+  RW_CHECK (cfg.scheme == RW_SCHEME_FCC && rw_sim_resolve_scheme (&cfg) == RW_SCHEME_FCC && rw_sim_ppw (&cfg) == 5.75,
+            "to the run: scheme %d, ppw %g", (int) cfg.scheme, rw_sim_ppw (&cfg));
+
+  /* An older file (no "scheme"): the 7-point scheme it ran, not AUTO. */
+  g_autofree char *older = replace (saved, ",?\\s*\"scheme\":\\s*\"fcc\"", "");
+  RW_CHECK (strstr (older, "scheme") == NULL, "the older file has no scheme");
+  g_autoptr (GFile) g = write_project (proj_dir, "before-scheme.roomwave", older);
+  RW_CHECK (rw_project_load (q, g, &e), "load before-scheme.roomwave: %s", e ? e->message : "");
+  g_object_get (q, "scheme", &scheme, NULL);
+  RW_CHECK (scheme == RW_SCHEME_CARTESIAN, "an older file opens as cartesian (%u), into a project that had fcc", scheme);
+
+  /* Unknown schemes, named. */
+  g_autofree char *hex = replace (saved, "\"scheme\":\\s*\"fcc\"", "\"scheme\": \"hexagonal\"");
+  check_refused (proj_dir, "scheme-hex.roomwave", hex, "hexagonal");
+  g_autofree char *num = replace (saved, "\"scheme\":\\s*\"fcc\"", "\"scheme\": 2");
+  check_refused (proj_dir, "scheme-number.roomwave", num, "scheme");
+
+  /* The estimate per scheme at the defaults (ppw 0), fmax 500 Hz. */
+  RwRunEstimate ec, ef, ea;
+  g_object_set (p, "scheme", (guint) RW_SCHEME_CARTESIAN, NULL);
+  rw_project_estimate (p, 100, &ec);
+  g_object_set (p, "scheme", (guint) RW_SCHEME_AUTO, NULL);
+  rw_project_estimate (p, 100, &ea);
+  g_object_set (p, "scheme", (guint) RW_SCHEME_FCC, NULL);
+  rw_project_estimate (p, 100, &ef);
+  RW_NOTE ("cartesian: h %.4f m, fs %.1f Hz, %zu×%zu×%zu, %.0f inside, %zu steps, %.3f MB",
+           ec.spacing_m, ec.fs_grid_hz, ec.nx, ec.ny, ec.nz, ec.n_inside_estimate, ec.n_steps, ec.memory_bytes / 1e6);
+  RW_NOTE ("fcc:       h %.4f m, fs %.1f Hz, %zu×%zu×%zu, %.0f inside, %zu steps, %.3f MB",
+           ef.spacing_m, ef.fs_grid_hz, ef.nx, ef.ny, ef.nz, ef.n_inside_estimate, ef.n_steps, ef.memory_bytes / 1e6);
+  RW_CHECK (ec.scheme == RW_SCHEME_CARTESIAN && ef.scheme == RW_SCHEME_FCC && ec.ppw == 7.75 && ef.ppw == 5.75,
+            "resolved: %d at ppw %g, %d at ppw %g", (int) ec.scheme, ec.ppw, (int) ef.scheme, ef.ppw);
+  RW_CHECK (ea.scheme == RW_SCHEME_CARTESIAN && ea.fs_grid_hz == ec.fs_grid_hz && ea.memory_bytes == ec.memory_bytes,
+            "AUTO estimates the 7-point scheme it resolves to today");
+  RW_CHECK_CLOSE (ec.fs_grid_hz, sqrt (3.0) * 500 * 7.75, 1e-9 * ec.fs_grid_hz, "7-point: fs = √3·fmax·7.75");
+  RW_CHECK_CLOSE (ef.fs_grid_hz, 500 * 5.75, 1e-9 * ef.fs_grid_hz, "FCC: fs = fmax·5.75 (λ = 1)");
+  RW_CHECK_CLOSE (ec.fs_grid_hz / ef.fs_grid_hz, sqrt (3.0) * 7.75 / 5.75, 1e-12, "fs ratio √3·7.75/5.75");
+  RW_CHECK_CLOSE (ef.spacing_m / ec.spacing_m, 7.75 / 5.75, 1e-12, "spacing ratio 7.75/5.75");
+  RW_CHECK (ec.n_steps == (size_t) ceil (ec.fs_grid_hz) && ef.n_steps == (size_t) ceil (ef.fs_grid_hz),
+            "steps for 1 s: %zu, %zu", ec.n_steps, ef.n_steps);
+  RW_CHECK_CLOSE (ef.n_inside_estimate / ec.n_inside_estimate, pow (5.75 / 7.75, 3) / 2, 1e-12,
+                  "nodes: (5.75/7.75)³/2 (a site per 2h³)");
+
+  /* Against the voxeliser: its grid on each lattice, its inside and
+   * boundary nodes, and the fields the backends store for it. */
+  const RwMesh *mesh = rw_project_get_mesh (p);
+  const RwRunEstimate *est[2] = { &ec, &ef };
+  for (int l = 0; l < 2; l++)
+    {
+      const RwRunEstimate *x = est[l];
+      RwError err = { 0 };
+      RwGrid *grid = l == 0 ? rw_voxelise (mesh, x->spacing_m, 1, &err) : rw_voxelise_fcc (mesh, x->spacing_m, 1, &err);
+      RW_CHECK (grid != NULL, "voxelise: %s", err.message);
+      if (grid == NULL)
+        continue;
+      RW_NOTE ("%s grid: %zu×%zu×%zu, %zu inside, %zu boundary; estimate %.0f, %.0f", l ? "fcc" : "cubic",
+               grid->nx, grid->ny, grid->nz, grid->n_inside, grid->n_boundary, x->n_inside_estimate,
+               x->n_boundary_estimate);
+      RW_CHECK (x->nx == grid->nx && x->ny == grid->ny && x->nz == grid->nz, "%s: the voxeliser's grid",
+                l ? "fcc" : "cubic");
+      RW_CHECK (fabs (x->n_inside_estimate / (double) grid->n_inside - 1) < 0.05, "%s: inside nodes within 5 %%",
+                l ? "fcc" : "cubic");
+      RW_CHECK (fabs (x->n_boundary_estimate / (double) grid->n_boundary - 1) < 0.15,
+                "%s: boundary nodes within 15 %%", l ? "fcc" : "cubic");
+      const double cells = (double) grid->nx * grid->ny * grid->nz;
+      const double stored = l ? (double) ((grid->nx + 1) / 2) * grid->ny * grid->nz : cells;
+      RW_CHECK_CLOSE (x->memory_bytes - x->branch_bytes, 3 * cells + 2 * 4 * stored + 8.0 * grid->nx * grid->ny, 1,
+                      "memory: 3 B a cell, two fp32 fields a stored node");
+      rw_grid_free (grid);
+    }
+
+  /* What the FCC scheme lacks: refused as the engine refuses it. */
+  RW_CHECK (rw_project_check_scheme (p, &e), "FCC, FV boundary, omni receivers: runs");
+  g_object_set (p, "boundary", (guint) RW_BOUNDARY_LRS, NULL);
+  {
+    g_autoptr (GError) se = NULL;
+    RW_CHECK (!rw_project_check_scheme (p, &se) && se && se->code == RW_PROJECT_ERROR_SCHEME
+                && strstr (se->message, "finite-volume"), "FCC with the LRS boundary refused: %s",
+              se ? se->message : "");
+    g_autoptr (RwSimJob) job = rw_sim_job_new (p);
+    RwError ee = { 0 };
+    rw_sim_job_get_config (job, &cfg);
+    RW_CHECK (!rw_sim_check_settings (&cfg, &ee), "and the engine refuses it");
+    /* Saved so, the project opens again, still flagged. */
+    g_autofree char *lrs_path = g_build_filename (proj_dir, "fcc-lrs.roomwave", NULL);
+    g_autoptr (GFile) lf = g_file_new_for_path (lrs_path);
+    g_autoptr (RwProject) r = rw_project_new ();
+    RW_CHECK (rw_project_save (p, lf, &e) && rw_project_load (r, lf, &e), "FCC with LRS saved and opened again: %s",
+              e ? e->message : "");
+    RW_CHECK (rw_project_get_settings (r)->scheme == RW_SCHEME_FCC && !rw_project_check_scheme (r, NULL),
+              "opened as saved, and flagged");
+    g_object_set (p, "scheme", (guint) RW_SCHEME_CARTESIAN, NULL);
+    RW_CHECK (rw_project_check_scheme (p, NULL), "the 7-point scheme has the LRS boundary");
+  }
+  g_object_set (p, "boundary", (guint) RW_BOUNDARY_FV, "scheme", (guint) RW_SCHEME_FCC, NULL);
+  {
+    RwReceiverSpec bin = { .type = RW_RECEIVER_BINAURAL };
+    g_autoptr (GError) se = NULL;
+    RW_CHECK (rw_project_set_receiver_spec (p, 0, &bin, &e), "receiver 1 binaural: %s", e ? e->message : "");
+    RW_CHECK (!rw_project_check_scheme (p, &se) && se && strstr (se->message, "Receiver 1"),
+              "FCC with a binaural receiver refused: %s", se ? se->message : "");
+    g_autoptr (RwSimJob) job = rw_sim_job_new (p);
+    RwError ee = { 0 };
+    rw_sim_job_get_config (job, &cfg);
+    RW_CHECK (!rw_sim_check_settings (&cfg, &ee), "and the engine refuses it");
+    g_autofree char *bin_path = g_build_filename (proj_dir, "fcc-binaural.roomwave", NULL);
+    g_autoptr (GFile) bf = g_file_new_for_path (bin_path);
+    g_autoptr (RwProject) r = rw_project_new ();
+    RW_CHECK (rw_project_save (p, bf, &e) && rw_project_load (r, bf, &e),
+              "FCC with a binaural receiver saved and opened again: %s", e ? e->message : "");
+    RW_CHECK (!rw_project_check_scheme (r, NULL), "and flagged");
+  }
 }
 
 int
@@ -636,5 +792,6 @@ main (void)
     RW_CHECK (rw_project_load (q, nf, NULL), "and loads back");
   }
   check_receiver_specs (proj_dir, other_dir, box);
+  check_scheme (proj_dir, box, text);
   return rw_test_finish ();
 }

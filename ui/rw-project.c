@@ -14,6 +14,7 @@
 #include "rw-ism.h"
 #include "rw-physics.h"
 #include "rw-rays.h"
+#include "rw-scheme-fcc.h"
 
 struct _RwProject
 {
@@ -76,7 +77,8 @@ enum {
   PROP_TEMPERATURE_C,
   PROP_HUMIDITY_PCT,
   PROP_AIR_ABSORPTION,
-  PROP_PPW,
+  PROP_PPW,                /* 0: the scheme's default */
+  PROP_SCHEME,             /* RwScheme as guint */
   PROP_BOUNDARY,           /* RwBoundary as guint */
   PROP_BACKEND,            /* RwBackendKind as guint */
   PROP_PRECISION,          /* RwPrecision as guint */
@@ -219,6 +221,9 @@ rw_project_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_PPW:
       g_value_set_double (value, self->settings.ppw);
       break;
+    case PROP_SCHEME:
+      g_value_set_uint (value, self->settings.scheme);
+      break;
     case PROP_BOUNDARY:
       g_value_set_uint (value, self->settings.boundary);
       break;
@@ -276,6 +281,9 @@ rw_project_set_property (GObject *object, guint prop_id, const GValue *value, GP
       break;
     case PROP_PPW:
       s.ppw = g_value_get_double (value);
+      break;
+    case PROP_SCHEME:
+      s.scheme = (RwScheme) g_value_get_uint (value);
       break;
     case PROP_BOUNDARY:
       s.boundary = (RwBoundary) g_value_get_uint (value);
@@ -363,6 +371,7 @@ rw_project_class_init (RwProjectClass *klass)
     g_param_spec_boolean ("air-absorption", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   SETTING_DOUBLE (PROP_PPW, "ppw");
+  SETTING_UINT (PROP_SCHEME, "scheme", RW_SCHEME_FCC);
   SETTING_UINT (PROP_BOUNDARY, "boundary", RW_BOUNDARY_SAVIOJA);
   SETTING_UINT (PROP_BACKEND, "backend", RW_BACKEND_CUDA);
   SETTING_UINT (PROP_PRECISION, "precision", RW_PRECISION_F16);
@@ -422,7 +431,10 @@ rw_project_init (RwProject *self)
   self->settings.temperature_c = RW_DEFAULT_TEMPERATURE_C;
   self->settings.humidity_pct = RW_AIR_DEFAULT_HUMIDITY_PCT;
   self->settings.air_absorption = TRUE;
-  self->settings.ppw = RW_DEFAULT_PPW;
+  /* New projects: the scheme the engine picks (rw_sim_resolve_scheme) at
+   * that scheme's default points per wavelength, as simulate does. */
+  self->settings.ppw = 0;
+  self->settings.scheme = RW_SCHEME_AUTO;
   self->settings.boundary = RW_BOUNDARY_FV;
   self->settings.backend = RW_BACKEND_AUTO;
   self->settings.precision = RW_PRECISION_F32;
@@ -1384,6 +1396,7 @@ rw_project_set_settings (RwProject *self, const RwSimSettings *settings)
   NOTIFY_IF (humidity_pct, PROP_HUMIDITY_PCT);
   NOTIFY_IF (air_absorption, PROP_AIR_ABSORPTION);
   NOTIFY_IF (ppw, PROP_PPW);
+  NOTIFY_IF (scheme, PROP_SCHEME);
   NOTIFY_IF (boundary, PROP_BOUNDARY);
   NOTIFY_IF (backend, PROP_BACKEND);
   NOTIFY_IF (precision, PROP_PRECISION);
@@ -1415,30 +1428,50 @@ rw_project_estimate (RwProject *self, double mvox_per_s, RwRunEstimate *out)
   static const double bytes_per_value[] = { 4.0, 8.0, 2.0 };
 
   memset (out, 0, sizeof *out);
+  /* The run's scheme and h as rw_sim resolves them (AUTO, ppw 0: the
+   * scheme's default), fs at that scheme's Courant limit: at one fmax the
+   * FCC scheme's default 5.75 points per wavelength give a spacing
+   * 7.75/5.75 times the 7-point scheme's, and λ = 1 instead of 1/√3 a
+   * rate √3·5.75/7.75 times its rate. */
+  out->scheme = rw_sim_settings_scheme (s);
+  out->ppw = rw_sim_settings_ppw (s);
+  const RwLattice lattice = rw_scheme_lattice (out->scheme);
+  const double cell = rw_scheme_cell_volume (lattice);
   out->c = rw_speed_of_sound (s->temperature_c);
-  out->spacing_m = rw_spacing_for_fmax (out->c, s->fmax_hz, s->ppw);
-  out->fs_grid_hz = rw_grid_rate (out->c, out->spacing_m);
+  out->spacing_m = rw_spacing_for_fmax (out->c, s->fmax_hz, out->ppw);
+  out->fs_grid_hz = rw_scheme_grid_rate (lattice, out->c, out->spacing_m);
   out->n_steps = (size_t) ceil (s->duration_s * out->fs_grid_hz);
   if (!self->have_report)
     return;
+  /* The voxeliser's grid on either lattice (auto_lattice in rw-voxel.c:
+   * the box centred, at least 1.25·h of outside layer on every side). */
   size_t n[3];
   for (int k = 0; k < 3; k++)
-    n[k] = (size_t) ceil ((self->report.bbox_max[k] - self->report.bbox_min[k]) / out->spacing_m) + 3;
+    n[k] = (size_t) floor ((self->report.bbox_max[k] - self->report.bbox_min[k]) / out->spacing_m + 0.5) + 4;
   out->nx = n[0];
   out->ny = n[1];
   out->nz = n[2];
   double cells = (double) n[0] * (double) n[1] * (double) n[2];
-  out->n_inside_estimate = fabs (self->report.volume_m3) / pow (out->spacing_m, 3);
-  /* K (1 B) + surface id (2 B) per cell, two pressure fields (rw-voxel.h,
-   * DESIGN §2), plus the column ranges. */
-  out->memory_bytes = cells * (3.0 + 2.0 * bytes_per_value[s->precision])
+  /* The nodes: one per cube of h³ on the cubic lattice, one per rhombic
+   * dodecahedron of 2h³ on the FCC lattice (the cells of even parity). */
+  out->n_inside_estimate = fabs (self->report.volume_m3) / (cell * pow (out->spacing_m, 3));
+  /* K (1 B) + surface id (2 B) per cell of the dense cubic array on both
+   * lattices (rw-voxel.h; on the FCC one the odd cells stay K = 0,
+   * rw_voxel_memory_bytes_fcc), plus the column ranges, and two pressure
+   * fields per stored node: every cell on the cubic lattice, the sites
+   * folded along x on the FCC one ((nx + 1)/2 per row, rw_fcc_row_len,
+   * as both backends store them). */
+  const double stored = lattice == RW_LATTICE_FCC
+                        ? (double) rw_fcc_row_len (n[0]) * (double) n[1] * (double) n[2] : cells;
+  out->memory_bytes = cells * 3.0 + stored * 2.0 * bytes_per_value[s->precision]
                       + (double) n[0] * (double) n[1] * 8.0;
   /* Frequency-dependent surfaces (FV only): the backends keep two states
    * (v, q) per branch on every boundary node, counted as every node having
    * the most branches of any surface, in fp32 (fp16 too) or fp64
    * (cpu_branch_state_bytes, rw_cuda_branch_bytes). The boundary nodes
-   * are about the room's surface area over h² (one per face cell of a wall
-   * on the grid's axes; the voxeliser's count is known only at the run). */
+   * are about one layer of nodes along the walls, the surface area over
+   * h² (cubic) or 2h² (FCC: half the cells are sites); the voxeliser's
+   * count is known only at the run. */
   if (s->boundary == RW_BOUNDARY_FV && self->mesh != NULL)
     {
       for (guint i = 0; i < self->mesh->n_surfaces; i++)
@@ -1447,7 +1480,7 @@ rw_project_estimate (RwProject *self, double mvox_per_s, RwRunEstimate *out)
           if (rw_project_get_surface_model (self, i, &m, NULL))
             out->max_branches = MAX (out->max_branches, m.Y.n_branches);
         }
-      out->n_boundary_estimate = self->report.area_m2 / (out->spacing_m * out->spacing_m);
+      out->n_boundary_estimate = self->report.area_m2 / (cell * out->spacing_m * out->spacing_m);
       if (out->max_branches > 0)
         out->branch_bytes = out->n_boundary_estimate * 2.0 * out->max_branches
                             * (s->precision == RW_PRECISION_F64 ? 8.0 : 4.0);
@@ -1455,6 +1488,35 @@ rw_project_estimate (RwProject *self, double mvox_per_s, RwRunEstimate *out)
     }
   if (mvox_per_s > 0)
     out->seconds_estimate = out->n_inside_estimate * (double) out->n_steps / (mvox_per_s * 1e6);
+}
+
+gboolean
+rw_project_check_scheme (RwProject *self, GError **error)
+{
+  g_return_val_if_fail (RW_IS_PROJECT (self), FALSE);
+  if (rw_sim_settings_scheme (&self->settings) != RW_SCHEME_FCC)
+    return TRUE;
+  if (self->settings.boundary != RW_BOUNDARY_FV)
+    {
+      g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_SCHEME,
+                   _("The FCC scheme has the finite-volume boundary only: choose that boundary form, "
+                     "or the Cartesian (7-point) scheme."));
+      return FALSE;
+    }
+  for (guint i = 0; i < self->n_receivers; i++)
+    {
+      RwReceiverSpec spec;
+      rw_project_receiver_get_spec (self->receiver_slots[i], &spec);
+      if (spec.type != RW_RECEIVER_OMNI)
+        {
+          g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_SCHEME,
+                       _("Receiver %u is %s: the FCC scheme has omnidirectional receivers only; make it "
+                         "omnidirectional, or choose the Cartesian (7-point) scheme."),
+                       i + 1, rw_receiver_type_label (spec.type));
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 /* ---- the .roomwave file ------------------------------------------------ */
@@ -1527,6 +1589,7 @@ rw_project_save (RwProject *self, GFile *file, GError **error)
   json_object_object_add (settings, "humidity_pct", json_object_new_double (self->settings.humidity_pct));
   json_object_object_add (settings, "air_absorption", json_object_new_boolean (self->settings.air_absorption));
   json_object_object_add (settings, "ppw", json_object_new_double (self->settings.ppw));
+  json_object_object_add (settings, "scheme", json_object_new_string (rw_scheme_name (self->settings.scheme)));
   json_object_object_add (settings, "boundary", json_object_new_string (rw_boundary_name (self->settings.boundary)));
   json_object_object_add (settings, "backend", json_object_new_string (rw_backend_kind_name (self->settings.backend)));
   json_object_object_add (settings, "precision", json_object_new_string (rw_precision_name (self->settings.precision)));
@@ -1667,6 +1730,7 @@ rw_sim_settings_to_config (const RwSimSettings *settings, RwSimConfig *cfg)
   cfg->humidity_pct = settings->humidity_pct;
   cfg->air_absorption = settings->air_absorption != FALSE;
   cfg->ppw = settings->ppw;
+  cfg->scheme = settings->scheme;
   cfg->boundary = settings->boundary;
   cfg->backend = settings->backend;
   cfg->precision = settings->precision;
@@ -1676,6 +1740,30 @@ rw_sim_settings_to_config (const RwSimSettings *settings, RwSimConfig *cfg)
   cfg->n_rays = (size_t) settings->n_rays;
   cfg->ism_order = settings->ism_order;
   cfg->seed = settings->seed;
+}
+
+RwScheme
+rw_sim_settings_scheme (const RwSimSettings *settings)
+{
+  RwSimConfig cfg;
+
+  rw_sim_settings_to_config (settings, &cfg);
+  return rw_sim_resolve_scheme (&cfg);
+}
+
+const char *
+rw_project_scheme_label (RwScheme scheme)
+{
+  return scheme == RW_SCHEME_FCC ? _("FCC scheme (13-point)") : _("Cartesian scheme (7-point)");
+}
+
+double
+rw_sim_settings_ppw (const RwSimSettings *settings)
+{
+  RwSimConfig cfg;
+
+  rw_sim_settings_to_config (settings, &cfg);
+  return rw_sim_ppw (&cfg);
 }
 
 int
@@ -1932,6 +2020,18 @@ parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError *
       file_error (error, file, _("unknown boundary form, backend or precision"));
       goto out;
     }
+  /* "scheme" (issue #14): absent in older files, which ran the 7-point
+   * scheme whatever AUTO picks now, so that their results stay
+   * reproducible. */
+  settings.scheme = RW_SCHEME_CARTESIAN;
+  if (json_object_object_get_ex (jset, "scheme", &v) && !rw_scheme_parse (get_string (jset, "scheme"), &settings.scheme))
+    {
+      g_autofree char *msg = g_strdup_printf (_("unknown scheme “%s” (auto, cartesian or fcc)"),
+                                              json_object_is_type (v, json_type_string)
+                                                ? json_object_get_string (v) : json_object_to_json_string (v));
+      file_error (error, file, msg);
+      goto out;
+    }
   /* "device" (absent in older files: 0) is a whole number; whether the
    * device exists is the run's check, as whether CUDA runs here is: the
    * engine refuses it there with its message, and the file may come from
@@ -2017,9 +2117,17 @@ parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError *
   /* The geometrical part's settings are checked with the switch off too
    * (as a hybrid run would take them), so that switching it on never
    * meets a value the file should not have held. */
-  RwSimSettings as_hybrid = settings;
+  /* What the FCC scheme lacks (the LRS and Savioja boundaries, spatial
+   * receivers) is the window's warning and refused run
+   * (rw_project_check_scheme), not a reason to refuse the file: the
+   * window saves such a project, and it must open again. The rest is
+   * checked as for the 7-point scheme. */
+  RwSimSettings checked = settings;
+  if (checked.scheme == RW_SCHEME_FCC)
+    checked.scheme = RW_SCHEME_CARTESIAN;
+  RwSimSettings as_hybrid = checked;
   as_hybrid.hybrid = TRUE;
-  if (!check_run_settings (&settings, source, receivers, n_receivers, &rerr)
+  if (!check_run_settings (&checked, source, receivers, n_receivers, &rerr)
       || !check_run_settings (&as_hybrid, source, receivers, n_receivers, &rerr))
     {
       file_error (error, file, rerr.message);

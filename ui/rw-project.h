@@ -12,9 +12,10 @@
  *   order, yaw and pitch in degrees, as RwReceiverSpec), "hrtf-path"
  *   (string: the binaural receivers' SOFA file, NULL for the bundled
  *   KEMAR set), the settings "fmax-hz", "duration-s", "temperature-c",
- *   "humidity-pct", "ppw" (read-write doubles), "air-absorption" (read-write
- *   boolean) and "boundary", "backend", "precision", "device"
- *   (read-write guint of RwBoundary, RwBackendKind, RwPrecision), the
+ *   "humidity-pct", "ppw" (read-write doubles; ppw 0: the scheme's
+ *   default, rw_sim_ppw), "air-absorption" (read-write boolean) and
+ *   "scheme", "boundary", "backend", "precision", "device" (read-write
+ *   guint of RwScheme, RwBoundary, RwBackendKind, RwPrecision), the
  *   full-band settings "hybrid" (boolean), "crossover-hz" (double),
  *   "n-rays", "ism-order" (guint) and "seed" (guint64), "file",
  *   "dirty". Importing a room or opening a project notifies all of them. Saved as a versioned JSON
@@ -54,6 +55,7 @@ typedef enum {
   RW_PROJECT_ERROR_POINT,     /* a source or receiver outside the room */
   RW_PROJECT_ERROR_RECEIVER,  /* a receiver type or orientation the engine refuses */
   RW_PROJECT_ERROR_HRTF,      /* an HRTF file the engine cannot open */
+  RW_PROJECT_ERROR_SCHEME,    /* a boundary or receiver the scheme does not have */
 } RwProjectError;
 
 typedef struct {
@@ -61,7 +63,7 @@ typedef struct {
   double duration_s;
   double temperature_c;
   double humidity_pct;          /* relative humidity, % (RwSimConfig.humidity_pct) */
-  double ppw;
+  double ppw;                   /* 0: the scheme's default (rw_sim_ppw) */
   RwBoundary boundary;
   RwBackendKind backend;
   RwPrecision precision;
@@ -74,6 +76,9 @@ typedef struct {
   guint64 n_rays;               /* RW_RAYS_DEFAULT_N */
   guint64 seed;                 /* 1: the rays and the late IR's synthesis */
   int ism_order;                /* RW_ISM_DEFAULT_ORDER */
+  /* Issue #14; last, beside ism_order, so that the struct has no padding
+   * (rw_project_set_settings compares settings with memcmp). */
+  RwScheme scheme;              /* AUTO: rw_sim_resolve_scheme; a file without it: CARTESIAN */
 } RwSimSettings;
 
 /* The engine's defaults (rw_sim_config_init) with these settings. */
@@ -88,14 +93,25 @@ int rw_sim_settings_fit_bands (const RwSimSettings *settings);
 double rw_sim_settings_crossover_hz (const RwSimSettings *settings);
 double rw_sim_settings_max_crossover_hz (const RwSimSettings *settings);
 
-/* What a run will need, computed from the mesh and the settings. */
+/* The scheme and points per wavelength a run of these settings uses
+ * (rw_sim_resolve_scheme, rw_sim_ppw): AUTO and ppw 0 resolved. */
+RwScheme rw_sim_settings_scheme (const RwSimSettings *settings);
+double rw_sim_settings_ppw (const RwSimSettings *settings);
+/* A resolved scheme's name for the window (translated):
+ * "Cartesian scheme (7-point)" or "FCC scheme (13-point)". */
+const char *rw_project_scheme_label (RwScheme scheme);
+
+/* What a run will need, computed from the mesh and the settings, on the
+ * lattice of the scheme the run resolves to. */
 typedef struct {
+  RwScheme scheme;              /* resolved: CARTESIAN or FCC */
+  double ppw;                   /* resolved (the scheme's default for 0) */
   double c, spacing_m, fs_grid_hz;
   size_t nx, ny, nz;
-  double n_inside_estimate;     /* mesh volume / h³ */
+  double n_inside_estimate;     /* nodes inside: mesh volume / (cell volume · h³) */
   size_t n_steps;
   double memory_bytes;          /* grid cell data + two pressure fields + branch states */
-  double n_boundary_estimate;   /* surface area / h² */
+  double n_boundary_estimate;   /* boundary nodes, about surface area / h² (cubic) */
   int max_branches;             /* the most admittance branches of any surface (FV) */
   double branch_bytes;          /* their states, part of memory_bytes */
   double seconds_estimate;      /* at the given throughput */
@@ -232,5 +248,12 @@ const RwSimSettings *rw_project_get_settings (RwProject *self);
 void rw_project_set_settings (RwProject *self, const RwSimSettings *settings);
 
 void rw_project_estimate (RwProject *self, double mvox_per_s, RwRunEstimate *out);
+
+/* Whether the run's scheme (rw_sim_settings_scheme) has the project's
+ * boundary form and receivers: the FCC scheme has the finite-volume
+ * boundary and omnidirectional receivers only, as rw_sim_check_settings
+ * says. FALSE with RW_PROJECT_ERROR_SCHEME and a message saying what to
+ * change; the window shows it under the settings and refuses to run. */
+gboolean rw_project_check_scheme (RwProject *self, GError **error);
 
 G_END_DECLS

@@ -488,8 +488,10 @@ update_all (RwResultsView *self)
   if (have)
     {
       g_autofree char *summary =
-        g_strdup_printf (_("Valid to %.0f Hz · grid %zu × %zu × %zu, h = %.1f mm, fs = %.0f Hz · %s (%s) · %.1f Mvox/s"),
-                         validity_of (self).valid_up_to_hz, self->out->nx, self->out->ny, self->out->nz,
+        g_strdup_printf (_("Valid to %.0f Hz · %s, grid %zu × %zu × %zu, h = %.1f mm, fs = %.0f Hz · %s (%s) · %.1f Mvox/s"),
+                         validity_of (self).valid_up_to_hz,
+                         rw_project_scheme_label (self->out->results.result.scheme),
+                         self->out->nx, self->out->ny, self->out->nz,
                          self->out->spacing_m * 1e3, self->out->fs_grid_hz, self->out->backend,
                          self->out->device, self->out->mvox_per_s);
       g_autofree char *text = self->stale

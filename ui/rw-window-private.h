@@ -40,7 +40,9 @@ struct _RwWindow
   GtkStack *side_stack;
   GtkSpinButton *fmax_spin, *duration_spin, *temperature_spin, *humidity_spin, *ppw_spin;
   GtkCheckButton *air_absorption_check;
-  GtkDropDown *boundary_dropdown, *backend_dropdown, *precision_dropdown;
+  GtkDropDown *scheme_dropdown, *boundary_dropdown, *backend_dropdown, *precision_dropdown;
+  GtkLabel *ppw_label;              /* the points per wavelength in use (update_ppw) */
+  gboolean updating_ppw;            /* update_ppw is setting ppw_spin */
   GtkDropDown *device_dropdown;     /* the chosen backend's devices (update_devices) */
   gboolean filling_devices;         /* update_devices is setting device_dropdown */
   GtkLabel *backend_label, *estimate_label, *estimate_warning;

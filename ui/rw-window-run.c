@@ -94,9 +94,10 @@ on_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
        * geometrical part: image sources and rays on all CPU cores). */
       if (res->hybrid)
         {
-          text = g_strdup_printf (_("Done: wave part %zu steps in %.1f s (%.1f Mvox/s on %s), geometrical part "
-                                    "%.1f s, crossover %.0f Hz"),
-                                  out->n_steps, res->t_solve_s, out->mvox_per_s, out->backend,
+          text = g_strdup_printf (_("Done: wave part %zu steps in %.1f s (%s, %.1f Mvox/s on %s), geometrical "
+                                    "part %.1f s, crossover %.0f Hz"),
+                                  out->n_steps, res->t_solve_s, rw_project_scheme_label (res->scheme),
+                                  out->mvox_per_s, out->backend,
                                   res->t_geometrical_s, res->crossover_hz);
           times = g_strdup_printf (_("Last run: wave part %.1f s below %.0f Hz, geometrical part %.1f s above "
                                      "(%zu image-source arrivals)"),
@@ -104,8 +105,9 @@ on_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
         }
       else
         {
-          text = g_strdup_printf (_("Done: %zu steps in %.1f s, %.1f Mvox/s on %s"),
-                                  out->n_steps, out->t_solve_s, out->mvox_per_s, out->backend);
+          text = g_strdup_printf (_("Done: %zu steps in %.1f s (%s), %.1f Mvox/s on %s"),
+                                  out->n_steps, out->t_solve_s, rw_project_scheme_label (res->scheme),
+                                  out->mvox_per_s, out->backend);
           times = g_strdup_printf (_("Last run: wave part alone, %.1f s"), res->t_solve_s);
         }
       gtk_label_set_text (self->run_times_label, times);
@@ -150,6 +152,17 @@ _rw_window_action_run (GSimpleAction *action, GVariant *param, gpointer user_dat
   (void) param;
   if (self->job != NULL || self->import_cancellable != NULL || rw_project_get_mesh (self->project) == NULL)
     return;
+  /* The engine refuses a boundary or receiver the scheme lacks
+   * (rw_sim_check_settings) in words for the command line; refused here
+   * first, saying what to change in the window. */
+  g_autoptr (GError) scheme_error = NULL;
+  if (!rw_project_check_scheme (self->project, &scheme_error))
+    {
+      gtk_label_set_text (self->status_label, scheme_error->message);
+      _rw_window_show_error (self, _("The simulation cannot run with this scheme"), scheme_error->message);
+      g_signal_emit (self, _rw_window_signals[RW_WINDOW_RUN_FINISHED], 0, FALSE);
+      return;
+    }
   self->job = rw_sim_job_new (self->project);
   g_signal_connect (self->job, "progress", G_CALLBACK (on_job_progress), self);
   g_signal_connect (self->job, "slice", G_CALLBACK (on_job_slice), self);

@@ -13,6 +13,8 @@
 #include <math.h>
 #include <unistd.h>
 
+#include "rw-physics.h"
+
 G_DEFINE_TYPE (RwWindow, rw_window, GTK_TYPE_APPLICATION_WINDOW)
 
 guint _rw_window_signals[RW_WINDOW_N_SIGNALS];
@@ -237,17 +239,25 @@ _rw_window_update_estimate (RwWindow *self)
                                   mem, br, e.max_branches, e.n_boundary_estimate);
     }
   g_autofree char *text =
-    g_strdup_printf (_("Grid spacing h = %.1f mm, rate %.0f Hz (c = %.1f m/s)\n"
-                       "Grid %zu × %zu × %zu cells, about %.2f M inside\n"
+    g_strdup_printf (_("%s, %.2f points per wavelength\n"
+                       "Grid spacing h = %.1f mm, rate %.0f Hz (c = %.1f m/s)\n"
+                       "Grid %zu × %zu × %zu cells, about %.2f M nodes inside\n"
                        "%zu time steps for %.2f s\n"
                        "Memory needed: %s\n"
                        "Estimated run time: %.0f s (at %.0f Mvox/s)"),
-                     e.spacing_m * 1e3, e.fs_grid_hz, e.c, e.nx, e.ny, e.nz, e.n_inside_estimate / 1e6,
+                     rw_project_scheme_label (e.scheme),
+                     e.ppw, e.spacing_m * 1e3, e.fs_grid_hz, e.c, e.nx, e.ny, e.nz, e.n_inside_estimate / 1e6,
                      e.n_steps, s->duration_s, mem_text ? mem_text : mem, e.seconds_estimate, mvox);
   gtk_label_set_text (self->estimate_label, text);
 
   double avail = available_memory_bytes ();
-  if (e.memory_bytes > 0.8 * avail)
+  g_autoptr (GError) scheme_error = NULL;
+  if (!rw_project_check_scheme (self->project, &scheme_error))
+    {
+      gtk_label_set_text (self->estimate_warning, scheme_error->message);
+      gtk_widget_set_visible (GTK_WIDGET (self->estimate_warning), TRUE);
+    }
+  else if (e.memory_bytes > 0.8 * avail)
     {
       g_autofree char *have = g_format_size ((guint64) avail);
       g_autofree char *warn = g_strdup_printf (_("This will not fit: %s needed, %s free. Lower fmax or the points per wavelength."),
@@ -291,6 +301,76 @@ update_crossover (RwWindow *self)
     text = g_strdup_printf (_("Automatic (0): fmax / 2 = %.0f Hz; at most %.1f Hz (fmax / 1.293)"),
                             rw_sim_settings_crossover_hz (s), highest);
   gtk_label_set_text (self->crossover_label, text);
+}
+
+/* The ppw field shows the project's ppw (0: "Auto", on_ppw_output), and
+ * the line under it the points per wavelength the run uses with its
+ * scheme (rw_sim_settings_ppw) and that scheme's worst-direction
+ * phase-velocity error at fmax (rw_scheme_phase_error). */
+static void
+update_ppw (RwWindow *self)
+{
+  const RwSimSettings *s = rw_project_get_settings (self->project);
+  const RwScheme scheme = rw_sim_settings_scheme (s);
+  const double ppw = rw_sim_settings_ppw (s);
+  const double err = rw_scheme_phase_error (rw_scheme_lattice (scheme), ppw);
+  g_autofree char *text = NULL;
+
+  self->updating_ppw = TRUE;
+  if (gtk_spin_button_get_value (self->ppw_spin) != s->ppw)
+    gtk_spin_button_set_value (self->ppw_spin, s->ppw);
+  self->updating_ppw = FALSE;
+  if (s->ppw == 0)
+    text = g_strdup_printf (_("Auto: %.2f, the default of the %s; phase velocity %.1f %% off at the highest "
+                              "frequency"),
+                            ppw, rw_project_scheme_label (scheme), 100 * fabs (err));
+  else
+    text = g_strdup_printf (_("%.2f with the %s; phase velocity %.1f %% off at the highest frequency"),
+                            ppw, rw_project_scheme_label (scheme), 100 * fabs (err));
+  gtk_label_set_text (self->ppw_label, text);
+}
+
+/* The ppw field edited: 0 is "Auto"; any other ppw a run takes is at
+ * least 4 (rw_sim_check_settings), so a step up from Auto goes to 4 and a
+ * step down from 4 (or a typed 2) to Auto. */
+static void
+on_ppw_edited (RwWindow *self)
+{
+  RwSimSettings s = *rw_project_get_settings (self->project);
+  double v = gtk_spin_button_get_value (self->ppw_spin);
+
+  if (self->updating_ppw)
+    return;
+  if (v > 0 && v < 4)
+    v = s.ppw == 0 ? 4 : 0;
+  if (v != s.ppw)
+    {
+      s.ppw = v;
+      rw_project_set_settings (self->project, &s);
+    }
+  update_ppw (self);
+}
+
+static gboolean
+on_ppw_output (GtkSpinButton *spin, gpointer data)
+{
+  (void) data;
+  if (gtk_spin_button_get_value (spin) != 0)
+    return FALSE;
+  gtk_editable_set_text (GTK_EDITABLE (spin), _("Auto"));
+  return TRUE;
+}
+
+static int
+on_ppw_input (GtkSpinButton *spin, double *value, gpointer data)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
+
+  (void) data;
+  if (g_ascii_strcasecmp (text, "auto") != 0 && g_utf8_collate (text, _("Auto")) != 0)
+    return FALSE;
+  *value = 0;
+  return TRUE;
 }
 
 static guint
@@ -677,6 +757,8 @@ rw_window_class_init (RwWindowClass *klass)
   BIND (humidity_spin);
   BIND (air_absorption_check);
   BIND (ppw_spin);
+  BIND (ppw_label);
+  BIND (scheme_dropdown);
   BIND (boundary_dropdown);
   BIND (backend_dropdown);
   BIND (precision_dropdown);
@@ -755,7 +837,7 @@ rw_window_init (RwWindow *self)
     { "temperature-c", G_STRUCT_OFFSET (RwWindow, temperature_spin), "value" },
     { "humidity-pct", G_STRUCT_OFFSET (RwWindow, humidity_spin), "value" },
     { "air-absorption", G_STRUCT_OFFSET (RwWindow, air_absorption_check), "active" },
-    { "ppw", G_STRUCT_OFFSET (RwWindow, ppw_spin), "value" },
+    { "scheme", G_STRUCT_OFFSET (RwWindow, scheme_dropdown), "selected" },
     { "boundary", G_STRUCT_OFFSET (RwWindow, boundary_dropdown), "selected" },
     { "backend", G_STRUCT_OFFSET (RwWindow, backend_dropdown), "selected" },
     { "precision", G_STRUCT_OFFSET (RwWindow, precision_dropdown), "selected" },
@@ -785,6 +867,18 @@ rw_window_init (RwWindow *self)
                                   self);
   g_signal_group_connect_swapped (self->project_signals, "notify::hybrid", G_CALLBACK (update_crossover), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::backend", G_CALLBACK (on_backend_changed), self);
+  /* ppw: 0 is "Auto" (the scheme's default), so the field follows both
+   * the ppw and the scheme (update_ppw), and values between 0 and 4, which
+   * a run refuses, are stepped over (on_ppw_edited). */
+  g_signal_group_connect_swapped (self->project_signals, "notify::ppw", G_CALLBACK (update_ppw), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::ppw", G_CALLBACK (on_setting_changed), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::scheme", G_CALLBACK (update_ppw), self);
+  /* the FCC scheme's limits (rw_project_check_scheme) under the settings */
+  g_signal_group_connect_swapped (self->project_signals, "notify::receiver-specs",
+                                  G_CALLBACK (_rw_window_update_estimate), self);
+  g_signal_connect_swapped (self->ppw_spin, "value-changed", G_CALLBACK (on_ppw_edited), self);
+  g_signal_connect (self->ppw_spin, "output", G_CALLBACK (on_ppw_output), NULL);
+  g_signal_connect (self->ppw_spin, "input", G_CALLBACK (on_ppw_input), NULL);
   g_signal_group_connect_swapped (self->project_signals, "notify::device", G_CALLBACK (on_device_changed), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::device", G_CALLBACK (on_setting_changed), self);
   /* The selected receiver's type and orientation: one binding group whose
@@ -832,6 +926,7 @@ rw_window_init (RwWindow *self)
   _rw_window_update_recent_menu (self);
   update_devices (self, TRUE);
   update_crossover (self);
+  update_ppw (self);
   _rw_window_update_estimate (self);
   _rw_window_update_actions (self);
 }

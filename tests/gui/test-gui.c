@@ -1100,6 +1100,16 @@ poll_run_small (void)
                       "the run settings give both parts' times: %s", tt);
             RW_CHECK (strstr (st, "geometrical part") && strstr (st, "crossover 250 Hz"),
                       "the status gives the geometrical part and the crossover: %s", st);
+            /* The scheme the run used (issue #14; a new project's AUTO
+             * resolves to the 7-point scheme): in the status and in the
+             * results' summary, beside the backend. */
+            GtkWidget *summary = GTK_WIDGET (gtk_widget_get_template_child (rw_window_get_results_view (ctx.win),
+                                                                            RW_TYPE_RESULTS_VIEW, "summary_label"));
+            const char *sum = GTK_IS_LABEL (summary) ? gtk_label_get_text (GTK_LABEL (summary)) : "";
+            RW_NOTE ("summary: %s", sum);
+            RW_CHECK (res->scheme == RW_SCHEME_CARTESIAN && strstr (st, _("Cartesian scheme (7-point)"))
+                        && strstr (sum, _("Cartesian scheme (7-point)")),
+                      "the status and the summary name the scheme the run used (%d)", (int) res->scheme);
           }
       }
       rw_results_view_show_page (RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win)), 0);
@@ -1749,6 +1759,72 @@ poll_import (void)
   return FALSE;
 }
 
+/* The scheme (issue #14) on the settings page: the drop-down sets the
+ * project's scheme; ppw 0 shows as "Auto" and the line under it the
+ * scheme's default (7.75, 5.75); a step from Auto goes to 4 and one down
+ * from 4 back to Auto (a run refuses 0 < ppw < 4); the estimate names the
+ * scheme; the FCC scheme with the LRS boundary or a binaural receiver is
+ * shown under the settings, and Run is refused with a dialog saying what
+ * to change, no job started. */
+static void
+check_scheme_settings (void)
+{
+  RwProject *p = rw_window_get_project (ctx.win);
+  GtkDropDown *scheme = GTK_DROP_DOWN (window_child ("scheme_dropdown"));
+  GtkDropDown *boundary = GTK_DROP_DOWN (window_child ("boundary_dropdown"));
+  GtkSpinButton *ppw = GTK_SPIN_BUTTON (window_child ("ppw_spin"));
+  GtkLabel *ppw_label = GTK_LABEL (window_child ("ppw_label"));
+  GtkLabel *estimate = GTK_LABEL (window_child ("estimate_label"));
+  GtkWidget *warning = window_child ("estimate_warning");
+
+  gtk_spin_button_set_value (ppw, 0);
+  gtk_drop_down_set_selected (scheme, RW_SCHEME_CARTESIAN);
+  RW_CHECK (rw_project_get_settings (p)->ppw == 0 && rw_project_get_settings (p)->scheme == RW_SCHEME_CARTESIAN,
+            "ppw 0, cartesian");
+  RW_CHECK (g_str_equal (gtk_editable_get_text (GTK_EDITABLE (ppw)), _("Auto")), "ppw 0 shows “%s”: %s", _("Auto"),
+            gtk_editable_get_text (GTK_EDITABLE (ppw)));
+  RW_CHECK (strstr (gtk_label_get_text (ppw_label), "7.75") != NULL, "the 7-point default: %s",
+            gtk_label_get_text (ppw_label));
+  gtk_drop_down_set_selected (scheme, RW_SCHEME_FCC);
+  RW_CHECK (rw_project_get_settings (p)->scheme == RW_SCHEME_FCC, "the drop-down sets the FCC scheme");
+  RW_CHECK (strstr (gtk_label_get_text (ppw_label), "5.75") != NULL, "the FCC default: %s",
+            gtk_label_get_text (ppw_label));
+  RW_CHECK (strstr (gtk_label_get_text (estimate), _("FCC scheme (13-point)")) != NULL, "the estimate: %s",
+            gtk_label_get_text (estimate));
+  RW_NOTE ("FCC: %s\n%s", gtk_label_get_text (ppw_label), gtk_label_get_text (estimate));
+  gtk_spin_button_set_value (ppw, 0.25);
+  RW_CHECK (rw_project_get_settings (p)->ppw == 4 && gtk_spin_button_get_value (ppw) == 4,
+            "a step up from Auto: 4 (%g)", rw_project_get_settings (p)->ppw);
+  gtk_spin_button_set_value (ppw, 3.75);
+  RW_CHECK (rw_project_get_settings (p)->ppw == 0 && gtk_spin_button_get_value (ppw) == 0,
+            "a step down from 4: Auto (%g)", rw_project_get_settings (p)->ppw);
+  RW_CHECK (!gtk_widget_get_visible (warning), "FCC with the FV boundary: no warning");
+
+  gtk_drop_down_set_selected (boundary, RW_BOUNDARY_LRS);
+  RW_CHECK (gtk_widget_get_visible (warning) && strstr (gtk_label_get_text (GTK_LABEL (warning)), "FCC") != NULL,
+            "FCC with the LRS boundary: a warning: %s", gtk_label_get_text (GTK_LABEL (warning)));
+  activate ("run");
+  GtkWindow *d = rw_window_get_error_dialog (ctx.win);
+  RW_CHECK (d != NULL && action_enabled ("run") && !action_enabled ("cancel"), "Run refused with a dialog, no job");
+  if (d != NULL)
+    {
+      g_autofree char *secondary = NULL;
+      g_object_get (d, "secondary-text", &secondary, NULL);
+      RW_NOTE ("refused: %s", secondary);
+      RW_CHECK (secondary && strstr (secondary, "finite-volume"), "the dialog says what to change: %s", secondary);
+      gtk_window_destroy (d);
+    }
+  gtk_drop_down_set_selected (boundary, RW_BOUNDARY_FV);
+  RW_CHECK (!gtk_widget_get_visible (warning), "back to FV: the warning goes");
+  RwReceiverSpec bin = { .type = RW_RECEIVER_BINAURAL }, omni = { .type = RW_RECEIVER_OMNI };
+  RW_CHECK (rw_project_set_receiver_spec (p, 0, &bin, NULL), "receiver 1 binaural");
+  RW_CHECK (gtk_widget_get_visible (warning) && strstr (gtk_label_get_text (GTK_LABEL (warning)), "1") != NULL,
+            "FCC with a binaural receiver: a warning: %s", gtk_label_get_text (GTK_LABEL (warning)));
+  RW_CHECK (rw_project_set_receiver_spec (p, 0, &omni, NULL), "receiver 1 omni again");
+  RW_CHECK (!gtk_widget_get_visible (warning), "omni again: the warning goes");
+  gtk_drop_down_set_selected (scheme, RW_SCHEME_AUTO);
+}
+
 static gboolean
 poll_project (void)
 {
@@ -1880,6 +1956,7 @@ poll_project (void)
     RW_CHECK (rw_project_get_file (p) != NULL && g_file_equal (rw_project_get_file (p), of),
               "Open opens the project");
   }
+  check_scheme_settings ();
   done ();
   return FALSE;
 }
