@@ -1064,7 +1064,6 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
     goto out;
   RwPostprocess pp;
   rw_postprocess_init (&pp, out->fs_grid_hz, cfg->fmax_hz, out->spacing_m);
-  pp.lattice = grid->lattice;
   pp.fs_out_hz = cfg->fs_out_hz;
   pp.source_amplitude = RW_SIM_SOURCE_AMPLITUDE;
   out->ir = calloc (cfg->n_receivers, sizeof (float *));

@@ -1491,6 +1491,16 @@ auto_lattice (const double bmin[3], const double bmax[3], double h,
     }
 }
 
+void
+rw_voxel_auto_lattice (const double bmin[3], const double bmax[3], double h, double origin[3],
+                       size_t n[3])
+{
+  double nd[3];
+  auto_lattice (bmin, bmax, h, origin, nd);
+  for (int k = 0; k < 3; k++)
+    n[k] = (size_t) nd[k];
+}
+
 static bool
 mesh_bbox (const RwMesh *mesh, double bmin[3], double bmax[3])
 {

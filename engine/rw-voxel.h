@@ -137,7 +137,11 @@ RwGrid *rw_voxelise (const RwMesh *mesh, double spacing_m, int threads, RwError 
  * cells along an extent e, so that round (e/h) centres fall within it, a
  * side that is a whole number of cells long falls halfway between two
  * centres (a box of whole cells gets exactly its cells) and the outside
- * layer is at least one cell thick. */
+ * layer is at least one cell thick (on both lattices). For a bounding box
+ * [bmin, bmax] at spacing h: the centre of cell (0,0,0) and the cells per
+ * axis (what estimates of the grid, like the GUI's, call). */
+void rw_voxel_auto_lattice (const double bmin[3], const double bmax[3], double h,
+                            double origin[3], size_t n[3]);
 
 /* The same on a lattice the caller chooses (cell (0,0,0) centred at origin,
  * n[0]·n[1]·n[2] cells): to align a grid with another one, or to put walls

@@ -1084,17 +1084,8 @@ rw_cuda_io (RwCudaState *st, void *f, const RwCudaSource *source, double s, bool
   src.n = 0;
   if (source != NULL)
     src = *source;
-  const int threads = (int) std::min ((size_t) 256, ((st->n_rcv + 31) / 32) * 32 + 32);
-  const int n_rcv = receivers ? (int) st->n_rcv : 0;
-  if (st->precision == RW_PRECISION_F64)
-    rw_kernel_io<<<1, threads, 0, st->stream>>> ((double *) f, src, st->source_hard, s,
-                                                 st->rcv_cells, n_rcv, st->rcv_dev, k, chunk);
-  else if (st->precision == RW_PRECISION_F16)
-    rw_kernel_io<<<1, threads, 0, st->stream>>> ((__half *) f, src, st->source_hard, s,
-                                                 st->rcv_cells, n_rcv, st->rcv_dev, k, chunk);
-  else
-    rw_kernel_io<<<1, threads, 0, st->stream>>> ((float *) f, src, st->source_hard, s,
-                                                 st->rcv_cells, n_rcv, st->rcv_dev, k, chunk);
+  rw_cuda_launch_io (st->precision, st->stream, f, src, st->source_hard, s, st->rcv_cells,
+                     receivers ? (int) st->n_rcv : 0, st->rcv_dev, k, chunk);
   rw_launched (st, cudaGetLastError (), _("the launch of rw_kernel_io (source and receivers)"));
 }
 

@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
@@ -206,4 +207,32 @@ rw_stored_value (RwPrecision precision, const void *a, size_t j)
   return precision == RW_PRECISION_F64 ? ((const double *) a)[j]
          : precision == RW_PRECISION_F16 ? (double) __half2float (((const __half *) a)[j])
          : (double) ((const float *) a)[j];
+}
+
+/* f (S ()) with S the storage type of `precision` (double, __half, float):
+ * one launch site per kernel instead of one per precision. */
+template <typename F>
+static inline void
+rw_with_storage (RwPrecision precision, F &&f)
+{
+  if (precision == RW_PRECISION_F64)
+    f (double ());
+  else if (precision == RW_PRECISION_F16)
+    f (__half ());
+  else
+    f (float ());
+}
+
+/* Launches rw_kernel_io on field f (slot k of a chunk of `chunk` steps):
+ * the one launch of both paths (7-point, FCC). */
+static inline void
+rw_cuda_launch_io (RwPrecision precision, cudaStream_t stream, void *f, const RwCudaSource &src,
+                   int hard, double s, const size_t *rcv, int n_rcv, double *out, size_t k,
+                   size_t chunk)
+{
+  const int threads = (int) std::min ((size_t) 256, (((size_t) n_rcv + 31) / 32) * 32 + 32);
+  rw_with_storage (precision, [&] (auto tag) {
+    typedef decltype (tag) S;
+    rw_kernel_io<<<1, threads, 0, stream>>> ((S *) f, src, hard, s, rcv, n_rcv, out, k, chunk);
+  });
 }

@@ -5,7 +5,7 @@
  * carry a tag (RW_CUDA_TAG_FCC) by which its operations dispatch.
  *
  * Layout: the sites folded along x (rw-scheme-fcc.h): entry
- * xf + pitch·(y + ny·z), rows of pitch = nxf rounded up to 32 entries, so
+ * xf + pitch·(y + ny·z), rows of pitch = nxf = rw_fcc_row_len (nx) rounded up to 32 entries, so
  * every stored entry of a row's first nxf is a site and a row holds one
  * parity P = (y + z) & 1. A kind byte per entry: 0 no site or outside,
  * 1 interior site (K = 12), 2 boundary site.
@@ -69,7 +69,7 @@ struct RwCudaFcc
   char name[256];
   int device;
   size_t gx, ny, nz;            /* the grid (cubic array) */
-  size_t nxf, pitch, n;         /* folded row length, row pitch, entries */
+  size_t pitch, n;              /* row pitch (rw_fcc_row_len rounded up to 32), entries */
   RwPrecision precision;
   size_t elem;
   void *p, *q, *mem;
@@ -570,7 +570,6 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   st->tag = RW_CUDA_TAG_FCC;
   st->device = setup->device;
   st->gx = g->nx, st->ny = g->ny, st->nz = g->nz;
-  st->nxf = rw_fcc_row_len (g->nx);
   st->pitch = rw_fcc_pitch (g->nx);
   st->n = st->pitch * g->ny * g->nz;
   st->precision = setup->precision;
@@ -673,45 +672,15 @@ static void
 rw_fcc_step (RwCudaFcc *st, int step)
 {
   const unsigned nb = (unsigned) ((st->n_nodes + 127) / 128);
-  if (st->precision == RW_PRECISION_F64)
-    {
-      rw_fcc_air_launch (st, (const double *) st->p, (double *) st->q, step);
-      if (nb)
-        rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
-          (const double *) st->p, (double *) st->q, st->nodes, st->n_nodes, st->beta, st->coef,
-          (double *) st->bv, (double *) st->bq, st->pitch, st->ny, step, st->bad);
-    }
-  else if (st->precision == RW_PRECISION_F16)
-    {
-      rw_fcc_air_launch (st, (const __half *) st->p, (__half *) st->q, step);
-      if (nb)
-        rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
-          (const __half *) st->p, (__half *) st->q, st->nodes, st->n_nodes, st->beta, st->coef,
-          (float *) st->bv, (float *) st->bq, st->pitch, st->ny, step, st->bad);
-    }
-  else
-    {
-      rw_fcc_air_launch (st, (const float *) st->p, (float *) st->q, step);
-      if (nb)
-        rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
-          (const float *) st->p, (float *) st->q, st->nodes, st->n_nodes, st->beta, st->coef,
-          (float *) st->bv, (float *) st->bq, st->pitch, st->ny, step, st->bad);
-    }
-}
-
-static void
-rw_fcc_io (RwCudaFcc *st, double s, size_t k, size_t chunk)
-{
-  const int threads = (int) std::min ((size_t) 256, ((st->n_rcv + 31) / 32) * 32 + 32);
-  if (st->precision == RW_PRECISION_F64)
-    rw_kernel_io<<<1, threads, 0, st->stream>>> ((double *) st->q, st->src, st->hard, s, st->rcv_idx,
-                                                 (int) st->n_rcv, st->rcv_dev, k, chunk);
-  else if (st->precision == RW_PRECISION_F16)
-    rw_kernel_io<<<1, threads, 0, st->stream>>> ((__half *) st->q, st->src, st->hard, s, st->rcv_idx,
-                                                 (int) st->n_rcv, st->rcv_dev, k, chunk);
-  else
-    rw_kernel_io<<<1, threads, 0, st->stream>>> ((float *) st->q, st->src, st->hard, s, st->rcv_idx,
-                                                 (int) st->n_rcv, st->rcv_dev, k, chunk);
+  rw_with_storage (st->precision, [&] (auto tag) {
+    typedef decltype (tag) S;
+    typedef typename RwArith<S>::type A;
+    rw_fcc_air_launch (st, (const S *) st->p, (S *) st->q, step);
+    if (nb)
+      rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
+        (const S *) st->p, (S *) st->q, st->nodes, st->n_nodes, st->beta, st->coef, (A *) st->bv,
+        (A *) st->bq, st->pitch, st->ny, step, st->bad);
+  });
 }
 
 bool
@@ -729,7 +698,8 @@ rw_cuda_fcc_advance (void *state, size_t step0, size_t n, double *rcv, size_t st
           rw_fcc_step (st, (int) step);
           const double s = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
           if (st->src.n > 0 || st->n_rcv > 0)
-            rw_fcc_io (st, s, k, chunk);
+            rw_cuda_launch_io (st->precision, st->stream, st->q, st->src, st->hard, s, st->rcv_idx,
+                               (int) st->n_rcv, st->rcv_dev, k, chunk);
           std::swap (st->p, st->q);
         }
       if (!RW_CUDA (cudaGetLastError ())
@@ -773,27 +743,15 @@ rw_cuda_fcc_energy (void *state, double *out, RwError *err)
   if (!RW_FCC_ON_DEVICE (st) || !RW_CUDA (cudaMemsetAsync (st->esum, 0, 2 * sizeof (double), st->stream)))
     return false;
   const unsigned blocks = (unsigned) std::min ((size_t) 4096, (st->n + 255) / 256);
-  if (st->precision == RW_PRECISION_F64)
-    rw_kernel_fcc_energy<<<blocks, 256, 0, st->stream>>> ((const double *) st->p, (const double *) st->q,
-                                                          st->kind, st->pitch, st->ny, st->nz, st->n, st->esum);
-  else if (st->precision == RW_PRECISION_F16)
-    rw_kernel_fcc_energy<<<blocks, 256, 0, st->stream>>> ((const __half *) st->p, (const __half *) st->q,
-                                                          st->kind, st->pitch, st->ny, st->nz, st->n, st->esum);
-  else
-    rw_kernel_fcc_energy<<<blocks, 256, 0, st->stream>>> ((const float *) st->p, (const float *) st->q,
-                                                          st->kind, st->pitch, st->ny, st->nz, st->n, st->esum);
-  if (st->m_max > 0 && st->n_nodes > 0)
-    {
-      const unsigned nb = (unsigned) ((st->n_nodes + 127) / 128);
-      if (st->precision == RW_PRECISION_F64)
-        rw_kernel_fcc_branch_energy<<<nb, 128, 0, st->stream>>> (st->nodes, st->n_nodes, st->en,
-                                                                 (const double *) st->bv,
-                                                                 (const double *) st->bq, st->esum);
-      else
-        rw_kernel_fcc_branch_energy<<<nb, 128, 0, st->stream>>> (st->nodes, st->n_nodes, st->en,
-                                                                 (const float *) st->bv,
-                                                                 (const float *) st->bq, st->esum);
-    }
+  rw_with_storage (st->precision, [&] (auto tag) {
+    typedef decltype (tag) S;
+    typedef typename RwArith<S>::type A;
+    rw_kernel_fcc_energy<<<blocks, 256, 0, st->stream>>> ((const S *) st->p, (const S *) st->q, st->kind,
+                                                          st->pitch, st->ny, st->nz, st->n, st->esum);
+    if (st->m_max > 0 && st->n_nodes > 0)
+      rw_kernel_fcc_branch_energy<<<(unsigned) ((st->n_nodes + 127) / 128), 128, 0, st->stream>>> (
+        st->nodes, st->n_nodes, st->en, (const A *) st->bv, (const A *) st->bq, st->esum);
+  });
   return RW_CUDA (cudaGetLastError ())
          && RW_CUDA (cudaMemcpyAsync (out, st->esum, 2 * sizeof (double), cudaMemcpyDeviceToHost, st->stream))
          && RW_CUDA (cudaStreamSynchronize (st->stream));
@@ -820,15 +778,11 @@ rw_cuda_fcc_read_slice (void *state, int axis, size_t index, float *out, RwError
       st->slice_cap = count;
     }
   const unsigned blocks = (unsigned) std::min ((size_t) 1024, (count + 255) / 256);
-  if (st->precision == RW_PRECISION_F64)
-    rw_kernel_fcc_slice<<<blocks, 256, 0, st->stream>>> ((const double *) st->p, st->kind, axis, index,
-                                                         st->gx, st->ny, st->nz, st->pitch, st->slice);
-  else if (st->precision == RW_PRECISION_F16)
-    rw_kernel_fcc_slice<<<blocks, 256, 0, st->stream>>> ((const __half *) st->p, st->kind, axis, index,
-                                                         st->gx, st->ny, st->nz, st->pitch, st->slice);
-  else
-    rw_kernel_fcc_slice<<<blocks, 256, 0, st->stream>>> ((const float *) st->p, st->kind, axis, index,
-                                                         st->gx, st->ny, st->nz, st->pitch, st->slice);
+  rw_with_storage (st->precision, [&] (auto tag) {
+    typedef decltype (tag) S;
+    rw_kernel_fcc_slice<<<blocks, 256, 0, st->stream>>> ((const S *) st->p, st->kind, axis, index, st->gx,
+                                                         st->ny, st->nz, st->pitch, st->slice);
+  });
   return rw_cuda_ok (cudaGetLastError (), err, _("the launch of rw_kernel_fcc_slice"))
          && RW_CUDA (cudaMemcpyAsync (out, st->slice, count * sizeof (float), cudaMemcpyDeviceToHost,
                                       st->stream))

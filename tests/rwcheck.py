@@ -35,3 +35,38 @@ def communicate_or_kill(p, what, timeout=60):
         out = p.communicate()
         check(False, "%s: still running after %g s" % (what, timeout))
         return out
+
+
+def run_cli(args, timeout=900):
+    """(exit status, stdout, stderr) of `roomwave-cli ARGS` (ROOMWAVE_CLI);
+    a failing command is echoed to stderr with its output."""
+    import os
+    import subprocess
+    p = subprocess.run([os.environ["ROOMWAVE_CLI"]] + args, capture_output=True, text=True,
+                       timeout=timeout)
+    if p.returncode != 0:
+        print("$ roomwave-cli " + " ".join(args) + "\n" + p.stdout + p.stderr, file=sys.stderr)
+    return p.returncode, p.stdout, p.stderr
+
+
+def read_float_wav(path):
+    """(rate, channels, [channel][frame]) of a 32-bit float WAV (what
+    roomwave-cli writes); a file that is not one fails a check."""
+    import struct
+    with open(path, "rb") as f:
+        data = f.read()
+    check(data[:4] == b"RIFF" and data[8:12] == b"WAVE", "%s is not a WAV" % path)
+    pos, rate, channels, bits, frames = 12, 0, 0, 0, None
+    while pos + 8 <= len(data):
+        cid, size = data[pos:pos + 4], struct.unpack("<I", data[pos + 4:pos + 8])[0]
+        body = data[pos + 8:pos + 8 + size]
+        if cid == b"fmt ":
+            _, channels, rate = struct.unpack("<HHI", body[:8])
+            bits = struct.unpack("<H", body[14:16])[0]
+        elif cid == b"data":
+            check(bits == 32, "%s: %d bits, not 32-bit float" % (path, bits))
+            n = size // 4
+            vals = struct.unpack("<%df" % n, body[:4 * n])
+            frames = [list(vals[c::channels]) for c in range(channels)]
+        pos += 8 + size + (size & 1)
+    return rate, channels, frames

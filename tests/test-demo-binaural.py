@@ -34,48 +34,17 @@ import json
 import math
 import os
 import shutil
-import struct
-import subprocess
 import sys
 import tempfile
 
-from rwcheck import check, finish
+from rwcheck import check, finish, run_cli, read_float_wav
 
-CLI = os.environ["ROOMWAVE_CLI"]
 DATA = os.environ.get("ROOMWAVE_DATA_DIR") or os.path.join(os.path.dirname(__file__), "..", "data")
 ROOM = os.path.join(DATA, "rooms", "demo-room.obj")
 DRY = os.path.join(DATA, "audio", "speech-harvard.flac")
 SOURCE = (1.5, 2.5, 1.5)
 RECEIVER = (5.0, 2.0, 1.2)
 C = 343.2
-
-
-def run(args, timeout=900):
-    p = subprocess.run([CLI] + args, capture_output=True, text=True, timeout=timeout)
-    if p.returncode != 0:
-        print("$ roomwave-cli " + " ".join(args) + "\n" + p.stdout + p.stderr, file=sys.stderr)
-    return p.returncode, p.stdout, p.stderr
-
-
-def read_wav(path):
-    """(rate, channels, [channel][frame]) of a 32-bit float WAV."""
-    with open(path, "rb") as f:
-        data = f.read()
-    check(data[:4] == b"RIFF" and data[8:12] == b"WAVE", "%s is not a WAV" % path)
-    pos, rate, channels, bits, frames = 12, 0, 0, 0, None
-    while pos + 8 <= len(data):
-        cid, size = data[pos:pos + 4], struct.unpack("<I", data[pos + 4:pos + 8])[0]
-        body = data[pos + 8:pos + 8 + size]
-        if cid == b"fmt ":
-            _, channels, rate = struct.unpack("<HHI", body[:8])
-            bits = struct.unpack("<H", body[14:16])[0]
-        elif cid == b"data":
-            check(bits == 32, "%s: %d bits, not 32-bit float" % (path, bits))
-            n = size // 4
-            vals = struct.unpack("<%df" % n, body[:4 * n])
-            frames = [list(vals[c::channels]) for c in range(channels)]
-        pos += 8 + size + (size & 1)
-    return rate, channels, frames
 
 
 def xcorr(a, b, lo, hi, max_lag):
@@ -106,7 +75,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="rw-demo-binaural-")
     try:
         out = os.path.join(tmp, "run")
-        rc, _, err = run(["simulate", "--mesh", ROOM, "--source", "%g,%g,%g" % SOURCE,
+        rc, _, err = run_cli(["simulate", "--mesh", ROOM, "--source", "%g,%g,%g" % SOURCE,
                           "--receiver", "%g,%g,%g:binaural,yaw=90" % RECEIVER, "--fmax", "250",
                           "--duration", "2", "--out", out, "--quiet"])
         check(rc == 0, "simulate: exit %d: %s" % (rc, err.strip()))
@@ -117,9 +86,9 @@ def main():
         check(rcv.get("type") == "binaural" and rcv.get("yaw_deg") == 90
               and rcv.get("binaural_file") == "receiver-1-binaural.wav"
               and rcv.get("ambix_file") == "receiver-1-ambix.wav", "results.json: %r" % rcv)
-        rate, nch, lr = read_wav(os.path.join(out, "receiver-1-binaural.wav"))
-        _, _, omni = read_wav(os.path.join(out, "receiver-1.wav"))
-        arate, anch, ambi = read_wav(os.path.join(out, "receiver-1-ambix.wav"))
+        rate, nch, lr = read_float_wav(os.path.join(out, "receiver-1-binaural.wav"))
+        _, _, omni = read_float_wav(os.path.join(out, "receiver-1.wav"))
+        arate, anch, ambi = read_float_wav(os.path.join(out, "receiver-1-ambix.wav"))
         check(nch == 2 and rate == 48000, "binaural IR: %d channels at %d Hz" % (nch, rate))
         check(anch == 16 and arate == 48000, "AmbiX IR: %d channels at %d Hz" % (anch, arate))
         if nch != 2 or anch != 16:
@@ -141,7 +110,7 @@ def main():
 
         # the late part: diffuse (ISO 3382-1 Annex A IACC through `roomwave-cli
         # iacc`), and calibrated as the omni IR
-        rc, out_iacc, err = run(["iacc", os.path.join(out, "receiver-1-binaural.wav"), "--json"])
+        rc, out_iacc, err = run_cli(["iacc", os.path.join(out, "receiver-1-binaural.wav"), "--json"])
         check(rc == 0, "iacc: exit %d: %s" % (rc, err.strip()))
         if rc == 0:
             ia = json.loads(out_iacc)
@@ -159,16 +128,16 @@ def main():
 
         # the auralisation: stereo, never clipping
         wet = os.path.join(art, "demo-binaural-auralised.wav")
-        rc, _, err = run(["auralise", os.path.join(out, "receiver-1-binaural.wav"), DRY, "-o", wet])
+        rc, _, err = run_cli(["auralise", os.path.join(out, "receiver-1-binaural.wav"), DRY, "-o", wet])
         check(rc == 0, "auralise: exit %d: %s" % (rc, err.strip()))
         if rc == 0:
-            wrate, wch, w = read_wav(wet)
+            wrate, wch, w = read_float_wav(wet)
             wpeak = max(max(abs(v) for v in ch) for ch in w)
             print("auralised: %d channels, peak %.2f dBFS" % (wch, 20 * math.log10(wpeak)))
             check(wch == 2, "auralised: %d channels" % wch)
             check(wpeak < 1.0, "auralised: clips (peak %.4f)" % wpeak)
         for src, png in ((os.path.join(out, "receiver-1-binaural.wav"), names[0]), (wet, names[1])):
-            rc, _, err = run(["spectrogram", src, "-o", os.path.join(art, png), "--channel", "0"])
+            rc, _, err = run_cli(["spectrogram", src, "-o", os.path.join(art, png), "--channel", "0"])
             check(rc == 0 and os.path.getsize(os.path.join(art, png)) > 40000,
                   "spectrogram %s: exit %d: %s" % (png, rc, err.strip()))
         print("artifacts in %s" % art)

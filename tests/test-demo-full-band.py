@@ -32,13 +32,11 @@ import math
 import os
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 
-from rwcheck import check, finish
+from rwcheck import check, finish, run_cli
 
-CLI = os.environ["ROOMWAVE_CLI"]
 DATA = os.environ.get("ROOMWAVE_DATA_DIR") or os.path.join(os.path.dirname(__file__), "..", "data")
 ROOM = os.path.join(DATA, "rooms", "demo-room.obj")
 DRY = os.path.join(DATA, "audio", "speech-harvard.flac")
@@ -48,22 +46,15 @@ OCTAVES = [63, 125, 250, 500, 1000, 2000, 4000, 8000]
 MARGIN_DB = 40.0
 
 
-def run(args, timeout=600):
-    p = subprocess.run([CLI] + args, capture_output=True, text=True, timeout=timeout)
-    if p.returncode != 0:
-        print("$ roomwave-cli " + " ".join(args) + "\n" + p.stdout + p.stderr, file=sys.stderr)
-    return p.returncode, p.stdout, p.stderr
-
-
 def simulate(out, extra):
-    rc, _, err = run(["simulate", "--mesh", ROOM] + DEMO + extra + ["--out", out, "--quiet"])
+    rc, _, err = run_cli(["simulate", "--mesh", ROOM] + DEMO + extra + ["--out", out, "--quiet"])
     check(rc == 0, "simulate %s: exit %d: %s" % (" ".join(extra), rc, err.strip()))
     return rc == 0
 
 
 def spectrogram(wav, png):
     """The spectrogram's JSON (band levels) after writing png; None on failure."""
-    rc, out, err = run(["spectrogram", wav, "-o", png, "--json"])
+    rc, out, err = run_cli(["spectrogram", wav, "-o", png, "--json"])
     check(rc == 0, "spectrogram %s: exit %d: %s" % (wav, rc, err.strip()))
     if rc != 0:
         return None
@@ -132,7 +123,7 @@ def main():
         wavs = [os.path.join(hybrid, "receiver-%d.wav" % i) for i in (1, 2)]
 
         # EDT, T20, T30 in every band of both receivers
-        rc, out, err = run(["analyse", "--json", "--fmax", "%g" % valid_to] + wavs)
+        rc, out, err = run_cli(["analyse", "--json", "--fmax", "%g" % valid_to] + wavs)
         check(rc == 0, "analyse: exit %d: %s" % (rc, err.strip()))
         if rc == 0:
             files = json.loads(out)["files"]
@@ -162,7 +153,7 @@ def main():
 
         # the auralisation and its spectrogram
         wet = os.path.join(art, "demo-full-band-auralised.wav")
-        rc, out, err = run(["auralise", wavs[0], DRY, "-o", wet])
+        rc, out, err = run_cli(["auralise", wavs[0], DRY, "-o", wet])
         check(rc == 0, "auralise: exit %d: %s" % (rc, err.strip()))
         if rc == 0:
             png = os.path.join(art, "demo-full-band-auralised-spectrogram.png")

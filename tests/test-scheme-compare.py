@@ -17,35 +17,15 @@ Seen failing: the FCC calibration without its cell volume (direct sound
 
 Environment: ROOMWAVE_CLI, ROOMWAVE_DATA_DIR."""
 import json
+import math
 import os
-import struct
-import subprocess
 import sys
 import tempfile
 
-from rwcheck import check, finish
+from rwcheck import check, finish, read_float_wav, run_cli
 
-CLI = os.environ["ROOMWAVE_CLI"]
 DATA = os.environ.get("ROOMWAVE_DATA_DIR", "")
 ROOM = os.path.join(DATA, "rooms", "demo-room.obj")
-
-
-def read_wav(path):
-    """Mono float or 16/24/32-bit PCM samples and the rate."""
-    with open(path, "rb") as f:
-        b = f.read()
-    i, fmt, data = 12, None, None
-    while i + 8 <= len(b):
-        cid, size = b[i:i + 4], struct.unpack("<I", b[i + 4:i + 8])[0]
-        if cid == b"fmt ":
-            fmt = struct.unpack("<HHIIHH", b[i + 8:i + 24])
-        elif cid == b"data":
-            data = b[i + 8:i + 8 + size]
-        i += 8 + size + (size & 1)
-    tag, _, rate, _, _, bits = fmt
-    if bits == 32 and tag in (3, 0xFFFE):
-        return rate, struct.unpack("<%df" % (len(data) // 4), data)
-    raise ValueError("%s: unexpected WAV format %d/%d bits" % (path, tag, bits))
 
 
 def energy(x, rate, t0, t1):
@@ -57,22 +37,21 @@ def main():
         t30, direct, early = {}, {}, {}
         for scheme in ("cartesian", "fcc"):
             out = os.path.join(tmp, scheme)
-            p = subprocess.run([CLI, "simulate", "--mesh", ROOM, "--source", "1.5,2.5,1.5",
-                                "--receiver", "5,2,1.2", "--fmax", "500", "--duration", "2",
-                                "--reflection", "0.9", "--no-hybrid", "--scheme", scheme,
-                                "--out", out, "--quiet"], capture_output=True, text=True,
-                               timeout=600)
-            check(p.returncode == 0, "%s: exit %d: %s" % (scheme, p.returncode, p.stderr))
-            if p.returncode != 0:
+            rc, _, serr = run_cli(["simulate", "--mesh", ROOM, "--source", "1.5,2.5,1.5",
+                                   "--receiver", "5,2,1.2", "--fmax", "500", "--duration", "2",
+                                   "--reflection", "0.9", "--no-hybrid", "--scheme", scheme,
+                                   "--out", out, "--quiet"])
+            check(rc == 0, "%s: exit %d: %s" % (scheme, rc, serr))
+            if rc != 0:
                 return finish()
             wav = os.path.join(out, "receiver-1.wav")
-            a = subprocess.run([CLI, "analyse", "--json", "--fmax", "500", wav],
-                               capture_output=True, text=True, timeout=120)
-            check(a.returncode == 0, "analyse %s: %s" % (scheme, a.stderr))
-            doc = json.loads(a.stdout)
+            rc, aout, aerr = run_cli(["analyse", "--json", "--fmax", "500", wav])
+            check(rc == 0, "analyse %s: %s" % (scheme, aerr))
+            doc = json.loads(aout)
             bands = (doc["files"][0] if "files" in doc else doc)["bands"]
             t30[scheme] = [b.get("T30_s") for b in bands]
-            rate, x = read_wav(wav)
+            rate, _, frames = read_float_wav(wav)
+            x = frames[0]
             direct[scheme] = energy(x, rate, 0.0085, 0.0125)
             early[scheme] = energy(x, rate, 0.0, 0.050)
         print("T30 cartesian:", t30["cartesian"][:4])
@@ -84,7 +63,6 @@ def main():
                 d = (b - a) / a
                 print("%s: T30 %.3f s (cartesian), %.3f s (fcc): %+.1f %%" % (name, a, b, 100 * d))
                 check(abs(d) < 0.05, "%s: T30 differs by %+.1f %% between the schemes" % (name, 100 * d))
-        import math
         dd = 10 * math.log10(direct["fcc"] / direct["cartesian"])
         de = 10 * math.log10(early["fcc"] / early["cartesian"])
         print("direct sound fcc − cartesian %+.2f dB; first 50 ms %+.2f dB" % (dd, de))

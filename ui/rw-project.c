@@ -1443,11 +1443,10 @@ rw_project_estimate (RwProject *self, double mvox_per_s, RwRunEstimate *out)
   out->n_steps = (size_t) ceil (s->duration_s * out->fs_grid_hz);
   if (!self->have_report)
     return;
-  /* The voxeliser's grid on either lattice (auto_lattice in rw-voxel.c:
-   * the box centred, at least 1.25·h of outside layer on every side). */
+  /* the voxeliser's grid, on either lattice */
   size_t n[3];
-  for (int k = 0; k < 3; k++)
-    n[k] = (size_t) floor ((self->report.bbox_max[k] - self->report.bbox_min[k]) / out->spacing_m + 0.5) + 4;
+  double origin[3];
+  rw_voxel_auto_lattice (self->report.bbox_min, self->report.bbox_max, out->spacing_m, origin, n);
   out->nx = n[0];
   out->ny = n[1];
   out->nz = n[2];
