@@ -96,6 +96,10 @@ typedef struct {
   uint16_t *b_surf;
   float *b_area;               /* absorbing area in h² (rw_grid_node_area) */
   size_t n_bnd;
+  /* FCC: boundary site b's wall entries [w_off[b], w_off[b+1])
+   * (rw-scheme-fcc.h, "Wall links"), entry e's members' stored indices
+   * w_member[wm_off[e] … wm_off[e+1]) */
+  size_t *w_off, *wm_off, *w_member;
 
   double *beta_f64, *R_f64;    /* per surface (FV with branches: Y0 + Σ b_m) */
   float *beta_f32, *R_f32;
@@ -207,7 +211,7 @@ fcc_count_runs (const RwGrid *g)
 }
 
 /* Two fields, the boundary list (index, mask, K, surface, area, state
- * offset: 20 B), the row
+ * offset: 20 B; FCC: its wall entries), the row
  * tables, the runs (7-point: a run starts at a boundary node, so there are
  * at most n_boundary of them; FCC: counted), strips, per-thread save
  * buffers (at most a plane), the receivers' stored indices. */
@@ -227,7 +231,10 @@ cpu_memory_bytes (const RwSolverSetup *s)
          + g->ny * sizeof (CpuStrip)
          + (size_t) cpu_threads (s) * (g->nx * g->ny + 1) * sizeof (double)
          + 4 * g->n_surfaces * sizeof (double)
-         + cpu_branch_state_bytes (s);
+         + cpu_branch_state_bytes (s)
+         /* FCC wall entries: a flat wall's site has 4 of 4 members each
+          * (rw-scheme-fcc.h, "Wall links"); an estimate */
+         + (fcc ? g->n_boundary * (1 + 4 + 16) * sizeof (size_t) : 0);
 }
 
 static void
@@ -246,6 +253,9 @@ cpu_destroy (void *state)
   free (st->b_K);
   free (st->b_surf);
   free (st->b_area);
+  free (st->w_off);
+  free (st->wm_off);
+  free (st->w_member);
   free (st->beta_f64);
   free (st->R_f64);
   free (st->beta_f32);
@@ -510,6 +520,50 @@ build_rows_fcc (CpuState *st, RwError *err)
   return true;
 }
 
+/* The FCC grid's wall entries per boundary site (rw-scheme-fcc.h, "Wall
+ * links"; rw_fcc_wall_entries), members as stored indices. */
+static bool
+build_walls_fcc (CpuState *st, RwError *err)
+{
+  const RwGrid *g = st->g;
+  uint8_t count[RW_FCC_WALL_MAX_ENTRIES];
+  size_t member[RW_FCC_WALL_MAX_MEMBERS];
+  size_t n_e = 0, n_m = 0;
+  for (int pass = 0; pass < 2; pass++)
+    {
+      size_t e = 0, m = 0;
+      for (size_t b = 0; b < st->n_bnd; b++)
+        {
+          /* the site's grid index from its stored one (x = 2·xf + parity) */
+          const size_t k = st->b_index[b], r = k / st->row_len, y = r % st->ny, z = r / st->ny;
+          const size_t x = 2 * (k % st->row_len) + ((y + z) & 1);
+          const int n = rw_fcc_wall_entries (g, rw_grid_index (g, x, y, z), count, member);
+          if (pass == 1)
+            st->w_off[b] = e;
+          for (int j = 0, c = 0; j < n; c += count[j], j++, e++)
+            {
+              if (pass == 1)
+                st->wm_off[e] = m;
+              for (int u = 0; u < count[j]; u++, m++)
+                if (pass == 1)
+                  st->w_member[m] = cpu_store_index (st, member[c + u]);
+            }
+        }
+      if (pass == 0)
+        {
+          n_e = e, n_m = m;
+          st->w_off = malloc ((st->n_bnd + 1) * sizeof (size_t));
+          st->wm_off = malloc ((n_e + 1) * sizeof (size_t));
+          st->w_member = malloc ((n_m + 1) * sizeof (size_t));
+          if (!st->w_off || !st->wm_off || !st->w_member)
+            return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the solver's boundary tables"));
+        }
+    }
+  st->w_off[st->n_bnd] = n_e;
+  st->wm_off[n_e] = n_m;
+  return true;
+}
+
 /* Branch coefficients per surface and state offsets per boundary node,
  * for the FV boundary with frequency-dependent admittances. */
 static bool
@@ -670,6 +724,13 @@ build_strips (CpuState *st, RwError *err)
 static int
 cpu_steps_per_pass (CpuState *st)
 {
+  /* FCC grids: a boundary site's wall entries reach 2 planes away in z
+   * (rw-scheme-fcc.h, "Wall links"), beyond what a pass keeps in step */
+  if (st->fcc)
+    {
+      st->pass_fixed = true;
+      return 1;
+    }
   const char *env = getenv ("RW_CPU_STEPS_PER_PASS");
   if (env != NULL && atoi (env) >= 1 && atoi (env) <= RW_CPU_MAX_STEPS_PER_PASS)
     {
@@ -753,8 +814,8 @@ cpu_create (const RwSolverSetup *setup, RwError *err)
       st->beta_f32[s] = (float) beta;
       st->R_f32[s] = (float) R;
     }
-  if (!(st->fcc ? build_rows_fcc (st, err) : build_rows (st, err)) || !build_strips (st, err)
-      || !build_branches (st, err))
+  if (!(st->fcc ? build_rows_fcc (st, err) && build_walls_fcc (st, err) : build_rows (st, err))
+      || !build_strips (st, err) || !build_branches (st, err))
     {
       cpu_destroy (st);
       return NULL;
@@ -949,11 +1010,23 @@ RW_CPU_FN (update_plane_fcc) (const CpuState *st, const T *restrict p, T *restri
               sv = (T *) st->sv + st->b_state[b];
               sq = (T *) st->sq + st->b_state[b];
             }
+          /* the wall entries' means (rw-scheme-fcc.h, "Wall links") */
+          double means = 0;
+          const size_t e0 = st->w_off[b], e1 = st->w_off[b + 1];
+          for (size_t e = e0; e < e1; e++)
+            {
+              double t = 0;
+              for (size_t m = st->wm_off[e]; m < st->wm_off[e + 1]; m++)
+                t += (double) p[st->w_member[m]];
+              means += t / (double) (st->wm_off[e + 1] - st->wm_off[e]);
+            }
           /* in double whatever T (rw-scheme-fcc.h), the states in T */
-          T v = (T) RW_CPU_FN (rw_fcc_update_boundary) (RW_FCC_LAMBDA2, st->b_K[b],
+          T v = (T) RW_CPU_FN (rw_fcc_update_boundary) (RW_FCC_LAMBDA2,
+                                                        rw_fcc_wall_K (st->b_K[b], (int) (e1 - e0)),
                                                         (double) st->b_area[b], (double) p[i],
-                                                        (double) sum_in, (double) q[i],
-                                                        st->beta_f64[s], M, coef, sv, sq, 1);
+                                                        rw_fcc_wall_sum ((double) sum_in, means),
+                                                        (double) q[i], st->beta_f64[s], M, coef,
+                                                        sv, sq, 1);
           q[i] = v;
           acc += v;
         }
@@ -1301,6 +1374,19 @@ RW_CPU_FN (energy_fcc) (const CpuState *st, double *total_out, double *sum_out)
         }
       total += plane;
       sum += plane_sum;
+    }
+  /* the wall entries' part (rw-scheme-fcc.h, "Wall links") */
+  for (size_t b = 0; b < st->n_bnd; b++)
+    {
+      const size_t i = st->b_index[b];
+      for (size_t e = st->w_off[b]; e < st->w_off[b + 1]; e++)
+        {
+          double mp = 0, mq = 0;
+          for (size_t m = st->wm_off[e]; m < st->wm_off[e + 1]; m++)
+            mp += (double) p[st->w_member[m]], mq += (double) q[st->w_member[m]];
+          const double c = (double) (st->wm_off[e + 1] - st->wm_off[e]);
+          total += w * RW_FCC_WALL_W * ((double) p[i] - mp / c) * ((double) q[i] - mq / c);
+        }
     }
   *total_out = total;
   *sum_out = sum;

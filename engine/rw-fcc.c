@@ -178,6 +178,45 @@ sum_inside (const RwRefSim *s, int i, int j, int k, int *K)
   return sum;
 }
 
+/* An FCC site's wall entries (rw-scheme-fcc.h, "Wall links"), found
+ * here by coordinates: for each missing link, in offset order, the
+ * outside site o and the sites in the box next to it; with two or more,
+ * the mean of their p (summed in offset order around o) and of their p⁻.
+ * Returns the number of entries, their means summed in *mp and, per
+ * entry, (p_c − x̄)(p⁻_c − x̄⁻) summed in *cross (the entries' energy). */
+static int
+wall_entries (const RwRefSim *s, int i, int j, int k, double *mp, double *cross)
+{
+  int n = 0;
+  *mp = 0.0;
+  *cross = 0.0;
+  for (int m = 0; m < s->n_off; m++)
+    {
+      const int a = i + s->off[m][0], b = j + s->off[m][1], e = k + s->off[m][2];
+      if (in_box (s, a, b, e))
+        continue;
+      double t = 0.0, tq = 0.0;
+      int c = 0;
+      for (int u = 0; u < s->n_off; u++)
+        {
+          const int x = a + s->off[u][0], y = b + s->off[u][1], z = e + s->off[u][2];
+          if (in_box (s, x, y, z))
+            {
+              t += s->p[idx (s, x, y, z)];
+              tq += s->pp[idx (s, x, y, z)];
+              c++;
+            }
+        }
+      if (c < 2)
+        continue;
+      n++;
+      *mp += t / (double) c;
+      const size_t o = idx (s, i, j, k);
+      *cross += (s->p[o] - t / (double) c) * (s->pp[o] - tq / (double) c);
+    }
+  return n;
+}
+
 /* The index of the neighbour at offset m of (i, j, k) for a 27-point
  * scheme: the site itself inside, its image outside (rw_cpt_mirror). */
 static size_t
@@ -263,8 +302,15 @@ rw_ref_sim_step (RwRefSim *s)
               {
                 int K;
                 double sum = sum_inside (s, i, j, k, &K);
-                s->pp[c] = fcc ? rw_fcc_update_rigid_f64 (s->l2, K, p, sum, s->pp[c])
-                               : rw_update_fv_f64 (K, p, sum, s->pp[c], 0.0);
+                if (fcc)
+                  {
+                    double means, cross;
+                    const int n = wall_entries (s, i, j, k, &means, &cross);
+                    s->pp[c] = rw_fcc_update_rigid_f64 (s->l2, rw_fcc_wall_K (K, n), p,
+                                                        rw_fcc_wall_sum (sum, means), s->pp[c]);
+                  }
+                else
+                  s->pp[c] = rw_update_fv_f64 (K, p, sum, s->pp[c], 0.0);
                 continue;
               }
             const double *q = s->p + c;
@@ -333,6 +379,12 @@ rw_ref_sim_energy (const RwRefSim *s)
                 continue;
               const size_t t = idx (s, a, b, e);
               pot += (s->p[c] - s->p[t]) * (s->pp[c] - s->pp[t]);
+            }
+          if (s->scheme == RW_REF_FCC13)
+            {
+              double means, cross;
+              wall_entries (s, i, j, k, &means, &cross);
+              pot += RW_FCC_WALL_W * cross;
             }
         }
   return kin + w * pot;

@@ -14,7 +14,8 @@
  * memory its sites need (2 levels × 8 B × n³ = 32 B per FCC site in
  * fp64); a production layout would fold one axis (PFFDTD) to halve it.
  * Walls: the box's faces; a site sums over its inside neighbours only
- * (the rigid graph Laplacian, rw-scheme-fcc.h; for the 7-point scheme
+ * (the rigid graph Laplacian, rw-scheme-fcc.h, with its wall links
+ * found here by coordinates; for the 7-point scheme
  * rw_update_fv_f64 with β = 0; for the 27-point schemes the image
  * ghosts of rw-scheme-cpt.h, rigid walls half a spacing outside the
  * last sites, which for the 7-point stencil is the same wall). */
@@ -67,7 +68,8 @@ double rw_ref_sim_get (const RwRefSim *sim, int i, int j, int k);
 void rw_ref_sim_step (RwRefSim *sim);
 /* The scheme's conserved energy between the current and the previous
  * level: Σ (p − p⁻)² + w λ² Σ_edges (Δp)(Δp⁻), w = 1 (7-point) or 1/4
- * (FCC), the edges between neighbouring sites inside the box; for the
+ * (FCC), the edges between neighbouring sites inside the box (FCC: and
+ * the wall links' terms, rw-scheme-fcc.h); for the
  * 27-point schemes each edge's own weight, the image edges included
  * (rw-scheme-cpt.h). */
 double rw_ref_sim_energy (const RwRefSim *sim);

@@ -69,6 +69,42 @@
  * face counts h²/2 (|n·d̂| = 1/√2); a link crossing two walls (at an edge)
  * counts both.
  *
+ * Wall links (rw_fcc_wall_*). The FV form above drops a missing link's
+ * flux whole. Under a floor the missing links of a boundary site are the
+ * four that cross it, (±1, 0, −1) and (0, ±1, −1): each also has a
+ * component along the floor, so the wall layer keeps 6 of the 8 of each
+ * tangential Σ d² that the stencil's Laplacian needs — a layer one site
+ * thick in which grazing waves run slow. A rigid box's modes come out low
+ * by about (h/Ly + h/Lz)/4 for a mode along x (−2 … −4 % at 30 cells a
+ * side), and the slow layer draws grazing sound to the walls: with
+ * absorbing walls the decay per band was off by up to 20 % against the
+ * 7-point scheme's, at any h (docs/SOLVER.md §9). So each outside site o
+ * that boundary sites link to stands for the mean x̄_o of p over its
+ * inside neighbours B(o) — the sites that link to it; under a floor the
+ * four around the hole above o, which is o's mirror image in the floor —
+ * and a missing link's term is W (x̄_o − p) instead of nothing:
+ *   Σ_in (p_nbr − p) + W Σ_o (x̄_o − p)     (o with |B(o)| ≥ 2),
+ * i.e. the FV update with K → K + W·n_o and Σ_in → Σ_in + W Σ_o x̄_o
+ * (rw_fcc_wall_K, rw_fcc_wall_sum). W = ½: under a floor the four
+ * entries of a site add, by Taylor expansion, (W/4)·16 = 4W to each
+ * tangential Σ d² — the 2 the missing links lack — and nothing normal
+ * (the wall's ∂p/∂n = 0 stays as the FV form has it). On B(o) the term
+ * is the Laplacian of a clique of weight W/|B(o)|, symmetric and positive
+ * semi-definite: the scheme conserves E plus
+ *   (λ²/4) W Σ_o Σ_{i∈B(o)} (p_i − x̄_o)(p⁻_i − x̄⁻_o),
+ * and is stable while λ²·μ_max ≤ 16, μ_max the largest eigenvalue of the
+ * graph Laplacian; measured (scipy's eigsh) on a box, a sphere, a rotated
+ * box, an L-room, a slope and a room with a thin wall: 15.87 … 15.93 with
+ * the wall links, the FV form's own to 2e-3. Rigid-box modes then come
+ * out within 0.1 % at 30 cells a side (solver-fcc-modes-box), rigid-
+ * sphere modes within 0.4 % at 26 cells across (they were 2 … 3 % low).
+ * A site's entries are its missing links in RW_FCC_NBR_OFFSETS order, the
+ * members of each in that order around o (rw_fcc_wall_entries); every
+ * backend sums a member's p in double, divides by |B(o)|, and adds the
+ * means in entry order. The members lie up to 2 planes away in z, so a
+ * backend that runs several steps in one sweep must allow for it (the
+ * CPU backend runs FCC grids one step a sweep).
+ *
  * Production layout (both backends): the sites folded along x. A site
  * (x, y, z) of the grid's cubic array (x + y + z even) is stored at
  *   xf = x >> 1 in row (y, z) of nxf = (nx + 1)/2 entries,
@@ -96,11 +132,13 @@ rw_fcc_update_air_##SUFFIX (T l2, T p, T sum12, T p_prev)                       
   return (2 - 3 * l2) * p + (T) 0.25 * l2 * sum12 - p_prev;                             \
 }                                                                                       \
                                                                                         \
-/* Site with K inside neighbours (rigid wall): sum_in = Σ of those. */                 \
+/* Site with K inside neighbours (rigid wall): sum_in = Σ of those; with \
+ * wall entries, K and sum_in as rw_fcc_wall_K and rw_fcc_wall_sum give.   \
+ */                                                                                     \
 RW_HD T                                                                                 \
-rw_fcc_update_rigid_##SUFFIX (T l2, int K, T p, T sum_in, T p_prev)                     \
+rw_fcc_update_rigid_##SUFFIX (T l2, T K, T p, T sum_in, T p_prev)                       \
 {                                                                                       \
-  return (2 - (T) 0.25 * l2 * (T) K) * p + (T) 0.25 * l2 * sum_in - p_prev;             \
+  return (2 - (T) 0.25 * l2 * K) * p + (T) 0.25 * l2 * sum_in - p_prev;                 \
 }
 
 RW_DEFINE_SCHEME_FCC (double, f64)
@@ -145,18 +183,36 @@ rw_fcc_nbr_offset (int dx, int P)
 }
 
 /* The boundary site (K < 12 inside neighbours, absorbing area S in h²) at
- * λ² = l2, with M branches (rw-scheme.h's rw_update_fv_branches_*, whose
+ * λ² = l2 — K and sum_in those of its wall entries (rw_fcc_wall_K,
+ * rw_fcc_wall_sum: K + ½ n, Σ_in + ½ Σ x̄) — with M branches (rw-scheme.h's rw_update_fv_branches_*, whose
  * body it shares; M = 0 and beta_sum = β for a frequency-independent
  * surface, β = 0 for a rigid one). Arithmetic in double for every
  * precision, the states in ST. */
 #define RW_DEFINE_FCC_BOUNDARY(ST, SUFFIX)                                                 \
 RW_HD double                                                                            \
-rw_fcc_update_boundary_##SUFFIX (double l2, int K, double S, double p, double sum_in,     \
+rw_fcc_update_boundary_##SUFFIX (double l2, double K, double S, double p, double sum_in,  \
                                  double p_prev, double beta_sum, int M, const double *coef, \
                                  ST *v, ST *q, size_t stride)                           \
 {                                                                                       \
   return rw_fv_branches_core_##SUFFIX (0.5 * sqrt (l2), 0.25 * l2, K, S, p, sum_in,      \
                                        p_prev, beta_sum, M, coef, v, q, stride);        \
+}
+
+/* The weight of a wall entry (header comment, "Wall links"). */
+#define RW_FCC_WALL_W 0.5
+
+/* K and the neighbour sum of a boundary site with n wall entries whose
+ * means x̄ add up to `means` (in entry order). */
+RW_HD double
+rw_fcc_wall_K (int K, int n)
+{
+  return (double) K + RW_FCC_WALL_W * (double) n;
+}
+
+RW_HD double
+rw_fcc_wall_sum (double sum_in, double means)
+{
+  return sum_in + RW_FCC_WALL_W * means;
 }
 
 RW_DEFINE_FCC_BOUNDARY (double, f64)

@@ -244,7 +244,7 @@ RW_DEFINE_SCHEME (float, f32, RW_LAMBDA2_F32)
  * the 7-point scheme, (λ/2)·S for FCC, S the area in h²;                 \
  * rw-scheme-fcc.h derives it): the one body of both schemes' update. */   \
 RW_HD double                                                                            \
-rw_fv_branches_core_##SUFFIX (double l, double l2, int K, double S, double p, double sum_in, \
+rw_fv_branches_core_##SUFFIX (double l, double l2, double K, double S, double p, double sum_in, \
                               double p_prev, double beta_sum, int M, const double *coef,  \
                               ST *v, ST *q, size_t stride)                              \
 {                                                                                       \
@@ -253,7 +253,7 @@ rw_fv_branches_core_##SUFFIX (double l, double l2, int K, double S, double p, do
   for (int m = 0; m < M; m++)                                                           \
     corr += 2 * coef[4 * m + 2] * (double) v[m * stride]                                \
             - coef[4 * m + 3] * (double) q[m * stride];                                 \
-  const double pn = ((2 - (double) K * l2) * p + l2 * sum_in - (1 - g) * p_prev          \
+  const double pn = ((2 - K * l2) * p + l2 * sum_in - (1 - g) * p_prev                   \
                      - l * S * corr) / (1 + g);                                         \
   const double du = pn - p_prev;                                                        \
   for (int m = 0; m < M; m++)                                                           \
@@ -272,7 +272,7 @@ rw_update_fv_branches_##SUFFIX (int K, double S, double p, double sum_in, double
                                 double beta_sum, int M, const double *coef, ST *v, ST *q, \
                                 size_t stride)                                          \
 {                                                                                       \
-  return rw_fv_branches_core_##SUFFIX (0.57735026918962576451, (double) (L2), K, S, p,   \
+  return rw_fv_branches_core_##SUFFIX (0.57735026918962576451, (double) (L2), (double) K, S, p, \
                                        sum_in, p_prev, beta_sum, M, coef, v, q, stride); \
 }
 

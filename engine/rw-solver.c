@@ -878,7 +878,8 @@ rw_field_energy (const RwGrid *g, const double *p, const double *p_prev)
   return total;
 }
 
-/* E = Σ_i (p_i − p⁻_i)² + (λ²/4) Σ_edges (Δp)(Δp⁻) (rw-scheme-fcc.h), each
+/* E = Σ_i (p_i − p⁻_i)² + (λ²/4) Σ_edges (Δp)(Δp⁻) (rw-scheme-fcc.h) plus
+ * the wall links' (λ²/4) W Σ (p_i − x̄)(p⁻_i − x̄⁻), each
  * edge once: from the site with the lower index, along the offsets whose
  * first non-zero component is positive (RW_FCC_FWD_OFFSETS). Cubic arrays
  * (the front end's view; 0 off the sites). */
@@ -913,6 +914,17 @@ rw_fcc_field_energy (const RwGrid *g, const double *p, const double *p_prev)
                 const size_t j = (size_t) a + nx * ((size_t) b + ny * (size_t) c);
                 if (g->K[j] != 0)
                   plane += w * (p[i] - p[j]) * (p_prev[i] - p_prev[j]);
+              }
+            /* the wall links' terms (rw-scheme-fcc.h) */
+            uint8_t count[RW_FCC_WALL_MAX_ENTRIES];
+            size_t member[RW_FCC_WALL_MAX_MEMBERS];
+            const int n_e = rw_fcc_wall_entries (g, i, count, member);
+            for (int e = 0, m = 0; e < n_e; e++)
+              {
+                double mp = 0.0, mq = 0.0;
+                for (int u = 0; u < count[e]; u++, m++)
+                  mp += p[member[m]], mq += p_prev[member[m]];
+                plane += w * RW_FCC_WALL_W * (p[i] - mp / count[e]) * (p_prev[i] - mq / count[e]);
               }
           }
       total += plane;

@@ -2293,3 +2293,40 @@ rw_grid_free (RwGrid *g)
   free (g->surface_area_m2);
   free (g);
 }
+
+int
+rw_fcc_wall_entries (const RwGrid *g, size_t i, uint8_t count[RW_FCC_WALL_MAX_ENTRIES],
+                     size_t member[RW_FCC_WALL_MAX_MEMBERS])
+{
+  static const int off[RW_FCC_N_NBR][3] = RW_FCC_NBR_OFFSETS;
+  const size_t nx = g->nx, ny = g->ny;
+  const ptrdiff_t x = (ptrdiff_t) (i % nx), y = (ptrdiff_t) ((i / nx) % ny),
+                  z = (ptrdiff_t) (i / (nx * ny));
+  int n = 0, m = 0;
+  if (g->lattice != RW_LATTICE_FCC || g->K[i] == 0 || g->K[i] == RW_FCC_N_NBR)
+    return 0;
+  for (int d = 0; d < RW_FCC_N_NBR; d++)
+    {
+      const ptrdiff_t ox = x + off[d][0], oy = y + off[d][1], oz = z + off[d][2];
+      /* an inside site is never on the outer layer: o is in the array */
+      if (g->K[rw_grid_index (g, (size_t) ox, (size_t) oy, (size_t) oz)] != 0)
+        continue;
+      int c = 0;
+      for (int e = 0; e < RW_FCC_N_NBR; e++)
+        {
+          const ptrdiff_t a = ox + off[e][0], b = oy + off[e][1], cz = oz + off[e][2];
+          if (a < 0 || b < 0 || cz < 0 || a >= (ptrdiff_t) nx || b >= (ptrdiff_t) ny
+              || cz >= (ptrdiff_t) g->nz)
+            continue;
+          const size_t j = rw_grid_index (g, (size_t) a, (size_t) b, (size_t) cz);
+          if (g->K[j] != 0)
+            member[m + c++] = j;
+        }
+      if (c >= 2)
+        {
+          count[n++] = (uint8_t) c;
+          m += c;
+        }
+    }
+  return n;
+}

@@ -189,6 +189,17 @@ RwGrid *rw_grid_new_box (size_t nx, size_t ny, size_t nz, double spacing_m);
  * 0. Each side needs at least 2 cells. NULL as rw_grid_new_box. */
 RwGrid *rw_grid_new_box_fcc (size_t nx, size_t ny, size_t nz, double spacing_m);
 
+/* The wall entries of site i of an FCC grid (rw-scheme-fcc.h, "Wall
+ * links"): for each of its missing links in RW_FCC_NBR_OFFSETS order
+ * whose outside site o has two or more inside neighbours, their number
+ * count[e] and their grid indices, in RW_FCC_NBR_OFFSETS order around o,
+ * appended to member[] (site i among them). Returns the number of
+ * entries; 0 for an interior site. */
+#define RW_FCC_WALL_MAX_ENTRIES 12
+#define RW_FCC_WALL_MAX_MEMBERS (12 * 12)
+int rw_fcc_wall_entries (const RwGrid *g, size_t i, uint8_t count[RW_FCC_WALL_MAX_ENTRIES],
+                         size_t member[RW_FCC_WALL_MAX_MEMBERS]);
+
 /* Bytes rw_voxelise would allocate for this mesh at this spacing: exact for
  * the grid's dense arrays (3 per cell, 8 per column, 8 per surface), an
  * estimate from above of its sparse area array (4 per boundary node: the
