@@ -22,7 +22,9 @@
  *    3 words a site plus the kind byte.
  *  - rw_fcc_boundary: one thread a boundary site from a list built on the
  *    host (cubic index order, so each takes its area from RwGrid.area):
- *    the same 12 loads, then rw_fcc_update_boundary_* in double with the
+ *    the same 12 loads and its wall entries' members (rw-scheme-fcc.h,
+ *    "Wall links": up to two planes away, read from p like the rest),
+ *    then rw_fcc_update_boundary_* in double with the
  *    surface's β or branches (rw_admittance_branch_table: the CPU
  *    backend's coefficients), states branch-major (branch m of node b at
  *    m · n_nodes + b).
@@ -59,8 +61,9 @@ typedef struct
 {
   unsigned long long i;         /* folded index */
   float S;                      /* absorbing area, h² */
+  unsigned w;                   /* its wall entries: [w, w + nw) of RwCudaFcc.went */
   uint16_t surf;
-  uint8_t K, P, M;
+  uint8_t K, P, M, nw;
 } RwFccNode;
 
 struct RwCudaFcc
@@ -79,6 +82,8 @@ struct RwCudaFcc
   unsigned gbx, gby, gbz, zc;   /* blocks; planes per block (rw_kernel_fcc_air) */
   RwFccNode *nodes;
   size_t n_nodes;
+  uint2 *went;                  /* wall entries (rw-scheme-fcc.h): first member, count */
+  unsigned long long *wmem;     /* their members' folded indices */
   int m_max;
   double *beta, *coef, *en;     /* per surface: Y0 + Σ b (or β), 4 per branch, D̂ F̂ per branch */
   void *bv, *bq;                /* branch states, m_max · n_nodes of the arithmetic type */
@@ -259,8 +264,27 @@ rw_kernel_fcc_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__
     atomicMin (bad, step);
 }
 
+/* The means of a boundary node's wall entries, summed in entry order
+ * (rw-scheme-fcc.h, "Wall links"; the CPU backend's order). */
+template <typename S>
 __device__ __forceinline__ double
-rw_fcc_bnd (int K, double S, double p, double s, double pp, double b, int M, const double *c,
+rw_fcc_wall_means (const S *__restrict__ p, const RwFccNode &nd, const uint2 *__restrict__ went,
+                   const unsigned long long *__restrict__ wmem)
+{
+  double means = 0;
+  for (unsigned e = 0; e < nd.nw; e++)
+    {
+      const uint2 en = went[nd.w + e];
+      double t = 0;
+      for (unsigned m = 0; m < en.y; m++)
+        t += (double) rw_ld (p, (long long) wmem[en.x + m]);
+      means += t / (double) en.y;
+    }
+  return means;
+}
+
+__device__ __forceinline__ double
+rw_fcc_bnd (double K, double S, double p, double s, double pp, double b, int M, const double *c,
             float *v, float *w, size_t stride)
 {
   return rw_fcc_update_boundary_f32 ((double) RW_FCC_LAMBDA2, K, S, p, s, pp, b, M, c, v, w,
@@ -268,7 +292,7 @@ rw_fcc_bnd (int K, double S, double p, double s, double pp, double b, int M, con
 }
 
 __device__ __forceinline__ double
-rw_fcc_bnd (int K, double S, double p, double s, double pp, double b, int M, const double *c,
+rw_fcc_bnd (double K, double S, double p, double s, double pp, double b, int M, const double *c,
             double *v, double *w, size_t stride)
 {
   return rw_fcc_update_boundary_f64 ((double) RW_FCC_LAMBDA2, K, S, p, s, pp, b, M, c, v, w,
@@ -279,6 +303,7 @@ template <typename S>
 __global__ void
 rw_kernel_fcc_boundary (const S *__restrict__ p, S *__restrict__ q,
                         const RwFccNode *__restrict__ nodes, size_t n_nodes,
+                        const uint2 *__restrict__ went, const unsigned long long *__restrict__ wmem,
                         const double *__restrict__ beta, const double *__restrict__ coef,
                         typename RwArith<S>::type *v, typename RwArith<S>::type *w,
                         size_t pitch, size_t ny, int step, int *bad)
@@ -290,8 +315,10 @@ rw_kernel_fcc_boundary (const S *__restrict__ p, S *__restrict__ q,
   const RwFccNode nd = nodes[b];
   const long long i = (long long) nd.i;
   const A s = rw_fcc_sum (p + i, (int) nd.P, (int) pitch, (int) (pitch * ny));
-  const double pn = rw_fcc_bnd (nd.K, (double) nd.S, (double) rw_ld (p, i), (double) s,
-                                (double) rw_ld (q, i), beta[nd.surf], nd.M,
+  const double means = rw_fcc_wall_means (p, nd, went, wmem);
+  const double pn = rw_fcc_bnd (rw_fcc_wall_K (nd.K, nd.nw), (double) nd.S, (double) rw_ld (p, i),
+                                rw_fcc_wall_sum ((double) s, means), (double) rw_ld (q, i),
+                                beta[nd.surf], nd.M,
                                 coef + (size_t) nd.surf * 4 * RW_ADM_MAX_BRANCHES, v + b, w + b,
                                 n_nodes);
   const A out = (A) pn;
@@ -379,6 +406,34 @@ rw_kernel_fcc_branch_energy (const RwFccNode *__restrict__ nodes, size_t n_nodes
     atomicAdd (out, 0.5 * sqrt ((double) RW_FCC_LAMBDA2) * (double) nd.S * e);
 }
 
+/* The wall links' part of the energy (rw-scheme-fcc.h):
+ * (λ²/4) W Σ_entries (p − x̄)(q − x̄_q). */
+template <typename S>
+__global__ void
+rw_kernel_fcc_wall_energy (const S *__restrict__ p, const S *__restrict__ q,
+                           const RwFccNode *__restrict__ nodes, size_t n_nodes,
+                           const uint2 *__restrict__ went, const unsigned long long *__restrict__ wmem,
+                           double *out)
+{
+  const size_t b = blockIdx.x * (size_t) blockDim.x + threadIdx.x;
+  if (b >= n_nodes)
+    return;
+  const RwFccNode nd = nodes[b];
+  const double pi = (double) rw_ld (p, (long long) nd.i), qi = (double) rw_ld (q, (long long) nd.i);
+  double e = 0;
+  for (unsigned k = 0; k < nd.nw; k++)
+    {
+      const uint2 en = went[nd.w + k];
+      double mp = 0, mq = 0;
+      for (unsigned m = 0; m < en.y; m++)
+        mp += (double) rw_ld (p, (long long) wmem[en.x + m]),
+        mq += (double) rw_ld (q, (long long) wmem[en.x + m]);
+      e += (pi - mp / (double) en.y) * (qi - mq / (double) en.y);
+    }
+  if (e != 0)
+    atomicAdd (out, 0.25 * RW_FCC_LAMBDA2 * RW_FCC_WALL_W * e);
+}
+
 /* One plane of the cubic array (rw-backend.h read_slice): 0 where no site. */
 template <typename S>
 __global__ void
@@ -444,7 +499,9 @@ rw_cuda_fcc_memory_bytes (const RwSolverSetup *setup)
   const size_t blocks = (rw_fcc_pitch (g->nx) / 32) * ((g->ny + 1) / 2);
   return 2 * rw_fcc_span (n, rw_fcc_pitch (g->nx) * g->ny) * rw_fcc_elem (setup->precision) + n + blocks * sizeof (uint2)
          + g->n_boundary * (sizeof (RwFccNode) + 2 * rw_fcc_max_branches (setup)
-                            * rw_fcc_arith (setup->precision))
+                            * rw_fcc_arith (setup->precision)
+                            /* wall entries, as a flat wall has them (an estimate) */
+                            + 4 * sizeof (uint2) + 16 * sizeof (unsigned long long))
          + (g->n_surfaces + 1) * (1 + 6 * RW_ADM_MAX_BRANCHES) * sizeof (double)
          + setup->n_receivers * (RW_FCC_CHUNK + 1) * sizeof (double);
 }
@@ -478,11 +535,19 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
                                               cd + s * per, en + s * per_en);
         }
     }
+  /* the wall entries (rw-scheme-fcc.h, "Wall links"): a flat wall's site
+   * has 4 of 4 members each; grown as needed */
+  size_t n_went = 0, n_wmem = 0, cap_went = 4 * g->n_boundary + 16, cap_wmem = 4 * cap_went;
+  uint2 *went = (uint2 *) malloc (cap_went * sizeof (uint2));
+  unsigned long long *wmem = (unsigned long long *) malloc (cap_wmem * sizeof *wmem);
+  ok = ok && went && wmem;
+  if (!ok)
+    rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
   /* sites and boundary nodes in cubic index order (the rank of RwGrid.area) */
   size_t b = 0;
   for (size_t z = 0; ok && z < g->nz; z++)
-    for (size_t y = 0; y < g->ny; y++)
-      for (size_t x = (y + z) & 1; x < g->nx; x += 2)
+    for (size_t y = 0; ok && y < g->ny; y++)
+      for (size_t x = (y + z) & 1; ok && x < g->nx; x += 2)
         {
           const int K = g->K[rw_grid_index (g, x, y, z)];
           if (K == 0)
@@ -499,6 +564,37 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
           nd.K = (uint8_t) K;
           nd.P = (uint8_t) ((y + z) & 1);
           nd.M = (uint8_t) M[nd.surf];
+          uint8_t count[RW_FCC_WALL_MAX_ENTRIES];
+          size_t member[RW_FCC_WALL_MAX_MEMBERS];
+          const int ne = rw_fcc_wall_entries (g, rw_grid_index (g, x, y, z), count, member);
+          if (n_went + RW_FCC_WALL_MAX_ENTRIES > cap_went
+              || n_wmem + RW_FCC_WALL_MAX_MEMBERS > cap_wmem)
+            {
+              cap_went = 2 * cap_went + RW_FCC_WALL_MAX_ENTRIES;
+              cap_wmem = 2 * cap_wmem + RW_FCC_WALL_MAX_MEMBERS;
+              uint2 *w2 = (uint2 *) realloc (went, cap_went * sizeof (uint2));
+              went = w2 ? w2 : went;
+              unsigned long long *m2 = (unsigned long long *) realloc (wmem, cap_wmem * sizeof *wmem);
+              wmem = m2 ? m2 : wmem;
+              if (!w2 || !m2 || n_went + (size_t) ne >= UINT_MAX || n_wmem >= UINT_MAX / 2)
+                {
+                  ok = false;
+                  rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
+                  continue;
+                }
+            }
+          nd.w = (unsigned) n_went;
+          nd.nw = (uint8_t) ne;
+          for (int e = 0, c = 0; e < ne; c += count[e], e++)
+            {
+              went[n_went++] = make_uint2 ((unsigned) n_wmem, count[e]);
+              for (int u = 0; u < count[e]; u++)
+                {
+                  const size_t j = member[c + u], jx = j % g->nx, jy = (j / g->nx) % g->ny,
+                               jz = j / (g->nx * g->ny);
+                  wmem[n_wmem++] = rw_fcc_fold_index (st->pitch, g->ny, jx, jy, jz);
+                }
+            }
           nodes[b++] = nd;
         }
   /* per block of bx × by folded columns: the union of the
@@ -529,6 +625,12 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
        && RW_CUDA (cudaMalloc ((void **) &st->nodes, (b + 1) * sizeof (RwFccNode)))
        && (b == 0 || RW_CUDA (cudaMemcpy (st->nodes, nodes, b * sizeof (RwFccNode),
                                           cudaMemcpyHostToDevice)))
+       && RW_CUDA (cudaMalloc ((void **) &st->went, (n_went + 1) * sizeof (uint2)))
+       && (n_went == 0 || RW_CUDA (cudaMemcpy (st->went, went, n_went * sizeof (uint2),
+                                               cudaMemcpyHostToDevice)))
+       && RW_CUDA (cudaMalloc ((void **) &st->wmem, (n_wmem + 1) * sizeof *wmem))
+       && (n_wmem == 0 || RW_CUDA (cudaMemcpy (st->wmem, wmem, n_wmem * sizeof *wmem,
+                                               cudaMemcpyHostToDevice)))
        && RW_CUDA (cudaMalloc ((void **) &st->beta, ns * sizeof (double)))
        && RW_CUDA (cudaMemcpy (st->beta, bd, ns * sizeof (double), cudaMemcpyHostToDevice))
        && RW_CUDA (cudaMalloc ((void **) &st->coef, ns * per * sizeof (double)))
@@ -540,6 +642,7 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
        && RW_CUDA (cudaMemset (st->bv, 0, n_states * a))
        && RW_CUDA (cudaMemset (st->bq, 0, n_states * a));
   free (kind), free (nodes), free (bd), free (cd), free (en), free (M), free (zr);
+  free (went), free (wmem);
   return ok;
 }
 
@@ -678,8 +781,8 @@ rw_fcc_step (RwCudaFcc *st, int step)
     rw_fcc_air_launch (st, (const S *) st->p, (S *) st->q, step);
     if (nb)
       rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
-        (const S *) st->p, (S *) st->q, st->nodes, st->n_nodes, st->beta, st->coef, (A *) st->bv,
-        (A *) st->bq, st->pitch, st->ny, step, st->bad);
+        (const S *) st->p, (S *) st->q, st->nodes, st->n_nodes, st->went, st->wmem, st->beta,
+        st->coef, (A *) st->bv, (A *) st->bq, st->pitch, st->ny, step, st->bad);
   });
 }
 
@@ -751,6 +854,9 @@ rw_cuda_fcc_energy (void *state, double *out, RwError *err)
     if (st->m_max > 0 && st->n_nodes > 0)
       rw_kernel_fcc_branch_energy<<<(unsigned) ((st->n_nodes + 127) / 128), 128, 0, st->stream>>> (
         st->nodes, st->n_nodes, st->en, (const A *) st->bv, (const A *) st->bq, st->esum);
+    if (st->n_nodes > 0)
+      rw_kernel_fcc_wall_energy<<<(unsigned) ((st->n_nodes + 127) / 128), 128, 0, st->stream>>> (
+        (const S *) st->p, (const S *) st->q, st->nodes, st->n_nodes, st->went, st->wmem, st->esum);
   });
   return RW_CUDA (cudaGetLastError ())
          && RW_CUDA (cudaMemcpyAsync (out, st->esum, 2 * sizeof (double), cudaMemcpyDeviceToHost, st->stream))
@@ -845,6 +951,8 @@ rw_cuda_fcc_destroy (void *state)
   cudaFree (st->kind);
   cudaFree (st->zr);
   cudaFree (st->nodes);
+  cudaFree (st->went);
+  cudaFree (st->wmem);
   cudaFree (st->beta);
   cudaFree (st->coef);
   cudaFree (st->en);

@@ -204,9 +204,22 @@ check_writes (const char *room, RwGrid *g)
               cpu[i] = rw_fcc_update_air_f64 (RW_FCC_LAMBDA2, p[i], s, q[i]);
             else
               {
-                cpu[i] = rw_fcc_update_boundary_f64 (RW_FCC_LAMBDA2, K, rw_grid_node_area (g, rank, K),
-                                                     p[i], s, q[i], rw_beta_of_R (R), 0, NULL,
-                                                     NULL, NULL, 0);
+                /* with its wall entries (rw-scheme-fcc.h, "Wall links") */
+                uint8_t count[RW_FCC_WALL_MAX_ENTRIES];
+                size_t member[RW_FCC_WALL_MAX_MEMBERS];
+                const int ne = rw_fcc_wall_entries (g, i, count, member);
+                double means = 0;
+                for (int e = 0, m = 0; e < ne; e++)
+                  {
+                    double t = 0;
+                    for (int u = 0; u < count[e]; u++)
+                      t += p[member[m++]];
+                    means += t / (double) count[e];
+                  }
+                cpu[i] = rw_fcc_update_boundary_f64 (RW_FCC_LAMBDA2, rw_fcc_wall_K (K, ne),
+                                                     rw_grid_node_area (g, rank, K), p[i],
+                                                     rw_fcc_wall_sum (s, means), q[i],
+                                                     rw_beta_of_R (R), 0, NULL, NULL, NULL, 0);
                 rank++;
               }
           }

@@ -28,7 +28,9 @@
 #                                      --check, GPU tests), compute-sanitizer
 #                                      on it, and the FCC vs 7-point table at
 #                                      equal accuracy; RW_FCC_RUNS: lines of
-#                                      "fmax volume" to bench)
+#                                      "fmax volume" to bench,
+#                                      RW_FCC_BENCH_ARGS: more bench-fcc
+#                                      options for them)
 #   tests/gpu/run.sh seam             (build, the seam proof of issue #12:
 #                                      seam-check in the hall and the box on
 #                                      CUDA at fmax 1 kHz, fc 500 Hz)
@@ -210,7 +212,10 @@ if [ "$QUICK" = fcc ]; then
 2000 1000
 4000 1000}" | while read -r fm vol; do
     [ -n "$fm" ] || continue
-    timeout 300 "$B/tests/bench-fcc" --fmax "$fm" --volume "$vol" --seconds 1 > "$OUT/bench-fcc-$fm-$vol.txt" 2>&1
+    # RW_FCC_BENCH_ARGS: more bench-fcc options for every line (e.g.
+    # "--fcc-only --precision f16 --seconds 20" for a hall at 8 kHz)
+    timeout 300 "$B/tests/bench-fcc" --fmax "$fm" --volume "$vol" --seconds 1 ${RW_FCC_BENCH_ARGS:-} \
+      > "$OUT/bench-fcc-$fm-$vol.txt" 2>&1
     note "bench-fcc fmax $fm volume $vol: rc $?"
     cat "$OUT/bench-fcc-$fm-$vol.txt"
   done
