@@ -31,7 +31,7 @@
  * +0.02 at R = 0). A wrong boundary constant (λ·S for the FCC's (λ/2)·S)
  * measures −0.35 at R = 0. */
 #include "rw-test.h"
-#include "test-solver-fcc.h"
+#include "test-fcc-duct.h"
 #include "test-reflection.h"
 
 #define W 16
@@ -42,53 +42,14 @@
 static double
 measure (double R_wall, double *speed)
 {
-  static const int off[RW_FCC_N_NBR][3] = RW_FCC_NBR_OFFSETS;
-  RwGrid *g = rw_grid_new_box_fcc (W, W, LEN, 0.1);
-  g->n_surfaces = 2;
-  g->surface_area_m2 = realloc (g->surface_area_m2, 2 * sizeof (double));
-  /* the far end's sites: surface 1, the end wall's share of their area */
-  const size_t zend = g->nz - 2;
-  size_t rank = 0;
-  for (size_t i = 0; i < g->nx * g->ny * g->nz; i++)
-    {
-      if (g->K[i] == 0 || g->K[i] == RW_FCC_N_NBR)
-        continue;
-      const size_t z = i / (g->nx * g->ny);
-      if (z == zend)
-        {
-          int through = 0;
-          for (int d = 0; d < RW_FCC_N_NBR; d++)
-            through += off[d][2] > 0;
-          g->surface[i] = 1;
-          g->area[rank] = 0.5f * (float) through;
-        }
-      rank++;
-    }
   const double beta = (1.0 - R_wall) / (1.0 + R_wall);
-  const double R[2] = { 1.0, (1.0 - beta) / (1.0 + beta) };
   const size_t n_steps = (size_t) (2.2 * LEN + T0 + 6 * SIGMA);
-  double *sig = malloc (n_steps * sizeof (double));
-  size_t rcv[W * W], n_rcv = 0;
-  for (size_t y = 0; y < W; y++)
-    for (size_t x = 0; x < W; x++)
-      if ((x + y + LEN / 2 + 3) % 2 == 0)
-        rcv[n_rcv++] = test_cell (g, x, y, LEN / 2);
-  RwSolverSetup su = test_setup (g, R, RW_BOUNDARY_FV, RW_PRECISION_F64, n_steps, sig,
-                                 test_fcc_site (g, W / 2, W / 2, 0), n_rcv, rcv);
-  for (size_t k = 0; k < n_steps; k++)
-    {
-      double u = ((double) k - T0) / SIGMA;
-      sig[k] = -u * exp (-0.5 * u * u);
-    }
   RwError err;
-  RwSolver *s = rw_solver_new (&su, RW_BACKEND_CPU, &err);
+  double *y = test_fcc_duct_run (W, LEN, 0.1, (1.0 - beta) / (1.0 + beta), NULL, LEN / 2, n_steps,
+                                 SIGMA, T0, &err);
   double R_est = NAN;
-  if (s != NULL && rw_solver_run (s, NULL, NULL, NULL, &err))
+  if (y != NULL)
     {
-      double *y = calloc (n_steps, sizeof (double));
-      for (size_t r = 0; r < n_rcv; r++)
-        for (size_t k = 0; k < n_steps; k++)
-          y[k] += rw_solver_receiver (s, r)[k] / (double) n_rcv;
       /* the incident pulse's peak near T0 + LEN/2 steps (in a duct the
        * soft source's pressure is the integral of its signal: a Gaussian);
        * the reflected one by the correlation's peak near a lag of LEN
@@ -115,9 +76,6 @@ measure (double R_wall, double *speed)
     }
   else
     RW_CHECK (false, "run: %s", err.message);
-  rw_solver_free (s);
-  free (sig);
-  rw_grid_free (g);
   return R_est;
 }
 

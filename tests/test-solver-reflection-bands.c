@@ -59,12 +59,9 @@
 #include "test-reflection.h"
 #include "rw-materials.h"
 
-#include <complex.h>
-
 #define H 0.005
 #define C 343.0
 #define N 2000
-#define NF 32
 
 /* Cross-section of the column in cells: 1 (the 1-D scheme), or DUCT_W for
  * the 3-D duct. */
@@ -170,28 +167,7 @@ check_wall (const char *name, const RwAdmittance *wall, int n_bands, const doubl
   double *refl = malloc (window * sizeof (double));
   for (size_t k = 0; k < window; k++)
     refl[k] = y_wall[k] - y_free[k];
-  double worst = 0.0;
-  for (int b = 0; b < n_bands; b++)
-    {
-      const double fc = 62.5 * pow (2.0, b);
-      double e_inc = 0, e_ref = 0, e_model = 0;
-      for (int j = 0; j < NF; j++)
-        {
-          const double f = fc * pow (2.0, ((double) j + 0.5) / NF - 0.5);
-          const double complex inc = test_dft (y_free, window, f / fs);
-          const double complex ref = test_dft (refl, window, f / fs);
-          const double complex Y = test_model_Y (wall, f);
-          const double complex Rm = (1.0 - Y) / (1.0 + Y);
-          const double w = creal (inc * conj (inc));
-          e_inc += w;
-          e_ref += creal (ref * conj (ref));
-          e_model += w * creal (Rm * conj (Rm));
-        }
-      const double r_meas = sqrt (e_ref / e_inc), r_model = sqrt (e_model / e_inc);
-      RW_NOTE ("%-24s %5.0f Hz: |R| measured %.4f, model %.4f (diff %+.4f)", name, fc, r_meas,
-               r_model, r_meas - r_model);
-      worst = fmax (worst, fabs (r_meas - r_model));
-    }
+  const double worst = test_reflection_bands (name, y_free, refl, window, fs, wall, n_bands);
   RW_CHECK (worst < 0.02, "%s: |R| per band off the model by up to %.4f", name, worst);
   free (refl);
   free (y_wall);
@@ -201,23 +177,7 @@ check_wall (const char *name, const RwAdmittance *wall, int n_bands, const doubl
 int
 main (void)
 {
-  /* A resonant absorber: |Y| = 0.8 at 500 Hz, Q = 2, over a conductance. */
-  RwAdmittance res = rw_admittance_real (1.0);
-  res.Y0 = 0.03;
-  res.n_branches = 1;
-  {
-    const double w0 = 2 * M_PI * 500.0, E = 1.25, D = 2.0 * E / w0;
-    res.branch[0] = (RwBranch) { D, E, w0 * w0 * D };
-  }
-  /* A porous-like layer: a mass-resistance branch (absorbs at low f), a
-   * stiffness-resistance branch (absorbs at high f) and a resonance. */
-  RwAdmittance porous = rw_admittance_real (1.0);
-  porous.Y0 = 0.01;
-  porous.n_branches = 3;
-  porous.branch[0] = (RwBranch) { 2e-3, 3.0, 0.0 };
-  porous.branch[1] = (RwBranch) { 0.0, 1.6, 3000.0 };
-  porous.branch[2] = (RwBranch) { 4e-4, 2.0, 4e-4 * pow (2 * M_PI * 125.0, 2) };
-
+  const RwAdmittance res = test_wall_resonant (), porous = test_wall_three_branches ();
   double *y_free = run_free ();
   check_wall ("resonant 500 Hz", &res, 5, y_free);
   check_wall ("three branches", &porous, 5, y_free);
