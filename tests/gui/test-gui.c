@@ -1101,14 +1101,15 @@ poll_run_small (void)
             RW_CHECK (strstr (st, "geometrical part") && strstr (st, "crossover 250 Hz"),
                       "the status gives the geometrical part and the crossover: %s", st);
             /* The scheme the run used (issue #14; a new project's AUTO
-             * resolves to the 7-point scheme): in the status and in the
-             * results' summary, beside the backend. */
+             * resolves to the FCC scheme: FV boundary, omnidirectional
+             * receivers): in the status and in the results' summary,
+             * beside the backend. */
             GtkWidget *summary = GTK_WIDGET (gtk_widget_get_template_child (rw_window_get_results_view (ctx.win),
                                                                             RW_TYPE_RESULTS_VIEW, "summary_label"));
             const char *sum = GTK_IS_LABEL (summary) ? gtk_label_get_text (GTK_LABEL (summary)) : "";
             RW_NOTE ("summary: %s", sum);
-            RW_CHECK (res->scheme == RW_SCHEME_CARTESIAN && strstr (st, _("Cartesian scheme (7-point)"))
-                        && strstr (sum, _("Cartesian scheme (7-point)")),
+            RW_CHECK (res->scheme == RW_SCHEME_FCC && strstr (st, _("FCC scheme (13-point)"))
+                        && strstr (sum, _("FCC scheme (13-point)")),
                       "the status and the summary name the scheme the run used (%d)", (int) res->scheme);
           }
       }
