@@ -537,7 +537,7 @@ build_walls_fcc (CpuState *st, RwError *err)
           /* the site's grid index from its stored one (x = 2·xf + parity) */
           const size_t k = st->b_index[b], r = k / st->row_len, y = r % st->ny, z = r / st->ny;
           const size_t x = 2 * (k % st->row_len) + ((y + z) & 1);
-          const int n = rw_fcc_wall_entries (g, rw_grid_index (g, x, y, z), count, member);
+          const int n = rw_fcc_wall_entries (g, rw_grid_index (g, x, y, z), count, member, NULL);
           if (pass == 1)
             st->w_off[b] = e;
           for (int j = 0, c = 0; j < n; c += count[j], j++, e++)

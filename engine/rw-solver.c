@@ -918,7 +918,7 @@ rw_fcc_field_energy (const RwGrid *g, const double *p, const double *p_prev)
             /* the wall links' terms (rw-scheme-fcc.h) */
             uint8_t count[RW_FCC_WALL_MAX_ENTRIES];
             size_t member[RW_FCC_WALL_MAX_MEMBERS];
-            const int n_e = rw_fcc_wall_entries (g, i, count, member);
+            const int n_e = rw_fcc_wall_entries (g, i, count, member, NULL);
             for (int e = 0, m = 0; e < n_e; e++)
               {
                 double mp = 0.0, mq = 0.0;

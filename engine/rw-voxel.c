@@ -2296,7 +2296,7 @@ rw_grid_free (RwGrid *g)
 
 int
 rw_fcc_wall_entries (const RwGrid *g, size_t i, uint8_t count[RW_FCC_WALL_MAX_ENTRIES],
-                     size_t member[RW_FCC_WALL_MAX_MEMBERS])
+                     size_t member[RW_FCC_WALL_MAX_MEMBERS], uint16_t *code)
 {
   static const int off[RW_FCC_N_NBR][3] = RW_FCC_NBR_OFFSETS;
   const size_t nx = g->nx, ny = g->ny;
@@ -2312,6 +2312,7 @@ rw_fcc_wall_entries (const RwGrid *g, size_t i, uint8_t count[RW_FCC_WALL_MAX_EN
       if (g->K[rw_grid_index (g, (size_t) ox, (size_t) oy, (size_t) oz)] != 0)
         continue;
       int c = 0;
+      unsigned mask = 0;
       for (int e = 0; e < RW_FCC_N_NBR; e++)
         {
           const ptrdiff_t a = ox + off[e][0], b = oy + off[e][1], cz = oz + off[e][2];
@@ -2320,10 +2321,15 @@ rw_fcc_wall_entries (const RwGrid *g, size_t i, uint8_t count[RW_FCC_WALL_MAX_EN
             continue;
           const size_t j = rw_grid_index (g, (size_t) a, (size_t) b, (size_t) cz);
           if (g->K[j] != 0)
-            member[m + c++] = j;
+            {
+              member[m + c++] = j;
+              mask |= 1u << e;
+            }
         }
       if (c >= 2)
         {
+          if (code != NULL)
+            code[n] = (uint16_t) ((unsigned) d << 12 | mask);
           count[n++] = (uint8_t) c;
           m += c;
         }

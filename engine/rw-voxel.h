@@ -193,12 +193,14 @@ RwGrid *rw_grid_new_box_fcc (size_t nx, size_t ny, size_t nz, double spacing_m);
  * links"): for each of its missing links in RW_FCC_NBR_OFFSETS order
  * whose outside site o has two or more inside neighbours, their number
  * count[e] and their grid indices, in RW_FCC_NBR_OFFSETS order around o,
- * appended to member[] (site i among them). Returns the number of
- * entries; 0 for an interior site. */
+ * appended to member[] (site i among them); and, when code is not NULL,
+ * the entry as code[e] = d << 12 | mask: d the link's offset (o = i +
+ * offset d), bit k of mask set when o + offset k is a member (the form
+ * the GPU keeps). Returns the number of entries; 0 for an interior site. */
 #define RW_FCC_WALL_MAX_ENTRIES 12
 #define RW_FCC_WALL_MAX_MEMBERS (12 * 12)
 int rw_fcc_wall_entries (const RwGrid *g, size_t i, uint8_t count[RW_FCC_WALL_MAX_ENTRIES],
-                         size_t member[RW_FCC_WALL_MAX_MEMBERS]);
+                         size_t member[RW_FCC_WALL_MAX_MEMBERS], uint16_t *code);
 
 /* Bytes rw_voxelise would allocate for this mesh at this spacing: exact for
  * the grid's dense arrays (3 per cell, 8 per column, 8 per surface), an

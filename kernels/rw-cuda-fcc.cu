@@ -23,7 +23,9 @@
  *  - rw_fcc_boundary: one thread a boundary site from a list built on the
  *    host (cubic index order, so each takes its area from RwGrid.area):
  *    the same 12 loads and its wall entries' members (rw-scheme-fcc.h,
- *    "Wall links": up to two planes away, read from p like the rest),
+ *    "Wall links": up to two planes away, read from p like the rest; an
+ *    entry is 2 bytes, its link and a mask of its members, whose indices
+ *    follow from the folded offsets),
  *    then rw_fcc_update_boundary_* in double with the
  *    surface's β or branches (rw_admittance_branch_table: the CPU
  *    backend's coefficients), states branch-major (branch m of node b at
@@ -82,8 +84,7 @@ struct RwCudaFcc
   unsigned gbx, gby, gbz, zc;   /* blocks; planes per block (rw_kernel_fcc_air) */
   RwFccNode *nodes;
   size_t n_nodes;
-  uint2 *went;                  /* wall entries (rw-scheme-fcc.h): first member, count */
-  unsigned long long *wmem;     /* their members' folded indices */
+  uint16_t *went;               /* wall entries (rw-scheme-fcc.h): link d << 12 | member mask */
   int m_max;
   double *beta, *coef, *en;     /* per surface: Y0 + Σ b (or β), 4 per branch, D̂ F̂ per branch */
   void *bv, *bq;                /* branch states, m_max · n_nodes of the arithmetic type */
@@ -264,21 +265,56 @@ rw_kernel_fcc_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__
     atomicMin (bad, step);
 }
 
+/* The 12 offsets (RW_FCC_NBR_OFFSETS) for the wall entries' members. */
+__constant__ int rw_fcc_off_c[RW_FCC_N_NBR][3] = RW_FCC_NBR_OFFSETS;
+
+/* The folded index delta of offset d from a row of parity P. */
+__device__ __forceinline__ long long
+rw_fcc_delta (int d, int P, long long sy, long long sz)
+{
+  return (long long) rw_fcc_nbr_offset (rw_fcc_off_c[d][0], P) + sy * rw_fcc_off_c[d][1]
+         + sz * rw_fcc_off_c[d][2];
+}
+
+/* A wall entry's members' sums of p and q (q NULL: p only), in offset
+ * order around its outside site o = i + offset d (rw_fcc_wall_entries:
+ * code = d << 12 | member mask); returns their number. */
+template <typename S>
+__device__ __forceinline__ int
+rw_fcc_wall_entry (const S *__restrict__ p, const S *__restrict__ q, long long i, int P,
+                   unsigned code, long long sy, long long sz, double *tp, double *tq)
+{
+  const int d = (int) (code >> 12);
+  const long long o = i + rw_fcc_delta (d, P, sy, sz);
+  const int Po = (P + rw_fcc_off_c[d][1] + rw_fcc_off_c[d][2]) & 1;
+  double a = 0, b = 0;
+  for (int k = 0; k < RW_FCC_N_NBR; k++)
+    if (code & (1u << k))
+      {
+        const long long j = o + rw_fcc_delta (k, Po, sy, sz);
+        a += (double) rw_ld (p, j);
+        if (q != NULL)
+          b += (double) rw_ld (q, j);
+      }
+  *tp = a;
+  *tq = b;
+  return __popc (code & 0xfffu);
+}
+
 /* The means of a boundary node's wall entries, summed in entry order
  * (rw-scheme-fcc.h, "Wall links"; the CPU backend's order). */
 template <typename S>
 __device__ __forceinline__ double
-rw_fcc_wall_means (const S *__restrict__ p, const RwFccNode &nd, const uint2 *__restrict__ went,
-                   const unsigned long long *__restrict__ wmem)
+rw_fcc_wall_means (const S *__restrict__ p, const RwFccNode &nd, const uint16_t *__restrict__ went,
+                   long long sy, long long sz)
 {
   double means = 0;
   for (unsigned e = 0; e < nd.nw; e++)
     {
-      const uint2 en = went[nd.w + e];
-      double t = 0;
-      for (unsigned m = 0; m < en.y; m++)
-        t += (double) rw_ld (p, (long long) wmem[en.x + m]);
-      means += t / (double) en.y;
+      double t, u;
+      const int c = rw_fcc_wall_entry (p, (const S *) NULL, (long long) nd.i, (int) nd.P,
+                                       went[nd.w + e], sy, sz, &t, &u);
+      means += t / (double) c;
     }
   return means;
 }
@@ -303,7 +339,7 @@ template <typename S>
 __global__ void
 rw_kernel_fcc_boundary (const S *__restrict__ p, S *__restrict__ q,
                         const RwFccNode *__restrict__ nodes, size_t n_nodes,
-                        const uint2 *__restrict__ went, const unsigned long long *__restrict__ wmem,
+                        const uint16_t *__restrict__ went,
                         const double *__restrict__ beta, const double *__restrict__ coef,
                         typename RwArith<S>::type *v, typename RwArith<S>::type *w,
                         size_t pitch, size_t ny, int step, int *bad)
@@ -315,7 +351,8 @@ rw_kernel_fcc_boundary (const S *__restrict__ p, S *__restrict__ q,
   const RwFccNode nd = nodes[b];
   const long long i = (long long) nd.i;
   const A s = rw_fcc_sum (p + i, (int) nd.P, (int) pitch, (int) (pitch * ny));
-  const double means = rw_fcc_wall_means (p, nd, went, wmem);
+  const double means = rw_fcc_wall_means (p, nd, went, (long long) pitch,
+                                          (long long) (pitch * ny));
   const double pn = rw_fcc_bnd (rw_fcc_wall_K (nd.K, nd.nw), (double) nd.S, (double) rw_ld (p, i),
                                 rw_fcc_wall_sum ((double) s, means), (double) rw_ld (q, i),
                                 beta[nd.surf], nd.M,
@@ -412,8 +449,7 @@ template <typename S>
 __global__ void
 rw_kernel_fcc_wall_energy (const S *__restrict__ p, const S *__restrict__ q,
                            const RwFccNode *__restrict__ nodes, size_t n_nodes,
-                           const uint2 *__restrict__ went, const unsigned long long *__restrict__ wmem,
-                           double *out)
+                           const uint16_t *__restrict__ went, size_t pitch, size_t ny, double *out)
 {
   const size_t b = blockIdx.x * (size_t) blockDim.x + threadIdx.x;
   if (b >= n_nodes)
@@ -423,12 +459,10 @@ rw_kernel_fcc_wall_energy (const S *__restrict__ p, const S *__restrict__ q,
   double e = 0;
   for (unsigned k = 0; k < nd.nw; k++)
     {
-      const uint2 en = went[nd.w + k];
-      double mp = 0, mq = 0;
-      for (unsigned m = 0; m < en.y; m++)
-        mp += (double) rw_ld (p, (long long) wmem[en.x + m]),
-        mq += (double) rw_ld (q, (long long) wmem[en.x + m]);
-      e += (pi - mp / (double) en.y) * (qi - mq / (double) en.y);
+      double mp, mq;
+      const int c = rw_fcc_wall_entry (p, q, (long long) nd.i, (int) nd.P, went[nd.w + k],
+                                       (long long) pitch, (long long) (pitch * ny), &mp, &mq);
+      e += (pi - mp / (double) c) * (qi - mq / (double) c);
     }
   if (e != 0)
     atomicAdd (out, 0.25 * RW_FCC_LAMBDA2 * RW_FCC_WALL_W * e);
@@ -500,8 +534,8 @@ rw_cuda_fcc_memory_bytes (const RwSolverSetup *setup)
   return 2 * rw_fcc_span (n, rw_fcc_pitch (g->nx) * g->ny) * rw_fcc_elem (setup->precision) + n + blocks * sizeof (uint2)
          + g->n_boundary * (sizeof (RwFccNode) + 2 * rw_fcc_max_branches (setup)
                             * rw_fcc_arith (setup->precision)
-                            /* wall entries, as a flat wall has them (an estimate) */
-                            + 4 * sizeof (uint2) + 16 * sizeof (unsigned long long))
+                            /* wall entries, at most 12 a node */
+                            + RW_FCC_WALL_MAX_ENTRIES * sizeof (uint16_t))
          + (g->n_surfaces + 1) * (1 + 6 * RW_ADM_MAX_BRANCHES) * sizeof (double)
          + setup->n_receivers * (RW_FCC_CHUNK + 1) * sizeof (double);
 }
@@ -535,19 +569,21 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
                                               cd + s * per, en + s * per_en);
         }
     }
-  /* the wall entries (rw-scheme-fcc.h, "Wall links"): a flat wall's site
-   * has 4 of 4 members each; grown as needed */
-  size_t n_went = 0, n_wmem = 0, cap_went = 4 * g->n_boundary + 16, cap_wmem = 4 * cap_went;
-  uint2 *went = (uint2 *) malloc (cap_went * sizeof (uint2));
-  unsigned long long *wmem = (unsigned long long *) malloc (cap_wmem * sizeof *wmem);
-  ok = ok && went && wmem;
+  /* the wall entries (rw-scheme-fcc.h, "Wall links"), at most 12 a node;
+   * ROOMWAVE_FCC_WALL_LINKS=0 leaves them out — for benchmarks only (what
+   * they cost; the walls are then the first-order wrong form) */
+  const char *links_env = getenv ("ROOMWAVE_FCC_WALL_LINKS");
+  const bool no_links = links_env != NULL && strcmp (links_env, "0") == 0;
+  uint16_t *went = (uint16_t *) malloc ((RW_FCC_WALL_MAX_ENTRIES * g->n_boundary + 1) * sizeof (uint16_t));
+  size_t n_went = 0;
+  ok = ok && went;
   if (!ok)
     rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
   /* sites and boundary nodes in cubic index order (the rank of RwGrid.area) */
   size_t b = 0;
   for (size_t z = 0; ok && z < g->nz; z++)
-    for (size_t y = 0; ok && y < g->ny; y++)
-      for (size_t x = (y + z) & 1; ok && x < g->nx; x += 2)
+    for (size_t y = 0; y < g->ny; y++)
+      for (size_t x = (y + z) & 1; x < g->nx; x += 2)
         {
           const int K = g->K[rw_grid_index (g, x, y, z)];
           if (K == 0)
@@ -566,35 +602,11 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
           nd.M = (uint8_t) M[nd.surf];
           uint8_t count[RW_FCC_WALL_MAX_ENTRIES];
           size_t member[RW_FCC_WALL_MAX_MEMBERS];
-          const int ne = rw_fcc_wall_entries (g, rw_grid_index (g, x, y, z), count, member);
-          if (n_went + RW_FCC_WALL_MAX_ENTRIES > cap_went
-              || n_wmem + RW_FCC_WALL_MAX_MEMBERS > cap_wmem)
-            {
-              cap_went = 2 * cap_went + RW_FCC_WALL_MAX_ENTRIES;
-              cap_wmem = 2 * cap_wmem + RW_FCC_WALL_MAX_MEMBERS;
-              uint2 *w2 = (uint2 *) realloc (went, cap_went * sizeof (uint2));
-              went = w2 ? w2 : went;
-              unsigned long long *m2 = (unsigned long long *) realloc (wmem, cap_wmem * sizeof *wmem);
-              wmem = m2 ? m2 : wmem;
-              if (!w2 || !m2 || n_went + (size_t) ne >= UINT_MAX || n_wmem >= UINT_MAX / 2)
-                {
-                  ok = false;
-                  rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
-                  continue;
-                }
-            }
           nd.w = (unsigned) n_went;
-          nd.nw = (uint8_t) ne;
-          for (int e = 0, c = 0; e < ne; c += count[e], e++)
-            {
-              went[n_went++] = make_uint2 ((unsigned) n_wmem, count[e]);
-              for (int u = 0; u < count[e]; u++)
-                {
-                  const size_t j = member[c + u], jx = j % g->nx, jy = (j / g->nx) % g->ny,
-                               jz = j / (g->nx * g->ny);
-                  wmem[n_wmem++] = rw_fcc_fold_index (st->pitch, g->ny, jx, jy, jz);
-                }
-            }
+          nd.nw = no_links ? 0
+                           : (uint8_t) rw_fcc_wall_entries (g, rw_grid_index (g, x, y, z), count,
+                                                            member, went + n_went);
+          n_went += nd.nw;
           nodes[b++] = nd;
         }
   /* per block of bx × by folded columns: the union of the
@@ -625,11 +637,8 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
        && RW_CUDA (cudaMalloc ((void **) &st->nodes, (b + 1) * sizeof (RwFccNode)))
        && (b == 0 || RW_CUDA (cudaMemcpy (st->nodes, nodes, b * sizeof (RwFccNode),
                                           cudaMemcpyHostToDevice)))
-       && RW_CUDA (cudaMalloc ((void **) &st->went, (n_went + 1) * sizeof (uint2)))
-       && (n_went == 0 || RW_CUDA (cudaMemcpy (st->went, went, n_went * sizeof (uint2),
-                                               cudaMemcpyHostToDevice)))
-       && RW_CUDA (cudaMalloc ((void **) &st->wmem, (n_wmem + 1) * sizeof *wmem))
-       && (n_wmem == 0 || RW_CUDA (cudaMemcpy (st->wmem, wmem, n_wmem * sizeof *wmem,
+       && RW_CUDA (cudaMalloc ((void **) &st->went, (n_went + 1) * sizeof (uint16_t)))
+       && (n_went == 0 || RW_CUDA (cudaMemcpy (st->went, went, n_went * sizeof (uint16_t),
                                                cudaMemcpyHostToDevice)))
        && RW_CUDA (cudaMalloc ((void **) &st->beta, ns * sizeof (double)))
        && RW_CUDA (cudaMemcpy (st->beta, bd, ns * sizeof (double), cudaMemcpyHostToDevice))
@@ -642,7 +651,7 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
        && RW_CUDA (cudaMemset (st->bv, 0, n_states * a))
        && RW_CUDA (cudaMemset (st->bq, 0, n_states * a));
   free (kind), free (nodes), free (bd), free (cd), free (en), free (M), free (zr);
-  free (went), free (wmem);
+  free (went);
   return ok;
 }
 
@@ -781,8 +790,8 @@ rw_fcc_step (RwCudaFcc *st, int step)
     rw_fcc_air_launch (st, (const S *) st->p, (S *) st->q, step);
     if (nb)
       rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
-        (const S *) st->p, (S *) st->q, st->nodes, st->n_nodes, st->went, st->wmem, st->beta,
-        st->coef, (A *) st->bv, (A *) st->bq, st->pitch, st->ny, step, st->bad);
+        (const S *) st->p, (S *) st->q, st->nodes, st->n_nodes, st->went, st->beta, st->coef,
+        (A *) st->bv, (A *) st->bq, st->pitch, st->ny, step, st->bad);
   });
 }
 
@@ -856,7 +865,8 @@ rw_cuda_fcc_energy (void *state, double *out, RwError *err)
         st->nodes, st->n_nodes, st->en, (const A *) st->bv, (const A *) st->bq, st->esum);
     if (st->n_nodes > 0)
       rw_kernel_fcc_wall_energy<<<(unsigned) ((st->n_nodes + 127) / 128), 128, 0, st->stream>>> (
-        (const S *) st->p, (const S *) st->q, st->nodes, st->n_nodes, st->went, st->wmem, st->esum);
+        (const S *) st->p, (const S *) st->q, st->nodes, st->n_nodes, st->went, st->pitch, st->ny,
+        st->esum);
   });
   return RW_CUDA (cudaGetLastError ())
          && RW_CUDA (cudaMemcpyAsync (out, st->esum, 2 * sizeof (double), cudaMemcpyDeviceToHost, st->stream))
@@ -952,7 +962,6 @@ rw_cuda_fcc_destroy (void *state)
   cudaFree (st->zr);
   cudaFree (st->nodes);
   cudaFree (st->went);
-  cudaFree (st->wmem);
   cudaFree (st->beta);
   cudaFree (st->coef);
   cudaFree (st->en);

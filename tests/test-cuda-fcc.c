@@ -207,7 +207,7 @@ check_writes (const char *room, RwGrid *g)
                 /* with its wall entries (rw-scheme-fcc.h, "Wall links") */
                 uint8_t count[RW_FCC_WALL_MAX_ENTRIES];
                 size_t member[RW_FCC_WALL_MAX_MEMBERS];
-                const int ne = rw_fcc_wall_entries (g, i, count, member);
+                const int ne = rw_fcc_wall_entries (g, i, count, member, NULL);
                 double means = 0;
                 for (int e = 0, m = 0; e < ne; e++)
                   {
