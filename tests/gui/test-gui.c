@@ -94,6 +94,7 @@
 #include "rw-analysis.h"
 #include "rw-application.h"
 #include "rw-audio.h"
+#include "rw-physics.h"
 #include "rw-backend.h"
 #include "rw-compare-view.h"
 #include "rw-listen-view.h"
@@ -1388,7 +1389,10 @@ poll_run_demo (void)
             M = MAX (M, Y.n_branches);
           }
         rw_project_estimate (p, 50, &e);
-        const double nodes = rw_project_get_report (p)->area_m2 / (e.spacing_m * e.spacing_m);
+        /* one boundary node per h² of wall (7-point), per 2h² (FCC: a site's
+         * four missing links through a flat wall count h²/2 each) */
+        const double nodes = rw_project_get_report (p)->area_m2
+                             / (rw_scheme_cell_volume (rw_scheme_lattice (e.scheme)) * e.spacing_m * e.spacing_m);
         RW_NOTE ("estimate: %.0f MB in all, branch states %.2f MB (%d branches, %.0f boundary nodes)",
                  e.memory_bytes / 1e6, e.branch_bytes / 1e6, e.max_branches, e.n_boundary_estimate);
         RW_CHECK (M > 0 && e.max_branches == M, "the estimate's branches %d: the fits' most, %d", e.max_branches, M);
