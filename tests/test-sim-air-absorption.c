@@ -81,7 +81,7 @@ main (void)
   RW_NOTE ("on/off energy: first 5 ms %.6f, last 100 ms %.6f", early, late);
   /* the direct sound travels 1.07 m: at 1 kHz (0.005 dB/m) that is 0.12 %
    * of its energy; measured −0.10 % (FCC), −0.095 % (7-point). The late
-   * part: −1.8 % (FCC; −24 % with the post-processing's low-pass at 60 dB,
+   * part: −2.3 % (FCC; −24 % with the post-processing's low-pass at 60 dB,
    * whose floor of the FCC scheme's top-of-band modes the air then took),
    * −2.8 % (7-point). */
   RW_CHECK (fabs (early - 1.0) < 2e-3, "air absorption changed the first 5 ms by %.3g", early - 1.0);
