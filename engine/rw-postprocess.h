@@ -11,7 +11,7 @@
  * not move; the DC block is causal, so nothing leaks before it
  * (docs/PHYSICS.md):
  *  - low-pass: a linear-phase Kaiser-windowed-sinc FIR applied centred,
- *    flat (±0.01 dB) to fmax, at least 60 dB down from RW_LOWPASS_STOP_FACTOR
+ *    flat (±0.01 dB) to fmax, at least 80 dB down from RW_LOWPASS_STOP_FACTOR
  *    · fmax, its taps summed to exactly 1 so that the DC gain (the area of
  *    the direct sound, hence the calibration) is untouched;
  *  - drift removal: a soft impulse source is a volume-velocity step: in a
@@ -55,7 +55,7 @@
  * 63 Hz octave; −0.26 dB at 20 Hz), high enough that the filter's own settling (time
  * constant 1/(2π·10 Hz·0.71) ≈ 23 ms) is over early in a T30 range. */
 #define RW_DC_BLOCK_HZ 10.0
-/* The low-pass is at least 60 dB down from this multiple of fmax. */
+/* The low-pass is at least 80 dB down from this multiple of fmax. */
 #define RW_LOWPASS_STOP_FACTOR 1.5
 
 typedef struct {
@@ -107,7 +107,7 @@ double rw_uniform_mode_damping (const RwGrid *g, const double *surface_R);
  * O&S §7.5.3): cut-off halfway between f_pass and f_stop, atten_db of
  * design attenuation. Returns an odd number *n_taps of taps, symmetric,
  * summing to 1 (malloc'd; NULL when out of memory). Used by the
- * post-processing low-pass (60 dB) and the hybrid crossover (rw-hybrid.h). */
+ * post-processing low-pass (80 dB) and the hybrid crossover (rw-hybrid.h). */
 double *rw_kaiser_lowpass (double fs, double f_pass, double f_stop, double atten_db,
                            size_t *n_taps);
 

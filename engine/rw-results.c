@@ -300,7 +300,7 @@ rw_results_json (const RwSimConfig *cfg, const RwSimResult *res)
               valid_hz, res->fmax_hz, res->crossover_hz, transition[0], transition[1], RW_DC_BLOCK_HZ);
   else
   snprintf (note, sizeof note,
-            "valid up to fmax = %g Hz%s: low-passed there (flat to fmax, -60 dB from %g Hz); "
+            "valid up to fmax = %g Hz%s: low-passed there (flat to fmax, -80 dB from %g Hz); "
             "DC-blocked below %g Hz; calibrated so that the free-field direct sound at 1 m sums to 1 "
             "(area 1/r at distance r)",
             valid_hz, valid_hz < res->fmax_hz ? " (the output rate's Nyquist frequency, below fmax)" : "",

@@ -18,7 +18,9 @@
  * rw-scheme-fcc.h at λ² = RW_FCC_LAMBDA2. Interior sites (K = 12) take
  * rw_fcc_update_air_*; boundary sites (0 < K < 12) rw_fcc_update_boundary_*
  * with their area S = rw_grid_node_area and the surface's β (M = 0) or
- * branches, in double for every precision; the 12 neighbours summed in the
+ * branches, and their wall links (rw-scheme-fcc.h; K and Σ_in by
+ * rw_fcc_wall_K, rw_fcc_wall_sum over rw_fcc_wall_entries), in double for
+ * every precision; the 12 neighbours summed in the
  * order of RW_FCC_NBR_OFFSETS (outside ones hold 0). FV boundary only
  * (LRS and Savioja are 7-point forms: refused). Source and receiver cells
  * are grid indices of sites (rw_grid_locate gives the nearest site,

@@ -204,17 +204,18 @@ with tempfile.TemporaryDirectory() as tmp:
           % (st.get("humidity_pct"), air.get("enabled")))
     check(res.get("version") == 2 and res.get("version_minor") == 5, "version %r.%r"
           % (res.get("version"), res.get("version_minor")))
-    # The scheme (issue #14): auto resolves to the 7-point scheme today, at
-    # its default points per wavelength; the worst-direction phase-velocity
-    # error at fmax is recorded (−1.93 % at 7.75, the dispersion relation).
+    # The scheme (issue #14): auto resolves to the FCC scheme (FV boundary,
+    # omnidirectional receivers), at its default points per wavelength, λ = 1;
+    # the worst-direction phase-velocity error at fmax is recorded (−1.95 %
+    # at 5.75 along the body diagonal, the dispersion relation).
     disp = res.get("dispersion", {})
-    check(st.get("scheme") == "cartesian" and st.get("scheme_requested") == "auto"
-          and st.get("ppw") == 7.75 and abs(res.get("courant", 0) - 3 ** -0.5) < 1e-12
-          and abs(disp.get("phase_velocity_error_at_fmax", 0) + 0.01931) < 5e-5
-          and disp.get("worst_direction") == "axis",
+    check(st.get("scheme") == "fcc" and st.get("scheme_requested") == "auto"
+          and st.get("ppw") == 5.75 and abs(res.get("courant", 0) - 1.0) < 1e-12
+          and abs(disp.get("phase_velocity_error_at_fmax", 0) + 0.019534) < 5e-5
+          and disp.get("worst_direction") == "body diagonal",
           "scheme settings: %r %r %r %r %r" % (st.get("scheme"), st.get("scheme_requested"),
                                                st.get("ppw"), res.get("courant"), disp))
-    check("Scheme         cartesian" in sout, "the summary names the scheme")
+    check("Scheme         fcc" in sout, "the summary names the scheme")
     # --scheme fcc: 5.75 points per wavelength, λ = 1, fs = c/h, the FCC
     # scheme's error (−1.95 %), sites on half the cells.
     fcc_out = out + "-fcc"

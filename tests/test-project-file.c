@@ -330,6 +330,22 @@ check_scheme (const char *proj_dir, const char *box, const char *text)
   RW_CHECK (cfg.scheme == RW_SCHEME_FCC && rw_sim_resolve_scheme (&cfg) == RW_SCHEME_FCC && rw_sim_ppw (&cfg) == 5.75,
             "to the run: scheme %d, ppw %g", (int) cfg.scheme, rw_sim_ppw (&cfg));
 
+  /* AUTO: the FCC scheme wherever it runs (the FV boundary and
+   * omnidirectional receivers), else the 7-point scheme. */
+  cfg.scheme = RW_SCHEME_AUTO;
+  cfg.boundary = RW_BOUNDARY_FV;
+  cfg.n_receivers = 2;
+  cfg.receiver_specs[0] = cfg.receiver_specs[1] = (RwReceiverSpec) { 0 };
+  RW_CHECK (rw_sim_resolve_scheme (&cfg) == RW_SCHEME_FCC && rw_sim_ppw (&cfg) == 5.75,
+            "AUTO with FV and omni receivers: %d", (int) rw_sim_resolve_scheme (&cfg));
+  cfg.receiver_specs[1].type = RW_RECEIVER_BINAURAL;
+  RW_CHECK (rw_sim_resolve_scheme (&cfg) == RW_SCHEME_CARTESIAN && rw_sim_ppw (&cfg) == 7.75,
+            "AUTO with a binaural receiver: %d", (int) rw_sim_resolve_scheme (&cfg));
+  cfg.receiver_specs[1].type = RW_RECEIVER_OMNI;
+  cfg.boundary = RW_BOUNDARY_LRS;
+  RW_CHECK (rw_sim_resolve_scheme (&cfg) == RW_SCHEME_CARTESIAN,
+            "AUTO with the LRS boundary: %d", (int) rw_sim_resolve_scheme (&cfg));
+
   /* An older file (no "scheme"): the 7-point scheme it ran, not AUTO. */
   g_autofree char *older = replace (saved, ",?\\s*\"scheme\":\\s*\"fcc\"", "");
   RW_CHECK (strstr (older, "scheme") == NULL, "the older file has no scheme");
@@ -358,8 +374,8 @@ check_scheme (const char *proj_dir, const char *box, const char *text)
            ef.spacing_m, ef.fs_grid_hz, ef.nx, ef.ny, ef.nz, ef.n_inside_estimate, ef.n_steps, ef.memory_bytes / 1e6);
   RW_CHECK (ec.scheme == RW_SCHEME_CARTESIAN && ef.scheme == RW_SCHEME_FCC && ec.ppw == 7.75 && ef.ppw == 5.75,
             "resolved: %d at ppw %g, %d at ppw %g", (int) ec.scheme, ec.ppw, (int) ef.scheme, ef.ppw);
-  RW_CHECK (ea.scheme == RW_SCHEME_CARTESIAN && ea.fs_grid_hz == ec.fs_grid_hz && ea.memory_bytes == ec.memory_bytes,
-            "AUTO estimates the 7-point scheme it resolves to today");
+  RW_CHECK (ea.scheme == RW_SCHEME_FCC && ea.fs_grid_hz == ef.fs_grid_hz && ea.memory_bytes == ef.memory_bytes,
+            "AUTO estimates the FCC scheme it resolves to (FV boundary, omnidirectional receivers)");
   RW_CHECK_CLOSE (ec.fs_grid_hz, sqrt (3.0) * 500 * 7.75, 1e-9 * ec.fs_grid_hz, "7-point: fs = √3·fmax·7.75");
   RW_CHECK_CLOSE (ef.fs_grid_hz, 500 * 5.75, 1e-9 * ef.fs_grid_hz, "FCC: fs = fmax·5.75 (λ = 1)");
   RW_CHECK_CLOSE (ec.fs_grid_hz / ef.fs_grid_hz, sqrt (3.0) * 7.75 / 5.75, 1e-12, "fs ratio √3·7.75/5.75");

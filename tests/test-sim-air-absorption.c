@@ -79,8 +79,13 @@ main (void)
   const double early = energy (on.ir[0], 0, 5 * ms) / energy (off50.ir[0], 0, 5 * ms);
   const double late = energy (on.ir[0], n - 100 * ms, n) / energy (off50.ir[0], n - 100 * ms, n);
   RW_NOTE ("on/off energy: first 5 ms %.6f, last 100 ms %.6f", early, late);
-  RW_CHECK (fabs (early - 1.0) < 1e-3, "air absorption changed the first 5 ms by %.3g", early - 1.0);
-  RW_CHECK (late < 0.999, "air absorption left the last 100 ms as they were (%.6f)", late);
+  /* the direct sound travels 1.07 m: at 1 kHz (0.005 dB/m) that is 0.12 %
+   * of its energy; measured −0.10 % (FCC), −0.095 % (7-point). The late
+   * part: −2.3 % (FCC; −24 % with the post-processing's low-pass at 60 dB,
+   * whose floor of the FCC scheme's top-of-band modes the air then took),
+   * −2.8 % (7-point). */
+  RW_CHECK (fabs (early - 1.0) < 2e-3, "air absorption changed the first 5 ms by %.3g", early - 1.0);
+  RW_CHECK (late < 0.999 && late > 0.95, "air absorption took %.6f of the last 100 ms", 1 - late);
 
   RwSimConfig cfg;
   rw_sim_config_init (&cfg);

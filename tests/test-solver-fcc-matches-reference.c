@@ -9,8 +9,10 @@
  * finds neighbours by coordinates, the backend stores the sites folded
  * along x (odd and even rows, nx odd and even: 13 × 10 × 9 and 8 × 11 × 12
  * cells), with row offsets by parity, runs of interior sites and a
- * boundary list, strips handed to threads and (RW_CPU_STEPS_PER_PASS = 4)
- * four steps per sweep. A wrong fold, offset, row parity, neighbour order
+ * boundary list, strips handed to threads (RW_CPU_STEPS_PER_PASS = 4 is
+ * asked too; FCC grids run one step a sweep, their wall links reaching two
+ * planes). Rigid walls with their wall links (rw-scheme-fcc.h), which the
+ * reference finds by coordinates. A wrong fold, offset, row parity, neighbour order
  * or stored index of the source or a receiver changes bits at once.
  * (Rigid walls: the backend's boundary update with β = 0 is the
  * reference's graph Laplacian to the bit, rw-scheme-fcc.h.)

@@ -1433,8 +1433,8 @@ rw_project_estimate (RwProject *self, double mvox_per_s, RwRunEstimate *out)
    * FCC scheme's default 5.75 points per wavelength give a spacing
    * 7.75/5.75 times the 7-point scheme's, and λ = 1 instead of 1/√3 a
    * rate √3·5.75/7.75 times its rate. */
-  out->scheme = rw_sim_settings_scheme (s);
-  out->ppw = rw_sim_settings_ppw (s);
+  out->scheme = rw_project_get_scheme (self);
+  out->ppw = rw_project_get_ppw (self);
   const RwLattice lattice = rw_scheme_lattice (out->scheme);
   const double cell = rw_scheme_cell_volume (lattice);
   out->c = rw_speed_of_sound (s->temperature_c);
@@ -1493,7 +1493,7 @@ gboolean
 rw_project_check_scheme (RwProject *self, GError **error)
 {
   g_return_val_if_fail (RW_IS_PROJECT (self), FALSE);
-  if (rw_sim_settings_scheme (&self->settings) != RW_SCHEME_FCC)
+  if (rw_project_get_scheme (self) != RW_SCHEME_FCC)
     return TRUE;
   if (self->settings.boundary != RW_BOUNDARY_FV)
     {
@@ -1741,13 +1741,35 @@ rw_sim_settings_to_config (const RwSimSettings *settings, RwSimConfig *cfg)
   cfg->seed = settings->seed;
 }
 
+/* The run's config as far as the scheme's choice goes: the settings and
+ * the receivers' types. */
+static void
+scheme_config (RwProject *self, RwSimConfig *cfg)
+{
+  rw_sim_settings_to_config (&self->settings, cfg);
+  cfg->n_receivers = self->n_receivers;
+  for (guint i = 0; i < self->n_receivers && i < RW_SIM_MAX_RECEIVERS; i++)
+    rw_project_receiver_get_spec (self->receiver_slots[i], &cfg->receiver_specs[i]);
+}
+
 RwScheme
-rw_sim_settings_scheme (const RwSimSettings *settings)
+rw_project_get_scheme (RwProject *self)
 {
   RwSimConfig cfg;
 
-  rw_sim_settings_to_config (settings, &cfg);
+  g_return_val_if_fail (RW_IS_PROJECT (self), RW_SCHEME_CARTESIAN);
+  scheme_config (self, &cfg);
   return rw_sim_resolve_scheme (&cfg);
+}
+
+double
+rw_project_get_ppw (RwProject *self)
+{
+  RwSimConfig cfg;
+
+  g_return_val_if_fail (RW_IS_PROJECT (self), 0.0);
+  scheme_config (self, &cfg);
+  return rw_sim_ppw (&cfg);
 }
 
 const char *
@@ -1756,14 +1778,6 @@ rw_project_scheme_label (RwScheme scheme)
   return scheme == RW_SCHEME_FCC ? _("FCC scheme (13-point)") : _("Cartesian scheme (7-point)");
 }
 
-double
-rw_sim_settings_ppw (const RwSimSettings *settings)
-{
-  RwSimConfig cfg;
-
-  rw_sim_settings_to_config (settings, &cfg);
-  return rw_sim_ppw (&cfg);
-}
 
 int
 rw_sim_settings_fit_bands (const RwSimSettings *settings)

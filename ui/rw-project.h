@@ -93,10 +93,6 @@ int rw_sim_settings_fit_bands (const RwSimSettings *settings);
 double rw_sim_settings_crossover_hz (const RwSimSettings *settings);
 double rw_sim_settings_max_crossover_hz (const RwSimSettings *settings);
 
-/* The scheme and points per wavelength a run of these settings uses
- * (rw_sim_resolve_scheme, rw_sim_ppw): AUTO and ppw 0 resolved. */
-RwScheme rw_sim_settings_scheme (const RwSimSettings *settings);
-double rw_sim_settings_ppw (const RwSimSettings *settings);
 /* A resolved scheme's name for the window (translated):
  * "Cartesian scheme (7-point)" or "FCC scheme (13-point)". */
 const char *rw_project_scheme_label (RwScheme scheme);
@@ -249,7 +245,13 @@ void rw_project_set_settings (RwProject *self, const RwSimSettings *settings);
 
 void rw_project_estimate (RwProject *self, double mvox_per_s, RwRunEstimate *out);
 
-/* Whether the run's scheme (rw_sim_settings_scheme) has the project's
+/* The scheme and points per wavelength the project's run uses
+ * (rw_sim_resolve_scheme, rw_sim_ppw, on its settings and its receivers'
+ * types): AUTO and ppw 0 resolved as the engine resolves them. */
+RwScheme rw_project_get_scheme (RwProject *self);
+double rw_project_get_ppw (RwProject *self);
+
+/* Whether the run's scheme (rw_project_get_scheme) has the project's
  * boundary form and receivers: the FCC scheme has the finite-volume
  * boundary and omnidirectional receivers only, as rw_sim_check_settings
  * says. FALSE with RW_PROJECT_ERROR_SCHEME and a message saying what to

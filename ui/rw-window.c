@@ -305,14 +305,14 @@ update_crossover (RwWindow *self)
 
 /* The ppw field shows the project's ppw (0: "Auto", on_ppw_output), and
  * the line under it the points per wavelength the run uses with its
- * scheme (rw_sim_settings_ppw) and that scheme's worst-direction
+ * scheme (rw_project_get_ppw) and that scheme's worst-direction
  * phase-velocity error at fmax (rw_scheme_phase_error). */
 static void
 update_ppw (RwWindow *self)
 {
   const RwSimSettings *s = rw_project_get_settings (self->project);
-  const RwScheme scheme = rw_sim_settings_scheme (s);
-  const double ppw = rw_sim_settings_ppw (s);
+  const RwScheme scheme = rw_project_get_scheme (self->project);
+  const double ppw = rw_project_get_ppw (self->project);
   const double err = rw_scheme_phase_error (rw_scheme_lattice (scheme), ppw);
   g_autofree char *text = NULL;
 
@@ -873,6 +873,11 @@ rw_window_init (RwWindow *self)
   g_signal_group_connect_swapped (self->project_signals, "notify::ppw", G_CALLBACK (update_ppw), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::ppw", G_CALLBACK (on_setting_changed), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::scheme", G_CALLBACK (update_ppw), self);
+  /* AUTO's choice follows the boundary form and the receivers' types
+   * (rw_project_get_scheme) */
+  g_signal_group_connect_swapped (self->project_signals, "notify::boundary", G_CALLBACK (update_ppw), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::receiver-specs", G_CALLBACK (update_ppw),
+                                  self);
   /* the FCC scheme's limits (rw_project_check_scheme) under the settings */
   g_signal_group_connect_swapped (self->project_signals, "notify::receiver-specs",
                                   G_CALLBACK (_rw_window_update_estimate), self);

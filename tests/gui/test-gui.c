@@ -94,6 +94,7 @@
 #include "rw-analysis.h"
 #include "rw-application.h"
 #include "rw-audio.h"
+#include "rw-physics.h"
 #include "rw-backend.h"
 #include "rw-compare-view.h"
 #include "rw-listen-view.h"
@@ -1101,14 +1102,15 @@ poll_run_small (void)
             RW_CHECK (strstr (st, "geometrical part") && strstr (st, "crossover 250 Hz"),
                       "the status gives the geometrical part and the crossover: %s", st);
             /* The scheme the run used (issue #14; a new project's AUTO
-             * resolves to the 7-point scheme): in the status and in the
-             * results' summary, beside the backend. */
+             * resolves to the FCC scheme: FV boundary, omnidirectional
+             * receivers): in the status and in the results' summary,
+             * beside the backend. */
             GtkWidget *summary = GTK_WIDGET (gtk_widget_get_template_child (rw_window_get_results_view (ctx.win),
                                                                             RW_TYPE_RESULTS_VIEW, "summary_label"));
             const char *sum = GTK_IS_LABEL (summary) ? gtk_label_get_text (GTK_LABEL (summary)) : "";
             RW_NOTE ("summary: %s", sum);
-            RW_CHECK (res->scheme == RW_SCHEME_CARTESIAN && strstr (st, _("Cartesian scheme (7-point)"))
-                        && strstr (sum, _("Cartesian scheme (7-point)")),
+            RW_CHECK (res->scheme == RW_SCHEME_FCC && strstr (st, _("FCC scheme (13-point)"))
+                        && strstr (sum, _("FCC scheme (13-point)")),
                       "the status and the summary name the scheme the run used (%d)", (int) res->scheme);
           }
       }
@@ -1387,7 +1389,10 @@ poll_run_demo (void)
             M = MAX (M, Y.n_branches);
           }
         rw_project_estimate (p, 50, &e);
-        const double nodes = rw_project_get_report (p)->area_m2 / (e.spacing_m * e.spacing_m);
+        /* one boundary node per h² of wall (7-point), per 2h² (FCC: a site's
+         * four missing links through a flat wall count h²/2 each) */
+        const double nodes = rw_project_get_report (p)->area_m2
+                             / (rw_scheme_cell_volume (rw_scheme_lattice (e.scheme)) * e.spacing_m * e.spacing_m);
         RW_NOTE ("estimate: %.0f MB in all, branch states %.2f MB (%d branches, %.0f boundary nodes)",
                  e.memory_bytes / 1e6, e.branch_bytes / 1e6, e.max_branches, e.n_boundary_estimate);
         RW_CHECK (M > 0 && e.max_branches == M, "the estimate's branches %d: the fits' most, %d", e.max_branches, M);
