@@ -93,7 +93,7 @@
  * semi-definite: the scheme conserves E plus
  *   (λ²/4) W Σ_o Σ_{i∈B(o)} (p_i − x̄_o)(p⁻_i − x̄⁻_o),
  * and is stable while λ²·μ_max ≤ 16, μ_max the largest eigenvalue of the
- * graph Laplacian; measured (scipy's eigsh) on a box, a sphere, a rotated
+ * graph Laplacian; measured (tests/fcc-wall-eigen.py) on a box, a sphere, a rotated
  * box, an L-room, a slope and a room with a thin wall: 15.87 … 15.93 with
  * the wall links, the FV form's own to 2e-3. Rigid-box modes then come
  * out within 0.1 % at 30 cells a side (solver-fcc-modes-box), rigid-
