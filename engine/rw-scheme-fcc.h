@@ -97,7 +97,7 @@
  * box, an L-room, a slope and a room with a thin wall: 15.87 … 15.93 with
  * the wall links, the FV form's own to 2e-3. Rigid-box modes then come
  * out within 0.1 % at 30 cells a side (solver-fcc-modes-box), rigid-
- * sphere modes within 0.4 % at 26 cells across (they were 2 … 3 % low).
+ * sphere modes (l = 1, 2) within 0.7 % at 26 cells across (they were 2 … 3.5 % low).
  * A site's entries are its missing links in RW_FCC_NBR_OFFSETS order, the
  * members of each in that order around o (rw_fcc_wall_entries); every
  * backend sums a member's p in double, divides by |B(o)|, and adds the
