@@ -87,6 +87,8 @@ void _rw_window_show_error (RwWindow *self, const char *primary, const char *sec
 void _rw_window_update_actions (RwWindow *self);
 void _rw_window_update_title (RwWindow *self);
 void _rw_window_update_estimate (RwWindow *self);
+/* The GSettings key of the CPU speed the last run of a scheme measured. */
+const char *_rw_window_speed_key (RwScheme scheme);
 
 /* rw-window-actions.c */
 void _rw_window_actions_init (RwWindow *self);

@@ -20,7 +20,7 @@ G_DEFINE_TYPE (RwWindow, rw_window, GTK_TYPE_APPLICATION_WINDOW)
 guint _rw_window_signals[RW_WINDOW_N_SIGNALS];
 
 /* Throughput assumed for the run-time estimate until a run on this machine
- * has measured one (kept in GSettings "last-mvox-per-s"). */
+ * has measured one (kept in GSettings per scheme, _rw_window_speed_key). */
 #define DEFAULT_MVOX_PER_S 100.0
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -213,11 +213,18 @@ on_device_chosen (RwWindow *self)
   rw_project_set_settings (self->project, &s);
 }
 
+const char *
+_rw_window_speed_key (RwScheme scheme)
+{
+  return scheme == RW_SCHEME_FCC ? "last-mvox-per-s-fcc" : "last-mvox-per-s";
+}
+
 void
 _rw_window_update_estimate (RwWindow *self)
 {
   RwRunEstimate e;
-  double mvox = self->settings ? g_settings_get_double (self->settings, "last-mvox-per-s") : 0;
+  const char *key = _rw_window_speed_key (rw_project_get_scheme (self->project));
+  double mvox = self->settings ? g_settings_get_double (self->settings, key) : 0;
   const RwSimSettings *s = rw_project_get_settings (self->project);
 
   if (!(mvox > 0))
