@@ -33,14 +33,16 @@
  *
  * FCC grids (rw-solver.h, rw-scheme-fcc.h): the sites are stored folded
  * along x (row (y, z) holds nxf = (nx + 1)/2 sites, x = 2·xf + parity),
- * half the cubic array. The same strips and passes walk them (the stencil
- * reaches z ± 1 as the 7-point one does); a strip plane is updated by
+ * half the cubic array. The same strips walk them, one step a sweep (a
+ * boundary site's wall links reach two planes away in z, beyond a pass's
+ * plane schedule); a strip plane is updated by
  * update_plane_fcc: per row, its parity's 12 offsets (uniform along the
  * row), the air update over runs of interior sites (K = 12) summing the
  * neighbours in RW_FCC_NBR_OFFSETS order, then the row's boundary sites
  * (K < 12: not in any run, so their p⁻ is still in place and nothing is
  * saved) with rw_fcc_update_boundary_* in double, β or the branches of
- * build_branches as on the 7-point FV path. */
+ * build_branches as on the 7-point FV path, and the site's wall links
+ * (build_walls_fcc). */
 #ifndef RW_CPU_T
 
 #include "rw-solver.h"
