@@ -98,10 +98,11 @@ typedef struct {
   uint16_t *b_surf;
   float *b_area;               /* absorbing area in h² (rw_grid_node_area) */
   size_t n_bnd;
-  /* FCC: boundary site b's wall entries [w_off[b], w_off[b+1])
-   * (rw-scheme-fcc.h, "Wall links"), entry e's members' stored indices
-   * w_member[wm_off[e] … wm_off[e+1]) */
-  size_t *w_off, *wm_off, *w_member;
+  /* FCC: boundary site b's wall entries w_code[12 b … 12 b + w_n[b])
+   * (rw-scheme-fcc.h, "Wall links"; rw_fcc_wall_entries' codes, the
+   * form the GPU keeps too: the members follow from fcc_off) */
+  uint16_t *w_code;
+  uint8_t *w_n;
 
   double *beta_f64, *R_f64;    /* per surface (FV with branches: Y0 + Σ b_m) */
   float *beta_f32, *R_f32;
@@ -234,9 +235,9 @@ cpu_memory_bytes (const RwSolverSetup *s)
          + (size_t) cpu_threads (s) * (g->nx * g->ny + 1) * sizeof (double)
          + 4 * g->n_surfaces * sizeof (double)
          + cpu_branch_state_bytes (s)
-         /* FCC wall entries: a flat wall's site has 4 of 4 members each
-          * (rw-scheme-fcc.h, "Wall links"); an estimate */
-         + (fcc ? g->n_boundary * (1 + 4 + 16) * sizeof (size_t) : 0);
+         /* FCC wall entries (rw-scheme-fcc.h, "Wall links"): 12 codes and
+          * their count a boundary site */
+         + (fcc ? g->n_boundary * (RW_FCC_WALL_MAX_ENTRIES * sizeof (uint16_t) + 1) : 0);
 }
 
 static void
@@ -255,9 +256,8 @@ cpu_destroy (void *state)
   free (st->b_K);
   free (st->b_surf);
   free (st->b_area);
-  free (st->w_off);
-  free (st->wm_off);
-  free (st->w_member);
+  free (st->w_code);
+  free (st->w_n);
   free (st->beta_f64);
   free (st->R_f64);
   free (st->beta_f32);
@@ -523,46 +523,25 @@ build_rows_fcc (CpuState *st, RwError *err)
 }
 
 /* The FCC grid's wall entries per boundary site (rw-scheme-fcc.h, "Wall
- * links"; rw_fcc_wall_entries), members as stored indices. */
+ * links"; rw_fcc_wall_entries' codes, at most 12 a site). */
 static bool
 build_walls_fcc (CpuState *st, RwError *err)
 {
   const RwGrid *g = st->g;
   uint8_t count[RW_FCC_WALL_MAX_ENTRIES];
   size_t member[RW_FCC_WALL_MAX_MEMBERS];
-  size_t n_e = 0, n_m = 0;
-  for (int pass = 0; pass < 2; pass++)
+  st->w_code = malloc ((RW_FCC_WALL_MAX_ENTRIES * st->n_bnd + 1) * sizeof (uint16_t));
+  st->w_n = malloc (st->n_bnd + 1);
+  if (st->w_code == NULL || st->w_n == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the solver's boundary tables"));
+  for (size_t b = 0; b < st->n_bnd; b++)
     {
-      size_t e = 0, m = 0;
-      for (size_t b = 0; b < st->n_bnd; b++)
-        {
-          /* the site's grid index from its stored one (x = 2·xf + parity) */
-          const size_t k = st->b_index[b], r = k / st->row_len, y = r % st->ny, z = r / st->ny;
-          const size_t x = 2 * (k % st->row_len) + ((y + z) & 1);
-          const int n = rw_fcc_wall_entries (g, rw_grid_index (g, x, y, z), count, member, NULL);
-          if (pass == 1)
-            st->w_off[b] = e;
-          for (int j = 0, c = 0; j < n; c += count[j], j++, e++)
-            {
-              if (pass == 1)
-                st->wm_off[e] = m;
-              for (int u = 0; u < count[j]; u++, m++)
-                if (pass == 1)
-                  st->w_member[m] = cpu_store_index (st, member[c + u]);
-            }
-        }
-      if (pass == 0)
-        {
-          n_e = e, n_m = m;
-          st->w_off = malloc ((st->n_bnd + 1) * sizeof (size_t));
-          st->wm_off = malloc ((n_e + 1) * sizeof (size_t));
-          st->w_member = malloc ((n_m + 1) * sizeof (size_t));
-          if (!st->w_off || !st->wm_off || !st->w_member)
-            return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the solver's boundary tables"));
-        }
+      /* the site's grid index from its stored one (x = 2·xf + parity) */
+      const size_t k = st->b_index[b], r = k / st->row_len, y = r % st->ny, z = r / st->ny;
+      const size_t x = 2 * (k % st->row_len) + ((y + z) & 1);
+      st->w_n[b] = (uint8_t) rw_fcc_wall_entries (g, rw_grid_index (g, x, y, z), count, member,
+                                                  st->w_code + RW_FCC_WALL_MAX_ENTRIES * b);
     }
-  st->w_off[st->n_bnd] = n_e;
-  st->wm_off[n_e] = n_m;
   return true;
 }
 
@@ -962,6 +941,33 @@ const RwBackendOps rw_cpu_backend = {
 
 #define T RW_CPU_T
 
+/* Wall entry `code` of the site at stored index i, in a row of parity P
+ * (rw-scheme-fcc.h, "Wall links"): the sums of its members' p and, when q
+ * is not NULL, of their q, in offset order around its outside site;
+ * returns their number. */
+static int
+RW_CPU_FN (wall_entry) (const CpuState *st, const T *p, const T *q, size_t i, int P, unsigned code,
+                        double *sp, double *sq)
+{
+  static const int off[RW_FCC_N_NBR][3] = RW_FCC_NBR_OFFSETS;
+  const int d = (int) (code >> 12);
+  const size_t o = i + st->fcc_off[P][d];
+  const ptrdiff_t *oo = st->fcc_off[(P + off[d][1] + off[d][2]) & 1];
+  double a = 0, c = 0;
+  int n = 0;
+  for (int k = 0; k < RW_FCC_N_NBR; k++)
+    if (code & (1u << k))
+      {
+        a += (double) p[o + oo[k]];
+        if (q != NULL)
+          c += (double) q[o + oo[k]];
+        n++;
+      }
+  *sp = a;
+  *sq = c;
+  return n;
+}
+
 /* The FCC grid's rows r0 … r1−1 (file comment): the air update over the
  * runs, then the boundary sites, each row with its parity's offsets; the
  * 12 neighbours summed in RW_FCC_NBR_OFFSETS order, one add after another
@@ -1013,18 +1019,18 @@ RW_CPU_FN (update_plane_fcc) (const CpuState *st, const T *restrict p, T *restri
               sq = (T *) st->sq + st->b_state[b];
             }
           /* the wall entries' means (rw-scheme-fcc.h, "Wall links") */
-          double means = 0;
-          const size_t e0 = st->w_off[b], e1 = st->w_off[b + 1];
-          for (size_t e = e0; e < e1; e++)
+          double means = 0, t, unused;
+          const int P = (int) (((r % ny) + r / ny) & 1), nw = st->w_n[b];
+          for (int e = 0; e < nw; e++)
             {
-              double t = 0;
-              for (size_t m = st->wm_off[e]; m < st->wm_off[e + 1]; m++)
-                t += (double) p[st->w_member[m]];
-              means += t / (double) (st->wm_off[e + 1] - st->wm_off[e]);
+              const int c = RW_CPU_FN (wall_entry) (st, p, NULL, i, P,
+                                                    st->w_code[RW_FCC_WALL_MAX_ENTRIES * b + e], &t,
+                                                    &unused);
+              means += t / (double) c;
             }
           /* in double whatever T (rw-scheme-fcc.h), the states in T */
           T v = (T) RW_CPU_FN (rw_fcc_update_boundary) (RW_FCC_LAMBDA2,
-                                                        rw_fcc_wall_K (st->b_K[b], (int) (e1 - e0)),
+                                                        rw_fcc_wall_K (st->b_K[b], nw),
                                                         (double) st->b_area[b], (double) p[i],
                                                         rw_fcc_wall_sum ((double) sum_in, means),
                                                         (double) q[i], st->beta_f64[s], M, coef,
@@ -1380,14 +1386,14 @@ RW_CPU_FN (energy_fcc) (const CpuState *st, double *total_out, double *sum_out)
   /* the wall entries' part (rw-scheme-fcc.h, "Wall links") */
   for (size_t b = 0; b < st->n_bnd; b++)
     {
-      const size_t i = st->b_index[b];
-      for (size_t e = st->w_off[b]; e < st->w_off[b + 1]; e++)
+      const size_t i = st->b_index[b], r = i / nxf;
+      const int P = (int) (((r % ny) + r / ny) & 1);
+      for (int e = 0; e < st->w_n[b]; e++)
         {
-          double mp = 0, mq = 0;
-          for (size_t m = st->wm_off[e]; m < st->wm_off[e + 1]; m++)
-            mp += (double) p[st->w_member[m]], mq += (double) q[st->w_member[m]];
-          const double c = (double) (st->wm_off[e + 1] - st->wm_off[e]);
-          total += w * RW_FCC_WALL_W * ((double) p[i] - mp / c) * ((double) q[i] - mq / c);
+          double mp, mq;
+          const int n = RW_CPU_FN (wall_entry) (st, p, q, i, P,
+                                                st->w_code[RW_FCC_WALL_MAX_ENTRIES * b + e], &mp, &mq);
+          total += w * RW_FCC_WALL_W * ((double) p[i] - mp / n) * ((double) q[i] - mq / n);
         }
     }
   *total_out = total;

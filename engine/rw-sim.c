@@ -33,24 +33,33 @@
  * value gives the same IR; 1 keeps the raw field near unit scale. */
 #define RW_SIM_SOURCE_AMPLITUDE 1.0
 
+bool
+rw_sim_check_fcc (const RwSimConfig *cfg, RwError *err)
+{
+  if (cfg->boundary != RW_BOUNDARY_FV)
+    return rw_fail (err, RW_ERROR_INPUT, _("The FCC scheme has the finite-volume boundary only, "
+                                           "not %s: use --scheme cartesian for it"),
+                    rw_boundary_name (cfg->boundary));
+  for (size_t r = 0; r < cfg->n_receivers && r < RW_SIM_MAX_RECEIVERS; r++)
+    if (cfg->receiver_specs[r].type != RW_RECEIVER_OMNI)
+      return rw_fail (err, RW_ERROR_INPUT, _("Receiver %zu is %s: spatial receivers run on the "
+                                             "7-point scheme only (--scheme cartesian)"),
+                      r + 1, rw_receiver_type_name (cfg->receiver_specs[r].type));
+  return true;
+}
+
 RwScheme
 rw_sim_resolve_scheme (const RwSimConfig *cfg)
 {
   if (cfg->scheme != RW_SCHEME_AUTO)
     return cfg->scheme;
-  /* The FCC scheme wherever it runs (the FV boundary, omnidirectional
-   * receivers), by measurement (docs/SOLVER.md §9, "The default scheme"):
-   * at the 2 % phase-velocity bound it needs 0.088× the node updates of
-   * the 7-point scheme and runs 5–8× faster per second of audio on the
-   * GPU, and with its wall links its decay per band matches the 7-point
-   * scheme's within 5 % (scheme-compare). Otherwise the 7-point scheme,
-   * which has every boundary and receiver. */
-  if (cfg->boundary != RW_BOUNDARY_FV)
-    return RW_SCHEME_CARTESIAN;
-  for (size_t r = 0; r < cfg->n_receivers && r < RW_SIM_MAX_RECEIVERS; r++)
-    if (cfg->receiver_specs[r].type != RW_RECEIVER_OMNI)
-      return RW_SCHEME_CARTESIAN;
-  return RW_SCHEME_FCC;
+  /* The FCC scheme wherever it runs, by measurement (docs/SOLVER.md §9,
+   * "The default scheme"): at the 2 % phase-velocity bound it needs
+   * 0.088× the node updates of the 7-point scheme and runs 4–7× faster
+   * per second of audio on the GPU, and with its wall links its decay per
+   * band matches the 7-point scheme's within 5 % (scheme-compare).
+   * Otherwise the 7-point scheme, which has every boundary and receiver. */
+  return rw_sim_check_fcc (cfg, NULL) ? RW_SCHEME_FCC : RW_SCHEME_CARTESIAN;
 }
 
 double
@@ -177,15 +186,8 @@ rw_sim_check_settings (const RwSimConfig *cfg, RwError *err)
     return rw_fail_prefix (err, _("Uniform reflection factor"));
   if ((int) cfg->scheme < RW_SCHEME_AUTO || cfg->scheme > RW_SCHEME_FCC)
     return rw_fail (err, RW_ERROR_INPUT, _("Unknown scheme %d"), (int) cfg->scheme);
-  if (cfg->scheme == RW_SCHEME_FCC && cfg->boundary != RW_BOUNDARY_FV)
-    return rw_fail (err, RW_ERROR_INPUT, _("The FCC scheme has the finite-volume boundary only, "
-                                           "not %s: use --scheme cartesian for it"),
-                    rw_boundary_name (cfg->boundary));
-  for (size_t r = 0; cfg->scheme == RW_SCHEME_FCC && r < cfg->n_receivers && r < RW_SIM_MAX_RECEIVERS; r++)
-    if (cfg->receiver_specs[r].type != RW_RECEIVER_OMNI)
-      return rw_fail (err, RW_ERROR_INPUT, _("Receiver %zu is %s: spatial receivers run on the "
-                                             "7-point scheme only (--scheme cartesian)"),
-                      r + 1, rw_receiver_type_name (cfg->receiver_specs[r].type));
+  if (cfg->scheme == RW_SCHEME_FCC && !rw_sim_check_fcc (cfg, err))
+    return false;
   if (!isfinite (cfg->fs_out_hz) || cfg->fs_out_hz < 1000 || cfg->fs_out_hz > 768000
       || cfg->fs_out_hz != floor (cfg->fs_out_hz))
     return rw_fail (err, RW_ERROR_INPUT, _("Output rate %g Hz: must be a whole number of Hz, 1–768 kHz"),

@@ -68,11 +68,14 @@ typedef struct {
 
 void rw_sim_config_init (RwSimConfig *cfg);   /* the defaults above */
 
+/* Whether the FCC scheme runs cfg: the FV boundary and omnidirectional
+ * receivers only. Fails with RW_ERROR_INPUT saying which setting (the
+ * receiver by number) otherwise; err may be NULL. */
+bool rw_sim_check_fcc (const RwSimConfig *cfg, RwError *err);
 /* The scheme a run gets: an explicit one as is (rw_sim_check_settings
- * refuses FCC with the LRS or Savioja boundary or spatial receivers);
- * AUTO: the scheme that reaches the accuracy target at least cost, by
- * measurement — today the 7-point one (rw-sim.c and docs/SOLVER.md §9 say
- * why the FCC scheme, cheaper at equal phase error, does not yet qualify). */
+ * refuses FCC where rw_sim_check_fcc does); AUTO: the scheme that reaches
+ * the accuracy target at least cost, by measurement — the FCC scheme
+ * wherever it runs, else the 7-point one (docs/SOLVER.md §9). */
 RwScheme rw_sim_resolve_scheme (const RwSimConfig *cfg);
 /* Points per wavelength of the run: cfg->ppw, or the scheme's default. */
 double rw_sim_ppw (const RwSimConfig *cfg);
