@@ -77,6 +77,25 @@ typedef struct RwBackendOps {
    * axis 1 → y = index (nx·nz, x fastest), axis 2 → z = index (nx·ny). */
   bool (*read_slice) (void *state, int axis, size_t index, float *out, RwError *err);
   const char *(*device_name) (void *state);                 /* "AMD EPYC … (16 threads)", "NVIDIA H100 …" */
+  /* Slabs (issue #15; rw-slab.h): a backend that can step one slab of a
+   * grid spread over ranks gives these (NULL: it cannot). They copy n
+   * planes of p (the current field, time n) from grid plane z on, in the
+   * backend's stored layout and precision, plane_bytes (state) bytes a
+   * plane, to buf and from buf: the halo exchange's payload, bit for bit.
+   * With RwSolverSetup.own_z1 > 0 its energy readings sum over the owned
+   * planes [own_z0, own_z1) only (cells, their edges towards +z, the
+   * branches of their boundary nodes; FCC wall links by the site that
+   * holds them), so that the ranks' readings add up to the whole grid's. */
+  size_t (*plane_bytes) (void *state);
+  bool (*get_planes) (void *state, size_t z, size_t n, void *buf, RwError *err);
+  bool (*set_planes) (void *state, size_t z, size_t n, const void *buf, RwError *err);
+  /* Checkpoints (issue #15; rw-checkpoint.h; NULL: none): everything the
+   * run continues from — both fields and every branch state — as
+   * state_bytes (state) opaque bytes, which load_state takes back on a
+   * backend created with the same setup. */
+  size_t (*state_bytes) (void *state);
+  bool (*save_state) (void *state, void *buf, RwError *err);
+  bool (*load_state) (void *state, const void *buf, RwError *err);
   void (*destroy) (void *state);
 } RwBackendOps;
 

@@ -143,6 +143,29 @@ cpu_store_index (const CpuState *st, size_t i)
 }
 
 
+/* The planes the energy readings sum over: the owned ones of a slab
+ * (RwSolverSetup.own_z0, own_z1; rw-backend.h, "Slabs"), else all those
+ * any strip visits. */
+static size_t
+cpu_energy_z0 (const CpuState *st)
+{
+  return st->setup.own_z1 > 0 && st->setup.own_z0 > st->zmin ? st->setup.own_z0 : st->zmin;
+}
+
+static size_t
+cpu_energy_z1 (const CpuState *st)
+{
+  return st->setup.own_z1 > 0 && st->setup.own_z1 < st->zmax ? st->setup.own_z1 : st->zmax;
+}
+
+/* Whether the node stored at `store` lies on a plane the readings sum. */
+static bool
+cpu_energy_owns (const CpuState *st, size_t store)
+{
+  const size_t z = store / (st->row_len * st->ny);
+  return st->setup.own_z1 == 0 || (z >= st->setup.own_z0 && z < st->setup.own_z1);
+}
+
 static bool
 cpu_available (char *why, size_t why_len)
 {
@@ -890,6 +913,88 @@ cpu_read_slice (void *state, int axis, size_t index, float *out, RwError *err)
   return true;
 }
 
+/* Slabs (rw-backend.h): planes of p as stored. */
+static size_t
+cpu_plane_bytes (void *state)
+{
+  const CpuState *st = state;
+  return st->row_len * st->ny * word_bytes (st->precision);
+}
+
+static bool
+cpu_planes_check (const CpuState *st, size_t z, size_t n, RwError *err)
+{
+  if (z > st->nz || n > st->nz - z)
+    return rw_fail (err, RW_ERROR_INTERNAL, _("Planes [%zu, %zu) of a grid of %zu"), z, z + n,
+                    st->nz);
+  return true;
+}
+
+static bool
+cpu_get_planes (void *state, size_t z, size_t n, void *buf, RwError *err)
+{
+  const CpuState *st = state;
+  if (!cpu_planes_check (st, z, n, err))
+    return false;
+  const size_t b = cpu_plane_bytes (state);
+  memcpy (buf, (const char *) st->p + z * b, n * b);
+  return true;
+}
+
+static bool
+cpu_set_planes (void *state, size_t z, size_t n, const void *buf, RwError *err)
+{
+  CpuState *st = state;
+  if (!cpu_planes_check (st, z, n, err))
+    return false;
+  const size_t b = cpu_plane_bytes (state);
+  memcpy ((char *) st->p + z * b, buf, n * b);
+  return true;
+}
+
+/* Checkpoints (rw-backend.h): p, p⁻, then the branch states v and q. */
+static size_t
+cpu_state_bytes (void *state)
+{
+  const CpuState *st = state;
+  const size_t w = word_bytes (st->precision);
+  return 2 * st->n_store * w + 2 * st->n_state * w;
+}
+
+static bool
+cpu_save_state (void *state, void *buf, RwError *err)
+{
+  (void) err;
+  const CpuState *st = state;
+  const size_t w = word_bytes (st->precision), f = st->n_store * w, b = st->n_state * w;
+  char *o = buf;
+  memcpy (o, st->p, f);
+  memcpy (o + f, st->q, f);
+  if (b > 0)
+    {
+      memcpy (o + 2 * f, st->sv, b);
+      memcpy (o + 2 * f + b, st->sq, b);
+    }
+  return true;
+}
+
+static bool
+cpu_load_state (void *state, const void *buf, RwError *err)
+{
+  (void) err;
+  CpuState *st = state;
+  const size_t w = word_bytes (st->precision), f = st->n_store * w, b = st->n_state * w;
+  const char *i = buf;
+  memcpy (st->p, i, f);
+  memcpy (st->q, i + f, f);
+  if (b > 0)
+    {
+      memcpy (st->sv, i + 2 * f, b);
+      memcpy (st->sq, i + 2 * f + b, b);
+    }
+  return true;
+}
+
 static const char *
 cpu_device_name (void *state)
 {
@@ -932,6 +1037,12 @@ const RwBackendOps rw_cpu_backend = {
   .advance = cpu_advance,
   .read_field = cpu_read_field,
   .energy = cpu_energy,
+  .plane_bytes = cpu_plane_bytes,
+  .get_planes = cpu_get_planes,
+  .set_planes = cpu_set_planes,
+  .state_bytes = cpu_state_bytes,
+  .save_state = cpu_save_state,
+  .load_state = cpu_load_state,
   .read_slice = cpu_read_slice,
   .device_name = cpu_device_name,
   .destroy = cpu_destroy,
@@ -1353,8 +1464,9 @@ RW_CPU_FN (energy_fcc) (const CpuState *st, double *total_out, double *sum_out)
   const size_t nx = st->nx, ny = st->ny, nxf = st->row_len;
   const double w = 0.25 * RW_FCC_LAMBDA2;
   double total = 0.0, sum = 0.0;
+  const size_t z_lo = cpu_energy_z0 (st), z_hi = cpu_energy_z1 (st);
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : total, sum) num_threads(st->threads)
-  for (size_t z = st->zmin; z < st->zmax; z++)
+  for (size_t z = z_lo; z < z_hi; z++)
     {
       double plane = 0.0, plane_sum = 0.0;
       for (size_t y = 0; y < ny; y++)
@@ -1387,6 +1499,8 @@ RW_CPU_FN (energy_fcc) (const CpuState *st, double *total_out, double *sum_out)
   for (size_t b = 0; b < st->n_bnd; b++)
     {
       const size_t i = st->b_index[b], r = i / nxf;
+      if (!cpu_energy_owns (st, i))
+        continue;
       const int P = (int) (((r % ny) + r / ny) & 1);
       for (int e = 0; e < st->w_n[b]; e++)
         {
@@ -1408,11 +1522,12 @@ RW_CPU_FN (energy) (const CpuState *st, double *out)
   const size_t nx = st->nx, ny = st->ny, nxy = st->nxy;
   const double l2 = RW_LAMBDA2;
   double total = 0.0, sum = 0.0;
+  const size_t z_lo = cpu_energy_z0 (st), z_hi = cpu_energy_z1 (st);
   if (st->fcc)
     RW_CPU_FN (energy_fcc) (st, &total, &sum);
   else
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : total, sum) num_threads(st->threads)
-  for (size_t z = st->zmin; z < st->zmax; z++)
+  for (size_t z = z_lo; z < z_hi; z++)
     {
       double plane = 0.0, plane_sum = 0.0;
       for (size_t y = 0; y < ny; y++)
@@ -1444,7 +1559,7 @@ RW_CPU_FN (energy) (const CpuState *st, double *out)
 #pragma omp parallel for reduction(+ : stored) num_threads(st->threads)
       for (size_t b = 0; b < st->n_bnd; b++)
         {
-          if (st->b_state[b] == UINT32_MAX)
+          if (st->b_state[b] == UINT32_MAX || !cpu_energy_owns (st, st->b_index[b]))
             continue;
           const uint16_t s = st->b_surf[b];
           const size_t o = st->b_state[b], c = st->surf_coef[s];

@@ -9,6 +9,7 @@
 #include "rw-solver.h"
 #include "rw-clock.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,35 +18,13 @@
 #include <unistd.h>
 
 #include "rw-admittance.h"
+#include "rw-comm.h"
 #include "rw-i18n.h"
 #include "rw-scheme-fcc.h"
+#include "rw-slab.h"
+#include "rw-solver-private.h"
 
-struct RwSolver {
-  RwSolverSetup setup;           /* copy: the backend borrows it */
-  const RwBackendOps *ops;
-  void *state;
-  size_t step;                   /* steps done */
-  double *rcv;                   /* n_receivers × n_steps, receiver-major */
-  /* receiver stencils (rw-solver.h): setup.receiver_cells is cells[], one
-   * backend receiver per stencil cell (setup.n_receivers of them), whose
-   * samples go to cell_rcv; rcv holds the n_user weighted sums. Without
-   * stencils, n_user == setup.n_receivers and the backend writes rcv. */
-  size_t n_user;
-  const RwGridStencil *stencils;
-  size_t *cells;
-  double *cell_rcv;
-  bool failed;                   /* a backend step failed: the field is unusable */
-  RwError failure;
-  /* the growth monitor (rw-solver.h) */
-  size_t quiet_from;             /* first step from which the energy may not grow */
-  double e_first, e_min;         /* first reading from quiet_from on; least since; 0: none */
-  size_t e_min_step;
-  bool branches;                 /* frequency-dependent surfaces (their floor is higher) */
-  /* the sum of p at each reading (rw_solver_uniform_mode) */
-  size_t *m_steps;
-  double *m_sums;
-  size_t m_count, m_cap;
-};
+
 
 /* Progress granularity: a chunk of steps is sized to about this much wall
  * time, so that cancel answers within it and progress stays smooth. */
@@ -411,6 +390,195 @@ check_memory (const RwSolverSetup *st, size_t n_sums, const RwBackendOps *ops, R
   return true;
 }
 
+/* ---- ranks (rw-slab.h) ------------------------------------------------- */
+
+static void stencil_sums (RwSolver *s, size_t step, size_t k);
+
+/* Cuts the grid, takes this rank's slab and its share of the source and
+ * the receiver cells: s->local, the backend's setup (rw_solver_new). */
+static bool
+slab_new (RwSolver *s, RwError *err)
+{
+  const RwSolverSetup *su = &s->setup;
+  const RwGrid *g = su->grid;
+  const RwBackendOps *ops = s->ops;
+  s->comm = su->comm;
+  s->rank = rw_comm_rank (s->comm);
+  s->size = rw_comm_size (s->comm);
+  if (ops->plane_bytes == NULL || ops->get_planes == NULL || ops->set_planes == NULL)
+    return rw_fail (err, RW_ERROR_UNSUPPORTED,
+                    _("The %s backend cannot step one slab of a grid spread over %d ranks"),
+                    ops->name, s->size);
+  s->cuts = malloc ((size_t) (s->size + 1) * sizeof *s->cuts);
+  if (s->cuts == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  if (!rw_slab_plan (g, s->size, s->cuts, err)
+      || !rw_slab_extract (g, s->cuts[s->rank], s->cuts[s->rank + 1], &s->slab, err))
+    return false;
+  const size_t nxy = g->nx * g->ny, z0 = s->cuts[s->rank], z1 = s->cuts[s->rank + 1];
+  const size_t shift = s->slab.z_first * nxy;
+  s->local = *su;
+  s->local.grid = s->slab.grid;
+  s->local.comm = NULL;
+  s->local.own_z0 = s->slab.own_z0;
+  s->local.own_z1 = s->slab.own_z1;
+  /* the source: the cells of its stencil on owned planes (none: the
+   * backend applies nothing; the neighbour's exchange brings them) */
+  s->local_source.n = 0;
+  for (size_t i = 0; i < rw_solver_source_n (su); i++)
+    {
+      const size_t c = rw_solver_source_cell (su, i);
+      if (c / nxy >= z0 && c / nxy < z1)
+        {
+          s->local_source.cell[s->local_source.n] = c - shift;
+          s->local_source.weight[s->local_source.n++] = rw_solver_source_weight (su, i);
+        }
+    }
+  s->local.source_stencil = &s->local_source;
+  /* the receiver cells on owned planes */
+  s->local_cells = malloc ((su->n_receivers + 1) * sizeof *s->local_cells);
+  s->local_of = malloc ((su->n_receivers + 1) * sizeof *s->local_of);
+  if (s->local_cells == NULL || s->local_of == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  for (size_t j = 0; j < su->n_receivers; j++)
+    {
+      const size_t c = su->receiver_cells[j];
+      if (c / nxy >= z0 && c / nxy < z1)
+        {
+          s->local_cells[s->n_local] = c - shift;
+          s->local_of[s->n_local++] = j;
+        }
+    }
+  s->local.receiver_cells = s->local_cells;
+  s->local.receiver_stencils = NULL;
+  s->local.n_receivers = s->n_local;
+  s->local_rcv = calloc (s->n_local * su->n_steps + 1, sizeof (double));
+  if (s->local_rcv == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for %zu receiver signals of %zu samples"),
+                    s->n_local, su->n_steps);
+  return check_memory (&s->local, 0, ops, err);
+}
+
+/* After the backend's create: the halo buffers, and every rank agreeing
+ * that all of them could start (a rank that failed says why to all). */
+static bool slab_agree (RwSolver *s, bool ok, RwError *err);
+
+static bool
+slab_ready (RwSolver *s, RwError *err)
+{
+  bool ok = true;
+  s->plane_bytes = s->ops->plane_bytes (s->state);
+  s->halo = malloc (2 * (size_t) s->slab.halo * s->plane_bytes + 1);
+  if (s->halo == NULL)
+    ok = rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the halo planes"));
+  /* the same layout everywhere: one backend and precision on all ranks */
+  size_t *all = malloc ((size_t) s->size * sizeof *all);
+  if (ok && all == NULL)
+    ok = rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  if (all != NULL && !rw_comm_allgather (s->comm, &s->plane_bytes, sizeof (size_t), all, err))
+    {
+      free (all);
+      return false;
+    }
+  for (int r = 0; ok && all != NULL && r < s->size; r++)
+    if (all[r] != s->plane_bytes)
+      ok = rw_fail (err, RW_ERROR_INPUT,
+                    _("Rank %d stores %zu bytes a plane and rank %d %zu: every rank must run the "
+                      "same backend and precision"), r, all[r], s->rank, s->plane_bytes);
+  free (all);
+  return slab_agree (s, ok, err);
+}
+
+/* Every rank learns whether all went well; if not, each fails with the
+ * message of the lowest rank that failed ("rank r: …" when that is
+ * another rank). */
+static bool
+slab_agree (RwSolver *s, bool ok, RwError *err)
+{
+  int first = ok ? INT_MAX : s->rank;
+  RwError mine;
+  rw_error_clear (&mine);
+  if (!rw_comm_min_int (s->comm, &first, &mine))
+    {
+      if (err != NULL)
+        *err = mine;
+      return false;
+    }
+  if (first == INT_MAX)
+    return true;
+  RwError msg;
+  rw_error_clear (&msg);
+  if (err != NULL && first == s->rank)
+    msg = *err;
+  if (!rw_comm_bcast (s->comm, &msg, sizeof msg, first, &mine))
+    {
+      if (err != NULL)
+        *err = mine;
+      return false;
+    }
+  if (err != NULL && first != s->rank)
+    {
+      *err = msg;
+      rw_fail_prefix (err, _("rank %d of %d"), first, s->size);
+    }
+  else if (err != NULL && s->size > 1)
+    rw_fail_prefix (err, _("rank %d of %d"), first, s->size);
+  return false;
+}
+
+/* The halo exchange after a step: the owned planes next to each cut to
+ * the neighbour across it, its planes into the ghosts (rw-slab.h). */
+static bool
+slab_exchange (RwSolver *s, RwError *err)
+{
+  const size_t h = (size_t) s->slab.halo, bytes = h * s->plane_bytes;
+  unsigned char *send = s->halo, *recv = s->halo + bytes;
+  const int down = s->rank > 0 ? s->rank - 1 : -1, up = s->rank + 1 < s->size ? s->rank + 1 : -1;
+  /* upwards: my top owned planes to up, down's into my lower ghosts */
+  if (up >= 0 && !s->ops->get_planes (s->state, s->slab.own_z1 - h, h, send, err))
+    return false;
+  if (!rw_comm_sendrecv (s->comm, send, up >= 0 ? bytes : 0, up, recv, down >= 0 ? bytes : 0, down,
+                         err))
+    return false;
+  if (down >= 0 && !s->ops->set_planes (s->state, s->slab.own_z0 - h, h, recv, err))
+    return false;
+  /* downwards: my lowest owned planes to down, up's into my upper ghosts */
+  if (down >= 0 && !s->ops->get_planes (s->state, s->slab.own_z0, h, send, err))
+    return false;
+  if (!rw_comm_sendrecv (s->comm, send, down >= 0 ? bytes : 0, down, recv, up >= 0 ? bytes : 0, up,
+                         err))
+    return false;
+  if (up >= 0 && !s->ops->set_planes (s->state, s->slab.own_z1, h, recv, err))
+    return false;
+  return true;
+}
+
+/* At the run's end: every receiver cell's samples from the rank that owns
+ * it to all, in the order of the setup's cells, and the stencils' sums. */
+static bool
+slab_gather (RwSolver *s, RwError *err)
+{
+  const RwSolverSetup *su = &s->setup;
+  const size_t nxy = su->grid->nx * su->grid->ny, n = su->n_steps;
+  double *dst = s->stencils != NULL ? s->cell_rcv : s->rcv;
+  size_t k = 0;
+  for (size_t j = 0; j < su->n_receivers; j++)
+    {
+      const size_t z = su->receiver_cells[j] / nxy;
+      int owner = 0;
+      while (owner + 1 < s->size && z >= s->cuts[owner + 1])
+        owner++;
+      if (owner == s->rank)
+        memcpy (dst + j * n, s->local_rcv + k++ * n, n * sizeof (double));
+      if (!rw_comm_bcast (s->comm, dst + j * n, n * sizeof (double), owner, err))
+        return false;
+    }
+  if (s->stencils != NULL)
+    stencil_sums (s, 0, n);
+  s->gathered = true;
+  return true;
+}
+
 RwSolver *
 rw_solver_new (const RwSolverSetup *setup, RwBackendKind kind, RwError *err)
 {
@@ -486,13 +654,15 @@ rw_solver_new (const RwSolverSetup *setup, RwBackendKind kind, RwError *err)
           return NULL;
         }
     }
-  s->state = ops->create (&s->setup, err);
-  if (s->state == NULL)
+  if (rw_comm_size (setup->comm) > 1 && !slab_new (s, err))
     {
-      free (s->rcv);
-      free (s->cell_rcv);
-      free (s->cells);
-      free (s);
+      rw_solver_free (s);
+      return NULL;
+    }
+  s->state = ops->create (s->comm != NULL ? &s->local : &s->setup, err);
+  if (s->state == NULL || (s->comm != NULL && !slab_ready (s, err)))
+    {
+      rw_solver_free (s);
       return NULL;
     }
   return s;
@@ -607,6 +777,34 @@ record_sum (RwSolver *s, size_t step, double sum)
   return true;
 }
 
+/* The backend's reading; with ranks, the sum of theirs (each over its
+ * owned planes) in rank order, the same on every rank. */
+static bool
+read_energy (RwSolver *s, double reading[2], RwError *err)
+{
+  bool ok = s->ops->energy (s->state, reading, err);
+  if (s->comm == NULL)
+    return ok;
+  if (!slab_agree (s, ok, err))
+    return false;
+  double *all = malloc (2 * (size_t) s->size * sizeof *all);
+  if (all == NULL)
+    rw_comm_abort (s->comm, _("Out of memory"));
+  if (!rw_comm_allgather (s->comm, reading, 2 * sizeof (double), all, err))
+    {
+      free (all);
+      return false;
+    }
+  reading[0] = reading[1] = 0.0;
+  for (int r = 0; r < s->size; r++)
+    {
+      reading[0] += all[2 * r];
+      reading[1] += all[2 * r + 1];
+    }
+  free (all);
+  return true;
+}
+
 bool
 rw_solver_energy (RwSolver *s, double *energy, RwError *err)
 {
@@ -614,7 +812,7 @@ rw_solver_energy (RwSolver *s, double *energy, RwError *err)
   if (s->ops->energy == NULL)
     return rw_fail (err, RW_ERROR_UNSUPPORTED, _("The %s backend does not report the energy"),
                     s->ops->name);
-  if (!s->ops->energy (s->state, reading, err))
+  if (!read_energy (s, reading, err))
     return false;
   *energy = reading[0];
   return true;
@@ -627,7 +825,7 @@ check_energy (RwSolver *s, RwError *err)
   double reading[2];
   if (s->ops->energy == NULL)
     return true;
-  if (!s->ops->energy (s->state, reading, err))
+  if (!read_energy (s, reading, err))
     return false;
   const double e = reading[0];
   if ((s->m_count == 0 && !record_sum (s, 0, 0.0)) || !record_sum (s, s->step, reading[1]))
@@ -712,9 +910,27 @@ rw_solver_advance (RwSolver *s, size_t n, RwError *err)
       if (s->quiet_from > s->step && s->quiet_from < next)
         next = s->quiet_from;
       size_t k = next - s->step < n ? next - s->step : n;
-      bool ok = s->ops->advance (s->state, s->step, k, s->stencils ? s->cell_rcv : s->rcv,
-                                 s->setup.n_steps, &local);
-      if (ok && s->stencils != NULL)
+      bool ok;
+      if (s->comm != NULL)
+        {
+          /* one step, the halo exchange, and every rank agreeing it went
+           * well (a rank whose step failed still exchanges, so that none
+           * waits for it) */
+          k = 1;
+          ok = s->ops->advance (s->state, s->step, 1, s->local_rcv, s->setup.n_steps, &local);
+          RwError ex;
+          rw_error_clear (&ex);
+          if (!slab_exchange (s, &ex) && ok)
+            {
+              ok = false;
+              local = ex;
+            }
+          ok = slab_agree (s, ok, &local);
+        }
+      else
+        ok = s->ops->advance (s->state, s->step, k, s->stencils ? s->cell_rcv : s->rcv,
+                              s->setup.n_steps, &local);
+      if (ok && s->stencils != NULL && s->comm == NULL)
         stencil_sums (s, s->step, k);
       if (ok)
         {
@@ -723,6 +939,8 @@ rw_solver_advance (RwSolver *s, size_t n, RwError *err)
           if (s->step % RW_ENERGY_CHECK_STEPS == 0 || s->step == s->quiet_from
               || s->step == s->setup.n_steps)
             ok = check_energy (s, &local);
+          if (ok && s->comm != NULL && s->step == s->setup.n_steps)
+            ok = slab_gather (s, &local);
         }
       if (!ok)
         {
@@ -758,6 +976,9 @@ rw_solver_receiver (const RwSolver *s, size_t r)
 bool
 rw_solver_read_field (RwSolver *s, double *p, double *p_prev, RwError *err)
 {
+  if (s->comm != NULL)
+    return rw_fail (err, RW_ERROR_UNSUPPORTED,
+                    _("The field of a run spread over %d ranks is not in one place"), s->size);
   return s->ops->read_field (s->state, p, p_prev, err);
 }
 
@@ -771,6 +992,9 @@ rw_solver_read_slice (RwSolver *s, int axis, size_t index, float *out, RwError *
   if (index >= n)
     return rw_fail (err, RW_ERROR_INPUT, _("Slice %zu is beyond the grid's %zu planes on axis %d"),
                     index, n, axis);
+  if (s->comm != NULL)
+    return rw_fail (err, RW_ERROR_UNSUPPORTED,
+                    _("The field of a run spread over %d ranks is not in one place"), s->size);
   return s->ops->read_slice (s->state, axis, index, out, err);
 }
 
@@ -786,6 +1010,12 @@ rw_solver_free (RwSolver *s)
   free (s->cells);
   free (s->m_steps);
   free (s->m_sums);
+  free (s->cuts);
+  rw_slab_clear (&s->slab);
+  free (s->local_cells);
+  free (s->local_of);
+  free (s->local_rcv);
+  free (s->halo);
   free (s);
 }
 
@@ -803,7 +1033,17 @@ rw_solver_run (RwSolver *s, RwProgressFn progress, void *user_data,
 
   while (s->step < n_steps)
     {
-      if (cancel != NULL && atomic_load (cancel))
+      bool stop = cancel != NULL && atomic_load (cancel);
+      if (s->comm != NULL)
+        {
+          /* rank 0's chunk, and a cancel on any rank stops all */
+          int go = !stop;
+          if (!rw_comm_min_int (s->comm, &go, err)
+              || !rw_comm_bcast (s->comm, &chunk, sizeof chunk, 0, err))
+            return false;
+          stop = !go;
+        }
+      if (stop)
         return rw_fail (err, RW_ERROR_CANCELLED, _("Simulation cancelled at step %zu of %zu"),
                         s->step, n_steps);
       size_t n = chunk < n_steps - s->step ? chunk : n_steps - s->step;
@@ -834,7 +1074,15 @@ rw_solver_run (RwSolver *s, RwProgressFn progress, void *user_data,
         .solver = s,
         .part = RW_PROGRESS_WAVE,
       };
-      if (progress != NULL && !progress (&pr, user_data))
+      bool go = progress == NULL || progress (&pr, user_data);
+      if (s->comm != NULL)
+        {
+          int g = go;
+          if (!rw_comm_min_int (s->comm, &g, err))
+            return false;
+          go = g;
+        }
+      if (!go)
         return rw_fail (err, RW_ERROR_CANCELLED, _("Simulation cancelled at step %zu of %zu"),
                         s->step, n_steps);
     }

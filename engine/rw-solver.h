@@ -123,6 +123,17 @@ typedef struct RwSolverSetup {
   int threads;                    /* CPU: ≤ 0 → all cores */
   int block_x, block_y;           /* GPU thread-block shape; 0 → autotuned */
   int device;                     /* the backend's device, 0 … device_count − 1 (rw-backend.h) */
+  /* Ranks (issue #15; rw-comm.h, rw-slab.h): the run spread over comm's
+   * ranks, or NULL (or one rank): the whole grid here. With several,
+   * every rank passes the same setup (the whole grid, source and
+   * receivers in its indices); rw_solver_new cuts the grid into slabs of
+   * whole z-planes balanced by inside cells, this rank's backend steps
+   * its own with ghost planes exchanged every step, and every rank ends
+   * with every receiver's signal, bit for bit what one rank computes in
+   * fp64. own_z0, own_z1: set by the front end for a backend stepping a
+   * slab (RwBackendOps, "Slabs"); callers leave them 0. */
+  const struct RwComm *comm;
+  size_t own_z0, own_z1;
 } RwSolverSetup;
 
 #include "rw-backend.h"

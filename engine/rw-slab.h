@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rw-slab.h — a grid cut into slabs of whole z-planes, one per rank
+ * (issue #15; docs/CLUSTER.md).
+ *
+ * z is the grid's slowest axis (rw-voxel.h), so a slab is one contiguous
+ * piece of every array. Rank r owns the planes [cuts[r], cuts[r + 1]);
+ * the cuts balance the inside cells (the work), not the planes.
+ *
+ * A rank's grid (rw_slab_extract) is a grid of its own — every promise of
+ * rw-voxel.h holds, so a backend steps it as any other — made of:
+ *  - its owned planes, copied;
+ *  - `halo` ghost planes on each side that has a neighbour, copied: the
+ *    planes the scheme reads across the cut (rw_slab_halo), which the
+ *    neighbour sends every step (rw-solver.c), so that every owned cell
+ *    is updated from exactly the values one rank would use;
+ *  - one more ghost plane on each such side, copied but never sent: it
+ *    keeps the inside/outside state and the neighbour counts K of the
+ *    sent ghosts what they are in the whole grid (the FCC wall links look
+ *    at the neighbours of outside sites two planes across the cut). Its
+ *    own K is recounted against what follows;
+ *  - one plane of outside cells (the outer layer every grid has), and on
+ *    FCC grids one more where needed to start the slab on an even plane,
+ *    so that the lattice's sites (x + y + z even) stay the same cells.
+ * The ghosts' values are written by the backend each step and overwritten
+ * by the exchange before anything owned reads them: wrong only where
+ * nothing looks. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rw-error.h"
+#include "rw-voxel.h"
+
+#define RW_SLAB_MAX_RANKS 4096
+
+/* The ghost planes sent across a cut each step: 1 for the 7-point scheme
+ * (its ±z neighbours), 2 on the FCC lattice (a boundary site's wall links
+ * reach the neighbours of its outside sites, two planes away). */
+int rw_slab_halo (const RwGrid *g);
+
+/* Cuts the planes [0, nz) into n slabs: cuts[0] = 0 < cuts[1] < … <
+ * cuts[n] = nz, cut k the first plane below which k/n of the inside cells
+ * lie, each slab at least rw_slab_halo planes thick (its neighbours' ghosts
+ * come from it alone). Fails with RW_ERROR_INPUT when the grid has too
+ * few planes for n slabs. */
+bool rw_slab_plan (const RwGrid *g, int n, size_t *cuts, RwError *err);
+
+typedef struct {
+  RwGrid *grid;             /* the slab's grid (file comment) */
+  size_t z_first;           /* the whole grid's plane of the slab grid's plane 0 */
+  size_t own_z0, own_z1;    /* the owned planes, in the slab grid's planes */
+  int halo;                 /* ghost planes sent per side (rw_slab_halo) */
+} RwSlab;
+
+/* The slab grid of the planes [z0, z1) of g (file comment). A grid cell
+ * of g at plane z is the slab grid's cell at plane z − z_first, the same
+ * x and y. Fails with RW_ERROR_INPUT when the cut isolates a ghost cell
+ * that the owned cells see (a one-cell sliver of the room along z: another
+ * number of ranks cuts elsewhere), RW_ERROR_MEMORY when it does not fit. */
+bool rw_slab_extract (const RwGrid *g, size_t z0, size_t z1, RwSlab *out, RwError *err);
+void rw_slab_clear (RwSlab *s);

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rw-solver-private.h — the solver front end's state, for the engine's
+ * own files that extend it (rw-solver.c; checkpoints). Callers use
+ * rw-solver.h. */
+#pragma once
+
+#include "rw-comm.h"
+#include "rw-slab.h"
+#include "rw-solver.h"
+
+struct RwSolver {
+  RwSolverSetup setup;           /* copy: the backend borrows it */
+  const RwBackendOps *ops;
+  void *state;
+  size_t step;                   /* steps done */
+  double *rcv;                   /* n_receivers × n_steps, receiver-major */
+  /* receiver stencils (rw-solver.h): setup.receiver_cells is cells[], one
+   * backend receiver per stencil cell (setup.n_receivers of them), whose
+   * samples go to cell_rcv; rcv holds the n_user weighted sums. Without
+   * stencils, n_user == setup.n_receivers and the backend writes rcv. */
+  size_t n_user;
+  const RwGridStencil *stencils;
+  size_t *cells;
+  double *cell_rcv;
+  bool failed;                   /* a backend step failed: the field is unusable */
+  RwError failure;
+  /* the growth monitor (rw-solver.h) */
+  size_t quiet_from;             /* first step from which the energy may not grow */
+  double e_first, e_min;         /* first reading from quiet_from on; least since; 0: none */
+  size_t e_min_step;
+  bool branches;                 /* frequency-dependent surfaces (their floor is higher) */
+  /* the sum of p at each reading (rw_solver_uniform_mode) */
+  size_t *m_steps;
+  double *m_sums;
+  size_t m_count, m_cap;
+  /* ranks (RwSolverSetup.comm, rw-slab.h); comm NULL: one rank, none of
+   * this. The backend steps `local` (the slab: its grid, its share of the
+   * source, the receiver cells it owns, local_of[k] the index among the
+   * setup's receiver cells of its receiver k, whose samples go to
+   * local_rcv until the run's end gathers them into every rank's rcv or
+   * cell_rcv). */
+  const RwComm *comm;
+  int rank, size;
+  size_t *cuts;                  /* size + 1 planes (rw_slab_plan) */
+  RwSlab slab;
+  RwSolverSetup local;
+  RwGridStencil local_source;
+  size_t *local_cells, *local_of, n_local;
+  double *local_rcv;
+  size_t plane_bytes;
+  unsigned char *halo;           /* 2 · halo planes: send, then receive */
+  bool gathered;
+};
