@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rw-comm.h"
 #include "rw-ism.h"
 #include "rw-physics.h"
 #include "rw-rays.h"
@@ -251,6 +252,7 @@ typedef struct {
   const char *out_dir;     /* as given: what the summary names */
   const char *staging;     /* where the files go until the swap */
   bool json, quiet;
+  int rank;                /* MPI rank (rw-comm.h): only rank 0 writes */
   Progress progress;
   size_t n_done;           /* sources written into the staging folder */
   char *report[RW_CLI_MAX_SOURCES];   /* each one's summary or JSON, printed after the swap */
@@ -278,6 +280,12 @@ source_done (size_t source, const double position[3], RwSimResult *res, void *us
              RwError *err)
 {
   SourceRuns *runs = user_data;
+  /* the other ranks stepped their slabs; rank 0 has the IRs */
+  if (runs->rank != 0)
+    {
+      runs->n_done = source + 1;
+      return true;
+    }
   /* Ctrl-C after the last chunk: nothing of this source is written */
   if (atomic_load (&cancel_flag))
     return rw_fail (err, RW_ERROR_CANCELLED, _("Simulation cancelled"));
@@ -349,6 +357,8 @@ test_pause_before_swap (void)
 static bool
 finish_outputs (SourceRuns *runs, RwStagedDir *sd, bool ok, RwError *err)
 {
+  if (runs->rank != 0)
+    return ok;
   test_pause_before_swap ();
   if (atomic_load (&cancel_flag) && (ok || err->code != RW_ERROR_CANCELLED))
     {
@@ -620,6 +630,20 @@ rw_cli_simulate (int argc, char **argv)
   if (!isnan (cfg.uniform_R) && !rw_reflection_check (cfg.uniform_R, cfg.boundary, &r_err))
     return rw_cli_usage_error (SUB, _("--reflection '%s': %s"), reflection_arg, r_err.message);
 
+  /* Several MPI ranks (mpirun -np N, srun): each steps a slab of the
+   * grid; rank 0 alone reports and writes (docs/CLUSTER.md). */
+  RwError c_err = { 0 };
+  RwComm *comm = rw_comm_world (&c_err);
+  if (comm == NULL && c_err.code != RW_OK)
+    return rw_cli_fail (&c_err);
+  cfg.comm = comm;
+  const int rank = rw_comm_rank (comm);
+  if (rank != 0)
+    {
+      quiet = true;
+      json = false;
+    }
+
   /* Ctrl-C: ask the solver to stop at its next check (≤ 0.1 s). The
    * files go to a staging folder that replaces --out only at the end, so
    * a cancel at any point leaves --out as it was. */
@@ -636,13 +660,24 @@ rw_cli_simulate (int argc, char **argv)
    * are not a run's) fails now, before the import and the solve. */
   RwError err = { 0 };
   RwStagedDir sd;
-  bool ok = rw_sim_out_open (&sd, &cfg, out_dir, &err);
+  memset (&sd, 0, sizeof sd);
+  bool ok = rank != 0 || rw_sim_out_open (&sd, &cfg, out_dir, &err);
+  if (comm != NULL)
+    {
+      /* the other ranks go on only if rank 0 can write */
+      int good = ok;
+      RwError m_err = { 0 };
+      if (!rw_comm_min_int (comm, &good, &m_err))
+        rw_comm_abort (comm, m_err.message);
+      if (!good && ok)
+        ok = rw_fail (&err, RW_ERROR_IO, _("rank 0 cannot write the results folder '%s'"), out_dir);
+    }
 
   /* rw_simulate_sources imports the mesh once; each source's result is
    * written (DIR, or DIR/source-N/ with several) before the next source is
    * solved; the folder is swapped in and the reports printed at the end. */
   SourceRuns runs = { .cfg = &cfg, .n_sources = n_sources, .out_dir = out_dir,
-                      .staging = sd.staging, .json = json, .quiet = quiet,
+                      .staging = sd.staging, .json = json, .quiet = quiet, .rank = rank,
                       .progress = { .tty = isatty (STDERR_FILENO) == 1 } };
   if (ok)
     {
@@ -662,8 +697,19 @@ rw_cli_simulate (int argc, char **argv)
       status = RW_EXIT_INPUT;
     }
   else if (!ok)
-    status = rw_cli_fail (&err);
+    {
+      /* every rank says why it stopped (the same words where the ranks
+       * agreed on a failure: rw-solver.c) */
+      if (rank != 0)
+        rw_fail_prefix (&err, _("rank %d of %d"), rank, rw_comm_size (comm));
+      status = rw_cli_fail (&err);
+    }
   sigaction (SIGINT, &old_int, NULL);
   sigaction (SIGTERM, &old_term, NULL);
+  /* A failure on some ranks may leave others waiting for them: stop the
+   * whole job (the message is out) */
+  if (status != RW_EXIT_OK && rw_comm_size (comm) > 1)
+    rw_comm_abort (comm, _("the run failed; stopping every rank"));
+  rw_comm_finalize ();
   return status;
 }

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
@@ -602,6 +603,59 @@ holds_cwd (const char *target)
   return holds;
 }
 
+/* Whether process pid exists on this host and is not a zombie (a killed
+ * process whose parent has not reaped it yet is gone for our purpose). */
+static bool
+process_alive (long pid)
+{
+  if (kill ((pid_t) pid, 0) != 0)
+    return errno != ESRCH;
+  char path[64], buf[256];
+  snprintf (path, sizeof path, "/proc/%ld/stat", pid);
+  FILE *f = fopen (path, "r");
+  if (f == NULL)
+    return true;
+  const size_t got = fread (buf, 1, sizeof buf - 1, f);
+  fclose (f);
+  buf[got] = '\0';
+  /* "pid (comm) S …": the state follows the last ')' */
+  const char *close = strrchr (buf, ')');
+  return close == NULL || close[1] == '\0' || close[2] != 'Z';
+}
+
+/* Removes parent/.tbase.new-PID-K folders whose process PID no longer
+ * exists on this host (rw_staged_dir_open's staging names). */
+static void
+remove_stale_staging (const char *parent, const char *tbase)
+{
+  DIR *d = opendir (parent);
+  if (d == NULL)
+    return;
+  char prefix[512];
+  snprintf (prefix, sizeof prefix, ".%s.new-", tbase);
+  const size_t n = strlen (prefix);
+  struct dirent *e;
+  while ((e = readdir (d)) != NULL)
+    {
+      long pid = 0;
+      unsigned k = 0;
+      char end = 0;
+      if (strncmp (e->d_name, prefix, n) != 0
+          || sscanf (e->d_name + n, "%ld-%u%c", &pid, &k, &end) != 2 || pid <= 0
+          || pid == (long) getpid () || process_alive (pid))
+        continue;
+      const size_t len = strlen (parent) + strlen (e->d_name) + 2;
+      char *path = malloc (len);
+      if (path != NULL)
+        {
+          snprintf (path, len, "%s/%s", parent, e->d_name);
+          rw_file_remove_tree (path);
+          free (path);
+        }
+    }
+  closedir (d);
+}
+
 bool
 rw_staged_dir_open (RwStagedDir *sd, const char *path, const char *const *inputs,
                     size_t n_inputs, RwReplaceableFn replaceable, void *data, RwError *err)
@@ -668,6 +722,10 @@ rw_staged_dir_open (RwStagedDir *sd, const char *path, const char *const *inputs
     ok = rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), sd->path);
   if (ok)
     ok = take_lock (sd, err);
+  /* Under the lock: the staging folders of runs that were killed (their
+   * process is gone: SIGKILL, a node lost) are litter, not results */
+  if (ok)
+    remove_stale_staging (parent, tbase);
   /* Under the lock: what the folder holds now is what the swap replaces. */
   if (ok && stat (sd->target, &st) == 0)
     {

@@ -122,6 +122,7 @@ rw_results_json (const RwSimConfig *cfg, const RwSimResult *res)
                           json_object_new_string (rw_backend_kind_name (cfg->backend)));
   json_object_object_add (set, "backend_used", json_object_new_string (res->backend));
   json_object_object_add (set, "device", json_object_new_string (res->device));
+  json_object_object_add (set, "ranks", json_object_new_int (res->ranks > 1 ? res->ranks : 1));
   json_object_object_add (set, "precision", json_object_new_string (rw_precision_name (cfg->precision)));
   json_object *src = json_object_new_object ();
   json_object_object_add (src, "position_m", rw_json_vec3 (cfg->source));
@@ -608,6 +609,10 @@ read_settings (Reader *rd, json_object *set, RwResults *out)
   named (rd, set, "backend_requested", parse_backend, &k);
   string_to (rd, set, "backend_used", res->backend, sizeof res->backend);
   string_to (rd, set, "device", res->device, sizeof res->device);
+  /* written since issue #15; older results ran on one */
+  json_object *ranks = NULL;
+  res->ranks = json_object_object_get_ex (set, "ranks", &ranks) && json_object_is_type (ranks, json_type_int)
+               && json_object_get_int (ranks) >= 1 ? json_object_get_int (ranks) : 1;
   named (rd, set, "precision", parse_precision, &p);
   cfg->boundary = (RwBoundary) b;
   cfg->backend = (RwBackendKind) k;

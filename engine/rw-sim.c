@@ -3,6 +3,7 @@
  * results JSON (see rw-sim.h for the stages, docs/PHYSICS.md for the
  * physics behind each number written). */
 #include "rw-sim.h"
+#include "rw-comm.h"
 #include "rw-clock.h"
 
 #include <errno.h>
@@ -1046,7 +1047,19 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
     .receiver_stencils = stencils,
     .threads = cfg->threads,
     .device = cfg->device,
+    .comm = cfg->comm,
   };
+  out->ranks = rw_comm_size (cfg->comm);
+  if (out->ranks > 1)
+    {
+      /* one device per rank on each host: the rank's place among its
+       * host's ranks picks it */
+      const RwBackendOps *ops = rw_backend_choose (cfg->backend, cfg->precision, err);
+      if (ops == NULL)
+        goto out;
+      const int nd = ops->device_count () > 0 ? ops->device_count () : 1;
+      setup.device = (cfg->device + rw_comm_local_rank (cfg->comm)) % nd;
+    }
   solver = rw_solver_new (&setup, cfg->backend, err);
   if (solver == NULL)
     goto out;
@@ -1058,6 +1071,12 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
   out->t_solve_s = rw_clock_s () - t0;
   out->mvox_per_s = out->t_solve_s > 0
                     ? (double) grid->n_inside * (double) out->n_steps_run / out->t_solve_s / 1e6 : 0.0;
+  /* every rank holds the receivers now; rank 0 alone makes the IRs */
+  if (rw_comm_rank (cfg->comm) != 0)
+    {
+      ok = true;
+      goto out;
+    }
 
   /* Post-process every receiver. Air absorption comes last: it needs the
    * IR in physical time from the emission (the calibrated output, sample

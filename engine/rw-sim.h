@@ -64,6 +64,13 @@ typedef struct {
   int ism_order;                    /* RW_ISM_DEFAULT_ORDER */
   uint64_t seed;                    /* 1: the rays and the late IR's synthesis */
   bool write_parts;                 /* false; true: also wave-N.wav and geometrical-N.wav */
+  /* The ranks the wave solver is spread over (issue #15; rw-comm.h,
+   * RwSolverSetup.comm), NULL: one. Every rank calls rw_simulate with the
+   * same config; each steps a slab of the grid on its device (cfg->device
+   * plus its rank on its host, modulo the backend's devices); rank 0 alone
+   * post-processes and fills the IRs, the others return with none
+   * (RwSimResult.n_receivers 0). */
+  const struct RwComm *comm;
 } RwSimConfig;
 
 void rw_sim_config_init (RwSimConfig *cfg);   /* the defaults above */
@@ -99,6 +106,7 @@ typedef struct {
   double mesh_volume_m3, grid_volume_m3;
   char backend[32];
   char device[128];
+  int ranks;                        /* MPI ranks the solver was spread over (1) */
   /* per surface */
   size_t n_surfaces;
   char **surface_names;
