@@ -116,6 +116,10 @@ usage (FILE *f)
                 "Exit status: 0 done, 1 bad input or cancelled (Ctrl-C), 2 bad usage.\n"),
            RW_CLI_MAX_SOURCES, RW_SIM_MAX_RECEIVERS, RW_DEFAULT_PPW, RW_DEFAULT_PPW_FCC, RW_RAYS_DEFAULT_N,
            RW_ISM_MAX_ORDER, RW_ISM_DEFAULT_ORDER, RW_DEFAULT_OUT_DIR);
+  printf (_("\nSeveral devices or hosts: start it under mpirun -np N (or srun), one rank\n"
+            "per device. Each rank steps a slab of the grid on its host's next device\n"
+            "(--device is the first), halo planes exchanged every step; rank 0 writes\n"
+            "--out (docs/CLUSTER.md).\n"));
 }
 
 typedef struct {
