@@ -50,4 +50,6 @@ struct RwSolver {
   size_t plane_bytes;
   unsigned char *halo;           /* 2 · halo planes: send, then receive */
   bool gathered;
+  size_t own_inside;             /* inside cells on the owned planes */
+  double *rank_rate;             /* per rank: Mvox/s over the last chunk (RwProgress) */
 };

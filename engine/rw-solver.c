@@ -435,6 +435,12 @@ slab_new (RwSolver *s, RwError *err)
         }
     }
   s->local.source_stencil = &s->local_source;
+  for (size_t z = s->slab.own_z0; z < s->slab.own_z1; z++)
+    for (size_t i = z * nxy; i < (z + 1) * nxy; i++)
+      s->own_inside += s->slab.grid->K[i] != 0;
+  s->rank_rate = calloc ((size_t) s->size, sizeof (double));
+  if (s->rank_rate == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
   /* the receiver cells on owned planes */
   s->local_cells = malloc ((su->n_receivers + 1) * sizeof *s->local_cells);
   s->local_of = malloc ((su->n_receivers + 1) * sizeof *s->local_of);
@@ -1016,6 +1022,7 @@ rw_solver_free (RwSolver *s)
   free (s->local_of);
   free (s->local_rcv);
   free (s->halo);
+  free (s->rank_rate);
   free (s);
 }
 
@@ -1065,7 +1072,16 @@ rw_solver_run (RwSolver *s, RwProgressFn progress, void *user_data,
       double elapsed = t1 - t_start;
       double done = (double) (s->step - step_start);
       double steps_per_s = elapsed > 0 ? done / elapsed : 0.0;
+      if (s->comm != NULL)
+        {
+          /* each rank's speed over this chunk, for per-device progress */
+          const double mine = dt > 0 ? (double) s->own_inside * (double) n / dt / 1e6 : 0.0;
+          if (!rw_comm_allgather (s->comm, &mine, sizeof mine, s->rank_rate, err))
+            return false;
+        }
       RwProgress pr = {
+        .ranks = s->comm != NULL ? s->size : 1,
+        .rank_mvox_per_s = s->comm != NULL ? s->rank_rate : NULL,
         .fraction = (double) s->step / (double) n_steps,
         .mvox_per_s = steps_per_s * cells / 1e6,
         .seconds_left = steps_per_s > 0 ? (double) (n_steps - s->step) / steps_per_s : 0.0,

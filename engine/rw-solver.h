@@ -237,6 +237,11 @@ typedef struct {
    * shows the live pressure field. */
   RwSolver *solver;
   RwProgressPart part;
+  /* A run spread over ranks (RwSolverSetup.comm): their number and each
+   * one's speed over the last chunk (its owned inside cells updated per
+   * second / 1e6), the same on every rank; 0 or 1 and NULL otherwise. */
+  int ranks;
+  const double *rank_mvox_per_s;
 } RwProgress;
 
 /* Return false to cancel. Called from the thread running rw_solver_run
