@@ -29,6 +29,16 @@
 
 typedef struct RwSolverSetup RwSolverSetup;
 
+/* A slab's place among the ranks, for a backend that exchanges its halo
+ * planes itself (RwBackendOps.halo_attach). */
+#define RW_HALO_ID_BYTES 128
+typedef struct {
+  int rank, size;              /* this rank, of size */
+  int down, up;                /* the ranks across the cuts below and above; −1: none */
+  int halo;                    /* planes sent each way every step (rw_slab_halo) */
+  unsigned char id[RW_HALO_ID_BYTES];   /* halo_id's bytes, from rank 0 */
+} RwHaloLink;
+
 /* One device of a backend (rw_backend_device_info). */
 typedef struct {
   char name[256];              /* "NVIDIA H100 80GB HBM3", "AMD EPYC … (16 threads)" */
@@ -89,6 +99,19 @@ typedef struct RwBackendOps {
   size_t (*plane_bytes) (void *state);
   bool (*get_planes) (void *state, size_t z, size_t n, void *buf, RwError *err);
   bool (*set_planes) (void *state, size_t z, size_t n, const void *buf, RwError *err);
+  /* Device halos (issue #15; NULL: the front end exchanges the halo
+   * planes through the host, get_planes and set_planes). halo_id fills
+   * buf (≤ RW_HALO_ID_BYTES) with what every rank needs to join one
+   * communicator (NCCL's unique id); the front end calls it on rank 0 and
+   * broadcasts it. halo_attach, called by every rank at once on a backend
+   * stepping a slab (own_z0, own_z1): it joins that communicator, and from
+   * then on each step of advance exchanges link->halo planes with ranks
+   * down and up on the device, overlapped with the update of the slab's
+   * interior, so that the front end only agrees once per advance call.
+   * ROOMWAVE_HALO=host makes the front end exchange through the host
+   * instead (benchmarks: the overlap's worth). */
+  bool (*halo_id) (void *buf, size_t len, RwError *err);
+  bool (*halo_attach) (void *state, const RwHaloLink *link, RwError *err);
   /* Checkpoints (issue #15; rw-checkpoint.h; NULL: none): everything the
    * run continues from — both fields and every branch state — as
    * state_bytes (state) opaque bytes, which load_state takes back on a

@@ -8,15 +8,22 @@
 
 #include "rw-i18n.h"
 
-bool
-rw_comm_launched (void)
+/* The launcher's number of ranks, 0 when not launched by one. */
+static int
+launched_size (void)
 {
   const char *v = getenv ("OMPI_COMM_WORLD_SIZE");
   if (v == NULL)
     v = getenv ("PMI_SIZE");
   if (v == NULL && getenv ("SLURM_PROCID") != NULL)
     v = getenv ("SLURM_NTASKS");
-  return v != NULL && atoi (v) > 1;
+  return v != NULL ? atoi (v) : 0;
+}
+
+bool
+rw_comm_launched (void)
+{
+  return launched_size () >= 1;
 }
 
 const char *
@@ -28,7 +35,7 @@ rw_comm_library (void)
 RwComm *
 rw_comm_world (RwError *err)
 {
-  if (rw_comm_launched ())
+  if (launched_size () > 1)
     rw_fail (err, RW_ERROR_UNSUPPORTED,
              _("This process was started as one of several MPI ranks, but Roomwave was built "
                "without MPI: each rank would simulate the whole room alone. Rebuild with MPI "

@@ -24,12 +24,13 @@ typedef struct RwComm RwComm;
  * the first call; NULL when the process was not started by mpirun/srun
  * (one rank: nothing to spread). Fails (NULL, err set) when it was
  * started with several ranks but MPI is not built in, or MPI fails to
- * start. */
+ * start. Every function below takes NULL as the one rank of a process
+ * on its own. */
 RwComm *rw_comm_world (RwError *err);
 /* Whether MPI is built in ("Open MPI 4.1.4", "none"). */
 const char *rw_comm_library (void);
-/* Whether this process looks started by mpirun/srun with more than one
- * rank (the launchers' environment), without initialising MPI. */
+/* Whether this process looks started by mpirun/srun (the launchers'
+ * environment), without initialising MPI. */
 bool rw_comm_launched (void);
 /* Finalises MPI if rw_comm_world started it (atexit-safe; idempotent). */
 void rw_comm_finalize (void);

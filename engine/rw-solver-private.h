@@ -50,6 +50,7 @@ struct RwSolver {
   size_t plane_bytes;
   unsigned char *halo;           /* 2 · halo planes: send, then receive */
   bool gathered;
+  bool device_halo;              /* the backend exchanges the halos (halo_attach) */
   size_t own_inside;             /* inside cells on the owned planes */
   double *rank_rate;             /* per rank: Mvox/s over the last chunk (RwProgress) */
 };

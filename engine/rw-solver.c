@@ -492,7 +492,24 @@ slab_ready (RwSolver *s, RwError *err)
                     _("Rank %d stores %zu bytes a plane and rank %d %zu: every rank must run the "
                       "same backend and precision"), r, all[r], s->rank, s->plane_bytes);
   free (all);
-  return slab_agree (s, ok, err);
+  if (!slab_agree (s, ok, err))
+    return false;
+  /* a backend that exchanges on the device joins its communicator */
+  const char *how = getenv ("ROOMWAVE_HALO");
+  if (s->ops->halo_attach == NULL || s->ops->halo_id == NULL || (how != NULL && strcmp (how, "host") == 0))
+    return true;
+  RwHaloLink link = {
+    .rank = s->rank, .size = s->size, .halo = s->slab.halo,
+    .down = s->rank > 0 ? s->rank - 1 : -1, .up = s->rank + 1 < s->size ? s->rank + 1 : -1,
+  };
+  ok = s->rank != 0 || s->ops->halo_id (link.id, sizeof link.id, err);
+  if (!slab_agree (s, ok, err) || !rw_comm_bcast (s->comm, link.id, sizeof link.id, 0, err))
+    return false;
+  ok = s->ops->halo_attach (s->state, &link, err);
+  if (!slab_agree (s, ok, err))
+    return false;
+  s->device_halo = true;
+  return true;
 }
 
 /* Every rank learns whether all went well; if not, each fails with the
@@ -660,7 +677,12 @@ rw_solver_new (const RwSolverSetup *setup, RwBackendKind kind, RwError *err)
           return NULL;
         }
     }
-  if (rw_comm_size (setup->comm) > 1 && !slab_new (s, err))
+  /* ROOMWAVE_SLABS=1: a slab of one rank too (the whole grid as a slab,
+   * the halo path with no neighbour: tests of one rank on a device) */
+  const bool slabs = rw_comm_size (setup->comm) > 1
+                     || (setup->comm != NULL && getenv ("ROOMWAVE_SLABS") != NULL
+                         && strcmp (getenv ("ROOMWAVE_SLABS"), "1") == 0);
+  if (slabs && !slab_new (s, err))
     {
       rw_solver_free (s);
       return NULL;
@@ -917,7 +939,13 @@ rw_solver_advance (RwSolver *s, size_t n, RwError *err)
         next = s->quiet_from;
       size_t k = next - s->step < n ? next - s->step : n;
       bool ok;
-      if (s->comm != NULL)
+      if (s->device_halo)
+        {
+          /* the backend exchanges every step itself: agree once */
+          ok = s->ops->advance (s->state, s->step, k, s->local_rcv, s->setup.n_steps, &local);
+          ok = slab_agree (s, ok, &local);
+        }
+      else if (s->comm != NULL)
         {
           /* one step, the halo exchange, and every rank agreeing it went
            * well (a rank whose step failed still exchanges, so that none
