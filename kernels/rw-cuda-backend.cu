@@ -1305,6 +1305,14 @@ static const RwBackendOps rw_cuda_ops = {
   rw_cuda_energy_op,
   rw_cuda_read_slice,
   rw_cuda_device_name,
+  NULL,                         /* plane_bytes … set_planes: slabs (issue #15) */
+  NULL,
+  NULL,
+  NULL,                         /* halo_id, halo_attach: device halos */
+  NULL,
+  NULL,                         /* state_bytes … load_state: checkpoints */
+  NULL,
+  NULL,
   rw_cuda_destroy,
 };
 
