@@ -241,7 +241,7 @@ model (const RwClusterParams *p_in, RwClusterModel *m, bool *few_planes, RwError
   const int s = m->neighbours;
   m->slab_grid_planes = m->planes + (size_t) (s * (m->halo + 2) + (2 - s) * 2 + (fcc && s > 0));
   const double in_planes = (double) m->planes + s * (m->halo + 1);
-  const double slab_nb = box_boundary (p->lattice, a, b, in_planes);
+  m->rank_boundary_nodes = box_boundary (p->lattice, a, b, in_planes);
   m->rank_nodes = (double) m->planes * m->plane_nodes;
 
   const size_t nx = m->grid[0], ny = m->grid[1];
@@ -249,7 +249,8 @@ model (const RwClusterParams *p_in, RwClusterModel *m, bool *few_planes, RwError
   m->plane_bytes = row * ny * elem_bytes (p->precision);
   m->halo_bytes = (double) s * m->halo * (double) m->plane_bytes;
 
-  m->device_bytes = cuda_device_bytes (p, nx, ny, m->slab_grid_planes, slab_nb);
+  m->device_bytes = cuda_device_bytes (p, nx, ny, m->slab_grid_planes,
+                                      m->rank_boundary_nodes);
   m->fits = m->device_bytes <= p->gpu_memory_gib * 1073741824.0;
   m->host_bytes = host_bytes (m, m->slab_grid_planes);
   const int per_host = N < p->gpus_per_host ? N : p->gpus_per_host;

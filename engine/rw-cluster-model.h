@@ -91,6 +91,7 @@ typedef struct {
   size_t planes;             /* owned planes of the thickest slab */
   size_t slab_grid_planes;   /* its grid's planes, ghosts and outer layers included */
   double rank_nodes;         /* nodes the thickest slab updates */
+  double rank_boundary_nodes;/* boundary nodes of its grid (ghost planes included) */
   double plane_nodes;        /* nodes of one inside plane */
   size_t plane_bytes;        /* one plane of the stored field (the exchange's unit) */
   int neighbours;            /* of the busiest rank: 0, 1 or 2 */
