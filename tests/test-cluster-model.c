@@ -9,7 +9,9 @@
  *  - the voxeliser and the slab code themselves on a 4 × 3 × 2.5 m box
  *    (rw_voxelise, rw_slab_plan, rw_slab_extract): inside and boundary
  *    nodes, the grid, the planes of the thickest slab, its grid's planes
- *    and boundary nodes — the inputs of the memory formula;
+ *    and boundary nodes — the inputs of the memory formula; where the CUDA
+ *    backend is built in, its own memory_bytes of that grid in the three
+ *    precisions (pure arithmetic: no device needed);
  *  - halo bytes = neighbours × halo planes × (row entries × ny × word);
  *  - the GPU memory against a hand sum (two fields and a kind byte an
  *    entry, 48 B a boundary site), fit exactly at the edge and not a byte
@@ -24,6 +26,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "rw-backend.h"
 #include "rw-cluster-model.h"
 #include "rw-shapes.h"
 #include "rw-slab.h"
@@ -117,6 +120,27 @@ check_against_voxeliser (RwLattice l)
             "boundary nodes %zu, model %.1f", g->n_boundary, m.boundary_nodes);
   RW_NOTE ("%s box: %zu inside (model %.0f), %zu boundary (model %.0f)", fcc ? "FCC" : "cubic",
            g->n_inside, m.nodes, g->n_boundary, m.boundary_nodes);
+
+  /* the CUDA backend's own count of the whole grid on one GPU */
+  const RwBackendOps *cuda = rw_backend_find ("cuda");
+  const RwPrecision precs[3] = { RW_PRECISION_F16, RW_PRECISION_F32, RW_PRECISION_F64 };
+  for (int i = 0; cuda != NULL && cuda->memory_bytes != NULL && i < 3; i++)
+    {
+      RwClusterParams q = p;
+      q.n_gpus = 1;
+      q.precision = precs[i];
+      RwClusterModel one;
+      RW_CHECK (rw_cluster_model (&q, &one, &err), "model: %s", err.message);
+      RwSolverSetup su = { .grid = g, .precision = precs[i], .boundary = RW_BOUNDARY_FV };
+      const double backend = (double) cuda->memory_bytes (&su);
+      RW_CHECK (fabs (one.device_bytes / backend - 1) < 1e-3,
+                "%s %s: model %.0f B, the CUDA backend's memory_bytes %.0f B",
+                fcc ? "FCC" : "cubic", rw_precision_name (precs[i]), one.device_bytes, backend);
+      RW_NOTE ("%s %s: model %.0f B, CUDA memory_bytes %.0f B", fcc ? "FCC" : "cubic",
+               rw_precision_name (precs[i]), one.device_bytes, backend);
+    }
+  if (cuda == NULL)
+    RW_NOTE ("CUDA not built in: the backend's memory_bytes not compared");
 
   size_t cuts[4];
   RW_CHECK (rw_slab_plan (g, 3, cuts, &err), "plan: %s", err.message);
