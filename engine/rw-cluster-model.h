@@ -4,15 +4,17 @@
  *
  * The room is a shoebox of the given volume and proportions x : y : z
  * (air at RW_DEFAULT_TEMPERATURE_C), z the axis the slabs cut (rw-slab.h:
- * whole z-planes, one slab a rank, a rank a GPU). The grid is the voxeliser's (rw-voxel.c, auto lattice):
- * round (L/h) inside cells along a side of length L, two outside planes
- * beyond each end; the FCC lattice keeps half of the cells as sites. From
+ * whole z-planes, one slab a rank, a rank a GPU). The grid is the
+ * voxeliser's (rw-voxel.c, auto lattice): round (L/h) inside cells along
+ * a side of length L, two outside planes beyond each end; the FCC lattice
+ * keeps half of the cells as sites. From
  * that grid the model takes, for the thickest slab (ceil (inside planes / N)
  * owned planes, plus the ghost planes rw_slab_extract adds):
  *  - the GPU memory of the CUDA backend on that slab grid: the formula of
  *    its memory_bytes (kernels/rw-cuda-backend.cu, rw-cuda-fcc.cu)
  *    repeated here for a box whose boundary nodes are counted, not
- *    estimated;
+ *    estimated (the test cluster-model holds the two equal byte for byte
+ *    where CUDA is built);
  *  - the host memory of a rank: each rank voxelises the whole room today
  *    (rw_voxel_memory_bytes of the box), then keeps its slab;
  *  - the halo bytes a step: `halo` planes (rw_slab_halo: 1, 2 on the FCC
@@ -22,7 +24,12 @@
  *    one GPU) and a link (bandwidth per direction, latency a message):
  *      interior  = owned nodes / rate
  *      edge      = the owned planes that read the ghosts (halo a cut) / rate
- *      exchange  = messages × latency + bytes sent / bandwidth
+ *      exchange  = neighbours × latency + bytes sent / bandwidth
+ *                  (the busiest rank sends `halo` planes to each neighbour
+ *                  and receives as many over one full-duplex link: its
+ *                  sends take bytes sent / bandwidth; a latency a
+ *                  neighbour, as today's two sendrecvs one after the
+ *                  other)
  *      serial    = interior + exchange                  (what rw-solver.c
  *                                                        does today)
  *      overlap   = max (interior − edge, exchange) + edge (the exchange
