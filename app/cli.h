@@ -25,6 +25,7 @@ int rw_cli_iacc (int argc, char **argv);
 int rw_cli_auralise (int argc, char **argv);
 int rw_cli_compare (int argc, char **argv);
 int rw_cli_devices (int argc, char **argv);
+int rw_cli_cluster_model (int argc, char **argv);
 int rw_cli_materials (int argc, char **argv);
 int rw_cli_spectrogram (int argc, char **argv);
 

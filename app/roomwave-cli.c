@@ -20,6 +20,7 @@ static const Subcommand subcommands[] = {
   { "auralise", rw_cli_auralise, N_("Convolve a dry recording with an impulse response") },
   { "spectrogram", rw_cli_spectrogram, N_("Spectrogram of an impulse response or a recording as an image") },
   { "compare",  rw_cli_compare,  N_("Compare a simulated with a measured impulse response") },
+  { "cluster-model", rw_cli_cluster_model, N_("Model a run over many GPUs: memory a rank, halo traffic, run time") },
   { "devices",  rw_cli_devices,  N_("List the solver backends and their devices") },
   { "materials", rw_cli_materials, N_("List the material library and the fit of its frequency-dependent surfaces") },
 };
