@@ -47,9 +47,9 @@
 
 #include "rw-admittance.h"
 #include "rw-comm.h"
-#include "rw-shapes.h"
 #include "rw-slab.h"
 #include "rw-solver.h"
+#include "test-slab-room.h"
 
 #define N_STEPS 600
 #define N_STEPS_APART 300
@@ -94,27 +94,14 @@ static void
 run_lattice (const RwComm *comm, RwLattice lattice, bool apart)
 {
   const int rank = rw_comm_rank (comm), size = rw_comm_size (comm);
-  const double h = lattice == RW_LATTICE_FCC ? 0.12 : 0.1;
+  const double h = slab_test_h (lattice);
   RwError err;
   rw_error_clear (&err);
-  RwMesh *mesh = rw_shape_lroom (3.1, 2.3, 2.05, 1.9, 1.4);
-  RwGrid *g = lattice == RW_LATTICE_FCC ? rw_voxelise_fcc (mesh, h, 1, &err)
-                                        : rw_voxelise (mesh, h, 1, &err);
-  RW_CHECK (g != NULL, "voxelise: %s", err.message);
+  RwAdmittance *Y;
+  double *R;
+  RwGrid *g = slab_test_room (lattice, &Y, &R);
   if (g == NULL)
     return;
-  /* frequency-dependent surfaces: α rising with frequency, two kinds */
-  const size_t ns = g->n_surfaces;
-  RwAdmittance *Y = calloc (ns, sizeof *Y);
-  double *R = calloc (ns, sizeof *R);
-  for (size_t s = 0; s < ns; s++)
-    {
-      double a[RW_ADM_N_BANDS];
-      for (int b = 0; b < RW_ADM_N_BANDS; b++)
-        a[b] = s % 2 ? 0.05 + 0.1 * b : 0.3 - 0.02 * b;
-      RW_CHECK (rw_admittance_fit_alpha (a, 5, &Y[s], NULL, &err), "fit: %s", err.message);
-      R[s] = (1.0 - Y[s].Y0) / (1.0 + Y[s].Y0);
-    }
   size_t cuts[8];
   RW_CHECK (rw_slab_plan (g, size, cuts, &err), "plan: %s", err.message);
   const double z0 = g->origin[2], x0 = g->origin[0], y0 = g->origin[1];
@@ -233,7 +220,6 @@ run_lattice (const RwComm *comm, RwLattice lattice, bool apart)
   free (R);
   free (Y);
   rw_grid_free (g);
-  rw_mesh_free (mesh);
 }
 
 int

@@ -39,7 +39,8 @@
 #                                      with 2 ranks, on CUDA in fp64 with 1
 #                                      and 2 ranks (2 GPUs where there are,
 #                                      else both on GPU 0), and 2 ranks
-#                                      under compute-sanitizer memcheck)
+#                                      under compute-sanitizer memcheck;
+#                                      test-slab-backend-ops on CUDA)
 #
 # The GPU machine has no Assimp, libsndfile, libsamplerate, json-c,
 # cairo or Embree: when .carry/sysroot exists (Debian packages unpacked with dpkg -x,
@@ -191,7 +192,10 @@ fi
 # CPU with 2 ranks (is MPI itself working here?), then on CUDA
 # (RW_SLAB_BACKEND=cuda: each rank on device local rank % the GPUs, and
 # against one rank on CUDA and one on the CPU) with 1 and 2 ranks, then 2
-# ranks each under compute-sanitizer memcheck. The table comes last.
+# ranks each under compute-sanitizer memcheck; before them
+# test-slab-backend-ops, the operations alone on CUDA against the CPU's
+# (RW_REQUIRE_CUDA=1: no device fails it), also under memcheck. The
+# table comes last.
 if [ "$QUICK" = mpi ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
   T=$B/tests/test-slab-mpi
@@ -213,16 +217,21 @@ if [ "$QUICK" = mpi ]; then
     note "$(printf '%-18s rc %-3s ' "$name" "$rc")$(grep -hE '^all [0-9]+ checks passed|checks? failed|^SKIP|ERROR SUMMARY' \
       "$LOGS/mpi-$name.txt" | sed -E 's/^all [0-9]+ checks passed/all checks passed/' | sort | uniq -c \
       | sed 's/^ *//' | tr '\n' ';')"
-    grep -hE "^FAIL|bit for bit|device [0-9]|differs first|Invalid|Address|Leaked|MPI failed|mca_|PMIX|ORTE" \
+    grep -hE "^FAIL|bit for bit|device [0-9]|differs first|energy .* = |Invalid|Address|Leaked|MPI failed|mca_|PMIX|ORTE" \
       "$LOGS/mpi-$name.txt" | head -24
     [ $rc != 0 ] && [ $rc != 77 ] && tail -12 "$LOGS/mpi-$name.txt"
   }
   MPIRUN=(mpirun --oversubscribe --bind-to none -x RW_SLAB_BACKEND)
+  # the backend operations alone (planes, owned-plane energy, checkpoints)
+  # on CUDA against the CPU's, one process
+  RW_REQUIRE_CUDA=1 mpi_run backend-ops 120 "$B/tests/test-slab-backend-ops"
   RW_SLAB_BACKEND=cpu mpi_run cpu-np2 300 "${MPIRUN[@]}" -np 2 "$T"
   RW_SLAB_BACKEND=cuda mpi_run cuda-np1 300 "${MPIRUN[@]}" -np 1 "$T"
   RW_SLAB_BACKEND=cuda mpi_run cuda-np2 300 "${MPIRUN[@]}" -np 2 "$T"
   if [ "${RW_SKIP_SANITIZER:-0}" != 1 ]; then
-    RW_SLAB_BACKEND=cuda mpi_run memcheck-cuda-np2 420 "${MPIRUN[@]}" -np 2 \
+    RW_REQUIRE_CUDA=1 mpi_run memcheck-backend-ops 200 compute-sanitizer --tool memcheck \
+      --leak-check full --error-exitcode 99 "$B/tests/test-slab-backend-ops"
+    RW_SLAB_BACKEND=cuda mpi_run memcheck-cuda-np2 300 "${MPIRUN[@]}" -np 2 \
       compute-sanitizer --tool memcheck --leak-check full --error-exitcode 99 "$T"
   fi
   echo
