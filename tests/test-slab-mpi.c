@@ -82,7 +82,14 @@ receivers_differ (const RwSolver *a, const RwSolver *b, size_t n_rcv, size_t n, 
           size_t k = 0;
           while (k + 1 < n && memcmp (x + k, y + k, sizeof (double)) == 0)
             k++;
-          RW_NOTE ("receiver %zu differs first at step %zu: %.17g vs %.17g", r, k, x[k], y[k]);
+          double worst = 0.0, scale = 0.0;
+          for (size_t j = 0; j < n; j++)
+            {
+              worst = fmax (worst, fabs (x[j] - y[j]));
+              scale = fmax (scale, fabs (x[j]));
+            }
+          RW_NOTE ("receiver %zu differs first at step %zu: %.17g vs %.17g (at most %.3g of its "
+                   "peak)", r, k, x[k], y[k], scale > 0.0 ? worst / scale : worst);
         }
     }
   return differ;
