@@ -133,14 +133,14 @@ EOPC
   # in the packages): links of our own, first on PATH. mpirun launches on
   # this host alone (plm isolated: the machine may have no ssh, without
   # which the default launcher stops), ranks talk through shared memory
-  # (vader) without the kernel's cross-memory attach, which containers
-  # often forbid (ptrace).
+  # (vader; tcp where /dev/shm fails) without the kernel's cross-memory
+  # attach, which containers often forbid (ptrace).
   if [ -x "$SYS/usr/bin/orterun" ]; then
     export OPAL_PREFIX=$SYS/usr
     export PMIX_PREFIX=$LIB/pmix2
     export PMIX_MCA_mca_base_component_path=$LIB/pmix2/lib/pmix
     export OMPI_MCA_btl_base_warn_component_unused=0 OMPI_MCA_mtl=^ofi OMPI_MCA_pml=^ucx \
-      OMPI_MCA_osc=^ucx,pt2pt OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none \
+      OMPI_MCA_osc=^ucx,pt2pt OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_vader_single_copy_mechanism=none \
       OMPI_MCA_plm=isolated
     MPIBIN=/tmp/rw-mpi-bin
     rm -rf "$MPIBIN"
