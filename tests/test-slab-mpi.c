@@ -34,11 +34,11 @@
  * rw_comm_local_rank % the device count, in fp64; rank 0 compares with
  * one rank on CUDA and with one rank on the CPU, both bit for bit (the
  * CUDA kernels' fp64 is the CPU's, nvcc -fmad=false: docs/GPU.md). What
- * fails it there besides: a plane copied without its row padding or at
- * another pitch (the 7-point path pads rows to 32 cells, the FCC path
- * folds them), the branch nodes' own p⁻ or wall-link energy counted on
- * ghost planes. Skips (77) on every rank when a rank finds no CUDA
- * device. */
+ * it is there to catch besides (written without a GPU: not yet seen
+ * failing on one): a plane copied at another pitch than the stored one
+ * (the 7-point path pads rows to 32 cells, the FCC path folds them),
+ * branch or wall-link energy counted on ghost planes. Skips (77) on every
+ * rank when a rank finds no CUDA device. */
 #include "rw-test.h"
 
 #include <math.h>
