@@ -892,6 +892,9 @@ rw_cuda_create (const RwSolverSetup *setup, RwError *err)
   st->nx = rw_pitch (g->nx), st->ny = g->ny, st->nz = g->nz;
   st->n = st->nx * st->ny * st->nz;
   st->n_inside = g->n_inside;
+  /* the energy's planes: a slab's owned ones (rw-backend.h, "Slabs") */
+  st->own_z0 = setup->own_z1 > 0 ? std::min (setup->own_z0, g->nz) : 0;
+  st->own_z1 = setup->own_z1 > 0 ? std::max (st->own_z0, std::min (setup->own_z1, g->nz)) : g->nz;
   st->precision = setup->precision;
   st->boundary = setup->boundary;
   st->variant = rw_cuda_variant (setup->precision);
@@ -1235,6 +1238,63 @@ rw_cuda_read_slice (void *state, int axis, size_t index, float *out, RwError *er
          && RW_CUDA (cudaStreamSynchronize (st->stream));
 }
 
+/* Slabs and checkpoints (rw-backend.h): the field p as stored (padded
+ * rows: every word of a plane, the padding's zeros too), and what a run
+ * continues from — p, p⁻, the branch states v and q and the listed nodes'
+ * own p⁻ (rw-cuda-branches.cu). Both paths describe theirs; the copies
+ * are the same code. */
+static RwCudaCopyable
+rw_cuda_copyable (void *state)
+{
+  if (rw_cuda_is_fcc (state))
+    return rw_cuda_fcc_copyable (state);
+  const RwCudaState *st = (const RwCudaState *) state;
+  const size_t a = st->precision == RW_PRECISION_F64 ? sizeof (double) : sizeof (float);
+  const size_t states = st->n_bn > 0 ? (size_t) st->b_m_max * st->n_bn * a : 0;
+  RwCudaCopyable c = rw_cuda_copyable_fields (st->device, st->stream, st->p, st->q,
+                                              st->nx * st->ny * st->elem, st->nz);
+  rw_cuda_copyable_add (c, st->bv, states);
+  rw_cuda_copyable_add (c, st->bq, states);
+  rw_cuda_copyable_add (c, st->bp, st->n_bn * st->elem);
+  return c;
+}
+
+static size_t
+rw_cuda_plane_bytes (void *state)
+{
+  return rw_cuda_copyable (state).plane_bytes;
+}
+
+static bool
+rw_cuda_get_planes (void *state, size_t z, size_t n, void *buf, RwError *err)
+{
+  return rw_cuda_planes_copy (rw_cuda_copyable (state), z, n, buf, true, err);
+}
+
+static bool
+rw_cuda_set_planes (void *state, size_t z, size_t n, const void *buf, RwError *err)
+{
+  return rw_cuda_planes_copy (rw_cuda_copyable (state), z, n, (void *) buf, false, err);
+}
+
+static size_t
+rw_cuda_state_bytes (void *state)
+{
+  return rw_cuda_state_size (rw_cuda_copyable (state));
+}
+
+static bool
+rw_cuda_save_state (void *state, void *buf, RwError *err)
+{
+  return rw_cuda_state_copy (rw_cuda_copyable (state), buf, true, err);
+}
+
+static bool
+rw_cuda_load_state (void *state, const void *buf, RwError *err)
+{
+  return rw_cuda_state_copy (rw_cuda_copyable (state), (void *) buf, false, err);
+}
+
 static const char *
 rw_cuda_device_name (void *state)
 {
@@ -1305,14 +1365,14 @@ static const RwBackendOps rw_cuda_ops = {
   rw_cuda_energy_op,
   rw_cuda_read_slice,
   rw_cuda_device_name,
-  NULL,                         /* plane_bytes … set_planes: slabs (issue #15) */
+  rw_cuda_plane_bytes,
+  rw_cuda_get_planes,
+  rw_cuda_set_planes,
+  NULL,                         /* halo_id, halo_attach: device halos (rw-cuda-halo.cu) */
   NULL,
-  NULL,
-  NULL,                         /* halo_id, halo_attach: device halos */
-  NULL,
-  NULL,                         /* state_bytes … load_state: checkpoints */
-  NULL,
-  NULL,
+  rw_cuda_state_bytes,
+  rw_cuda_save_state,
+  rw_cuda_load_state,
   rw_cuda_destroy,
 };
 

@@ -113,14 +113,16 @@ template <typename A>
 __global__ void
 rw_kernel_branch_energy (const RwBranchNode *__restrict__ nodes, size_t n_nodes,
                          const double *__restrict__ en,
-                         const A *__restrict__ sv, const A *__restrict__ sq,
-                         double *__restrict__ total)
+                         const A *__restrict__ sv, const A *__restrict__ sq, size_t i0,
+                         size_t i1, double *__restrict__ total)
 {
   double e = 0.0;
   for (size_t k = blockIdx.x * (size_t) blockDim.x + threadIdx.x; k < n_nodes;
        k += (size_t) gridDim.x * blockDim.x)
     {
       const RwBranchNode nd = nodes[k];
+      if (nd.i < i0 || nd.i >= i1)
+        continue;
       const double *w = en + (size_t) nd.surface * 2 * RW_ADM_MAX_BRANCHES;
       double node = 0.0;
       for (int m = 0; m < nd.M; m++)
@@ -206,15 +208,15 @@ rw_cuda_branch_gather (RwCudaState *st, RwError *err)
 }
 
 void
-rw_cuda_branch_energy (RwCudaState *st, double *total)
+rw_cuda_branch_energy (RwCudaState *st, size_t i0, size_t i1, double *total)
 {
   if (st->n_bn == 0)
     return;
   const unsigned blocks = (unsigned) std::min ((st->n_bn + 255) / 256, (size_t) 1024);
   if (st->precision == RW_PRECISION_F64)
     rw_kernel_branch_energy<double><<<blocks, 256, 0, st->stream>>> (
-      st->bn, st->n_bn, st->b_en, (const double *) st->bv, (const double *) st->bq, total);
+      st->bn, st->n_bn, st->b_en, (const double *) st->bv, (const double *) st->bq, i0, i1, total);
   else
     rw_kernel_branch_energy<float><<<blocks, 256, 0, st->stream>>> (
-      st->bn, st->n_bn, st->b_en, (const float *) st->bv, (const float *) st->bq, total);
+      st->bn, st->n_bn, st->b_en, (const float *) st->bv, (const float *) st->bq, i0, i1, total);
 }

@@ -236,3 +236,96 @@ rw_cuda_launch_io (RwPrecision precision, cudaStream_t stream, void *f, const Rw
     rw_kernel_io<<<1, threads, 0, stream>>> ((S *) f, src, hard, s, rcv, n_rcv, out, k, chunk);
   });
 }
+
+/* What the slab and checkpoint operations (rw-backend.h, "Slabs",
+ * "Checkpoints") copy, as both paths (7-point, FCC) describe their state:
+ * the current field p, whose planes (z the slowest axis, every stored
+ * word of a plane, row padding included) are plane_bytes apart, and the
+ * device arrays a run continues from, in order (seg_bytes 0: none). */
+#define RW_CUDA_MAX_SEGMENTS 6
+struct RwCudaCopyable
+{
+  int device;
+  cudaStream_t stream;
+  void *p;
+  size_t plane_bytes, nz;
+  int n_seg;
+  void *seg[RW_CUDA_MAX_SEGMENTS];
+  size_t seg_bytes[RW_CUDA_MAX_SEGMENTS];
+};
+
+/* A field pair of nz planes: p and p⁻ the first two segments; the caller
+ * adds the rest (rw_cuda_copyable_add). */
+static inline RwCudaCopyable
+rw_cuda_copyable_fields (int device, cudaStream_t stream, void *p, void *q, size_t plane_bytes,
+                         size_t nz)
+{
+  RwCudaCopyable c;
+  memset (&c, 0, sizeof c);
+  c.device = device;
+  c.stream = stream;
+  c.p = p;
+  c.plane_bytes = plane_bytes;
+  c.nz = nz;
+  c.n_seg = 2;
+  c.seg[0] = p, c.seg_bytes[0] = plane_bytes * nz;
+  c.seg[1] = q, c.seg_bytes[1] = plane_bytes * nz;
+  return c;
+}
+
+static inline void
+rw_cuda_copyable_add (RwCudaCopyable &c, void *dev, size_t bytes)
+{
+  c.seg[c.n_seg] = dev;
+  c.seg_bytes[c.n_seg++] = bytes;
+}
+
+/* n planes of p from plane z on to buf (to_host) or from it, waited on:
+ * the halo exchange reads or reuses buf as soon as this returns. */
+static inline bool
+rw_cuda_planes_copy (const RwCudaCopyable &c, size_t z, size_t n, void *buf, bool to_host,
+                     RwError *err)
+{
+  if (z > c.nz || n > c.nz - z)
+    return rw_fail (err, RW_ERROR_INTERNAL, _("Planes [%zu, %zu) of a grid of %zu"), z, z + n,
+                    c.nz);
+  if (n == 0)
+    return true;
+  char *dev = (char *) c.p + z * c.plane_bytes;
+  return RW_CUDA (cudaSetDevice (c.device))
+         && (to_host ? RW_CUDA (cudaMemcpyAsync (buf, dev, n * c.plane_bytes,
+                                                 cudaMemcpyDeviceToHost, c.stream))
+                     : RW_CUDA (cudaMemcpyAsync (dev, buf, n * c.plane_bytes,
+                                                 cudaMemcpyHostToDevice, c.stream)))
+         && RW_CUDA (cudaStreamSynchronize (c.stream));
+}
+
+static inline size_t
+rw_cuda_state_size (const RwCudaCopyable &c)
+{
+  size_t b = 0;
+  for (int k = 0; k < c.n_seg; k++)
+    b += c.seg_bytes[k];
+  return b;
+}
+
+/* Every segment, in order, to buf (save) or from it. */
+static inline bool
+rw_cuda_state_copy (const RwCudaCopyable &c, void *buf, bool save, RwError *err)
+{
+  if (!RW_CUDA (cudaSetDevice (c.device)))
+    return false;
+  char *h = (char *) buf;
+  for (int k = 0; k < c.n_seg; k++)
+    {
+      if (c.seg_bytes[k] == 0)
+        continue;
+      if (save ? !RW_CUDA (cudaMemcpyAsync (h, c.seg[k], c.seg_bytes[k], cudaMemcpyDeviceToHost,
+                                            c.stream))
+               : !RW_CUDA (cudaMemcpyAsync (c.seg[k], h, c.seg_bytes[k], cudaMemcpyHostToDevice,
+                                            c.stream)))
+        return false;
+      h += c.seg_bytes[k];
+    }
+  return RW_CUDA (cudaStreamSynchronize (c.stream));
+}

@@ -11,7 +11,12 @@
  * Bytes per cell: the cell byte, and p, p⁻ at inside cells (their +x, +y,
  * +z neighbours are other threads' centres: cache hits) — 9 B in fp32,
  * about one step's traffic; rw_solver_advance reads it every
- * RW_ENERGY_CHECK_STEPS steps. */
+ * RW_ENERGY_CHECK_STEPS steps.
+ * A slab of a grid spread over ranks (rw-slab.h) sums its owned planes
+ * only — their cells, the edges from them (towards +z into the ghost
+ * plane above, whose p and p⁻ the halo exchange keeps right), their
+ * branch nodes — as the CPU backend does, so that the ranks' readings add
+ * up to the whole grid's. */
 #include <algorithm>
 
 #include "rw-cuda-state.cuh"
@@ -19,12 +24,12 @@
 template <typename S>
 __global__ void
 rw_kernel_energy (const S *__restrict__ p, const S *__restrict__ q,
-                  const uint8_t *__restrict__ cell, size_t n, size_t sy, size_t sz,
+                  const uint8_t *__restrict__ cell, size_t i0, size_t i1, size_t sy, size_t sz,
                   double *__restrict__ total)
 {
   const double l2 = RW_LAMBDA2;
   double e = 0.0, m = 0.0;
-  for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n;
+  for (size_t i = i0 + blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < i1;
        i += (size_t) gridDim.x * blockDim.x)
     {
       if (RW_CELL_K (cell[i]) == 0)
@@ -56,27 +61,28 @@ rw_cuda_energy (RwCudaState *st, double *out, RwError *err)
 {
   if (st->energy == NULL && !RW_CUDA (cudaMalloc ((void **) &st->energy, 2 * sizeof (double))))
     return false;
-  const size_t n = st->nx * st->ny * st->nz, sy = st->nx, sz = st->nx * st->ny;
+  const size_t sy = st->nx, sz = st->nx * st->ny;
+  const size_t i0 = st->own_z0 * sz, i1 = st->own_z1 * sz, n = i1 - i0;
   int sms = 0, dev = 0;
   if (!RW_CUDA (cudaGetDevice (&dev))
       || !RW_CUDA (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev)))
     return false;
-  const unsigned blocks = (unsigned) std::min ((n + 255) / 256, (size_t) sms * 8);
+  const unsigned blocks = (unsigned) std::max ((size_t) 1, std::min ((n + 255) / 256, (size_t) sms * 8));
   if (!RW_CUDA (cudaMemsetAsync (st->energy, 0, 2 * sizeof (double), st->stream)))
     return false;
   if (st->precision == RW_PRECISION_F64)
     rw_kernel_energy<<<blocks, 256, 0, st->stream>>> ((const double *) st->p,
-                                                      (const double *) st->q, st->cell, n, sy,
-                                                      sz, st->energy);
+                                                      (const double *) st->q, st->cell, i0, i1,
+                                                      sy, sz, st->energy);
   else if (st->precision == RW_PRECISION_F16)
     rw_kernel_energy<<<blocks, 256, 0, st->stream>>> ((const __half *) st->p,
-                                                      (const __half *) st->q, st->cell, n, sy,
-                                                      sz, st->energy);
+                                                      (const __half *) st->q, st->cell, i0, i1,
+                                                      sy, sz, st->energy);
   else
     rw_kernel_energy<<<blocks, 256, 0, st->stream>>> ((const float *) st->p,
-                                                      (const float *) st->q, st->cell, n, sy,
-                                                      sz, st->energy);
-  rw_cuda_branch_energy (st, st->energy);
+                                                      (const float *) st->q, st->cell, i0, i1,
+                                                      sy, sz, st->energy);
+  rw_cuda_branch_energy (st, i0, i1, st->energy);
   return rw_cuda_ok (cudaGetLastError (), err, _("the launch of rw_kernel_energy"))
          && RW_CUDA (cudaMemcpyAsync (out, st->energy, 2 * sizeof (double), cudaMemcpyDeviceToHost,
                                       st->stream))

@@ -97,6 +97,7 @@ struct RwCudaFcc
   double *rcv_dev, *rcv_host;
   int *bad;
   double *esum;
+  size_t own_z0, own_z1;        /* the planes the energy sums: a slab's owned ones, else all */
   float *slice;
   size_t slice_cap;
   cudaStream_t stream;
@@ -366,16 +367,20 @@ rw_kernel_fcc_boundary (const S *__restrict__ p, S *__restrict__ q,
 
 /* The growth monitor's sums (RwBackendOps.energy): out[0] += the FCC
  * energy Σ (p − q)² + (λ²/4) Σ_edges (Δp)(Δq) (each edge once: the 6
- * forward offsets, z + 1 and (dy = +1, dz = 0)), out[1] += Σ p. */
+ * forward offsets, z + 1 and (dy = +1, dz = 0)), out[1] += Σ p; over the
+ * entries [i0, i1): a slab's owned planes (rw-slab.h), whose edges
+ * towards +z reach the ghost plane above, kept right by the exchange.
+ * The boundary sites' branches and wall links below count by the site
+ * that holds them, on those planes alone, as the CPU backend counts. */
 template <typename S>
 __global__ void
 rw_kernel_fcc_energy (const S *__restrict__ p, const S *__restrict__ q,
-                      const uint8_t *__restrict__ kind, size_t pitch, size_t ny, size_t nz,
-                      size_t n, double *out)
+                      const uint8_t *__restrict__ kind, size_t pitch, size_t ny, size_t i0,
+                      size_t i1, double *out)
 {
   double e = 0, sum = 0;
   const long long sy = (long long) pitch, sz = (long long) (pitch * ny);
-  for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n;
+  for (size_t i = i0 + blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < i1;
        i += (size_t) gridDim.x * blockDim.x)
     {
       if (kind[i] == 0)
@@ -426,12 +431,15 @@ rw_kernel_fcc_energy (const S *__restrict__ p, const S *__restrict__ q,
 template <typename A>
 __global__ void
 rw_kernel_fcc_branch_energy (const RwFccNode *__restrict__ nodes, size_t n_nodes,
-                             const double *__restrict__ en, const A *v, const A *w, double *out)
+                             const double *__restrict__ en, const A *v, const A *w, size_t i0,
+                             size_t i1, double *out)
 {
   const size_t b = blockIdx.x * (size_t) blockDim.x + threadIdx.x;
   if (b >= n_nodes)
     return;
   const RwFccNode nd = nodes[b];
+  if (nd.i < i0 || nd.i >= i1)
+    return;
   double e = 0;
   for (int m = 0; m < nd.M; m++)
     {
@@ -449,12 +457,15 @@ template <typename S>
 __global__ void
 rw_kernel_fcc_wall_energy (const S *__restrict__ p, const S *__restrict__ q,
                            const RwFccNode *__restrict__ nodes, size_t n_nodes,
-                           const uint16_t *__restrict__ went, size_t pitch, size_t ny, double *out)
+                           const uint16_t *__restrict__ went, size_t pitch, size_t ny, size_t i0,
+                           size_t i1, double *out)
 {
   const size_t b = blockIdx.x * (size_t) blockDim.x + threadIdx.x;
   if (b >= n_nodes)
     return;
   const RwFccNode nd = nodes[b];
+  if (nd.i < i0 || nd.i >= i1)
+    return;
   const double pi = (double) rw_ld (p, (long long) nd.i), qi = (double) rw_ld (q, (long long) nd.i);
   double e = 0;
   for (unsigned k = 0; k < nd.nw; k++)
@@ -684,6 +695,9 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   st->gx = g->nx, st->ny = g->ny, st->nz = g->nz;
   st->pitch = rw_fcc_pitch (g->nx);
   st->n = st->pitch * g->ny * g->nz;
+  /* the energy's planes: a slab's owned ones (rw-backend.h, "Slabs") */
+  st->own_z0 = setup->own_z1 > 0 ? std::min (setup->own_z0, g->nz) : 0;
+  st->own_z1 = setup->own_z1 > 0 ? std::max (st->own_z0, std::min (setup->own_z1, g->nz)) : g->nz;
   st->precision = setup->precision;
   st->elem = rw_fcc_elem (setup->precision);
   st->bx = RW_FCC_BX, st->by = RW_FCC_BY;
@@ -854,19 +868,20 @@ rw_cuda_fcc_energy (void *state, double *out, RwError *err)
   RwCudaFcc *st = (RwCudaFcc *) state;
   if (!RW_FCC_ON_DEVICE (st) || !RW_CUDA (cudaMemsetAsync (st->esum, 0, 2 * sizeof (double), st->stream)))
     return false;
-  const unsigned blocks = (unsigned) std::min ((size_t) 4096, (st->n + 255) / 256);
+  const size_t plane = st->pitch * st->ny, i0 = st->own_z0 * plane, i1 = st->own_z1 * plane;
+  const unsigned blocks = (unsigned) std::max ((size_t) 1, std::min ((size_t) 4096, (i1 - i0 + 255) / 256));
   rw_with_storage (st->precision, [&] (auto tag) {
     typedef decltype (tag) S;
     typedef typename RwArith<S>::type A;
     rw_kernel_fcc_energy<<<blocks, 256, 0, st->stream>>> ((const S *) st->p, (const S *) st->q, st->kind,
-                                                          st->pitch, st->ny, st->nz, st->n, st->esum);
+                                                          st->pitch, st->ny, i0, i1, st->esum);
     if (st->m_max > 0 && st->n_nodes > 0)
       rw_kernel_fcc_branch_energy<<<(unsigned) ((st->n_nodes + 127) / 128), 128, 0, st->stream>>> (
-        st->nodes, st->n_nodes, st->en, (const A *) st->bv, (const A *) st->bq, st->esum);
+        st->nodes, st->n_nodes, st->en, (const A *) st->bv, (const A *) st->bq, i0, i1, st->esum);
     if (st->n_nodes > 0)
       rw_kernel_fcc_wall_energy<<<(unsigned) ((st->n_nodes + 127) / 128), 128, 0, st->stream>>> (
         (const S *) st->p, (const S *) st->q, st->nodes, st->n_nodes, st->went, st->pitch, st->ny,
-        st->esum);
+        i0, i1, st->esum);
   });
   return RW_CUDA (cudaGetLastError ())
          && RW_CUDA (cudaMemcpyAsync (out, st->esum, 2 * sizeof (double), cudaMemcpyDeviceToHost, st->stream))
@@ -940,6 +955,21 @@ rw_cuda_fcc_write_field (void *state, const double *p, const double *p_prev, RwE
     }
   free (tmp);
   return ok;
+}
+
+/* The folded planes (pitch × ny entries each, padding included) and the
+ * state: p, p⁻ (a boundary site's p⁻ is its own entry of q) and the
+ * branch states v and w. */
+RwCudaCopyable
+rw_cuda_fcc_copyable (void *state)
+{
+  const RwCudaFcc *st = (const RwCudaFcc *) state;
+  const size_t states = (size_t) st->m_max * st->n_nodes * rw_fcc_arith (st->precision);
+  RwCudaCopyable c = rw_cuda_copyable_fields (st->device, st->stream, st->p, st->q,
+                                              st->pitch * st->ny * st->elem, st->nz);
+  rw_cuda_copyable_add (c, st->bv, states);
+  rw_cuda_copyable_add (c, st->bq, states);
+  return c;
 }
 
 const char *

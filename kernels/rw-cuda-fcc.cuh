@@ -20,6 +20,9 @@ bool rw_cuda_fcc_read_slice (void *state, int axis, size_t index, float *out, Rw
  * the sites' values stored (every entry that is no site set to 0). */
 bool rw_cuda_fcc_write_field (void *state, const double *p, const double *p_prev, RwError *err);
 const char *rw_cuda_fcc_device_name (void *state);
+/* The field and state the slab and checkpoint operations copy
+ * (rw-cuda-common.cuh). */
+RwCudaCopyable rw_cuda_fcc_copyable (void *state);
 void rw_cuda_fcc_destroy (void *state);
 
 /* Whether a state of the CUDA backend is the FCC path's. */

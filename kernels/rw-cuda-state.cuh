@@ -86,6 +86,7 @@ struct RwCudaState
   int4 *tb_items;               /* variant 13: x0, y0, z0, z1 of each tile chunk */
   size_t n_tb_items;
   double *energy;               /* the growth monitor's two sums (rw-cuda-energy.cu) */
+  size_t own_z0, own_z1;        /* the planes they sum: a slab's owned ones (RwSolverSetup), else all */
   /* frequency-dependent FV nodes (rw-cuda-branches.cu): the list (each
    * node with its surface's branch count), per surface Y0 + Σ b,
    * coefficients (4 per branch, at s · 4 · RW_ADM_MAX_BRANCHES, zero beyond
@@ -109,7 +110,8 @@ void rw_cuda_launch_branches (RwCudaState *st, int step);
 /* Each listed node's p⁻ (st->bp) from st->q, after the field was written
  * from outside the steps (rw_cuda_debug_write_field). */
 bool rw_cuda_branch_gather (RwCudaState *st, RwError *err);
-void rw_cuda_branch_energy (RwCudaState *st, double *total);
+/* Only the nodes at padded indices [i0, i1) count (a slab's owned planes). */
+void rw_cuda_branch_energy (RwCudaState *st, size_t i0, size_t i1, double *total);
 
 /* The discrete energy of the current field pair and the sum of p
  * (RwBackendOps.energy: out[0], out[1]; rw-cuda-energy.cu). */

@@ -34,12 +34,22 @@
 #   tests/gpu/run.sh seam             (build, the seam proof of issue #12:
 #                                      seam-check in the hall and the box on
 #                                      CUDA at fmax 1 kHz, fc 500 Hz)
+#   tests/gpu/run.sh mpi              (build with the sysroot's Open MPI,
+#                                      issue #15: test-slab-mpi on the CPU
+#                                      with 2 ranks, on CUDA in fp64 with 1
+#                                      and 2 ranks (2 GPUs where there are,
+#                                      else both on GPU 0), and 2 ranks
+#                                      under compute-sanitizer memcheck;
+#                                      test-slab-backend-ops on CUDA)
 #
 # The GPU machine has no Assimp, libsndfile, libsamplerate, json-c,
 # cairo or Embree: when .carry/sysroot exists (Debian packages unpacked with dpkg -x,
 # see docs/GPU.md) this script points pkg-config at rewritten copies of
 # their .pc files and puts the carried libraries that the machine lacks on
-# the library path. Logs go to $OUT (or /tmp/rw-gpu-out).
+# the library path; its Open MPI it relocates (OPAL_PREFIX, PMIX_PREFIX)
+# and puts first on PATH (mpirun, mpicc) and PKG_CONFIG_PATH (ompi-c.pc,
+# which meson's dependency('mpi') asks for first). Logs go to $OUT (or
+# /tmp/rw-gpu-out).
 # docs/GPU.md, "Running it", says how .carry/sysroot is made.
 #
 # Environment: RW_CELLS (hall inside cells, default 220e6), RW_STEPS
@@ -101,7 +111,9 @@ EOPC
         -e "s|^libdir=/usr|libdir=$SYS/usr|" -e "s|^includedir=/usr|includedir=$SYS/usr|" \
         -e '/^Requires.private/d' "$f" > "$PC/$(basename "$f")"
   done
-  for so in "$LIB"/*.so.*; do
+  # (some packages still put theirs in /lib: libnl-3, libexpat; libpsm1's
+  # in a directory of its own)
+  for so in "$LIB"/*.so.* "$SYS"/lib/x86_64-linux-gnu/*.so.* "$SYS"/usr/lib/libpsm1/*.so.*; do
     case $so in *.xz) continue ;; esac
     name=$(basename "$so")
     soname=$(echo "$name" | sed -E 's/(\.so\.[0-9]+).*/\1/')
@@ -113,16 +125,47 @@ EOPC
   export LD_LIBRARY_PATH=$ONLY${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   export LDFLAGS="-Wl,-rpath-link,$ONLY -Wl,-rpath-link,$LIB"
   echo "sysroot: carried libraries used: $(ls "$ONLY" | tr '\n' ' ')"
+  # Open MPI (make-sysroot.sh; issue #15), built for /usr: OPAL_PREFIX
+  # moves every directory of it but sysconfdir (/etc/openmpi, absent
+  # here: its Debian settings follow as OMPI_MCA_*), PMIX_PREFIX moves
+  # PMIx's, whose Debian params file names its plugins' /usr path. Debian
+  # installs mpirun and mpicc as alternatives (links made at install, not
+  # in the packages): links of our own, first on PATH. mpirun launches on
+  # this host alone (plm isolated: the machine may have no ssh, without
+  # which the default launcher stops), ranks talk through shared memory
+  # (vader; tcp where /dev/shm fails) without the kernel's cross-memory
+  # attach, which containers often forbid (ptrace).
+  if [ -x "$SYS/usr/bin/orterun" ]; then
+    export OPAL_PREFIX=$SYS/usr
+    export PMIX_PREFIX=$LIB/pmix2
+    export PMIX_MCA_mca_base_component_path=$LIB/pmix2/lib/pmix
+    export OMPI_MCA_btl_base_warn_component_unused=0 OMPI_MCA_mtl=^ofi OMPI_MCA_pml=^ucx \
+      OMPI_MCA_osc=^ucx,pt2pt OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_vader_single_copy_mechanism=none \
+      OMPI_MCA_plm=isolated
+    MPIBIN=/tmp/rw-mpi-bin
+    rm -rf "$MPIBIN"
+    mkdir -p "$MPIBIN"
+    ln -s "$SYS/usr/bin/orterun" "$MPIBIN/mpirun"
+    ln -s "$SYS/usr/bin/orterun" "$MPIBIN/mpiexec"
+    ln -s "$SYS/usr/bin/opal_wrapper" "$MPIBIN/mpicc"
+    export PATH=$MPIBIN:$PATH
+    echo "sysroot: Open MPI $(mpirun --version 2>&1 | head -1)"
+  fi
 fi
 export PATH=/usr/local/cuda/bin:$PATH
 
 # ------------------------------------------------------------------ build
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$LOGS/gpu.txt"
+# a build made before the sysroot had Open MPI is made again with it
+if [ "$QUICK" = mpi ] && [ -f "$B/build.ninja" ] && ! grep -q "RW_HAVE_MPI 1" "$B/rw-config.h"; then
+  rm -rf "$B"
+fi
 if [ ! -f "$B/build.ninja" ]; then
   meson setup "$B" -Dgui=disabled -Dcuda=enabled > "$LOGS/setup.log" 2>&1 \
     || { tail -30 "$LOGS/setup.log"; echo "meson setup failed"; exit 1; }
 fi
-meson compile -C "$B" > "$LOGS/build.log" 2>&1 \
+# RW_JOBS: parallel build jobs (default: ninja's)
+meson compile -C "$B" ${RW_JOBS:+-j "$RW_JOBS"} > "$LOGS/build.log" 2>&1 \
   || { grep -E "error|FAILED" "$LOGS/build.log" | head -30; echo "build failed"; exit 1; }
 echo "build: ok"
 
@@ -141,6 +184,61 @@ if [ "$QUICK" = sass ]; then
   grep -c "^        /\*[0-9a-f]*\*/" "$OUT/sass.txt"
   rm -rf "$LOGS"
   exit 0
+fi
+
+# ------------------------------------------- mpi: issue #15 on the GPU
+# test-slab-mpi (tests/test-slab-mpi.c): a run spread over N ranks gives
+# one rank's receivers bit for bit in fp64, on both lattices. First on the
+# CPU with 2 ranks (is MPI itself working here?), then on CUDA
+# (RW_SLAB_BACKEND=cuda: each rank on device local rank % the GPUs, and
+# against one rank on CUDA and one on the CPU) with 1 and 2 ranks, then 2
+# ranks each under compute-sanitizer memcheck; before them
+# test-slab-backend-ops, the operations alone on CUDA against the CPU's
+# (RW_REQUIRE_CUDA=1: no device fails it), also under memcheck. The
+# table comes last.
+if [ "$QUICK" = mpi ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+  T=$B/tests/test-slab-mpi
+  MPI_RC=0
+  if ! grep -q "RW_HAVE_MPI 1" "$B/rw-config.h" || [ ! -x "$T" ]; then
+    grep -iE "mpi" "$LOGS/setup.log" | head -5
+    echo "mpi: the build has no MPI (no .carry/sysroot with Open MPI? tests/gpu/make-sysroot.sh)"
+    exit 1
+  fi
+  NGPU=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU")
+  note "GPUs: $NGPU; $(mpirun --version 2>&1 | head -1)"
+  mpi_run () {   # name, time limit, then the command
+    local name=$1 limit=$2
+    shift 2
+    timeout "$limit" "$@" > "$LOGS/mpi-$name.txt" 2>&1
+    local rc=$?
+    # 77: skipped (no device); anything else but 0 fails the mode
+    [ $rc != 0 ] && [ $rc != 77 ] && MPI_RC=1
+    note "$(printf '%-18s rc %-3s ' "$name" "$rc")$(grep -hE '^all [0-9]+ checks passed|checks? failed|^SKIP|ERROR SUMMARY' \
+      "$LOGS/mpi-$name.txt" | sed -E 's/^all [0-9]+ checks passed/all checks passed/' | sort | uniq -c \
+      | sed 's/^ *//' | tr '\n' ';')"
+    grep -hE "^FAIL|bit for bit|device [0-9]|differs first|energy .* = |Invalid|Address|Leaked|MPI failed|mca_|PMIX|ORTE" \
+      "$LOGS/mpi-$name.txt" | head -24
+    [ $rc != 0 ] && [ $rc != 77 ] && tail -12 "$LOGS/mpi-$name.txt"
+  }
+  MPIRUN=(mpirun --oversubscribe --bind-to none -x RW_SLAB_BACKEND)
+  # the backend operations alone (planes, owned-plane energy, checkpoints)
+  # on CUDA against the CPU's, one process
+  RW_REQUIRE_CUDA=1 mpi_run backend-ops 120 "$B/tests/test-slab-backend-ops"
+  RW_SLAB_BACKEND=cpu mpi_run cpu-np2 300 "${MPIRUN[@]}" -np 2 "$T"
+  RW_SLAB_BACKEND=cuda mpi_run cuda-np1 300 "${MPIRUN[@]}" -np 1 "$T"
+  RW_SLAB_BACKEND=cuda mpi_run cuda-np2 300 "${MPIRUN[@]}" -np 2 "$T"
+  if [ "${RW_SKIP_SANITIZER:-0}" != 1 ]; then
+    RW_REQUIRE_CUDA=1 mpi_run memcheck-backend-ops 200 compute-sanitizer --tool memcheck \
+      --leak-check full --error-exitcode 99 "$B/tests/test-slab-backend-ops"
+    RW_SLAB_BACKEND=cuda mpi_run memcheck-cuda-np2 300 "${MPIRUN[@]}" -np 2 \
+      compute-sanitizer --tool memcheck --leak-check full --error-exitcode 99 "$T"
+  fi
+  echo
+  echo "================ GPU summary (mpi) ================"
+  cat "$LOGS/gpu.txt" "$SUMMARY"
+  tar czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
+  exit $MPI_RC
 fi
 
 # ------------------------------------------- rays: the ray tracer's speed
