@@ -234,6 +234,33 @@ if [ "$QUICK" = mpi ]; then
     RW_SLAB_BACKEND=cuda mpi_run memcheck-cuda-np2 300 "${MPIRUN[@]}" -np 2 \
       compute-sanitizer --tool memcheck --leak-check full --error-exitcode 99 "$T"
   fi
+  # simulate under mpirun, end to end (RW_MPI_E2E, default "2000 0.5":
+  # fmax and IR length; the demo room, FCC fp32, CUDA): 1 rank and 2 ranks
+  # (one per GPU where there are two), their solve times, and the WAV
+  # samples compared byte for byte
+  read -r E2E_F E2E_D <<< "${RW_MPI_E2E:-2000 0.5}"
+  CLI=$B/app/roomwave-cli
+  for np in 1 2; do
+    rm -rf "$OUT/e2e-np$np"
+    timeout 300 "${MPIRUN[@]}" -np $np "$CLI" simulate --mesh data/rooms/demo-room.obj \
+      --source 1.5,1.2,1.3 --receiver 3,2,1.5 --receiver 4.2,3.1,2.2 --fmax "$E2E_F" \
+      --duration "$E2E_D" --backend cuda --scheme fcc --no-hybrid --out "$OUT/e2e-np$np" \
+      > "$LOGS/mpi-e2e-np$np.txt" 2>&1
+    note "e2e np $np (fmax $E2E_F, ${E2E_D} s): rc $? $(grep -hE '^Timings|^Grid|^Backend' "$LOGS/mpi-e2e-np$np.txt" | tr '\n' ' ')"
+  done
+  for r in 1 2; do
+    a=$OUT/e2e-np1/receiver-$r.wav b=$OUT/e2e-np2/receiver-$r.wav
+    if [ -f "$a" ] && [ -f "$b" ] && python3 -c 'import sys
+def d(p):
+    b = open(p, "rb").read(); i = b.find(b"data"); return b[i + 8:i + 8 + int.from_bytes(b[i + 4:i + 8], "little")]
+sys.exit(0 if d(sys.argv[1]) == d(sys.argv[2]) and len(d(sys.argv[1])) > 1000 else 1)' "$a" "$b"; then
+      note "e2e receiver $r: np 2 = np 1 (samples byte for byte)"
+    else
+      note "e2e receiver $r: np 2 DIFFERS from np 1 (or missing)"
+      MPI_RC=1
+    fi
+  done
+  rm -rf "$OUT"/e2e-np*
   echo
   echo "================ GPU summary (mpi) ================"
   cat "$LOGS/gpu.txt" "$SUMMARY"
