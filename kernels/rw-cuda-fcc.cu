@@ -367,9 +367,12 @@ rw_kernel_fcc_boundary (const S *__restrict__ p, S *__restrict__ q,
 
 /* The growth monitor's sums (RwBackendOps.energy): out[0] += the FCC
  * energy Σ (p − q)² + (λ²/4) Σ_edges (Δp)(Δq) (each edge once: the 6
- * forward offsets, z + 1 and (dy = +1, dz = 0)), out[1] += Σ p; over the
- * entries [i0, i1): a slab's owned planes (rw-slab.h), whose edges
- * towards +z reach the ghost plane above, kept right by the exchange.
+ * forward offsets RW_FCC_FWD_OFFSETS, as the CPU backend takes them),
+ * out[1] += Σ p; over the entries [i0, i1): a slab's owned planes
+ * (rw-slab.h), whose edges reach the ghost planes next to them, kept
+ * right by the exchange; each edge counts on the rank of the site it
+ * starts from, so the ranks' readings add up to the whole grid's and
+ * each equals the CPU backend's for the same planes.
  * The boundary sites' branches and wall links below count by the site
  * that holds them, on those planes alone, as the CPU backend counts. */
 template <typename S>
@@ -390,8 +393,10 @@ rw_kernel_fcc_energy (const S *__restrict__ p, const S *__restrict__ q,
       const double pi = (double) rw_ld (p, i), qi = (double) rw_ld (q, i);
       e += (pi - qi) * (pi - qi);
       sum += pi;
-      const long long ii = (long long) i, im = ii + P - 1, ip = ii + P;
-      const long long fwd[6] = { ii - sy + sz, ii + sy + sz, im + sz, ip + sz, im + sy, ip + sy };
+      /* RW_FCC_FWD_OFFSETS folded (the CPU backend's edges, in its order):
+       * dx = +1 lands on the other parity at xf + P, dx = 0 on the same */
+      const long long ii = (long long) i, ip = ii + P;
+      const long long fwd[6] = { ip - sy, ip + sy, ip - sz, ip + sz, ii + sy - sz, ii + sy + sz };
       double edges = 0;
       for (int d = 0; d < 6; d++)
         if (kind[fwd[d]] != 0)
