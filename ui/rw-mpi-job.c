@@ -183,6 +183,8 @@ load_worker (GTask *task, gpointer source_object, gpointer task_data, GCancellab
   (void) task_data;
   (void) cancellable;
   RwSimOutput *out = rw_sim_output_load (self->out_dir, &error);
+  /* read whole into memory: the folder is no longer needed */
+  remove_tree (self->tmp_dir);
   if (out == NULL)
     g_task_return_error (task, error);
   else
@@ -232,20 +234,27 @@ one_done (RwMpiJob *self)
   gboolean cancelled = self->cancellable != NULL && g_cancellable_is_cancelled (self->cancellable);
   int exited_ok = g_subprocess_get_if_exited (self->process) && g_subprocess_get_exit_status (self->process) == 0;
 
-  if (cancelled)
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s", _("Cancelled"));
-  else if (!exited_ok)
+  if (cancelled || !exited_ok)
     {
-      g_autofree char *why = stderr_message (self);
-      if (why[0] == '\0')
+      GError *error = NULL;
+      if (cancelled)
+        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Cancelled"));
+      else
         {
-          g_free (why);
-          why = g_strdup_printf (_("mpirun ended with status %d and said nothing."),
-                                 g_subprocess_get_if_exited (self->process)
-                                   ? g_subprocess_get_exit_status (self->process)
-                                   : 128 + g_subprocess_get_term_sig (self->process));
+          g_autofree char *why = stderr_message (self);
+          if (why[0] == '\0')
+            {
+              g_free (why);
+              why = g_strdup_printf (_("mpirun ended with status %d and said nothing."),
+                                     g_subprocess_get_if_exited (self->process)
+                                       ? g_subprocess_get_exit_status (self->process)
+                                       : 128 + g_subprocess_get_term_sig (self->process));
+            }
+          error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, why);
         }
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", why);
+      /* before the error is returned: the caller may drop the job at once */
+      remove_tree (self->tmp_dir);
+      g_task_return_error (task, error);
     }
   else
     g_task_run_in_thread (task, load_worker);
