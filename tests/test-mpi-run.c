@@ -10,6 +10,8 @@
  *  - progress lines: a line `simulate --progress-json` prints is read back;
  *    lines that are not progress reports are refused.
  *  - devices: ROOMWAVE_TEST_MPI_CPU=1 says why a run is unavailable.
+ *  - failure: ranks that fail give an error holding what they wrote on
+ *    stderr, and the job's temporary folder is removed.
  *  - run: the demo room with a custom α and a negative R surface, two
  *    receivers, fp64 on the CPU: the job over 2 ranks (ROOMWAVE_TEST_MPI_CPU=2,
  *    --backend cpu) gives every receiver's IR bit for bit as the in-process
@@ -21,6 +23,7 @@
  * Environment (tests/meson.build): ROOMWAVE_DATA_DIR, ROOMWAVE_CLI, and
  * Open MPI's permission to run as root in CI. */
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -275,6 +278,50 @@ check_run (RwProject *project)
   g_clear_error (&ref.error);
   g_clear_error (&mpi.error);
   g_main_loop_unref (ref.loop);
+
+  /* a run that fails: what the ranks wrote on stderr is the error, and
+   * the folder goes too (a stand-in for roomwave-cli that fails as a rank
+   * of a broken mesh would) */
+  {
+    g_autofree char *fake_cli = g_build_filename (g_get_tmp_dir (), "rw-mpi-run-failing-cli.sh", NULL);
+    RW_CHECK (g_file_set_contents (fake_cli, "#!/bin/sh\n"
+                                             "echo \"roomwave-cli simulate: room.obj: the mesh has no faces\" >&2\n"
+                                             "exit 1\n", -1, NULL)
+              && g_chmod (fake_cli, 0755) == 0, "write %s", fake_cli);
+    g_autofree char *real_cli = g_strdup (g_getenv ("ROOMWAVE_CLI"));
+    g_setenv ("ROOMWAVE_CLI", fake_cli, TRUE);
+    g_autoptr (RwMpiDevices) failing = rw_mpi_devices_probe ();
+    Wait bad = { .loop = g_main_loop_new (NULL, FALSE) };
+    g_autoptr (GError) bad_error = NULL;
+    g_autoptr (RwMpiJob) bad_job = rw_mpi_job_new (project, failing, 3, &bad_error);
+    RW_CHECK (bad_job != NULL, "job: %s", bad_error ? bad_error->message : "");
+    if (bad_job != NULL)
+      {
+        rw_mpi_job_start (bad_job, NULL, on_mpi_done, &bad);
+        g_main_loop_run (bad.loop);
+        RW_NOTE ("the failure's message: %s", bad.error ? bad.error->message : "(none)");
+        RW_CHECK (bad.out == NULL && g_error_matches (bad.error, G_IO_ERROR, G_IO_ERROR_FAILED)
+                  && strstr (bad.error->message, "room.obj: the mesh has no faces") != NULL,
+                  "the failure says the ranks' words: %s", bad.error ? bad.error->message : "(none)");
+        /* once, though both ranks said it, and without mpirun's boxed note */
+        RW_CHECK (bad.error != NULL && g_str_equal (bad.error->message,
+                                                    "roomwave-cli simulate: room.obj: the mesh has no faces"),
+                  "only the ranks' words, once");
+        g_autofree char *bad_tmp = NULL;
+        for (const char *const *a = rw_mpi_job_get_argv (bad_job); *a && a[1]; a++)
+          if (g_str_equal (*a, "--materials"))
+            bad_tmp = g_path_get_dirname (a[1]);
+        RW_CHECK (bad_tmp != NULL && !g_file_test (bad_tmp, G_FILE_TEST_EXISTS), "temporary folder removed");
+      }
+    rw_sim_output_free (bad.out);
+    g_clear_error (&bad.error);
+    g_main_loop_unref (bad.loop);
+    g_remove (fake_cli);
+    if (real_cli != NULL)
+      g_setenv ("ROOMWAVE_CLI", real_cli, TRUE);
+    else
+      g_unsetenv ("ROOMWAVE_CLI");
+  }
 
   g_setenv ("ROOMWAVE_TEST_MPI_CPU", "1", TRUE);
   g_autoptr (RwMpiDevices) one = rw_mpi_devices_probe ();

@@ -191,8 +191,17 @@ load_worker (GTask *task, gpointer source_object, gpointer task_data, GCancellab
     g_task_return_pointer (task, out, (GDestroyNotify) rw_sim_output_free);
 }
 
-/* What the ranks and mpirun said, for the error dialog: the text without
- * blank lines, at most its last 4000 bytes. */
+/* What the ranks said, for the error dialog (the last 4000 bytes of
+ * stderr): each line once (every rank may say the same), without Open
+ * MPI's boxed notes between lines of dashes ("Primary job terminated
+ * normally, but 1 process returned…"), which say only that a rank
+ * failed; those stay when nothing else was said. */
+static gboolean
+dashes (const char *line)
+{
+  return strlen (line) >= 10 && strspn (line, "-") == strlen (line);
+}
+
 static char *
 stderr_message (RwMpiJob *self)
 {
@@ -203,11 +212,27 @@ stderr_message (RwMpiJob *self)
   const char *from = strlen (text) > 4000 ? text + strlen (text) - 4000 : text;
   g_autofree char *valid = g_utf8_make_valid (from, -1);
   g_auto (GStrv) lines = g_strsplit (valid, "\n", -1);
-  GString *s = g_string_new (NULL);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GString *s = g_string_new (NULL), *all = g_string_new (NULL);
+  gboolean boxed = FALSE;
 
   for (char **l = lines; *l; l++)
-    if (g_strstrip (*l)[0] != '\0')
-      g_string_append_printf (s, "%s%s", s->len ? "\n" : "", *l);
+    {
+      const char *line = g_strstrip (*l);
+      if (line[0] == '\0')
+        continue;
+      g_string_append_printf (all, "%s%s", all->len ? "\n" : "", line);
+      if (dashes (line))
+        boxed = !boxed;
+      else if (!boxed && g_hash_table_add (seen, (gpointer) line))
+        g_string_append_printf (s, "%s%s", s->len ? "\n" : "", line);
+    }
+  if (s->len == 0)
+    {
+      g_string_free (s, TRUE);
+      return g_string_free (all, FALSE);
+    }
+  g_string_free (all, TRUE);
   return g_string_free (s, FALSE);
 }
 
