@@ -9,7 +9,9 @@
  *    scattering kept) and a custom α per band give the expected map text.
  *  - progress lines: a line `simulate --progress-json` prints is read back;
  *    lines that are not progress reports are refused.
- *  - devices: ROOMWAVE_TEST_MPI_CPU=1 says why a run is unavailable.
+ *  - devices: ROOMWAVE_TEST_MPI_CPU=1 says why a run is unavailable; with
+ *    devices 1 and 3 of four checked, CUDA_VISIBLE_DEVICES is "1,3", two
+ *    ranks of the CUDA backend.
  *  - failure: ranks that fail give an error holding what they wrote on
  *    stderr, and the job's temporary folder is removed.
  *  - run: the demo room with a custom α and a negative R surface, two
@@ -321,6 +323,28 @@ check_run (RwProject *project)
       g_setenv ("ROOMWAVE_CLI", real_cli, TRUE);
     else
       g_unsetenv ("ROOMWAVE_CLI");
+  }
+
+  /* real devices: rank i on the i-th checked one (CUDA_VISIBLE_DEVICES),
+   * the CUDA backend, one rank per checked device */
+  {
+    RwMpiDevices gpus = { .n_devices = 4, .mpirun = (char *) "/usr/bin/mpirun",
+                          .cli = (char *) "/usr/bin/roomwave-cli" };
+    g_autoptr (GError) gpus_error = NULL;
+    g_autoptr (RwMpiJob) gpus_job = rw_mpi_job_new (project, &gpus, 0xa, &gpus_error);
+    RW_CHECK (gpus_job != NULL, "job on devices 1 and 3: %s", gpus_error ? gpus_error->message : "");
+    if (gpus_job != NULL)
+      {
+        const char *const *a = rw_mpi_job_get_argv (gpus_job);
+        gboolean cuda = FALSE;
+        for (; *a && a[1]; a++)
+          cuda |= g_str_equal (a[0], "--backend") && g_str_equal (a[1], "cuda");
+        a = rw_mpi_job_get_argv (gpus_job);
+        RW_CHECK (g_strcmp0 (rw_mpi_job_get_visible_devices (gpus_job), "1,3") == 0,
+                  "CUDA_VISIBLE_DEVICES %s", rw_mpi_job_get_visible_devices (gpus_job));
+        RW_CHECK (rw_mpi_job_get_n_ranks (gpus_job) == 2 && g_str_equal (a[1], "-np") && g_str_equal (a[2], "2")
+                  && cuda, "two ranks of the CUDA backend: %s %s %s", a[0], a[1], a[2]);
+      }
   }
 
   g_setenv ("ROOMWAVE_TEST_MPI_CPU", "1", TRUE);

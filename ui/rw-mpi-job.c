@@ -382,7 +382,8 @@ rw_mpi_job_start (RwMpiJob *self, GCancellable *cancellable, GAsyncReadyCallback
 {
   g_return_if_fail (self->task == NULL && self->argv != NULL);
   g_autoptr (GSubprocessLauncher) launcher =
-    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                               | G_SUBPROCESS_FLAGS_STDERR_PIPE);
   GError *error = NULL;
 
   self->task = g_task_new (self, cancellable, callback, user_data);
@@ -398,6 +399,10 @@ rw_mpi_job_start (RwMpiJob *self, GCancellable *cancellable, GAsyncReadyCallback
       g_object_unref (task);
       return;
     }
+  /* mpirun forwards its stdin to rank 0: an empty pipe, never the
+   * terminal the application may have been started from (a background
+   * job reading it would be stopped) */
+  g_output_stream_close (g_subprocess_get_stdin_pipe (self->process), NULL, NULL);
   self->pending = 3;
   self->stdout_lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (self->process));
   self->stderr_text = g_memory_output_stream_new_resizable ();
