@@ -82,6 +82,9 @@
  *                shown equal the in-process run's IRs bit for bit (fp64);
  *                win.cancel mid-way through a longer such run ends it as
  *                cancelled and the window runs again
+ *   gpus-close   closing the window during a run on two ranks stops mpirun
+ *                (through the window's GCancellable) and the application
+ *                quits cleanly, leaving no temporary folder
  *   gpus-one     ROOMWAVE_TEST_MPI_CPU=1: the one device's check button is
  *                insensitive and the line under the list says why (fewer
  *                than two devices); Run with it checked runs in process
@@ -2627,6 +2630,36 @@ poll_gpus (void)
 }
 
 static gboolean
+poll_gpus_close (void)
+{
+  RwProject *p = rw_window_get_project (ctx.win);
+
+  switch (ctx.state)
+    {
+    case 0:
+      if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || ctx.ticks < 5)
+        return TRUE;
+      /* far longer than the watchdog's wait, were it not stopped */
+      gpus_settings (p, 20.0);
+      rw_project_set_run_devices (p, 3);
+      rw_project_set_dirty (p, FALSE);
+      activate ("run");
+      next ();
+      return TRUE;
+    case 1:
+      watch_rank_bars ();
+      if (!ctx.rank_speed_seen)
+        return TRUE;
+      ctx.t_cancel_us = g_get_monotonic_time ();
+      gtk_window_close (GTK_WINDOW (ctx.win));
+      ctx.win = NULL;
+      next ();
+      return FALSE;   /* the application quits by itself once mpirun has stopped */
+    }
+  return FALSE;
+}
+
+static gboolean
 poll_gpus_one (void)
 {
   RwProject *p = rw_window_get_project (ctx.win);
@@ -2703,6 +2736,8 @@ poll (gpointer data)
     return poll_gpus ();
   if (g_str_equal (ctx.mode, "gpus-one"))
     return poll_gpus_one ();
+  if (g_str_equal (ctx.mode, "gpus-close"))
+    return poll_gpus_close ();
   return FALSE;
 }
 
@@ -2732,8 +2767,19 @@ main (int argc, char **argv)
 {
   if (argc < 2)
     {
-      fprintf (stderr, "usage: test-gui starts-demo|run-small|run-demo|broken-mesh|cancel|close-running|project|open-results|import|receivers|gpus|gpus-one\n");
+      fprintf (stderr, "usage: test-gui starts-demo|run-small|run-demo|broken-mesh|cancel|close-running|project|open-results|import|receivers|gpus|gpus-one|gpus-close\n");
       return 2;
+    }
+  /* gpus-close: the run's temporary folder in a folder of its own, to
+   * see it gone (TMPDIR set before anything asks GLib for it) */
+  g_autofree char *gpus_tmp = NULL;
+  if (strcmp (argv[1], "gpus-close") == 0)
+    {
+      char templ[] = "/tmp/rw-gpus-close-XXXXXX";
+      gpus_tmp = g_strdup (mkdtemp (templ));
+      RW_CHECK (gpus_tmp != NULL, "a temporary folder");
+      if (gpus_tmp != NULL)
+        g_setenv ("TMPDIR", gpus_tmp, TRUE);
     }
   gtk_disable_setlocale ();
   rw_i18n_init ();
@@ -2780,13 +2826,32 @@ main (int argc, char **argv)
   if (g_str_equal (ctx.mode, "run-small") || g_str_equal (ctx.mode, "cancel") || g_str_equal (ctx.mode, "project")
       || g_str_equal (ctx.mode, "close-running") || g_str_equal (ctx.mode, "import")
       || g_str_equal (ctx.mode, "open-results") || g_str_equal (ctx.mode, "receivers")
-      || g_str_equal (ctx.mode, "gpus") || g_str_equal (ctx.mode, "gpus-one"))
+      || g_str_equal (ctx.mode, "gpus") || g_str_equal (ctx.mode, "gpus-one")
+      || g_str_equal (ctx.mode, "gpus-close"))
     {
       app_argv[1] = ctx.box_path;
       app_argc = 2;
     }
   int status = g_application_run (G_APPLICATION (ctx.app), app_argc, app_argv);
   RW_CHECK (status == 0, "application exit status %d", status);
+  if (g_str_equal (ctx.mode, "gpus-close") && gpus_tmp != NULL)
+    {
+      RW_CHECK (ctx.state == 2, "the window was closed during the run on two ranks (state %d)", ctx.state);
+      double dt = (g_get_monotonic_time () - ctx.t_cancel_us) / 1e6;
+      RW_NOTE ("the application quit %.3f s after the window closed", dt);
+      /* not a timing test: a hang detector (the run, not stopped, takes
+       * minutes) */
+      RW_CHECK (dt < 30.0, "mpirun stopped when the window closed (%.1f s)", dt);
+      GDir *dir = g_dir_open (gpus_tmp, 0, NULL);
+      const char *name;
+      int left = 0;
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        left += g_str_has_prefix (name, "roomwave-gpus-");
+      RW_CHECK (dir != NULL && left == 0, "%d temporary folders of the run left in %s", left, gpus_tmp);
+      if (dir != NULL)
+        g_dir_close (dir);
+      g_rmdir (gpus_tmp);
+    }
   if (g_str_equal (ctx.mode, "close-running"))
     {
       RW_CHECK (ctx.state == 2, "the window was closed mid-run (state %d)", ctx.state);
