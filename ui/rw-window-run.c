@@ -252,7 +252,9 @@ start_mpi_run (RwWindow *self)
   g_autofree char *stage = g_strdup_printf (_("Running on %d GPUs through mpirun (no live field view)…"), n);
   gtk_label_set_text (self->stage_label, stage);
   gtk_label_set_text (self->status_label, stage);
+  /* the field lives in the ranks' processes: no live plane to show */
   rw_slice_view_take_slice (self->slice_view, NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->slice_view), FALSE);
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
   gtk_stack_set_visible_child_name (self->main_stack, "run");
   _rw_window_update_actions (self);
@@ -291,6 +293,7 @@ _rw_window_action_run (GSimpleAction *action, GVariant *param, gpointer user_dat
       return;
     }
   clear_rank_bars (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->slice_view), TRUE);
   self->job = rw_sim_job_new (self->project);
   g_signal_connect (self->job, "progress", G_CALLBACK (on_job_progress), self);
   g_signal_connect (self->job, "slice", G_CALLBACK (on_job_slice), self);

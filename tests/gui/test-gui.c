@@ -2528,6 +2528,7 @@ poll_gpus (void)
       for (guint i = 0; i < rw_window_get_n_gpu_checks (ctx.win); i++)
         RW_CHECK (gtk_widget_get_sensitive (GTK_WIDGET (rw_window_get_gpu_check (ctx.win, i))),
                   "device %u can be checked (%s)", i, rw_window_get_gpus_note (ctx.win));
+      rw_window_show_side_page (ctx.win, "settings");
       gpus_settings (p, 0.1);
       /* a negative R and a custom α per band beside the library rows: the
        * map file must model them as the in-process fit does */
@@ -2568,11 +2569,17 @@ poll_gpus (void)
       RW_CHECK (gtk_check_button_get_active (rw_window_get_gpu_check (ctx.win, 0)), "device 0 follows the mask");
       RW_CHECK (strstr (rw_window_get_gpus_note (ctx.win), "2") != NULL, "the note counts two devices: %s",
                 rw_window_get_gpus_note (ctx.win));
+      next ();
+      return TRUE;
+    case 2:
+      if (ctx.ticks < 6)
+        return TRUE;
+      screenshot (GTK_WIDGET (ctx.win), "gpus-settings.png");
       ctx.finished = FALSE;
       activate ("run");
       next ();
       return TRUE;
-    case 2:   /* on two ranks */
+    case 3:   /* on two ranks */
       watch_rank_bars ();
       if (!ctx.finished)
         return TRUE;
@@ -2601,7 +2608,7 @@ poll_gpus (void)
       activate ("run");
       next ();
       return TRUE;
-    case 3:
+    case 4:
       watch_rank_bars ();
       if (ctx.finished)
         {
@@ -2616,7 +2623,7 @@ poll_gpus (void)
       activate ("cancel");
       next ();
       return TRUE;
-    case 4:
+    case 5:
       if (!ctx.finished)
         return TRUE;
       RW_NOTE ("the run on two ranks stopped %.3f s after cancel", (ctx.t_done_us - ctx.t_cancel_us) / 1e6);
