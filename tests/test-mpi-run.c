@@ -15,7 +15,7 @@
  *  - failure: ranks that fail give an error holding what they wrote on
  *    stderr, and the job's temporary folder is removed.
  *  - run: the demo room with a custom α and a negative R surface, two
- *    receivers, fp64 on the CPU: the job over 2 ranks (ROOMWAVE_TEST_MPI_CPU=2,
+ *    receivers, fp64 on the CPU, full band (2000 rays): the job over 2 ranks (ROOMWAVE_TEST_MPI_CPU=2,
  *    --backend cpu) gives every receiver's IR bit for bit as the in-process
  *    run (RwSimJob) of the same project, and reported progress per rank.
  * What fails it: a setting left off the command line or a number that
@@ -212,7 +212,10 @@ check_run (RwProject *project)
   s.duration_s = 0.1;
   s.backend = RW_BACKEND_CPU;
   s.precision = RW_PRECISION_F64;
-  s.hybrid = FALSE;
+  /* full band: the geometrical part's settings go through the command
+   * line too (2000 rays to keep it short) */
+  s.hybrid = TRUE;
+  s.n_rays = 2000;
   rw_project_set_settings (project, &s);
   /* a custom α per band and a negative R beside the library materials */
   const double alpha[RW_N_OCTAVES] = { 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7 };
