@@ -111,6 +111,10 @@ usage (FILE *f)
                 "                         write; checked and locked before the solve\n"
                 "  --json                 print the results JSON instead of the summary\n"
                 "  --quiet                no progress and no summary (errors still go to stderr)\n"
+                "  --progress-json        progress for programs: rank 0 prints one JSON object a\n"
+                "                         line on stdout per progress report (fraction, step,\n"
+                "                         n_steps, seconds_left, part, ranks: [{rank, mvox_per_s}])\n"
+                "                         instead of the progress line, and no summary\n"
                 "  -h, --help             this help\n"
                 "\n"
                 "Exit status: 0 done, 1 bad input or cancelled (Ctrl-C), 2 bad usage.\n"),
@@ -126,12 +130,38 @@ typedef struct {
   bool tty;
   double last_s;
   bool printed;
+  bool json;               /* --progress-json: JSON lines on stdout */
 } Progress;
+
+/* --progress-json: one line per report, for a program reading the pipe
+ * (the GUI's multi-GPU run, ui/rw-mpi-run.c). Numbers in the C locale's
+ * form (rw_i18n keeps LC_NUMERIC "C"), each rank's speed over the last
+ * chunk from RwProgress (one entry with the run's speed without ranks). */
+static void
+print_progress_json (const RwProgress *p)
+{
+  printf ("{\"fraction\":%.9g,\"step\":%zu,\"n_steps\":%zu,\"seconds_left\":%.6g,\"part\":\"%s\","
+          "\"ranks\":[", isfinite (p->fraction) ? p->fraction : 0.0, p->step, p->n_steps, isfinite (p->seconds_left) ? p->seconds_left : -1.0,
+          p->part == RW_PROGRESS_GEOMETRICAL ? "geometrical" : "wave");
+  const int n = p->ranks > 1 && p->rank_mvox_per_s != NULL ? p->ranks : 1;
+  for (int r = 0; r < n; r++)
+    {
+      const double v = n > 1 ? p->rank_mvox_per_s[r] : p->mvox_per_s;
+      printf ("%s{\"rank\":%d,\"mvox_per_s\":%.6g}", r > 0 ? "," : "", r, isfinite (v) ? v : 0.0);
+    }
+  printf ("]}\n");
+  fflush (stdout);
+}
 
 static bool
 on_progress (const RwProgress *p, void *user_data)
 {
   Progress *pr = user_data;
+  if (pr->json)
+    {
+      print_progress_json (p);
+      return true;
+    }
   double t = rw_clock_s ();
   bool last = p->step >= p->n_steps;
   if (pr->tty)
@@ -397,6 +427,7 @@ rw_cli_simulate (int argc, char **argv)
     OPT_MATERIALS, OPT_BOUNDARY, OPT_SCHEME, OPT_BACKEND, OPT_PRECISION, OPT_SCALE, OPT_TEMPERATURE,
     OPT_PPW, OPT_THREADS, OPT_DEVICE, OPT_OUT, OPT_JSON, OPT_QUIET, OPT_HUMIDITY, OPT_NO_AIR,
     OPT_CROSSOVER, OPT_NO_HYBRID, OPT_RAYS, OPT_ISM_ORDER, OPT_SEED, OPT_PARTS, OPT_HRTF,
+    OPT_PROGRESS_JSON,
   };
   static const struct option options[] = {
     { "mesh", required_argument, NULL, OPT_MESH },
@@ -427,13 +458,14 @@ rw_cli_simulate (int argc, char **argv)
     { "out", required_argument, NULL, OPT_OUT },
     { "json", no_argument, NULL, OPT_JSON },
     { "quiet", no_argument, NULL, OPT_QUIET },
+    { "progress-json", no_argument, NULL, OPT_PROGRESS_JSON },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
 
   RwSimConfig cfg;
   rw_sim_config_init (&cfg);
-  bool json = false, quiet = false;
+  bool json = false, quiet = false, progress_json = false;
   double sources[RW_CLI_MAX_SOURCES][3];
   size_t n_sources = 0;
   const char *out_dir = RW_DEFAULT_OUT_DIR;
@@ -598,6 +630,9 @@ rw_cli_simulate (int argc, char **argv)
         case OPT_QUIET:
           quiet = true;
           break;
+        case OPT_PROGRESS_JSON:
+          progress_json = true;
+          break;
         case ':':
           return rw_cli_usage_error (SUB, _("option '%s' needs a value"), argv[optind - 1]);
         case '?':
@@ -607,6 +642,8 @@ rw_cli_simulate (int argc, char **argv)
     }
   if (optind < argc)
     return rw_cli_usage_error (SUB, _("unexpected argument '%s'"), argv[optind]);
+  if (progress_json && (json || quiet))
+    return rw_cli_usage_error (SUB, _("--progress-json goes with neither --json nor --quiet"));
   if (cfg.mesh_path == NULL)
     return rw_cli_usage_error (SUB, _("--mesh is required"));
   if (n_sources == 0)
@@ -681,8 +718,8 @@ rw_cli_simulate (int argc, char **argv)
    * written (DIR, or DIR/source-N/ with several) before the next source is
    * solved; the folder is swapped in and the reports printed at the end. */
   SourceRuns runs = { .cfg = &cfg, .n_sources = n_sources, .out_dir = out_dir,
-                      .staging = sd.staging, .json = json, .quiet = quiet, .rank = rank,
-                      .progress = { .tty = isatty (STDERR_FILENO) == 1 } };
+                      .staging = sd.staging, .json = json, .quiet = quiet || progress_json, .rank = rank,
+                      .progress = { .tty = isatty (STDERR_FILENO) == 1, .json = progress_json } };
   if (ok)
     {
       ok = rw_simulate_sources (&cfg, (const double (*)[3]) sources, n_sources,

@@ -7,7 +7,9 @@ writes the IRs and results.json; --json prints the same JSON; two sources
 give a run each in source-N/ (a JSON array), the nearer source's direct
 sound earlier by the difference of the distances over c, and a second
 source outside fails naming it; Ctrl-C cancels with exit 1 and
-"cancelled" and writes nothing.
+"cancelled" and writes nothing; --progress-json prints one JSON progress
+report a line on stdout (no summary, no progress line on stderr) and is
+refused with --json or --quiet.
 
 Environment: ROOMWAVE_CLI (the binary), ROOMWAVE_DATA_DIR (data/)."""
 import json
@@ -364,6 +366,37 @@ with tempfile.TemporaryDirectory() as tmp:
         check(False, "--json output does not parse: %s" % e)
     check(jerr.strip() == "", "--quiet printed on stderr: %r" % jerr)
     check(files_in(out2) == ["receiver-1.wav", "results.json"], "out2: %s" % files_in(out2))
+
+    # --progress-json: every stdout line one progress report as JSON (one
+    # rank without MPI, its speed the run's), fractions rising to 1, both
+    # parts; no summary on stdout, no progress line on stderr; it goes
+    # with neither --json nor --quiet.
+    out7 = os.path.join(tmp, "progress-json")
+    rc, pout, perr = run(["--mesh", good] + base[:-2] + ["--out", out7, "--progress-json"])
+    check(rc == 0, "--progress-json run: exit %d: %s" % (rc, perr))
+    reports = []
+    for line in pout.splitlines():
+        try:
+            reports.append(json.loads(line))
+        except ValueError:
+            check(False, "--progress-json: a stdout line that is not JSON: %r" % line)
+    check(len(reports) >= 2, "--progress-json: %d reports" % len(reports))
+    for r in reports:
+        check(set(r) == {"fraction", "step", "n_steps", "seconds_left", "part", "ranks"}
+              and r["part"] in ("wave", "geometrical") and 0 <= r["fraction"] <= 1
+              and 0 <= r["step"] <= r["n_steps"] and r["seconds_left"] >= 0
+              and len(r["ranks"]) == 1 and r["ranks"][0]["rank"] == 0 and r["ranks"][0]["mvox_per_s"] >= 0,
+              "--progress-json report %r" % r)
+    wave = [r for r in reports if r.get("part") == "wave"]
+    check(wave and wave[-1]["step"] == wave[-1]["n_steps"] and wave[-1]["fraction"] == 1
+          and all(a["step"] <= b["step"] for a, b in zip(wave, wave[1:])),
+          "--progress-json: the wave part's steps rise to n_steps: %r" % [r.get("step") for r in wave])
+    check(any(r["ranks"][0]["mvox_per_s"] > 0 for r in wave), "--progress-json: the wave part's speed")
+    check("solving:" not in perr and "geometrical part:" not in perr, "--progress-json: a progress line on stderr: %r" % perr)
+    check(files_in(out7) == ["receiver-1.wav", "results.json"], "out7: %s" % files_in(out7))
+    for extra in (["--json"], ["--quiet"]):
+        expect(["--mesh", good] + base + ["--progress-json"] + extra, 2, ["--progress-json"],
+               "--progress-json with %s" % extra[0])
 
     # Two sources: a run each, in out/source-N/; the direct sound of the
     # nearer source arrives earlier by the difference of the distances / c.

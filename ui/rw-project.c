@@ -52,6 +52,10 @@ struct _RwProject
   gboolean quiet_slots;          /* put_slot is writing a slot */
 
   RwSimSettings settings;
+  /* The devices checked for a run on several GPUs (issue #15; bit i:
+   * device i). This machine's, so neither saved in the project file nor
+   * an edit that makes the project dirty. */
+  guint64 run_devices;
   char *results_ref;             /* relative to the project file, or NULL */
   GFile *file;
   gboolean dirty;
@@ -88,6 +92,7 @@ enum {
   PROP_N_RAYS,             /* guint */
   PROP_ISM_ORDER,          /* guint */
   PROP_SEED,               /* guint64 */
+  PROP_RUN_DEVICES,        /* guint64: bit i, CUDA device i checked for a run on several GPUs */
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -251,6 +256,9 @@ rw_project_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_SEED:
       g_value_set_uint64 (value, self->settings.seed);
       break;
+    case PROP_RUN_DEVICES:
+      g_value_set_uint64 (value, self->run_devices);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -312,6 +320,9 @@ rw_project_set_property (GObject *object, guint prop_id, const GValue *value, GP
     case PROP_SEED:
       s.seed = g_value_get_uint64 (value);
       break;
+    case PROP_RUN_DEVICES:
+      rw_project_set_run_devices (self, g_value_get_uint64 (value));
+      return;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       return;
@@ -386,6 +397,9 @@ rw_project_class_init (RwProjectClass *klass)
   properties[PROP_SEED] =
     g_param_spec_uint64 ("seed", NULL, NULL, 0, RW_PROJECT_MAX_SEED, 1,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_RUN_DEVICES] =
+    g_param_spec_uint64 ("run-devices", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 #undef SETTING_DOUBLE
 #undef SETTING_UINT
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -453,6 +467,23 @@ edited (RwProject *self, guint prop)
 {
   rw_project_set_dirty (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+}
+
+guint64
+rw_project_get_run_devices (RwProject *self)
+{
+  g_return_val_if_fail (RW_IS_PROJECT (self), 0);
+  return self->run_devices;
+}
+
+void
+rw_project_set_run_devices (RwProject *self, guint64 devices)
+{
+  g_return_if_fail (RW_IS_PROJECT (self));
+  if (devices == self->run_devices)
+    return;
+  self->run_devices = devices;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUN_DEVICES]);
 }
 
 /* A whole new state (a room imported, a project opened): every property

@@ -17,7 +17,8 @@
  *   "scheme", "boundary", "backend", "precision", "device" (read-write
  *   guint of RwScheme, RwBoundary, RwBackendKind, RwPrecision), the
  *   full-band settings "hybrid" (boolean), "crossover-hz" (double),
- *   "n-rays", "ism-order" (guint) and "seed" (guint64), "file",
+ *   "n-rays", "ism-order" (guint) and "seed" (guint64), the devices of a
+ *   run on several GPUs "run-devices" (guint64 mask), "file",
  *   "dirty". Importing a room or opening a project notifies all of them. Saved as a versioned JSON
  * file (.roomwave, see docs/GUI.md) written atomically; loading parses and
  * checks the whole file before touching the project, so a bad file is
@@ -239,6 +240,12 @@ gboolean rw_project_point_inside (RwProject *self, const double p[3]);
  * file, see rw-results-io.h), or NULL. Saved as "results". */
 const char *rw_project_get_results_ref (RwProject *self);
 void rw_project_set_results_ref (RwProject *self, const char *relative);
+
+/* The devices checked for a run on several GPUs ("run-devices": bit i is
+ * CUDA device i; rw-mpi-run.h). The machine's choice: not saved in the
+ * project file, and setting it does not make the project dirty. */
+guint64 rw_project_get_run_devices (RwProject *self);
+void rw_project_set_run_devices (RwProject *self, guint64 devices);
 
 const RwSimSettings *rw_project_get_settings (RwProject *self);
 void rw_project_set_settings (RwProject *self, const RwSimSettings *settings);

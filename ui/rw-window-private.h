@@ -9,6 +9,7 @@
 
 #include "rw-compare-view.h"
 #include "rw-materials-panel.h"
+#include "rw-mpi-job.h"
 #include "rw-results-io.h"
 #include "rw-results-view.h"
 #include "rw-room-view.h"
@@ -46,6 +47,12 @@ struct _RwWindow
   GtkDropDown *device_dropdown;     /* the chosen backend's devices (update_devices) */
   gboolean filling_devices;         /* update_devices is setting device_dropdown */
   GtkLabel *backend_label, *estimate_label, *estimate_warning;
+  /* several GPUs (issue #15): a check button per CUDA device, bound to
+   * the project's "run-devices" bit (update_gpus); why not, or what a
+   * run will use */
+  GtkBox *gpus_box;
+  GtkLabel *gpus_label;
+  GtkBox *rank_box;                 /* the Run page's per-rank bars */
   GtkSwitch *hybrid_switch;
   GtkExpander *geometrical_expander;
   GtkSpinButton *crossover_spin, *rays_spin, *ism_order_spin, *seed_spin;
@@ -69,6 +76,13 @@ struct _RwWindow
   GBindingGroup *project_bindings;  /* the settings widgets ↔ the project's settings */
   GBindingGroup *receiver_bindings; /* the receiver fields ↔ the selected receiver's slot */
   RwSimJob *job;
+  /* a run on several GPUs: the mpirun job, cancelled through the window's
+   * run_cancellable; the devices found at start-up; the bars of its ranks
+   * (children of rank_box) */
+  RwMpiJob *mpi_job;
+  GCancellable *run_cancellable;
+  RwMpiDevices *mpi_devices;
+  GPtrArray *rank_bars;
   GCancellable *import_cancellable; /* while a file is being opened */
   guint pulse_id;                   /* the progress bar's pulse during an import */
   GSettings *settings;          /* may be NULL (schema not found) */
@@ -87,6 +101,9 @@ void _rw_window_show_error (RwWindow *self, const char *primary, const char *sec
 void _rw_window_update_actions (RwWindow *self);
 void _rw_window_update_title (RwWindow *self);
 void _rw_window_update_estimate (RwWindow *self);
+/* The devices a run on several GPUs will use: how many are checked and
+ * usable (0 when such a run is unavailable). */
+int _rw_window_n_gpus_checked (RwWindow *self);
 /* The GSettings key of the CPU speed the last run of a scheme measured. */
 const char *_rw_window_speed_key (RwScheme scheme);
 

@@ -65,17 +65,14 @@ _rw_window_room_box (RwWindow *self, double box[3])
   return v > 0 && fabs (fabs (r->volume_m3) - v) < 0.005 * v;
 }
 
+/* A run (in process or on several GPUs) ended with `out` (taken) or
+ * `error`: the Results page, or the error as every run shows it; drops
+ * the window's reference that the run held. */
 static void
-on_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
+run_ended (RwWindow *self, RwSimOutput *out, GError *error)
 {
-  RwWindow *self = user_data;
-  RwSimJob *job = RW_SIM_JOB (source);
-  g_autoptr (GError) error = NULL;
-  RwSimOutput *out = rw_sim_job_finish (job, result, &error);
   gboolean ok = out != NULL;
 
-  g_signal_handlers_disconnect_by_data (job, self);
-  g_clear_object (&self->job);
   g_application_release (g_application_get_default ());
   if (self->disposed)
     {
@@ -114,7 +111,7 @@ on_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
       gtk_widget_set_visible (GTK_WIDGET (self->run_times_label), TRUE);
       /* a node update's cost differs between the schemes (13 loads, not 7;
        * one step a sweep on FCC grids): one measured speed each */
-      if (self->settings != NULL && out->mvox_per_s > 0 && g_str_equal (out->backend, "cpu"))
+      if (self->settings != NULL && out->mvox_per_s > 0 && g_str_equal (out->backend, "cpu") && res->ranks <= 1)
         g_settings_set_double (self->settings, _rw_window_speed_key (res->scheme), out->mvox_per_s);
       gtk_progress_bar_set_fraction (self->progress_bar, 1);
       gtk_label_set_text (self->status_label, text);
@@ -141,6 +138,130 @@ on_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_object_unref (self);
 }
 
+static void
+on_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  RwWindow *self = user_data;
+  RwSimJob *job = RW_SIM_JOB (source);
+  g_autoptr (GError) error = NULL;
+  RwSimOutput *out = rw_sim_job_finish (job, result, &error);
+
+  g_signal_handlers_disconnect_by_data (job, self);
+  g_clear_object (&self->job);
+  run_ended (self, out, error);
+}
+
+/* ---- a run on several GPUs (rw-mpi-job.h) ------------------------------- */
+
+/* The device label of rank `rank`: the rank-th checked device (ranks take
+ * CUDA_VISIBLE_DEVICES in order). */
+static const char *
+rank_device_label (RwWindow *self, guint rank)
+{
+  const guint64 mask = rw_project_get_run_devices (self->project);
+  for (int i = 0; i < self->mpi_devices->n_devices; i++)
+    if (((mask >> i) & 1) && rank-- == 0)
+      return self->mpi_devices->labels[i];
+  return "";
+}
+
+static void
+clear_rank_bars (RwWindow *self)
+{
+  GtkWidget *child;
+  g_ptr_array_set_size (self->rank_bars, 0);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->rank_box))) != NULL)
+    gtk_box_remove (self->rank_box, child);
+  gtk_widget_set_visible (GTK_WIDGET (self->rank_box), FALSE);
+}
+
+static void
+on_mpi_progress (RwMpiJob *job, const RwMpiProgress *p, RwWindow *self)
+{
+  double total = 0;
+
+  (void) job;
+  for (int r = 0; r < p->n_ranks; r++)
+    total += p->rank_mvox_per_s[r];
+  /* the status line as an in-process run gives it, with the ranks' sum */
+  on_job_progress (NULL, p->fraction, total, p->seconds_left, p->step, p->n_steps, p->part, self);
+  /* the ranks step together (a halo exchange every step): one fraction,
+   * each its own speed over the last chunk */
+  for (guint r = 0; r < self->rank_bars->len; r++)
+    {
+      GtkProgressBar *bar = g_ptr_array_index (self->rank_bars, r);
+      g_autofree char *text = NULL;
+      if (p->part == RW_PROGRESS_GEOMETRICAL)
+        text = g_strdup_printf (_("GPU %u (%s): wave part done"), r, rank_device_label (self, r));
+      else if ((int) r < p->n_ranks)
+        text = g_strdup_printf (_("GPU %u (%s): %.1f Mvox/s"), r, rank_device_label (self, r),
+                                p->rank_mvox_per_s[r]);
+      else
+        continue;
+      gtk_progress_bar_set_fraction (bar, p->part == RW_PROGRESS_GEOMETRICAL ? 1.0 : p->fraction);
+      gtk_progress_bar_set_text (bar, text);
+    }
+}
+
+static void
+on_mpi_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  RwWindow *self = user_data;
+  RwMpiJob *job = RW_MPI_JOB (source);
+  g_autoptr (GError) error = NULL;
+  RwSimOutput *out = rw_mpi_job_finish (job, result, &error);
+
+  g_signal_handlers_disconnect_by_data (job, self);
+  g_clear_object (&self->mpi_job);
+  g_clear_object (&self->run_cancellable);
+  run_ended (self, out, error);
+}
+
+/* Run with two or more devices checked: mpirun, one rank per device, its
+ * progress per rank on the Run page, the results folder read back into
+ * the Results page. */
+static void
+start_mpi_run (RwWindow *self)
+{
+  g_autoptr (GError) error = NULL;
+
+  self->mpi_job = rw_mpi_job_new (self->project, self->mpi_devices, rw_project_get_run_devices (self->project),
+                                  &error);
+  if (self->mpi_job == NULL)
+    {
+      gtk_label_set_text (self->status_label, error->message);
+      _rw_window_show_error (self, _("The simulation failed"), error->message);
+      g_signal_emit (self, _rw_window_signals[RW_WINDOW_RUN_FINISHED], 0, FALSE);
+      return;
+    }
+  g_signal_connect (self->mpi_job, "progress", G_CALLBACK (on_mpi_progress), self);
+  self->run_cancellable = g_cancellable_new ();
+
+  clear_rank_bars (self);
+  const int n = rw_mpi_job_get_n_ranks (self->mpi_job);
+  for (int r = 0; r < n; r++)
+    {
+      GtkWidget *bar = gtk_progress_bar_new ();
+      g_autofree char *text = g_strdup_printf (_("GPU %d (%s): starting…"), r, rank_device_label (self, (guint) r));
+      gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (bar), TRUE);
+      gtk_progress_bar_set_text (GTK_PROGRESS_BAR (bar), text);
+      gtk_box_append (self->rank_box, bar);
+      g_ptr_array_add (self->rank_bars, bar);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->rank_box), TRUE);
+  g_autofree char *stage = g_strdup_printf (_("Running on %d GPUs through mpirun (no live field view)…"), n);
+  gtk_label_set_text (self->stage_label, stage);
+  gtk_label_set_text (self->status_label, stage);
+  /* the field lives in the ranks' processes: no live plane to show */
+  rw_slice_view_take_slice (self->slice_view, NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->slice_view), FALSE);
+  gtk_progress_bar_set_fraction (self->progress_bar, 0);
+  gtk_stack_set_visible_child_name (self->main_stack, "run");
+  _rw_window_update_actions (self);
+  g_application_hold (g_application_get_default ());
+  rw_mpi_job_start (self->mpi_job, self->run_cancellable, on_mpi_done, g_object_ref (self));
+}
+
 void
 _rw_window_action_run (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
@@ -152,7 +273,8 @@ _rw_window_action_run (GSimpleAction *action, GVariant *param, gpointer user_dat
 
   (void) action;
   (void) param;
-  if (self->job != NULL || self->import_cancellable != NULL || rw_project_get_mesh (self->project) == NULL)
+  if (self->job != NULL || self->mpi_job != NULL || self->import_cancellable != NULL
+      || rw_project_get_mesh (self->project) == NULL)
     return;
   /* The engine refuses a boundary or receiver the scheme lacks
    * (rw_sim_check_settings) in words for the command line; refused here
@@ -165,6 +287,13 @@ _rw_window_action_run (GSimpleAction *action, GVariant *param, gpointer user_dat
       g_signal_emit (self, _rw_window_signals[RW_WINDOW_RUN_FINISHED], 0, FALSE);
       return;
     }
+  if (_rw_window_n_gpus_checked (self) >= 2)
+    {
+      start_mpi_run (self);
+      return;
+    }
+  clear_rank_bars (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->slice_view), TRUE);
   self->job = rw_sim_job_new (self->project);
   g_signal_connect (self->job, "progress", G_CALLBACK (on_job_progress), self);
   g_signal_connect (self->job, "slice", G_CALLBACK (on_job_slice), self);
@@ -206,9 +335,12 @@ _rw_window_action_cancel (GSimpleAction *action, GVariant *param, gpointer user_
   (void) param;
   if (self->import_cancellable != NULL)
     g_cancellable_cancel (self->import_cancellable);
-  if (self->job == NULL && self->import_cancellable == NULL)
+  if (self->job == NULL && self->mpi_job == NULL && self->import_cancellable == NULL)
     return;
   if (self->job != NULL)
     rw_sim_job_cancel (self->job);
+  /* mpirun gets SIGINT, then SIGTERM (rw-mpi-job.h) */
+  if (self->run_cancellable != NULL)
+    g_cancellable_cancel (self->run_cancellable);
   gtk_label_set_text (self->status_label, _("Cancelling…"));
 }

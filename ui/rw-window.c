@@ -66,7 +66,7 @@ set_enabled (RwWindow *self, const char *name, gboolean enabled)
 void
 _rw_window_update_actions (RwWindow *self)
 {
-  gboolean running = self->job != NULL || self->import_cancellable != NULL;
+  gboolean running = self->job != NULL || self->mpi_job != NULL || self->import_cancellable != NULL;
   gboolean have_mesh = rw_project_get_mesh (self->project) != NULL;
 
   set_enabled (self, "open", !running);
@@ -211,6 +211,90 @@ on_device_chosen (RwWindow *self)
     return;
   s.device = (int) i;
   rw_project_set_settings (self->project, &s);
+}
+
+/* ---- several GPUs ------------------------------------------------------- */
+
+/* A check button's "active" ↔ bit `bit` of the project's "run-devices". */
+typedef struct {
+  RwProject *project;           /* the window's, which outlives its widgets */
+  guint bit;
+} DeviceBit;
+
+static gboolean
+device_bit_to_active (GBinding *binding, const GValue *from, GValue *to, gpointer data)
+{
+  const DeviceBit *d = data;
+  (void) binding;
+  g_value_set_boolean (to, (g_value_get_uint64 (from) >> d->bit) & 1);
+  return TRUE;
+}
+
+static gboolean
+active_to_device_bit (GBinding *binding, const GValue *from, GValue *to, gpointer data)
+{
+  const DeviceBit *d = data;
+  guint64 mask = rw_project_get_run_devices (d->project);
+  guint64 bit = G_GUINT64_CONSTANT (1) << d->bit;
+  (void) binding;
+  g_value_set_uint64 (to, g_value_get_boolean (from) ? mask | bit : mask & ~bit);
+  return TRUE;
+}
+
+int
+_rw_window_n_gpus_checked (RwWindow *self)
+{
+  const guint64 mask = rw_project_get_run_devices (self->project);
+  int n = 0;
+  if (self->mpi_devices == NULL || self->mpi_devices->why_unavailable != NULL)
+    return 0;
+  for (int i = 0; i < self->mpi_devices->n_devices; i++)
+    n += (mask >> i) & 1;
+  return n;
+}
+
+/* The line under the device list: why a run on several GPUs cannot run
+ * here, or what Run will do with the devices checked. */
+static void
+update_gpus_note (RwWindow *self)
+{
+  const int n = _rw_window_n_gpus_checked (self);
+  g_autofree char *text = NULL;
+
+  if (self->mpi_devices->why_unavailable != NULL)
+    text = g_strdup (self->mpi_devices->why_unavailable);
+  else if (n >= 2)
+    text = g_strdup_printf (_("Run uses the %d devices checked: mpirun starts one rank on each, each "
+                              "stepping a slab of the grid."), n);
+  else
+    text = g_strdup (_("Check two or more devices to run on several GPUs; otherwise the run uses the "
+                       "device above."));
+  gtk_label_set_text (self->gpus_label, text);
+}
+
+/* The device list, once: the CUDA devices (or the test override's), each
+ * a check button bound to its bit of the project's "run-devices";
+ * insensitive when a run on several GPUs is unavailable, the line under
+ * it saying why. */
+static void
+fill_gpus (RwWindow *self)
+{
+  RwMpiDevices *d = self->mpi_devices;
+
+  for (int i = 0; i < d->n_devices; i++)
+    {
+      GtkWidget *check = gtk_check_button_new_with_label (d->labels[i]);
+      DeviceBit *bit = g_new (DeviceBit, 1);
+      bit->project = self->project;
+      bit->bit = (guint) i;
+      g_object_bind_property_full (self->project, "run-devices", check, "active",
+                                   G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL, device_bit_to_active,
+                                   active_to_device_bit, bit, g_free);
+      gtk_widget_set_sensitive (check, d->why_unavailable == NULL);
+      gtk_box_append (self->gpus_box, check);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->gpus_box), d->n_devices > 0);
+  update_gpus_note (self);
 }
 
 const char *
@@ -672,6 +756,8 @@ rw_window_close_request (GtkWindow *window)
 
   if (self->job != NULL)
     rw_sim_job_cancel (self->job);
+  if (self->run_cancellable != NULL)
+    g_cancellable_cancel (self->run_cancellable);
   if (self->import_cancellable != NULL)
     g_cancellable_cancel (self->import_cancellable);
   if (!self->close_confirmed && rw_project_get_dirty (self->project)
@@ -705,6 +791,12 @@ rw_window_dispose (GObject *object)
       rw_sim_job_cancel (self->job);
       g_signal_handlers_disconnect_by_data (self->job, self);
     }
+  if (self->mpi_job != NULL)
+    g_signal_handlers_disconnect_by_data (self->mpi_job, self);
+  if (self->run_cancellable != NULL)
+    g_cancellable_cancel (self->run_cancellable);
+  g_clear_pointer (&self->rank_bars, g_ptr_array_unref);
+  g_clear_pointer (&self->mpi_devices, rw_mpi_devices_free);
   if (self->import_cancellable != NULL)
     g_cancellable_cancel (self->import_cancellable);
   g_clear_handle_id (&self->pulse_id, g_source_remove);
@@ -773,6 +865,9 @@ rw_window_class_init (RwWindowClass *klass)
   BIND (backend_label);
   BIND (estimate_label);
   BIND (estimate_warning);
+  BIND (gpus_box);
+  BIND (gpus_label);
+  BIND (rank_box);
   BIND (hybrid_switch);
   BIND (geometrical_expander);
   BIND (crossover_spin);
@@ -892,6 +987,8 @@ rw_window_init (RwWindow *self)
   g_signal_connect (self->ppw_spin, "output", G_CALLBACK (on_ppw_output), NULL);
   g_signal_connect (self->ppw_spin, "input", G_CALLBACK (on_ppw_input), NULL);
   g_signal_group_connect_swapped (self->project_signals, "notify::device", G_CALLBACK (on_device_changed), self);
+  g_signal_group_connect_swapped (self->project_signals, "notify::run-devices", G_CALLBACK (update_gpus_note),
+                                  self);
   g_signal_group_connect_swapped (self->project_signals, "notify::device", G_CALLBACK (on_setting_changed), self);
   /* The selected receiver's type and orientation: one binding group whose
    * source is that receiver's slot (update_points moves it). The order
@@ -937,6 +1034,9 @@ rw_window_init (RwWindow *self)
                            G_CALLBACK (_rw_window_update_recent_menu), self, G_CONNECT_SWAPPED);
   _rw_window_update_recent_menu (self);
   update_devices (self, TRUE);
+  self->mpi_devices = rw_mpi_devices_probe ();
+  self->rank_bars = g_ptr_array_new ();
+  fill_gpus (self);
   update_crossover (self);
   update_ppw (self);
   _rw_window_update_estimate (self);
@@ -981,7 +1081,43 @@ rw_window_get_project (RwWindow *self)
 gboolean
 rw_window_is_running (RwWindow *self)
 {
-  return self->job != NULL;
+  return self->job != NULL || self->mpi_job != NULL;
+}
+
+guint
+rw_window_get_n_gpu_checks (RwWindow *self)
+{
+  guint n = 0;
+  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (self->gpus_box)); c; c = gtk_widget_get_next_sibling (c))
+    n++;
+  return n;
+}
+
+GtkCheckButton *
+rw_window_get_gpu_check (RwWindow *self, guint i)
+{
+  GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (self->gpus_box));
+  for (; c != NULL && i > 0; i--)
+    c = gtk_widget_get_next_sibling (c);
+  return c ? GTK_CHECK_BUTTON (c) : NULL;
+}
+
+const char *
+rw_window_get_gpus_note (RwWindow *self)
+{
+  return gtk_label_get_text (self->gpus_label);
+}
+
+guint
+rw_window_get_n_rank_bars (RwWindow *self)
+{
+  return self->rank_bars ? self->rank_bars->len : 0;
+}
+
+GtkProgressBar *
+rw_window_get_rank_bar (RwWindow *self, guint i)
+{
+  return self->rank_bars && i < self->rank_bars->len ? g_ptr_array_index (self->rank_bars, i) : NULL;
 }
 
 gboolean

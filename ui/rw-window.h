@@ -51,5 +51,14 @@ void rw_window_show_side_page (RwWindow *self, const char *page);     /* "room",
 GtkWidget *rw_window_get_results_view (RwWindow *self);
 guint rw_window_get_n_slices_shown (RwWindow *self);
 GMenuModel *rw_window_get_recent_menu (RwWindow *self);   /* Open Recent */
+/* The run on several GPUs (issue #15): the device list's check buttons
+ * (one per CUDA device), the line under them (why the list is
+ * unavailable, or what a run will use), and the Run page's per-rank
+ * progress bars of the last such run. */
+guint rw_window_get_n_gpu_checks (RwWindow *self);
+GtkCheckButton *rw_window_get_gpu_check (RwWindow *self, guint i);
+const char *rw_window_get_gpus_note (RwWindow *self);
+guint rw_window_get_n_rank_bars (RwWindow *self);
+GtkProgressBar *rw_window_get_rank_bar (RwWindow *self, guint i);
 
 G_END_DECLS

@@ -72,6 +72,22 @@
  *                screen, the pixel 85 % along the arrow has the arrow's
  *                colour and loses it when the receiver becomes omni
  *                (receiver-arrow.png)
+ *   gpus         a run on several GPUs (issue #15) with the test override
+ *                ROOMWAVE_TEST_MPI_CPU=2 (two fake devices whose ranks run
+ *                --backend cpu): the device list has two sensitive check
+ *                buttons bound to the project's "run-devices" both ways;
+ *                with none checked Run runs in process (no rank bars);
+ *                with both checked Run starts mpirun -np 2, the Run page
+ *                shows one bar per rank with its Mvox/s, and the results
+ *                shown equal the in-process run's IRs bit for bit (fp64);
+ *                win.cancel mid-way through a longer such run ends it as
+ *                cancelled and the window runs again
+ *   gpus-close   closing the window during a run on two ranks stops mpirun
+ *                (through the window's GCancellable) and the application
+ *                quits cleanly, leaving no temporary folder
+ *   gpus-one     ROOMWAVE_TEST_MPI_CPU=1: the one device's check button is
+ *                insensitive and the line under the list says why (fewer
+ *                than two devices); Run with it checked runs in process
  *   open-results a folder written as roomwave-cli simulate writes it
  *                (rw_simulate + rw_sim_write_outputs) opens through
  *                win.open-results' path and shows its IRs (bit for bit)
@@ -118,6 +134,10 @@ typedef struct {
   int ticks;             /* polls spent in the current state */
   gboolean finished, run_ok;
   int n_finished;
+  float **gpu_ref_ir;       /* gpus: the in-process run's IRs */
+  guint gpu_ref_n;
+  size_t gpu_ref_frames;
+  gboolean rank_speed_seen; /* gpus: a rank bar showed its Mvox/s mid-run */
   gint64 t_cancel_us, t_done_us;
   char *box_path, *broken_path, *tmp;
   const RwMesh *mesh_before;
@@ -2461,6 +2481,226 @@ pin_gl_driver_early (void)
     }
 }
 
+/* ---- gpus, gpus-one ------------------------------------------------------ */
+
+static const RwSimOutput *
+shown_output (void)
+{
+  return rw_results_view_get_output (RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win)));
+}
+
+static void
+gpus_settings (RwProject *p, double duration_s)
+{
+  RwSimSettings s = *rw_project_get_settings (p);
+  s.fmax_hz = 300;
+  s.duration_s = duration_s;
+  s.backend = RW_BACKEND_CPU;
+  s.precision = RW_PRECISION_F64;
+  s.hybrid = FALSE;
+  rw_project_set_settings (p, &s);
+}
+
+static void
+watch_rank_bars (void)
+{
+  for (guint r = 0; r < rw_window_get_n_rank_bars (ctx.win); r++)
+    {
+      const char *t = gtk_progress_bar_get_text (rw_window_get_rank_bar (ctx.win, r));
+      if (t != NULL && strstr (t, "Mvox/s") != NULL && gtk_widget_get_mapped (GTK_WIDGET (rw_window_get_rank_bar (ctx.win, r))))
+        ctx.rank_speed_seen = TRUE;
+    }
+}
+
+static gboolean
+poll_gpus (void)
+{
+  RwProject *p = rw_window_get_project (ctx.win);
+  const RwSimOutput *out;
+
+  switch (ctx.state)
+    {
+    case 0:
+      if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || ctx.ticks < 5)
+        return TRUE;
+      RW_CHECK (rw_window_get_n_gpu_checks (ctx.win) == 2, "two devices listed: %u",
+                rw_window_get_n_gpu_checks (ctx.win));
+      for (guint i = 0; i < rw_window_get_n_gpu_checks (ctx.win); i++)
+        RW_CHECK (gtk_widget_get_sensitive (GTK_WIDGET (rw_window_get_gpu_check (ctx.win, i))),
+                  "device %u can be checked (%s)", i, rw_window_get_gpus_note (ctx.win));
+      rw_window_show_side_page (ctx.win, "settings");
+      gpus_settings (p, 0.1);
+      /* a negative R and a custom α per band beside the library rows: the
+       * map file must model them as the in-process fit does */
+      {
+        const RwMesh *mesh = rw_project_get_mesh (p);
+        const double alpha[RW_N_OCTAVES] = { 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7 };
+        rw_project_set_surface_R (p, 0, -0.2);
+        if (mesh->n_surfaces > 1)
+          rw_project_set_surface_alpha (p, (guint) mesh->n_surfaces - 1, alpha);
+        RW_NOTE ("%zu surfaces", mesh->n_surfaces);
+      }
+      rw_project_set_run_devices (p, 0);
+      ctx.finished = FALSE;
+      start_run ();
+      next ();
+      return TRUE;
+    case 1:   /* the in-process reference */
+      if (!ctx.finished)
+        return TRUE;
+      out = shown_output ();
+      RW_CHECK (ctx.run_ok && out != NULL, "the in-process run completes");
+      RW_CHECK (rw_window_get_n_rank_bars (ctx.win) == 0, "no rank bars for a run in process");
+      if (out == NULL)
+        {
+          done ();
+          return FALSE;
+        }
+      ctx.gpu_ref_n = out->n_receivers;
+      ctx.gpu_ref_frames = out->ir_frames;
+      ctx.gpu_ref_ir = g_new0 (float *, out->n_receivers);
+      for (guint r = 0; r < out->n_receivers; r++)
+        ctx.gpu_ref_ir[r] = g_memdup2 (out->ir[r], sizeof (float) * out->ir_frames);
+      /* the check buttons drive the project's mask, and it them */
+      gtk_check_button_set_active (rw_window_get_gpu_check (ctx.win, 1), TRUE);
+      RW_CHECK (rw_project_get_run_devices (p) == 2, "device 1 checked: mask %" G_GUINT64_FORMAT,
+                rw_project_get_run_devices (p));
+      rw_project_set_run_devices (p, 3);
+      RW_CHECK (gtk_check_button_get_active (rw_window_get_gpu_check (ctx.win, 0)), "device 0 follows the mask");
+      RW_CHECK (strstr (rw_window_get_gpus_note (ctx.win), "2") != NULL, "the note counts two devices: %s",
+                rw_window_get_gpus_note (ctx.win));
+      next ();
+      return TRUE;
+    case 2:
+      if (ctx.ticks < 6)
+        return TRUE;
+      screenshot (GTK_WIDGET (ctx.win), "gpus-settings.png");
+      ctx.finished = FALSE;
+      activate ("run");
+      next ();
+      return TRUE;
+    case 3:   /* on two ranks */
+      watch_rank_bars ();
+      if (!ctx.finished)
+        return TRUE;
+      out = shown_output ();
+      RW_CHECK (ctx.run_ok && out != NULL, "the run on two devices completes (%s)", status_text ());
+      RW_CHECK (rw_window_get_n_rank_bars (ctx.win) == 2, "one bar per rank: %u", rw_window_get_n_rank_bars (ctx.win));
+      RW_CHECK (ctx.rank_speed_seen, "a rank bar showed its speed during the run");
+      if (out != NULL)
+        {
+          RW_CHECK (out->results.result.ranks == 2, "the results say 2 ranks: %d", out->results.result.ranks);
+          RW_CHECK (out->n_receivers == ctx.gpu_ref_n && out->ir_frames == ctx.gpu_ref_frames,
+                    "receivers %u (%u), frames %zu (%zu)", out->n_receivers, ctx.gpu_ref_n, out->ir_frames,
+                    ctx.gpu_ref_frames);
+          for (guint r = 0; r < MIN (out->n_receivers, ctx.gpu_ref_n) && out->ir_frames == ctx.gpu_ref_frames; r++)
+            RW_CHECK (memcmp (out->ir[r], ctx.gpu_ref_ir[r], sizeof (float) * out->ir_frames) == 0,
+                      "receiver %u: the IR on two ranks equals the in-process one", r + 1);
+        }
+      screenshot (GTK_WIDGET (ctx.win), "gpus-results.png");
+      for (guint r = 0; r < ctx.gpu_ref_n; r++)
+        g_free (ctx.gpu_ref_ir[r]);
+      g_clear_pointer (&ctx.gpu_ref_ir, g_free);
+      /* a longer run, cancelled once the ranks report */
+      gpus_settings (p, 2.0);
+      ctx.finished = FALSE;
+      ctx.rank_speed_seen = FALSE;
+      activate ("run");
+      next ();
+      return TRUE;
+    case 4:
+      watch_rank_bars ();
+      if (ctx.finished)
+        {
+          RW_CHECK (!ctx.finished, "the long run was still going when cancel came");
+          done ();
+          return FALSE;
+        }
+      if (!ctx.rank_speed_seen)
+        return TRUE;
+      screenshot (GTK_WIDGET (ctx.win), "gpus-run-page.png");
+      ctx.t_cancel_us = g_get_monotonic_time ();
+      activate ("cancel");
+      next ();
+      return TRUE;
+    case 5:
+      if (!ctx.finished)
+        return TRUE;
+      RW_NOTE ("the run on two ranks stopped %.3f s after cancel", (ctx.t_done_us - ctx.t_cancel_us) / 1e6);
+      RW_CHECK (!ctx.run_ok, "the cancelled run on two ranks ends as cancelled");
+      RW_CHECK (strstr (status_text (), "Cancelled") != NULL, "status: %s", status_text ());
+      RW_CHECK (action_enabled ("run"), "win.run is enabled again");
+      done ();
+      return FALSE;
+    }
+  return FALSE;
+}
+
+static gboolean
+poll_gpus_close (void)
+{
+  RwProject *p = rw_window_get_project (ctx.win);
+
+  switch (ctx.state)
+    {
+    case 0:
+      if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || ctx.ticks < 5)
+        return TRUE;
+      /* far longer than the watchdog's wait, were it not stopped */
+      gpus_settings (p, 20.0);
+      rw_project_set_run_devices (p, 3);
+      rw_project_set_dirty (p, FALSE);
+      activate ("run");
+      next ();
+      return TRUE;
+    case 1:
+      watch_rank_bars ();
+      if (!ctx.rank_speed_seen)
+        return TRUE;
+      ctx.t_cancel_us = g_get_monotonic_time ();
+      gtk_window_close (GTK_WINDOW (ctx.win));
+      ctx.win = NULL;
+      next ();
+      return FALSE;   /* the application quits by itself once mpirun has stopped */
+    }
+  return FALSE;
+}
+
+static gboolean
+poll_gpus_one (void)
+{
+  RwProject *p = rw_window_get_project (ctx.win);
+
+  switch (ctx.state)
+    {
+    case 0:
+      if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || ctx.ticks < 5)
+        return TRUE;
+      RW_CHECK (rw_window_get_n_gpu_checks (ctx.win) == 1, "one device listed: %u",
+                rw_window_get_n_gpu_checks (ctx.win));
+      if (rw_window_get_n_gpu_checks (ctx.win) == 1)
+        RW_CHECK (!gtk_widget_get_sensitive (GTK_WIDGET (rw_window_get_gpu_check (ctx.win, 0))),
+                  "its check button is insensitive");
+      RW_CHECK (strstr (rw_window_get_gpus_note (ctx.win), "at least two") != NULL
+                && strstr (rw_window_get_gpus_note (ctx.win), "1") != NULL,
+                "the list says why: %s", rw_window_get_gpus_note (ctx.win));
+      gpus_settings (p, 0.05);
+      rw_project_set_run_devices (p, 1);
+      ctx.finished = FALSE;
+      start_run ();
+      next ();
+      return TRUE;
+    case 1:
+      if (!ctx.finished)
+        return TRUE;
+      RW_CHECK (ctx.run_ok, "Run with one device checked runs in process");
+      RW_CHECK (rw_window_get_n_rank_bars (ctx.win) == 0, "no rank bars");
+      done ();
+      return FALSE;
+    }
+  return FALSE;
+}
+
 static gboolean
 poll (gpointer data)
 {
@@ -2499,6 +2739,12 @@ poll (gpointer data)
     return poll_open_results ();
   if (g_str_equal (ctx.mode, "receivers"))
     return poll_receivers ();
+  if (g_str_equal (ctx.mode, "gpus"))
+    return poll_gpus ();
+  if (g_str_equal (ctx.mode, "gpus-one"))
+    return poll_gpus_one ();
+  if (g_str_equal (ctx.mode, "gpus-close"))
+    return poll_gpus_close ();
   return FALSE;
 }
 
@@ -2528,8 +2774,19 @@ main (int argc, char **argv)
 {
   if (argc < 2)
     {
-      fprintf (stderr, "usage: test-gui starts-demo|run-small|run-demo|broken-mesh|cancel|close-running|project|open-results|import|receivers\n");
+      fprintf (stderr, "usage: test-gui starts-demo|run-small|run-demo|broken-mesh|cancel|close-running|project|open-results|import|receivers|gpus|gpus-one|gpus-close\n");
       return 2;
+    }
+  /* gpus-close: the run's temporary folder in a folder of its own, to
+   * see it gone (TMPDIR set before anything asks GLib for it) */
+  g_autofree char *gpus_tmp = NULL;
+  if (strcmp (argv[1], "gpus-close") == 0)
+    {
+      char templ[] = "/tmp/rw-gpus-close-XXXXXX";
+      gpus_tmp = g_strdup (mkdtemp (templ));
+      RW_CHECK (gpus_tmp != NULL, "a temporary folder");
+      if (gpus_tmp != NULL)
+        g_setenv ("TMPDIR", gpus_tmp, TRUE);
     }
   gtk_disable_setlocale ();
   rw_i18n_init ();
@@ -2575,13 +2832,33 @@ main (int argc, char **argv)
   int app_argc = 1;
   if (g_str_equal (ctx.mode, "run-small") || g_str_equal (ctx.mode, "cancel") || g_str_equal (ctx.mode, "project")
       || g_str_equal (ctx.mode, "close-running") || g_str_equal (ctx.mode, "import")
-      || g_str_equal (ctx.mode, "open-results") || g_str_equal (ctx.mode, "receivers"))
+      || g_str_equal (ctx.mode, "open-results") || g_str_equal (ctx.mode, "receivers")
+      || g_str_equal (ctx.mode, "gpus") || g_str_equal (ctx.mode, "gpus-one")
+      || g_str_equal (ctx.mode, "gpus-close"))
     {
       app_argv[1] = ctx.box_path;
       app_argc = 2;
     }
   int status = g_application_run (G_APPLICATION (ctx.app), app_argc, app_argv);
   RW_CHECK (status == 0, "application exit status %d", status);
+  if (g_str_equal (ctx.mode, "gpus-close") && gpus_tmp != NULL)
+    {
+      RW_CHECK (ctx.state == 2, "the window was closed during the run on two ranks (state %d)", ctx.state);
+      double dt = (g_get_monotonic_time () - ctx.t_cancel_us) / 1e6;
+      RW_NOTE ("the application quit %.3f s after the window closed", dt);
+      /* not a timing test: a hang detector (the run, not stopped, takes
+       * minutes) */
+      RW_CHECK (dt < 30.0, "mpirun stopped when the window closed (%.1f s)", dt);
+      GDir *dir = g_dir_open (gpus_tmp, 0, NULL);
+      const char *name;
+      int left = 0;
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        left += g_str_has_prefix (name, "roomwave-gpus-");
+      RW_CHECK (dir != NULL && left == 0, "%d temporary folders of the run left in %s", left, gpus_tmp);
+      if (dir != NULL)
+        g_dir_close (dir);
+      g_rmdir (gpus_tmp);
+    }
   if (g_str_equal (ctx.mode, "close-running"))
     {
       RW_CHECK (ctx.state == 2, "the window was closed mid-run (state %d)", ctx.state);
