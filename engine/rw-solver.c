@@ -505,9 +505,20 @@ slab_ready (RwSolver *s, RwError *err)
   ok = s->rank != 0 || s->ops->halo_id (link.id, sizeof link.id, err);
   if (!slab_agree (s, ok, err) || !rw_comm_bcast (s->comm, link.id, sizeof link.id, 0, err))
     return false;
-  ok = s->ops->halo_attach (s->state, &link, err);
-  if (!slab_agree (s, ok, err))
-    return false;
+  RwError why;
+  rw_error_clear (&why);
+  ok = s->ops->halo_attach (s->state, &link, &why);
+  if (!slab_agree (s, ok, &why))
+    {
+      /* RW_ERROR_UNSUPPORTED: the ranks' devices cannot exchange
+       * directly (NCCL refuses two ranks on one GPU), which every rank
+       * learns at once; none is attached, and the host path serves */
+      if (why.code == RW_ERROR_UNSUPPORTED)
+        return true;
+      if (err != NULL)
+        *err = why;
+      return false;
+    }
   s->device_halo = true;
   return true;
 }

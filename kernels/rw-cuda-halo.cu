@@ -106,7 +106,16 @@ rw_cuda_halo_new (const RwHaloLink *link, int device, size_t plane_bytes, size_t
             && RW_CUDA (cudaEventCreateWithFlags (&x->done, cudaEventDisableTiming));
   /* ncclCommInitRank is collective: a rank that failed above still joins,
    * so that the others do not wait for it, and fails after */
-  const bool joined = RW_NCCL (ncclCommInitRank (&x->comm, link->size, id, link->rank));
+  const ncclResult_t init = ncclCommInitRank (&x->comm, link->size, id, link->rank);
+  /* invalid usage: ranks that share a GPU (NCCL finds every pair, on
+   * every rank): the front end then exchanges through the host */
+  const bool joined = init == ncclSuccess
+                      || (init == ncclInvalidUsage
+                          ? rw_fail (err, RW_ERROR_UNSUPPORTED, _("NCCL cannot join the ranks' "
+                                                                  "devices (two ranks on one GPU?)"))
+                          : rw_nccl_ok (init, err, "ncclCommInitRank"));
+  if (!joined)
+    x->comm = NULL;
   if (ok && joined && !fits)
     ok = rw_fail (err, RW_ERROR_INTERNAL, _("A slab owning planes [%zu, %zu) of %zu cannot "
                                             "exchange %zu planes each way"), own_z0, own_z1, nz, h);
