@@ -99,11 +99,11 @@ struct RwCudaFcc
   int *bad;
   double *esum;
   size_t own_z0, own_z1;        /* the planes the energy sums: a slab's owned ones, else all */
-  RwCudaHalo *halo;             /* device halos (rw-cuda-halo.cuh); NULL: none */
-  size_t *node_z;               /* with a halo: the first boundary site of each plane (host, nz + 1) */
   float *slice;
   size_t slice_cap;
   cudaStream_t stream;
+  RwCudaHalo *halo;             /* device halos (rw-cuda-halo.cuh); NULL: none */
+  size_t *node_z;               /* with a halo: the first boundary site of each plane (host, nz + 1) */
 };
 
 /* The 12 neighbours of the site at c (a row of parity P), summed in

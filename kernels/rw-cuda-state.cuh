@@ -87,7 +87,6 @@ struct RwCudaState
   size_t n_tb_items;
   double *energy;               /* the growth monitor's two sums (rw-cuda-energy.cu) */
   size_t own_z0, own_z1;        /* the planes they sum: a slab's owned ones (RwSolverSetup), else all */
-  struct RwCudaHalo *halo;      /* device halos (rw-cuda-halo.cuh): single steps, each exchanged; NULL: none */
   /* frequency-dependent FV nodes (rw-cuda-branches.cu): the list (each
    * node with its surface's branch count), per surface Y0 + Σ b,
    * coefficients (4 per branch, at s · 4 · RW_ADM_MAX_BRANCHES, zero beyond
@@ -103,6 +102,7 @@ struct RwCudaState
   const char *launch_what;      /* … and which it was (rw_launched) */
   cudaStream_t stream;
   cudaEvent_t ev0, ev1;
+  struct RwCudaHalo *halo;      /* device halos (rw-cuda-halo.cuh): single steps, each exchanged; NULL: none */
 };
 
 /* After each step of the main kernel: the branch nodes (reads st->p,
