@@ -148,6 +148,17 @@ if [ "$QUICK" = sass ]; then
   exit 0
 fi
 
+# ------------------------------------------- rays: the ray tracer's speed
+# on the machine's CPU cores (no GPU work): bench-rays, 1 thread and all,
+# and 2 threads (the CI machine's count), to $OUT/bench-rays.txt
+if [ "$QUICK" = rays ]; then
+  nproc | sed 's/^/cores: /' | tee "$OUT/bench-rays.txt"
+  "$B/tests/bench-rays" 2>&1 | tee -a "$OUT/bench-rays.txt"
+  OMP_NUM_THREADS=2 "$B/tests/bench-rays" 2>&1 | sed 's/^/OMP_NUM_THREADS=2: /' | tee -a "$OUT/bench-rays.txt"
+  rm -rf "$LOGS"
+  exit 0
+fi
+
 # ------------------------------------------- nccl: issue #15's device halos
 # The CUDA backend exchanging a slab's halo planes itself, NCCL send/recv
 # on a stream of its own overlapped with the interior
@@ -164,8 +175,9 @@ fi
 #     with ROOMWAVE_HALO=host, each against one rank on CUDA and the CPU;
 #  3. the step time per rank with the device exchange, through the host and
 #     with none (bench-slab under mpirun, RW_SLAB_SITES sites a rank,
-#     default 200e6: every rank voxelises the whole hall), and the weak-scaling figure; halo-nccl bench as well
-#     (device and none, without MPI).
+#     default 200e6: every rank voxelises the whole hall), and the
+#     weak-scaling figure; halo-nccl bench as well (device and none,
+#     without MPI).
 # Table: $OUT/bench-slab.txt; exit 1 when a check failed.
 if [ "$QUICK" = nccl ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
@@ -227,17 +239,6 @@ if [ "$QUICK" = nccl ]; then
   [ -f "$OUT/bench-slab.txt" ] && cat "$OUT/bench-slab.txt"
   tar czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
   exit $NCCL_RC
-fi
-
-# ------------------------------------------- rays: the ray tracer's speed
-# on the machine's CPU cores (no GPU work): bench-rays, 1 thread and all,
-# and 2 threads (the CI machine's count), to $OUT/bench-rays.txt
-if [ "$QUICK" = rays ]; then
-  nproc | sed 's/^/cores: /' | tee "$OUT/bench-rays.txt"
-  "$B/tests/bench-rays" 2>&1 | tee -a "$OUT/bench-rays.txt"
-  OMP_NUM_THREADS=2 "$B/tests/bench-rays" 2>&1 | sed 's/^/OMP_NUM_THREADS=2: /' | tee -a "$OUT/bench-rays.txt"
-  rm -rf "$LOGS"
-  exit 0
 fi
 
 # ------------------------------------------- seam: the seam proof (#12)
