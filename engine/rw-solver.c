@@ -469,6 +469,40 @@ slab_new (RwSolver *s, RwError *err)
  * that all of them could start (a rank that failed says why to all). */
 static bool slab_agree (RwSolver *s, bool ok, RwError *err);
 
+/* Whether two ranks step their slabs on one device (the same host,
+ * device index and device-visibility variables): NCCL refuses them, and a
+ * rank whose device is its own would wait for the others inside
+ * ncclCommInitRank; such a job exchanges through the host
+ * (s->shared_device on every rank). */
+static bool
+slab_devices_apart (RwSolver *s, RwError *err)
+{
+  typedef struct {
+    char host[64];
+    char visible[128];
+    int device;
+  } Where;
+  Where me, *all = calloc ((size_t) s->size, sizeof *all);
+  if (all == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  memset (&me, 0, sizeof me);
+  if (gethostname (me.host, sizeof me.host - 1) != 0)
+    me.host[0] = '\0';
+  const char *vis = getenv ("CUDA_VISIBLE_DEVICES");
+  snprintf (me.visible, sizeof me.visible, "%s", vis != NULL ? vis : "");
+  me.device = s->setup.device;
+  if (!rw_comm_allgather (s->comm, &me, sizeof me, all, err))
+    {
+      free (all);
+      return false;
+    }
+  for (int a = 0; a < s->size; a++)
+    for (int b = a + 1; b < s->size; b++)
+      s->shared_device = s->shared_device || memcmp (&all[a], &all[b], sizeof me) == 0;
+  free (all);
+  return true;
+}
+
 static bool
 slab_ready (RwSolver *s, RwError *err)
 {
@@ -497,6 +531,10 @@ slab_ready (RwSolver *s, RwError *err)
   /* a backend that exchanges on the device joins its communicator */
   const char *how = getenv ("ROOMWAVE_HALO");
   if (s->ops->halo_attach == NULL || s->ops->halo_id == NULL || (how != NULL && strcmp (how, "host") == 0))
+    return true;
+  if (!slab_devices_apart (s, err))
+    return false;
+  if (s->shared_device)
     return true;
   RwHaloLink link = {
     .rank = s->rank, .size = s->size, .halo = s->slab.halo,
