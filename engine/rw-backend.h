@@ -109,7 +109,10 @@ typedef struct RwBackendOps {
    * down and up on the device, overlapped with the update of the slab's
    * interior, so that the front end only agrees once per advance call.
    * ROOMWAVE_HALO=host makes the front end exchange through the host
-   * instead (benchmarks: the overlap's worth). */
+   * instead (benchmarks: the overlap's worth); ROOMWAVE_HALO=none makes
+   * the CUDA backend exchange nothing (benchmarks only: each slab alone).
+   * A halo_attach failing with RW_ERROR_UNSUPPORTED on every rank leaves
+   * the halos to the host. */
   bool (*halo_id) (void *buf, size_t len, RwError *err);
   bool (*halo_attach) (void *state, const RwHaloLink *link, RwError *err);
   /* Checkpoints (issue #15; rw-checkpoint.h; NULL: none): everything the

@@ -51,6 +51,7 @@ struct RwSolver {
   unsigned char *halo;           /* 2 · halo planes: send, then receive */
   bool gathered;
   bool device_halo;              /* the backend exchanges the halos (halo_attach) */
+  bool shared_device;            /* two ranks on one device: the halos through the host */
   size_t own_inside;             /* inside cells on the owned planes */
   double *rank_rate;             /* per rank: Mvox/s over the last chunk (RwProgress) */
 };

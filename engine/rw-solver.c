@@ -469,6 +469,40 @@ slab_new (RwSolver *s, RwError *err)
  * that all of them could start (a rank that failed says why to all). */
 static bool slab_agree (RwSolver *s, bool ok, RwError *err);
 
+/* Whether two ranks step their slabs on one device (the same host,
+ * device index and device-visibility variables): NCCL refuses them, and a
+ * rank whose device is its own would wait for the others inside
+ * ncclCommInitRank; such a job exchanges through the host
+ * (s->shared_device on every rank). */
+static bool
+slab_devices_apart (RwSolver *s, RwError *err)
+{
+  typedef struct {
+    char host[64];
+    char visible[128];
+    int device;
+  } Where;
+  Where me, *all = calloc ((size_t) s->size, sizeof *all);
+  if (all == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  memset (&me, 0, sizeof me);
+  if (gethostname (me.host, sizeof me.host - 1) != 0)
+    me.host[0] = '\0';
+  const char *vis = getenv ("CUDA_VISIBLE_DEVICES");
+  snprintf (me.visible, sizeof me.visible, "%s", vis != NULL ? vis : "");
+  me.device = s->setup.device;
+  if (!rw_comm_allgather (s->comm, &me, sizeof me, all, err))
+    {
+      free (all);
+      return false;
+    }
+  for (int a = 0; a < s->size; a++)
+    for (int b = a + 1; b < s->size; b++)
+      s->shared_device = s->shared_device || memcmp (&all[a], &all[b], sizeof me) == 0;
+  free (all);
+  return true;
+}
+
 static bool
 slab_ready (RwSolver *s, RwError *err)
 {
@@ -498,6 +532,10 @@ slab_ready (RwSolver *s, RwError *err)
   const char *how = getenv ("ROOMWAVE_HALO");
   if (s->ops->halo_attach == NULL || s->ops->halo_id == NULL || (how != NULL && strcmp (how, "host") == 0))
     return true;
+  if (!slab_devices_apart (s, err))
+    return false;
+  if (s->shared_device)
+    return true;
   RwHaloLink link = {
     .rank = s->rank, .size = s->size, .halo = s->slab.halo,
     .down = s->rank > 0 ? s->rank - 1 : -1, .up = s->rank + 1 < s->size ? s->rank + 1 : -1,
@@ -505,9 +543,20 @@ slab_ready (RwSolver *s, RwError *err)
   ok = s->rank != 0 || s->ops->halo_id (link.id, sizeof link.id, err);
   if (!slab_agree (s, ok, err) || !rw_comm_bcast (s->comm, link.id, sizeof link.id, 0, err))
     return false;
-  ok = s->ops->halo_attach (s->state, &link, err);
-  if (!slab_agree (s, ok, err))
-    return false;
+  RwError why;
+  rw_error_clear (&why);
+  ok = s->ops->halo_attach (s->state, &link, &why);
+  if (!slab_agree (s, ok, &why))
+    {
+      /* RW_ERROR_UNSUPPORTED: the ranks' devices cannot exchange
+       * directly (NCCL refuses two ranks on one GPU), which every rank
+       * learns at once; none is attached, and the host path serves */
+      if (why.code == RW_ERROR_UNSUPPORTED)
+        return true;
+      if (err != NULL)
+        *err = why;
+      return false;
+    }
   s->device_halo = true;
   return true;
 }

@@ -44,6 +44,7 @@
 
 #include "rw-cuda-items.h"
 #include "rw-cuda-fcc.cuh"
+#include "rw-cuda-halo.cuh"
 #include "rw-cuda-march.cuh"
 
 const int rw_cuda_tune_shapes[RW_CUDA_N_TUNE_SHAPES][2] = {
@@ -1157,7 +1158,8 @@ rw_cuda_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride
       for (size_t k = 0; k < chunk; k++)
         {
           const size_t step = step0 + done + k;
-          if (st->tb && k + 1 < chunk)
+          /* with a halo, single steps (each one's planes exchanged) */
+          if (st->tb && k + 1 < chunk && st->halo == NULL)
             {
               rw_cuda_tb_pass (st, step, k, chunk, true);
               k++;
@@ -1167,9 +1169,16 @@ rw_cuda_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride
           const double s = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
           if (st->src.n > 0 || st->n_rcv > 0)
             rw_cuda_io (st, st->q, &st->src, s, true, k, chunk);
+          if (st->halo)
+            {
+              /* the whole step, then its exchange, waited for: not
+               * overlapped on this path (rw-cuda-halo.cuh) */
+              rw_cuda_halo_post (st->halo, st->stream, st->q);
+              rw_cuda_halo_wait (st->halo, st->stream);
+            }
           std::swap (st->p, st->q);
         }
-      if (!rw_launches_ok (st, err)
+      if (!rw_launches_ok (st, err) || (st->halo && !rw_cuda_halo_check (st->halo, err))
           || !rw_cuda_chunk_end (st->stream, st->n_rcv, chunk, st->rcv_dev, st->rcv_host, st->bad,
                                  st->precision, rcv, stride, step0 + done, err))
         return false;
@@ -1314,6 +1323,7 @@ rw_cuda_destroy (void *state)
   (void) cudaSetDevice (st->device);
   if (st->stream)
     cudaStreamSynchronize (st->stream);
+  rw_cuda_halo_free (st->halo);
   cudaFree (st->field_mem);   /* p and q point into it (or into field_mem2) */
   cudaFree (st->field_mem2);
   cudaFree (st->tb_items);
@@ -1368,8 +1378,13 @@ static const RwBackendOps rw_cuda_ops = {
   rw_cuda_plane_bytes,
   rw_cuda_get_planes,
   rw_cuda_set_planes,
-  NULL,                         /* halo_id, halo_attach: device halos (rw-cuda-halo.cu) */
+#if RW_HAVE_NCCL
+  rw_cuda_halo_id_op,           /* device halos: rw-cuda-halo.cu */
+  rw_cuda_halo_attach_op,
+#else
+  NULL,                         /* built without NCCL: through the host */
   NULL,
+#endif
   rw_cuda_state_bytes,
   rw_cuda_save_state,
   rw_cuda_load_state,

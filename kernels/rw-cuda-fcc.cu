@@ -41,6 +41,7 @@
 
 #include "rw-cuda-state.cuh"
 #include "rw-cuda-fcc.cuh"
+#include "rw-cuda-halo.cuh"
 #include "rw-scheme-fcc.h"
 
 /* The air kernel's block: RW_FCC_BX × RW_FCC_BY threads by default
@@ -101,6 +102,8 @@ struct RwCudaFcc
   float *slice;
   size_t slice_cap;
   cudaStream_t stream;
+  RwCudaHalo *halo;             /* device halos (rw-cuda-halo.cuh); NULL: none */
+  size_t *node_z;               /* with a halo: the first boundary site of each plane (host, nz + 1) */
 };
 
 /* The 12 neighbours of the site at c (a row of parity P), summed in
@@ -212,15 +215,18 @@ rw_fcc_col_shift (RwFccCol<A> &v, const A in[6])
 template <typename S, typename I>
 __global__ void __launch_bounds__ (RW_FCC_MAX_THREADS)
 rw_kernel_fcc_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
-                   const uint2 *__restrict__ zr, unsigned zc, I pitch, I ny, int step, int *bad)
+                   const uint2 *__restrict__ zr, unsigned zc, unsigned cz0, unsigned zlo,
+                   unsigned zhi, I pitch, I ny, int step, int *bad)
 {
   typedef typename RwArith<S>::type A;
   const unsigned xf = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
   uint2 r = zr[blockIdx.x + gridDim.x * blockIdx.y];
-  /* this block's chunk of planes: blockIdx.z */
-  r.x = max (r.x, blockIdx.z * zc);
-  r.y = min (r.y, (blockIdx.z + 1) * zc);
+  /* this block's chunk of planes: cz0 + blockIdx.z, within [zlo, zhi)
+   * (a slab's windows and interior, rw-cuda-halo.cuh) */
+  const unsigned cz = cz0 + blockIdx.z;
+  r.x = max (r.x, max (cz * zc, zlo));
+  r.y = min (r.y, min ((cz + 1) * zc, zhi));
   if (xf >= pitch || y == 0 || y + 1 >= ny || r.x >= r.y)
     return;
   const I sy = pitch, sz = pitch * ny;
@@ -343,11 +349,12 @@ rw_kernel_fcc_boundary (const S *__restrict__ p, S *__restrict__ q,
                         const uint16_t *__restrict__ went,
                         const double *__restrict__ beta, const double *__restrict__ coef,
                         typename RwArith<S>::type *v, typename RwArith<S>::type *w,
-                        size_t pitch, size_t ny, int step, int *bad)
+                        size_t pitch, size_t ny, int step, int *bad, size_t b0, size_t b1)
 {
   typedef typename RwArith<S>::type A;
-  const size_t b = blockIdx.x * (size_t) blockDim.x + threadIdx.x;
-  if (b >= n_nodes)
+  /* the sites [b0, b1) of the list (a slab's planes: rw-cuda-halo.cuh) */
+  const size_t b = b0 + blockIdx.x * (size_t) blockDim.x + threadIdx.x;
+  if (b >= b1)
     return;
   const RwFccNode nd = nodes[b];
   const long long i = (long long) nd.i;
@@ -779,39 +786,128 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   return st;
 }
 
+/* The air kernel over the planes [z0, z1): the chunks of zc planes that
+ * meet them. */
 template <typename S, typename I>
 static void
-rw_fcc_air_launch_i (RwCudaFcc *st, const S *p, S *q, int step)
+rw_fcc_air_launch_i (RwCudaFcc *st, const S *p, S *q, int step, size_t z0, size_t z1)
 {
-  const dim3 blk (st->bx, st->by), grd (st->gbx, st->gby, st->gbz);
-  rw_kernel_fcc_air<S, I><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, (I) st->pitch,
-                                                        (I) st->ny, step, st->bad);
+  const unsigned cz0 = (unsigned) (z0 / st->zc), cz1 = (unsigned) ((z1 + st->zc - 1) / st->zc);
+  const dim3 blk (st->bx, st->by), grd (st->gbx, st->gby, cz1 - cz0);
+  rw_kernel_fcc_air<S, I><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, cz0,
+                                                        (unsigned) z0, (unsigned) z1,
+                                                        (I) st->pitch, (I) st->ny, step, st->bad);
 }
 
 /* The air kernel, with 32-bit indices where the arrays allow. */
 template <typename S>
 static void
-rw_fcc_air_launch (RwCudaFcc *st, const S *p, S *q, int step)
+rw_fcc_air_launch (RwCudaFcc *st, const S *p, S *q, int step, size_t z0, size_t z1)
 {
   if (rw_fcc_span (st->n, st->pitch * st->ny) < ((size_t) 1 << 32))
-    rw_fcc_air_launch_i<S, unsigned> (st, p, q, step);
+    rw_fcc_air_launch_i<S, unsigned> (st, p, q, step, z0, z1);
   else
-    rw_fcc_air_launch_i<S, size_t> (st, p, q, step);
+    rw_fcc_air_launch_i<S, size_t> (st, p, q, step, z0, z1);
+}
+
+/* One step's update of the planes [z0, z1) (all: [0, nz)): its interior
+ * sites and the boundary sites [b0, b1) of the list, those planes' (the
+ * list is z-sorted: st->node_z). */
+static void
+rw_fcc_step_planes (RwCudaFcc *st, int step, size_t z0, size_t z1)
+{
+  if (z0 >= z1)
+    return;
+  const size_t b0 = st->node_z ? st->node_z[z0] : 0, b1 = st->node_z ? st->node_z[z1] : st->n_nodes;
+  const unsigned nb = (unsigned) ((b1 - b0 + 127) / 128);
+  rw_with_storage (st->precision, [&] (auto tag) {
+    typedef decltype (tag) S;
+    typedef typename RwArith<S>::type A;
+    rw_fcc_air_launch (st, (const S *) st->p, (S *) st->q, step, z0, z1);
+    if (nb)
+      rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
+        (const S *) st->p, (S *) st->q, st->nodes, st->n_nodes, st->went, st->beta, st->coef,
+        (A *) st->bv, (A *) st->bq, st->pitch, st->ny, step, st->bad, b0, b1);
+  });
 }
 
 static void
 rw_fcc_step (RwCudaFcc *st, int step)
 {
-  const unsigned nb = (unsigned) ((st->n_nodes + 127) / 128);
-  rw_with_storage (st->precision, [&] (auto tag) {
-    typedef decltype (tag) S;
-    typedef typename RwArith<S>::type A;
-    rw_fcc_air_launch (st, (const S *) st->p, (S *) st->q, step);
-    if (nb)
-      rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
-        (const S *) st->p, (S *) st->q, st->nodes, st->n_nodes, st->went, st->beta, st->coef,
-        (A *) st->bv, (A *) st->bq, st->pitch, st->ny, step, st->bad);
-  });
+  rw_fcc_step_planes (st, step, 0, st->nz);
+}
+
+/* The source's cells on the planes [z0, z1), applied to the new field
+ * after their update (rw_kernel_io's arithmetic, cell by cell as one
+ * launch would), and then, with `receivers`, the receivers. */
+static void
+rw_fcc_io_planes (RwCudaFcc *st, double s, size_t z0, size_t z1, bool receivers, size_t k,
+                  size_t chunk)
+{
+  RwCudaSource src;
+  src.n = 0;
+  const long long plane = (long long) (st->pitch * st->ny);
+  for (int c = 0; c < st->src.n; c++)
+    if ((size_t) (st->src.cell[c] / plane) >= z0 && (size_t) (st->src.cell[c] / plane) < z1)
+      {
+        src.cell[src.n] = st->src.cell[c];
+        src.weight[src.n++] = st->src.weight[c];
+      }
+  const int n_rcv = receivers ? (int) st->n_rcv : 0;
+  if (src.n > 0 || n_rcv > 0)
+    rw_cuda_launch_io (st->precision, st->stream, st->q, src, st->hard, s, st->rcv_idx, n_rcv,
+                       st->rcv_dev, k, chunk);
+}
+
+/* A step of a slab with a halo attached (rw-cuda-halo.cuh): the windows
+ * by the cuts, their exchange posted, the interior, the receivers, and
+ * the exchange waited for. */
+static void
+rw_fcc_halo_step (RwCudaFcc *st, int step, double s, size_t k, size_t chunk)
+{
+  size_t w[4];
+  rw_cuda_halo_windows (st->halo, w);
+  rw_fcc_step_planes (st, step, w[0], w[1]);
+  rw_fcc_io_planes (st, s, w[0], w[1], false, k, chunk);
+  rw_fcc_step_planes (st, step, w[2], w[3]);
+  rw_fcc_io_planes (st, s, w[2], w[3], false, k, chunk);
+  rw_cuda_halo_post (st->halo, st->stream, st->q);
+  rw_fcc_step_planes (st, step, w[1], w[2]);
+  rw_fcc_io_planes (st, s, w[1], w[2], true, k, chunk);
+  rw_cuda_halo_wait (st->halo, st->stream);
+}
+
+bool
+rw_cuda_fcc_halo_attach (void *state, const RwHaloLink *link, RwError *err)
+{
+  RwCudaFcc *st = (RwCudaFcc *) state;
+  if (!RW_FCC_ON_DEVICE (st))
+    return false;
+  if (st->halo != NULL)
+    return rw_fail (err, RW_ERROR_INTERNAL, _("a halo is attached already"));
+  /* the first boundary site at or above each plane, from the z-sorted list */
+  RwFccNode *nodes = (RwFccNode *) malloc ((st->n_nodes + 1) * sizeof *nodes);
+  st->node_z = (size_t *) malloc ((st->nz + 1) * sizeof (size_t));
+  if (nodes == NULL || st->node_z == NULL)
+    {
+      free (nodes);
+      return rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
+    }
+  bool ok = st->n_nodes == 0
+            || RW_CUDA (cudaMemcpy (nodes, st->nodes, st->n_nodes * sizeof *nodes,
+                                    cudaMemcpyDeviceToHost));
+  const size_t plane = st->pitch * st->ny;
+  for (size_t z = 0, b = 0; ok && z <= st->nz; z++)
+    {
+      while (b < st->n_nodes && nodes[b].i / plane < z)
+        b++;
+      st->node_z[z] = b;
+    }
+  free (nodes);
+  if (ok)
+    st->halo = rw_cuda_halo_new (link, st->device, plane * st->elem, st->own_z0, st->own_z1,
+                                 st->nz, err);
+  return ok && st->halo != NULL;
 }
 
 bool
@@ -826,14 +922,20 @@ rw_cuda_fcc_advance (void *state, size_t step0, size_t n, double *rcv, size_t st
       for (size_t k = 0; k < chunk; k++)
         {
           const size_t step = step0 + done + k;
-          rw_fcc_step (st, (int) step);
           const double s = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
+          if (st->halo)
+            {
+              rw_fcc_halo_step (st, (int) step, s, k, chunk);
+              std::swap (st->p, st->q);
+              continue;
+            }
+          rw_fcc_step (st, (int) step);
           if (st->src.n > 0 || st->n_rcv > 0)
             rw_cuda_launch_io (st->precision, st->stream, st->q, st->src, st->hard, s, st->rcv_idx,
                                (int) st->n_rcv, st->rcv_dev, k, chunk);
           std::swap (st->p, st->q);
         }
-      if (!RW_CUDA (cudaGetLastError ())
+      if (!RW_CUDA (cudaGetLastError ()) || (st->halo && !rw_cuda_halo_check (st->halo, err))
           || !rw_cuda_chunk_end (st->stream, st->n_rcv, chunk, st->rcv_dev, st->rcv_host, st->bad,
                                  st->precision, rcv, stride, step0 + done, err))
         return false;
@@ -992,6 +1094,8 @@ rw_cuda_fcc_destroy (void *state)
   (void) cudaSetDevice (st->device);
   if (st->stream)
     cudaStreamSynchronize (st->stream);
+  rw_cuda_halo_free (st->halo);
+  free (st->node_z);
   cudaFree (st->mem);
   cudaFree (st->kind);
   cudaFree (st->zr);

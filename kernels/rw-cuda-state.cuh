@@ -102,6 +102,7 @@ struct RwCudaState
   const char *launch_what;      /* … and which it was (rw_launched) */
   cudaStream_t stream;
   cudaEvent_t ev0, ev1;
+  struct RwCudaHalo *halo;      /* device halos (rw-cuda-halo.cuh): single steps, each exchanged; NULL: none */
 };
 
 /* After each step of the main kernel: the branch nodes (reads st->p,

@@ -31,6 +31,11 @@
 #                                      "fmax volume" to bench,
 #                                      RW_FCC_BENCH_ARGS: more bench-fcc
 #                                      options for them)
+#   tests/gpu/run.sh nccl             (build with NCCL and the sysroot's
+#                                      Open MPI, issue #15: device halos
+#                                      bit for bit with 1 and 2 ranks, and
+#                                      their step time against the host
+#                                      path and none; RW_SLAB_SITES)
 #   tests/gpu/run.sh seam             (build, the seam proof of issue #12:
 #                                      seam-check in the hall and the box on
 #                                      CUDA at fmax 1 kHz, fc 500 Hz)
@@ -283,6 +288,88 @@ if [ "$QUICK" = rays ]; then
   OMP_NUM_THREADS=2 "$B/tests/bench-rays" 2>&1 | sed 's/^/OMP_NUM_THREADS=2: /' | tee -a "$OUT/bench-rays.txt"
   rm -rf "$LOGS"
   exit 0
+fi
+
+# ------------------------------------------- nccl: issue #15's device halos
+# The CUDA backend exchanging a slab's halo planes itself, NCCL send/recv
+# on a stream of its own overlapped with the interior
+# (kernels/rw-cuda-halo.cuh). Needs a build with NCCL (meson finds it
+# beside libcudart, under $NCCL_HOME or in python's nvidia.nccl: the GPU
+# machines have it in PyTorch's site-packages) and, for the mpirun parts,
+# Open MPI (the sysroot's, as the mpi mode sets it up: rw_mpi_env where
+# run.sh defines it, else mpirun on PATH).
+#  1. halo-nccl check (no MPI; forked ranks, one a GPU): 1 rank, then 2 on
+#     both lattices where there are 2 GPUs — owned planes of p and p⁻ and
+#     the receivers bit for bit in fp64 against one device;
+#  2. test-slab-mpi on CUDA (RW_SLAB_BACKEND=cuda) under mpirun: -np 1 with
+#     ROOMWAVE_SLABS=1 (the NCCL path with one rank), -np 2 (NCCL) and -np 2
+#     with ROOMWAVE_HALO=host, each against one rank on CUDA and the CPU;
+#  3. the step time per rank with the device exchange, through the host and
+#     with none (bench-slab under mpirun, RW_SLAB_SITES sites a rank,
+#     default 200e6: every rank voxelises the whole hall), and the
+#     weak-scaling figure; halo-nccl bench as well (device and none,
+#     without MPI).
+# Table: $OUT/bench-slab.txt; exit 1 when a check failed.
+if [ "$QUICK" = nccl ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+  # never NVLink multicast on these machines (KINDS.md): NCCL's own
+  # default stays off in every process we start
+  export NCCL_NVLS_ENABLE=0
+  type rw_mpi_env > /dev/null 2>&1 && rw_mpi_env
+  NCCL_RC=0
+  NGPU=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU")
+  SITES=${RW_SLAB_SITES:-200e6}
+  if ! grep -q "RW_HAVE_NCCL 1" "$B/rw-config.h"; then
+    grep -iE "nccl" "$LOGS/setup.log" | head -5
+    note "nccl: the build has no NCCL (nccl.h and libnccl.so[.2] not found; NCCL_HOME=...)"
+    NCCL_RC=1
+  fi
+  note "GPUs: $NGPU; NCCL $(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)"
+  nccl_run () {   # name, time limit, then the command
+    local name=$1 limit=$2
+    shift 2
+    timeout "$limit" "$@" > "$LOGS/nccl-$name.txt" 2>&1
+    local rc=$?
+    [ $rc != 0 ] && [ $rc != 77 ] && NCCL_RC=1
+    note "$(printf '%-20s rc %-3s ' "$name" "$rc")$(grep -hE 'PASS|FAIL|^all [0-9]+ checks passed|checks? failed|^SKIP' \
+      "$LOGS/nccl-$name.txt" | sed -E 's/^all [0-9]+ checks passed/all checks passed/' | sort | uniq -c \
+      | sed 's/^ *//' | tr '\n' ';')"
+    grep -hE "FAIL|differs first|bit for bit|NCCL error|halo" "$LOGS/nccl-$name.txt" | head -12
+    [ $rc != 0 ] && [ $rc != 77 ] && tail -12 "$LOGS/nccl-$name.txt"
+  }
+  nccl_run check-1 300 "$B/tests/halo-nccl" check 1
+  if [ "$NGPU" -ge 2 ]; then
+    nccl_run check-2-fcc 300 "$B/tests/halo-nccl" check 2 fcc
+    nccl_run check-2-cubic 300 "$B/tests/halo-nccl" check 2 cubic
+  fi
+  T=$B/tests/test-slab-mpi
+  if grep -q "RW_HAVE_MPI 1" "$B/rw-config.h" && [ -x "$T" ] && command -v mpirun > /dev/null; then
+    MPIRUN=(mpirun --oversubscribe --bind-to none -x RW_SLAB_BACKEND -x ROOMWAVE_SLABS -x ROOMWAVE_HALO
+            -x NCCL_NVLS_ENABLE)
+    RW_SLAB_BACKEND=cuda ROOMWAVE_SLABS=1 nccl_run slab-cuda-np1 300 "${MPIRUN[@]}" -np 1 "$T"
+    if [ "$NGPU" -ge 2 ]; then
+      RW_SLAB_BACKEND=cuda nccl_run slab-cuda-np2 300 "${MPIRUN[@]}" -np 2 "$T"
+      RW_SLAB_BACKEND=cuda ROOMWAVE_HALO=host nccl_run slab-cuda-np2-host 300 "${MPIRUN[@]}" -np 2 "$T"
+    fi
+    for np in 1 $([ "$NGPU" -ge 2 ] && echo "$NGPU"); do
+      timeout 560 "${MPIRUN[@]}" -np "$np" "$B/tests/bench-slab" "$SITES" 200 \
+        >> "$OUT/bench-slab.txt" 2>&1
+      note "bench-slab -np $np: rc $?"
+    done
+  else
+    note "nccl: no MPI in the build or no mpirun: test-slab-mpi and bench-slab not run"
+    NCCL_RC=1
+  fi
+  for np in 1 $([ "$NGPU" -ge 2 ] && echo "$NGPU"); do
+    timeout 560 "$B/tests/halo-nccl" bench "$np" "$SITES" 200 >> "$OUT/bench-slab.txt" 2>&1
+    note "halo-nccl bench $np: rc $?"
+  done
+  echo
+  echo "================ GPU summary (nccl) ================"
+  cat "$LOGS/gpu.txt" "$SUMMARY"
+  [ -f "$OUT/bench-slab.txt" ] && cat "$OUT/bench-slab.txt"
+  tar czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
+  exit $NCCL_RC
 fi
 
 # ------------------------------------------- seam: the seam proof (#12)
