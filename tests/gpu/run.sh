@@ -84,6 +84,45 @@ STEPS=${RW_STEPS:-50}
 SUMMARY=$LOGS/summary.txt
 : > "$SUMMARY"
 note () { echo "$*" | tee -a "$SUMMARY"; }
+# simulate under mpirun end to end (modes mpi and nccl), MPIRUN set by the
+# caller: sets E2E_RC
+mpi_e2e () {
+  E2E_RC=0
+  # simulate under mpirun, end to end (RW_MPI_E2E, default "2000 0.5":
+  # fmax and IR length; the demo room, FCC fp32, CUDA): 1 rank and 2 ranks
+  # (one per GPU where there are two), their solve times, and the WAV
+  # samples compared byte for byte
+  read -r E2E_F E2E_D <<< "${RW_MPI_E2E:-2000 0.5}"
+  CLI=$B/app/roomwave-cli
+  for np in 1 2; do
+    rm -rf "$OUT/e2e-np$np"
+    timeout 300 "${MPIRUN[@]}" -np $np "$CLI" simulate --mesh data/rooms/demo-room.obj \
+      --source 1.5,1.2,1.3 --receiver 3,2,1.5 --receiver 4.2,3.1,2.2 --fmax "$E2E_F" \
+      --duration "$E2E_D" --backend cuda --scheme fcc --no-hybrid --out "$OUT/e2e-np$np" \
+      > "$LOGS/mpi-e2e-np$np.txt" 2>&1
+    note "e2e np $np (fmax $E2E_F, ${E2E_D} s): rc $? $(grep -hE '^Timings|^Grid|^Backend' "$LOGS/mpi-e2e-np$np.txt" | tr '\n' ' ')"
+  done
+  # the solver's receivers are bit for bit (test-slab-mpi above); the
+  # WAVs also pass through the drift removal, whose uniform-mode readings
+  # the GPU sums with atomics (in no fixed order, one GPU or two): equal
+  # to about their rounding
+  for r in 1 2; do
+    a=$OUT/e2e-np1/receiver-$r.wav b=$OUT/e2e-np2/receiver-$r.wav
+    cmpw=$(python3 -c 'import sys
+def d(p):
+    b = open(p, "rb").read(); i = b.find(b"data"); n = int.from_bytes(b[i + 4:i + 8], "little")
+    import array; a = array.array("f"); a.frombytes(b[i + 8:i + 8 + n]); return a
+x, y = d(sys.argv[1]), d(sys.argv[2])
+peak = max(abs(v) for v in x); diff = max(abs(u - v) for u, v in zip(x, y))
+print("%d samples, %d differ, max |diff| %.3g of peak %.3g" % (len(x), sum(u != v for u, v in zip(x, y)), diff, peak))
+sys.exit(0 if len(x) == len(y) > 1000 and diff <= 1e-6 * peak else 1)' "$a" "$b" 2>&1)
+    rc=$?
+    note "e2e receiver $r, np 2 against np 1: $cmpw"
+    [ $rc != 0 ] && E2E_RC=1
+  done
+  rm -rf "$OUT"/e2e-np*
+}
+
 
 # ---------------------------------------------------------------- sysroot
 SYS=$ROOT/.carry/sysroot
@@ -162,7 +201,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 # ------------------------------------------------------------------ build
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$LOGS/gpu.txt"
 # a build made before the sysroot had Open MPI is made again with it
-if [ "$QUICK" = mpi ] && [ -f "$B/build.ninja" ] && ! grep -q "RW_HAVE_MPI 1" "$B/rw-config.h"; then
+if { [ "$QUICK" = mpi ] || [ "$QUICK" = nccl ]; } && [ -f "$B/build.ninja" ] && ! grep -q "RW_HAVE_MPI 1" "$B/rw-config.h"; then
   rm -rf "$B"
 fi
 if [ ! -f "$B/build.ninja" ]; then
@@ -239,39 +278,8 @@ if [ "$QUICK" = mpi ]; then
     RW_SLAB_BACKEND=cuda mpi_run memcheck-cuda-np2 300 "${MPIRUN[@]}" -np 2 \
       compute-sanitizer --tool memcheck --leak-check full --error-exitcode 99 "$T"
   fi
-  # simulate under mpirun, end to end (RW_MPI_E2E, default "2000 0.5":
-  # fmax and IR length; the demo room, FCC fp32, CUDA): 1 rank and 2 ranks
-  # (one per GPU where there are two), their solve times, and the WAV
-  # samples compared byte for byte
-  read -r E2E_F E2E_D <<< "${RW_MPI_E2E:-2000 0.5}"
-  CLI=$B/app/roomwave-cli
-  for np in 1 2; do
-    rm -rf "$OUT/e2e-np$np"
-    timeout 300 "${MPIRUN[@]}" -np $np "$CLI" simulate --mesh data/rooms/demo-room.obj \
-      --source 1.5,1.2,1.3 --receiver 3,2,1.5 --receiver 4.2,3.1,2.2 --fmax "$E2E_F" \
-      --duration "$E2E_D" --backend cuda --scheme fcc --no-hybrid --out "$OUT/e2e-np$np" \
-      > "$LOGS/mpi-e2e-np$np.txt" 2>&1
-    note "e2e np $np (fmax $E2E_F, ${E2E_D} s): rc $? $(grep -hE '^Timings|^Grid|^Backend' "$LOGS/mpi-e2e-np$np.txt" | tr '\n' ' ')"
-  done
-  # the solver's receivers are bit for bit (test-slab-mpi above); the
-  # WAVs also pass through the drift removal, whose uniform-mode readings
-  # the GPU sums with atomics (in no fixed order, one GPU or two): equal
-  # to about their rounding
-  for r in 1 2; do
-    a=$OUT/e2e-np1/receiver-$r.wav b=$OUT/e2e-np2/receiver-$r.wav
-    cmpw=$(python3 -c 'import sys
-def d(p):
-    b = open(p, "rb").read(); i = b.find(b"data"); n = int.from_bytes(b[i + 4:i + 8], "little")
-    import array; a = array.array("f"); a.frombytes(b[i + 8:i + 8 + n]); return a
-x, y = d(sys.argv[1]), d(sys.argv[2])
-peak = max(abs(v) for v in x); diff = max(abs(u - v) for u, v in zip(x, y))
-print("%d samples, %d differ, max |diff| %.3g of peak %.3g" % (len(x), sum(u != v for u, v in zip(x, y)), diff, peak))
-sys.exit(0 if len(x) == len(y) > 1000 and diff <= 1e-6 * peak else 1)' "$a" "$b" 2>&1)
-    rc=$?
-    note "e2e receiver $r, np 2 against np 1: $cmpw"
-    [ $rc != 0 ] && MPI_RC=1
-  done
-  rm -rf "$OUT"/e2e-np*
+  mpi_e2e
+  [ $E2E_RC != 0 ] && MPI_RC=1
   echo
   echo "================ GPU summary (mpi) ================"
   cat "$LOGS/gpu.txt" "$SUMMARY"
@@ -364,6 +372,10 @@ if [ "$QUICK" = nccl ]; then
     timeout 560 "$B/tests/halo-nccl" bench "$np" "$SITES" 200 >> "$OUT/bench-slab.txt" 2>&1
     note "halo-nccl bench $np: rc $?"
   done
+  if [ -n "${MPIRUN+x}" ]; then
+    RW_MPI_E2E=${RW_MPI_E2E:-4000 0.5} mpi_e2e
+    [ $E2E_RC != 0 ] && NCCL_RC=1
+  fi
   echo
   echo "================ GPU summary (nccl) ================"
   cat "$LOGS/gpu.txt" "$SUMMARY"
