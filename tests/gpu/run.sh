@@ -277,12 +277,12 @@ if [ "$QUICK" = mpi ]; then
   if [ "${RW_SKIP_SANITIZER:-0}" != 1 ]; then
     RW_REQUIRE_CUDA=1 mpi_run memcheck-backend-ops 200 compute-sanitizer --tool memcheck \
       --leak-check full --error-exitcode 99 "$B/tests/test-slab-backend-ops"
+    # Without the CUDA API errors: NCCL's set-up probes kernel images for
+    # other GPUs and fails 16 calls a rank by design (measured on two
+    # H200s, 2026-11-27: cudaErrorNoKernelImageForDevice in
+    # ncclInitKernelsForDevice, nothing else); our kernels and copies are
+    # what is checked
     RW_SLAB_BACKEND=cuda mpi_run memcheck-cuda-np2 300 "${MPIRUN[@]}" -np 2 \
-      compute-sanitizer --tool memcheck --leak-check full --error-exitcode 99 "$T"
-    # the same without the CUDA API calls that fail inside NCCL's own
-    # set-up (its probes of what the machine allows): our kernels and
-    # copies alone
-    RW_SLAB_BACKEND=cuda mpi_run memcheck-cuda-np2-kernels 300 "${MPIRUN[@]}" -np 2 \
       compute-sanitizer --tool memcheck --report-api-errors no --leak-check full \
       --error-exitcode 99 "$T"
     RW_SLAB_BACKEND=cuda mpi_run racecheck-cuda-np2 300 "${MPIRUN[@]}" -np 2 \
