@@ -13,10 +13,9 @@
  *  - rank 0 alone (one rank, no comm) is refused the 2-rank checkpoint,
  *    by file and by folder, with a message saying it needs 2 ranks.
  * What fails it: a rank's own samples (local_rcv) not restored, the
- * ranks writing at different steps (the request not agreed: the resumed
- * ranks would disagree on the step, or hang), the gathered flag not
- * restored (a run resumed at its end with zeros), the number of ranks
- * not checked. */
+ * ranks' wishes not agreed (rank 1 writes alone and fails, or hangs), the
+ * number of ranks not checked (the one rank would call it another run's
+ * grid). */
 #include "test-checkpoint-common.h"
 
 #include "rw-comm.h"
