@@ -15,7 +15,8 @@ surfaces: the solver keeps branch states), the wave part alone.
   its solve's end) and the second's are in DIR/source-1, DIR/source-2; the
   same command continues both and equals the uninterrupted run.
 - SIGKILL (no warning) after periodic checkpoints (--checkpoint-every a
-  tiny period): the same command continues from the last one, equal.
+  tiny period: one at every chunk boundary): the same command continues
+  from one inside the run, equal.
 - A checkpoint of another run (the source moved) is refused: exit 1,
   naming the file and what differs. SIGTERM without --checkpoint cancels
   as Ctrl-C does (exit 1). Usage: --checkpoint-every without --checkpoint,
@@ -28,6 +29,7 @@ checkpoint, refused as another run's).
 Environment: ROOMWAVE_CLI (the binary)."""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -138,11 +140,16 @@ def main():
     rc, _, err = run(base + one + ["--out", ref])
     out, ck = fresh("out"), fresh("ck")
     args = base + one + ["--out", out, "--checkpoint", ck, "--checkpoint-every", "1e-9"]
-    rc, _, err = run(args, {"RW_TEST_TERM_AT_STEP": "300", "RW_TEST_SIGNAL": "KILL"})
+    # the first chunk is a fixed number of steps (a million cell updates:
+    # 452 here), so a periodic checkpoint lies there before the kill at the
+    # first report past step 900
+    rc, _, err = run(args, {"RW_TEST_TERM_AT_STEP": "900", "RW_TEST_SIGNAL": "KILL"})
     check(rc == -9, "SIGKILL: the run was killed (%d): %s" % (rc, err))
     check(ckpt_files(ck) == ["rank-0-of-1.ckpt"], "SIGKILL: a periodic checkpoint is there: %s" % ckpt_files(ck))
     rc, _, err = run(args)
-    check(rc == 0 and "continuing from the checkpoint" in err, "SIGKILL: continued: %s" % err)
+    step = re.search(r"continuing from the checkpoint in \S+ at step (\d+)", err)
+    check(rc == 0 and step is not None and 0 < int(step.group(1)) < 900,
+          "SIGKILL: continued from a periodic checkpoint inside the run: %s" % err)
     same(wavs(ref), wavs(out), "killed and continued")
 
     # ---- another run's checkpoint
