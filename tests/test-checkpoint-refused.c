@@ -10,7 +10,9 @@
  * checkpoint of a run over 2 ranks, resumed on 1 (the message says it
  * needs 2). Also: resuming from a missing folder starts afresh; a
  * temporary file a killed write left beside the checkpoint is removed and
- * does not stop the resume. At the end the solver that every bad file was
+ * does not stop the resume; a periodic checkpoint that cannot be written
+ * (its folder removed) is a warning naming it, and the run goes on to the
+ * same result. At the end the solver that every bad file was
  * offered to runs the whole room and matches a fresh solver bit for bit.
  * What fails it: a check left out (the load succeeds or crashes), a
  * message without the file's name, a load that changes the solver before
@@ -45,6 +47,15 @@ copy_file (const char *from, const char *to, size_t len, size_t flip)
   fclose (in);
   fclose (out);
   return to;
+}
+
+static char warning[2048];
+
+static void
+keep_warning (const char *message, void *data)
+{
+  (void) data;
+  snprintf (warning, sizeof warning, "%s", message);
 }
 
 /* Loading path into s fails, the message names path and says `why`, and
@@ -172,6 +183,19 @@ main (void)
             "resumed beside a killed write's temporary file: %s", err.message);
   RW_CHECK (access (tmp, F_OK) != 0, "the temporary file %s was removed", tmp);
 
+  /* a periodic checkpoint that cannot be written (its folder gone): a
+   * warning, and the run goes on to the same end */
+  snprintf (dir, sizeof dir, "%s/gone", rw_test_tmpdir ());
+  RwSolver *on = rw_solver_new (&room.su, RW_BACKEND_CPU, &err);
+  RW_CHECK (rw_solver_set_checkpoint (on, dir, 1e-9, NULL, &err), "set: %s", err.message);
+  rmdir (dir);
+  rw_set_warn_handler (keep_warning, NULL);
+  RW_CHECK (rw_solver_run (on, NULL, NULL, NULL, &err), "the run goes on: %s", err.message);
+  rw_set_warn_handler (NULL, NULL);
+  RW_CHECK (strstr (warning, "was not written, and the run goes on") != NULL
+            && strstr (warning, dir) != NULL, "warned, naming the folder: %s", warning);
+  RW_NOTE ("a checkpoint that cannot be written: %s", warning);
+
   /* the solver every bad file was offered to is untouched */
   RwSolver *fresh = rw_solver_new (&room.su, RW_BACKEND_CPU, &err);
   RW_CHECK (rw_solver_advance (victim, N_STEPS, &err) && rw_solver_advance (fresh, N_STEPS, &err)
@@ -179,6 +203,8 @@ main (void)
             "runs: %s", err.message);
   ck_same_run (fresh, victim, room.n_rcv, N_STEPS, "after the refusals");
   ck_same_run (fresh, back, room.n_rcv, N_STEPS, "resumed beside the leftover");
+  ck_same_run (fresh, on, room.n_rcv, N_STEPS, "checkpoints failing along the way");
+  rw_solver_free (on);
   rw_solver_free (fresh);
   rw_solver_free (back);
   rw_solver_free (victim);
