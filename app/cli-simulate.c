@@ -10,14 +10,26 @@
  * summary or the results JSON on stdout. Exit: 0 done, 1 bad input or
  * cancelled, 2 bad usage.
  *
- * Test hook: ROOMWAVE_TEST_WRITE_PAUSE_S=S pauses up to S seconds after the
+ * With --checkpoint DIR (rw-checkpoint.h, docs/CHECKPOINT.md) the wave
+ * solve continues from DIR's checkpoint of this run, writes one there
+ * every --checkpoint-every minutes and at its end, and SIGTERM makes it
+ * write one and stop: exit RW_EXIT_CHECKPOINT (75). A run that ends well
+ * removes its checkpoint files after the outputs are in place.
+ *
+ * Test hooks: ROOMWAVE_TEST_WRITE_PAUSE_S=S pauses up to S seconds after the
  * files are written and before the swap (announced on stderr), so that a
- * test can interrupt the writing phase (tests/test-cli-output-safety.py). */
+ * test can interrupt the writing phase (tests/test-cli-output-safety.py).
+ * RW_TEST_TERM_AT_STEP=N[@S] raises SIGTERM in the process at the first
+ * progress report of the wave solve at or past step N (of source S, from 1;
+ * default 1), so that a test stops a run at a known point; with
+ * RW_TEST_SIGNAL=KILL it raises SIGKILL instead, a pre-emption that gives
+ * no warning (tests/test-cli-checkpoint.py). */
 #include "cli.h"
 #include "rw-clock.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -28,6 +40,7 @@
 #include <unistd.h>
 
 #include "rw-comm.h"
+#include "rw-checkpoint.h"
 #include "rw-ism.h"
 #include "rw-physics.h"
 #include "rw-rays.h"
@@ -37,13 +50,29 @@
 #define SUB "simulate"
 #define RW_CLI_MAX_SOURCES 16
 #define RW_DEFAULT_OUT_DIR "roomwave-out"
+#define RW_DEFAULT_CHECKPOINT_MIN 30.0
 
 static atomic_int cancel_flag;
+/* SIGTERM with --checkpoint: write a checkpoint, then stop */
+static atomic_int checkpoint_flag;
+static volatile sig_atomic_t checkpointing;
 
 static void
 on_sigint (int sig)
 {
   (void) sig;
+  atomic_store (&cancel_flag, 1);
+}
+
+/* SIGTERM (a batch system pre-empting the job): with --checkpoint the
+ * solver writes one at its next chunk boundary and stops; anything after
+ * the solve is cancelled, its checkpoint written at the solve's end. */
+static void
+on_sigterm (int sig)
+{
+  (void) sig;
+  if (checkpointing)
+    atomic_store (&checkpoint_flag, 1);
   atomic_store (&cancel_flag, 1);
 }
 
@@ -109,6 +138,13 @@ usage (FILE *f)
                 "  --out DIR              output folder (default %s); a run replaces it as a\n"
                 "                         whole when it ends, so it may hold only files runs\n"
                 "                         write; checked and locked before the solve\n"
+                "  --checkpoint DIR       keep the wave solve's state in DIR (one file a rank):\n"
+                "                         written every --checkpoint-every minutes, at the solve's\n"
+                "                         end and on SIGTERM (then the run stops, exit 75); the\n"
+                "                         same command continues from it; removed when the run\n"
+                "                         ends well (docs/CHECKPOINT.md)\n"
+                "  --checkpoint-every MIN minutes between checkpoints (default %g; 0: only at\n"
+                "                         the end and on SIGTERM)\n"
                 "  --json                 print the results JSON instead of the summary\n"
                 "  --quiet                no progress and no summary (errors still go to stderr)\n"
                 "  --progress-json        progress for programs: rank 0 prints one JSON object a\n"
@@ -117,9 +153,10 @@ usage (FILE *f)
                 "                         instead of the progress line, and no summary\n"
                 "  -h, --help             this help\n"
                 "\n"
-                "Exit status: 0 done, 1 bad input or cancelled (Ctrl-C), 2 bad usage.\n"),
+                "Exit status: 0 done, 1 bad input or cancelled (Ctrl-C), 2 bad usage, 75 stopped by\n"
+                "SIGTERM after writing a checkpoint (--checkpoint: run the same command again).\n"),
            RW_CLI_MAX_SOURCES, RW_SIM_MAX_RECEIVERS, RW_DEFAULT_PPW, RW_DEFAULT_PPW_FCC, RW_RAYS_DEFAULT_N,
-           RW_ISM_MAX_ORDER, RW_ISM_DEFAULT_ORDER, RW_DEFAULT_OUT_DIR);
+           RW_ISM_MAX_ORDER, RW_ISM_DEFAULT_ORDER, RW_DEFAULT_OUT_DIR, RW_DEFAULT_CHECKPOINT_MIN);
   printf (_("\nSeveral devices or hosts: start it under mpirun -np N (or srun), one rank\n"
             "per device. Each rank steps a slab of the grid on its host's next device\n"
             "(--device is the first), halo planes exchanged every step; rank 0 writes\n"
@@ -127,10 +164,14 @@ usage (FILE *f)
 }
 
 typedef struct {
-  bool tty;
+  bool tty, quiet;
   double last_s;
   bool printed;
   bool json;               /* --progress-json: JSON lines on stdout */
+  /* the test hook RW_TEST_TERM_AT_STEP (top of the file): 0: off */
+  size_t term_at, term_source;
+  int term_signal;
+  const size_t *n_done;    /* sources done: the one solving is n_done + 1 */
 } Progress;
 
 /* --progress-json: one line per report, for a program reading the pipe
@@ -157,11 +198,19 @@ static bool
 on_progress (const RwProgress *p, void *user_data)
 {
   Progress *pr = user_data;
+  if (pr->term_at > 0 && p->part == RW_PROGRESS_WAVE && p->step >= pr->term_at
+      && *pr->n_done + 1 == pr->term_source)
+    {
+      pr->term_at = 0;
+      raise (pr->term_signal);
+    }
   if (pr->json)
     {
       print_progress_json (p);
       return true;
     }
+  if (pr->quiet)
+    return true;
   double t = rw_clock_s ();
   bool last = p->step >= p->n_steps;
   if (pr->tty)
@@ -384,6 +433,66 @@ test_pause_before_swap (void)
     }
 }
 
+/* The test hook RW_TEST_TERM_AT_STEP=N[@S] (top of the file). */
+static void
+test_term_hook (Progress *pr)
+{
+  const char *s = getenv ("RW_TEST_TERM_AT_STEP");
+  long step, source = 1;
+  char buf[64];
+  if (s == NULL || strlen (s) >= sizeof buf)
+    return;
+  snprintf (buf, sizeof buf, "%s", s);
+  char *at = strchr (buf, '@');
+  if (at != NULL)
+    *at = '\0';
+  if (!rw_cli_parse_int (buf, 1, LONG_MAX, &step)
+      || (at != NULL && !rw_cli_parse_int (at + 1, 1, RW_CLI_MAX_SOURCES, &source)))
+    return;
+  const char *sig = getenv ("RW_TEST_SIGNAL");
+  pr->term_signal = sig != NULL && strcmp (sig, "KILL") == 0 ? SIGKILL : SIGTERM;
+  pr->term_at = (size_t) step;
+  pr->term_source = (size_t) source;
+}
+
+/* Whether folder `dir` is `parent` or lies in it, by their absolute
+ * names ("." and ".." folded; links are not followed). */
+static bool
+inside_folder (const char *dir, const char *parent)
+{
+  char a[4096], b[4096], cwd[2048];
+  if (getcwd (cwd, sizeof cwd) == NULL)
+    return false;
+  const char *names[2] = { dir, parent };
+  char *out[2] = { a, b };
+  for (int i = 0; i < 2; i++)
+    {
+      char raw[4096];
+      snprintf (raw, sizeof raw, "%s/%s", names[i][0] == '/' ? "" : cwd, names[i]);
+      /* fold the components */
+      size_t n = 0;
+      out[i][0] = '\0';
+      for (char *save = NULL, *c = strtok_r (raw, "/", &save); c != NULL;
+           c = strtok_r (NULL, "/", &save))
+        {
+          if (strcmp (c, ".") == 0)
+            continue;
+          if (strcmp (c, "..") == 0)
+            {
+              char *slash = strrchr (out[i], '/');
+              n = slash != NULL ? (size_t) (slash - out[i]) : 0;
+              out[i][n] = '\0';
+              continue;
+            }
+          n += (size_t) snprintf (out[i] + n, 4096 - n, "/%s", c);
+          if (n >= 4096)
+            return false;
+        }
+    }
+  const size_t lb = strlen (b);
+  return strncmp (a, b, lb) == 0 && (a[lb] == '\0' || a[lb] == '/');
+}
+
 /* After the runs: swap the staging folder in when it holds something
  * worth keeping (every source, or — when a later source failed — the
  * sources before it, as before), then print what was kept. A cancel, or
@@ -428,6 +537,7 @@ rw_cli_simulate (int argc, char **argv)
     OPT_PPW, OPT_THREADS, OPT_DEVICE, OPT_OUT, OPT_JSON, OPT_QUIET, OPT_HUMIDITY, OPT_NO_AIR,
     OPT_CROSSOVER, OPT_NO_HYBRID, OPT_RAYS, OPT_ISM_ORDER, OPT_SEED, OPT_PARTS, OPT_HRTF,
     OPT_PROGRESS_JSON,
+    OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY,
   };
   static const struct option options[] = {
     { "mesh", required_argument, NULL, OPT_MESH },
@@ -456,6 +566,8 @@ rw_cli_simulate (int argc, char **argv)
     { "threads", required_argument, NULL, OPT_THREADS },
     { "device", required_argument, NULL, OPT_DEVICE },
     { "out", required_argument, NULL, OPT_OUT },
+    { "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
+    { "checkpoint-every", required_argument, NULL, OPT_CHECKPOINT_EVERY },
     { "json", no_argument, NULL, OPT_JSON },
     { "quiet", no_argument, NULL, OPT_QUIET },
     { "progress-json", no_argument, NULL, OPT_PROGRESS_JSON },
@@ -472,6 +584,7 @@ rw_cli_simulate (int argc, char **argv)
   const char *reflection_arg = NULL;
   const char *hybrid_option = NULL;   /* the last option that needs the geometrical part */
   long threads = 0;
+  bool every_given = false;
 
   optind = 1;
   opterr = 0;
@@ -624,6 +737,21 @@ rw_cli_simulate (int argc, char **argv)
             return rw_cli_usage_error (SUB, _("--out: empty folder name"));
           out_dir = optarg;
           break;
+        case OPT_CHECKPOINT:
+          if (optarg[0] == '\0')
+            return rw_cli_usage_error (SUB, _("--checkpoint: empty folder name"));
+          cfg.checkpoint_dir = optarg;
+          break;
+        case OPT_CHECKPOINT_EVERY:
+          {
+            double minutes;
+            if (!rw_cli_parse_double (optarg, 0.0, 1e6, &minutes))
+              return rw_cli_usage_error (SUB, _("--checkpoint-every '%s': expected minutes, 0 to "
+                                                "1000000"), optarg);
+            cfg.checkpoint_every_s = 60.0 * minutes;
+            every_given = true;
+          }
+          break;
         case OPT_JSON:
           json = true;
           break;
@@ -646,6 +774,14 @@ rw_cli_simulate (int argc, char **argv)
     return rw_cli_usage_error (SUB, _("--progress-json goes with neither --json nor --quiet"));
   if (cfg.mesh_path == NULL)
     return rw_cli_usage_error (SUB, _("--mesh is required"));
+  if (every_given && cfg.checkpoint_dir == NULL)
+    return rw_cli_usage_error (SUB, _("--checkpoint-every needs --checkpoint DIR"));
+  if (cfg.checkpoint_dir != NULL && inside_folder (cfg.checkpoint_dir, out_dir))
+    return rw_cli_usage_error (SUB, _("--checkpoint '%s' lies in --out '%s', which a run replaces "
+                                      "as a whole: give a folder outside it"),
+                               cfg.checkpoint_dir, out_dir);
+  if (!every_given)
+    cfg.checkpoint_every_s = 60.0 * RW_DEFAULT_CHECKPOINT_MIN;
   if (n_sources == 0)
     return rw_cli_usage_error (SUB, _("--source is required"));
   if (cfg.n_receivers == 0)
@@ -689,12 +825,17 @@ rw_cli_simulate (int argc, char **argv)
    * files go to a staging folder that replaces --out only at the end, so
    * a cancel at any point leaves --out as it was. */
   atomic_store (&cancel_flag, 0);
-  struct sigaction sa, old_int, old_term;
+  atomic_store (&checkpoint_flag, 0);
+  checkpointing = cfg.checkpoint_dir != NULL;
+  cfg.checkpoint_now = &checkpoint_flag;
+  struct sigaction sa, sa_term, old_int, old_term;
   memset (&sa, 0, sizeof sa);
   sa.sa_handler = on_sigint;
   sigemptyset (&sa.sa_mask);
+  sa_term = sa;
+  sa_term.sa_handler = on_sigterm;
   sigaction (SIGINT, &sa, &old_int);
-  sigaction (SIGTERM, &sa, &old_term);
+  sigaction (SIGTERM, &sa_term, &old_term);
 
   /* Everything about --out that can fail (a file on the way, a missing
    * folder, no write permission, another run writing there, files that
@@ -719,11 +860,14 @@ rw_cli_simulate (int argc, char **argv)
    * solved; the folder is swapped in and the reports printed at the end. */
   SourceRuns runs = { .cfg = &cfg, .n_sources = n_sources, .out_dir = out_dir,
                       .staging = sd.staging, .json = json, .quiet = quiet || progress_json, .rank = rank,
-                      .progress = { .tty = isatty (STDERR_FILENO) == 1, .json = progress_json } };
+                      .progress = { .tty = isatty (STDERR_FILENO) == 1, .json = progress_json,
+                                    .quiet = quiet } };
+  runs.progress.n_done = &runs.n_done;
+  test_term_hook (&runs.progress);
   if (ok)
     {
       ok = rw_simulate_sources (&cfg, (const double (*)[3]) sources, n_sources,
-                                quiet ? NULL : on_progress, &runs.progress, &cancel_flag,
+                                on_progress, &runs.progress, &cancel_flag,
                                 source_done, &runs, &err);
       if (runs.progress.printed && runs.progress.tty)
         fprintf (stderr, "\n");
@@ -732,7 +876,20 @@ rw_cli_simulate (int argc, char **argv)
   for (size_t s = 0; s < n_sources; s++)
     free (runs.report[s]);
   int status = RW_EXIT_OK;
-  if (!ok && err.code == RW_ERROR_CANCELLED)
+  if (ok && cfg.checkpoint_dir != NULL && !rw_checkpoint_remove (cfg.checkpoint_dir, &err))
+    fprintf (stderr, _("roomwave-cli simulate: warning: %s\n"), err.message);
+  if (!ok && atomic_load (&checkpoint_flag))
+    {
+      /* the solver's own message says at which step; stopped outside the
+       * solve, the checkpoints already written stay */
+      if (strstr (err.message, cfg.checkpoint_dir) != NULL)
+        fprintf (stderr, "roomwave-cli simulate: %s\n", err.message);
+      else
+        fprintf (stderr, _("roomwave-cli simulate: stopped by SIGTERM; the checkpoints in %s are "
+                           "kept: run the same command again to continue\n"), cfg.checkpoint_dir);
+      status = RW_EXIT_CHECKPOINT;
+    }
+  else if (!ok && err.code == RW_ERROR_CANCELLED)
     {
       fprintf (stderr, _("roomwave-cli simulate: cancelled\n"));
       status = RW_EXIT_INPUT;

@@ -13,7 +13,11 @@
 #include "rw-error.h"
 #include "rw-i18n.h"
 
-enum { RW_EXIT_OK = 0, RW_EXIT_INPUT = 1, RW_EXIT_USAGE = 2 };
+/* RW_EXIT_CHECKPOINT: stopped by SIGTERM after writing a checkpoint
+ * (simulate --checkpoint); the same command continues the run. 75 is
+ * sysexits.h's EX_TEMPFAIL, "try again later", which batch systems and
+ * job scripts take as a reason to requeue. */
+enum { RW_EXIT_OK = 0, RW_EXIT_INPUT = 1, RW_EXIT_USAGE = 2, RW_EXIT_CHECKPOINT = 75 };
 
 int rw_cli_info (int argc, char **argv);
 int rw_cli_simulate (int argc, char **argv);

@@ -18,6 +18,7 @@
 #include "rw-ambi-binaural.h"
 #include "rw-ambisonics.h"
 #include "rw-audio.h"
+#include "rw-checkpoint.h"
 #include "rw-file.h"
 #include "rw-ga.h"
 #include "rw-hrtf.h"
@@ -93,6 +94,7 @@ rw_sim_config_init (RwSimConfig *cfg)
   cfg->ism_order = RW_ISM_DEFAULT_ORDER;
   cfg->seed = 1;
   cfg->write_parts = false;
+  cfg->checkpoint_every_s = 1800.0;
 }
 
 double
@@ -193,6 +195,8 @@ rw_sim_check_settings (const RwSimConfig *cfg, RwError *err)
       || cfg->fs_out_hz != floor (cfg->fs_out_hz))
     return rw_fail (err, RW_ERROR_INPUT, _("Output rate %g Hz: must be a whole number of Hz, 1–768 kHz"),
                     cfg->fs_out_hz);
+  if (isnan (cfg->checkpoint_every_s))
+    return rw_fail (err, RW_ERROR_INPUT, _("The checkpoint period is not a number"));
   if (cfg->n_receivers == 0)
     return rw_fail (err, RW_ERROR_INPUT, _("No receiver given"));
   if (cfg->n_receivers > RW_SIM_MAX_RECEIVERS)
@@ -863,6 +867,22 @@ out:
   return ok;
 }
 
+/* The solver's checkpoints (cfg->checkpoint_dir): continued from the
+ * folder's when it holds one of this run, said on stderr (rw_warn). */
+static bool
+sim_checkpoint (const RwSimConfig *cfg, RwSolver *solver, RwError *err)
+{
+  bool resumed = false;
+  if (!rw_solver_set_checkpoint (solver, cfg->checkpoint_dir, cfg->checkpoint_every_s,
+                                 cfg->checkpoint_now, err)
+      || !rw_solver_checkpoint_resume (solver, cfg->checkpoint_dir, &resumed, err))
+    return false;
+  if (resumed)
+    rw_warn (_("continuing from the checkpoint in %s at step %zu"), cfg->checkpoint_dir,
+             rw_solver_step (solver));
+  return true;
+}
+
 bool
 rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
               RwProgressFn progress, void *user_data, const atomic_int *cancel,
@@ -1061,8 +1081,9 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
       setup.device = (cfg->device + rw_comm_local_rank (cfg->comm)) % nd;
     }
   solver = rw_solver_new (&setup, cfg->backend, err);
-  if (solver == NULL)
+  if (solver == NULL || (cfg->checkpoint_dir != NULL && !sim_checkpoint (cfg, solver, err)))
     goto out;
+  const size_t step0 = rw_solver_step (solver);
   snprintf (out->backend, sizeof out->backend, "%s", rw_solver_backend_name (solver));
   snprintf (out->device, sizeof out->device, "%s", rw_solver_device_name (solver));
   t0 = rw_clock_s ();
@@ -1070,7 +1091,7 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
     goto out;
   out->t_solve_s = rw_clock_s () - t0;
   out->mvox_per_s = out->t_solve_s > 0
-                    ? (double) grid->n_inside * (double) out->n_steps_run / out->t_solve_s / 1e6 : 0.0;
+                    ? (double) grid->n_inside * (double) (out->n_steps_run - step0) / out->t_solve_s / 1e6 : 0.0;
   /* every rank holds the receivers now; rank 0 alone makes the IRs */
   if (rw_comm_rank (cfg->comm) != 0)
     {
@@ -1268,6 +1289,15 @@ rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], size_t 
       const double t_source = rw_clock_s ();
       RwSimConfig one = *cfg;
       memcpy (one.source, sources[s], sizeof one.source);
+      /* each source's checkpoints in a folder of their own */
+      char ckpt[4096];
+      if (cfg->checkpoint_dir != NULL && n_sources > 1)
+        {
+          char name[32];
+          rw_sim_source_dir_name (s, name, sizeof name);
+          snprintf (ckpt, sizeof ckpt, "%s/%s", cfg->checkpoint_dir, name);
+          one.checkpoint_dir = ckpt;
+        }
       RwSimResult res;
       memset (&res, 0, sizeof res);
       ok = copy_surfaces (&res, &imported, err)

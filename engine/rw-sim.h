@@ -71,6 +71,16 @@ typedef struct {
    * post-processes and fills the IRs, the others return with none
    * (RwSimResult.n_receivers 0). */
   const struct RwComm *comm;
+  /* Checkpoints (rw-checkpoint.h, docs/CHECKPOINT.md): the folder, or NULL
+   * for none. The wave solve continues from the folder's checkpoint when it
+   * holds one of this run (said through rw_warn), and writes one there every
+   * checkpoint_every_s seconds (1800; ≤ 0: never by time), at its end, and
+   * when *checkpoint_now is set (a SIGTERM handler's flag, may be NULL) —
+   * then stopping with RW_ERROR_CANCELLED. With several sources
+   * (rw_simulate_sources), source s's go to the subfolder source-N. */
+  const char *checkpoint_dir;
+  double checkpoint_every_s;
+  const atomic_int *checkpoint_now;
 } RwSimConfig;
 
 void rw_sim_config_init (RwSimConfig *cfg);   /* the defaults above */

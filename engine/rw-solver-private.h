@@ -54,4 +54,18 @@ struct RwSolver {
   bool shared_device;            /* two ranks on one device: the halos through the host */
   size_t own_inside;             /* inside cells on the owned planes */
   double *rank_rate;             /* per rank: Mvox/s over the last chunk (RwProgress) */
+  /* checkpoints (rw-checkpoint.c; rw_solver_set_checkpoint): dir NULL: none */
+  char *ckpt_dir;
+  double ckpt_every_s, ckpt_last_s;   /* period; rw_clock_s of the last write (or the set) */
+  const atomic_int *ckpt_now;
+  bool ckpt_have;                     /* ckpt_step's checkpoint was written or loaded */
+  size_t ckpt_step;
 };
+
+/* Every rank learns whether all went well (rw-solver.c); if not, each
+ * fails with the message of the lowest rank that failed. */
+bool rw_solver_agree (RwSolver *s, bool ok, RwError *err);
+/* At each chunk boundary of rw_solver_run and at its end (final): writes
+ * a checkpoint when one is due (rw-checkpoint.c); false with `err` set
+ * when the run must stop. Collective with ranks. */
+bool rw_solver_checkpoint_tick (RwSolver *s, bool final, RwError *err);

@@ -598,6 +598,12 @@ slab_agree (RwSolver *s, bool ok, RwError *err)
   return false;
 }
 
+bool
+rw_solver_agree (RwSolver *s, bool ok, RwError *err)
+{
+  return s->comm == NULL ? ok : slab_agree (s, ok, err);
+}
+
 /* The halo exchange after a step: the owned planes next to each cut to
  * the neighbour across it, its planes into the ghosts (rw-slab.h). */
 static bool
@@ -1100,6 +1106,7 @@ rw_solver_free (RwSolver *s)
   free (s->local_rcv);
   free (s->halo);
   free (s->rank_rate);
+  free (s->ckpt_dir);
   free (s);
 }
 
@@ -1117,6 +1124,8 @@ rw_solver_run (RwSolver *s, RwProgressFn progress, void *user_data,
 
   while (s->step < n_steps)
     {
+      if (s->ckpt_dir != NULL && !rw_solver_checkpoint_tick (s, false, err))
+        return false;
       bool stop = cancel != NULL && atomic_load (cancel);
       if (s->comm != NULL)
         {
@@ -1179,7 +1188,7 @@ rw_solver_run (RwSolver *s, RwProgressFn progress, void *user_data,
         return rw_fail (err, RW_ERROR_CANCELLED, _("Simulation cancelled at step %zu of %zu"),
                         s->step, n_steps);
     }
-  return true;
+  return s->ckpt_dir == NULL || rw_solver_checkpoint_tick (s, true, err);
 }
 
 /* E = Σ_i (p_i − p⁻_i)² + λ² Σ_edges (p_i − p_j)(p⁻_i − p⁻_j), the edges

@@ -255,6 +255,21 @@ typedef bool (*RwProgressFn) (const RwProgress *progress, void *user_data);
 bool rw_solver_run (RwSolver *s, RwProgressFn progress, void *user_data,
                     const atomic_int *cancel, RwError *err);
 
+/* Checkpoints (rw-checkpoint.h, docs/CHECKPOINT.md): rw_solver_run then
+ * writes this rank's file in dir (rw_solver_checkpoint_path) every
+ * every_s seconds of its wall time (≤ 0: never by time), when *now is set
+ * (a SIGTERM handler's flag; `now` may be NULL) — and then stops with
+ * RW_ERROR_CANCELLED saying where the checkpoint is and how to continue —
+ * and once at the run's end (so that what follows the solve, e.g. the
+ * geometrical part, may be interrupted without losing it). With ranks
+ * they agree at each chunk boundary, so all write at the same step. A
+ * periodic checkpoint that cannot be written is reported through rw_warn
+ * and the run goes on; a requested one stops the run with the reason. dir
+ * is copied and made when missing (one level of parents too); fails when
+ * it cannot be. */
+bool rw_solver_set_checkpoint (RwSolver *s, const char *dir, double every_s,
+                               const atomic_int *now, RwError *err);
+
 /* The discrete energy of the FV scheme with β = 0 (rw-scheme.h), from two
  * consecutive fields. For the conservation tests. On an FCC grid the FCC
  * scheme's, E = Σ (p − p⁻)² + (λ²/4) Σ_edges (Δp)(Δp⁻) over the sites and
