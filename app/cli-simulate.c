@@ -876,7 +876,9 @@ rw_cli_simulate (int argc, char **argv)
   for (size_t s = 0; s < n_sources; s++)
     free (runs.report[s]);
   int status = RW_EXIT_OK;
-  if (ok && cfg.checkpoint_dir != NULL && !rw_checkpoint_remove (cfg.checkpoint_dir, &err))
+  /* the checkpoints of a run that ended well: rank 0 removes the folder
+   * (every rank has written its results by then) */
+  if (ok && rank == 0 && cfg.checkpoint_dir != NULL && !rw_checkpoint_remove (cfg.checkpoint_dir, &err))
     fprintf (stderr, _("roomwave-cli simulate: warning: %s\n"), err.message);
   if (!ok && atomic_load (&checkpoint_flag))
     {

@@ -877,7 +877,7 @@ sim_checkpoint (const RwSimConfig *cfg, RwSolver *solver, RwError *err)
                                  cfg->checkpoint_now, err)
       || !rw_solver_checkpoint_resume (solver, cfg->checkpoint_dir, &resumed, err))
     return false;
-  if (resumed)
+  if (resumed && rw_comm_rank (cfg->comm) == 0)
     rw_warn (_("continuing from the checkpoint in %s at step %zu"), cfg->checkpoint_dir,
              rw_solver_step (solver));
   return true;
