@@ -2,10 +2,12 @@
 /* rw-slab.c — slabs of a grid for ranks (rw-slab.h). */
 #include "rw-slab.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rw-comm.h"
 #include "rw-i18n.h"
 #include "rw-scheme-fcc.h"
 
@@ -330,4 +332,94 @@ rw_voxelise_slab (const RwMesh *mesh, double spacing_m, RwLattice lattice, size_
   bool ok = slab_build (g, w0, nz, z0, z1, out, err);
   rw_grid_free (g);
   return ok;
+}
+
+/* Whether every rank of comm went well (ok on each): when one did not,
+ * every rank fails with the message of the first that failed, prefixed
+ * with its rank (the others wait in the collective calls that follow
+ * otherwise). */
+static bool
+ranks_agree (const RwComm *comm, bool ok, RwError *err)
+{
+  const int rank = rw_comm_rank (comm), size = rw_comm_size (comm);
+  if (size == 1)
+    return ok;
+  int first = ok ? INT_MAX : rank;
+  RwError mine, msg;
+  rw_error_clear (&mine);
+  rw_error_clear (&msg);
+  if (!rw_comm_min_int (comm, &first, &mine))
+    {
+      if (err != NULL)
+        *err = mine;
+      return false;
+    }
+  if (first == INT_MAX)
+    return true;
+  if (err != NULL && first == rank)
+    msg = *err;
+  if (!rw_comm_bcast (comm, &msg, sizeof msg, first, &mine))
+    {
+      if (err != NULL)
+        *err = mine;
+      return false;
+    }
+  if (err != NULL)
+    {
+      *err = msg;
+      rw_fail_prefix (err, _("rank %d of %d"), first, size);
+    }
+  return false;
+}
+
+bool
+rw_slab_voxelise_ranks (const RwMesh *mesh, double spacing_m, RwLattice lattice,
+                        const RwComm *comm, int threads, size_t *cuts, RwSlab *out, RwError *err)
+{
+  memset (out, 0, sizeof *out);
+  const int rank = rw_comm_rank (comm), size = rw_comm_size (comm);
+  double origin[3];
+  size_t n[3];
+  /* the same mesh on every rank: the same lattice, or the same refusal */
+  if (!rw_voxel_lattice (mesh, spacing_m, origin, n, err))
+    return false;
+  const size_t nz = n[2], share = (nz + (size_t) size - 1) / (size_t) size;
+  /* this rank's share of the planes, counted; all of them, gathered */
+  size_t *all = calloc ((size_t) size * share + 1, sizeof *all);
+  bool ok = all != NULL;
+  if (!ok)
+    rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  const size_t p0 = (size_t) rank * share < nz ? (size_t) rank * share : nz;
+  const size_t p1 = p0 + share < nz ? p0 + share : nz;
+  if (ok && p0 < p1)
+    ok = rw_voxelise_plane_counts (mesh, spacing_m, lattice, p0, p1, threads,
+                                   all + (size_t) rank * share, err);
+  if (!ranks_agree (comm, ok, err))
+    {
+      free (all);
+      return false;
+    }
+  if (size > 1 && !rw_comm_allgather (comm, all + (size_t) rank * share, share * sizeof *all, all, err))
+    {
+      free (all);
+      return false;
+    }
+  size_t total = 0;
+  for (size_t z = 0; z < nz; z++)
+    total += all[z];
+  ok = total > 0 || rw_fail (err, RW_ERROR_INPUT,
+                             _("%s: no cell of h = %.4g m fits inside the model; the grid is too "
+                               "coarse for it (raise the maximum frequency) or the model is not a "
+                               "room"), mesh->path ? mesh->path : _("(mesh)"), spacing_m);
+  ok = ok && rw_slab_plan_counts (all, nz, size, rw_slab_halo (&(RwGrid) { .lattice = lattice }), cuts, err);
+  free (all);
+  /* the same on every rank so far; the slab is this rank's own */
+  if (ok)
+    ok = rw_voxelise_slab (mesh, spacing_m, lattice, cuts[rank], cuts[rank + 1], threads, out, err);
+  if (!ranks_agree (comm, ok, err))
+    {
+      rw_slab_clear (out);
+      return false;
+    }
+  return true;
 }

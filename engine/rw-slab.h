@@ -76,4 +76,19 @@ bool rw_slab_extract (const RwGrid *g, size_t z0, size_t z1, RwSlab *out, RwErro
  * the slab, never the room's. The same refusals as both. */
 bool rw_voxelise_slab (const RwMesh *mesh, double spacing_m, RwLattice lattice, size_t z0,
                        size_t z1, int threads, RwSlab *out, RwError *err);
+
+/* This rank's slab of the grid rw_voxelise / rw_voxelise_fcc gives, no
+ * rank ever holding the whole grid: each rank counts the inside cells of
+ * its share of the planes (rw_voxelise_plane_counts), all gather the
+ * counts, cut them by rw_slab_plan_counts (so cuts[0 … size] are
+ * rw_slab_plan's of the whole grid, the same on every rank) and each
+ * voxelises its own slab (rw_voxelise_slab). Collective over comm (NULL:
+ * one rank, the whole grid as one slab). A failure on any rank fails
+ * every rank with its message, "rank r of n" before it, so none is left
+ * waiting; a room with no inside cell is refused as rw_voxelise refuses
+ * it. */
+struct RwComm;
+bool rw_slab_voxelise_ranks (const RwMesh *mesh, double spacing_m, RwLattice lattice,
+                             const struct RwComm *comm, int threads, size_t *cuts, RwSlab *out,
+                             RwError *err);
 void rw_slab_clear (RwSlab *s);

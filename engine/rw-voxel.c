@@ -2013,8 +2013,8 @@ rw_voxelise_planes (const RwMesh *mesh, double spacing_m, RwLattice lattice, siz
       || (area_z0 < area_z1 && !(z0 <= r0 && r1 <= z1)))
     {
       rw_fail (err, RW_ERROR_INPUT,
-               _("%s: planes [%zu, %zu) with areas for [%zu, %zu) of a grid of %zu planes: the "
-                 "areas need the planes %d beyond theirs"),
+               _("%s: a window of planes [%zu, %zu) cannot give the areas of planes [%zu, %zu) "
+                 "of a grid of %zu planes: they need the %d planes on each side"),
                mesh_name (mesh), z0, z1, area_z0, area_z1, n[2], RW_VOXEL_REACH);
       return NULL;
     }
