@@ -2228,13 +2228,16 @@ tidy (double x)
   return fabs (x) < 0.005 ? 0.0 : x;
 }
 
-bool
-rw_grid_locate (const RwGrid *g, const double p[3], const char *what,
-                size_t *index, RwError *err)
+/* rw_grid_locate on g holding the planes [zoff, zoff + g->nz) of a grid
+ * of nz_all planes (rw_voxelise_planes: the lattice's origin), the index
+ * the whole grid's. */
+static bool
+locate_in (const RwGrid *g, size_t zoff, size_t nz_all, const double p[3], const char *what,
+           size_t *index, RwError *err)
 {
   size_t c[3];
   bool inside = true;
-  const size_t n[3] = { g->nx, g->ny, g->nz };
+  const size_t n[3] = { g->nx, g->ny, nz_all };
   for (int k = 0; k < 3 && inside; k++)
     {
       double f = (p[k] - g->origin[k]) / g->h;
@@ -2265,8 +2268,15 @@ rw_grid_locate (const RwGrid *g, const double p[3], const char *what,
       if (c[kmax] >= n[kmax])
         inside = false;
     }
-  if (inside && g->K[rw_grid_index (g, c[0], c[1], c[2])] == 0)
+  if (inside && (c[2] < zoff || c[2] >= zoff + g->nz))
+    return rw_fail (err, RW_ERROR_INTERNAL, _("%s: plane %zu is not in the window [%zu, %zu)"),
+                    what ? what : _("point"), c[2], zoff, zoff + g->nz);
+  if (inside && g->K[rw_grid_index (g, c[0], c[1], c[2] - zoff)] == 0)
     inside = false;
+  if (!inside && (zoff > 0 || g->nz < nz_all))
+    /* a window knows not the room's extent */
+    return rw_fail (err, RW_ERROR_INPUT, _("%s at (%.2f, %.2f, %.2f) m lies outside the room"),
+                    what ? what : _("point"), p[0], p[1], p[2]);
   if (!inside)
     {
       /* the room's extent from the column ranges, for the message */
@@ -2296,32 +2306,44 @@ rw_grid_locate (const RwGrid *g, const double p[3], const char *what,
                       tidy (lo[0]), tidy (hi[0]), tidy (lo[1]), tidy (hi[1]), tidy (lo[2]), tidy (hi[2]));
     }
   if (index)
-    *index = rw_grid_index (g, c[0], c[1], c[2]);
+    *index = c[0] + g->nx * (c[1] + g->ny * c[2]);
   return true;
+}
+
+bool
+rw_grid_locate (const RwGrid *g, const double p[3], const char *what,
+                size_t *index, RwError *err)
+{
+  return locate_in (g, 0, g->nz, p, what, index, err);
 }
 
 /* Adds cell (x, y, z) (signed: the stencil may reach below 0 next to the
  * array's edge) with weight w to the stencil when w is not negligible. */
 static void
-stencil_add (const RwGrid *g, RwGridStencil *st, const long long c[3], double w)
+stencil_add (const RwGrid *g, size_t zoff, size_t nz_all, RwGridStencil *st, const long long c[3],
+             double w)
 {
-  const long long n[3] = { (long long) g->nx, (long long) g->ny, (long long) g->nz };
+  const long long n[3] = { (long long) g->nx, (long long) g->ny, (long long) nz_all };
   if (!(w > 1e-12) || st->n == RW_GRID_STENCIL_MAX)
     return;
   for (int k = 0; k < 3; k++)
     if (c[k] < 0 || c[k] >= n[k])
       return;
-  size_t i = rw_grid_index (g, (size_t) c[0], (size_t) c[1], (size_t) c[2]);
+  /* a window holds the stencil's planes (rw_voxel_interp) */
+  if ((size_t) c[2] < zoff || (size_t) c[2] >= zoff + g->nz)
+    return;
+  size_t i = rw_grid_index (g, (size_t) c[0], (size_t) c[1], (size_t) c[2] - zoff);
   if (g->K[i] == 0)
     return;
-  st->cell[st->n] = i;
+  st->cell[st->n] = i + zoff * g->nx * g->ny;
   st->weight[st->n++] = w;
 }
 
 /* The FCC rule of rw_grid_interp at b + u (b the cube's corner, u in
  * [0, 1]³, units of h). */
 static void
-stencil_fcc (const RwGrid *g, RwGridStencil *st, const long long b[3], const double u[3])
+stencil_fcc (const RwGrid *g, size_t zoff, size_t nz_all, RwGridStencil *st, const long long b[3],
+             const double u[3])
 {
   const bool b_even = ((b[0] + b[1] + b[2]) & 1) == 0;
   /* the octahedron round an odd corner of the cube, if u lies in it
@@ -2342,7 +2364,7 @@ stencil_fcc (const RwGrid *g, RwGridStencil *st, const long long b[3], const dou
           {
             long long v[3] = { b[0] + c[0], b[1] + c[1], b[2] + c[2] };
             v[k] += sgn;
-            stencil_add (g, st, v, (sgn * d[k] > 0 ? fabs (d[k]) : 0.0) + rest);
+            stencil_add (g, zoff, nz_all, st, v, (sgn * d[k] > 0 ? fabs (d[k]) : 0.0) + rest);
           }
       return;
     }
@@ -2357,15 +2379,16 @@ stencil_fcc (const RwGrid *g, RwGridStencil *st, const long long b[3], const dou
   const double w[4] = { 1.0 - 0.5 * (x + y + z), 0.5 * (x + y - z), 0.5 * (x - y + z),
                         0.5 * (-x + y + z) };
   for (int i = 0; i < 4; i++)
-    stencil_add (g, st, v[i], w[i]);
+    stencil_add (g, zoff, nz_all, st, v[i], w[i]);
 }
 
-bool
-rw_grid_interp (const RwGrid *g, const double p[3], const char *what, RwGridStencil *out,
-                RwError *err)
+/* rw_grid_interp on a window of planes, as locate_in. */
+static bool
+interp_in (const RwGrid *g, size_t zoff, size_t nz_all, const double p[3], const char *what,
+           RwGridStencil *out, RwError *err)
 {
   size_t nearest;
-  if (!rw_grid_locate (g, p, what, &nearest, err))
+  if (!locate_in (g, zoff, nz_all, p, what, &nearest, err))
     return false;
   RwGridStencil st = { .n = 0, .nearest = nearest };
   long long b[3];
@@ -2382,7 +2405,7 @@ rw_grid_interp (const RwGrid *g, const double p[3], const char *what, RwGridSten
         u[k] = 0.0, b[k]++;
     }
   if (g->lattice == RW_LATTICE_FCC)
-    stencil_fcc (g, &st, b, u);
+    stencil_fcc (g, zoff, nz_all, &st, b, u);
   else
     for (int m = 0; m < 8; m++)
       {
@@ -2390,7 +2413,7 @@ rw_grid_interp (const RwGrid *g, const double p[3], const char *what, RwGridSten
         double w = 1.0;
         for (int k = 0; k < 3; k++)
           w *= (c[k] > b[k]) ? u[k] : 1.0 - u[k];
-        stencil_add (g, &st, c, w);
+        stencil_add (g, zoff, nz_all, &st, c, w);
       }
   /* cells outside the room left out: renormalise over the others (their
    * sum is at least the nearest node's weight, 1/8 or more) */
@@ -2411,6 +2434,35 @@ rw_grid_interp (const RwGrid *g, const double p[3], const char *what, RwGridSten
   if (out != NULL)
     *out = st;
   return true;
+}
+
+bool
+rw_grid_interp (const RwGrid *g, const double p[3], const char *what, RwGridStencil *out,
+                RwError *err)
+{
+  return interp_in (g, 0, g->nz, p, what, out, err);
+}
+
+bool
+rw_voxel_interp (const RwMesh *mesh, double spacing_m, RwLattice lattice, const double p[3],
+                 const char *what, int threads, RwGridStencil *out, RwError *err)
+{
+  double origin[3];
+  size_t n[3];
+  if (!rw_voxel_lattice (mesh, spacing_m, origin, n, err))
+    return false;
+  /* the stencil's planes lie in [b − 1, b + 2] (b = ⌊f⌋, or b + 1 where
+   * f is within 1e-9 below a whole number), the nearest site's too; K
+   * is right one plane inside the window: [b − 2, b + 5) */
+  const double f = floor ((p[2] - origin[2]) / spacing_m);
+  const double lo = fmin (fmax (f - 2, 0), (double) n[2] - 1);
+  const size_t z0 = (size_t) lo, z1 = (size_t) fmin (fmax (f + 5, lo + 1), (double) n[2]);
+  RwGrid *w = rw_voxelise_planes (mesh, spacing_m, lattice, z0, z1, 0, 0, threads, err);
+  if (w == NULL)
+    return false;
+  bool ok = interp_in (w, z0, n[2], p, what, out, err);
+  rw_grid_free (w);
+  return ok;
 }
 
 const char *

@@ -300,6 +300,15 @@ typedef struct {
 
 bool rw_grid_interp (const RwGrid *g, const double p[3], const char *what,
                      RwGridStencil *out, RwError *err);
+/* rw_grid_interp on the grid rw_voxelise (CUBIC) or rw_voxelise_fcc (FCC)
+ * gives for this mesh, from the few planes round p alone
+ * (rw_voxelise_planes): the same stencil, bit for bit, in the whole
+ * grid's indices, for ranks that never hold the whole grid (issue #15).
+ * A point outside the room is refused as rw_grid_interp refuses it,
+ * without the room's extent in the message (a window does not know it).
+ * NaN coordinates are refused too. */
+bool rw_voxel_interp (const RwMesh *mesh, double spacing_m, RwLattice lattice, const double p[3],
+                      const char *what, int threads, RwGridStencil *out, RwError *err);
 /* The rule's name for results.json: "trilinear" (cubic), "fcc-linear". */
 const char *rw_grid_interp_name (const RwGrid *g);
 

@@ -189,6 +189,41 @@ main (void)
         RW_NOTE ("%s: %zu × %zu × %zu cells, %zu inside, %zu boundary", what, g->nx, g->ny, nz,
                  g->n_inside, g->n_boundary);
 
+        /* stencils from the planes round each point: random points in
+         * and round the room (some outside), points on cell centres and
+         * halfway between planes */
+        {
+          uint64_t seed = 0x9e3779b97f4a7c15ull + c * 2 + (uint64_t) l;
+          size_t n_bad = 0, n_in = 0;
+          const int n_pts = 40;
+          for (int k = 0; k < n_pts; k++)
+            {
+              double p[3];
+              for (int a = 0; a < 3; a++)
+                {
+                  const size_t na = a == 0 ? g->nx : a == 1 ? g->ny : nz;
+                  double u = rw_test_uniform (&seed) * (double) (na - 1);
+                  if (k % 4 == 1)
+                    u = floor (u);          /* on a centre */
+                  else if (k % 4 == 2 && a == 2)
+                    u = floor (u) + 0.5;    /* halfway between planes */
+                  p[a] = g->origin[a] + h * u;
+                }
+              RwGridStencil s0, s1;
+              RwError e0 = { 0 }, e1 = { 0 };
+              bool ok0 = rw_grid_interp (g, p, "point", &s0, &e0);
+              bool ok1 = rw_voxel_interp (m, h, lat, p, "point", 1, &s1, &e1);
+              n_in += ok0;
+              if (ok0 != ok1 || (ok0 && (s0.n != s1.n || s0.nearest != s1.nearest
+                                         || memcmp (s0.cell, s1.cell, s0.n * sizeof *s0.cell) != 0
+                                         || memcmp (s0.weight, s1.weight, s0.n * sizeof *s0.weight) != 0))
+                  || (!ok0 && e0.code != e1.code))
+                n_bad++;
+            }
+          RW_CHECK (n_bad == 0, "%s: %zu of %d stencils differ from the whole grid's", what, n_bad, n_pts);
+          RW_CHECK (n_in > 5 && n_in < (size_t) n_pts, "%s: %zu of %d points inside", what, n_in, n_pts);
+        }
+
         /* one rank (no MPI): the whole grid as one slab */
         {
           size_t one[2];
