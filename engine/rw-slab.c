@@ -2,10 +2,12 @@
 /* rw-slab.c — slabs of a grid for ranks (rw-slab.h). */
 #include "rw-slab.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rw-comm.h"
 #include "rw-i18n.h"
 #include "rw-scheme-fcc.h"
 
@@ -30,7 +32,20 @@ plane_inside (const RwGrid *g, size_t z)
 bool
 rw_slab_plan (const RwGrid *g, int n, size_t *cuts, RwError *err)
 {
-  const size_t nz = g->nz, h = (size_t) rw_slab_halo (g);
+  size_t *counts = malloc ((g->nz + 1) * sizeof *counts);
+  if (counts == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  for (size_t z = 0; z < g->nz; z++)
+    counts[z] = plane_inside (g, z);
+  bool ok = rw_slab_plan_counts (counts, g->nz, n, rw_slab_halo (g), cuts, err);
+  free (counts);
+  return ok;
+}
+
+bool
+rw_slab_plan_counts (const size_t *counts, size_t nz, int n, int halo, size_t *cuts, RwError *err)
+{
+  const size_t h = (size_t) halo;
   if (n < 1 || n > RW_SLAB_MAX_RANKS)
     return rw_fail (err, RW_ERROR_INPUT, _("%d ranks: Roomwave spreads a run over 1 to %d"), n,
                     RW_SLAB_MAX_RANKS);
@@ -43,7 +58,7 @@ rw_slab_plan (const RwGrid *g, int n, size_t *cuts, RwError *err)
     return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
   cum[0] = 0;
   for (size_t z = 0; z < nz; z++)
-    cum[z + 1] = cum[z] + plane_inside (g, z);
+    cum[z + 1] = cum[z] + counts[z];
   const size_t total = cum[nz];
   cuts[0] = 0;
   size_t z = 0;
@@ -90,25 +105,48 @@ neighbour_offsets (const RwGrid *g, ptrdiff_t off[RW_FCC_N_NBR])
   return 6;
 }
 
-bool
-rw_slab_extract (const RwGrid *g, size_t z0, size_t z1, RwSlab *out, RwError *err)
+/* The slab grid of planes [z0, z1) of a grid of nz planes is its planes
+ * [zs, ze); those below zk0 and from zk1 on are made outside (the outer
+ * layer), the others copied. */
+static void
+slab_planes (RwLattice lattice, size_t nz, size_t z0, size_t z1, size_t *zs, size_t *ze,
+             size_t *zk0, size_t *zk1)
+{
+  const size_t G = (size_t) (lattice == RW_LATTICE_FCC ? 2 : 1) + 1;
+  *zs = z0 > G + 1 ? z0 - G - 1 : 0;
+  if (lattice == RW_LATTICE_FCC)
+    *zs &= ~(size_t) 1;
+  *ze = z1 + G + 1 < nz ? z1 + G + 1 : nz;
+  *zk0 = z0 > G ? z0 - G : 0;
+  *zk1 = z1 + G < nz ? z1 + G : nz;
+}
+
+/* The slab grid of the planes [z0, z1) of a grid of nz planes, from g
+ * holding its planes [gz, gz + g->nz) (the whole grid: gz = 0; a window,
+ * rw_voxelise_planes: its planes as the whole grid has them where the
+ * slab copies them, its area array one entry per boundary node of its K
+ * in index order). The window must hold the slab grid's planes and the
+ * ones its K is copied from (rw_voxelise_slab makes it so). */
+static bool
+slab_build (const RwGrid *g, size_t gz, size_t nz, size_t z0, size_t z1, RwSlab *out,
+            RwError *err)
 {
   memset (out, 0, sizeof *out);
-  const size_t nx = g->nx, ny = g->ny, nz = g->nz, nxy = nx * ny;
+  const size_t nx = g->nx, ny = g->ny, nxy = nx * ny;
   const int max_k = rw_grid_max_k (g);
-  const size_t h = (size_t) rw_slab_halo (g), G = h + 1;
+  const size_t h = (size_t) rw_slab_halo (g);
   if (!(z0 < z1 && z1 <= nz))
     return rw_fail (err, RW_ERROR_INPUT, _("Slab planes [%zu, %zu) of a grid of %zu planes"), z0,
                     z1, nz);
-  /* the slab grid's planes: [zs, ze) of g; g's planes below zk0 and from
-   * zk1 on are made outside (the outer layer) */
-  size_t zs = z0 > G + 1 ? z0 - G - 1 : 0;
-  if (g->lattice == RW_LATTICE_FCC)
-    zs &= ~(size_t) 1;
-  const size_t ze = z1 + G + 1 < nz ? z1 + G + 1 : nz;
-  const size_t zk0 = z0 > 0 ? (z0 > G ? z0 - G : 0) : 0, zk1 = z1 < nz ? (z1 + G < nz ? z1 + G : nz) : nz;
+  size_t zs, ze, zk0, zk1;
+  slab_planes (g->lattice, nz, z0, z1, &zs, &ze, &zk0, &zk1);
   if (z0 > 0 && g->n_surfaces == 0)
     return rw_fail (err, RW_ERROR_INPUT, _("A grid without surfaces cannot be cut into slabs"));
+  if (zs < gz || ze > gz + g->nz)
+    return rw_fail (err, RW_ERROR_INPUT, _("Slab planes [%zu, %zu) of a grid of %zu planes"), z0,
+                    z1, nz);
+  /* g's planes from the whole grid's */
+  const size_t go = gz * nxy;   /* g's index of a whole-grid index i: i − go */
 
   RwGrid *s = calloc (1, sizeof *s);
   if (s == NULL)
@@ -146,13 +184,11 @@ rw_slab_extract (const RwGrid *g, size_t z0, size_t z1, RwSlab *out, RwError *er
         }
       else
         {
-          memcpy (K, g->K + z * nxy, nxy);
+          memcpy (K, g->K + z * nxy - go, nxy);
           for (size_t i = 0; i < nxy; i++)
-            surf[i] = g->surface != NULL ? g->surface[z * nxy + i] : (K[i] > 0 && K[i] < max_k ? 0 : RW_NO_SURFACE);
+            surf[i] = g->surface != NULL ? g->surface[z * nxy + i - go] : (K[i] > 0 && K[i] < max_k ? 0 : RW_NO_SURFACE);
         }
     }
-  if (g->surface_area_m2 != NULL)
-    memcpy (s->surface_area_m2, g->surface_area_m2, g->n_surfaces * sizeof (double));
 
   /* Recount K in the ghost planes, dropping cells left with no inside
    * neighbour, until nothing changes (each pass can only drop). */
@@ -188,7 +224,7 @@ rw_slab_extract (const RwGrid *g, size_t z0, size_t z1, RwSlab *out, RwError *er
   for (size_t z = zc0; z < zc1; z++)
     for (size_t i = 0; i < nxy; i++)
       {
-        const uint8_t a = g->K[z * nxy + i], b = s->K[(z - zs) * nxy + i];
+        const uint8_t a = g->K[z * nxy + i - go], b = s->K[(z - zs) * nxy + i];
         if ((a != 0) != (b != 0) || (z >= z0 && z < z1 && a != b))
           {
             rw_grid_free (s);
@@ -231,22 +267,159 @@ rw_slab_extract (const RwGrid *g, size_t z0, size_t z1, RwSlab *out, RwError *er
         }
       /* g's boundary nodes below the slab, then both in index order */
       size_t gr = 0;
-      for (size_t i = 0; i < zs * nxy; i++)
-        gr += g->K[i] != 0 && g->K[i] < max_k;
+      for (size_t i = gz * nxy; i < zs * nxy; i++)
+        gr += g->K[i - go] != 0 && g->K[i - go] < max_k;
       size_t lb = 0;
       for (size_t i = zs * nxy; i < ze * nxy; i++)
         {
-          const uint8_t a = g->K[i], b = s->K[i - zs * nxy];
+          const uint8_t a = g->K[i - go], b = s->K[i - zs * nxy];
           const bool gb = a != 0 && a < max_k;
           if (b != 0 && b < max_k)
             s->area[lb++] = gb && a == b ? g->area[gr] : rw_grid_face_count_area (g, b);
           gr += gb;
         }
     }
+  /* surface_area_m2: the owned planes' share, in index order (what the
+   * whole grid sums over them; the ranks' shares add up to the room's,
+   * to rounding) */
+  for (size_t i = 0, b = 0; i < n; i++)
+    if (s->K[i] != 0 && s->K[i] < max_k)
+      {
+        const size_t z = zs + i / nxy;
+        const float a = s->area != NULL ? s->area[b] : rw_grid_face_count_area (s, s->K[i]);
+        if (z >= z0 && z < z1 && s->surface[i] < s->n_surfaces)
+          s->surface_area_m2[s->surface[i]] += (double) a * s->h * s->h;
+        b++;
+      }
   out->grid = s;
   out->z_first = zs;
   out->own_z0 = z0 - zs;
   out->own_z1 = z1 - zs;
   out->halo = (int) h;
+  return true;
+}
+
+bool
+rw_slab_extract (const RwGrid *g, size_t z0, size_t z1, RwSlab *out, RwError *err)
+{
+  return slab_build (g, 0, g->nz, z0, z1, out, err);
+}
+
+bool
+rw_voxelise_slab (const RwMesh *mesh, double spacing_m, RwLattice lattice, size_t z0, size_t z1,
+                  int threads, RwSlab *out, RwError *err)
+{
+  memset (out, 0, sizeof *out);
+  double origin[3];
+  size_t n[3];
+  if (!rw_voxel_lattice (mesh, spacing_m, origin, n, err))
+    return false;
+  const size_t nz = n[2];
+  if (!(z0 < z1 && z1 <= nz))
+    return rw_fail (err, RW_ERROR_INPUT, _("Slab planes [%zu, %zu) of a grid of %zu planes"), z0,
+                    z1, nz);
+  /* slab_build's planes: the slab grid's [zs, ze), K copied from [zk0,
+   * zk1), whose areas look RW_VOXEL_REACH planes further */
+  const size_t R = RW_VOXEL_REACH;
+  size_t zs, ze, zk0, zk1;
+  slab_planes (lattice, nz, z0, z1, &zs, &ze, &zk0, &zk1);
+  size_t w0 = zk0 > R ? zk0 - R : 0, w1 = zk1 + R < nz ? zk1 + R : nz;
+  w0 = w0 < zs ? w0 : zs;
+  w1 = w1 > ze ? w1 : ze;
+  RwGrid *g = rw_voxelise_planes (mesh, spacing_m, lattice, w0, w1, zk0, zk1, threads, err);
+  if (g == NULL)
+    return false;
+  bool ok = slab_build (g, w0, nz, z0, z1, out, err);
+  rw_grid_free (g);
+  return ok;
+}
+
+/* Whether every rank of comm went well (ok on each): when one did not,
+ * every rank fails with the message of the first that failed, prefixed
+ * with its rank (the others wait in the collective calls that follow
+ * otherwise). */
+static bool
+ranks_agree (const RwComm *comm, bool ok, RwError *err)
+{
+  const int rank = rw_comm_rank (comm), size = rw_comm_size (comm);
+  if (size == 1)
+    return ok;
+  int first = ok ? INT_MAX : rank;
+  RwError mine, msg;
+  rw_error_clear (&mine);
+  rw_error_clear (&msg);
+  if (!rw_comm_min_int (comm, &first, &mine))
+    {
+      if (err != NULL)
+        *err = mine;
+      return false;
+    }
+  if (first == INT_MAX)
+    return true;
+  if (err != NULL && first == rank)
+    msg = *err;
+  if (!rw_comm_bcast (comm, &msg, sizeof msg, first, &mine))
+    {
+      if (err != NULL)
+        *err = mine;
+      return false;
+    }
+  if (err != NULL)
+    {
+      *err = msg;
+      rw_fail_prefix (err, _("rank %d of %d"), first, size);
+    }
+  return false;
+}
+
+bool
+rw_slab_voxelise_ranks (const RwMesh *mesh, double spacing_m, RwLattice lattice,
+                        const RwComm *comm, int threads, size_t *cuts, RwSlab *out, RwError *err)
+{
+  memset (out, 0, sizeof *out);
+  const int rank = rw_comm_rank (comm), size = rw_comm_size (comm);
+  double origin[3];
+  size_t n[3];
+  /* the same mesh on every rank: the same lattice, or the same refusal */
+  if (!rw_voxel_lattice (mesh, spacing_m, origin, n, err))
+    return false;
+  const size_t nz = n[2], share = (nz + (size_t) size - 1) / (size_t) size;
+  /* this rank's share of the planes, counted; all of them, gathered */
+  size_t *all = calloc ((size_t) size * share + 1, sizeof *all);
+  bool ok = all != NULL;
+  if (!ok)
+    rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  const size_t p0 = (size_t) rank * share < nz ? (size_t) rank * share : nz;
+  const size_t p1 = p0 + share < nz ? p0 + share : nz;
+  if (ok && p0 < p1)
+    ok = rw_voxelise_plane_counts (mesh, spacing_m, lattice, p0, p1, threads,
+                                   all + (size_t) rank * share, err);
+  if (!ranks_agree (comm, ok, err))
+    {
+      free (all);
+      return false;
+    }
+  if (size > 1 && !rw_comm_allgather (comm, all + (size_t) rank * share, share * sizeof *all, all, err))
+    {
+      free (all);
+      return false;
+    }
+  size_t total = 0;
+  for (size_t z = 0; z < nz; z++)
+    total += all[z];
+  ok = total > 0 || rw_fail (err, RW_ERROR_INPUT,
+                             _("%s: no cell of h = %.4g m fits inside the model; the grid is too "
+                               "coarse for it (raise the maximum frequency) or the model is not a "
+                               "room"), mesh->path ? mesh->path : _("(mesh)"), spacing_m);
+  ok = ok && rw_slab_plan_counts (all, nz, size, rw_slab_halo (&(RwGrid) { .lattice = lattice }), cuts, err);
+  free (all);
+  /* the same on every rank so far; the slab is this rank's own */
+  if (ok)
+    ok = rw_voxelise_slab (mesh, spacing_m, lattice, cuts[rank], cuts[rank + 1], threads, out, err);
+  if (!ranks_agree (comm, ok, err))
+    {
+      rw_slab_clear (out);
+      return false;
+    }
   return true;
 }

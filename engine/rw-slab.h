@@ -23,7 +23,8 @@
  *    so that the lattice's sites (x + y + z even) stay the same cells.
  * The ghosts' values are written by the backend each step and overwritten
  * by the exchange before anything owned reads them: wrong only where
- * nothing looks. */
+ * nothing looks. Its surface_area_m2 is the owned planes' share of the
+ * room's (their boundary nodes' areas by surface, in index order). */
 #pragma once
 
 #include <stdbool.h>
@@ -46,6 +47,13 @@ int rw_slab_halo (const RwGrid *g);
  * few planes for n slabs. */
 bool rw_slab_plan (const RwGrid *g, int n, size_t *cuts, RwError *err);
 
+/* The same from the inside cells of each plane, counts[0 … nz): the one
+ * rule, for ranks that never hold the whole grid (each counts a share of
+ * the planes, rw_voxelise_plane_counts, and they gather the whole). halo:
+ * rw_slab_halo of the grid. */
+bool rw_slab_plan_counts (const size_t *counts, size_t nz, int n, int halo, size_t *cuts,
+                          RwError *err);
+
 typedef struct {
   RwGrid *grid;             /* the slab's grid (file comment) */
   size_t z_first;           /* the whole grid's plane of the slab grid's plane 0 */
@@ -59,4 +67,28 @@ typedef struct {
  * that the owned cells see (a one-cell sliver of the room along z: another
  * number of ranks cuts elsewhere), RW_ERROR_MEMORY when it does not fit. */
 bool rw_slab_extract (const RwGrid *g, size_t z0, size_t z1, RwSlab *out, RwError *err);
+
+/* The slab of the planes [z0, z1) of the grid rw_voxelise (CUBIC) or
+ * rw_voxelise_fcc (FCC) gives for this mesh at this spacing, voxelised
+ * from those planes and the few around them alone (rw_voxelise_planes):
+ * byte for byte what rw_slab_extract gives from the whole grid (K,
+ * surface, area, zlo, zhi, the counts, surface_area_m2), in the memory of
+ * the slab, never the room's. The same refusals as both. */
+bool rw_voxelise_slab (const RwMesh *mesh, double spacing_m, RwLattice lattice, size_t z0,
+                       size_t z1, int threads, RwSlab *out, RwError *err);
+
+/* This rank's slab of the grid rw_voxelise / rw_voxelise_fcc gives, no
+ * rank ever holding the whole grid: each rank counts the inside cells of
+ * its share of the planes (rw_voxelise_plane_counts), all gather the
+ * counts, cut them by rw_slab_plan_counts (so cuts[0 … size] are
+ * rw_slab_plan's of the whole grid, the same on every rank) and each
+ * voxelises its own slab (rw_voxelise_slab). Collective over comm (NULL:
+ * one rank, the whole grid as one slab). A failure on any rank fails
+ * every rank with its message, "rank r of n" before it, so none is left
+ * waiting; a room with no inside cell is refused as rw_voxelise refuses
+ * it. */
+struct RwComm;
+bool rw_slab_voxelise_ranks (const RwMesh *mesh, double spacing_m, RwLattice lattice,
+                             const struct RwComm *comm, int threads, size_t *cuts, RwSlab *out,
+                             RwError *err);
 void rw_slab_clear (RwSlab *s);

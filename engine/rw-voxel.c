@@ -69,25 +69,48 @@ typedef struct {
  * perpendicular axes u < v. */
 typedef struct {
   int w, u, v;
-  size_t nu, nv, nw;
+  size_t nu, nv, nw;                     /* the whole lattice's cells along u, v, w */
+  /* A window of z-planes (rw_voxelise_slab): the lines kept are those of
+   * v in [v_off, v_off + v_n), the cells written those of w in [w_off,
+   * w_off + w_n); z is v for the x and y lines, w for the z lines, and
+   * the other ranges are whole. Cell indices are the window's. */
+  size_t v_off, v_n, w_off, w_n;
   size_t stride_w, stride_u, stride_v;   /* cell index strides */
-  size_t *line_off;                      /* nu·nv + 1: CSR into cross */
+  size_t *line_off;                      /* nu·v_n + 1: CSR into cross */
   Crossing *cross;
 } Axis;
 
 typedef struct {
   const RwMesh *mesh;
   const int8_t *sign;  /* per triangle: its shell's orientation (rw_mesh_shell_signs) */
-  RwGrid *g;
+  RwGrid *g;         /* the window: planes [zoff, zoff + g->nz) of the lattice */
+  size_t zoff;       /* the lattice's plane of g's plane 0 (0: the whole grid) */
+  size_t nz_all;     /* the lattice's planes */
   double tol;        /* |c − w| below which a crossing is decided exactly */
   Axis ax[3];
 } Vox;
+
+/* The array index of lattice cell (x, y, z) in the window (z in it). */
+static inline size_t
+vox_index (const Vox *vx, size_t x, size_t y, size_t z)
+{
+  return x + vx->g->nx * (y + vx->g->ny * (z - vx->zoff));
+}
+
+/* The kept line of axis a through lattice cell xyz. */
+static inline size_t
+axis_line (const Axis *a, const size_t xyz[3])
+{
+  return xyz[a->u] + a->nu * (xyz[a->v] - a->v_off);
+}
 
 static inline double
 cell_coord (const RwGrid *g, int axis, size_t i)
 {
   /* the one expression for a centre coordinate: every comparison with a
-   * crossing must see the same double */
+   * crossing must see the same double (i the lattice's index: a window of
+   * planes keeps the lattice's origin, so its centres are the same
+   * doubles) */
   return g->origin[axis] + g->h * (double) i;
 }
 
@@ -289,8 +312,12 @@ scan_axis (Vox *vx, Axis *a, int n_threads, RwError *err)
   RwGrid *g = vx->g;
   const double h = g->h;
   const size_t nu = a->nu, nv = a->nv, nw = a->nw;
-  const size_t ntu = (nu + TILE - 1) / TILE, ntv = (nv + TILE - 1) / TILE;
-  const size_t n_tiles = ntu * ntv, n_lines = nu * nv;
+  /* the kept lines along v and the written cells along w; the tiles are
+   * the whole lattice's (tile rows tv0 … tv1 − 1 kept), so that each
+   * line tests the same triangles in the same order as in a whole grid */
+  const size_t v_lo = a->v_off, v_hi = a->v_off + a->v_n, w_lo = a->w_off, w_hi = a->w_off + a->w_n;
+  const size_t ntu = (nu + TILE - 1) / TILE, tv0 = v_lo / TILE, tv1 = (v_hi + TILE - 1) / TILE;
+  const size_t n_tiles = ntu * (tv1 - tv0), n_lines = nu * a->v_n;
   const uint8_t bit = (uint8_t) (1u << a->w);
 
   /* Bin the triangles into tiles by their projected bounding box (the
@@ -319,15 +346,15 @@ scan_axis (Vox *vx, Axis *a, int n_threads, RwError *err)
           double j0 = floor ((umin - g->origin[a->u]) / h), j1 = ceil ((umax - g->origin[a->u]) / h);
           double k0 = floor ((vmin - g->origin[a->v]) / h), k1 = ceil ((vmax - g->origin[a->v]) / h);
           j0 = fmax (j0, 1);
-          k0 = fmax (k0, 1);
+          k0 = fmax (k0, fmax (1, (double) v_lo));
           j1 = fmin (j1, (double) nu - 2);
-          k1 = fmin (k1, (double) nv - 2);
+          k1 = fmin (k1, fmin ((double) nv - 2, (double) v_hi - 1));
           if (j0 > j1 || k0 > k1)
             continue;
           for (size_t tv = (size_t) k0 / TILE; tv <= (size_t) k1 / TILE; tv++)
             for (size_t tu = (size_t) j0 / TILE; tu <= (size_t) j1 / TILE; tu++)
               {
-                size_t tile = tu + ntu * tv;
+                size_t tile = tu + ntu * (tv - tv0);
                 if (pass == 0)
                   tile_off[tile + 1]++;
                 else
@@ -356,10 +383,13 @@ scan_axis (Vox *vx, Axis *a, int n_threads, RwError *err)
     #pragma omp for schedule (dynamic, 1)
     for (size_t tile = 0; tile < n_tiles; tile++)
       {
-        size_t tu = tile % ntu, tv = tile / ntu;
+        size_t tu = tile % ntu, tv = tile / ntu + tv0;
         size_t kend = (tv + 1) * TILE < nv - 1 ? (tv + 1) * TILE : nv - 1;
         size_t jend = (tu + 1) * TILE < nu - 1 ? (tu + 1) * TILE : nu - 1;
-        for (size_t k = tv * TILE > 1 ? tv * TILE : 1; k < kend && !w->failed; k++)
+        size_t kbeg = tv * TILE > 1 ? tv * TILE : 1;
+        kend = kend < v_hi ? kend : v_hi;
+        kbeg = kbeg > v_lo ? kbeg : v_lo;
+        for (size_t k = kbeg; k < kend && !w->failed; k++)
           for (size_t j = tu * TILE > 1 ? tu * TILE : 1; j < jend && !w->failed; j++)
             {
               double qu = cell_coord (g, a->u, j), qv = cell_coord (g, a->v, k);
@@ -422,7 +452,7 @@ scan_axis (Vox *vx, Axis *a, int n_threads, RwError *err)
                     }
                   first[m] = (Start) { i, w->buf[q].dir };
                 }
-              size_t base = j * a->stride_u + k * a->stride_v;
+              size_t base = j * a->stride_u + (k - v_lo) * a->stride_v;
               uint8_t *K = g->K + base;
               const size_t sw = a->stride_w;
               const Start *first = w->first;
@@ -432,12 +462,14 @@ scan_axis (Vox *vx, Axis *a, int n_threads, RwError *err)
                   winding += first[q].dir;
                   if (winding == 0)
                     continue;
-                  uint8_t *cell = K + first[q].cell * sw, *end = K + first[q + 1].cell * sw;
-                  for (; cell < end; cell += sw)
-                    *cell |= bit;
+                  /* the run's cells within the window */
+                  size_t c0 = first[q].cell > w_lo ? first[q].cell : w_lo;
+                  size_t c1 = first[q + 1].cell < w_hi ? first[q + 1].cell : w_hi;
+                  for (size_t c = c0; c < c1; c++)
+                    K[(c - w_lo) * sw] |= bit;
                 }
 
-              size_t line = j + nu * k;
+              size_t line = j + nu * (k - v_lo);
               if (!reserve ((void **) &w->store, &w->cap_store, w->n_store + w->n_buf, sizeof (Crossing)))
                 {
                   w->failed = true;
@@ -500,7 +532,7 @@ crossing_towards (const Vox *vx, const Axis *a, const size_t xyz[3], int dir,
 {
   const RwGrid *g = vx->g;
   size_t i = xyz[a->w];
-  size_t line = xyz[a->u] + a->nu * xyz[a->v];
+  size_t line = axis_line (a, xyz);
   const Crossing *c = a->cross + a->line_off[line];
   size_t n = a->line_off[line + 1] - a->line_off[line];
   if (n == 0)
@@ -578,7 +610,7 @@ nearest_line_triangle (const Vox *vx, const size_t xyz[3])
   for (int axis = 0; axis < 3; axis++)
     {
       const Axis *a = &vx->ax[axis];
-      size_t line = xyz[a->u] + a->nu * xyz[a->v];
+      size_t line = axis_line (a, xyz);
       double pw = cell_coord (vx->g, axis, xyz[axis]);
       for (size_t c = a->line_off[line]; c < a->line_off[line + 1]; c++)
         if (fabs (a->cross[c].c - pw) < near)
@@ -635,7 +667,7 @@ node_boundary (const Vox *vx, size_t x, size_t y, size_t z, float *area)
   const RwMesh *mesh = vx->mesh;
   const size_t xyz[3] = { x, y, z };
   const size_t stride[3] = { 1, g->nx, g->nx * g->ny };
-  size_t i = rw_grid_index (g, x, y, z);
+  size_t i = vox_index (vx, x, y, z);
   int face_axis[6], n_faces = 0;
   uint32_t face_tri[6];                /* UINT32_MAX: the link crosses nothing */
   bool unmatched = false;
@@ -692,8 +724,9 @@ node_boundary (const Vox *vx, size_t x, size_t y, size_t z, float *area)
 #define FCC_BUCKET 4
 
 typedef struct {
-  size_t nb[3];        /* buckets per axis */
-  size_t *off;         /* CSR over nb[0]·nb[1]·nb[2] buckets */
+  size_t nb[3];        /* the lattice's buckets per axis */
+  size_t bz0, bz1;     /* the bucket planes kept: those a window's links reach */
+  size_t *off;         /* CSR over nb[0]·nb[1]·(bz1 − bz0) buckets */
   uint32_t *tri;
 } TriBuckets;
 
@@ -707,13 +740,21 @@ buckets_free (TriBuckets *b)
 }
 
 static bool
-buckets_build (const RwMesh *mesh, const RwGrid *g, TriBuckets *b)
+buckets_build (const Vox *vx, TriBuckets *b)
 {
+  const RwMesh *mesh = vx->mesh;
+  const RwGrid *g = vx->g;
   const double B = FCC_BUCKET;
-  const size_t n[3] = { g->nx, g->ny, g->nz };
+  const size_t n[3] = { g->nx, g->ny, vx->nz_all };
   for (int k = 0; k < 3; k++)
     b->nb[k] = (n[k] + FCC_BUCKET - 1) / FCC_BUCKET;
-  const size_t n_all = b->nb[0] * b->nb[1] * b->nb[2];
+  /* the links of the window's sites off its first and last planes have
+   * their midpoints in [zoff, zoff + nz − 1] */
+  b->bz0 = vx->zoff / FCC_BUCKET;
+  b->bz1 = (vx->zoff + g->nz - 1) / FCC_BUCKET + 1;
+  if (b->bz1 > b->nb[2])
+    b->bz1 = b->nb[2];
+  const size_t n_all = b->nb[0] * b->nb[1] * (b->bz1 - b->bz0);
   b->off = calloc (n_all + 1, sizeof *b->off);
   b->tri = NULL;
   if (b->off == NULL)
@@ -745,6 +786,8 @@ buckets_build (const RwMesh *mesh, const RwGrid *g, TriBuckets *b)
               i0[k] = a > 0 ? (size_t) a : 0;
               i1[k] = z < (double) b->nb[k] - 1 ? (size_t) fmax (z, 0) : b->nb[k] - 1;
             }
+          i0[2] = i0[2] > b->bz0 ? i0[2] : b->bz0;
+          i1[2] = i1[2] < b->bz1 - 1 ? i1[2] : b->bz1 - 1;
           for (size_t bz = i0[2]; bz <= i1[2]; bz++)
             for (size_t by = i0[1]; by <= i1[1]; by++)
               for (size_t bx = i0[0]; bx <= i1[0]; bx++)
@@ -761,7 +804,7 @@ buckets_build (const RwMesh *mesh, const RwGrid *g, TriBuckets *b)
                     }
                   if (fabs (dist) > reach * (1 + 1e-9))
                     continue;
-                  size_t id = bx + b->nb[0] * (by + b->nb[1] * bz);
+                  size_t id = bx + b->nb[0] * (by + b->nb[1] * (bz - b->bz0));
                   if (pass == 0)
                     b->off[id + 1]++;
                   else
@@ -874,7 +917,7 @@ link_walls (const Vox *vx, const TriBuckets *bk, const size_t xyz[3], const int 
       q[k] = cell_coord (g, k, (size_t) ((ptrdiff_t) xyz[k] + o[k]));
       bi[k] = (2 * xyz[k] + (size_t) (ptrdiff_t) o[k]) / (2 * FCC_BUCKET);
     }
-  size_t id = bi[0] + bk->nb[0] * (bi[1] + bk->nb[1] * bi[2]);
+  size_t id = bi[0] + bk->nb[0] * (bi[1] + bk->nb[1] * (bi[2] - bk->bz0));
   /* every triangle the link crosses, then the walls at its last
    * crossing point */
   enum { MAX_HITS = 16 };
@@ -949,8 +992,8 @@ site_boundary_fcc (const Vox *vx, const TriBuckets *bk, size_t x, size_t y, size
   uint32_t near_tri = UINT32_MAX;
   for (int d = 0; d < RW_FCC_N_NBR; d++)
     {
-      size_t j = rw_grid_index (g, x + (size_t) (ptrdiff_t) off[d][0], y + (size_t) (ptrdiff_t) off[d][1],
-                                z + (size_t) (ptrdiff_t) off[d][2]);
+      size_t j = vox_index (vx, x + (size_t) (ptrdiff_t) off[d][0], y + (size_t) (ptrdiff_t) off[d][1],
+                            z + (size_t) (ptrdiff_t) off[d][2]);
       if (g->K[j] != 0)
         continue;
       double w[8];
@@ -993,14 +1036,14 @@ site_boundary_fcc (const Vox *vx, const TriBuckets *bk, size_t x, size_t y, size
    * docs/VOXELISER.md). It is given to one site: the inside site of least
    * index next to q or q2, from the end with the lesser index where it
    * touches both, so each cutter counts once whatever the threads. */
-  const size_t i = rw_grid_index (g, x, y, z);
-  const size_t dims[3] = { g->nx, g->ny, g->nz };
+  const size_t i = vox_index (vx, x, y, z);
+  const size_t dims[3] = { g->nx, g->ny, vx->nz_all };
   for (int d = 0; d < RW_FCC_N_NBR; d++)
     {
       size_t q[3];
       for (int k = 0; k < 3; k++)
         q[k] = xyz[k] + (size_t) (ptrdiff_t) off[d][k];
-      size_t iq = rw_grid_index (g, q[0], q[1], q[2]);
+      size_t iq = vox_index (vx, q[0], q[1], q[2]);
       if (g->K[iq] != 0)
         continue;
       for (int e = 0; e < RW_FCC_N_NBR; e++)
@@ -1015,7 +1058,7 @@ site_boundary_fcc (const Vox *vx, const TriBuckets *bk, size_t x, size_t y, size
             }
           if (back || !in_array)
             continue;
-          size_t iq2 = rw_grid_index (g, q2[0], q2[1], q2[2]);
+          size_t iq2 = vox_index (vx, q2[0], q2[1], q2[2]);
           if (g->K[iq2] != 0)
             continue;
           /* the owner: the inside site of least index next to q or q2
@@ -1034,7 +1077,7 @@ site_boundary_fcc (const Vox *vx, const TriBuckets *bk, size_t x, size_t y, size
                   }
                 if (!ok)
                   continue;
-                size_t ia = rw_grid_index (g, a[0], a[1], a[2]);
+                size_t ia = vox_index (vx, a[0], a[1], a[2]);
                 owner = owner && !(g->K[ia] > 0 && ia < i);
                 next_to_q2 |= end == 1 && ia == i;
               }
@@ -1587,11 +1630,24 @@ check_input (const RwMesh *mesh, double spacing_m, double bmin[3], double bmax[3
   return true;
 }
 
+/* The planes [wz0, wz1) of the grid of the lattice (origin, n) as a grid
+ * of their own (nz = wz1 − wz0, origin the lattice's: cell (x, y, z) of
+ * the window is the lattice's (x, y, z + wz0)), each cell as the whole
+ * grid has it where it can be known from the window: the inside bits on
+ * every plane, K where its neighbours' planes are in the window or it is
+ * the lattice's outer layer (K = 0 on the window's first and last planes
+ * otherwise), surfaces and areas for the boundary nodes of the planes
+ * [az0, az1) only, whose reach must lie in the window (RW_VOXEL_REACH);
+ * the other boundary nodes keep an area entry of 0 and no surface.
+ * surface_area_m2 sums the nodes that have areas; n_inside, n_boundary,
+ * zlo, zhi are the window's. The whole grid: [0, n[2]) both. A window
+ * without inside cells is no error. */
 static RwGrid *
-voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
-                  const size_t n[3], int threads, const double bmin[3], const double bmax[3],
-                  RwLattice lattice, RwError *err)
+voxelise_window (const RwMesh *mesh, double spacing_m, const double origin[3],
+                 const size_t n[3], int threads, const double bmin[3], const double bmax[3],
+                 RwLattice lattice, size_t wz0, size_t wz1, size_t az0, size_t az1, RwError *err)
 {
+  const bool whole = wz0 == 0 && wz1 == n[2];
   for (int k = 0; k < 3; k++)
     {
       /* the outside layer: centres 0 and n − 1 must lie beyond the mesh */
@@ -1607,8 +1663,14 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
     }
 
   double bins, n_boundary_est = mesh_estimate (mesh, spacing_m, lattice, &bins);
-  size_t need = memory_bytes (n[0], n[1], n[2], mesh->n_triangles, n_boundary_est, mesh->n_surfaces,
-                              lattice, bins);
+  if (!whole)
+    {
+      /* a window's share of the boundary (by planes: an estimate) */
+      n_boundary_est *= (double) (wz1 - wz0) / (double) n[2];
+      bins *= (double) (wz1 - wz0) / (double) n[2];
+    }
+  size_t need = memory_bytes (n[0], n[1], wz1 - wz0, mesh->n_triangles, n_boundary_est,
+                              mesh->n_surfaces, lattice, bins);
   size_t have = phys_memory_bytes ();
   if (need == SIZE_MAX || need > have)
     {
@@ -1640,7 +1702,7 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
     }
   g->nx = n[0];
   g->ny = n[1];
-  g->nz = n[2];
+  g->nz = wz1 - wz0;
   g->h = spacing_m;
   for (int k = 0; k < 3; k++)
     g->origin[k] = origin[k];
@@ -1657,12 +1719,12 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
 
   const int n_threads = threads > 0 ? threads : omp_get_max_threads ();
   const size_t nx = g->nx, ny = g->ny, nz = g->nz, sxy = nx * ny;
-  Vox vx = { .mesh = mesh, .g = g };
+  Vox vx = { .mesh = mesh, .g = g, .zoff = wz0, .nz_all = n[2] };
   double extent = 0;
   for (int k = 0; k < 3; k++)
     extent = fmax (extent, fmax (fabs (bmin[k]), fabs (bmax[k])));
   vx.tol = 1e-9 * (extent + spacing_m);
-  const size_t dims[3] = { nx, ny, nz }, strides[3] = { 1, nx, sxy };
+  const size_t dims[3] = { nx, ny, n[2] }, strides[3] = { 1, nx, sxy };
   for (int w = 0; w < 3; w++)
     {
       Axis *a = &vx.ax[w];
@@ -1672,6 +1734,10 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
       a->nu = dims[a->u];
       a->nv = dims[a->v];
       a->nw = dims[w];
+      a->v_off = a->v == 2 ? wz0 : 0;
+      a->v_n = a->v == 2 ? nz : a->nv;
+      a->w_off = w == 2 ? wz0 : 0;
+      a->w_n = w == 2 ? nz : a->nw;
       a->stride_w = strides[w];
       a->stride_u = strides[a->u];
       a->stride_v = strides[a->v];
@@ -1716,7 +1782,12 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
       {
         const uint8_t *K = g->K + nx * (y + ny * z);
         uint16_t *out = g->surface + nx * (y + ny * z);
-        if (!fcc)
+        if ((z == 0 || z == nz - 1) && !whole)
+          /* a window's first and last planes: their neighbours beyond are
+           * not here (the lattice's outer layer has no bits anyway) */
+          for (size_t x = 0; x < nx; x++)
+            out[x] = 0;
+        else if (!fcc)
           for (size_t x = 0; x < nx; x++)
             out[x] = vote[K[x] & 7]
                      ? (uint16_t) (vote[K[x - 1] & 7] + vote[K[x + 1] & 7] + vote[K[x - nx] & 7]
@@ -1727,7 +1798,7 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
           for (size_t x = 0; x < nx; x++)
             {
               unsigned cnt = 0;
-              if (((x + y + z) & 1) == 0 && vote[K[x] & 7])
+              if (((x + y + z + wz0) & 1) == 0 && vote[K[x] & 7])
                 for (int d = 0; d < RW_FCC_N_NBR; d++)
                   cnt += vote[K[(ptrdiff_t) x + step[d]] & 7];
               out[x] = (uint16_t) cnt;
@@ -1744,7 +1815,7 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
   size_t n_inside = 0, n_boundary = 0;
   const size_t n_rows = ny * nz;
   const int max_k = rw_grid_max_k (g);
-  TriBuckets buckets = { { 0, 0, 0 }, NULL, NULL };
+  TriBuckets buckets = { { 0, 0, 0 }, 0, 0, NULL, NULL };
   size_t *row_start = calloc (n_rows + 1, sizeof *row_start);
   uint16_t *node_surface = NULL;   /* per boundary node, for the totals */
   if (row_start == NULL)
@@ -1791,19 +1862,26 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
   node_surface = malloc ((n_boundary ? n_boundary : 1) * sizeof *node_surface);
   if (g->area == NULL || node_surface == NULL)
     goto nodes_out_of_memory;
-  if (lattice == RW_LATTICE_FCC && !buckets_build (mesh, g, &buckets))
+  if (lattice == RW_LATTICE_FCC && az0 < az1 && !buckets_build (&vx, &buckets))
     goto nodes_out_of_memory;
   #pragma omp parallel for num_threads (n_threads) schedule (dynamic, 64)
   for (size_t r = 0; r < n_rows; r++)
     {
       if (row_start[r] == row_start[r + 1])
         continue;
-      size_t y = r % ny, z = r / ny, b = row_start[r];
+      size_t y = r % ny, z = r / ny + wz0, b = row_start[r];
       const uint8_t *K = g->K + nx * r;
       uint16_t *surface = g->surface + nx * r;
+      const bool areas = z >= az0 && z < az1;
       for (size_t x = 0; x < nx; x++)
         if (K[x] > 0 && K[x] < max_k)
           {
+            if (!areas)
+              {
+                g->area[b] = 0;
+                node_surface[b++] = RW_NO_SURFACE;
+                continue;
+              }
             surface[x] = lattice == RW_LATTICE_FCC
                          ? site_boundary_fcc (&vx, &buckets, x, y, z, &g->area[b])
                          : node_boundary (&vx, x, y, z, &g->area[b]);
@@ -1813,13 +1891,14 @@ voxelise_checked (const RwMesh *mesh, double spacing_m, const double origin[3],
   /* the per-surface totals in index order, one thread over the nodes
    * alone: the same sums whatever the number of threads */
   for (size_t b = 0; b < n_boundary; b++)
-    g->surface_area_m2[node_surface[b]] += (double) g->area[b] * spacing_m * spacing_m;
+    if (node_surface[b] != RW_NO_SURFACE)
+      g->surface_area_m2[node_surface[b]] += (double) g->area[b] * spacing_m * spacing_m;
   free (row_start);
   free (node_surface);
   buckets_free (&buckets);
   g->n_inside = n_inside;
   g->n_boundary = n_boundary;
-  if (n_inside == 0)
+  if (n_inside == 0 && whole)
     {
       rw_fail (err, RW_ERROR_INPUT,
                _("%s: no cell of h = %.4g m fits inside the %.4g × %.4g × %.4g m model; "
@@ -1859,7 +1938,8 @@ rw_voxelise_lattice (const RwMesh *mesh, double spacing_m, const double origin[3
   double bmin[3], bmax[3];
   if (!check_input (mesh, spacing_m, bmin, bmax, err))
     return NULL;
-  return voxelise_checked (mesh, spacing_m, origin, n, threads, bmin, bmax, RW_LATTICE_CUBIC, err);
+  return voxelise_window (mesh, spacing_m, origin, n, threads, bmin, bmax, RW_LATTICE_CUBIC, 0, n[2],
+                          0, n[2], err);
 }
 
 RwGrid *
@@ -1869,27 +1949,106 @@ rw_voxelise_fcc_lattice (const RwMesh *mesh, double spacing_m, const double orig
   double bmin[3], bmax[3];
   if (!check_input (mesh, spacing_m, bmin, bmax, err))
     return NULL;
-  return voxelise_checked (mesh, spacing_m, origin, n, threads, bmin, bmax, RW_LATTICE_FCC, err);
+  return voxelise_window (mesh, spacing_m, origin, n, threads, bmin, bmax, RW_LATTICE_FCC, 0, n[2],
+                          0, n[2], err);
+}
+
+/* The checks and the automatic lattice of rw_voxelise. */
+static bool
+auto_checked (const RwMesh *mesh, double spacing_m, double bmin[3], double bmax[3],
+              double origin[3], size_t n[3], RwError *err)
+{
+  double nd[3];
+  if (!check_input (mesh, spacing_m, bmin, bmax, err))
+    return false;
+  auto_lattice (bmin, bmax, spacing_m, origin, nd);
+  if (!(nd[0] * nd[1] * nd[2] <= 1e15))
+    return rw_fail (err, RW_ERROR_MEMORY,
+                    _("%s: at h = %.4g m the %.4g × %.4g × %.4g m room needs %.3g cells, "
+                      "far more than any machine holds; check the model's units and the maximum "
+                      "frequency"),
+                    mesh_name (mesh), spacing_m, bmax[0] - bmin[0], bmax[1] - bmin[1],
+                    bmax[2] - bmin[2], nd[0] * nd[1] * nd[2]);
+  for (int k = 0; k < 3; k++)
+    n[k] = (size_t) nd[k];
+  return true;
 }
 
 static RwGrid *
 voxelise_auto (const RwMesh *mesh, double spacing_m, int threads, RwLattice lattice, RwError *err)
 {
-  double bmin[3], bmax[3], origin[3], nd[3];
-  if (!check_input (mesh, spacing_m, bmin, bmax, err))
+  double bmin[3], bmax[3], origin[3];
+  size_t n[3];
+  if (!auto_checked (mesh, spacing_m, bmin, bmax, origin, n, err))
     return NULL;
-  auto_lattice (bmin, bmax, spacing_m, origin, nd);
-  if (!(nd[0] * nd[1] * nd[2] <= 1e15))
+  return voxelise_window (mesh, spacing_m, origin, n, threads, bmin, bmax, lattice, 0, n[2], 0, n[2],
+                          err);
+}
+
+bool
+rw_voxel_lattice (const RwMesh *mesh, double spacing_m, double origin[3], size_t n[3],
+                  RwError *err)
+{
+  double bmin[3], bmax[3];
+  return auto_checked (mesh, spacing_m, bmin, bmax, origin, n, err);
+}
+
+RwGrid *
+rw_voxelise_planes (const RwMesh *mesh, double spacing_m, RwLattice lattice, size_t z0, size_t z1,
+                    size_t area_z0, size_t area_z1, int threads, RwError *err)
+{
+  double bmin[3], bmax[3], origin[3];
+  size_t n[3];
+  if (!auto_checked (mesh, spacing_m, bmin, bmax, origin, n, err))
+    return NULL;
+  if (lattice != RW_LATTICE_CUBIC && lattice != RW_LATTICE_FCC)
     {
-      rw_fail (err, RW_ERROR_MEMORY,
-               _("%s: at h = %.4g m the %.4g × %.4g × %.4g m room needs %.3g cells, "
-                 "far more than any machine holds; check the model's units and the maximum frequency"),
-               mesh_name (mesh), spacing_m, bmax[0] - bmin[0], bmax[1] - bmin[1],
-               bmax[2] - bmin[2], nd[0] * nd[1] * nd[2]);
+      rw_fail (err, RW_ERROR_INPUT, _("Unknown grid lattice %d"), (int) lattice);
       return NULL;
     }
-  const size_t n[3] = { (size_t) nd[0], (size_t) nd[1], (size_t) nd[2] };
-  return voxelise_checked (mesh, spacing_m, origin, n, threads, bmin, bmax, lattice, err);
+  /* the planes the areas' nodes look at, within the lattice */
+  const size_t r0 = area_z0 > RW_VOXEL_REACH ? area_z0 - RW_VOXEL_REACH : 0;
+  const size_t r1 = area_z1 + RW_VOXEL_REACH < n[2] ? area_z1 + RW_VOXEL_REACH : n[2];
+  if (!(z0 < z1 && z1 <= n[2]) || area_z0 > area_z1
+      || (area_z0 < area_z1 && !(z0 <= r0 && r1 <= z1)))
+    {
+      rw_fail (err, RW_ERROR_INPUT,
+               _("%s: a window of planes [%zu, %zu) cannot give the areas of planes [%zu, %zu) "
+                 "of a grid of %zu planes: they need the %d planes on each side"),
+               mesh_name (mesh), z0, z1, area_z0, area_z1, n[2], RW_VOXEL_REACH);
+      return NULL;
+    }
+  return voxelise_window (mesh, spacing_m, origin, n, threads, bmin, bmax, lattice, z0, z1,
+                          area_z0, area_z1, err);
+}
+
+bool
+rw_voxelise_plane_counts (const RwMesh *mesh, double spacing_m, RwLattice lattice, size_t z0,
+                          size_t z1, int threads, size_t *counts, RwError *err)
+{
+  double origin[3];
+  size_t n[3];
+  if (!rw_voxel_lattice (mesh, spacing_m, origin, n, err))
+    return false;
+  if (!(z0 < z1 && z1 <= n[2]))
+    return rw_fail (err, RW_ERROR_INPUT, _("%s: planes [%zu, %zu) of a grid of %zu planes"),
+                    mesh_name (mesh), z0, z1, n[2]);
+  /* K of a plane needs the inside bits of the planes next to it */
+  const size_t w0 = z0 > 0 ? z0 - 1 : 0, w1 = z1 < n[2] ? z1 + 1 : n[2];
+  RwGrid *g = rw_voxelise_planes (mesh, spacing_m, lattice, w0, w1, 0, 0, threads, err);
+  if (g == NULL)
+    return false;
+  const size_t nxy = g->nx * g->ny;
+  for (size_t z = z0; z < z1; z++)
+    {
+      const uint8_t *K = g->K + (z - w0) * nxy;
+      size_t c = 0;
+      for (size_t i = 0; i < nxy; i++)
+        c += K[i] != 0;
+      counts[z - z0] = c;
+    }
+  rw_grid_free (g);
+  return true;
 }
 
 RwGrid *
@@ -2069,13 +2228,16 @@ tidy (double x)
   return fabs (x) < 0.005 ? 0.0 : x;
 }
 
-bool
-rw_grid_locate (const RwGrid *g, const double p[3], const char *what,
-                size_t *index, RwError *err)
+/* rw_grid_locate on g holding the planes [zoff, zoff + g->nz) of a grid
+ * of nz_all planes (rw_voxelise_planes: the lattice's origin), the index
+ * the whole grid's. */
+static bool
+locate_in (const RwGrid *g, size_t zoff, size_t nz_all, const double p[3], const char *what,
+           size_t *index, RwError *err)
 {
   size_t c[3];
   bool inside = true;
-  const size_t n[3] = { g->nx, g->ny, g->nz };
+  const size_t n[3] = { g->nx, g->ny, nz_all };
   for (int k = 0; k < 3 && inside; k++)
     {
       double f = (p[k] - g->origin[k]) / g->h;
@@ -2106,8 +2268,15 @@ rw_grid_locate (const RwGrid *g, const double p[3], const char *what,
       if (c[kmax] >= n[kmax])
         inside = false;
     }
-  if (inside && g->K[rw_grid_index (g, c[0], c[1], c[2])] == 0)
+  if (inside && (c[2] < zoff || c[2] >= zoff + g->nz))
+    return rw_fail (err, RW_ERROR_INTERNAL, _("%s: plane %zu is not in the window [%zu, %zu)"),
+                    what ? what : _("point"), c[2], zoff, zoff + g->nz);
+  if (inside && g->K[rw_grid_index (g, c[0], c[1], c[2] - zoff)] == 0)
     inside = false;
+  if (!inside && (zoff > 0 || g->nz < nz_all))
+    /* a window knows not the room's extent */
+    return rw_fail (err, RW_ERROR_INPUT, _("%s at (%.2f, %.2f, %.2f) m lies outside the room"),
+                    what ? what : _("point"), p[0], p[1], p[2]);
   if (!inside)
     {
       /* the room's extent from the column ranges, for the message */
@@ -2137,32 +2306,44 @@ rw_grid_locate (const RwGrid *g, const double p[3], const char *what,
                       tidy (lo[0]), tidy (hi[0]), tidy (lo[1]), tidy (hi[1]), tidy (lo[2]), tidy (hi[2]));
     }
   if (index)
-    *index = rw_grid_index (g, c[0], c[1], c[2]);
+    *index = c[0] + g->nx * (c[1] + g->ny * c[2]);
   return true;
+}
+
+bool
+rw_grid_locate (const RwGrid *g, const double p[3], const char *what,
+                size_t *index, RwError *err)
+{
+  return locate_in (g, 0, g->nz, p, what, index, err);
 }
 
 /* Adds cell (x, y, z) (signed: the stencil may reach below 0 next to the
  * array's edge) with weight w to the stencil when w is not negligible. */
 static void
-stencil_add (const RwGrid *g, RwGridStencil *st, const long long c[3], double w)
+stencil_add (const RwGrid *g, size_t zoff, size_t nz_all, RwGridStencil *st, const long long c[3],
+             double w)
 {
-  const long long n[3] = { (long long) g->nx, (long long) g->ny, (long long) g->nz };
+  const long long n[3] = { (long long) g->nx, (long long) g->ny, (long long) nz_all };
   if (!(w > 1e-12) || st->n == RW_GRID_STENCIL_MAX)
     return;
   for (int k = 0; k < 3; k++)
     if (c[k] < 0 || c[k] >= n[k])
       return;
-  size_t i = rw_grid_index (g, (size_t) c[0], (size_t) c[1], (size_t) c[2]);
+  /* a window holds the stencil's planes (rw_voxel_interp) */
+  if ((size_t) c[2] < zoff || (size_t) c[2] >= zoff + g->nz)
+    return;
+  size_t i = rw_grid_index (g, (size_t) c[0], (size_t) c[1], (size_t) c[2] - zoff);
   if (g->K[i] == 0)
     return;
-  st->cell[st->n] = i;
+  st->cell[st->n] = i + zoff * g->nx * g->ny;
   st->weight[st->n++] = w;
 }
 
 /* The FCC rule of rw_grid_interp at b + u (b the cube's corner, u in
  * [0, 1]³, units of h). */
 static void
-stencil_fcc (const RwGrid *g, RwGridStencil *st, const long long b[3], const double u[3])
+stencil_fcc (const RwGrid *g, size_t zoff, size_t nz_all, RwGridStencil *st, const long long b[3],
+             const double u[3])
 {
   const bool b_even = ((b[0] + b[1] + b[2]) & 1) == 0;
   /* the octahedron round an odd corner of the cube, if u lies in it
@@ -2183,7 +2364,7 @@ stencil_fcc (const RwGrid *g, RwGridStencil *st, const long long b[3], const dou
           {
             long long v[3] = { b[0] + c[0], b[1] + c[1], b[2] + c[2] };
             v[k] += sgn;
-            stencil_add (g, st, v, (sgn * d[k] > 0 ? fabs (d[k]) : 0.0) + rest);
+            stencil_add (g, zoff, nz_all, st, v, (sgn * d[k] > 0 ? fabs (d[k]) : 0.0) + rest);
           }
       return;
     }
@@ -2198,15 +2379,16 @@ stencil_fcc (const RwGrid *g, RwGridStencil *st, const long long b[3], const dou
   const double w[4] = { 1.0 - 0.5 * (x + y + z), 0.5 * (x + y - z), 0.5 * (x - y + z),
                         0.5 * (-x + y + z) };
   for (int i = 0; i < 4; i++)
-    stencil_add (g, st, v[i], w[i]);
+    stencil_add (g, zoff, nz_all, st, v[i], w[i]);
 }
 
-bool
-rw_grid_interp (const RwGrid *g, const double p[3], const char *what, RwGridStencil *out,
-                RwError *err)
+/* rw_grid_interp on a window of planes, as locate_in. */
+static bool
+interp_in (const RwGrid *g, size_t zoff, size_t nz_all, const double p[3], const char *what,
+           RwGridStencil *out, RwError *err)
 {
   size_t nearest;
-  if (!rw_grid_locate (g, p, what, &nearest, err))
+  if (!locate_in (g, zoff, nz_all, p, what, &nearest, err))
     return false;
   RwGridStencil st = { .n = 0, .nearest = nearest };
   long long b[3];
@@ -2223,7 +2405,7 @@ rw_grid_interp (const RwGrid *g, const double p[3], const char *what, RwGridSten
         u[k] = 0.0, b[k]++;
     }
   if (g->lattice == RW_LATTICE_FCC)
-    stencil_fcc (g, &st, b, u);
+    stencil_fcc (g, zoff, nz_all, &st, b, u);
   else
     for (int m = 0; m < 8; m++)
       {
@@ -2231,7 +2413,7 @@ rw_grid_interp (const RwGrid *g, const double p[3], const char *what, RwGridSten
         double w = 1.0;
         for (int k = 0; k < 3; k++)
           w *= (c[k] > b[k]) ? u[k] : 1.0 - u[k];
-        stencil_add (g, &st, c, w);
+        stencil_add (g, zoff, nz_all, &st, c, w);
       }
   /* cells outside the room left out: renormalise over the others (their
    * sum is at least the nearest node's weight, 1/8 or more) */
@@ -2252,6 +2434,35 @@ rw_grid_interp (const RwGrid *g, const double p[3], const char *what, RwGridSten
   if (out != NULL)
     *out = st;
   return true;
+}
+
+bool
+rw_grid_interp (const RwGrid *g, const double p[3], const char *what, RwGridStencil *out,
+                RwError *err)
+{
+  return interp_in (g, 0, g->nz, p, what, out, err);
+}
+
+bool
+rw_voxel_interp (const RwMesh *mesh, double spacing_m, RwLattice lattice, const double p[3],
+                 const char *what, int threads, RwGridStencil *out, RwError *err)
+{
+  double origin[3];
+  size_t n[3];
+  if (!rw_voxel_lattice (mesh, spacing_m, origin, n, err))
+    return false;
+  /* the stencil's planes lie in [b − 1, b + 2] (b = ⌊f⌋, or b + 1 where
+   * f is within 1e-9 below a whole number), the nearest site's too; K
+   * is right one plane inside the window: [b − 2, b + 5) */
+  const double f = floor ((p[2] - origin[2]) / spacing_m);
+  const double lo = fmin (fmax (f - 2, 0), (double) n[2] - 1);
+  const size_t z0 = (size_t) lo, z1 = (size_t) fmin (fmax (f + 5, lo + 1), (double) n[2]);
+  RwGrid *w = rw_voxelise_planes (mesh, spacing_m, lattice, z0, z1, 0, 0, threads, err);
+  if (w == NULL)
+    return false;
+  bool ok = interp_in (w, z0, n[2], p, what, out, err);
+  rw_grid_free (w);
+  return ok;
 }
 
 const char *

@@ -173,6 +173,44 @@ RwGrid *rw_voxelise_fcc (const RwMesh *mesh, double spacing_m, int threads, RwEr
 RwGrid *rw_voxelise_fcc_lattice (const RwMesh *mesh, double spacing_m, const double origin[3],
                                  const size_t n[3], int threads, RwError *err);
 
+/* The lattice rw_voxelise and rw_voxelise_fcc use for this mesh at this
+ * spacing (rw_voxel_auto_lattice of its bounding box), without
+ * voxelising: the mesh is checked as they check it (closed, finite, its
+ * surfaces), with the same refusals. */
+bool rw_voxel_lattice (const RwMesh *mesh, double spacing_m, double origin[3], size_t n[3],
+                       RwError *err);
+
+/* The planes beyond its own that a node's K, surface and area look at:
+ * K its neighbours' inside test (±1), the FCC corner cutters the
+ * neighbours of sites two planes away (±3, whose K needs ±4). */
+#define RW_VOXEL_REACH 4
+
+/* The planes [z0, z1) of the grid rw_voxelise (CUBIC) or rw_voxelise_fcc
+ * (FCC) gives for this mesh, without the others (issue #15: a rank
+ * voxelises its slab alone, rw_voxelise_slab in rw-slab.h): a grid of
+ * z1 − z0 planes whose origin is the whole grid's (cell (x, y, z) of it
+ * is the whole grid's (x, y, z + z0); note: origin is NOT moved to plane
+ * z0, so that every centre is the same double as in the whole grid). Its
+ * K is the whole grid's on every plane but the first and the last (0
+ * there unless they are the whole grid's outer layer); surface and area
+ * are the whole grid's for the boundary nodes of the planes [area_z0,
+ * area_z1), which must lie RW_VOXEL_REACH planes within [z0, z1) (or end
+ * at the lattice's ends); the window's other boundary nodes have an area
+ * entry of 0 and RW_NO_SURFACE. n_inside, n_boundary, zlo, zhi count the
+ * window's K; surface_area_m2 sums the nodes with areas. Memory: the
+ * window's planes, the crossings of its lines and those of the z lines
+ * (one per (x, y) column). A window with no inside cell is no error.
+ * Refusals: rw_voxelise's, and RW_ERROR_INPUT for planes out of range. */
+RwGrid *rw_voxelise_planes (const RwMesh *mesh, double spacing_m, RwLattice lattice, size_t z0,
+                            size_t z1, size_t area_z0, size_t area_z1, int threads, RwError *err);
+
+/* The inside cells (K > 0) of each of the planes [z0, z1) of the grid
+ * rw_voxelise / rw_voxelise_fcc gives, into counts[0 … z1 − z0), from
+ * those planes and one on each side alone (no surfaces, no areas): ranks
+ * each count a share and gather the whole (rw_slab_plan_counts). */
+bool rw_voxelise_plane_counts (const RwMesh *mesh, double spacing_m, RwLattice lattice, size_t z0,
+                               size_t z1, int threads, size_t *counts, RwError *err);
+
 /* A bare box of nx·ny·nz inside cells (plus the outside layer), every
  * boundary on surface 0: for benchmarks and solver tests that need no mesh.
  * Inside cell (i, j, k) is grid cell (i + 1, j + 1, k + 1), centred at
@@ -262,6 +300,15 @@ typedef struct {
 
 bool rw_grid_interp (const RwGrid *g, const double p[3], const char *what,
                      RwGridStencil *out, RwError *err);
+/* rw_grid_interp on the grid rw_voxelise (CUBIC) or rw_voxelise_fcc (FCC)
+ * gives for this mesh, from the few planes round p alone
+ * (rw_voxelise_planes): the same stencil, bit for bit, in the whole
+ * grid's indices, for ranks that never hold the whole grid (issue #15).
+ * A point outside the room is refused as rw_grid_interp refuses it,
+ * without the room's extent in the message (a window does not know it).
+ * NaN coordinates are refused too. */
+bool rw_voxel_interp (const RwMesh *mesh, double spacing_m, RwLattice lattice, const double p[3],
+                      const char *what, int threads, RwGridStencil *out, RwError *err);
 /* The rule's name for results.json: "trilinear" (cubic), "fcc-linear". */
 const char *rw_grid_interp_name (const RwGrid *g);
 
