@@ -4,6 +4,7 @@
  * physics behind each number written). */
 #include "rw-sim.h"
 #include "rw-comm.h"
+#include "rw-slab.h"
 #include "rw-clock.h"
 
 #include <errno.h>
@@ -867,6 +868,51 @@ out:
   return ok;
 }
 
+/* A point's stencil: on the whole grid (rw_grid_interp), or with ranks,
+ * where no rank holds it, from the planes round the point
+ * (rw_voxel_interp: the same stencil bit for bit). */
+static bool
+sim_interp (const RwSimConfig *cfg, const RwMesh *mesh, const RwGrid *view, const double p[3],
+            const char *what, RwGridStencil *st, RwError *err)
+{
+  if (rw_comm_size (cfg->comm) > 1)
+    return rw_voxel_interp (mesh, view->h, view->lattice, p, what, cfg->threads, st, err);
+  return rw_grid_interp (view, p, what, st, err);
+}
+
+/* With ranks: the room's inside cells and boundary nodes, each rank's
+ * owned planes' counts added up (every rank gets the sums). */
+static bool
+sim_slab_counts (const RwSimConfig *cfg, const RwSlab *slab, RwSimResult *out, RwError *err)
+{
+  const RwGrid *g = slab->grid;
+  const size_t nxy = g->nx * g->ny, n = (size_t) rw_comm_size (cfg->comm);
+  const int mk = rw_grid_max_k (g);
+  size_t mine[2] = { 0, 0 };
+  for (size_t i = slab->own_z0 * nxy; i < slab->own_z1 * nxy; i++)
+    if (g->K[i] != 0)
+      {
+        mine[0]++;
+        mine[1] += g->K[i] < mk;
+      }
+  size_t *all = malloc (2 * n * sizeof *all);
+  if (all == NULL)
+    return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  if (!rw_comm_allgather (cfg->comm, mine, sizeof mine, all, err))
+    {
+      free (all);
+      return false;
+    }
+  out->n_inside = out->n_boundary = 0;
+  for (size_t r = 0; r < n; r++)
+    {
+      out->n_inside += all[2 * r];
+      out->n_boundary += all[2 * r + 1];
+    }
+  free (all);
+  return true;
+}
+
 /* The solver's checkpoints (cfg->checkpoint_dir): continued from the
  * folder's when it holds one of this run, said on stderr (rw_warn). */
 static bool
@@ -890,6 +936,17 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
 {
   bool ok = false;
   RwGrid *grid = NULL;
+  /* Ranks (cfg->comm, more than one): each voxelises only its slab
+   * (rw_slab_voxelise_ranks), and `view` is a grid of the lattice alone
+   * (no arrays: cell centres, the interpolation's name); one rank: the
+   * whole grid is both. */
+  const bool ranked = rw_comm_size (cfg->comm) > 1;
+  RwSlab slab;
+  memset (&slab, 0, sizeof slab);
+  size_t *cuts = NULL, total_inside = 0;
+  RwGrid lat;
+  memset (&lat, 0, sizeof lat);
+  const RwGrid *view = NULL;
   RwSolver *solver = NULL;
   double *signal = NULL;
   RwAdmittance *surface_Y = NULL;
@@ -917,8 +974,41 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
   out->fs_grid_hz = rw_scheme_grid_rate (lattice, out->c, out->spacing_m);
   out->fs_out_hz = cfg->fs_out_hz;
   double t0 = rw_clock_s ();
-  grid = lattice == RW_LATTICE_FCC ? rw_voxelise_fcc (mesh, out->spacing_m, cfg->threads, err)
-                                   : rw_voxelise (mesh, out->spacing_m, cfg->threads, err);
+  if (ranked && sp.any)
+    {
+      rw_fail (err, RW_ERROR_UNSUPPORTED,
+               _("Binaural and ambisonic receivers run on one rank for now (their probes read the "
+                 "grid around the receiver); start one process, or use omnidirectional receivers"));
+      goto out;
+    }
+  if (ranked)
+    {
+      size_t n[3];
+      cuts = calloc ((size_t) rw_comm_size (cfg->comm) + 1, sizeof *cuts);
+      if (cuts == NULL)
+        {
+          rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+          goto out;
+        }
+      if (rw_voxel_lattice (mesh, out->spacing_m, lat.origin, n, err)
+          && rw_slab_voxelise_ranks (mesh, out->spacing_m, lattice, cfg->comm, cfg->threads, cuts,
+                                     &slab, err))
+        {
+          lat.lattice = lattice;
+          lat.nx = n[0];
+          lat.ny = n[1];
+          lat.nz = n[2];
+          lat.h = out->spacing_m;
+          grid = slab.grid;
+          view = &lat;
+        }
+    }
+  else
+    {
+      grid = lattice == RW_LATTICE_FCC ? rw_voxelise_fcc (mesh, out->spacing_m, cfg->threads, err)
+                                       : rw_voxelise (mesh, out->spacing_m, cfg->threads, err);
+      view = grid;
+    }
   if (grid == NULL)
     {
       if (err != NULL && cfg->mesh_path != NULL && strstr (err->message, cfg->mesh_path) == NULL)
@@ -926,12 +1016,16 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
       goto out;
     }
   out->t_voxelise_s = rw_clock_s () - t0;
-  out->nx = grid->nx;
-  out->ny = grid->ny;
-  out->nz = grid->nz;
+  out->nx = view->nx;
+  out->ny = view->ny;
+  out->nz = view->nz;
   out->n_inside = grid->n_inside;
   out->n_boundary = grid->n_boundary;
-  out->grid_volume_m3 = rw_grid_air_volume_m3 (grid);
+  if (ranked && !sim_slab_counts (cfg, &slab, out, err))
+    goto out;
+  total_inside = out->n_inside;
+  lat.n_inside = out->n_inside;
+  out->grid_volume_m3 = rw_grid_air_volume_m3 (ranked ? &lat : grid);
   if (cancelled (cancel, err))
     goto out;
 
@@ -948,19 +1042,19 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
       rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
       goto out;
     }
-  if (!rw_grid_interp (grid, cfg->source, _("source"), &source_st, err))
+  if (!sim_interp (cfg, mesh, view, cfg->source, _("source"), &source_st, err))
     goto out;
   out->source_cell = source_st.nearest;
-  snprintf (out->interpolation, sizeof out->interpolation, "%s", rw_grid_interp_name (grid));
-  cell_centre (grid, out->source_cell, out->source_at);
+  snprintf (out->interpolation, sizeof out->interpolation, "%s", rw_grid_interp_name (view));
+  cell_centre (view, out->source_cell, out->source_at);
   for (size_t r = 0; r < cfg->n_receivers; r++)
     {
       char what[64];
       snprintf (what, sizeof what, _("receiver %zu"), r + 1);
-      if (!rw_grid_interp (grid, cfg->receivers[r], what, &stencils[r], err))
+      if (!sim_interp (cfg, mesh, view, cfg->receivers[r], what, &stencils[r], err))
         goto out;
       out->receiver_cells[r] = stencils[r].nearest;
-      cell_centre (grid, out->receiver_cells[r], out->receivers_at[r]);
+      cell_centre (view, out->receiver_cells[r], out->receivers_at[r]);
       if (out->receiver_cells[r] == out->source_cell && cfg->hybrid)
         {
           rw_fail (err, RW_ERROR_INPUT,
@@ -1069,6 +1163,9 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
     .device = cfg->device,
     .comm = cfg->comm,
   };
+  RwSlabRef slab_ref = { .slab = &slab, .cuts = cuts, .nz = lat.nz };
+  if (ranked)
+    setup.slab = &slab_ref;
   out->ranks = rw_comm_size (cfg->comm);
   if (out->ranks > 1)
     {
@@ -1091,7 +1188,7 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
     goto out;
   out->t_solve_s = rw_clock_s () - t0;
   out->mvox_per_s = out->t_solve_s > 0
-                    ? (double) grid->n_inside * (double) (out->n_steps_run - step0) / out->t_solve_s / 1e6 : 0.0;
+                    ? (double) total_inside * (double) (out->n_steps_run - step0) / out->t_solve_s / 1e6 : 0.0;
   /* every rank holds the receivers now; rank 0 alone makes the IRs */
   if (rw_comm_rank (cfg->comm) != 0)
     {
@@ -1131,6 +1228,13 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
           pp.drift_count = rw_solver_uniform_mode (solver, &pp.drift_steps, &pp.drift_sums);
           rw_postprocess_set_room (&pp, grid, surface_R, cfg->boundary, out->source_cell,
                                    out->receiver_cells[r]);
+          /* a slab's grid: N is the whole room's (the measured drift is
+           * all the ranks' sums; rw_solver_run always measures it) */
+          if (ranked)
+            {
+              pp.drift_cells = pp.drift_count >= 2 ? (double) total_inside : 0.0;
+              pp.drift_damping = 0.0;
+            }
         }
       /* the positions as given: what the interpolated source and
        * receiver simulate */
@@ -1168,7 +1272,11 @@ out:
   free (signal);
   free (surface_Y);
   rw_solver_free (solver);
-  rw_grid_free (grid);
+  if (ranked)
+    rw_slab_clear (&slab);
+  else
+    rw_grid_free (grid);
+  free (cuts);
   return ok;
 }
 

@@ -53,6 +53,8 @@ struct RwSolver {
   bool device_halo;              /* the backend exchanges the halos (halo_attach) */
   bool shared_device;            /* two ranks on one device: the halos through the host */
   size_t own_inside;             /* inside cells on the owned planes */
+  size_t total_inside;           /* the whole grid's (Σ own_inside over the ranks) */
+  bool slab_borrowed;            /* slab is the caller's (RwSolverSetup.slab) */
   double *rank_rate;             /* per rank: Mvox/s over the last chunk (RwProgress) */
   /* checkpoints (rw-checkpoint.c; rw_solver_set_checkpoint): dir NULL: none */
   char *ckpt_dir;

@@ -337,6 +337,9 @@ check_setup (const RwSolverSetup *st, const RwBackendOps *ops, RwError *err)
                           "(--reflection R or {\"R\": r} in the map file)"), ops->name);
     }
 
+  /* a caller's slab: the rank owning each cell checks it (slab_cells_check) */
+  if (st->slab != NULL)
+    return st->comm != NULL || rw_fail (err, RW_ERROR_INPUT, _("A slab was given without the ranks"));
   if (!check_stencil (g, st->source_stencil, st->source_cell, _("source"), err))
     return false;
   if (st->source_stencil != NULL && st->source_kind == RW_SOURCE_HARD && st->source_stencil->n != 1)
@@ -393,6 +396,8 @@ check_memory (const RwSolverSetup *st, size_t n_sums, const RwBackendOps *ops, R
 /* ---- ranks (rw-slab.h) ------------------------------------------------- */
 
 static void stencil_sums (RwSolver *s, size_t step, size_t k);
+static bool slab_cells_check (RwSolver *s, RwError *err);
+static bool slab_agree (RwSolver *s, bool ok, RwError *err);
 
 /* Cuts the grid, takes this rank's slab and its share of the source and
  * the receiver cells: s->local, the backend's setup (rw_solver_new). */
@@ -412,8 +417,15 @@ slab_new (RwSolver *s, RwError *err)
   s->cuts = malloc ((size_t) (s->size + 1) * sizeof *s->cuts);
   if (s->cuts == NULL)
     return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
-  if (!rw_slab_plan (g, s->size, s->cuts, err)
-      || !rw_slab_extract (g, s->cuts[s->rank], s->cuts[s->rank + 1], &s->slab, err))
+  if (su->slab != NULL)
+    {
+      /* the caller's slab: grid is its grid, the cells the whole grid's */
+      memcpy (s->cuts, su->slab->cuts, (size_t) (s->size + 1) * sizeof *s->cuts);
+      s->slab = *(const RwSlab *) su->slab->slab;
+      s->slab_borrowed = true;
+    }
+  else if (!rw_slab_plan (g, s->size, s->cuts, err)
+           || !rw_slab_extract (g, s->cuts[s->rank], s->cuts[s->rank + 1], &s->slab, err))
     return false;
   const size_t nxy = g->nx * g->ny, z0 = s->cuts[s->rank], z1 = s->cuts[s->rank + 1];
   const size_t shift = s->slab.z_first * nxy;
@@ -458,6 +470,9 @@ slab_new (RwSolver *s, RwError *err)
   s->local.receiver_cells = s->local_cells;
   s->local.receiver_stencils = NULL;
   s->local.n_receivers = s->n_local;
+  s->local.slab = NULL;
+  if (su->slab != NULL && !slab_cells_check (s, err))
+    return false;
   s->local_rcv = calloc (s->n_local * su->n_steps + 1, sizeof (double));
   if (s->local_rcv == NULL)
     return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for %zu receiver signals of %zu samples"),
@@ -465,9 +480,35 @@ slab_new (RwSolver *s, RwError *err)
   return check_memory (&s->local, 0, ops, err);
 }
 
+/* A caller's slab (RwSolverSetup.slab): rw_solver_new's checks of the
+ * source and receiver cells, which it cannot make on the whole grid, made
+ * by the rank owning each cell on its slab grid, and agreed; a cell beyond
+ * the whole grid is refused by every rank. */
+static bool
+slab_cells_check (RwSolver *s, RwError *err)
+{
+  const RwSolverSetup *su = &s->setup;
+  const RwGrid *g = s->slab.grid;
+  const size_t nxy = g->nx * g->ny, n_all = nxy * su->slab->nz, shift = s->slab.z_first * nxy;
+  bool ok = true;
+  for (size_t k = 0; ok && k < rw_solver_source_n (su) + su->n_receivers; k++)
+    {
+      const bool src = k < rw_solver_source_n (su);
+      const size_t c = src ? rw_solver_source_cell (su, k) : su->receiver_cells[k - rw_solver_source_n (su)];
+      const size_t z = c / nxy;
+      if (c >= n_all)
+        ok = rw_fail (err, RW_ERROR_INPUT, _("The %s cell index %zu lies beyond the grid of %zu × %zu × %zu cells"),
+                      src ? _("source") : _("receiver"), c, g->nx, g->ny, su->slab->nz);
+      else if (z >= s->cuts[s->rank] && z < s->cuts[s->rank + 1] && g->K[c - shift] == 0)
+        ok = rw_fail (err, RW_ERROR_INPUT,
+                      _("The %s cell (%zu, %zu, %zu) is outside the room"), src ? _("source") : _("receiver"),
+                      c % g->nx, (c / g->nx) % g->ny, z);
+    }
+  return slab_agree (s, ok, err);
+}
+
 /* After the backend's create: the halo buffers, and every rank agreeing
  * that all of them could start (a rank that failed says why to all). */
-static bool slab_agree (RwSolver *s, bool ok, RwError *err);
 
 /* Whether two ranks step their slabs on one device (the same host,
  * device index and device-visibility variables): NCCL refuses them, and a
@@ -528,6 +569,17 @@ slab_ready (RwSolver *s, RwError *err)
   free (all);
   if (!slab_agree (s, ok, err))
     return false;
+  /* the whole grid's inside cells, for the speed (a caller's slab is all
+   * a rank has of the grid) */
+  size_t *own = malloc ((size_t) s->size * sizeof *own);
+  if (own == NULL || !rw_comm_allgather (s->comm, &s->own_inside, sizeof (size_t), own, err))
+    {
+      free (own);
+      return own == NULL ? rw_fail (err, RW_ERROR_MEMORY, _("Out of memory")) : false;
+    }
+  for (int r = 0; r < s->size; r++)
+    s->total_inside += own[r];
+  free (own);
   /* a backend that exchanges on the device joins its communicator */
   const char *how = getenv ("ROOMWAVE_HALO");
   if (s->ops->halo_attach == NULL || s->ops->halo_id == NULL || (how != NULL && strcmp (how, "host") == 0))
@@ -1100,7 +1152,8 @@ rw_solver_free (RwSolver *s)
   free (s->m_steps);
   free (s->m_sums);
   free (s->cuts);
-  rw_slab_clear (&s->slab);
+  if (!s->slab_borrowed)
+    rw_slab_clear (&s->slab);
   free (s->local_cells);
   free (s->local_of);
   free (s->local_rcv);
@@ -1115,7 +1168,7 @@ rw_solver_run (RwSolver *s, RwProgressFn progress, void *user_data,
                const atomic_int *cancel, RwError *err)
 {
   const size_t n_steps = s->setup.n_steps;
-  const double cells = (double) s->setup.grid->n_inside;
+  const double cells = (double) (s->comm != NULL ? s->total_inside : s->setup.grid->n_inside);
   const size_t step_start = s->step;
   const double t_start = rw_clock_s ();
   /* Start with a chunk of about a million cell updates to measure the

@@ -134,7 +134,20 @@ typedef struct RwSolverSetup {
    * slab (RwBackendOps, "Slabs"); callers leave them 0. */
   const struct RwComm *comm;
   size_t own_z0, own_z1;
+  /* With comm: this rank's slab made by the caller (rw_slab_voxelise_ranks:
+   * no rank holds the whole grid) and the cuts it was made with, size + 1
+   * planes; grid is then that slab's grid, while the source and receiver
+   * cells stay in the whole grid's indices (rw_voxel_interp). Borrowed.
+   * NULL: rw_solver_new cuts grid, the whole grid, itself. */
+  const struct RwSlabRef *slab;
 } RwSolverSetup;
+
+/* A slab the caller made (RwSolverSetup.slab). */
+typedef struct RwSlabRef {
+  const void *slab;               /* the RwSlab (rw-slab.h) */
+  const size_t *cuts;             /* rw_comm_size + 1 planes */
+  size_t nz;                      /* the whole grid's planes */
+} RwSlabRef;
 
 #include "rw-backend.h"
 
