@@ -139,7 +139,7 @@ print_table (const RwClusterModel *m, bool largest, double host_largest)
           m->planes, m->plane_nodes, m->slab_grid_planes, m->rank_nodes);
   printf (_("gpu memory  %.3f GiB a rank of %.1f GiB: %s\n"), m->device_bytes / GiB,
           p->gpu_memory_gib, m->fits ? _("fits") : _("does NOT fit"));
-  printf (_("host memory %.3f GiB a rank (each voxelises the whole room), %.3f GiB a host "
+  printf (_("host memory %.3f GiB a rank (each voxelises its slab), %.3f GiB a host "
             "of %d rank(s) with %.0f GiB: %s\n"),
           m->host_bytes / GiB, m->host_bytes_per_host / GiB,
           p->n_gpus < p->gpus_per_host ? p->n_gpus : p->gpus_per_host, p->host_memory_gib,
@@ -158,8 +158,8 @@ print_table (const RwClusterModel *m, bool largest, double host_largest)
   printf (_("run         %.4g s serial, %.4g s overlapped (%.4g s per second of audio)\n"),
           m->run_serial_s, m->run_overlap_s, m->seconds_per_audio_second);
   if (largest)
-    printf (_("Today every rank voxelises the whole room: the largest room whose ranks also fit "
-              "in their host's memory is %.6g m³.\n"), host_largest);
+    printf (_("The largest room whose ranks also fit in their host's memory is %.6g m³.\n"),
+            host_largest);
 }
 
 int

@@ -884,7 +884,9 @@ rw_cli_simulate (int argc, char **argv)
     {
       /* the solver's own message says at which step; stopped outside the
        * solve, the checkpoints already written stay */
-      if (strstr (err.message, cfg.checkpoint_dir) != NULL)
+      if (rank != 0)
+        ;   /* every rank stopped at the same step: rank 0 says it */
+      else if (strstr (err.message, cfg.checkpoint_dir) != NULL)
         fprintf (stderr, "roomwave-cli simulate: %s\n", err.message);
       else
         fprintf (stderr, _("roomwave-cli simulate: stopped by SIGTERM; the checkpoints in %s are "
@@ -907,8 +909,9 @@ rw_cli_simulate (int argc, char **argv)
   sigaction (SIGINT, &old_int, NULL);
   sigaction (SIGTERM, &old_term, NULL);
   /* A failure on some ranks may leave others waiting for them: stop the
-   * whole job (the message is out) */
-  if (status != RW_EXIT_OK && rw_comm_size (comm) > 1)
+   * whole job (the message is out). A checkpoint's stop is every rank's
+   * (agreed in rw_solver_run): each exits 75 */
+  if (status != RW_EXIT_OK && status != RW_EXIT_CHECKPOINT && rw_comm_size (comm) > 1)
     rw_comm_abort (comm, _("the run failed; stopping every rank"));
   rw_comm_finalize ();
   return status;

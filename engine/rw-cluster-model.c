@@ -158,9 +158,11 @@ cuda_device_bytes (const RwClusterParams *p, size_t nx, size_t ny, size_t nz, do
   return bytes;
 }
 
-/* Host memory of a rank: the voxeliser's for the whole room (each rank
- * voxelises it all, then cuts its slab), its slab grid (3 B a cell, 8 a
- * column) and the CUDA backend's host_bytes for the slab. */
+/* Host memory of a rank: the voxeliser's for its window of planes (each
+ * rank voxelises its slab and RW_VOXEL_REACH planes round it alone,
+ * rw_slab_voxelise_ranks: the whole room's figure in proportion), its
+ * slab grid (3 B a cell, 8 a column) and the CUDA backend's host_bytes
+ * for the slab. */
 static double
 host_bytes (const RwClusterModel *m, size_t nzs)
 {
@@ -174,7 +176,8 @@ host_bytes (const RwClusterModel *m, size_t nzs)
       rw_mesh_free (box);
     }
   const size_t nx = m->grid[0], ny = m->grid[1];
-  return voxel + 3.0 * nx * ny * nzs + 8.0 * nx * ny
+  const double window = (double) (nzs + 2 * RW_VOXEL_REACH) / (double) m->grid[2];
+  return voxel * (window < 1.0 ? window : 1.0) + 3.0 * nx * ny * nzs + 8.0 * nx * ny
          + (double) rw_cuda_host_bytes (nx, ny, nzs, elem_bytes (m->in.precision), 1);
 }
 

@@ -15,8 +15,10 @@
  *    repeated here for a box whose boundary nodes are counted, not
  *    estimated (the test cluster-model holds the two equal byte for byte
  *    where CUDA is built);
- *  - the host memory of a rank: each rank voxelises the whole room today
- *    (rw_voxel_memory_bytes of the box), then keeps its slab;
+ *  - the host memory of a rank: each rank voxelises its slab and
+ *    RW_VOXEL_REACH planes round it alone (rw_slab_voxelise_ranks: the
+ *    box's rw_voxel_memory_bytes in proportion to those planes), then
+ *    keeps its slab;
  *  - the halo bytes a step: `halo` planes (rw_slab_halo: 1, 2 on the FCC
  *    lattice) of the stored field sent to each neighbour, a plane being
  *    what the backends' get_planes copy (row entries × ny × word);
@@ -104,7 +106,7 @@ typedef struct {
   int neighbours;            /* of the busiest rank: 0, 1 or 2 */
   double halo_bytes;         /* sent by the busiest rank a step: neighbours × halo × plane_bytes */
   double device_bytes;       /* GPU memory of the largest slab */
-  double host_bytes;         /* host memory of a rank (whole-room voxelisation + its slab) */
+  double host_bytes;         /* host memory of a rank (its window's voxelisation + its slab) */
   double host_bytes_per_host;/* × the ranks on a host */
   bool fits;                 /* device_bytes ≤ gpu_memory_gib GiB */
   bool host_fits;            /* host_bytes_per_host ≤ host_memory_gib GiB */
@@ -131,8 +133,8 @@ bool rw_cluster_model (const RwClusterParams *p, RwClusterModel *out, RwError *e
 
 /* The largest volume (p's proportions, fmax, scheme, precision, GPUs and
  * memory; p->volume_m3 ignored) whose thickest slab fits on its GPU (and
- * with host_too, whose ranks fit in their host's memory too: today each
- * rank voxelises the whole room), to 0.01 %, and its model. Fails when not
+ * with host_too, whose ranks fit in their host's memory too), to
+ * 0.01 %, and its model. Fails when not
  * even 1 m³ fits. */
 bool rw_cluster_largest (const RwClusterParams *p, bool host_too, double *volume_m3,
                          RwClusterModel *out, RwError *err);
