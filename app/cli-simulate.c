@@ -860,7 +860,7 @@ rw_cli_simulate (int argc, char **argv)
    * solved; the folder is swapped in and the reports printed at the end. */
   SourceRuns runs = { .cfg = &cfg, .n_sources = n_sources, .out_dir = out_dir,
                       .staging = sd.staging, .json = json, .quiet = quiet || progress_json, .rank = rank,
-                      .progress = { .tty = isatty (STDERR_FILENO) == 1, .json = progress_json,
+                      .progress = { .tty = isatty (STDERR_FILENO) == 1, .json = progress_json && rank == 0,
                                     .quiet = quiet } };
   runs.progress.n_done = &runs.n_done;
   test_term_hook (&runs.progress);
