@@ -40,6 +40,7 @@
 #include <cstring>
 
 #include "rw-cuda-state.cuh"
+#include "rw-cuda-vec.cuh"
 #include "rw-cuda-fcc.cuh"
 #include "rw-cuda-halo.cuh"
 #include "rw-scheme-fcc.h"
@@ -81,7 +82,8 @@ struct RwCudaFcc
   void *p, *q, *mem;
   uint8_t *kind;
   uint2 *zr;                    /* per block: z0, z1 */
-  unsigned bx, by;              /* the air kernel's block */
+  unsigned bx, by;              /* the air kernel's block (threads) */
+  unsigned w;                   /* entries a thread (rw_kernel_fcc_air_wide; 1: the scalar form) */
   unsigned gbx, gby, gbz, zc;   /* blocks; planes per block (rw_kernel_fcc_air) */
   RwFccNode *nodes;
   size_t n_nodes;
@@ -272,15 +274,304 @@ rw_kernel_fcc_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__
     atomicMin (bad, step);
 }
 
+/* Interior sites, the wide form (production): as the register z-march
+ * above, but a thread updates W adjacent folded entries of its row (W = 4
+ * in fp32 and fp16, 2 in fp64), so that a row of a plane is one 16-byte
+ * (fp16: 8-byte) load instead of W, and the kind bytes of the W sites one
+ * word: the scalar form was bound by its load and integer instructions
+ * (the L2 busy re-serving each row to three threads, 0.3–0.6 of the
+ * roofline), the 7-point kernel reached 0.85–0.94 with this width
+ * (rw-cuda-march.cuh). A row's value at folded offset δ = ±1 from the
+ * thread's W entries is the same W values shifted by one: W − 1 of them
+ * are the thread's own registers, the one at the end its neighbour lane's
+ * (a warp shuffle; the warp's first or last lane loads it), so each plane
+ * loads 3 vectors of p (rows y ± 1 and y two planes up), its p⁻ and its
+ * kinds. δ alternates from plane to plane and is one for a warp (its
+ * threads share y and z), so the two planes of an iteration are compiled
+ * for δ = +1 and −1 and every select disappears. Warps stay whole: a lane
+ * past the row's end computes but stores nothing (its kinds read as 0). */
+template <int W, typename A>
+struct RwFccWide
+{
+  A am[W], ap[W];      /* Y(y∓1, z−1, 0) */
+  A b[W], be;          /* Y(y, z−1, 0) and the end of its shift by δ */
+  A cm[W], cp[W];      /* Y(y∓1, z, 0) */
+  A cme, cpe;          /* the ends of their shifts by δ */
+  A dm[W], dp[W];      /* Y(y∓1, z+1, 0) */
+  A c[W], ce;          /* Y(y, z, 0) and the end of its shift by −δ (for plane z + 1) */
+  A e[W], ee;          /* Y(y, z+1, 0) and the end of its shift by δ */
+};
+
+/* Entry k of row v shifted by D (v at offset 0 of the thread's W
+ * entries; end: the entry just past them on the side of D). */
+template <int D, int W, typename A>
+__device__ __forceinline__ A
+rw_fcc_shifted (const A (&v)[W], A end, int k)
+{
+  if (D > 0)
+    return k == W - 1 ? end : v[k < W - 1 ? k + 1 : 0];
+  return k == 0 ? end : v[k > 0 ? k - 1 : 0];
+}
+
+/* The entry just past a thread's W entries of a row on the side of D,
+ * loaded by the warp's edge lane only (the others take it from their
+ * neighbour lane, rw_fcc_end); i0: the thread's first entry of the row.
+ * Issued with the rows' loads, so that it does not wait on them. */
+template <int D, int W, typename S, typename I>
+__device__ __forceinline__ typename RwArith<S>::type
+rw_fcc_end_load (const S *__restrict__ p, I i0, unsigned lane)
+{
+  typedef typename RwArith<S>::type A;
+  if (lane == (D > 0 ? 31u : 0u))
+    return rw_ldg (p, D > 0 ? i0 + (I) W : i0 - (I) 1);
+  return (A) 0;
+}
+
+/* The end of row v's shift by D: the neighbour lane's first (D = +1) or
+ * last (D = −1) entry; the warp's edge lane's own load (rw_fcc_end_load). */
+template <int D, int W, typename A>
+__device__ __forceinline__ A
+rw_fcc_end (const A (&v)[W], A loaded, unsigned lane)
+{
+  if (D > 0)
+    {
+      const A e = __shfl_down_sync (0xffffffffu, v[0], 1);
+      return lane == 31 ? loaded : e;
+    }
+  const A e = __shfl_up_sync (0xffffffffu, v[W - 1], 1);
+  return lane == 0 ? loaded : e;
+}
+
+/* The kinds of the thread's W entries, one byte each in a word. */
+template <int W>
+__device__ __forceinline__ unsigned
+rw_fcc_kinds (const uint8_t *__restrict__ kind, size_t i)
+{
+  if (W == 4)
+    return __ldg ((const unsigned *) (kind + i));
+  return __ldg ((const unsigned short *) (kind + i));
+}
+
+template <int W>
+__device__ __forceinline__ bool
+rw_fcc_all_interior (unsigned k)
+{
+  return W == 4 ? k == 0x01010101u : k == 0x0101u;
+}
+
+/* The update of plane z's interior sites (its rows of shift δ = D) from a
+ * wide column: pp its p⁻, kw its kinds, i the thread's first entry of row
+ * (y, z); returns false when it stored a non-finite value. */
+template <int D, int W, typename S, typename I, typename A>
+__device__ __forceinline__ bool
+rw_fcc_wide_update (const RwFccWide<W, A> &v, const A (&pp)[W], unsigned kw, S *__restrict__ q, I i)
+{
+  if (kw == 0)
+    return true;
+  A out[W];
+#pragma unroll
+  for (int k = 0; k < W; k++)
+    {
+      /* RW_FCC_NBR_OFFSETS order: for a row of parity 1 (D = +1) the
+       * site's dx = −1 neighbours are at offset 0 of the other parity's
+       * rows and dx = +1 at δ; for parity 0 the other way */
+      const A b0 = v.b[k], bd = rw_fcc_shifted<D> (v.b, v.be, k);
+      const A cm0 = v.cm[k], cmd = rw_fcc_shifted<D> (v.cm, v.cme, k);
+      const A cp0 = v.cp[k], cpd = rw_fcc_shifted<D> (v.cp, v.cpe, k);
+      const A e0 = v.e[k], ed = rw_fcc_shifted<D> (v.e, v.ee, k);
+      A s = v.am[k];
+      s += v.ap[k];
+      s += D > 0 ? b0 : bd;
+      s += D > 0 ? bd : b0;
+      s += D > 0 ? cm0 : cmd;
+      s += D > 0 ? cmd : cm0;
+      s += D > 0 ? cp0 : cpd;
+      s += D > 0 ? cpd : cp0;
+      s += v.dm[k];
+      s += v.dp[k];
+      s += D > 0 ? e0 : ed;
+      s += D > 0 ? ed : e0;
+      out[k] = rw_fcc_air (v.c[k], s, pp[k]);
+    }
+  bool fine = true;
+  if (rw_fcc_all_interior<W> (kw))
+    {
+      rw_vst (q, i, out);
+#pragma unroll
+      for (int k = 0; k < W; k++)
+        fine = fine && rw_stored_finite (out[k], q);
+    }
+  else
+#pragma unroll
+    for (int k = 0; k < W; k++)
+      if (((kw >> (8 * k)) & 0xffu) == 1)
+        {
+          rw_st (q, i + (I) k, out[k]);
+          fine = fine && rw_stored_finite (out[k], q);
+        }
+  return fine;
+}
+
+/* The step of a wide column from plane z (δ = D) to z + 1 (δ = −D): nm,
+ * np, ne are rows y − 1, y + 1, y of plane z + 2; x the edge lane's ends
+ * (side −D) of rows y − 1, y + 1 of plane z + 1 and y of plane z + 2. */
+template <int D, int W, typename A>
+__device__ __forceinline__ void
+rw_fcc_wide_shift (RwFccWide<W, A> &v, const A (&nm)[W], const A (&np)[W], const A (&ne)[W],
+                   const A (&x)[3], unsigned lane)
+{
+#pragma unroll
+  for (int k = 0; k < W; k++)
+    {
+      v.am[k] = v.cm[k], v.ap[k] = v.cp[k];
+      v.b[k] = v.c[k];
+      v.cm[k] = v.dm[k], v.cp[k] = v.dp[k];
+      v.dm[k] = nm[k], v.dp[k] = np[k];
+      v.c[k] = v.e[k];
+      v.e[k] = ne[k];
+    }
+  v.be = v.ce;                  /* Y(y, z, −D) */
+  v.ce = v.ee;                  /* Y(y, z + 1, D) = −(−D) */
+  v.cme = rw_fcc_end<-D> (v.cm, x[0], lane);
+  v.cpe = rw_fcc_end<-D> (v.cp, x[1], lane);
+  v.ee = rw_fcc_end<-D> (v.e, x[2], lane);
+}
+
+/* The edge lane's ends for rw_fcc_wide_shift<D>: side −D of rows y ∓ 1
+ * of plane z + 1 and y of plane z + 2 (j: row (y, z + 2)). */
+template <int D, int W, typename S, typename I, typename A>
+__device__ __forceinline__ void
+rw_fcc_wide_ends (A (&x)[3], const S *__restrict__ p, I j, I sy, I sz, unsigned lane)
+{
+  x[0] = rw_fcc_end_load<-D, W> (p, j - sz - sy, lane);
+  x[1] = rw_fcc_end_load<-D, W> (p, j - sz + sy, lane);
+  x[2] = rw_fcc_end_load<-D, W> (p, j, lane);
+}
+
+/* Two planes of a wide column, z (δ = D) and z + 1 (when two: the chunk
+ * may end after z), every load of both issued first (the kernel waits on
+ * memory latency: two planes' loads in flight a thread), then the step to
+ * plane z + 2. */
+template <int D, int W, typename S, typename I, typename A>
+__device__ __forceinline__ bool
+rw_fcc_wide_pair (RwFccWide<W, A> &v, const S *__restrict__ p, S *__restrict__ q,
+                  const uint8_t *__restrict__ kind, I i, I sy, I sz, bool active, bool two,
+                  unsigned lane)
+{
+  const I j = i + 2 * sz, j1 = j + sz; /* rows (y, z + 2), (y, z + 3) */
+  A m2[W], p2[W], e2[W], m3[W], p3[W], e3[W], pp0[W], pp1[W], x2[3], x3[3];
+  rw_fcc_wide_ends<D, W> (x2, p, j, sy, sz, lane);
+  rw_fcc_wide_ends<-D, W> (x3, p, j1, sy, sz, lane);
+  rw_vld<true> (p, j - sy, m2);
+  rw_vld<true> (p, j + sy, p2);
+  rw_vld<true> (p, j, e2);
+  rw_vld<true> (p, j1 - sy, m3);
+  rw_vld<true> (p, j1 + sy, p3);
+  rw_vld<true> (p, j1, e3);
+  rw_vld<false> (q, i, pp0);
+  rw_vld<false> (q, i + sz, pp1);
+  const unsigned k0 = active ? rw_fcc_kinds<W> (kind, i) : 0;
+  const unsigned k1 = active && two ? rw_fcc_kinds<W> (kind, i + sz) : 0;
+  bool fine = rw_fcc_wide_update<D> (v, pp0, k0, q, i);
+  rw_fcc_wide_shift<D> (v, m2, p2, e2, x2, lane);
+  fine = rw_fcc_wide_update<-D> (v, pp1, k1, q, i + sz) && fine;
+  rw_fcc_wide_shift<-D> (v, m3, p3, e3, x3, lane);
+  return fine;
+}
+
+/* The start of a wide column at row (y, z) (first entry i), plane z of
+ * shift D: its rows of planes z − 1 … z + 1 and their ends. */
+template <int D, int W, typename S, typename I, typename A>
+__device__ __forceinline__ void
+rw_fcc_wide_start (RwFccWide<W, A> &v, const S *__restrict__ p, I i, I sy, I sz, unsigned lane)
+{
+  rw_vld<true> (p, i - sy - sz, v.am);
+  rw_vld<true> (p, i + sy - sz, v.ap);
+  rw_vld<true> (p, i - sz, v.b);
+  rw_vld<true> (p, i - sy, v.cm);
+  rw_vld<true> (p, i + sy, v.cp);
+  rw_vld<true> (p, i - sy + sz, v.dm);
+  rw_vld<true> (p, i + sy + sz, v.dp);
+  rw_vld<true> (p, i, v.c);
+  rw_vld<true> (p, i + sz, v.e);
+  v.be = rw_fcc_end<D> (v.b, rw_fcc_end_load<D, W> (p, i - sz, lane), lane);
+  v.cme = rw_fcc_end<D> (v.cm, rw_fcc_end_load<D, W> (p, i - sy, lane), lane);
+  v.cpe = rw_fcc_end<D> (v.cp, rw_fcc_end_load<D, W> (p, i + sy, lane), lane);
+  v.ce = rw_fcc_end<-D> (v.c, rw_fcc_end_load<-D, W> (p, i, lane), lane);
+  v.ee = rw_fcc_end<D> (v.e, rw_fcc_end_load<D, W> (p, i + sz, lane), lane);
+}
+
+template <int D, int W, typename S, typename I>
+__device__ __forceinline__ bool
+rw_fcc_wide_column (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
+                    I i, unsigned z0, unsigned z1, I sy, I sz, bool active, unsigned lane)
+{
+  RwFccWide<W, typename RwArith<S>::type> v;
+  rw_fcc_wide_start<D> (v, p, i, sy, sz, lane);
+  bool fine = true;
+  for (unsigned z = z0; z < z1; z += 2, i += 2 * sz)
+    fine = rw_fcc_wide_pair<D> (v, p, q, kind, i, sy, sz, active, z + 1 < z1, lane) && fine;
+  return fine;
+}
+
+template <typename S, typename I, int W>
+__global__ void __launch_bounds__ (RW_FCC_MAX_THREADS)
+rw_kernel_fcc_air_wide (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
+                        const uint2 *__restrict__ zr, unsigned zc, unsigned cz0, unsigned zlo,
+                        unsigned zhi, I pitch, I ny, int step, int *bad)
+{
+  const unsigned xf = (blockIdx.x * blockDim.x + threadIdx.x) * W;
+  const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
+  const unsigned lane = threadIdx.x & 31;
+  uint2 r = zr[blockIdx.x + gridDim.x * blockIdx.y];
+  const unsigned cz = cz0 + blockIdx.z;
+  r.x = max (r.x, max (cz * zc, zlo));
+  r.y = min (r.y, min ((cz + 1) * zc, zhi));
+  /* whole warps only (the shuffles): y and the z range are one for a
+   * warp, and so is whether its first lane is past the row's end; a later
+   * lane past it stays, inactive */
+  if (y == 0 || y + 1 >= ny || r.x >= r.y || (xf - lane * W) >= pitch)
+    return;
+  const bool active = xf < pitch;
+  const I sy = pitch, sz = pitch * ny;
+  const I i = (I) xf + pitch * ((I) y + ny * (I) r.x);
+  /* plane r.x's δ: +1 on a row of parity 1 */
+  const bool fine = ((y + r.x) & 1) != 0
+                    ? rw_fcc_wide_column<1, W> (p, q, kind, i, r.x, r.y, sy, sz, active, lane)
+                    : rw_fcc_wide_column<-1, W> (p, q, kind, i, r.x, r.y, sy, sz, active, lane);
+  if (!fine)
+    atomicMin (bad, step);
+}
+
 /* The 12 offsets (RW_FCC_NBR_OFFSETS) for the wall entries' members. */
-__constant__ int rw_fcc_off_c[RW_FCC_N_NBR][3] = RW_FCC_NBR_OFFSETS;
+/* Each axis's component + 1 of the 12, two bits an offset: register
+ * arithmetic for an index that differs from thread to thread (a
+ * __constant__ table read at such indices is serialised, one address at
+ * a time). */
+__host__ __device__ constexpr unsigned
+rw_fcc_pack_axis (int a)
+{
+  constexpr int off[RW_FCC_N_NBR][3] = RW_FCC_NBR_OFFSETS;
+  unsigned r = 0;
+  for (int k = 0; k < RW_FCC_N_NBR; k++)
+    r |= (unsigned) (off[k][a] + 1) << (2 * k);
+  return r;
+}
+/* Component a of offset d */
+template <int a>
+__device__ __forceinline__ int
+rw_fcc_off (int d)
+{
+  constexpr unsigned packed = rw_fcc_pack_axis (a);
+  return (int) ((packed >> (2 * d)) & 3u) - 1;
+}
 
 /* The folded index delta of offset d from a row of parity P. */
 __device__ __forceinline__ long long
 rw_fcc_delta (int d, int P, long long sy, long long sz)
 {
-  return (long long) rw_fcc_nbr_offset (rw_fcc_off_c[d][0], P) + sy * rw_fcc_off_c[d][1]
-         + sz * rw_fcc_off_c[d][2];
+  return (long long) rw_fcc_nbr_offset (rw_fcc_off<0> (d), P) + sy * rw_fcc_off<1> (d)
+         + sz * rw_fcc_off<2> (d);
 }
 
 /* A wall entry's members' sums of p and q (q NULL: p only), in offset
@@ -293,16 +584,17 @@ rw_fcc_wall_entry (const S *__restrict__ p, const S *__restrict__ q, long long i
 {
   const int d = (int) (code >> 12);
   const long long o = i + rw_fcc_delta (d, P, sy, sz);
-  const int Po = (P + rw_fcc_off_c[d][1] + rw_fcc_off_c[d][2]) & 1;
+  const int Po = (P + rw_fcc_off<1> (d) + rw_fcc_off<2> (d)) & 1;
   double a = 0, b = 0;
-  for (int k = 0; k < RW_FCC_N_NBR; k++)
-    if (code & (1u << k))
-      {
-        const long long j = o + rw_fcc_delta (k, Po, sy, sz);
-        a += (double) rw_ld (p, j);
-        if (q != NULL)
-          b += (double) rw_ld (q, j);
-      }
+  /* the members in ascending offset order, one iteration a member */
+  for (unsigned m = code & 0xfffu; m != 0; m &= m - 1)
+    {
+      const int k = __ffs ((int) m) - 1;
+      const long long j = o + rw_fcc_delta (k, Po, sy, sz);
+      a += (double) rw_ld (p, j);
+      if (q != NULL)
+        b += (double) rw_ld (q, j);
+    }
   *tp = a;
   *tq = b;
   return __popc (code & 0xfffu);
@@ -632,14 +924,15 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
           n_went += nd.nw;
           nodes[b++] = nd;
         }
-  /* per block of bx × by folded columns: the union of the
+  /* per block of bx·w × by folded columns: the union of the
    * z ranges of the cubic columns 2·xf and 2·xf + 1 it covers */
+  const size_t cols = (size_t) st->bx * st->w;
   for (size_t k = 0; ok && k < n_blocks; k++)
     {
       const size_t bx = k % st->gbx, by = k / st->gbx;
       unsigned lo = UINT_MAX, hi = 0;
       for (size_t y = by * st->by; y < std::min (g->ny, (by + 1) * st->by); y++)
-        for (size_t x = 2 * bx * st->bx; x < std::min (g->nx, 2 * (bx + 1) * st->bx); x++)
+        for (size_t x = 2 * bx * cols; x < std::min (g->nx, 2 * (bx + 1) * cols); x++)
           {
             const size_t c = x + g->nx * y;
             if (g->zlo[c] < g->zhi[c])
@@ -720,13 +1013,23 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
         && bx * by <= RW_FCC_MAX_THREADS)
       st->bx = (unsigned) bx, st->by = (unsigned) by;
   }
-  st->gbx = (unsigned) ((st->pitch + st->bx - 1) / st->bx);
+  /* the wide form: 16-byte rows (fp16 8-byte, rw_kernel_fcc_air_wide);
+   * ROOMWAVE_FCC_AIR=scalar runs the scalar form — for benchmarks only */
+  {
+    const char *air = getenv ("ROOMWAVE_FCC_AIR");
+    st->w = air && strcmp (air, "scalar") == 0 ? 1 : setup->precision == RW_PRECISION_F64 ? 2 : 4;
+  }
+  st->gbx = (unsigned) ((st->pitch + st->bx * st->w - 1) / (st->bx * st->w));
   st->gby = (unsigned) ((g->ny + st->by - 1) / st->by);
   {
     /* about 4096 blocks (a few waves of the largest GPU), chunks of at
      * least 8 planes, a multiple of 4 (the most planes a group loads) */
     const size_t cols = (size_t) st->gbx * st->gby;
-    const size_t chunks = std::max ((size_t) 1, (4096 + cols - 1) / cols);
+    size_t target = 4096;
+    const char *nb = getenv ("ROOMWAVE_FCC_BLOCKS"); /* for benchmarks */
+    if (nb && atol (nb) > 0)
+      target = (size_t) atol (nb);
+    const size_t chunks = std::max ((size_t) 1, (target + cols - 1) / cols);
     size_t zc = std::max ((size_t) 8, (g->nz + chunks - 1) / chunks);
     zc = (zc + 3) / 4 * 4;
     st->zc = (unsigned) zc;
@@ -794,9 +1097,17 @@ rw_fcc_air_launch_i (RwCudaFcc *st, const S *p, S *q, int step, size_t z0, size_
 {
   const unsigned cz0 = (unsigned) (z0 / st->zc), cz1 = (unsigned) ((z1 + st->zc - 1) / st->zc);
   const dim3 blk (st->bx, st->by), grd (st->gbx, st->gby, cz1 - cz0);
-  rw_kernel_fcc_air<S, I><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, cz0,
-                                                        (unsigned) z0, (unsigned) z1,
-                                                        (I) st->pitch, (I) st->ny, step, st->bad);
+  const unsigned zl = (unsigned) z0, zh = (unsigned) z1;
+  const I pitch = (I) st->pitch, ny = (I) st->ny;
+  /* W: 16 bytes of the arithmetic type (fp16: 8 bytes of storage) */
+  constexpr int W = sizeof (S) == 8 ? 2 : 4;
+  if (st->w == 1)
+    rw_kernel_fcc_air<S, I><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, cz0, zl,
+                                                          zh, pitch, ny, step, st->bad);
+  else
+    rw_kernel_fcc_air_wide<S, I, W><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc,
+                                                                  cz0, zl, zh, pitch, ny, step,
+                                                                  st->bad);
 }
 
 /* The air kernel, with 32-bit indices where the arrays allow. */

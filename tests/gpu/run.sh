@@ -35,7 +35,9 @@
 #                                      Open MPI, issue #15: device halos
 #                                      bit for bit with 1 and 2 ranks, and
 #                                      their step time against the host
-#                                      path and none; RW_SLAB_SITES)
+#                                      path and none; RW_SLAB_SITES;
+#                                      RW_SLAB_HALL=SITES: strong scaling
+#                                      on that hall alone)
 #   tests/gpu/run.sh seam             (build, the seam proof of issue #12:
 #                                      seam-check in the hall and the box on
 #                                      CUDA at fmax 1 kHz, fc 500 Hz)
@@ -123,6 +125,31 @@ sys.exit(0 if len(x) == len(y) > 1000 and diff <= 1e-6 * peak else 1)' "$a" "$b"
   rm -rf "$OUT"/e2e-np*
 }
 
+
+e2e_box30 () {   # the schemes to run
+  # end to end, mesh to WAV: a 30 m³ shoebox (4 × 3 × 2.5 m, every surface
+  # R = 0.9), fmax 4 kHz, 1 s of IR, the wave part alone, each scheme at
+  # its default accuracy, fp32 on CUDA; wall time and results.json's timings
+  python3 - "$LOGS/box30.obj" <<'EOPY'
+import sys
+L = (4.0, 3.0, 2.5)
+v = [(x, y, z) for z in (0, L[2]) for y in (0, L[1]) for x in (0, L[0])]
+f = [(1, 3, 4, 2), (5, 6, 8, 7), (1, 2, 6, 5), (3, 7, 8, 4), (1, 5, 7, 3), (2, 4, 8, 6)]
+with open(sys.argv[1], "w") as o:
+    for p in v:
+        o.write("v %g %g %g\n" % p)
+    for q in f:
+        o.write("f %d %d %d\nf %d %d %d\n" % (q[0], q[1], q[2], q[0], q[2], q[3]))
+EOPY
+  for sch in "$@"; do
+    /usr/bin/time -f "wall %e s, max RSS %M kB" "$B/app/roomwave-cli" simulate --mesh "$LOGS/box30.obj" \
+      --source 1.1,0.9,1.2 --receiver 2.9,2.1,1.4 --fmax 4000 --duration 1 --reflection 0.9 \
+      --no-hybrid --backend cuda --scheme $sch --out "$LOGS/e2e-$sch" --quiet > "$OUT/e2e-$sch.txt" 2>&1
+    note "e2e 30 m³ 4 kHz 1 s $sch: rc $? $(tail -1 "$OUT/e2e-$sch.txt")"
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(' ', sys.argv[2], 'timings', d.get('timings'), 'cells', d.get('cells'), 'fs', d.get('fs_grid_hz'))" \
+      "$LOGS/e2e-$sch/results.json" $sch 2>&1 | tee -a "$SUMMARY"
+  done
+}
 
 # ---------------------------------------------------------------- sysroot
 SYS=$ROOT/.carry/sysroot
@@ -343,6 +370,34 @@ if [ "$QUICK" = nccl ]; then
     NCCL_RC=1
   fi
   note "GPUs: $NGPU; NCCL $(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)"
+  # RW_SLAB_HALL=SITES: strong scaling on a hall of SITES sites alone
+  # (no checks, no weak runs): the FCC GPU test, then bench-slab with one
+  # rank on the whole hall and with NGPU ranks on a slab each, the
+  # voxelisers on RW_SLAB_OMP threads a rank (default 16)
+  if [ -n "${RW_SLAB_HALL:-}" ]; then
+    meson test -C "$B" --no-rebuild --print-errorlogs cuda-fcc > "$LOGS/fcc-tests.txt" 2>&1
+    note "cuda-fcc: rc $? $(grep -E 'fp64:.*differ' "$B/meson-logs/testlog.txt" | grep -vc ' 0 receiver samples and 0 cells differ') fp64 cases differ"
+    for run in "4000 30" "4000 1000"; do
+      read -r fm vol <<< "$run"
+      timeout 120 "$B/tests/bench-fcc" --fmax "$fm" --volume "$vol" --seconds 0.5 --fcc-only \
+        > "$OUT/bench-fcc-$fm-$vol.txt" 2>&1
+      note "bench-fcc fmax $fm volume $vol: rc $?"
+      grep -E "^device|^fcc" "$OUT/bench-fcc-$fm-$vol.txt" | tee -a "$SUMMARY"
+    done
+    e2e_box30 fcc
+    MPIRUN=(mpirun --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE -x OMP_NUM_THREADS)
+    export OMP_NUM_THREADS=${RW_SLAB_OMP:-16}
+    PART=$(python3 -c "print('%g' % (float('$RW_SLAB_HALL') / $NGPU))")
+    for run in "1 $RW_SLAB_HALL" "$NGPU $PART"; do
+      read -r np s <<< "$run"
+      timeout 500 "${MPIRUN[@]}" -np "$np" "$B/tests/bench-slab" "$s" "${RW_SLAB_STEPS:-100}" \
+        >> "$OUT/bench-slab.txt" 2>&1
+      note "bench-slab -np $np, $s sites a rank: rc $?"
+    done
+    cat "$LOGS/gpu.txt" "$SUMMARY" "$OUT/bench-slab.txt"
+    tar czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
+    exit 0
+  fi
   nccl_run () {   # name, time limit, then the command
     local name=$1 limit=$2
     shift 2
@@ -467,28 +522,7 @@ if [ "$QUICK" = fcc ]; then
     note "bench-fcc fmax $fm volume $vol: rc $?"
     cat "$OUT/bench-fcc-$fm-$vol.txt"
   done
-  # end to end, mesh to WAV: a 30 m³ shoebox (4 × 3 × 2.5 m, every surface
-  # R = 0.9), fmax 4 kHz, 1 s of IR, the wave part alone, each scheme at
-  # its default accuracy, fp32 on CUDA; wall time and results.json's timings
-  python3 - "$LOGS/box30.obj" <<'EOPY'
-import sys
-L = (4.0, 3.0, 2.5)
-v = [(x, y, z) for z in (0, L[2]) for y in (0, L[1]) for x in (0, L[0])]
-f = [(1, 3, 4, 2), (5, 6, 8, 7), (1, 2, 6, 5), (3, 7, 8, 4), (1, 5, 7, 3), (2, 4, 8, 6)]
-with open(sys.argv[1], "w") as o:
-    for p in v:
-        o.write("v %g %g %g\n" % p)
-    for q in f:
-        o.write("f %d %d %d\nf %d %d %d\n" % (q[0], q[1], q[2], q[0], q[2], q[3]))
-EOPY
-  for sch in fcc cartesian; do
-    /usr/bin/time -f "wall %e s, max RSS %M kB" "$B/app/roomwave-cli" simulate --mesh "$LOGS/box30.obj" \
-      --source 1.1,0.9,1.2 --receiver 2.9,2.1,1.4 --fmax 4000 --duration 1 --reflection 0.9 \
-      --no-hybrid --backend cuda --scheme $sch --out "$LOGS/e2e-$sch" --quiet > "$OUT/e2e-$sch.txt" 2>&1
-    note "e2e 30 m³ 4 kHz 1 s $sch: rc $? $(tail -1 "$OUT/e2e-$sch.txt")"
-    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(' ', sys.argv[2], 'timings', d.get('timings'), 'cells', d.get('cells'), 'fs', d.get('fs_grid_hz'))" \
-      "$LOGS/e2e-$sch/results.json" $sch 2>&1 | tee -a "$SUMMARY"
-  done
+  e2e_box30 fcc cartesian
   tar -czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
   exit 0
 fi
