@@ -451,20 +451,29 @@ rw_launches_ok (RwCudaState *st, RwError *err)
   return rw_cuda_ok (e, err, st->launch_what);
 }
 
-void
-rw_cuda_launch_step (RwCudaState *st, int step)
+/* The production kernel over the n work items at `items` (all of a step,
+ * or a halo window's: the kernels clip each item's z range to its
+ * columns', so an item clipped to a window updates that window alone). */
+static void
+rw_cuda_launch_items (RwCudaState *st, int step, int4 *items, size_t n)
 {
-  if (st->n_items == 0)
+  if (n == 0)
     return;
   int nx = (int) st->nx, ny = (int) st->ny;
   size_t sz = st->nx * st->ny;
   void *args[] = { &st->p, &st->q, &st->cell, st->variant >= 3 ? &st->zrange_w : &st->zrange,
-                   &st->items, &nx, &ny, &sz, &st->slots, &step, &st->bad, &st->air };
+                   &items, &nx, &ny, &sz, &st->slots, &step, &st->bad, &st->air };
   rw_launched (st, cudaLaunchKernel (rw_production_kernel (st->precision, st->boundary,
                                                           st->variant),
-                                     dim3 ((unsigned) st->n_items), dim3 (st->bx, st->by), args,
+                                     dim3 ((unsigned) n), dim3 (st->bx, st->by), args,
                                      st->shm, st->stream),
                _("the launch of the production kernel (one step)"));
+}
+
+void
+rw_cuda_launch_step (RwCudaState *st, int step)
+{
+  rw_cuda_launch_items (st, step, st->items, st->n_items);
   rw_cuda_launch_branches (st, step);
 }
 
@@ -1131,6 +1140,39 @@ rw_cuda_tb_pass (RwCudaState *st, size_t step, size_t k, size_t chunk, bool io)
   st->q = n1;
 }
 
+/* The planes [z0, z1) of a step with a halo: the items clipped to them
+ * (window w of st->halo_items), their branch nodes, the source's cells
+ * there, and with `receivers` the receivers. */
+static void
+rw_cuda_window (RwCudaState *st, int step, double s, int w, size_t z0, size_t z1, bool receivers,
+                size_t k, size_t chunk)
+{
+  const size_t off = w == 0 ? 0 : w == 1 ? st->halo_n[0] : st->halo_n[0] + st->halo_n[1];
+  if (z0 < z1)
+    {
+      rw_cuda_launch_items (st, step, st->halo_items + off, st->halo_n[w]);
+      rw_cuda_launch_branches_range (st, step, st->bn_z[z0], st->bn_z[z1]);
+    }
+  const RwCudaSource src = rw_cuda_source_planes (st->src, (long long) (st->nx * st->ny), z0, z1);
+  if (src.n > 0 || (receivers && st->n_rcv > 0))
+    rw_cuda_io (st, st->q, &src, s, receivers, k, chunk);
+}
+
+/* A step of a slab with a halo attached (rw-cuda-halo.cuh), as the FCC
+ * path's: the windows by the cuts, their exchange posted, the interior
+ * and the receivers while it runs, the exchange waited for. */
+static void
+rw_cuda_halo_step (RwCudaState *st, int step, double s, size_t k, size_t chunk)
+{
+  size_t w[4];
+  rw_cuda_halo_windows (st->halo, w);
+  rw_cuda_window (st, step, s, 0, w[0], w[1], false, k, chunk);
+  rw_cuda_window (st, step, s, 1, w[2], w[3], false, k, chunk);
+  rw_cuda_halo_post (st->halo, st->stream, st->q);
+  rw_cuda_window (st, step, s, 2, w[1], w[2], true, k, chunk);
+  rw_cuda_halo_wait (st->halo, st->stream);
+}
+
 void
 rw_cuda_pass_steps (RwCudaState *st)
 {
@@ -1165,16 +1207,14 @@ rw_cuda_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride
               k++;
               continue;
             }
-          rw_cuda_launch_step (st, (int) step);
           const double s = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
-          if (st->src.n > 0 || st->n_rcv > 0)
-            rw_cuda_io (st, st->q, &st->src, s, true, k, chunk);
           if (st->halo)
+            rw_cuda_halo_step (st, (int) step, s, k, chunk);
+          else
             {
-              /* the whole step, then its exchange, waited for: not
-               * overlapped on this path (rw-cuda-halo.cuh) */
-              rw_cuda_halo_post (st->halo, st->stream, st->q);
-              rw_cuda_halo_wait (st->halo, st->stream);
+              rw_cuda_launch_step (st, (int) step);
+              if (st->src.n > 0 || st->n_rcv > 0)
+                rw_cuda_io (st, st->q, &st->src, s, true, k, chunk);
             }
           std::swap (st->p, st->q);
         }
@@ -1324,6 +1364,8 @@ rw_cuda_destroy (void *state)
   if (st->stream)
     cudaStreamSynchronize (st->stream);
   rw_cuda_halo_free (st->halo);
+  cudaFree (st->halo_items);
+  free (st->bn_z);
   cudaFree (st->field_mem);   /* p and q point into it (or into field_mem2) */
   cudaFree (st->field_mem2);
   cudaFree (st->tb_items);

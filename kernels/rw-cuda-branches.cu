@@ -66,10 +66,12 @@ __global__ void __launch_bounds__ (128, RW_BRANCH_MIN_BLOCKS (MB))
 rw_kernel_branches (const S *__restrict__ p, S *__restrict__ q, S *__restrict__ pm,
                     const RwBranchNode *__restrict__ nodes, size_t n_nodes,
                     const double *__restrict__ beta, const double *__restrict__ coef,
-                    A *__restrict__ sv, A *__restrict__ sq, int step, int *__restrict__ bad)
+                    A *__restrict__ sv, A *__restrict__ sq, int step, int *__restrict__ bad,
+                    size_t k0, size_t k1)
 {
-  const size_t k = blockIdx.x * (size_t) blockDim.x + threadIdx.x;
-  if (k >= n_nodes)
+  /* the nodes [k0, k1) of the list (all, or a halo window's planes) */
+  const size_t k = k0 + blockIdx.x * (size_t) blockDim.x + threadIdx.x;
+  if (k >= k1)
     return;
   const A pp = (A) rw_ld (pm, k);
   const RwBranchNode nd = nodes[k];
@@ -141,42 +143,48 @@ rw_kernel_branch_energy (const RwBranchNode *__restrict__ nodes, size_t n_nodes,
 /* The kernel for a precision and branch bound MB. */
 template <int MB>
 static void
-rw_launch_branches_mb (RwCudaState *st, int step, unsigned blocks)
+rw_launch_branches_mb (RwCudaState *st, int step, unsigned blocks, size_t k0, size_t k1)
 {
   if (st->precision == RW_PRECISION_F64)
     rw_kernel_branches<double, double, MB><<<blocks, 128, 0, st->stream>>> (
       (const double *) st->p, (double *) st->q, (double *) st->bp, st->bn, st->n_bn,
       (const double *) st->b_beta, (const double *) st->b_coef, (double *) st->bv,
-      (double *) st->bq, step, st->bad);
+      (double *) st->bq, step, st->bad, k0, k1);
   else if (st->precision == RW_PRECISION_F16)
     rw_kernel_branches<__half, float, MB><<<blocks, 128, 0, st->stream>>> (
       (const __half *) st->p, (__half *) st->q, (__half *) st->bp, st->bn, st->n_bn,
       (const double *) st->b_beta, (const double *) st->b_coef, (float *) st->bv,
-      (float *) st->bq, step, st->bad);
+      (float *) st->bq, step, st->bad, k0, k1);
   else
     rw_kernel_branches<float, float, MB><<<blocks, 128, 0, st->stream>>> (
       (const float *) st->p, (float *) st->q, (float *) st->bp, st->bn, st->n_bn,
       (const double *) st->b_beta, (const double *) st->b_coef, (float *) st->bv,
-      (float *) st->bq, step, st->bad);
+      (float *) st->bq, step, st->bad, k0, k1);
 }
 
 void
 rw_cuda_launch_branches (RwCudaState *st, int step)
 {
-  if (st->n_bn == 0)
+  rw_cuda_launch_branches_range (st, step, 0, st->n_bn);
+}
+
+void
+rw_cuda_launch_branches_range (RwCudaState *st, int step, size_t k0, size_t k1)
+{
+  if (k1 <= k0)
     return;
-  const unsigned blocks = (unsigned) ((st->n_bn + 127) / 128);
+  const unsigned blocks = (unsigned) ((k1 - k0 + 127) / 128);
   static_assert (RW_ADM_MAX_BRANCHES <= 12, "the branch kernel's bounds stop at 12");
   switch (st->b_m_max)
     {
-    case 0: case 1: rw_launch_branches_mb<1> (st, step, blocks); break;
-    case 2: rw_launch_branches_mb<2> (st, step, blocks); break;
-    case 3: rw_launch_branches_mb<3> (st, step, blocks); break;
-    case 4: rw_launch_branches_mb<4> (st, step, blocks); break;
-    case 5: rw_launch_branches_mb<5> (st, step, blocks); break;
-    case 6: rw_launch_branches_mb<6> (st, step, blocks); break;
-    case 7: case 8: rw_launch_branches_mb<8> (st, step, blocks); break;
-    default: rw_launch_branches_mb<12> (st, step, blocks); break;
+    case 0: case 1: rw_launch_branches_mb<1> (st, step, blocks, k0, k1); break;
+    case 2: rw_launch_branches_mb<2> (st, step, blocks, k0, k1); break;
+    case 3: rw_launch_branches_mb<3> (st, step, blocks, k0, k1); break;
+    case 4: rw_launch_branches_mb<4> (st, step, blocks, k0, k1); break;
+    case 5: rw_launch_branches_mb<5> (st, step, blocks, k0, k1); break;
+    case 6: rw_launch_branches_mb<6> (st, step, blocks, k0, k1); break;
+    case 7: case 8: rw_launch_branches_mb<8> (st, step, blocks, k0, k1); break;
+    default: rw_launch_branches_mb<12> (st, step, blocks, k0, k1); break;
     }
   const cudaError_t e = cudaGetLastError ();
   if (e != cudaSuccess && st->launch_error == cudaSuccess)

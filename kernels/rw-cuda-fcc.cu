@@ -1155,15 +1155,7 @@ static void
 rw_fcc_io_planes (RwCudaFcc *st, double s, size_t z0, size_t z1, bool receivers, size_t k,
                   size_t chunk)
 {
-  RwCudaSource src;
-  src.n = 0;
-  const long long plane = (long long) (st->pitch * st->ny);
-  for (int c = 0; c < st->src.n; c++)
-    if ((size_t) (st->src.cell[c] / plane) >= z0 && (size_t) (st->src.cell[c] / plane) < z1)
-      {
-        src.cell[src.n] = st->src.cell[c];
-        src.weight[src.n++] = st->src.weight[c];
-      }
+  const RwCudaSource src = rw_cuda_source_planes (st->src, (long long) (st->pitch * st->ny), z0, z1);
   const int n_rcv = receivers ? (int) st->n_rcv : 0;
   if (src.n > 0 || n_rcv > 0)
     rw_cuda_launch_io (st->precision, st->stream, st->q, src, st->hard, s, st->rcv_idx, n_rcv,
@@ -1197,24 +1189,9 @@ rw_cuda_fcc_halo_attach (void *state, const RwHaloLink *link, RwError *err)
   if (st->halo != NULL)
     return rw_fail (err, RW_ERROR_INTERNAL, _("a halo is attached already"));
   /* the first boundary site at or above each plane, from the z-sorted list */
-  RwFccNode *nodes = (RwFccNode *) malloc ((st->n_nodes + 1) * sizeof *nodes);
-  st->node_z = (size_t *) malloc ((st->nz + 1) * sizeof (size_t));
-  if (nodes == NULL || st->node_z == NULL)
-    {
-      free (nodes);
-      return rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
-    }
-  bool ok = st->n_nodes == 0
-            || RW_CUDA (cudaMemcpy (nodes, st->nodes, st->n_nodes * sizeof *nodes,
-                                    cudaMemcpyDeviceToHost));
   const size_t plane = st->pitch * st->ny;
-  for (size_t z = 0, b = 0; ok && z <= st->nz; z++)
-    {
-      while (b < st->n_nodes && nodes[b].i / plane < z)
-        b++;
-      st->node_z[z] = b;
-    }
-  free (nodes);
+  st->node_z = rw_cuda_plane_starts (st->nodes, st->n_nodes, plane, st->nz, err);
+  const bool ok = st->node_z != NULL;
   if (ok)
     st->halo = rw_cuda_halo_new (link, st->device, plane * st->elem, st->own_z0, st->own_z1,
                                  st->nz, err);

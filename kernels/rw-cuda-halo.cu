@@ -9,6 +9,7 @@
  * windows done (compute → exchange), the exchange done (exchange →
  * compute). The planes go as bytes (ncclUint8): the stored layout and
  * precision, bit for bit, as get_planes and set_planes copy them. */
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -227,9 +228,45 @@ rw_cuda_halo_attach_op (void *state, const RwHaloLink *link, RwError *err)
   RwCudaState *st = (RwCudaState *) state;
   if (st->halo != NULL)
     return rw_fail (err, RW_ERROR_INTERNAL, _("a halo is attached already"));
-  st->halo = rw_cuda_halo_new (link, st->device, st->nx * st->ny * st->elem, st->own_z0,
-                               st->own_z1, st->nz, err);
-  return st->halo != NULL;
+  const size_t plane = st->nx * st->ny;
+  st->bn_z = rw_cuda_plane_starts (st->bn, st->n_bn, plane, st->nz, err);
+  if (st->bn_z == NULL)
+    return false;
+  st->halo = rw_cuda_halo_new (link, st->device, plane * st->elem, st->own_z0, st->own_z1, st->nz,
+                               err);
+  if (st->halo == NULL)
+    return false;
+  /* the work items clipped to the windows: lower, upper, interior (the
+   * kernels clip an item's z range to its columns' once more) */
+  size_t w[4];
+  rw_cuda_halo_windows (st->halo, w);
+  const size_t lo[3] = { w[0], w[2], w[1] }, hi[3] = { w[1], w[3], w[2] };
+  int4 *all = (int4 *) malloc ((st->n_items + 1) * sizeof (int4));
+  int4 *cut = (int4 *) malloc ((3 * st->n_items + 1) * sizeof (int4));
+  bool ok = all != NULL && cut != NULL;
+  if (!ok)
+    rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
+  ok = ok && (st->n_items == 0
+              || RW_CUDA (cudaMemcpy (all, st->items, st->n_items * sizeof (int4),
+                                      cudaMemcpyDeviceToHost)));
+  size_t n = 0;
+  for (int k = 0; ok && k < 3; k++)
+    {
+      st->halo_n[k] = 0;
+      for (size_t j = 0; j < st->n_items; j++)
+        {
+          int4 it = all[j];
+          it.z = std::max (it.z, (int) lo[k]);
+          it.w = std::min (it.w, (int) hi[k]);
+          if (it.z < it.w)
+            cut[n++] = it, st->halo_n[k]++;
+        }
+    }
+  ok = ok && RW_CUDA (cudaMalloc ((void **) &st->halo_items, (n + 1) * sizeof (int4)))
+       && (n == 0 || RW_CUDA (cudaMemcpy (st->halo_items, cut, n * sizeof (int4),
+                                          cudaMemcpyHostToDevice)));
+  free (all), free (cut);
+  return ok;
 }
 
 #else /* !RW_HAVE_NCCL: the front end exchanges through the host */

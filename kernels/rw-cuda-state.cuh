@@ -102,12 +102,17 @@ struct RwCudaState
   const char *launch_what;      /* … and which it was (rw_launched) */
   cudaStream_t stream;
   cudaEvent_t ev0, ev1;
-  struct RwCudaHalo *halo;      /* device halos (rw-cuda-halo.cuh): single steps, each exchanged; NULL: none */
+  struct RwCudaHalo *halo;      /* device halos (rw-cuda-halo.cuh): single steps, the exchange overlapped; NULL: none */
+  int4 *halo_items;             /* with a halo: the items clipped to its windows (rw_cuda_halo_windows): */
+  size_t halo_n[3];             /* … [w0, w1), [w2, w3), then the interior [w1, w2) */
+  size_t *bn_z;                 /* with a halo: the first branch node at or above each plane (host, nz + 1) */
 };
 
 /* After each step of the main kernel: the branch nodes (reads st->p,
  * writes st->q); and their stored energy added to *total (device). */
 void rw_cuda_launch_branches (RwCudaState *st, int step);
+/* The same for the nodes [k0, k1) of the list alone (a halo's windows). */
+void rw_cuda_launch_branches_range (RwCudaState *st, int step, size_t k0, size_t k1);
 /* Each listed node's p⁻ (st->bp) from st->q, after the field was written
  * from outside the steps (rw_cuda_debug_write_field). */
 bool rw_cuda_branch_gather (RwCudaState *st, RwError *err);

@@ -12,8 +12,9 @@
  *       rw_shape_lroom, every surface frequency dependent (branches), the
  *       source's interpolation stencil spread across the first cut.
  *       Exit 0 pass, 1 fail, 77 no device or no NCCL.
- *   halo-nccl bench N CELLS [STEPS]   an FCC hall (rw_shape_hall) of
- *       about N · CELLS sites cut into N slabs, fp32: each rank's step
+ *   halo-nccl bench N CELLS [STEPS [fcc|cubic]]   a hall (rw_shape_hall)
+ *       of about N · CELLS sites (FCC) or cells (7-point) cut into N
+ *       slabs, fp32: each rank's step
  *       time with the device exchange and with none (ROOMWAVE_HALO=none:
  *       its slab alone), and with N = 1 the whole hall on one device (the
  *       weak-scaling reference: run `bench 1 CELLS`, then `bench N
@@ -60,9 +61,9 @@ room_make (Room *rm, bool bench, RwLattice lattice, double cells, size_t n_steps
   if (bench)
     {
       /* the hall 40 × 24 × 15 m scaled to the sites asked for: the FCC
-       * lattice has one site per 2 h³ */
+       * lattice has one site per 2 h³, the cubic one a cell per h³ */
       const double vol = 40.0 * 24.0 * 15.0 * 0.75;
-      h = cbrt (2.0 * vol / cells);
+      h = cbrt ((lattice == RW_LATTICE_FCC ? 2.0 : 1.0) * vol / cells);
       mesh = rw_shape_hall (40.0, 24.0, 15.0, 16);
     }
   else
@@ -288,7 +289,7 @@ main (int argc, char **argv)
 {
   if (argc < 3 || (strcmp (argv[1], "check") != 0 && strcmp (argv[1], "bench") != 0))
     {
-      fprintf (stderr, "usage: halo-nccl check N [fcc|cubic] | bench N CELLS [STEPS]\n");
+      fprintf (stderr, "usage: halo-nccl check N [fcc|cubic] | bench N CELLS [STEPS [fcc|cubic]]\n");
       return 2;
     }
   const bool bench = strcmp (argv[1], "bench") == 0;
@@ -298,8 +299,8 @@ main (int argc, char **argv)
       fprintf (stderr, "halo-nccl: 1 … %d ranks\n", MAX_RANKS);
       return 2;
     }
-  const RwLattice lattice = !bench && argc > 3 && strcmp (argv[3], "cubic") == 0
-                              ? RW_LATTICE_CUBIC : RW_LATTICE_FCC;
+  const char *lat = bench ? (argc > 5 ? argv[5] : "fcc") : (argc > 3 ? argv[3] : "fcc");
+  const RwLattice lattice = strcmp (lat, "cubic") == 0 ? RW_LATTICE_CUBIC : RW_LATTICE_FCC;
   const double cells = bench && argc > 3 ? atof (argv[3]) * n : 0;
   const size_t bench_steps = bench && argc > 4 ? (size_t) atol (argv[4]) : 200;
   Room rm;

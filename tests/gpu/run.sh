@@ -37,7 +37,8 @@
 #                                      their step time against the host
 #                                      path and none; RW_SLAB_SITES;
 #                                      RW_SLAB_HALL=SITES: strong scaling
-#                                      on that hall alone)
+#                                      on that hall alone; RW_SLAB_QUICK=1:
+#                                      checks and halo-nccl bench only)
 #   tests/gpu/run.sh seam             (build, the seam proof of issue #12:
 #                                      seam-check in the hall and the box on
 #                                      CUDA at fmax 1 kHz, fc 500 Hz)
@@ -424,7 +425,7 @@ if [ "$QUICK" = nccl ]; then
       RW_SLAB_BACKEND=cuda nccl_run slab-cuda-np2 300 "${MPIRUN[@]}" -np 2 "$T"
       RW_SLAB_BACKEND=cuda ROOMWAVE_HALO=host nccl_run slab-cuda-np2-host 300 "${MPIRUN[@]}" -np 2 "$T"
     fi
-    for np in 1 $([ "$NGPU" -ge 2 ] && echo "$NGPU"); do
+    for np in $([ "${RW_SLAB_QUICK:-0}" = 1 ] || echo 1 $([ "$NGPU" -ge 2 ] && echo "$NGPU")); do
       timeout 560 "${MPIRUN[@]}" -np "$np" "$B/tests/bench-slab" "$SITES" 200 \
         >> "$OUT/bench-slab.txt" 2>&1
       note "bench-slab -np $np: rc $?"
@@ -441,11 +442,15 @@ if [ "$QUICK" = nccl ]; then
     note "nccl: no MPI in the build or no mpirun: test-slab-mpi and bench-slab not run"
     NCCL_RC=1
   fi
-  for np in 1 $([ "$NGPU" -ge 2 ] && echo "$NGPU"); do
-    timeout 560 "$B/tests/halo-nccl" bench "$np" "$SITES" 200 >> "$OUT/bench-slab.txt" 2>&1
-    note "halo-nccl bench $np: rc $?"
+  # the same halls on both lattices (the 7-point one: SITES cells a rank)
+  for lat in fcc cubic; do
+    for np in 1 $([ "$NGPU" -ge 2 ] && echo "$NGPU"); do
+      timeout 560 "$B/tests/halo-nccl" bench "$np" "$SITES" 200 $lat >> "$OUT/bench-slab.txt" 2>&1
+      note "halo-nccl bench $np $lat: rc $?"
+    done
   done
-  if [ -n "${MPIRUN+x}" ]; then
+  # RW_SLAB_QUICK=1: no bench-slab and no end-to-end runs
+  if [ -n "${MPIRUN+x}" ] && [ "${RW_SLAB_QUICK:-0}" != 1 ]; then
     RW_MPI_E2E=${RW_MPI_E2E:-4000 0.5} mpi_e2e
     [ $E2E_RC != 0 ] && NCCL_RC=1
   fi
