@@ -1166,6 +1166,10 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
   RwSlabRef slab_ref = { .slab = &slab, .cuts = cuts, .nz = lat.nz };
   if (ranked)
     setup.slab = &slab_ref;
+  /* setup_s: from here to the solve's start — the solver's creation (on
+   * CUDA the device's context, the grid's tables built on the host and
+   * copied to the device) */
+  const double t_setup = rw_clock_s ();
   out->ranks = rw_comm_size (cfg->comm);
   if (out->ranks > 1)
     {
@@ -1184,6 +1188,7 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
   snprintf (out->backend, sizeof out->backend, "%s", rw_solver_backend_name (solver));
   snprintf (out->device, sizeof out->device, "%s", rw_solver_device_name (solver));
   t0 = rw_clock_s ();
+  out->t_setup_s = t0 - t_setup;
   if (!rw_solver_run (solver, progress, user_data, cancel, err))
     goto out;
   out->t_solve_s = rw_clock_s () - t0;
@@ -1484,7 +1489,7 @@ make_dir (const char *dir, RwError *err)
 }
 
 bool
-rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
+rw_sim_write_outputs (const RwSimConfig *cfg, RwSimResult *res,
                       const char *out_dir, RwError *err)
 {
   if (out_dir == NULL || out_dir[0] == '\0')
@@ -1499,6 +1504,7 @@ rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
   char *path = malloc (len);
   if (path == NULL)
     return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  const double t_write = rw_clock_s ();
   /* the IRs, and the parts when kept (0: the IR, 1: wave, 2: geometrical) */
   for (int kind = 0; kind < 3; kind++)
     for (size_t r = 0; r < res->n_receivers; r++)
@@ -1559,6 +1565,7 @@ rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
             return false;
           }
       }
+  res->t_write_s = rw_clock_s () - t_write;
   char *json = rw_results_json (cfg, res);
   snprintf (path, len, "%s/%s", out_dir, RW_RESULTS_FILE);
   bool ok = json != NULL && rw_file_write_atomic (path, json, strlen (json), err);
