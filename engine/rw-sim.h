@@ -203,7 +203,11 @@ typedef bool (*RwSimSourceDoneFn) (size_t source, const double position[3],
  * more): the mesh is imported, checked and given its materials once, then
  * each source (cfg->source is not used) is solved and handed to `done`
  * before the next starts. A failure of source s (> 1 source) names it:
- * "source 2: …"; the sources before it have been handed over. */
+ * "source 2: …"; the sources before it have been handed over. A run that
+ * will take a device (--backend cuda or auto) opens it on a thread of its
+ * own from the start (RwBackendOps.warm_up: the CUDA context), joined
+ * before the first solver's creation, so that it overlaps the import and
+ * the voxeliser; ROOMWAVE_WARM_UP=0 turns that off (benchmarks). */
 bool rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], size_t n_sources,
                           RwProgressFn progress, void *user_data, const atomic_int *cancel,
                           RwSimSourceDoneFn done, void *done_data, RwError *err);
@@ -212,7 +216,8 @@ bool rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], si
  * reflection factor per mesh surface (rw_materials_assign, or the GUI's
  * materials panel) and must outlive the call. Fills the grid, solver,
  * receiver and IR fields of `out` and their timings; its surface fields
- * are the caller's. rw_simulate calls this after importing; the GUI calls
+ * are the caller's. Its device's warm-up, as rw_simulate_sources', overlaps
+ * the voxeliser. rw_simulate calls this after importing; the GUI calls
  * it from its worker thread, reading live slices through
  * RwProgress.solver. On failure `out` may hold part of a result: free it
  * with rw_sim_result_clear(). */
