@@ -36,6 +36,10 @@
 #                                      bit for bit with 1 and 2 ranks, and
 #                                      their step time against the host
 #                                      path and none; RW_SLAB_SITES)
+#   tests/gpu/run.sh warm             (build, issue #14: the 30 m³ end-to-end
+#                                      run without and with the CUDA
+#                                      context's warm-up, RW_WARM_ROUNDS
+#                                      times each, and its timings)
 #   tests/gpu/run.sh seam             (build, the seam proof of issue #12:
 #                                      seam-check in the hall and the box on
 #                                      CUDA at fmax 1 kHz, fc 500 Hz)
@@ -123,6 +127,22 @@ sys.exit(0 if len(x) == len(y) > 1000 and diff <= 1e-6 * peak else 1)' "$a" "$b"
   rm -rf "$OUT"/e2e-np*
 }
 
+
+# the 30 m³ shoebox of issue #14's end-to-end figure (4 × 3 × 2.5 m, one
+# surface) as an OBJ at $1
+box30_obj () {
+  python3 - "$1" <<'EOPY'
+import sys
+L = (4.0, 3.0, 2.5)
+v = [(x, y, z) for z in (0, L[2]) for y in (0, L[1]) for x in (0, L[0])]
+f = [(1, 3, 4, 2), (5, 6, 8, 7), (1, 2, 6, 5), (3, 7, 8, 4), (1, 5, 7, 3), (2, 4, 8, 6)]
+with open(sys.argv[1], "w") as o:
+    for p in v:
+        o.write("v %g %g %g\n" % p)
+    for q in f:
+        o.write("f %d %d %d\nf %d %d %d\n" % (q[0], q[1], q[2], q[0], q[2], q[3]))
+EOPY
+}
 
 # ---------------------------------------------------------------- sysroot
 SYS=$ROOT/.carry/sysroot
@@ -470,17 +490,7 @@ if [ "$QUICK" = fcc ]; then
   # end to end, mesh to WAV: a 30 m³ shoebox (4 × 3 × 2.5 m, every surface
   # R = 0.9), fmax 4 kHz, 1 s of IR, the wave part alone, each scheme at
   # its default accuracy, fp32 on CUDA; wall time and results.json's timings
-  python3 - "$LOGS/box30.obj" <<'EOPY'
-import sys
-L = (4.0, 3.0, 2.5)
-v = [(x, y, z) for z in (0, L[2]) for y in (0, L[1]) for x in (0, L[0])]
-f = [(1, 3, 4, 2), (5, 6, 8, 7), (1, 2, 6, 5), (3, 7, 8, 4), (1, 5, 7, 3), (2, 4, 8, 6)]
-with open(sys.argv[1], "w") as o:
-    for p in v:
-        o.write("v %g %g %g\n" % p)
-    for q in f:
-        o.write("f %d %d %d\nf %d %d %d\n" % (q[0], q[1], q[2], q[0], q[2], q[3]))
-EOPY
+  box30_obj "$LOGS/box30.obj"
   for sch in fcc cartesian; do
     /usr/bin/time -f "wall %e s, max RSS %M kB" "$B/app/roomwave-cli" simulate --mesh "$LOGS/box30.obj" \
       --source 1.1,0.9,1.2 --receiver 2.9,2.1,1.4 --fmax 4000 --duration 1 --reflection 0.9 \
@@ -489,6 +499,33 @@ EOPY
     python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(' ', sys.argv[2], 'timings', d.get('timings'), 'cells', d.get('cells'), 'fs', d.get('fs_grid_hz'))" \
       "$LOGS/e2e-$sch/results.json" $sch 2>&1 | tee -a "$SUMMARY"
   done
+  tar -czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
+  exit 0
+fi
+
+# ------------------------------------------- warm: issue #14, where the time goes
+# The end-to-end run of the fcc mode (30 m³, 4 kHz, 1 s, FCC, fp32, CUDA,
+# the wave part alone) RW_WARM_ROUNDS times (default 3) each without the
+# device's warm-up (ROOMWAVE_WARM_UP=0: the CUDA context made at the
+# solver's creation) and with it (made while the mesh is imported and
+# voxelised), alternating; wall time and results.json's timings per run.
+if [ "$QUICK" = warm ]; then
+  box30_obj "$LOGS/box30.obj"
+  for round in $(seq 1 "${RW_WARM_ROUNDS:-3}"); do
+    for warm in 0 1; do
+      d=$LOGS/e2e-warm$warm-$round
+      ROOMWAVE_WARM_UP=$warm /usr/bin/time -f "wall %e s" "$B/app/roomwave-cli" simulate \
+        --mesh "$LOGS/box30.obj" --source 1.1,0.9,1.2 --receiver 2.9,2.1,1.4 --fmax 4000 \
+        --duration 1 --reflection 0.9 --no-hybrid --backend cuda --scheme fcc --out "$d" \
+        > "$LOGS/e2e-warm$warm-$round.txt" 2>&1
+      note "round $round warm-up $warm: rc $? $(grep -E '^Timings|^wall' "$LOGS/e2e-warm$warm-$round.txt" | tr -s ' ' | tr '\n' ' ')"
+      python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['timings']; print('  timings', t, 'untimed %.3f s' % (t['total_s'] - sum(t[k] for k in ('import_s', 'voxelise_s', 'setup_s', 'solve_s', 'postprocess_s', 'geometrical_s', 'join_s'))))" \
+        "$d/results.json" 2>&1 | tee -a "$SUMMARY"
+    done
+  done
+  echo
+  echo "================ GPU summary (warm) ================"
+  cat "$LOGS/gpu.txt" "$SUMMARY"
   tar -czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
   exit 0
 fi
