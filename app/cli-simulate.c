@@ -294,10 +294,10 @@ print_summary (FILE *f, const RwSimConfig *cfg, const RwSimResult *res, const ch
     fprintf (f, _("Scattering     %zu of %zu surfaces have no published scattering coefficient and "
                   "take the default %.2f in every band\n"), n_default, res->n_surfaces,
              RW_MATERIAL_DEFAULT_SCATTERING);
-  fprintf (f, _("Timings        import %.2f s, voxelise %.2f s, solve %.2f s (%.1f Mvox/s), "
-            "post-process %.2f s, total %.2f s\n"),
-          res->t_import_s, res->t_voxelise_s, res->t_solve_s, res->mvox_per_s,
-          res->t_postprocess_s, res->t_total_s);
+  fprintf (f, _("Timings        import %.2f s, voxelise %.2f s, setup %.2f s, solve %.2f s (%.1f Mvox/s), "
+            "post-process %.2f s, total %.2f s; writing the WAVs %.2f s\n"),
+          res->t_import_s, res->t_voxelise_s, res->t_setup_s, res->t_solve_s, res->mvox_per_s,
+          res->t_postprocess_s, res->t_total_s, res->t_write_s);
   if (res->hybrid)
     fprintf (f, _("               geometrical part %.2f s, join %.2f s\n"), res->t_geometrical_s,
              res->t_join_s);

@@ -123,6 +123,13 @@ typedef struct RwBackendOps {
   bool (*save_state) (void *state, void *buf, RwError *err);
   bool (*load_state) (void *state, const void *buf, RwError *err);
   void (*destroy) (void *state);
+  /* Opens device `device` ahead of create (NULL: nothing worth it), on
+   * any thread: what the first call on a device costs before any work —
+   * on CUDA the driver's start and the device's primary context, about
+   * 0.2 s on an H100 (issue #14) — so that the front end can overlap it
+   * with the import and the voxeliser. Failures are ignored: create
+   * meets and reports them. */
+  void (*warm_up) (int device);
 } RwBackendOps;
 
 extern const RwBackendOps rw_cpu_backend;

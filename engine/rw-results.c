@@ -284,6 +284,8 @@ rw_results_json (const RwSimConfig *cfg, const RwSimResult *res)
   json_object_object_add (tim, "total_s", rw_json_number (res->t_total_s));
   json_object_object_add (tim, "geometrical_s", rw_json_number (res->t_geometrical_s));
   json_object_object_add (tim, "join_s", rw_json_number (res->t_join_s));
+  json_object_object_add (tim, "setup_s", rw_json_number (res->t_setup_s));
+  json_object_object_add (tim, "write_s", rw_json_number (res->t_write_s));
   json_object_object_add (root, "timings", tim);
   json_object_object_add (root, "mvox_per_s", rw_json_number (res->mvox_per_s));
 
@@ -792,6 +794,9 @@ read_run (Reader *rd, json_object *root, RwResults *out)
     res->t_geometrical_s = number (rd, tim, "geometrical_s", 0, 1e9, true);
   if (optional (tim, "join_s") != NULL)
     res->t_join_s = number (rd, tim, "join_s", 0, 1e9, true);
+  /* 2.6: files before it did not measure them (NAN, written back as null) */
+  res->t_setup_s = optional (tim, "setup_s") != NULL ? number (rd, tim, "setup_s", 0, 1e9, true) : NAN;
+  res->t_write_s = optional (tim, "write_s") != NULL ? number (rd, tim, "write_s", 0, 1e9, true) : NAN;
   rd->scope[0] = '\0';
   read_hybrid (rd, root, out);
   if (rd->ok && res->n_steps_run < res->n_steps)

@@ -40,7 +40,10 @@
  * yaw_deg, pitch_deg, ambisonic_order, wave_ambisonic_order, ambix_file
  * and binaural_file, and settings.hrtf (file, directions); files without
  * them have omnidirectional receivers. */
-#define RW_RESULTS_VERSION_MINOR 5
+/* 5 adds settings.scheme, settings.scheme_requested and dispersion. 6
+ * adds timings.setup_s and write_s; files without them read them as NAN
+ * (not measured). */
+#define RW_RESULTS_VERSION_MINOR 6
 #define RW_RESULTS_FILE "results.json"
 
 /* A results folder read back. config and result are what

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -929,10 +930,90 @@ sim_checkpoint (const RwSimConfig *cfg, RwSolver *solver, RwError *err)
   return true;
 }
 
+/* The device's warm-up (RwBackendOps.warm_up): on a thread of its own
+ * from the start of a run, joined before the solver's creation, so that
+ * the CUDA context's creation (about 0.2 s on an H100, issue #14) runs
+ * while the mesh is imported and voxelised instead of after. */
+typedef struct {
+  const RwBackendOps *ops;     /* NULL: nothing to warm (the CPU) */
+  int device;                  /* cfg->device; with ranks, before the modulo */
+  bool ranked;                 /* add the host-local rank, modulo the devices */
+  int local_rank;
+  pthread_t thread;
+  bool running;
+} SimWarm;
+
+static void *
+sim_warm_thread (void *data)
+{
+  SimWarm *w = data;
+  int device = w->device;
+  /* the device rw_sim_solve gives the rank (setup.device) */
+  if (w->ranked)
+    {
+      const int nd = w->ops->device_count () > 0 ? w->ops->device_count () : 1;
+      device = (device + w->local_rank) % nd;
+    }
+  w->ops->warm_up (device);
+  return NULL;
+}
+
+/* Starts the warm-up when the run will most likely take a backend that
+ * has one: --backend cuda, or auto (the registry's first backend, a
+ * device's when one is built in; whether it can run is the warm-up's to
+ * find out, not this thread's: asking is what costs). Never for the CPU. */
+static void
+sim_warm_start (SimWarm *w, const RwSimConfig *cfg)
+{
+  memset (w, 0, sizeof *w);
+  /* ROOMWAVE_WARM_UP=0: none (benchmarks: the overlap's worth,
+   * docs/PERFORMANCE.md) */
+  const char *env = getenv ("ROOMWAVE_WARM_UP");
+  if (env != NULL && strcmp (env, "0") == 0)
+    return;
+  const RwBackendOps *ops = cfg->backend == RW_BACKEND_CUDA ? rw_backend_find ("cuda")
+                            : cfg->backend == RW_BACKEND_AUTO ? rw_backend_at (0) : NULL;
+  if (ops == NULL || ops->warm_up == NULL || cfg->device < 0)
+    return;
+  w->ops = ops;
+  w->device = cfg->device;
+  /* MPI is asked here, on the thread that started it, not on the warm-up's */
+  w->ranked = rw_comm_size (cfg->comm) > 1;
+  w->local_rank = w->ranked ? rw_comm_local_rank (cfg->comm) : 0;
+  w->running = pthread_create (&w->thread, NULL, sim_warm_thread, w) == 0;
+}
+
+/* Waits for the warm-up (a no-op when none runs, or once joined). */
+static void
+sim_warm_join (SimWarm *w)
+{
+  if (w->running)
+    pthread_join (w->thread, NULL);
+  w->running = false;
+}
+
+static bool sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
+                       RwProgressFn progress, void *user_data, const atomic_int *cancel,
+                       SimWarm *warm, RwSimResult *out, RwError *err);
+
+/* rw_sim_solve's own warm-up overlaps the voxeliser alone (the caller
+ * imported the mesh); rw_simulate_sources starts one before the import. */
 bool
 rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
               RwProgressFn progress, void *user_data, const atomic_int *cancel,
               RwSimResult *out, RwError *err)
+{
+  SimWarm warm;
+  sim_warm_start (&warm, cfg);
+  const bool ok = sim_solve (cfg, mesh, surface_R, progress, user_data, cancel, &warm, out, err);
+  sim_warm_join (&warm);
+  return ok;
+}
+
+static bool
+sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
+           RwProgressFn progress, void *user_data, const atomic_int *cancel,
+           SimWarm *warm, RwSimResult *out, RwError *err)
 {
   bool ok = false;
   RwGrid *grid = NULL;
@@ -1166,6 +1247,11 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
   RwSlabRef slab_ref = { .slab = &slab, .cuts = cuts, .nz = lat.nz };
   if (ranked)
     setup.slab = &slab_ref;
+  /* setup_s: from here to the solve's start — the warm-up's remainder
+   * when the voxeliser finished first, and the solver's creation (on
+   * CUDA the grid's tables built on the host and copied to the device) */
+  const double t_setup = rw_clock_s ();
+  sim_warm_join (warm);
   out->ranks = rw_comm_size (cfg->comm);
   if (out->ranks > 1)
     {
@@ -1184,6 +1270,7 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
   snprintf (out->backend, sizeof out->backend, "%s", rw_solver_backend_name (solver));
   snprintf (out->device, sizeof out->device, "%s", rw_solver_device_name (solver));
   t0 = rw_clock_s ();
+  out->t_setup_s = t0 - t_setup;
   if (!rw_solver_run (solver, progress, user_data, cancel, err))
     goto out;
   out->t_solve_s = rw_clock_s () - t0;
@@ -1336,6 +1423,9 @@ rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], size_t 
     return false;
 
   const double t_start = rw_clock_s ();
+  /* the device's warm-up overlaps the import and the first voxeliser */
+  SimWarm warm;
+  sim_warm_start (&warm, cfg);
   bool ok = false;
   RwMesh *mesh = NULL;
   RwMaterialLibrary *lib = NULL;
@@ -1409,7 +1499,7 @@ rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], size_t 
       RwSimResult res;
       memset (&res, 0, sizeof res);
       ok = copy_surfaces (&res, &imported, err)
-           && rw_sim_solve (&one, mesh, res.surface_R, progress, user_data, cancel, &res, err);
+           && sim_solve (&one, mesh, res.surface_R, progress, user_data, cancel, &warm, &res, err);
       if (ok)
         {
           res.t_total_s = imported.t_import_s + (rw_clock_s () - t_source);
@@ -1421,6 +1511,7 @@ rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], size_t 
     }
 
 out:
+  sim_warm_join (&warm);
   rw_sim_result_clear (&imported);
   rw_mesh_report_clear (&report);
   rw_materials_free (lib);
@@ -1484,7 +1575,7 @@ make_dir (const char *dir, RwError *err)
 }
 
 bool
-rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
+rw_sim_write_outputs (const RwSimConfig *cfg, RwSimResult *res,
                       const char *out_dir, RwError *err)
 {
   if (out_dir == NULL || out_dir[0] == '\0')
@@ -1499,6 +1590,7 @@ rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
   char *path = malloc (len);
   if (path == NULL)
     return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  const double t_write = rw_clock_s ();
   /* the IRs, and the parts when kept (0: the IR, 1: wave, 2: geometrical) */
   for (int kind = 0; kind < 3; kind++)
     for (size_t r = 0; r < res->n_receivers; r++)
@@ -1559,6 +1651,7 @@ rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
             return false;
           }
       }
+  res->t_write_s = rw_clock_s () - t_write;
   char *json = rw_results_json (cfg, res);
   snprintf (path, len, "%s/%s", out_dir, RW_RESULTS_FILE);
   bool ok = json != NULL && rw_file_write_atomic (path, json, strlen (json), err);

@@ -162,9 +162,16 @@ typedef struct {
   float **ir_binaural, **ir_ambi;
   char hrtf_path[1024];             /* the set binaural receivers used; "" when none */
   size_t hrtf_directions;           /* its measured directions */
-  /* seconds */
+  /* seconds, wall clock. t_total_s is the import and everything of this
+   * source's run up to its IRs: it holds the stages below (setup, the
+   * geometrical part and the join too) and what lies between them, but
+   * not the writing, which comes after. t_setup_s: the solver's setup
+   * just before the solve (the wait for the device's warm-up, the
+   * solver's creation, a checkpoint's loading); t_write_s: the WAVs'
+   * writing, set by rw_sim_write_outputs (0 before). */
   double t_import_s, t_voxelise_s, t_solve_s, t_postprocess_s, t_total_s;
   double t_geometrical_s, t_join_s;   /* the geometrical part (all receivers), the join */
+  double t_setup_s, t_write_s;
   double mvox_per_s;
   /* the cells nearest the source and receivers, and their centres (the
    * spatial receivers' probes are centred there; the solver interpolates
@@ -196,7 +203,11 @@ typedef bool (*RwSimSourceDoneFn) (size_t source, const double position[3],
  * more): the mesh is imported, checked and given its materials once, then
  * each source (cfg->source is not used) is solved and handed to `done`
  * before the next starts. A failure of source s (> 1 source) names it:
- * "source 2: …"; the sources before it have been handed over. */
+ * "source 2: …"; the sources before it have been handed over. A run that
+ * will take a device (--backend cuda or auto) opens it on a thread of its
+ * own from the start (RwBackendOps.warm_up: the CUDA context), joined
+ * before the first solver's creation, so that it overlaps the import and
+ * the voxeliser; ROOMWAVE_WARM_UP=0 turns that off (benchmarks). */
 bool rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], size_t n_sources,
                           RwProgressFn progress, void *user_data, const atomic_int *cancel,
                           RwSimSourceDoneFn done, void *done_data, RwError *err);
@@ -205,7 +216,8 @@ bool rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], si
  * reflection factor per mesh surface (rw_materials_assign, or the GUI's
  * materials panel) and must outlive the call. Fills the grid, solver,
  * receiver and IR fields of `out` and their timings; its surface fields
- * are the caller's. rw_simulate calls this after importing; the GUI calls
+ * are the caller's. Its device's warm-up, as rw_simulate_sources', overlaps
+ * the voxeliser. rw_simulate calls this after importing; the GUI calls
  * it from its worker thread, reading live slices through
  * RwProgress.solver. On failure `out` may hold part of a result: free it
  * with rw_sim_result_clear(). */
@@ -217,8 +229,9 @@ bool rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *sur
  * the results folder of rw-results.h (docs/RESULTS.md), which
  * rw_results_read reads back. out_dir is created when missing (one level
  * of parents too); every file is written to a temporary file and renamed,
- * so no file is ever half-written. */
-bool rw_sim_write_outputs (const RwSimConfig *cfg, const RwSimResult *res,
+ * so no file is ever half-written. The time the WAVs took goes into
+ * res->t_write_s before results.json is written, which records it. */
+bool rw_sim_write_outputs (const RwSimConfig *cfg, RwSimResult *res,
                            const char *out_dir, RwError *err);
 /* The output folder of a run, replaced as a whole (rw-file.h,
  * RwStagedDir): checked, locked and staged before the solve, so that a

@@ -553,6 +553,19 @@ rw_cuda_available (char *why, size_t why_len)
   return true;
 }
 
+/* RwBackendOps.warm_up: cudaFree (0) is the usual way to make the
+ * runtime start the driver and create the device's primary context, which
+ * every thread of the process then shares (cudaSetDevice binds it), so
+ * that create finds it made. The errors are this thread's own and are
+ * dropped: create meets them again and reports them. */
+static void
+rw_cuda_warm_up (int device)
+{
+  if (cudaSetDevice (device) == cudaSuccess)
+    (void) cudaFree (0);
+  (void) cudaGetLastError ();
+}
+
 /* Devices usable here; 0 when there is no driver or device. */
 static int
 rw_cuda_device_count (void)
@@ -1431,6 +1444,7 @@ static const RwBackendOps rw_cuda_ops = {
   rw_cuda_save_state,
   rw_cuda_load_state,
   rw_cuda_destroy,
+  rw_cuda_warm_up,
 };
 
 extern "C" const RwBackendOps *

@@ -3,7 +3,9 @@
 """cli-simulate-errors: `roomwave-cli simulate` answers every bad input with
 exit 1 (bad file or point, message naming it) or 2 (bad usage), never
 crashes, and leaves no half-written file; a good tiny run exits 0 and
-writes the IRs and results.json; --json prints the same JSON; two sources
+writes the IRs and results.json (its timings: the stages, the solver's
+setup and the writing, total_s at least the stages' sum); --json prints the
+same JSON; two sources
 give a run each in source-N/ (a JSON array), the nearer source's direct
 sound earlier by the difference of the distances over c, and a second
 source outside fails naming it; Ctrl-C cancels with exit 1 and
@@ -204,8 +206,21 @@ with tempfile.TemporaryDirectory() as tmp:
     air = st.get("air_absorption", {})
     check(st.get("humidity_pct") == 50 and air.get("enabled") is True, "air absorption default: %r, %r"
           % (st.get("humidity_pct"), air.get("enabled")))
-    check(res.get("version") == 2 and res.get("version_minor") == 5, "version %r.%r"
+    check(res.get("version") == 2 and res.get("version_minor") == 6, "version %r.%r"
           % (res.get("version"), res.get("version_minor")))
+    # Where the time goes (issue #14, 2.6): the solver's setup and the
+    # WAVs' writing are timed too; total_s holds every stage but the
+    # writing (they are nested intervals of one clock, so the sum cannot
+    # exceed it but by rounding), and the summary names them.
+    tim = res.get("timings", {})
+    stages = ("import_s", "voxelise_s", "setup_s", "solve_s", "postprocess_s", "geometrical_s", "join_s")
+    check(all(isinstance(tim.get(k), (int, float)) and tim[k] >= 0 for k in stages + ("total_s", "write_s")),
+          "timings: %r" % tim)
+    if all(isinstance(tim.get(k), (int, float)) for k in stages + ("total_s", "write_s")):
+        check(tim["write_s"] > 0, "writing two WAVs took no time: %r" % tim)
+        check(tim["total_s"] >= sum(tim[k] for k in stages) - 1e-9,
+              "total_s %r < the stages' sum %r: %r" % (tim["total_s"], sum(tim[k] for k in stages), tim))
+    check("setup" in sout and "writing the WAVs" in sout, "the summary's timings lack setup, writing")
     # The scheme (issue #14): auto resolves to the FCC scheme (FV boundary,
     # omnidirectional receivers), at its default points per wavelength, λ = 1;
     # the worst-direction phase-velocity error at fmax is recorded (−1.95 %
@@ -362,6 +377,12 @@ with tempfile.TemporaryDirectory() as tmp:
     try:
         j = json.loads(jout)
         check(j.get("grid") == res.get("grid"), "--json grid differs from results.json")
+        # the writing's time is known before results.json is written: the
+        # file and stdout record the same one
+        with open(os.path.join(out2, "results.json")) as f:
+            w2 = json.load(f).get("timings", {}).get("write_s")
+        check(isinstance(w2, float) and w2 > 0 and j.get("timings", {}).get("write_s") == w2,
+              "--json write_s %r, results.json's %r" % (j.get("timings", {}).get("write_s"), w2))
     except ValueError as e:
         check(False, "--json output does not parse: %s" % e)
     check(jerr.strip() == "", "--quiet printed on stderr: %r" % jerr)

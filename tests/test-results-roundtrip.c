@@ -5,7 +5,8 @@
  *    the IR samples bit for bit), with "format" and "version"; the air
  *    absorption (version 2.1) too: humidity, on or off, and each band's
  *    coefficient; a version 2.0 file (no air absorption recorded) reads as
- *    a run without it, humidity unknown (NaN);
+ *    a run without it, humidity unknown (NaN); the timings of 2.6 (setup,
+ *    writing) come back, and a 2.5 file without them reads them as NaN;
  *  - air absorption enabled without bands, or a negative coefficient, is
  *    refused;
  *  - a newer version, an older one, a file without "format" (what
@@ -81,7 +82,7 @@ make_run (RwSimConfig *cfg, RwSimResult *res)
   res->ir = irs;
   res->ir_frames = FRAMES;
   res->t_import_s = 0.5, res->t_voxelise_s = 0.25, res->t_solve_s = 2.5;
-  res->t_postprocess_s = 0.125, res->t_total_s = 3.375;
+  res->t_postprocess_s = 0.125, res->t_total_s = 3.4375, res->t_setup_s = 0.0625;
   res->mvox_per_s = 31.25;
   res->source_cell = 999;
   res->source_at[0] = 1.01, res->source_at[1] = 1.99, res->source_at[2] = 1.26;
@@ -99,7 +100,7 @@ static const char *
 variant (const char *name, void (*edit) (json_object *root))
 {
   const RwSimConfig *cfg;
-  const RwSimResult *res;
+  RwSimResult *res;
   static RwSimConfig c;
   static RwSimResult r;
   make_run (&c, &r);
@@ -177,6 +178,16 @@ negative_alpha (json_object *root)
 
 static void set_version_3 (json_object *root) { json_object_object_add (root, "version", json_object_new_int (3)); }
 static void set_version_1 (json_object *root) { json_object_object_add (root, "version", json_object_new_int (1)); }
+/* a 2.5 file: no setup or writing time */
+static void
+drop_setup_write (json_object *root)
+{
+  json_object *tim = NULL;
+  json_object_object_get_ex (root, "timings", &tim);
+  json_object_object_del (tim, "setup_s");
+  json_object_object_del (tim, "write_s");
+  json_object_object_add (root, "version_minor", json_object_new_int (5));
+}
 static void drop_format (json_object *root) { json_object_object_del (root, "format"); json_object_object_del (root, "version"); }
 static void drop_fs_out (json_object *root) { json_object_object_del (root, "fs_out_hz"); }
 static void bad_ppw (json_object *root)
@@ -251,6 +262,9 @@ main (void)
   RW_CHECK (g->t_import_s == res.t_import_s && g->t_voxelise_s == res.t_voxelise_s
             && g->t_solve_s == res.t_solve_s && g->t_postprocess_s == res.t_postprocess_s
             && g->t_total_s == res.t_total_s && g->mvox_per_s == res.mvox_per_s, "timings");
+  /* 2.6: the setup as given; the writing as rw_sim_write_outputs measured it */
+  RW_CHECK (g->t_setup_s == res.t_setup_s && isfinite (g->t_write_s) && g->t_write_s >= 0,
+            "setup %g s (wrote %g), writing %g s", g->t_setup_s, res.t_setup_s, g->t_write_s);
   RW_CHECK (g->source_cell == res.source_cell && memcmp (g->source_at, res.source_at, sizeof res.source_at) == 0,
             "source cell");
   RW_CHECK (g->n_receivers == N_RCV && g->ir_frames == FRAMES, "%zu IRs of %zu", g->n_receivers, g->ir_frames);
@@ -277,6 +291,11 @@ main (void)
   RW_CHECK (!got.config.air_absorption && !got.result.air_absorption && got.result.air.n_bands == 0
             && isnan (got.config.humidity_pct), "a 2.0 file: air %d, %zu bands, humidity %g",
             got.config.air_absorption, got.result.air.n_bands, got.config.humidity_pct);
+  rw_results_clear (&got);
+  RW_CHECK (rw_results_read (variant ("v2.5", drop_setup_write), &got, &err), "read 2.5: %s", err.message);
+  RW_CHECK (isnan (got.result.t_setup_s) && isnan (got.result.t_write_s) && got.result.t_solve_s == res.t_solve_s,
+            "a 2.5 file: setup %g s, writing %g s (not measured: NaN)", got.result.t_setup_s,
+            got.result.t_write_s);
   rw_results_clear (&got);
   RW_CHECK (rw_results_read (variant ("air-off", air_off), &got, &err), "read air off: %s", err.message);
   RW_CHECK (!got.config.air_absorption && got.result.air.n_bands == 0 && got.config.humidity_pct == 37.5,

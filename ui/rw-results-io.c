@@ -60,7 +60,9 @@ rw_sim_output_save (const RwSimOutput *out, const char *dir, GError **error)
   RwError err = { 0 };
 
   g_return_val_if_fail (out != NULL && dir != NULL, FALSE);
-  if (!rw_sim_write_outputs (&out->results.config, &out->results.result, dir, &err))
+  /* a shallow copy: rw_sim_write_outputs records the write's time in it */
+  RwSimResult result = out->results.result;
+  if (!rw_sim_write_outputs (&out->results.config, &result, dir, &err))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, err.message);
       return FALSE;

@@ -80,11 +80,11 @@ main (int argc, char **argv)
           "cells, %zu steps, %s on %s (%s)\n", res.fmax_hz, 1e3 * res.spacing_m, res.fs_grid_hz,
           res.nx, res.ny, res.nz, res.n_inside, res.n_steps, res.backend, res.device,
           argc > 2 ? argv[2] : "f32");
-  printf ("e2e: import %.2f s, voxelise %.2f s, solve %.2f s (%.0f Mvox/s), post-process "
-          "%.2f s, write %.2f s, other %.2f s; total mesh to WAV %.2f s\n",
-          res.t_import_s, res.t_voxelise_s, res.t_solve_s, res.mvox_per_s, res.t_postprocess_s,
-          t2 - t1, (t1 - t0) - res.t_import_s - res.t_voxelise_s - res.t_solve_s
-          - res.t_postprocess_s, total);
+  printf ("e2e: import %.2f s, voxelise %.2f s, setup %.2f s, solve %.2f s (%.0f Mvox/s), "
+          "post-process %.2f s, write %.2f s (WAVs %.2f s), other %.2f s; total mesh to WAV %.2f s\n",
+          res.t_import_s, res.t_voxelise_s, res.t_setup_s, res.t_solve_s, res.mvox_per_s,
+          res.t_postprocess_s, t2 - t1, res.t_write_s, (t1 - t0) - res.t_import_s - res.t_voxelise_s
+          - res.t_setup_s - res.t_solve_s - res.t_postprocess_s, total);
   rw_sim_result_clear (&res);
   return 0;
 }

@@ -39,6 +39,10 @@
 #                                      RW_SLAB_HALL=SITES: strong scaling
 #                                      on that hall alone; RW_SLAB_QUICK=1:
 #                                      checks and halo-nccl bench only)
+#   tests/gpu/run.sh warm             (build, issue #14: the 30 m³ end-to-end
+#                                      run without and with the CUDA
+#                                      context's warm-up, RW_WARM_ROUNDS
+#                                      times each, and its timings)
 #   tests/gpu/run.sh seam             (build, the seam proof of issue #12:
 #                                      seam-check in the hall and the box on
 #                                      CUDA at fmax 1 kHz, fc 500 Hz)
@@ -127,11 +131,10 @@ sys.exit(0 if len(x) == len(y) > 1000 and diff <= 1e-6 * peak else 1)' "$a" "$b"
 }
 
 
-e2e_box30 () {   # the schemes to run
-  # end to end, mesh to WAV: a 30 m³ shoebox (4 × 3 × 2.5 m, every surface
-  # R = 0.9), fmax 4 kHz, 1 s of IR, the wave part alone, each scheme at
-  # its default accuracy, fp32 on CUDA; wall time and results.json's timings
-  python3 - "$LOGS/box30.obj" <<'EOPY'
+# the 30 m³ shoebox of issue #14's end-to-end figure (4 × 3 × 2.5 m, one
+# surface) as an OBJ at $1
+box30_obj () {
+  python3 - "$1" <<'EOPY'
 import sys
 L = (4.0, 3.0, 2.5)
 v = [(x, y, z) for z in (0, L[2]) for y in (0, L[1]) for x in (0, L[0])]
@@ -142,6 +145,13 @@ with open(sys.argv[1], "w") as o:
     for q in f:
         o.write("f %d %d %d\nf %d %d %d\n" % (q[0], q[1], q[2], q[0], q[2], q[3]))
 EOPY
+}
+
+e2e_box30 () {   # the schemes to run
+  # end to end, mesh to WAV: a 30 m³ shoebox (4 × 3 × 2.5 m, every surface
+  # R = 0.9), fmax 4 kHz, 1 s of IR, the wave part alone, each scheme at
+  # its default accuracy, fp32 on CUDA; wall time and results.json's timings
+  box30_obj "$LOGS/box30.obj"
   for sch in "$@"; do
     /usr/bin/time -f "wall %e s, max RSS %M kB" "$B/app/roomwave-cli" simulate --mesh "$LOGS/box30.obj" \
       --source 1.1,0.9,1.2 --receiver 2.9,2.1,1.4 --fmax 4000 --duration 1 --reflection 0.9 \
@@ -528,6 +538,33 @@ if [ "$QUICK" = fcc ]; then
     cat "$OUT/bench-fcc-$fm-$vol.txt"
   done
   e2e_box30 fcc cartesian
+  tar -czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
+  exit 0
+fi
+
+# ------------------------------------------- warm: issue #14, where the time goes
+# The end-to-end run of the fcc mode (30 m³, 4 kHz, 1 s, FCC, fp32, CUDA,
+# the wave part alone) RW_WARM_ROUNDS times (default 3) each without the
+# device's warm-up (ROOMWAVE_WARM_UP=0: the CUDA context made at the
+# solver's creation) and with it (made while the mesh is imported and
+# voxelised), alternating; wall time and results.json's timings per run.
+if [ "$QUICK" = warm ]; then
+  box30_obj "$LOGS/box30.obj"
+  for round in $(seq 1 "${RW_WARM_ROUNDS:-3}"); do
+    for warm in 0 1; do
+      d=$LOGS/e2e-warm$warm-$round
+      ROOMWAVE_WARM_UP=$warm /usr/bin/time -f "wall %e s" "$B/app/roomwave-cli" simulate \
+        --mesh "$LOGS/box30.obj" --source 1.1,0.9,1.2 --receiver 2.9,2.1,1.4 --fmax 4000 \
+        --duration 1 --reflection 0.9 --no-hybrid --backend cuda --scheme fcc --out "$d" \
+        > "$LOGS/e2e-warm$warm-$round.txt" 2>&1
+      note "round $round warm-up $warm: rc $? $(grep -E '^Timings|^wall' "$LOGS/e2e-warm$warm-$round.txt" | tr -s ' ' | tr '\n' ' ')"
+      python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['timings']; print('  timings', t, 'untimed %.3f s' % (t['total_s'] - sum(t[k] for k in ('import_s', 'voxelise_s', 'setup_s', 'solve_s', 'postprocess_s', 'geometrical_s', 'join_s'))))" \
+        "$d/results.json" 2>&1 | tee -a "$SUMMARY"
+    done
+  done
+  echo
+  echo "================ GPU summary (warm) ================"
+  cat "$LOGS/gpu.txt" "$SUMMARY"
   tar -czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
   exit 0
 fi
