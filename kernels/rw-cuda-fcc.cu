@@ -13,13 +13,13 @@
  * One step, three launches that read p (time n) and write q (time n − 1,
  * overwritten with n + 1) at disjoint entries, so their order does not
  * matter:
- *  - rw_fcc_air: 2-D blocks over (xf, y), each thread marching z over its
+ *  - rw_kernel_fcc_air_wide: 2-D blocks over (xf, y), each thread
+ *    updating W adjacent entries of its row and marching z over its
  *    block's [z0, z1) (per-block start and stop heights from the grid's
- *    column ranges). Interior sites only: 12 neighbour loads, all
- *    coalesced (dx = 0 at the thread's xf in rows y ± 1, z ± 1; dx = ±1 at
- *    xf + P − 1 and xf + P), which the L1 serves once the z-march has
- *    warmed it: from memory each step reads p and q and writes q once,
- *    3 words a site plus the kind byte.
+ *    column ranges), the rows it needs again kept in registers. Interior
+ *    sites only; from memory each step reads p and q and writes q once,
+ *    3 words a site plus the kind byte (the scalar form, one site a
+ *    thread, is rw-cuda-fcc-scalar.cu: benchmarks only).
  *  - rw_fcc_boundary: one thread a boundary site from a list built on the
  *    host (cubic index order, so each takes its area from RwGrid.area):
  *    the same 12 loads and its wall entries' members (rw-scheme-fcc.h,
@@ -42,6 +42,7 @@
 #include "rw-cuda-state.cuh"
 #include "rw-cuda-vec.cuh"
 #include "rw-cuda-fcc.cuh"
+#include "rw-cuda-fcc-device.cuh"
 #include "rw-cuda-halo.cuh"
 #include "rw-scheme-fcc.h"
 
@@ -50,7 +51,6 @@
  * RW_FCC_MAX_THREADS in all). */
 #define RW_FCC_BX 32
 #define RW_FCC_BY 8
-#define RW_FCC_MAX_THREADS 512
 #define RW_FCC_CHUNK 256
 /* Entries of a field array: the sites and a guard of three planes and a
  * row after them (the air kernel reads two planes past a chunk's last,
@@ -131,152 +131,10 @@ rw_fcc_sum (const S *__restrict__ c, int P, int sy, int sz)
   return s;
 }
 
-__device__ __forceinline__ float rw_fcc_air (float p, float s, float pp)
-{ return rw_fcc_update_air_f32 ((float) RW_FCC_LAMBDA2, p, s, pp); }
-__device__ __forceinline__ double rw_fcc_air (double p, double s, double pp)
-{ return rw_fcc_update_air_f64 ((double) RW_FCC_LAMBDA2, p, s, pp); }
-
-/* Interior sites: a register z-march. A block covers bx × by folded
- * columns and a chunk of zc planes of them (blockIdx.z), so that a room
- * has blocks enough to fill the GPU several times over. A thread walks z
- * up its column (xf, y), keeping in registers the values of rows y − 1,
- * y, y + 1 that the next plane needs again, so that each plane loads 6
- * values of p (not 13), its p⁻ and its kind byte. With Y(r, z, o) the
- * value of row (r, z) at folded offset o from xf, and δ_z = −1 (row
- * (y, z) of parity 0) or +1 (parity 1) — a site's dx = ±1 neighbours lie
- * at offsets {0, δ_z} of the rows of the other parity — plane z needs
- *   Y(y±1, z−1, 0), Y(y, z−1, {0, δ}), Y(y±1, z, {0, δ}), Y(y±1, z+1, 0),
- *   Y(y, z+1, {0, δ}) and the centre Y(y, z, 0),
- * and δ flips from plane to plane, so plane z + 1 finds in registers
- * everything but Y(y±1, z+1, δ'), Y(y±1, z+2, 0) and Y(y, z+2, {0, δ'}).
- * Two planes an iteration, all their loads issued first. The sum is taken
- * in RW_FCC_NBR_OFFSETS order, as everywhere. Reads reach two planes
- * past a chunk's last one (rw_fcc_span's guard covers the array's end).
- *   Indices are of type I: 32-bit wherever the arrays have fewer than
- * 2³² entries (ncu: with 64-bit addresses the kernel was bound by integer
- * instructions), 64-bit beyond. */
-template <typename A>
-struct RwFccCol
-{
-  A am, ap;          /* Y(y−1, z−1, 0), Y(y+1, z−1, 0) */
-  A b0, bd;          /* Y(y, z−1, 0), Y(y, z−1, δ) */
-  A cm0, cmd, cp0, cpd; /* Y(y∓1, z, 0 | δ) */
-  A dm, dp;          /* Y(y±1, z+1, 0) */
-  A e0, ed;          /* Y(y, z+1, 0), Y(y, z+1, δ) */
-  A c, x;            /* Y(y, z, 0), Y(y, z, −δ) */
-};
-
-template <typename A>
-__device__ __forceinline__ A
-rw_fcc_col_sum (const RwFccCol<A> &v, bool odd)
-{
-  /* items 2, 3: dx = −1 at offset P − 1, dx = +1 at P; P = 0: {δ, 0}, P = 1: {0, δ} */
-  A s = v.am;
-  s += v.ap;
-  s += odd ? v.b0 : v.bd;
-  s += odd ? v.bd : v.b0;
-  s += odd ? v.cm0 : v.cmd;
-  s += odd ? v.cmd : v.cm0;
-  s += odd ? v.cp0 : v.cpd;
-  s += odd ? v.cpd : v.cp0;
-  s += v.dm;
-  s += v.dp;
-  s += odd ? v.e0 : v.ed;
-  s += odd ? v.ed : v.e0;
-  return s;
-}
-
-/* The loads that move the column from plane z to z + 1 (i: the site at
- * z; nd = δ_{z+1} = −δ_z). */
-template <typename S, typename I>
-__device__ __forceinline__ void
-rw_fcc_col_load (const S *__restrict__ p, I i, I nd, I sy, I sz, typename RwArith<S>::type out[6])
-{
-  const I j = i + sz;   /* the site at z + 1 */
-  out[0] = rw_ldg (p, j - sy + nd);
-  out[1] = rw_ldg (p, j + sy + nd);
-  out[2] = rw_ldg (p, j - sy + sz);
-  out[3] = rw_ldg (p, j + sy + sz);
-  out[4] = rw_ldg (p, j + sz);
-  out[5] = rw_ldg (p, j + sz + nd);
-}
-
-template <typename A>
-__device__ __forceinline__ void
-rw_fcc_col_shift (RwFccCol<A> &v, const A in[6])
-{
-  v.am = v.cm0, v.ap = v.cp0;
-  v.b0 = v.c, v.bd = v.x;
-  v.c = v.e0, v.x = v.ed;
-  v.cm0 = v.dm, v.cp0 = v.dp;
-  v.cmd = in[0], v.cpd = in[1];
-  v.dm = in[2], v.dp = in[3];
-  v.e0 = in[4], v.ed = in[5];
-}
-
-template <typename S, typename I>
-__global__ void __launch_bounds__ (RW_FCC_MAX_THREADS)
-rw_kernel_fcc_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
-                   const uint2 *__restrict__ zr, unsigned zc, unsigned cz0, unsigned zlo,
-                   unsigned zhi, I pitch, I ny, int step, int *bad)
-{
-  typedef typename RwArith<S>::type A;
-  const unsigned xf = blockIdx.x * blockDim.x + threadIdx.x;
-  const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
-  uint2 r = zr[blockIdx.x + gridDim.x * blockIdx.y];
-  /* this block's chunk of planes: cz0 + blockIdx.z, within [zlo, zhi)
-   * (a slab's windows and interior, rw-cuda-halo.cuh) */
-  const unsigned cz = cz0 + blockIdx.z;
-  r.x = max (r.x, max (cz * zc, zlo));
-  r.y = min (r.y, min ((cz + 1) * zc, zhi));
-  if (xf >= pitch || y == 0 || y + 1 >= ny || r.x >= r.y)
-    return;
-  const I sy = pitch, sz = pitch * ny;
-  unsigned z = r.x;
-  I i = (I) xf + pitch * ((I) y + ny * (I) z);
-  bool odd = ((y + z) & 1) != 0;
-  I d = odd ? (I) 1 : (I) -1;
-  RwFccCol<A> v;
-  v.am = rw_ldg (p, i - sy - sz), v.ap = rw_ldg (p, i + sy - sz);
-  v.b0 = rw_ldg (p, i - sz), v.bd = rw_ldg (p, i - sz + d);
-  v.cm0 = rw_ldg (p, i - sy), v.cmd = rw_ldg (p, i - sy + d);
-  v.cp0 = rw_ldg (p, i + sy), v.cpd = rw_ldg (p, i + sy + d);
-  v.dm = rw_ldg (p, i - sy + sz), v.dp = rw_ldg (p, i + sy + sz);
-  v.e0 = rw_ldg (p, i + sz), v.ed = rw_ldg (p, i + sz + d);
-  v.c = rw_ldg (p, i), v.x = rw_ldg (p, i - d);
-  bool fine = true;
-  for (; z < r.y; z += 2)
-    {
-      /* every load of planes z and z + 1 first */
-      const bool in1 = z + 1 < r.y;
-      A n0[6], n1[6];
-      rw_fcc_col_load (p, i, -d, sy, sz, n0);
-      rw_fcc_col_load (p, i + sz, d, sy, sz, n1);
-      const uint8_t k0 = __ldg (kind + i), k1 = in1 ? __ldg (kind + i + sz) : 0;
-      const A pp0 = rw_ld (q, i), pp1 = rw_ld (q, i + sz);
-      if (k0 == 1)
-        {
-          const A out = rw_fcc_air (v.c, rw_fcc_col_sum (v, odd), pp0);
-          rw_st (q, i, out);
-          fine = fine && rw_stored_finite (out, q);
-        }
-      rw_fcc_col_shift (v, n0);
-      if (k1 == 1)
-        {
-          const A out = rw_fcc_air (v.c, rw_fcc_col_sum (v, !odd), pp1);
-          rw_st (q, i + sz, out);
-          fine = fine && rw_stored_finite (out, q);
-        }
-      rw_fcc_col_shift (v, n1);
-      i += 2 * sz;
-    }
-  if (!fine)
-    atomicMin (bad, step);
-}
-
 /* Interior sites, the wide form (production): as the register z-march
- * above, but a thread updates W adjacent folded entries of its row (W = 4
- * in fp32 and fp16, 2 in fp64), so that a row of a plane is one 16-byte
+ * of the scalar form (rw-cuda-fcc-scalar.cu), but a thread updates W
+ * adjacent folded entries of its row (W = 4 in fp32 and fp16, 2 in
+ * fp64), so that a row of a plane is one 16-byte
  * (fp16: 8-byte) load instead of W, and the kind bytes of the W sites one
  * word: the scalar form was bound by its load and integer instructions
  * (the L2 busy re-serving each row to three threads, 0.3–0.6 of the
@@ -1102,8 +960,8 @@ rw_fcc_air_launch_i (RwCudaFcc *st, const S *p, S *q, int step, size_t z0, size_
   /* W: 16 bytes of the arithmetic type (fp16: 8 bytes of storage) */
   constexpr int W = sizeof (S) == 8 ? 2 : 4;
   if (st->w == 1)
-    rw_kernel_fcc_air<S, I><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc, cz0, zl,
-                                                          zh, pitch, ny, step, st->bad);
+    rw_fcc_air_scalar_launch<S, I> (grd, blk, st->stream, p, q, st->kind, st->zr, st->zc, cz0, zl,
+                                    zh, pitch, ny, step, st->bad);
   else
     rw_kernel_fcc_air_wide<S, I, W><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc,
                                                                   cz0, zl, zh, pitch, ny, step,
