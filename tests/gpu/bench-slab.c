@@ -18,6 +18,10 @@
  *           rank's slab alone; its ghosts are then wrong);
  * and reported per rank as milliseconds a step (the growth monitor's
  * readings every RW_ENERGY_CHECK_STEPS steps included, as in a run).
+ * Each rank voxelises its own slab alone (rw_slab_voxelise_ranks, as
+ * `simulate` under mpirun does), so that a hall larger than one host's
+ * memory for a whole grid can be measured; RW_SLAB_BACKEND=cpu steps
+ * the slabs on the CPU backend instead (the path checked without a GPU).
  * Then rank 0 steps the hall of SITES_PER_RANK sites alone on its device
  * (comm NULL): the weak-scaling reference, its step time against the
  * slowest rank's with the device exchange. A mode the build cannot run
@@ -32,21 +36,57 @@
 #include "rw-comm.h"
 #include "rw-mesh.h"
 #include "rw-shapes.h"
+#include "rw-slab.h"
 #include "rw-solver.h"
 #include "rw-voxel.h"
 
 #define WARM_STEPS 20
 
-/* The hall of about `sites` FCC sites (one site per 2 h³ of its volume,
- * about 0.75 of its bounding box). */
+/* The backend the slabs step on (RW_SLAB_BACKEND; CUDA by default). */
+static RwBackendKind backend = RW_BACKEND_CUDA;
+
+/* The spacing of the hall of `sites` (one FCC site per 2 h³ of 0.75 of
+ * its bounding box; the hall holds about a quarter of that). */
+static double
+hall_h (double sites)
+{
+  return cbrt (2.0 * 40.0 * 24.0 * 15.0 * 0.75 / sites);
+}
+
+/* The whole hall (one rank, the weak-scaling reference). */
 static RwGrid *
 hall (double sites, RwError *err)
 {
-  const double h = cbrt (2.0 * 40.0 * 24.0 * 15.0 * 0.75 / sites);
   RwMesh *mesh = rw_shape_hall (40.0, 24.0, 15.0, 16);
-  RwGrid *g = mesh ? rw_voxelise_fcc (mesh, h, 0, err) : NULL;
+  RwGrid *g = mesh ? rw_voxelise_fcc (mesh, hall_h (sites), 0, err) : NULL;
   rw_mesh_free (mesh);
   return g;
+}
+
+/* This rank's slab of the hall (rw_slab_voxelise_ranks) and the whole
+ * grid's lattice (origin, n). */
+static bool
+hall_slab (double sites, const RwComm *comm, size_t *cuts, RwSlab *slab, double origin[3],
+           size_t n[3], RwError *err)
+{
+  RwMesh *mesh = rw_shape_hall (40.0, 24.0, 15.0, 16);
+  const bool ok = mesh != NULL && rw_voxel_lattice (mesh, hall_h (sites), origin, n, err)
+                  && rw_slab_voxelise_ranks (mesh, hall_h (sites), RW_LATTICE_FCC, comm, 0, cuts,
+                                             slab, err);
+  rw_mesh_free (mesh);
+  return ok;
+}
+
+/* The inside sites of the slab's owned planes. */
+static double
+owned_sites (const RwSlab *s)
+{
+  const RwGrid *g = s->grid;
+  const size_t plane = g->nx * g->ny;
+  double n = 0;
+  for (size_t i = s->own_z0 * plane; i < s->own_z1 * plane; i++)
+    n += g->K[i] > 0;
+  return n;
 }
 
 /* ms a step of `steps` steps after WARM_STEPS, or −1 with err set. */
@@ -59,7 +99,7 @@ time_run (RwSolverSetup *su, const RwComm *comm, const char *mode, size_t steps,
   else
     setenv ("ROOMWAVE_HALO", mode, 1);
   su->comm = comm;
-  RwSolver *s = rw_solver_new (su, RW_BACKEND_CUDA, err);
+  RwSolver *s = rw_solver_new (su, backend, err);
   double ms = -1;
   if (s != NULL && rw_solver_advance (s, WARM_STEPS, err))
     {
@@ -96,42 +136,60 @@ main (int argc, char **argv)
     prec = RW_PRECISION_F64;
   else if (argc > 3 && strcmp (argv[3], "f16") == 0)
     prec = RW_PRECISION_F16;
-  const RwBackendOps *ops = rw_cuda_backend ();
+  const char *b = getenv ("RW_SLAB_BACKEND");
+  if (b != NULL && *b != '\0' && !rw_backend_kind_parse (b, &backend))
+    {
+      fprintf (stderr, "bench-slab: RW_SLAB_BACKEND=%s: not a backend (cpu, cuda)\n", b);
+      rw_comm_finalize ();
+      return 2;
+    }
+  const RwBackendOps *ops = backend == RW_BACKEND_CPU ? &rw_cpu_backend : rw_cuda_backend ();
   char why[256] = "not built";
   if (ops == NULL || !ops->available (why, sizeof why))
     {
       if (rank == 0)
-        fprintf (stderr, "bench-slab: no CUDA: %s\n", why);
+        fprintf (stderr, "bench-slab: no %s backend: %s\n", rw_backend_kind_name (backend), why);
       rw_comm_finalize ();
       return 77;
     }
-  RwGrid *g = hall (per_rank * size, &err);
-  if (g == NULL)
+  /* every rank its slab alone; the source in the whole grid's indices
+   * (a site: x + y + z even), near the hall's middle */
+  size_t *cuts = calloc ((size_t) size + 1, sizeof *cuts), n[3];
+  double origin[3];
+  RwSlab slab;
+  memset (&slab, 0, sizeof slab);
+  if (cuts == NULL || !hall_slab (per_rank * size, comm, cuts, &slab, origin, n, &err))
     {
       fprintf (stderr, "bench-slab: rank %d: %s\n", rank, err.message);
       rw_comm_abort (comm, "voxelising the hall failed");
     }
+  const RwGrid *g = slab.grid;
+  const size_t sx = (size_t) (0.3 * (double) n[0]), sy = n[1] / 2;
+  size_t sz = n[2] / 2;
+  sz += (sx + sy + sz) % 2;
+  RwSlabRef ref = { .slab = &slab, .cuts = cuts, .nz = n[2] };
   double *R = calloc (g->n_surfaces + 1, sizeof (double));
   for (size_t k = 0; k < g->n_surfaces; k++)
     R[k] = 0.9;
   double *sig = calloc (steps + WARM_STEPS, sizeof (double));
   sig[0] = 1.0;
-  const double pos[3] = { g->origin[0] + 0.3 * (double) g->nx * g->h,
-                          g->origin[1] + 0.5 * (double) g->ny * g->h,
-                          g->origin[2] + 0.5 * (double) g->nz * g->h };
-  size_t src = 0;
-  if (!rw_grid_locate (g, pos, "source", &src, &err))
-    rw_comm_abort (comm, err.message);
+  const int nd = ops->device_count && ops->device_count () > 0 ? ops->device_count () : 1;
   RwSolverSetup su = {
     .grid = g, .surface_R = R, .boundary = RW_BOUNDARY_FV, .precision = prec,
-    .n_steps = steps + WARM_STEPS, .source_cell = src, .source_kind = RW_SOURCE_SOFT,
-    .source_signal = sig, .time_step_s = g->h / 343.0,
-    .device = rw_comm_local_rank (comm) % ops->device_count (),
+    .n_steps = steps + WARM_STEPS, .source_cell = sx + n[0] * (sy + n[1] * sz),
+    .source_kind = RW_SOURCE_SOFT, .source_signal = sig, .time_step_s = g->h / 343.0,
+    .device = rw_comm_local_rank (comm) % nd, .slab = size > 1 ? &ref : NULL,
   };
+  double mine = owned_sites (&slab), sites[64];
+  if (size <= 64 && !rw_comm_allgather (comm, &mine, sizeof mine, sites, &err))
+    rw_comm_abort (comm, err.message);
+  double total = 0;
+  for (int r = 0; r < size && r < 64; r++)
+    total += sites[r];
   if (rank == 0)
-    printf ("bench-slab: FCC hall %zu × %zu × %zu, %zu sites (%.0f a rank), h %.2f mm, %s, %d "
-            "ranks, NCCL %s, %zu steps\n", g->nx, g->ny, g->nz, g->n_inside,
-            (double) g->n_inside / size, g->h * 1e3, rw_precision_name (prec), size,
+    printf ("bench-slab: FCC hall %zu × %zu × %zu, %.0f sites (%.0f a rank), h %.2f mm, %s, %d "
+            "ranks on %s, NCCL %s, %zu steps\n", n[0], n[1], n[2], total, total / size,
+            g->h * 1e3, rw_precision_name (prec), size, rw_backend_kind_name (backend),
             ops->halo_attach ? "built in" : "not built (device = host path)", steps);
   const char *modes[3] = { NULL, "host", "none" }, *names[3] = { "device", "host", "none" };
   double ms[3], all[3][64];
@@ -152,7 +210,8 @@ main (int argc, char **argv)
         printf ("%-6d %-32.32s %12.3f %12.3f %12.3f %9.1f%%\n", r, r == 0 ? dev : "", all[0][r],
                 all[1][r], all[2][r], 100.0 * (all[0][r] - all[2][r]) / all[2][r]);
     }
-  rw_grid_free (g);
+  rw_slab_clear (&slab);
+  free (cuts);
   /* the weak-scaling reference: one device, the hall of one rank's share */
   if (rank == 0)
     {
@@ -168,6 +227,7 @@ main (int argc, char **argv)
       if (!rw_grid_locate (g1, pos1, "source", &su.source_cell, &err))
         rw_comm_abort (comm, err.message);
       su.grid = g1;
+      su.slab = NULL;
       su.surface_R = R1;
       su.time_step_s = g1->h / 343.0;
       const double one = time_run (&su, NULL, NULL, steps, dev, sizeof dev, &err);

@@ -362,7 +362,7 @@ fi
 #     with ROOMWAVE_HALO=host, each against one rank on CUDA and the CPU;
 #  3. the step time per rank with the device exchange, through the host and
 #     with none (bench-slab under mpirun, RW_SLAB_SITES sites a rank,
-#     default 200e6: every rank voxelises the whole hall), and the
+#     default 200e6: every rank voxelises its own slab alone), and the
 #     weak-scaling figure; halo-nccl bench as well (device and none,
 #     without MPI).
 # Table: $OUT/bench-slab.txt; exit 1 when a check failed.
