@@ -43,6 +43,7 @@
 #include "rw-cuda-vec.cuh"
 #include "rw-cuda-fcc.cuh"
 #include "rw-cuda-fcc-device.cuh"
+#include "rw-cuda-fcc-tables.h"
 #include "rw-cuda-halo.cuh"
 #include "rw-scheme-fcc.h"
 
@@ -60,15 +61,6 @@ rw_fcc_span (size_t n, size_t plane)
 {
   return n + 3 * plane + 64;
 }
-
-typedef struct
-{
-  unsigned long long i;         /* folded index */
-  float S;                      /* absorbing area, h² */
-  unsigned w;                   /* its wall entries: [w, w + nw) of RwCudaFcc.went */
-  uint16_t surf;
-  uint8_t K, P, M, nw;
-} RwFccNode;
 
 struct RwCudaFcc
 {
@@ -719,15 +711,12 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
   const RwGrid *g = setup->grid;
   const size_t ns = g->n_surfaces > 0 ? g->n_surfaces : 1;
   const size_t per = 4 * RW_ADM_MAX_BRANCHES, per_en = 2 * RW_ADM_MAX_BRANCHES;
-  uint8_t *kind = (uint8_t *) calloc (st->n, 1);
-  RwFccNode *nodes = (RwFccNode *) malloc ((g->n_boundary + 1) * sizeof *nodes);
   double *bd = (double *) calloc (ns, sizeof (double));
   double *cd = (double *) calloc (ns * per, sizeof (double));
   double *en = (double *) calloc (ns * per_en, sizeof (double));
   int *M = (int *) calloc (ns, sizeof (int));
   const size_t n_blocks = (size_t) st->gbx * st->gby;
-  uint2 *zr = (uint2 *) calloc (n_blocks, sizeof (uint2));
-  bool ok = kind && nodes && bd && cd && en && M && zr;
+  bool ok = bd && cd && en && M;
   if (!ok)
     rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
   /* the surfaces: β of a frequency-independent one as every backend
@@ -742,62 +731,18 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
                                               cd + s * per, en + s * per_en);
         }
     }
-  /* the wall entries (rw-scheme-fcc.h, "Wall links"), at most 12 a node;
-   * ROOMWAVE_FCC_WALL_LINKS=0 leaves them out — for benchmarks only (what
-   * they cost; the walls are then the first-order wrong form) */
+  /* kinds, boundary sites with their wall entries (rw-scheme-fcc.h, "Wall
+   * links"), the blocks' z ranges: rw-cuda-fcc-tables.h, on the host's
+   * threads. ROOMWAVE_FCC_WALL_LINKS=0 leaves the links out — for
+   * benchmarks only (what they cost; the walls are then the first-order
+   * wrong form) */
   const char *links_env = getenv ("ROOMWAVE_FCC_WALL_LINKS");
   const bool no_links = links_env != NULL && strcmp (links_env, "0") == 0;
-  uint16_t *went = (uint16_t *) malloc ((RW_FCC_WALL_MAX_ENTRIES * g->n_boundary + 1) * sizeof (uint16_t));
-  size_t n_went = 0;
-  ok = ok && went;
-  if (!ok)
-    rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
-  /* sites and boundary nodes in cubic index order (the rank of RwGrid.area) */
-  size_t b = 0;
-  for (size_t z = 0; ok && z < g->nz; z++)
-    for (size_t y = 0; y < g->ny; y++)
-      for (size_t x = (y + z) & 1; x < g->nx; x += 2)
-        {
-          const int K = g->K[rw_grid_index (g, x, y, z)];
-          if (K == 0)
-            continue;
-          const size_t i = rw_fcc_fold_index (st->pitch, g->ny, x, y, z);
-          kind[i] = K == RW_FCC_N_NBR ? 1 : 2;
-          if (K == RW_FCC_N_NBR)
-            continue;
-          const uint16_t s = g->surface[rw_grid_index (g, x, y, z)];
-          RwFccNode nd;
-          nd.i = i;
-          nd.S = rw_grid_node_area (g, b, K);
-          nd.surf = s < g->n_surfaces ? s : 0;
-          nd.K = (uint8_t) K;
-          nd.P = (uint8_t) ((y + z) & 1);
-          nd.M = (uint8_t) M[nd.surf];
-          uint8_t count[RW_FCC_WALL_MAX_ENTRIES];
-          size_t member[RW_FCC_WALL_MAX_MEMBERS];
-          nd.w = (unsigned) n_went;
-          nd.nw = no_links ? 0
-                           : (uint8_t) rw_fcc_wall_entries (g, rw_grid_index (g, x, y, z), count,
-                                                            member, went + n_went);
-          n_went += nd.nw;
-          nodes[b++] = nd;
-        }
-  /* per block of bx·w × by folded columns: the union of the
-   * z ranges of the cubic columns 2·xf and 2·xf + 1 it covers */
-  const size_t cols = (size_t) st->bx * st->w;
-  for (size_t k = 0; ok && k < n_blocks; k++)
-    {
-      const size_t bx = k % st->gbx, by = k / st->gbx;
-      unsigned lo = UINT_MAX, hi = 0;
-      for (size_t y = by * st->by; y < std::min (g->ny, (by + 1) * st->by); y++)
-        for (size_t x = 2 * bx * cols; x < std::min (g->nx, 2 * (bx + 1) * cols); x++)
-          {
-            const size_t c = x + g->nx * y;
-            if (g->zlo[c] < g->zhi[c])
-              lo = std::min (lo, g->zlo[c]), hi = std::max (hi, g->zhi[c]);
-          }
-      zr[k] = lo < hi ? make_uint2 (lo, hi) : make_uint2 (0, 0);
-    }
+  RwFccTables tab;
+  memset (&tab, 0, sizeof tab);
+  ok = ok && rw_cuda_fcc_tables (g, st->pitch, M, !no_links, (size_t) st->bx * st->w, st->by,
+                                 st->gbx, st->gby, setup->threads, &tab, err);
+  const size_t b = tab.n_nodes, n_went = tab.n_went;
   st->n_nodes = b;
   int m_max = 0;
   for (size_t s = 0; s < g->n_surfaces; s++)
@@ -805,14 +750,14 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
   st->m_max = m_max;
   const size_t a = rw_fcc_arith (st->precision), n_states = (size_t) m_max * b + 1;
   ok = ok && RW_CUDA (cudaMalloc ((void **) &st->kind, st->n))
-       && RW_CUDA (cudaMemcpy (st->kind, kind, st->n, cudaMemcpyHostToDevice))
+       && RW_CUDA (cudaMemcpy (st->kind, tab.kind, st->n, cudaMemcpyHostToDevice))
        && RW_CUDA (cudaMalloc ((void **) &st->zr, n_blocks * sizeof (uint2)))
-       && RW_CUDA (cudaMemcpy (st->zr, zr, n_blocks * sizeof (uint2), cudaMemcpyHostToDevice))
+       && RW_CUDA (cudaMemcpy (st->zr, tab.zr, n_blocks * sizeof (uint2), cudaMemcpyHostToDevice))
        && RW_CUDA (cudaMalloc ((void **) &st->nodes, (b + 1) * sizeof (RwFccNode)))
-       && (b == 0 || RW_CUDA (cudaMemcpy (st->nodes, nodes, b * sizeof (RwFccNode),
+       && (b == 0 || RW_CUDA (cudaMemcpy (st->nodes, tab.nodes, b * sizeof (RwFccNode),
                                           cudaMemcpyHostToDevice)))
        && RW_CUDA (cudaMalloc ((void **) &st->went, (n_went + 1) * sizeof (uint16_t)))
-       && (n_went == 0 || RW_CUDA (cudaMemcpy (st->went, went, n_went * sizeof (uint16_t),
+       && (n_went == 0 || RW_CUDA (cudaMemcpy (st->went, tab.went, n_went * sizeof (uint16_t),
                                                cudaMemcpyHostToDevice)))
        && RW_CUDA (cudaMalloc ((void **) &st->beta, ns * sizeof (double)))
        && RW_CUDA (cudaMemcpy (st->beta, bd, ns * sizeof (double), cudaMemcpyHostToDevice))
@@ -824,8 +769,8 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
        && RW_CUDA (cudaMalloc (&st->bq, n_states * a))
        && RW_CUDA (cudaMemset (st->bv, 0, n_states * a))
        && RW_CUDA (cudaMemset (st->bq, 0, n_states * a));
-  free (kind), free (nodes), free (bd), free (cd), free (en), free (M), free (zr);
-  free (went);
+  rw_cuda_fcc_tables_clear (&tab);
+  free (bd), free (cd), free (en), free (M);
   return ok;
 }
 

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rw-cuda-fcc-tables.c — the FCC path's host tables (rw-cuda-fcc-tables.h).
+ * Three passes over the planes: the boundary sites of each plane counted
+ * (their ranks follow), then each plane's kinds, nodes and wall entries
+ * written at those ranks (the entries into RW_FCC_WALL_MAX_ENTRIES slots
+ * a node), then the entries packed in node order — the tables one thread
+ * gives, whatever the number of threads. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rw-cuda-fcc-tables.h"
+#include "rw-i18n.h"
+#include "rw-scheme-fcc.h"
+
+void
+rw_cuda_fcc_tables_clear (RwFccTables *t)
+{
+  free (t->kind);
+  free (t->nodes);
+  free (t->went);
+  free (t->zr);
+  memset (t, 0, sizeof *t);
+}
+
+bool
+rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bool links,
+                    size_t cols, size_t rows, size_t gbx, size_t gby, int threads,
+                    RwFccTables *out, RwError *err)
+{
+  memset (out, 0, sizeof *out);
+  const int nt = threads > 0 ? threads : omp_get_max_threads ();
+  const size_t n = pitch * g->ny * g->nz, n_blocks = gbx * gby;
+  size_t *first = calloc (g->nz + 1, sizeof *first);
+  out->kind = calloc (n + 1, 1);
+  out->zr = calloc (2 * n_blocks + 2, sizeof *out->zr);
+  if (first == NULL || out->kind == NULL || out->zr == NULL)
+    goto oom;
+  /* 1: the boundary sites of each plane, then their first ranks */
+#pragma omp parallel for num_threads (nt) schedule (dynamic)
+  for (size_t z = 0; z < g->nz; z++)
+    {
+      size_t c = 0;
+      for (size_t y = 0; y < g->ny; y++)
+        for (size_t x = (y + z) & 1; x < g->nx; x += 2)
+          {
+            const int K = g->K[rw_grid_index (g, x, y, z)];
+            c += K > 0 && K < RW_FCC_N_NBR;
+          }
+      first[z + 1] = c;
+    }
+  for (size_t z = 0; z < g->nz; z++)
+    first[z + 1] += first[z];
+  out->n_nodes = first[g->nz];
+  out->nodes = malloc ((out->n_nodes + 1) * sizeof *out->nodes);
+  out->went = malloc ((RW_FCC_WALL_MAX_ENTRIES * out->n_nodes + 1) * sizeof *out->went);
+  if (out->nodes == NULL || out->went == NULL)
+    goto oom;
+  /* 2: kinds, nodes and their entries, each in its node's slots */
+#pragma omp parallel for num_threads (nt) schedule (dynamic)
+  for (size_t z = 0; z < g->nz; z++)
+    {
+      size_t b = first[z];
+      for (size_t y = 0; y < g->ny; y++)
+        for (size_t x = (y + z) & 1; x < g->nx; x += 2)
+          {
+            const size_t gi = rw_grid_index (g, x, y, z);
+            const int K = g->K[gi];
+            if (K == 0)
+              continue;
+            const size_t i = rw_fcc_fold_index (pitch, g->ny, x, y, z);
+            out->kind[i] = K == RW_FCC_N_NBR ? 1 : 2;
+            if (K == RW_FCC_N_NBR)
+              continue;
+            const uint16_t s = g->surface[gi];
+            RwFccNode nd;
+            memset (&nd, 0, sizeof nd);
+            nd.i = i;
+            nd.S = (float) rw_grid_node_area (g, b, K);
+            nd.surf = s < g->n_surfaces ? s : 0;
+            nd.K = (uint8_t) K;
+            nd.P = (uint8_t) ((y + z) & 1);
+            nd.M = (uint8_t) (g->n_surfaces > 0 ? surface_M[nd.surf] : 0);
+            if (links)
+              {
+                uint8_t count[RW_FCC_WALL_MAX_ENTRIES];
+                size_t member[RW_FCC_WALL_MAX_MEMBERS];
+                nd.nw = (uint8_t) rw_fcc_wall_entries (g, gi, count, member,
+                                                       out->went + RW_FCC_WALL_MAX_ENTRIES * b);
+              }
+            out->nodes[b++] = nd;
+          }
+    }
+  /* 3: the entries packed in node order (each moves down, never up) */
+  for (size_t b = 0; b < out->n_nodes; b++)
+    {
+      RwFccNode *nd = &out->nodes[b];
+      nd->w = (unsigned) out->n_went;
+      memmove (out->went + out->n_went, out->went + RW_FCC_WALL_MAX_ENTRIES * b,
+               nd->nw * sizeof *out->went);
+      out->n_went += nd->nw;
+    }
+  /* the blocks' z ranges: those of the cubic columns 2·xf and 2·xf + 1
+   * of their folded columns */
+#pragma omp parallel for num_threads (nt) schedule (dynamic)
+  for (size_t k = 0; k < n_blocks; k++)
+    {
+      const size_t bx = k % gbx, by = k / gbx;
+      uint32_t lo = UINT32_MAX, hi = 0;
+      for (size_t y = by * rows; y < g->ny && y < (by + 1) * rows; y++)
+        for (size_t x = 2 * bx * cols; x < g->nx && x < 2 * (bx + 1) * cols; x++)
+          {
+            const size_t c = x + g->nx * y;
+            if (g->zlo[c] < g->zhi[c])
+              {
+                lo = g->zlo[c] < lo ? g->zlo[c] : lo;
+                hi = g->zhi[c] > hi ? g->zhi[c] : hi;
+              }
+          }
+      out->zr[2 * k] = lo < hi ? lo : 0;
+      out->zr[2 * k + 1] = lo < hi ? hi : 0;
+    }
+  free (first);
+  return true;
+oom:
+  free (first);
+  rw_cuda_fcc_tables_clear (out);
+  return rw_fail (err, RW_ERROR_MEMORY, _("out of host memory for the FCC grid's tables (%zu "
+                                          "entries)"), n);
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-cuda-fcc-tables — the CUDA backend's FCC tables built on the host
+ * (kernels/rw-cuda-fcc-tables.c), without a GPU, against a plain loop
+ * over the grid written here from the tables' definition
+ * (rw-cuda-fcc-tables.h), on an L-room and a sphere on the FCC lattice:
+ *   - every folded entry's kind (0 no site or outside, 1 K = 12, 2
+ *     boundary), padding past the row's sites 0;
+ *   - the boundary sites in index order with their folded index, area
+ *     (rw_grid_node_area of their rank), surface, K, parity, branches and
+ *     wall entries (rw_fcc_wall_entries), packed in node order;
+ *   - every block's z range (the union of its cubic columns');
+ *   - the same bytes with 1, 2 and 3 threads; no entries without links.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rw-test.h"
+#include "rw-scheme-fcc.h"
+#include "rw-shapes.h"
+#include "../kernels/rw-cuda-fcc-tables.h"
+
+#define PITCH_ROUND 32
+#define COLS 64
+#define ROWS 8
+
+/* The tables as the definition says, one site at a time. */
+static void
+check_against_loop (const char *room, const RwGrid *g, size_t pitch, const int *M,
+                    const RwFccTables *t, size_t gbx, size_t gby)
+{
+  const size_t n = pitch * g->ny * g->nz;
+  size_t kind_bad = 0, b = 0, w = 0, node_bad = 0, went_bad = 0;
+  uint8_t *kind = calloc (n, 1);
+  for (size_t z = 0; z < g->nz; z++)
+    for (size_t y = 0; y < g->ny; y++)
+      for (size_t x = 0; x < g->nx; x++)
+        {
+          if ((x + y + z) % 2 != 0)
+            continue;
+          const size_t gi = x + g->nx * (y + g->ny * z);
+          const int K = g->K[gi];
+          const size_t i = rw_fcc_fold_index (pitch, g->ny, x, y, z);
+          kind[i] = K == 0 ? 0 : K == RW_FCC_N_NBR ? 1 : 2;
+          if (K == 0 || K == RW_FCC_N_NBR)
+            continue;
+          uint8_t count[RW_FCC_WALL_MAX_ENTRIES];
+          size_t member[RW_FCC_WALL_MAX_MEMBERS];
+          uint16_t code[RW_FCC_WALL_MAX_ENTRIES];
+          const int nw = rw_fcc_wall_entries (g, gi, count, member, code);
+          const RwFccNode *nd = b < t->n_nodes ? &t->nodes[b] : NULL;
+          const unsigned s = g->surface[gi] < g->n_surfaces ? g->surface[gi] : 0;
+          if (nd == NULL || nd->i != i || nd->S != (float) rw_grid_node_area (g, b, K)
+              || nd->surf != s || nd->K != K || nd->P != (y + z) % 2 || nd->M != M[s]
+              || nd->nw != nw || nd->w != w)
+            node_bad++;
+          for (int e = 0; nd != NULL && e < nw && e < nd->nw; e++)
+            went_bad += nd->w + (size_t) e >= t->n_went || t->went[nd->w + e] != code[e];
+          w += (size_t) nw;
+          b++;
+        }
+  for (size_t i = 0; i < n; i++)
+    kind_bad += kind[i] != t->kind[i];
+  size_t zr_bad = 0;
+  for (size_t k = 0; k < gbx * gby; k++)
+    {
+      uint32_t lo = UINT32_MAX, hi = 0;
+      for (size_t y = (k / gbx) * ROWS; y < (k / gbx + 1) * ROWS && y < g->ny; y++)
+        for (size_t x = 2 * (k % gbx) * COLS; x < 2 * (k % gbx + 1) * COLS && x < g->nx; x++)
+          for (size_t z = 0; z < g->nz; z++)
+            if (g->K[x + g->nx * (y + g->ny * z)] > 0)
+              {
+                lo = z < lo ? (uint32_t) z : lo;
+                hi = z + 1 > hi ? (uint32_t) z + 1 : hi;
+              }
+      zr_bad += lo < hi ? (t->zr[2 * k] != lo || t->zr[2 * k + 1] != hi)
+                        : (t->zr[2 * k] != 0 || t->zr[2 * k + 1] != 0);
+    }
+  RW_CHECK (kind_bad == 0, "%s: %zu of %zu kinds as defined", room, n - kind_bad, n);
+  RW_CHECK (t->n_nodes == b && node_bad == 0, "%s: %zu boundary sites (%zu listed), %zu differ",
+            room, b, t->n_nodes, node_bad);
+  RW_CHECK (t->n_went == w && went_bad == 0 && w > 0, "%s: %zu wall entries (%zu listed), %zu differ",
+            room, w, t->n_went, went_bad);
+  RW_CHECK (zr_bad == 0, "%s: %zu of %zu blocks' z ranges differ", room, zr_bad, gbx * gby);
+  free (kind);
+}
+
+static void
+check_room (const char *room, RwMesh *mesh, double h)
+{
+  RwError err = { 0 };
+  RwGrid *g = mesh ? rw_voxelise_fcc (mesh, h, 1, &err) : NULL;
+  rw_mesh_free (mesh);
+  RW_CHECK (g != NULL, "%s voxelised: %s", room, g ? "yes" : err.message);
+  if (g == NULL)
+    return;
+  const size_t pitch = (rw_fcc_row_len (g->nx) + PITCH_ROUND - 1) / PITCH_ROUND * PITCH_ROUND;
+  const size_t gbx = (pitch + COLS - 1) / COLS, gby = (g->ny + ROWS - 1) / ROWS;
+  int *M = calloc (g->n_surfaces + 1, sizeof (int));
+  for (size_t s = 0; s < g->n_surfaces; s++)
+    M[s] = (int) (s % 3) * 2;   /* 0, 2 and 4 branches */
+  RwFccTables t[3];
+  for (int k = 0; k < 3; k++)
+    RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, true, COLS, ROWS, gbx, gby, k + 1, &t[k], &err),
+              "%s: tables on %d threads: %s", room, k + 1, err.message);
+  check_against_loop (room, g, pitch, M, &t[0], gbx, gby);
+  for (int k = 1; k < 3; k++)
+    RW_CHECK (t[k].n_nodes == t[0].n_nodes && t[k].n_went == t[0].n_went
+                && memcmp (t[k].kind, t[0].kind, pitch * g->ny * g->nz) == 0
+                && memcmp (t[k].nodes, t[0].nodes, t[0].n_nodes * sizeof (RwFccNode)) == 0
+                && memcmp (t[k].went, t[0].went, t[0].n_went * sizeof (uint16_t)) == 0
+                && memcmp (t[k].zr, t[0].zr, 2 * gbx * gby * sizeof (uint32_t)) == 0,
+              "%s: %d threads give one thread's tables byte for byte", room, k + 1);
+  RwFccTables none;
+  RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, false, COLS, ROWS, gbx, gby, 2, &none, &err),
+            "%s: tables without links", room);
+  size_t nw = 0;
+  for (size_t b = 0; b < none.n_nodes; b++)
+    nw += none.nodes[b].nw;
+  RW_CHECK (none.n_went == 0 && nw == 0 && none.n_nodes == t[0].n_nodes,
+            "%s: without links no wall entries (%zu), the same %zu boundary sites", room,
+            none.n_went, none.n_nodes);
+  rw_cuda_fcc_tables_clear (&none);
+  for (int k = 0; k < 3; k++)
+    rw_cuda_fcc_tables_clear (&t[k]);
+  free (M);
+  rw_grid_free (g);
+}
+
+int
+main (void)
+{
+  check_room ("L-room", rw_shape_lroom (3.1, 2.3, 2.05, 1.9, 1.4), 0.07);
+  check_room ("sphere", rw_shape_sphere (1.2, 3), 0.06);
+  return rw_test_finish ();
+}
