@@ -407,10 +407,16 @@ spatial_open (const RwSimConfig *cfg, SimSpatial *sp, RwSimResult *out, RwError 
 
 /* Each spatial receiver's probe (its cell and the cells around it that
  * the encoder reads); the cells past the centre are appended to the
- * solver's receivers (*cells, n_receivers long on entry, grown). */
+ * solver's receivers (*cells, n_receivers long on entry, grown). view:
+ * the whole grid; with ranks (ranked) a lattice without arrays, and each
+ * probe looks at the planes around its receiver voxelised alone
+ * (rw_wave_probe_planes, rw_voxelise_planes: the whole grid's K there),
+ * so that every rank finds the same cells, in the whole grid's indices,
+ * as one rank does; the solver gathers them from the ranks whose planes
+ * hold them. */
 static bool
-spatial_probes (const RwSimConfig *cfg, const RwGrid *grid, SimSpatial *sp, RwSimResult *out,
-                size_t **cells, size_t *n_cells, RwError *err)
+spatial_probes (const RwSimConfig *cfg, const RwMesh *mesh, const RwGrid *view, bool ranked,
+                SimSpatial *sp, RwSimResult *out, size_t **cells, size_t *n_cells, RwError *err)
 {
   size_t n = cfg->n_receivers;
   for (size_t r = 0; sp->any && r < cfg->n_receivers; r++)
@@ -420,20 +426,34 @@ spatial_probes (const RwSimConfig *cfg, const RwGrid *grid, SimSpatial *sp, RwSi
         continue;
       RwWaveProbe *pr = &sp->probes[r];
       const int order = rw_receiver_ambi_order (spec);
+      const size_t centre = out->receiver_cells[r];
+      size_t z0 = 0, z1 = view->nz;
+      RwGrid *window = NULL;
+      if (ranked)
+        {
+          rw_wave_probe_planes (centre / (view->nx * view->ny), view->nz, &z0, &z1);
+          window = rw_voxelise_planes (mesh, view->h, view->lattice, z0, z1, 0, 0, cfg->threads,
+                                       err);
+          if (window == NULL)
+            return false;
+        }
+      const RwGrid *g = ranked ? window : view;
       sp->probe_order[r] = order;
       /* orders 2 and 3 need RW_WAVE_PROBE_RADIUS cells of air around the
        * receiver; nearer a wall its wave part is first order (the seven
        * cells), said in a warning */
-      if (order > 1 && !rw_wave_probe (grid, out->receiver_cells[r], order, pr, NULL))
+      if (order > 1 && !rw_wave_probe_window (g, z0, centre, order, pr, NULL))
         {
           sp->probe_order[r] = 1;
           rw_sim_warn (out, _("receiver %zu at (%.3f, %.3f, %.3f) m lies within %d grid cells "
                               "(%.3f m) of a wall: its wave part is encoded to order 1 only (the "
                               "geometrical part to order %d)"),
                        r + 1, cfg->receivers[r][0], cfg->receivers[r][1], cfg->receivers[r][2],
-                       RW_WAVE_PROBE_RADIUS, RW_WAVE_PROBE_RADIUS * grid->h, order);
+                       RW_WAVE_PROBE_RADIUS, RW_WAVE_PROBE_RADIUS * view->h, order);
         }
-      if (!rw_wave_probe (grid, out->receiver_cells[r], sp->probe_order[r], pr, err))
+      const bool probed = rw_wave_probe_window (g, z0, centre, sp->probe_order[r], pr, err);
+      rw_grid_free (window);
+      if (!probed)
         return rw_fail_prefix (err, _("receiver %zu at (%.3f, %.3f, %.3f) m"), r + 1,
                                cfg->receivers[r][0], cfg->receivers[r][1], cfg->receivers[r][2]);
       /* every probe cell, the centre too: the encoder reads the cells
@@ -1055,13 +1075,6 @@ sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
   out->fs_grid_hz = rw_scheme_grid_rate (lattice, out->c, out->spacing_m);
   out->fs_out_hz = cfg->fs_out_hz;
   double t0 = rw_clock_s ();
-  if (ranked && sp.any)
-    {
-      rw_fail (err, RW_ERROR_UNSUPPORTED,
-               _("Binaural and ambisonic receivers run on one rank for now (their probes read the "
-                 "grid around the receiver); start one process, or use omnidirectional receivers"));
-      goto out;
-    }
   if (ranked)
     {
       size_t n[3];
@@ -1163,7 +1176,7 @@ sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
     }
   memcpy (solver_cells, out->receiver_cells, cfg->n_receivers * sizeof *solver_cells);
   n_solver_cells = cfg->n_receivers;
-  if (!spatial_probes (cfg, grid, &sp, out, &solver_cells, &n_solver_cells, err))
+  if (!spatial_probes (cfg, mesh, view, ranked, &sp, out, &solver_cells, &n_solver_cells, err))
     goto out;
   /* the probes' cells as one-cell stencils after the user's receivers */
   if (n_solver_cells > cfg->n_receivers)

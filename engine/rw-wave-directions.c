@@ -13,18 +13,23 @@
 #include "rw-i18n.h"
 #include "rw-linalg.h"
 
-bool
-rw_wave_probe_cells (const RwGrid *g, size_t centre, size_t cells[RW_PROBE_N], RwError *err)
+/* rw_wave_probe_cells on g, planes [z0, z0 + g->nz) of the whole grid
+ * (0 for the whole grid itself): centre and cells in g's indices, the
+ * messages' cells in the whole grid's (z + z0). */
+static bool
+probe_cells_in (const RwGrid *g, size_t z0, size_t centre, size_t cells[RW_PROBE_N], RwError *err)
 {
   if (g == NULL || cells == NULL)
     return rw_fail (err, RW_ERROR_INTERNAL, "rw_wave_probe_cells: NULL argument");
   const size_t nx = g->nx, ny = g->ny, nz = g->nz;
   if (centre >= nx * ny * nz)
-    return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: cell %zu is outside the grid"), centre);
+    return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: cell %zu is outside the grid"),
+                    centre + z0 * nx * ny);
   const size_t x = centre % nx, y = (centre / nx) % ny, z = centre / (nx * ny);
   if (x == 0 || y == 0 || z == 0 || x + 1 >= nx || y + 1 >= ny || z + 1 >= nz)
     return rw_fail (err, RW_ERROR_INPUT,
-                    _("directional receiver: cell (%zu, %zu, %zu) lies on the grid's edge"), x, y, z);
+                    _("directional receiver: cell (%zu, %zu, %zu) lies on the grid's edge"), x, y,
+                    z + z0);
   const size_t sx = 1, sy = nx, sz = nx * ny;
   const size_t c[RW_PROBE_N] = { centre, centre + sx, centre - sx, centre + sy, centre - sy,
                                  centre + sz, centre - sz };
@@ -33,9 +38,15 @@ rw_wave_probe_cells (const RwGrid *g, size_t centre, size_t cells[RW_PROBE_N], R
       return rw_fail (err, RW_ERROR_INPUT,
                       _("directional receiver at cell (%zu, %zu, %zu): its neighbours within one cell "
                         "(%.3f m) must be in the air, and one is not; move it away from the wall"),
-                      x, y, z, g->h);
+                      x, y, z + z0, g->h);
   memcpy (cells, c, sizeof c);
   return true;
+}
+
+bool
+rw_wave_probe_cells (const RwGrid *g, size_t centre, size_t cells[RW_PROBE_N], RwError *err)
+{
+  return probe_cells_in (g, 0, centre, cells, err);
 }
 
 bool
@@ -108,8 +119,10 @@ rw_wave_probe_radius (int order)
   return order >= 2 ? RW_WAVE_PROBE_RADIUS : 1;
 }
 
-bool
-rw_wave_probe (const RwGrid *g, size_t centre, int order, RwWaveProbe *probe, RwError *err)
+/* rw_wave_probe on g, planes [z0, z0 + g->nz) of the whole grid, as
+ * probe_cells_in: cells in g's indices, messages in the whole grid's. */
+static bool
+probe_in (const RwGrid *g, size_t z0, size_t centre, int order, RwWaveProbe *probe, RwError *err)
 {
   static const int offsets[RW_PROBE_N][3] = { { 0, 0, 0 }, { 1, 0, 0 }, { -1, 0, 0 }, { 0, 1, 0 },
                                               { 0, -1, 0 }, { 0, 0, 1 }, { 0, 0, -1 } };
@@ -118,7 +131,7 @@ rw_wave_probe (const RwGrid *g, size_t centre, int order, RwWaveProbe *probe, Rw
   if (order < 1 || order > RW_WAVE_MAX_ORDER)
     return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: order %d must be between 1 and %d"),
                     order, RW_WAVE_MAX_ORDER);
-  if (!rw_wave_probe_cells (g, centre, probe->cells, err))
+  if (!probe_cells_in (g, z0, centre, probe->cells, err))
     return false;
   probe->n = RW_PROBE_N;
   memcpy (probe->offset, offsets, sizeof offsets);
@@ -154,8 +167,47 @@ rw_wave_probe (const RwGrid *g, size_t centre, int order, RwWaveProbe *probe, Rw
                     _("ambisonic receiver of order %d at cell (%zu, %zu, %zu): the grid cells within %d "
                       "cells (%.3f m, spacing %.3f m) must be in the air, and one is not; move it away "
                       "from the wall or lower the order"),
-                    order, x, y, z, R, R * g->h, g->h);
+                    order, x, y, z + z0, R, R * g->h, g->h);
   return true;
+}
+
+bool
+rw_wave_probe (const RwGrid *g, size_t centre, int order, RwWaveProbe *probe, RwError *err)
+{
+  return probe_in (g, 0, centre, order, probe, err);
+}
+
+bool
+rw_wave_probe_window (const RwGrid *w, size_t z0, size_t centre, int order, RwWaveProbe *probe,
+                      RwError *err)
+{
+  if (w == NULL || probe == NULL)
+    return rw_fail (err, RW_ERROR_INTERNAL, "rw_wave_probe_window: NULL argument");
+  /* the window's cell (x, y, z) is the whole grid's (x, y, z + z0): the
+   * same cells, shifted by z0 planes */
+  const size_t shift = z0 * w->nx * w->ny;
+  if (centre < shift)
+    return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: cell %zu is outside the grid"),
+                    centre);
+  if (!probe_in (w, z0, centre - shift, order, probe, err))
+    return false;
+  for (size_t k = 0; k < probe->n; k++)
+    probe->cells[k] += shift;
+  return true;
+}
+
+void
+rw_wave_probe_planes (size_t z, size_t nz, size_t *z0, size_t *z1)
+{
+  /* the probe reads K within RW_WAVE_PROBE_RADIUS planes of z, and
+   * rw_voxelise_planes' K is the whole grid's on all but the window's
+   * first and last plane: one more on each side, clipped to the grid
+   * (where the window's end is the grid's, the edge tests see the same
+   * distances; elsewhere both pass, the window holding R + 1 planes on
+   * that side) */
+  const size_t reach = RW_WAVE_PROBE_RADIUS + 1;
+  *z0 = z > reach ? z - reach : 0;
+  *z1 = z + reach + 1 < nz ? z + reach + 1 : nz;
 }
 
 /* ---------------------------------------------------------------- the plane-wave fit */

@@ -84,6 +84,18 @@ typedef struct {
   int offset[RW_WAVE_PROBE_MAX][3];
 } RwWaveProbe;
 bool rw_wave_probe (const RwGrid *g, size_t centre, int order, RwWaveProbe *probe, RwError *err);
+/* rw_wave_probe for ranks that never hold the whole grid (issue #15,
+ * docs/CLUSTER.md): w is the planes [z0, z0 + w->nz) of the whole grid
+ * (rw_voxelise_planes, lattice CUBIC), centre and the probe's cells are
+ * in the whole grid's indices, and the messages give the whole grid's
+ * cell. Bit for bit rw_wave_probe on the whole grid when the window is
+ * rw_wave_probe_planes' for the centre's plane. */
+bool rw_wave_probe_window (const RwGrid *w, size_t z0, size_t centre, int order, RwWaveProbe *probe,
+                           RwError *err);
+/* The window of planes [*z0, *z1) of a grid of nz planes that
+ * rw_wave_probe_window needs for a centre on plane z: RW_WAVE_PROBE_RADIUS
+ * + 1 planes on each side, clipped to the grid. */
+void rw_wave_probe_planes (size_t z, size_t nz, size_t *z0, size_t *z1);
 /* The order the wave part gives a receiver of `order`: `order` (1 … 3;
  * clamped). Each order is resolved from a frequency up (below it the
  * gain limit takes it down): with the default 7.75 points per

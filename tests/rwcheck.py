@@ -70,3 +70,16 @@ def read_float_wav(path):
             frames = [list(vals[c::channels]) for c in range(channels)]
         pos += 8 + size + (size & 1)
     return rate, channels, frames
+
+
+def results_but_timings(j, path=""):
+    """results.json (parsed) without what may differ between two runs of
+    the same simulation: timings, speeds, the number of ranks."""
+    if isinstance(j, dict):
+        return {k: results_but_timings(v, path + "/" + k) for k, v in j.items()
+                if not (k.endswith("_s") and "time" in path + k) and k not in
+                ("mvox_per_s", "ranks", "timings", "timings_s", "import_s", "voxelise_s",
+                 "solve_s", "postprocess_s", "total_s", "geometrical_s", "join_s")}
+    if isinstance(j, list):
+        return [results_but_timings(v, path) for v in j]
+    return j

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""cli-mpi-spatial: binaural and ambisonic receivers under
+`mpirun -np N roomwave-cli simulate` (issue #15) write what one process
+writes.
+
+Each rank voxelises only its slab, while a spatial receiver's probe reads
+the grid cells within RW_WAVE_PROBE_RADIUS = 4 cells of it (257 cells for
+orders 2 and 3): every rank voxelises the planes around each such receiver
+alone (rw_wave_probe_planes, rw_voxelise_planes) and finds the probe's
+cells in the whole grid's indices, which the solver gathers from the
+ranks whose planes hold them.
+
+The demo room (walls vertical: every inside plane of the grid holds the
+same cells; at this spacing the 38 planes' inside ones are 2 … 35, so
+rw_slab_plan cuts 2 ranks at plane 19 and 3 ranks at planes 14 and 25 —
+"the first plane below which k/n of the inside cells lie", computed below
+from that) on the 7-point scheme, fp64 on the CPU backend, no hybrid:
+ - receiver 1, ambisonic order 3, on plane 19: its probe (planes 15 … 23)
+   straddles the cut of 2 ranks;
+ - receiver 2, binaural (order 3 probe), on plane 13: its probe (9 … 17)
+   straddles the first cut of 3 ranks;
+ - receiver 3, ambisonic order 2, 0.2 m below the ceiling: within 4 cells
+   of it, so its wave part falls back to order 1 (a warning), the window
+   clipped at the grid's end.
+With 1 (plain and under mpirun), 2 and 3 ranks (and, full band with the
+geometrical part joined, 0.3 s, 2 ranks) every WAV file is byte for byte
+one process's (the PEAK chunk's time stamp, which libsndfile sets to
+the time of writing, masked), the same files are written, and
+results.json equals one process's but for timings and "ranks".
+What fails it: probe cells in slab-local or window-local indices (other
+cells recorded, or refused as outside the grid), a window too small (the
+ball's K read as 0 on the window's last plane: order 1 instead of 3), the
+old refusal of spatial receivers under ranks.
+
+Environment (tests/meson.build): ROOMWAVE_CLI, ROOMWAVE_DATA_DIR, MPIRUN."""
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from rwcheck import check, finish, results_but_timings
+
+cli = os.environ["ROOMWAVE_CLI"]
+mpirun = os.environ["MPIRUN"]
+demo = os.path.join(os.environ["ROOMWAVE_DATA_DIR"], "rooms", "demo-room.obj")
+tmp = tempfile.mkdtemp(prefix="rw-cli-mpi-spatial-")
+ARGS = ["--mesh", demo, "--source", "1.5,1.2,1.3",
+        "--receiver", "3,2,1.5:ambisonic=3",
+        "--receiver", "4.2,3.1,1.0:binaural,yaw=30",
+        "--receiver", "5.5,1.5,2.8:ambisonic=2",
+        "--fmax", "500", "--duration", "0.1", "--scheme", "cartesian",
+        "--backend", "cpu", "--precision", "f64", "--no-hybrid", "--threads", "1"]
+RADIUS = 4  # RW_WAVE_PROBE_RADIUS
+
+
+def masked(path):
+    """The WAV file's bytes, the PEAK chunk's time stamp zeroed."""
+    b = bytearray(open(path, "rb").read())
+    i = 12
+    while i + 8 <= len(b):
+        size = int.from_bytes(b[i + 4:i + 8], "little")
+        if b[i:i + 4] == b"PEAK":
+            b[i + 12:i + 16] = b"\0\0\0\0"   # after the version: the time stamp
+        i += 8 + size + (size & 1)
+    return bytes(b)
+
+
+def cell_indices(j):
+    found = []
+    if isinstance(j, dict):
+        for k, v in j.items():
+            if k == "cell_index":
+                found.append(v)
+            else:
+                found += cell_indices(v)
+    elif isinstance(j, list):
+        for v in j:
+            found += cell_indices(v)
+    return found
+
+
+def cuts(first, last, n):
+    """rw_slab_plan's cuts of a grid whose inside planes first … last
+    hold the same cells each."""
+    planes = last - first + 1
+    return [first + math.ceil(k * planes / n) for k in range(1, n)]
+
+
+ref = os.path.join(tmp, "one")
+p = subprocess.run([cli, "simulate", *ARGS, "--out", ref], capture_output=True, text=True,
+                   timeout=300)
+check(p.returncode == 0, f"one process: exit {p.returncode}: {p.stderr[-2000:]}")
+if p.returncode != 0:
+    shutil.rmtree(tmp, ignore_errors=True)
+    sys.exit(finish())
+check("encoded to order 1 only" in p.stderr, f"receiver 3 falls back to order 1: {p.stderr[-600:]}")
+ja = json.load(open(os.path.join(ref, "results.json")))
+grid = ja["grid"]
+check(grid["nz"] == 38, f"the grid has 38 planes (got {grid['nz']}): the cuts below assume it")
+nxy = grid["nx"] * grid["ny"]
+# the source's cell, then the three receivers'
+planes = [c // nxy for c in cell_indices(ja)][-3:]
+check(planes[:2] == [19, 13], f"receivers 1 and 2 on planes 19 and 13 (got {planes})")
+c2, c3 = cuts(2, 35, 2), cuts(2, 35, 3)
+check(c2 == [19] and c3 == [14, 25], f"cuts {c2} and {c3}")
+check(any(planes[0] - RADIUS < c <= planes[0] + RADIUS for c in c2),
+      "receiver 1's probe straddles the cut of 2 ranks")
+check(any(planes[1] - RADIUS < c <= planes[1] + RADIUS for c in c3),
+      "receiver 2's probe straddles a cut of 3 ranks")
+wavs = sorted(f for f in os.listdir(ref) if f.endswith(".wav"))
+check(len(wavs) == 7, f"seven WAV files (omni ×3, ambix ×3, binaural): {wavs}")
+
+for np_ in [1, 2, 3]:
+    out = os.path.join(tmp, f"np{np_}")
+    p = subprocess.run([mpirun, "-np", str(np_), cli, "simulate", *ARGS, "--out", out],
+                       capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0, f"{np_} rank(s): exit {p.returncode}: {p.stderr[-2000:]}")
+    if p.returncode != 0:
+        continue
+    check(p.stderr.count("encoded to order 1 only") == 1,
+          f"{np_} rank(s): receiver 3's warning, once: {p.stderr[-600:]}")
+    check(sorted(os.listdir(out)) == sorted(os.listdir(ref)),
+          f"{np_} rank(s): the same files as one process")
+    for f in wavs:
+        a, b = masked(os.path.join(ref, f)), masked(os.path.join(out, f))
+        check(len(a) > 10000 and a == b, f"{np_} rank(s): {f} equals one process's byte for byte")
+    jb = json.load(open(os.path.join(out, "results.json")))
+    check(results_but_timings(ja) == results_but_timings(jb),
+          f"{np_} rank(s): results.json equals one process's but for timings and ranks")
+
+# the full band (the geometrical part joined to every channel and ear at
+# the crossover; rank 0 alone computes it) on 2 ranks, 0.3 s: the same
+hybrid = [a for a in ARGS if a != "--no-hybrid"]
+hybrid[hybrid.index("0.1")] = "0.3"
+ref = os.path.join(tmp, "hybrid-one")
+out = os.path.join(tmp, "hybrid-np2")
+p = subprocess.run([cli, "simulate", *hybrid, "--out", ref], capture_output=True, text=True,
+                   timeout=300)
+check(p.returncode == 0, f"full band, one process: exit {p.returncode}: {p.stderr[-2000:]}")
+q = subprocess.run([mpirun, "-np", "2", cli, "simulate", *hybrid, "--out", out],
+                   capture_output=True, text=True, timeout=300)
+check(q.returncode == 0, f"full band, 2 ranks: exit {q.returncode}: {q.stderr[-2000:]}")
+if p.returncode == 0 and q.returncode == 0:
+    check(sorted(os.listdir(out)) == sorted(os.listdir(ref)), "full band: the same files")
+    for f in wavs:
+        a, b = masked(os.path.join(ref, f)), masked(os.path.join(out, f))
+        check(len(a) > 10000 and a == b, f"full band, 2 ranks: {f} equals one process's")
+    ja, jb = (json.load(open(os.path.join(d, "results.json"))) for d in (ref, out))
+    check(results_but_timings(ja) == results_but_timings(jb),
+          "full band, 2 ranks: results.json equals one process's but for timings and ranks")
+
+shutil.rmtree(tmp, ignore_errors=True)
+sys.exit(finish())
