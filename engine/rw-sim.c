@@ -906,16 +906,9 @@ sim_interp (const RwSimConfig *cfg, const RwMesh *mesh, const RwGrid *view, cons
 static bool
 sim_slab_counts (const RwSimConfig *cfg, const RwSlab *slab, RwSimResult *out, RwError *err)
 {
-  const RwGrid *g = slab->grid;
-  const size_t nxy = g->nx * g->ny, n = (size_t) rw_comm_size (cfg->comm);
-  const int mk = rw_grid_max_k (g);
-  size_t mine[2] = { 0, 0 };
-  for (size_t i = slab->own_z0 * nxy; i < slab->own_z1 * nxy; i++)
-    if (g->K[i] != 0)
-      {
-        mine[0]++;
-        mine[1] += g->K[i] < mk;
-      }
+  const size_t n = (size_t) rw_comm_size (cfg->comm);
+  size_t mine[2];
+  mine[0] = rw_slab_owned_inside (slab, &mine[1]);
   size_t *all = malloc (2 * n * sizeof *all);
   if (all == NULL)
     return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
@@ -950,6 +943,15 @@ sim_checkpoint (const RwSimConfig *cfg, RwSolver *solver, RwError *err)
   return true;
 }
 
+/* A rank's device: one per rank on each host, the rank's place among
+ * its host's ranks picking it (the solver's and the warm-up's). */
+static int
+sim_rank_device (const RwBackendOps *ops, int device, int local_rank)
+{
+  const int nd = ops->device_count () > 0 ? ops->device_count () : 1;
+  return (device + local_rank) % nd;
+}
+
 /* The device's warm-up (RwBackendOps.warm_up): on a thread of its own
  * from the start of a run, joined before the solver's creation, so that
  * the CUDA context's creation (about 0.2 s on an H100, issue #14) runs
@@ -967,14 +969,8 @@ static void *
 sim_warm_thread (void *data)
 {
   SimWarm *w = data;
-  int device = w->device;
   /* the device rw_sim_solve gives the rank (setup.device) */
-  if (w->ranked)
-    {
-      const int nd = w->ops->device_count () > 0 ? w->ops->device_count () : 1;
-      device = (device + w->local_rank) % nd;
-    }
-  w->ops->warm_up (device);
+  w->ops->warm_up (w->ranked ? sim_rank_device (w->ops, w->device, w->local_rank) : w->device);
   return NULL;
 }
 
@@ -1268,13 +1264,10 @@ sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
   out->ranks = rw_comm_size (cfg->comm);
   if (out->ranks > 1)
     {
-      /* one device per rank on each host: the rank's place among its
-       * host's ranks picks it */
       const RwBackendOps *ops = rw_backend_choose (cfg->backend, cfg->precision, err);
       if (ops == NULL)
         goto out;
-      const int nd = ops->device_count () > 0 ? ops->device_count () : 1;
-      setup.device = (cfg->device + rw_comm_local_rank (cfg->comm)) % nd;
+      setup.device = sim_rank_device (ops, cfg->device, rw_comm_local_rank (cfg->comm));
     }
   solver = rw_solver_new (&setup, cfg->backend, err);
   if (solver == NULL || (cfg->checkpoint_dir != NULL && !sim_checkpoint (cfg, solver, err)))

@@ -423,3 +423,21 @@ rw_slab_voxelise_ranks (const RwMesh *mesh, double spacing_m, RwLattice lattice,
     }
   return true;
 }
+
+size_t
+rw_slab_owned_inside (const RwSlab *s, size_t *boundary)
+{
+  const RwGrid *g = s->grid;
+  const size_t nxy = g->nx * g->ny;
+  const int mk = rw_grid_max_k (g);
+  size_t inside = 0, bnd = 0;
+  for (size_t i = s->own_z0 * nxy; i < s->own_z1 * nxy; i++)
+    if (g->K[i] != 0)
+      {
+        inside++;
+        bnd += g->K[i] < mk;
+      }
+  if (boundary != NULL)
+    *boundary = bnd;
+  return inside;
+}

@@ -92,3 +92,8 @@ bool rw_slab_voxelise_ranks (const RwMesh *mesh, double spacing_m, RwLattice lat
                              const struct RwComm *comm, int threads, size_t *cuts, RwSlab *out,
                              RwError *err);
 void rw_slab_clear (RwSlab *s);
+
+/* The inside cells of the slab's owned planes, and how many of them are
+ * boundary cells (K below the lattice's full count); boundary may be
+ * NULL. What each rank adds to the whole grid's counts. */
+size_t rw_slab_owned_inside (const RwSlab *s, size_t *boundary);

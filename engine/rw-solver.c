@@ -447,9 +447,7 @@ slab_new (RwSolver *s, RwError *err)
         }
     }
   s->local.source_stencil = &s->local_source;
-  for (size_t z = s->slab.own_z0; z < s->slab.own_z1; z++)
-    for (size_t i = z * nxy; i < (z + 1) * nxy; i++)
-      s->own_inside += s->slab.grid->K[i] != 0;
+  s->own_inside = rw_slab_owned_inside (&s->slab, NULL);
   s->rank_rate = calloc ((size_t) s->size, sizeof (double));
   if (s->rank_rate == NULL)
     return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));

@@ -77,17 +77,7 @@ hall_slab (double sites, const RwComm *comm, size_t *cuts, RwSlab *slab, double 
   return ok;
 }
 
-/* The inside sites of the slab's owned planes. */
-static double
-owned_sites (const RwSlab *s)
-{
-  const RwGrid *g = s->grid;
-  const size_t plane = g->nx * g->ny;
-  double n = 0;
-  for (size_t i = s->own_z0 * plane; i < s->own_z1 * plane; i++)
-    n += g->K[i] > 0;
-  return n;
-}
+
 
 /* ms a step of `steps` steps after WARM_STEPS, or −1 with err set. */
 static double
@@ -180,7 +170,7 @@ main (int argc, char **argv)
     .source_kind = RW_SOURCE_SOFT, .source_signal = sig, .time_step_s = g->h / 343.0,
     .device = rw_comm_local_rank (comm) % nd, .slab = size > 1 ? &ref : NULL,
   };
-  double mine = owned_sites (&slab), sites[64];
+  double mine = (double) rw_slab_owned_inside (&slab, NULL), sites[64];
   if (size <= 64 && !rw_comm_allgather (comm, &mine, sizeof mine, sites, &err))
     rw_comm_abort (comm, err.message);
   double total = 0;

@@ -147,6 +147,22 @@ with open(sys.argv[1], "w") as o:
 EOPY
 }
 
+checked_run () {   # log prefix, name width, summary pattern, detail pattern, name, time limit, command
+  # one line a run in the summary (rc, its checks' verdicts), the matching
+  # details, the log's tail when it failed; 77 (skipped: no device) and 0
+  # pass, anything else sets MODE_RC
+  local prefix=$1 width=$2 verdicts=$3 details=$4 name=$5 limit=$6
+  shift 6
+  local log=$LOGS/$prefix-$name.txt
+  timeout "$limit" "$@" > "$log" 2>&1
+  local rc=$?
+  [ $rc != 0 ] && [ $rc != 77 ] && MODE_RC=1
+  note "$(printf "%-${width}s rc %-3s " "$name" "$rc")$(grep -hE "$verdicts" "$log" \
+    | sed -E 's/^all [0-9]+ checks passed/all checks passed/' | sort | uniq -c | sed 's/^ *//' | tr '\n' ';')"
+  grep -hE "$details" "$log" | sort | uniq -c | sort -rn | head -24
+  [ $rc != 0 ] && [ $rc != 77 ] && tail -12 "$log"
+}
+
 e2e_box30 () {   # the schemes to run
   # end to end, mesh to WAV: a 30 m³ shoebox (4 × 3 × 2.5 m, every surface
   # R = 0.9), fmax 4 kHz, 1 s of IR, the wave part alone, each scheme at
@@ -283,7 +299,7 @@ fi
 if [ "$QUICK" = mpi ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
   T=$B/tests/test-slab-mpi
-  MPI_RC=0
+  MODE_RC=0
   if ! grep -q "RW_HAVE_MPI 1" "$B/rw-config.h" || [ ! -x "$T" ]; then
     grep -iE "mpi" "$LOGS/setup.log" | head -5
     echo "mpi: the build has no MPI (no .carry/sysroot with Open MPI? tests/gpu/make-sysroot.sh)"
@@ -292,18 +308,9 @@ if [ "$QUICK" = mpi ]; then
   NGPU=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU")
   note "GPUs: $NGPU; $(mpirun --version 2>&1 | head -1)"
   mpi_run () {   # name, time limit, then the command
-    local name=$1 limit=$2
-    shift 2
-    timeout "$limit" "$@" > "$LOGS/mpi-$name.txt" 2>&1
-    local rc=$?
-    # 77: skipped (no device); anything else but 0 fails the mode
-    [ $rc != 0 ] && [ $rc != 77 ] && MPI_RC=1
-    note "$(printf '%-18s rc %-3s ' "$name" "$rc")$(grep -hE '^all [0-9]+ checks passed|checks? failed|^SKIP|ERROR SUMMARY' \
-      "$LOGS/mpi-$name.txt" | sed -E 's/^all [0-9]+ checks passed/all checks passed/' | sort | uniq -c \
-      | sed 's/^ *//' | tr '\n' ';')"
-    grep -hE "^FAIL|bit for bit|device [0-9]|differs first|energy .* = |Invalid|Address|Leaked|MPI failed|mca_|PMIX|ORTE|Program hit" \
-      "$LOGS/mpi-$name.txt" | sort | uniq -c | sort -rn | head -24
-    [ $rc != 0 ] && [ $rc != 77 ] && tail -12 "$LOGS/mpi-$name.txt"
+    checked_run mpi 18 '^all [0-9]+ checks passed|checks? failed|^SKIP|ERROR SUMMARY' \
+      "^FAIL|bit for bit|device [0-9]|differs first|energy .* = |Invalid|Address|Leaked|MPI failed|mca_|PMIX|ORTE|Program hit" \
+      "$@"
   }
   MPIRUN=(mpirun --oversubscribe --bind-to none -x RW_SLAB_BACKEND)
   # the backend operations alone (planes, owned-plane energy, checkpoints)
@@ -327,12 +334,12 @@ if [ "$QUICK" = mpi ]; then
       compute-sanitizer --tool racecheck --report-api-errors no --error-exitcode 99 "$T"
   fi
   mpi_e2e
-  [ $E2E_RC != 0 ] && MPI_RC=1
+  [ $E2E_RC != 0 ] && MODE_RC=1
   echo
   echo "================ GPU summary (mpi) ================"
   cat "$LOGS/gpu.txt" "$SUMMARY"
   tar czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
-  exit $MPI_RC
+  exit $MODE_RC
 fi
 
 # ------------------------------------------- rays: the ray tracer's speed
@@ -372,13 +379,13 @@ if [ "$QUICK" = nccl ]; then
   # default stays off in every process we start
   export NCCL_NVLS_ENABLE=0
   type rw_mpi_env > /dev/null 2>&1 && rw_mpi_env
-  NCCL_RC=0
+  MODE_RC=0
   NGPU=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU")
   SITES=${RW_SLAB_SITES:-200e6}
   if ! grep -q "RW_HAVE_NCCL 1" "$B/rw-config.h"; then
     grep -iE "nccl" "$LOGS/setup.log" | head -5
     note "nccl: the build has no NCCL (nccl.h and libnccl.so[.2] not found; NCCL_HOME=...)"
-    NCCL_RC=1
+    MODE_RC=1
   fi
   note "GPUs: $NGPU; NCCL $(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)"
   # RW_SLAB_HALL=SITES: strong scaling on a hall of SITES sites alone
@@ -410,16 +417,8 @@ if [ "$QUICK" = nccl ]; then
     exit 0
   fi
   nccl_run () {   # name, time limit, then the command
-    local name=$1 limit=$2
-    shift 2
-    timeout "$limit" "$@" > "$LOGS/nccl-$name.txt" 2>&1
-    local rc=$?
-    [ $rc != 0 ] && [ $rc != 77 ] && NCCL_RC=1
-    note "$(printf '%-20s rc %-3s ' "$name" "$rc")$(grep -hE 'PASS|FAIL|^all [0-9]+ checks passed|checks? failed|^SKIP' \
-      "$LOGS/nccl-$name.txt" | sed -E 's/^all [0-9]+ checks passed/all checks passed/' | sort | uniq -c \
-      | sed 's/^ *//' | tr '\n' ';')"
-    grep -hE "FAIL|differs first|bit for bit|NCCL error|halo" "$LOGS/nccl-$name.txt" | head -12
-    [ $rc != 0 ] && [ $rc != 77 ] && tail -12 "$LOGS/nccl-$name.txt"
+    checked_run nccl 20 'PASS|FAIL|^all [0-9]+ checks passed|checks? failed|^SKIP' \
+      "FAIL|differs first|bit for bit|NCCL error|halo" "$@"
   }
   nccl_run check-1 300 "$B/tests/halo-nccl" check 1
   if [ "$NGPU" -ge 2 ]; then
@@ -450,7 +449,7 @@ if [ "$QUICK" = nccl ]; then
     fi
   else
     note "nccl: no MPI in the build or no mpirun: test-slab-mpi and bench-slab not run"
-    NCCL_RC=1
+    MODE_RC=1
   fi
   # the same halls on both lattices (the 7-point one: SITES cells a rank)
   for lat in fcc cubic; do
@@ -462,14 +461,14 @@ if [ "$QUICK" = nccl ]; then
   # RW_SLAB_QUICK=1: no bench-slab and no end-to-end runs
   if [ -n "${MPIRUN+x}" ] && [ "${RW_SLAB_QUICK:-0}" != 1 ]; then
     RW_MPI_E2E=${RW_MPI_E2E:-4000 0.5} mpi_e2e
-    [ $E2E_RC != 0 ] && NCCL_RC=1
+    [ $E2E_RC != 0 ] && MODE_RC=1
   fi
   echo
   echo "================ GPU summary (nccl) ================"
   cat "$LOGS/gpu.txt" "$SUMMARY"
   [ -f "$OUT/bench-slab.txt" ] && cat "$OUT/bench-slab.txt"
   tar czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
-  exit $NCCL_RC
+  exit $MODE_RC
 fi
 
 # ------------------------------------------- seam: the seam proof (#12)

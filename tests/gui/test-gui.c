@@ -2782,11 +2782,9 @@ main (int argc, char **argv)
   g_autofree char *gpus_tmp = NULL;
   if (strcmp (argv[1], "gpus-close") == 0)
     {
-      char templ[] = "/tmp/rw-gpus-close-XXXXXX";
-      gpus_tmp = g_strdup (mkdtemp (templ));
-      RW_CHECK (gpus_tmp != NULL, "a temporary folder");
-      if (gpus_tmp != NULL)
-        g_setenv ("TMPDIR", gpus_tmp, TRUE);
+      gpus_tmp = g_strdup (rw_test_tmp_path ("gpus-close"));
+      RW_CHECK (g_mkdir (gpus_tmp, 0700) == 0, "a temporary folder %s", gpus_tmp);
+      g_setenv ("TMPDIR", gpus_tmp, TRUE);
     }
   gtk_disable_setlocale ();
   rw_i18n_init ();
