@@ -827,6 +827,10 @@ rw_branch_setup (RwCudaState *st, const RwSolverSetup *setup, bool *&listed, RwE
     M_max = std::max (M_max, M[s]);
   st->n_bn = n_nodes;
   st->b_m_max = M_max;
+  /* each plane's first node, for a slab's windows (rw-cuda-halo.cuh) */
+  st->bn_z = rw_cuda_branch_plane_starts (nodes, n_nodes, st->nx * st->ny, st->nz);
+  if (ok && st->bn_z == NULL)
+    ok = rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
   n_states = (size_t) M_max * n_nodes;
   ok = ok && RW_CUDA (cudaMalloc (&st->b_beta, ns * sizeof (double)))
        && RW_CUDA (cudaMemcpy (st->b_beta, bd, ns * sizeof (double),
@@ -1164,7 +1168,8 @@ rw_cuda_window (RwCudaState *st, int step, double s, int w, size_t z0, size_t z1
   if (z0 < z1)
     {
       rw_cuda_launch_items (st, step, st->halo_items + off, st->halo_n[w]);
-      rw_cuda_launch_branches_range (st, step, st->bn_z[z0], st->bn_z[z1]);
+      if (st->bn_z != NULL)
+        rw_cuda_launch_branches_range (st, step, st->bn_z[z0], st->bn_z[z1]);
     }
   const RwCudaSource src = rw_cuda_source_planes (st->src, (long long) (st->nx * st->ny), z0, z1);
   if (src.n > 0 || (receivers && st->n_rcv > 0))

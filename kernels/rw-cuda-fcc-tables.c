@@ -20,6 +20,7 @@ rw_cuda_fcc_tables_clear (RwFccTables *t)
   free (t->nodes);
   free (t->went);
   free (t->zr);
+  free (t->first);
   memset (t, 0, sizeof *t);
 }
 
@@ -31,7 +32,7 @@ rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bool li
   memset (out, 0, sizeof *out);
   const int nt = threads > 0 ? threads : omp_get_max_threads ();
   const size_t n = pitch * g->ny * g->nz, n_blocks = gbx * gby;
-  size_t *first = calloc (g->nz + 1, sizeof *first);
+  size_t *first = out->first = calloc (g->nz + 1, sizeof *first);
   out->kind = calloc (n + 1, 1);
   out->zr = calloc (2 * n_blocks + 2, sizeof *out->zr);
   if (first == NULL || out->kind == NULL || out->zr == NULL)
@@ -120,10 +121,8 @@ rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bool li
       out->zr[2 * k] = lo < hi ? lo : 0;
       out->zr[2 * k + 1] = lo < hi ? hi : 0;
     }
-  free (first);
   return true;
 oom:
-  free (first);
   rw_cuda_fcc_tables_clear (out);
   return rw_fail (err, RW_ERROR_MEMORY, _("out of host memory for the FCC grid's tables (%zu "
                                           "entries)"), n);

@@ -11,6 +11,8 @@
  *  - nodes: the boundary sites in the grid's index order (so node b takes
  *    its area as rw_grid_node_area (g, b, K)), each with its wall entries
  *    [w, w + nw) of went (rw_fcc_wall_entries; none with links false);
+ *    first[z]: the first node at or above plane z (nz + 1 entries: a
+ *    slab's window of planes updates the nodes [first[z0], first[z1]));
  *  - zr: per block of cols × rows folded columns (gbx × gby blocks, x
  *    fastest), the union of the z ranges of the cubic columns it covers,
  *    two words (z0, z1; 0, 0 when none): CUDA's uint2, copied as it is.
@@ -47,6 +49,7 @@ typedef struct
   uint16_t *went;               /* link d << 12 | member mask (rw-scheme-fcc.h) */
   size_t n_went;
   uint32_t *zr;                 /* 2 per block */
+  size_t *first;                /* nz + 1 */
 } RwFccTables;
 
 /* The tables of g (on the FCC lattice) for rows of `pitch` entries;

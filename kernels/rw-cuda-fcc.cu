@@ -97,7 +97,7 @@ struct RwCudaFcc
   size_t slice_cap;
   cudaStream_t stream;
   RwCudaHalo *halo;             /* device halos (rw-cuda-halo.cuh); NULL: none */
-  size_t *node_z;               /* with a halo: the first boundary site of each plane (host, nz + 1) */
+  size_t *node_z;               /* the first boundary site of each plane (host, nz + 1) */
 };
 
 /* The 12 neighbours of the site at c (a row of parity P), summed in
@@ -743,6 +743,8 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
   ok = ok && rw_cuda_fcc_tables (g, st->pitch, M, !no_links, (size_t) st->bx * st->w, st->by,
                                  st->gbx, st->gby, setup->threads, &tab, err);
   const size_t b = tab.n_nodes, n_went = tab.n_went;
+  st->node_z = tab.first;       /* kept: a slab's windows (rw_fcc_step_planes) */
+  tab.first = NULL;
   st->n_nodes = b;
   int m_max = 0;
   for (size_t s = 0; s < g->n_surfaces; s++)
@@ -991,14 +993,10 @@ rw_cuda_fcc_halo_attach (void *state, const RwHaloLink *link, RwError *err)
     return false;
   if (st->halo != NULL)
     return rw_fail (err, RW_ERROR_INTERNAL, _("a halo is attached already"));
-  /* the first boundary site at or above each plane, from the z-sorted list */
-  const size_t plane = st->pitch * st->ny;
-  st->node_z = rw_cuda_plane_starts (st->nodes, st->n_nodes, plane, st->nz, err);
-  const bool ok = st->node_z != NULL;
-  if (ok)
-    st->halo = rw_cuda_halo_new (link, st->device, plane * st->elem, st->own_z0, st->own_z1,
-                                 st->nz, err);
-  return ok && st->halo != NULL;
+  /* each plane's first boundary site (st->node_z) came with the tables */
+  st->halo = rw_cuda_halo_new (link, st->device, st->pitch * st->ny * st->elem, st->own_z0,
+                               st->own_z1, st->nz, err);
+  return st->halo != NULL;
 }
 
 bool

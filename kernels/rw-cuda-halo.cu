@@ -229,9 +229,6 @@ rw_cuda_halo_attach_op (void *state, const RwHaloLink *link, RwError *err)
   if (st->halo != NULL)
     return rw_fail (err, RW_ERROR_INTERNAL, _("a halo is attached already"));
   const size_t plane = st->nx * st->ny;
-  st->bn_z = rw_cuda_plane_starts (st->bn, st->n_bn, plane, st->nz, err);
-  if (st->bn_z == NULL)
-    return false;
   st->halo = rw_cuda_halo_new (link, st->device, plane * st->elem, st->own_z0, st->own_z1, st->nz,
                                err);
   if (st->halo == NULL)

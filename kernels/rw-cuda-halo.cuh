@@ -73,36 +73,6 @@ rw_cuda_source_planes (const RwCudaSource &all, long long plane, size_t z0, size
   return src;
 }
 
-/* For a list of n boundary nodes on the device in index order (each an N
- * with its index in member i), the first node at or above each plane of
- * nz (plane entries a plane): a host array of nz + 1, or NULL with err. */
-template <typename N>
-static size_t *
-rw_cuda_plane_starts (const N *dev, size_t n, size_t plane, size_t nz, RwError *err)
-{
-  N *nodes = (N *) malloc ((n + 1) * sizeof *nodes);
-  size_t *start = (size_t *) malloc ((nz + 1) * sizeof *start);
-  if (nodes == NULL || start == NULL)
-    {
-      free (nodes), free (start);
-      rw_fail (err, RW_ERROR_MEMORY, _("out of host memory"));
-      return NULL;
-    }
-  if (n > 0 && !RW_CUDA (cudaMemcpy (nodes, dev, n * sizeof *nodes, cudaMemcpyDeviceToHost)))
-    {
-      free (nodes), free (start);
-      return NULL;
-    }
-  for (size_t z = 0, b = 0; z <= nz; z++)
-    {
-      while (b < n && (size_t) nodes[b].i / plane < z)
-        b++;
-      start[z] = b;
-    }
-  free (nodes);
-  return start;
-}
-
 /* The backend's operations (RwBackendOps.halo_id, halo_attach): NCCL's
  * unique id; the halo of a state of either path (7-point, FCC). */
 bool rw_cuda_halo_id_op (void *buf, size_t len, RwError *err);

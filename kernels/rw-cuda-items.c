@@ -411,3 +411,18 @@ rw_cuda_branch_nodes (const RwGrid *g, const int *surface_M, bool list_area, siz
   *n_states = states;
   return true;
 }
+
+size_t *
+rw_cuda_branch_plane_starts (const RwBranchNode *nodes, size_t n, size_t plane, size_t nz)
+{
+  size_t *start = malloc ((nz + 1) * sizeof *start);
+  if (start == NULL)
+    return NULL;
+  for (size_t z = 0, b = 0; z <= nz; z++)
+    {
+      while (b < n && nodes[b].i / plane < z)
+        b++;
+      start[z] = b;
+    }
+  return start;
+}

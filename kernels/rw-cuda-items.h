@@ -129,6 +129,12 @@ static_assert (sizeof (RwBranchNode) == 16, "a branch node is 16 bytes");
 _Static_assert (sizeof (RwBranchNode) == 16, "a branch node is 16 bytes");
 #endif
 
+/* The first of n branch nodes (in index order) at or above each plane of
+ * nz, plane entries a plane: nz + 1 entries, malloc'ed; NULL when out of
+ * memory. A slab's window of planes updates the nodes [s[z0], s[z1])
+ * (device halos, rw-cuda-halo.cuh). */
+size_t *rw_cuda_branch_plane_starts (const RwBranchNode *nodes, size_t n, size_t plane, size_t nz);
+
 /* The branch nodes of a grid (rw_cuda_node_listed, surface_listed[s] =
  * surface_M[s] > 0), in index order (as the CPU backend walks them), and
  * their states in all (Σ surface_M). *nodes is malloc'ed (NULL when

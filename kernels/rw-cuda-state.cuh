@@ -105,7 +105,7 @@ struct RwCudaState
   struct RwCudaHalo *halo;      /* device halos (rw-cuda-halo.cuh): single steps, the exchange overlapped; NULL: none */
   int4 *halo_items;             /* with a halo: the items clipped to its windows (rw_cuda_halo_windows): */
   size_t halo_n[3];             /* … [w0, w1), [w2, w3), then the interior [w1, w2) */
-  size_t *bn_z;                 /* with a halo: the first branch node at or above each plane (host, nz + 1) */
+  size_t *bn_z;                 /* the first branch node at or above each plane (host, nz + 1; NULL: no nodes) */
 };
 
 /* After each step of the main kernel: the branch nodes (reads st->p,

@@ -8,7 +8,8 @@
  *   - the boundary sites in index order with their folded index, area
  *     (rw_grid_node_area of their rank), surface, K, parity, branches and
  *     wall entries (rw_fcc_wall_entries), packed in node order;
- *   - every block's z range (the union of its cubic columns');
+ *   - every block's z range (the union of its cubic columns'), each
+ *     plane's first boundary site;
  *   - the same bytes with 1, 2 and 3 threads; no entries without links.
  */
 #include <stdlib.h>
@@ -81,6 +82,17 @@ check_against_loop (const char *room, const RwGrid *g, size_t pitch, const int *
   RW_CHECK (t->n_went == w && went_bad == 0 && w > 0, "%s: %zu wall entries (%zu listed), %zu differ",
             room, w, t->n_went, went_bad);
   RW_CHECK (zr_bad == 0, "%s: %zu of %zu blocks' z ranges differ", room, zr_bad, gbx * gby);
+  /* each plane's first node: the boundary sites on the planes below it */
+  size_t first_bad = 0;
+  for (size_t z = 0; z <= g->nz; z++)
+    {
+      size_t below = 0;
+      for (size_t k = 0; k < t->n_nodes; k++)
+        below += t->nodes[k].i < z * pitch * g->ny;
+      first_bad += t->first[z] != below;
+    }
+  RW_CHECK (first_bad == 0, "%s: %zu of %zu planes' first nodes differ", room, first_bad,
+            g->nz + 1);
   free (kind);
 }
 

@@ -327,6 +327,19 @@ check_branch_nodes (void)
   RW_CHECK (k == n_nodes && off == n_states && wrong == 0,
             "%zu nodes (%zu expected), %zu states (%zu), %d wrong", n_nodes, k, n_states, off,
             wrong);
+  /* each plane's first node: the count of those on the planes below it */
+  size_t *start = rw_cuda_branch_plane_starts (nodes, n_nodes, pitch * ny, nz);
+  wrong = start == NULL;
+  for (size_t z = 0; start != NULL && z <= nz; z++)
+    {
+      size_t below = 0;
+      for (size_t b = 0; b < n_nodes; b++)
+        below += nodes[b].i < z * pitch * ny;
+      wrong += start[z] != below;
+    }
+  RW_CHECK (wrong == 0 && n_nodes > 0 && start[nz] == n_nodes, "%d planes' first nodes wrong",
+            wrong);
+  free (start);
   free (nodes);
 }
 
