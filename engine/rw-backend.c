@@ -31,6 +31,13 @@ rw_backend_at (size_t i)
   return i < registry (all, RW_BACKEND_MAX) ? all[i] : NULL;
 }
 
+int
+rw_backend_rank_device (const RwBackendOps *ops, int device, int local_rank)
+{
+  const int nd = ops->device_count () > 0 ? ops->device_count () : 1;
+  return (device + local_rank) % nd;
+}
+
 const RwBackendOps *
 rw_backend_find (const char *name)
 {

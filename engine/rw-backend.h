@@ -143,3 +143,7 @@ size_t rw_backend_count (void);
 const RwBackendOps *rw_backend_at (size_t i);
 /* The backend named `name` ("cpu", "cuda"), NULL when none is built in. */
 const RwBackendOps *rw_backend_find (const char *name);
+/* The device of a rank whose place among its host's ranks is local_rank,
+ * counted on from `device`: one device per rank on each host, modulo the
+ * devices ops has (at least 1). */
+int rw_backend_rank_device (const RwBackendOps *ops, int device, int local_rank);

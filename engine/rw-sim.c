@@ -943,15 +943,6 @@ sim_checkpoint (const RwSimConfig *cfg, RwSolver *solver, RwError *err)
   return true;
 }
 
-/* A rank's device: one per rank on each host, the rank's place among
- * its host's ranks picking it (the solver's and the warm-up's). */
-static int
-sim_rank_device (const RwBackendOps *ops, int device, int local_rank)
-{
-  const int nd = ops->device_count () > 0 ? ops->device_count () : 1;
-  return (device + local_rank) % nd;
-}
-
 /* The device's warm-up (RwBackendOps.warm_up): on a thread of its own
  * from the start of a run, joined before the solver's creation, so that
  * the CUDA context's creation (about 0.2 s on an H100, issue #14) runs
@@ -970,7 +961,7 @@ sim_warm_thread (void *data)
 {
   SimWarm *w = data;
   /* the device rw_sim_solve gives the rank (setup.device) */
-  w->ops->warm_up (w->ranked ? sim_rank_device (w->ops, w->device, w->local_rank) : w->device);
+  w->ops->warm_up (w->ranked ? rw_backend_rank_device (w->ops, w->device, w->local_rank) : w->device);
   return NULL;
 }
 
@@ -1267,7 +1258,7 @@ sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
       const RwBackendOps *ops = rw_backend_choose (cfg->backend, cfg->precision, err);
       if (ops == NULL)
         goto out;
-      setup.device = sim_rank_device (ops, cfg->device, rw_comm_local_rank (cfg->comm));
+      setup.device = rw_backend_rank_device (ops, cfg->device, rw_comm_local_rank (cfg->comm));
     }
   solver = rw_solver_new (&setup, cfg->backend, err);
   if (solver == NULL || (cfg->checkpoint_dir != NULL && !sim_checkpoint (cfg, solver, err)))

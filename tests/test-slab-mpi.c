@@ -262,7 +262,7 @@ main (void)
           usable = 0;
         }
       else
-        device = rw_comm_local_rank (comm) % ops->device_count ();
+        device = rw_backend_rank_device (ops, 0, rw_comm_local_rank (comm));
     }
   int all = usable;
   if (comm != NULL)   /* NULL: one rank (mpirun -np 1), nothing to agree */

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "rw-file.h"
 #include "rw-results-io.h"
 
 /* How long mpirun gets after SIGINT before SIGTERM, and after SIGTERM
@@ -41,36 +42,14 @@ G_DEFINE_TYPE (RwMpiJob, rw_mpi_job, G_TYPE_OBJECT)
 enum { PROGRESS, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
-/* The temporary folder and everything in it (the files a run writes:
- * no links are followed, g_remove removes a link itself). */
-static void
-remove_tree (const char *path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-            remove_tree (child);
-          else
-            g_remove (child);
-        }
-      g_dir_close (dir);
-    }
-  g_remove (path);
-}
-
 static void
 rw_mpi_job_finalize (GObject *object)
 {
   RwMpiJob *self = RW_MPI_JOB (object);
 
+  /* the temporary folder and everything in it (no link is followed) */
   if (self->tmp_dir != NULL)
-    remove_tree (self->tmp_dir);
+    rw_file_remove_tree (self->tmp_dir);
   g_free (self->tmp_dir);
   g_free (self->out_dir);
   g_strfreev (self->argv);
@@ -184,7 +163,7 @@ load_worker (GTask *task, gpointer source_object, gpointer task_data, GCancellab
   (void) cancellable;
   RwSimOutput *out = rw_sim_output_load (self->out_dir, &error);
   /* read whole into memory: the folder is no longer needed */
-  remove_tree (self->tmp_dir);
+  rw_file_remove_tree (self->tmp_dir);
   if (out == NULL)
     g_task_return_error (task, error);
   else
@@ -277,8 +256,8 @@ one_done (RwMpiJob *self)
             }
           error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, why);
         }
-      /* before the error is returned: the caller may drop the job at once */
-      remove_tree (self->tmp_dir);
+      /* gone when the error is seen (the job may be kept a while) */
+      rw_file_remove_tree (self->tmp_dir);
       g_task_return_error (task, error);
     }
   else

@@ -69,15 +69,13 @@ static bool
 hall_slab (double sites, const RwComm *comm, size_t *cuts, RwSlab *slab, double origin[3],
            size_t n[3], RwError *err)
 {
+  const double h = hall_h (sites);
   RwMesh *mesh = rw_shape_hall (40.0, 24.0, 15.0, 16);
-  const bool ok = mesh != NULL && rw_voxel_lattice (mesh, hall_h (sites), origin, n, err)
-                  && rw_slab_voxelise_ranks (mesh, hall_h (sites), RW_LATTICE_FCC, comm, 0, cuts,
-                                             slab, err);
+  const bool ok = mesh != NULL && rw_voxel_lattice (mesh, h, origin, n, err)
+                  && rw_slab_voxelise_ranks (mesh, h, RW_LATTICE_FCC, comm, 0, cuts, slab, err);
   rw_mesh_free (mesh);
   return ok;
 }
-
-
 
 /* ms a step of `steps` steps after WARM_STEPS, or −1 with err set. */
 static double
@@ -163,19 +161,20 @@ main (int argc, char **argv)
     R[k] = 0.9;
   double *sig = calloc (steps + WARM_STEPS, sizeof (double));
   sig[0] = 1.0;
-  const int nd = ops->device_count && ops->device_count () > 0 ? ops->device_count () : 1;
   RwSolverSetup su = {
     .grid = g, .surface_R = R, .boundary = RW_BOUNDARY_FV, .precision = prec,
     .n_steps = steps + WARM_STEPS, .source_cell = sx + n[0] * (sy + n[1] * sz),
     .source_kind = RW_SOURCE_SOFT, .source_signal = sig, .time_step_s = g->h / 343.0,
-    .device = rw_comm_local_rank (comm) % nd, .slab = size > 1 ? &ref : NULL,
+    .device = rw_backend_rank_device (ops, 0, rw_comm_local_rank (comm)),
+    .slab = size > 1 ? &ref : NULL,
   };
-  double mine = (double) rw_slab_owned_inside (&slab, NULL), sites[64];
-  if (size <= 64 && !rw_comm_allgather (comm, &mine, sizeof mine, sites, &err))
-    rw_comm_abort (comm, err.message);
-  double total = 0;
-  for (int r = 0; r < size && r < 64; r++)
+  double mine = (double) rw_slab_owned_inside (&slab, NULL), total = 0;
+  double *sites = calloc ((size_t) size, sizeof *sites);
+  if (sites == NULL || !rw_comm_allgather (comm, &mine, sizeof mine, sites, &err))
+    rw_comm_abort (comm, sites == NULL ? "out of memory" : err.message);
+  for (int r = 0; r < size; r++)
     total += sites[r];
+  free (sites);
   if (rank == 0)
     printf ("bench-slab: FCC hall %zu × %zu × %zu, %.0f sites (%.0f a rank), h %.2f mm, %s, %d "
             "ranks on %s, NCCL %s, %zu steps\n", n[0], n[1], n[2], total, total / size,
