@@ -50,5 +50,10 @@ bool rw_comm_allgather (const RwComm *c, const void *mine, size_t n, void *all, 
 bool rw_comm_bcast (const RwComm *c, void *buf, size_t n, int root, RwError *err);
 /* The least of every rank's v (e.g. an "all went well" flag). */
 bool rw_comm_min_int (const RwComm *c, int *v, RwError *err);
+/* Whether every rank went well (ok on each); if not, every rank fails
+ * with the message of the lowest rank that failed, "rank r of n" before
+ * it, so that none is left waiting in the collectives that follow.
+ * One rank: ok, err untouched. */
+bool rw_comm_agree (const RwComm *c, bool ok, RwError *err);
 /* Stops every rank of the job (MPI_Abort) after printing `why`. */
 _Noreturn void rw_comm_abort (const RwComm *c, const char *why);

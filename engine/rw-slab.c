@@ -334,44 +334,6 @@ rw_voxelise_slab (const RwMesh *mesh, double spacing_m, RwLattice lattice, size_
   return ok;
 }
 
-/* Whether every rank of comm went well (ok on each): when one did not,
- * every rank fails with the message of the first that failed, prefixed
- * with its rank (the others wait in the collective calls that follow
- * otherwise). */
-static bool
-ranks_agree (const RwComm *comm, bool ok, RwError *err)
-{
-  const int rank = rw_comm_rank (comm), size = rw_comm_size (comm);
-  if (size == 1)
-    return ok;
-  int first = ok ? INT_MAX : rank;
-  RwError mine, msg;
-  rw_error_clear (&mine);
-  rw_error_clear (&msg);
-  if (!rw_comm_min_int (comm, &first, &mine))
-    {
-      if (err != NULL)
-        *err = mine;
-      return false;
-    }
-  if (first == INT_MAX)
-    return true;
-  if (err != NULL && first == rank)
-    msg = *err;
-  if (!rw_comm_bcast (comm, &msg, sizeof msg, first, &mine))
-    {
-      if (err != NULL)
-        *err = mine;
-      return false;
-    }
-  if (err != NULL)
-    {
-      *err = msg;
-      rw_fail_prefix (err, _("rank %d of %d"), first, size);
-    }
-  return false;
-}
-
 bool
 rw_slab_voxelise_ranks (const RwMesh *mesh, double spacing_m, RwLattice lattice,
                         const RwComm *comm, int threads, size_t *cuts, RwSlab *out, RwError *err)
@@ -394,7 +356,7 @@ rw_slab_voxelise_ranks (const RwMesh *mesh, double spacing_m, RwLattice lattice,
   if (ok && p0 < p1)
     ok = rw_voxelise_plane_counts (mesh, spacing_m, lattice, p0, p1, threads,
                                    all + (size_t) rank * share, err);
-  if (!ranks_agree (comm, ok, err))
+  if (!rw_comm_agree (comm, ok, err))
     {
       free (all);
       return false;
@@ -416,7 +378,7 @@ rw_slab_voxelise_ranks (const RwMesh *mesh, double spacing_m, RwLattice lattice,
   /* the same on every rank so far; the slab is this rank's own */
   if (ok)
     ok = rw_voxelise_slab (mesh, spacing_m, lattice, cuts[rank], cuts[rank + 1], threads, out, err);
-  if (!ranks_agree (comm, ok, err))
+  if (!rw_comm_agree (comm, ok, err))
     {
       rw_slab_clear (out);
       return false;

@@ -397,7 +397,6 @@ check_memory (const RwSolverSetup *st, size_t n_sums, const RwBackendOps *ops, R
 
 static void stencil_sums (RwSolver *s, size_t step, size_t k);
 static bool slab_cells_check (RwSolver *s, RwError *err);
-static bool slab_agree (RwSolver *s, bool ok, RwError *err);
 
 /* Cuts the grid, takes this rank's slab and its share of the source and
  * the receiver cells: s->local, the backend's setup (rw_solver_new). */
@@ -502,7 +501,7 @@ slab_cells_check (RwSolver *s, RwError *err)
                       _("The %s cell (%zu, %zu, %zu) is outside the room"), src ? _("source") : _("receiver"),
                       c % g->nx, (c / g->nx) % g->ny, z);
     }
-  return slab_agree (s, ok, err);
+  return rw_comm_agree (s->comm, ok, err);
 }
 
 /* After the backend's create: the halo buffers, and every rank agreeing
@@ -565,7 +564,7 @@ slab_ready (RwSolver *s, RwError *err)
                     _("Rank %d stores %zu bytes a plane and rank %d %zu: every rank must run the "
                       "same backend and precision"), r, all[r], s->rank, s->plane_bytes);
   free (all);
-  if (!slab_agree (s, ok, err))
+  if (!rw_comm_agree (s->comm, ok, err))
     return false;
   /* the whole grid's inside cells, for the speed (a caller's slab is all
    * a rank has of the grid) */
@@ -591,12 +590,12 @@ slab_ready (RwSolver *s, RwError *err)
     .down = s->rank > 0 ? s->rank - 1 : -1, .up = s->rank + 1 < s->size ? s->rank + 1 : -1,
   };
   ok = s->rank != 0 || s->ops->halo_id (link.id, sizeof link.id, err);
-  if (!slab_agree (s, ok, err) || !rw_comm_bcast (s->comm, link.id, sizeof link.id, 0, err))
+  if (!rw_comm_agree (s->comm, ok, err) || !rw_comm_bcast (s->comm, link.id, sizeof link.id, 0, err))
     return false;
   RwError why;
   rw_error_clear (&why);
   ok = s->ops->halo_attach (s->state, &link, &why);
-  if (!slab_agree (s, ok, &why))
+  if (!rw_comm_agree (s->comm, ok, &why))
     {
       /* RW_ERROR_UNSUPPORTED: the ranks' devices cannot exchange
        * directly (NCCL refuses two ranks on one GPU), which every rank
@@ -611,47 +610,10 @@ slab_ready (RwSolver *s, RwError *err)
   return true;
 }
 
-/* Every rank learns whether all went well; if not, each fails with the
- * message of the lowest rank that failed ("rank r: …" when that is
- * another rank). */
-static bool
-slab_agree (RwSolver *s, bool ok, RwError *err)
-{
-  int first = ok ? INT_MAX : s->rank;
-  RwError mine;
-  rw_error_clear (&mine);
-  if (!rw_comm_min_int (s->comm, &first, &mine))
-    {
-      if (err != NULL)
-        *err = mine;
-      return false;
-    }
-  if (first == INT_MAX)
-    return true;
-  RwError msg;
-  rw_error_clear (&msg);
-  if (err != NULL && first == s->rank)
-    msg = *err;
-  if (!rw_comm_bcast (s->comm, &msg, sizeof msg, first, &mine))
-    {
-      if (err != NULL)
-        *err = mine;
-      return false;
-    }
-  if (err != NULL && first != s->rank)
-    {
-      *err = msg;
-      rw_fail_prefix (err, _("rank %d of %d"), first, s->size);
-    }
-  else if (err != NULL && s->size > 1)
-    rw_fail_prefix (err, _("rank %d of %d"), first, s->size);
-  return false;
-}
-
 bool
 rw_solver_agree (RwSolver *s, bool ok, RwError *err)
 {
-  return s->comm == NULL ? ok : slab_agree (s, ok, err);
+  return rw_comm_agree (s->comm, ok, err);
 }
 
 /* The halo exchange after a step: the owned planes next to each cut to
@@ -918,7 +880,7 @@ read_energy (RwSolver *s, double reading[2], RwError *err)
   bool ok = s->ops->energy (s->state, reading, err);
   if (s->comm == NULL)
     return ok;
-  if (!slab_agree (s, ok, err))
+  if (!rw_comm_agree (s->comm, ok, err))
     return false;
   double *all = malloc (2 * (size_t) s->size * sizeof *all);
   if (all == NULL)
@@ -1048,7 +1010,7 @@ rw_solver_advance (RwSolver *s, size_t n, RwError *err)
         {
           /* the backend exchanges every step itself: agree once */
           ok = s->ops->advance (s->state, s->step, k, s->local_rcv, s->setup.n_steps, &local);
-          ok = slab_agree (s, ok, &local);
+          ok = rw_comm_agree (s->comm, ok, &local);
         }
       else if (s->comm != NULL)
         {
@@ -1064,7 +1026,7 @@ rw_solver_advance (RwSolver *s, size_t n, RwError *err)
               ok = false;
               local = ex;
             }
-          ok = slab_agree (s, ok, &local);
+          ok = rw_comm_agree (s->comm, ok, &local);
         }
       else
         ok = s->ops->advance (s->state, s->step, k, s->stencils ? s->cell_rcv : s->rcv,

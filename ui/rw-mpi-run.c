@@ -10,6 +10,7 @@
 
 #include "rw-comm.h"
 #include "rw-config.h"
+#include "rw-project.h"
 #include "rw-solver.h"
 
 /* ---- devices ------------------------------------------------------------ */
@@ -129,15 +130,6 @@ append_string (GString *s, const char *text)
   g_string_append_c (s, '"');
 }
 
-static gboolean
-bands_uniform (const double a[RW_N_OCTAVES])
-{
-  for (int b = 1; b < RW_N_OCTAVES; b++)
-    if (a[b] != a[0])
-      return FALSE;
-  return TRUE;
-}
-
 char *
 rw_mpi_materials_json (const RwMpiSurface *surfaces, size_t n, const RwMaterialLibrary *lib)
 {
@@ -151,7 +143,7 @@ rw_mpi_materials_json (const RwMpiSurface *surfaces, size_t n, const RwMaterialL
       append_string (s, sf->name);
       g_string_append (s, ": ");
       /* the cases of rw_project_fit_alpha, in its order */
-      if (bands_uniform (sf->alpha) && isfinite (sf->R))
+      if (rw_project_surface_is_R (sf->alpha, sf->R))
         {
           g_string_append (s, "{\"R\": ");
           append_number (s, sf->R);

@@ -636,6 +636,12 @@ alpha_uniform (const double alpha[RW_N_OCTAVES])
   return TRUE;
 }
 
+gboolean
+rw_project_surface_is_R (const double alpha[RW_N_OCTAVES], double R)
+{
+  return alpha_uniform (alpha) && isfinite (R);
+}
+
 double
 rw_project_R_from_alpha (const double alpha[RW_N_OCTAVES], double fmax_hz)
 {
@@ -676,7 +682,7 @@ rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double R, int n_bands, c
 
   memset (out, 0, sizeof *out);
   memcpy (out->alpha_target, alpha, sizeof out->alpha_target);
-  if (alpha_uniform (alpha) && isfinite (R))
+  if (rw_project_surface_is_R (alpha, R))
     {
       /* One R (typed, or of an older file): the frequency-independent
        * surface of exactly that R, as the engine models {"R": r}

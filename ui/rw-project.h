@@ -192,6 +192,11 @@ double rw_project_R_from_alpha (const double alpha[RW_N_OCTAVES], double fmax_hz
  * `material` is one (may be NULL), else RW_MATERIAL_DEFAULT_SCATTERING
  * flagged as scattering_default, as the engine gives it
  * (rw_materials_assign_models). Thread safe: the run's worker calls it. */
+/* Whether a surface of α per band and R is one frequency-independent R
+ * (α the same in every band and R finite): the first case of
+ * rw_project_fit_alpha, and what the GUI's run on several GPUs writes as
+ * {"R": r} (rw_mpi_materials_json). */
+gboolean rw_project_surface_is_R (const double alpha[RW_N_OCTAVES], double R);
 gboolean rw_project_fit_alpha (const double alpha[RW_N_OCTAVES], double R, int n_bands,
                                const RwMaterial *material, RwSurfaceModel *out, GError **error);
 /* Surface i's model for the project's settings (its bands:
