@@ -232,6 +232,18 @@ fingerprints (const RwSolver *s, uint64_t out[4])
   out[3] = hash_end (&x);
 }
 
+/* The fingerprints, hashed at the first checkpoint written or read: the
+ * setup does not change after rw_solver_new, and the grid is the most a
+ * rank holds (a write on SIGTERM should not hash it again). */
+static const uint64_t *
+setup_fingerprints (RwSolver *s)
+{
+  if (!s->ckpt_fp_have)
+    fingerprints (s, s->ckpt_fp);
+  s->ckpt_fp_have = true;
+  return s->ckpt_fp;
+}
+
 /* The owned planes of the whole grid. */
 static void
 owned_planes (const RwSolver *s, size_t *z0, size_t *z1)
@@ -248,7 +260,7 @@ cells_of (const RwSolver *s)
 
 /* The header of the solver's state now (without its checksum). */
 static void
-fill_header (const RwSolver *s, uint64_t h[W_COUNT])
+fill_header (RwSolver *s, uint64_t h[W_COUNT])
 {
   const RwGrid *g = s->setup.grid;
   size_t z0, z1;
@@ -270,7 +282,7 @@ fill_header (const RwSolver *s, uint64_t h[W_COUNT])
   h[W_BOUNDARY] = (uint64_t) s->setup.boundary;
   strncpy ((char *) &h[W_BACKEND], s->ops->name, 2 * sizeof (uint64_t) - 1);
   h[W_N_STEPS] = s->setup.n_steps;
-  fingerprints (s, &h[W_H_GRID]);
+  memcpy (&h[W_H_GRID], setup_fingerprints (s), 4 * sizeof *h);
   h[W_STEP] = s->step;
   h[W_N_USER] = s->n_user;
   h[W_N_CELLS] = cells_of (s);
@@ -412,7 +424,7 @@ lattice_name (uint64_t lattice)
 /* Whether the header is of this run: a message naming the file and what
  * differs. Checked before anything is allocated from its sizes. */
 static bool
-check_header (const RwSolver *s, const char *path, const uint64_t *h, RwError *err)
+check_header (RwSolver *s, const char *path, const uint64_t *h, RwError *err)
 {
   const RwGrid *g = s->setup.grid;
   const int size = s->comm != NULL ? s->size : 1;
@@ -455,8 +467,7 @@ check_header (const RwSolver *s, const char *path, const uint64_t *h, RwError *e
     return rw_fail (err, RW_ERROR_INPUT,
                     _("%s holds a run of %llu steps, and this run has %zu (another duration?)"),
                     path, (ull) h[W_N_STEPS], s->setup.n_steps);
-  uint64_t mine[4];
-  fingerprints (s, mine);
+  const uint64_t *mine = setup_fingerprints (s);
   static const char *const what[4] = {
     N_ ("grid (the room's cells, their surfaces or the spacing)"),
     N_ ("surface materials"),
@@ -513,7 +524,7 @@ get_signals (FILE *f, const char *path, Hash *x, double **out, size_t n, size_t 
 /* Reads path and checks it against the solver (rw-checkpoint.h's order);
  * the solver is not touched. */
 static bool
-read_file (const RwSolver *s, const char *path, Loaded *l, RwError *err)
+read_file (RwSolver *s, const char *path, Loaded *l, RwError *err)
 {
   typedef unsigned long long ull;
   memset (l, 0, sizeof *l);

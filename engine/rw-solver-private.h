@@ -61,6 +61,8 @@ struct RwSolver {
   double ckpt_every_s, ckpt_last_s;   /* period; rw_clock_s of the last write (or the set) */
   const atomic_int *ckpt_now;
   bool ckpt_have;                     /* ckpt_step's checkpoint was written or loaded */
+  bool ckpt_fp_have;                  /* ckpt_fp: the setup's fingerprints, made once */
+  uint64_t ckpt_fp[4];
   size_t ckpt_step;
 };
 
