@@ -1993,14 +1993,14 @@ rw_voxel_lattice (const RwMesh *mesh, double spacing_m, double origin[3], size_t
   return auto_checked (mesh, spacing_m, bmin, bmax, origin, n, err);
 }
 
-RwGrid *
-rw_voxelise_planes (const RwMesh *mesh, double spacing_m, RwLattice lattice, size_t z0, size_t z1,
-                    size_t area_z0, size_t area_z1, int threads, RwError *err)
+/* rw_voxelise_planes of a mesh already checked (auto_checked gave bmin,
+ * bmax, origin and n), so that a caller that needs the lattice first
+ * checks the mesh once. */
+static RwGrid *
+planes_checked (const RwMesh *mesh, double spacing_m, RwLattice lattice, const double bmin[3],
+                const double bmax[3], const double origin[3], const size_t n[3], size_t z0,
+                size_t z1, size_t area_z0, size_t area_z1, int threads, RwError *err)
 {
-  double bmin[3], bmax[3], origin[3];
-  size_t n[3];
-  if (!auto_checked (mesh, spacing_m, bmin, bmax, origin, n, err))
-    return NULL;
   if (lattice != RW_LATTICE_CUBIC && lattice != RW_LATTICE_FCC)
     {
       rw_fail (err, RW_ERROR_INPUT, _("Unknown grid lattice %d"), (int) lattice);
@@ -2022,20 +2022,33 @@ rw_voxelise_planes (const RwMesh *mesh, double spacing_m, RwLattice lattice, siz
                           area_z0, area_z1, err);
 }
 
+RwGrid *
+rw_voxelise_planes (const RwMesh *mesh, double spacing_m, RwLattice lattice, size_t z0, size_t z1,
+                    size_t area_z0, size_t area_z1, int threads, RwError *err)
+{
+  double bmin[3], bmax[3], origin[3];
+  size_t n[3];
+  if (!auto_checked (mesh, spacing_m, bmin, bmax, origin, n, err))
+    return NULL;
+  return planes_checked (mesh, spacing_m, lattice, bmin, bmax, origin, n, z0, z1, area_z0,
+                         area_z1, threads, err);
+}
+
 bool
 rw_voxelise_plane_counts (const RwMesh *mesh, double spacing_m, RwLattice lattice, size_t z0,
                           size_t z1, int threads, size_t *counts, RwError *err)
 {
-  double origin[3];
+  double bmin[3], bmax[3], origin[3];
   size_t n[3];
-  if (!rw_voxel_lattice (mesh, spacing_m, origin, n, err))
+  if (!auto_checked (mesh, spacing_m, bmin, bmax, origin, n, err))
     return false;
   if (!(z0 < z1 && z1 <= n[2]))
     return rw_fail (err, RW_ERROR_INPUT, _("%s: planes [%zu, %zu) of a grid of %zu planes"),
                     mesh_name (mesh), z0, z1, n[2]);
   /* K of a plane needs the inside bits of the planes next to it */
   const size_t w0 = z0 > 0 ? z0 - 1 : 0, w1 = z1 < n[2] ? z1 + 1 : n[2];
-  RwGrid *g = rw_voxelise_planes (mesh, spacing_m, lattice, w0, w1, 0, 0, threads, err);
+  RwGrid *g = planes_checked (mesh, spacing_m, lattice, bmin, bmax, origin, n, w0, w1, 0, 0,
+                              threads, err);
   if (g == NULL)
     return false;
   const size_t nxy = g->nx * g->ny;
@@ -2447,9 +2460,9 @@ bool
 rw_voxel_interp (const RwMesh *mesh, double spacing_m, RwLattice lattice, const double p[3],
                  const char *what, int threads, RwGridStencil *out, RwError *err)
 {
-  double origin[3];
+  double bmin[3], bmax[3], origin[3];
   size_t n[3];
-  if (!rw_voxel_lattice (mesh, spacing_m, origin, n, err))
+  if (!auto_checked (mesh, spacing_m, bmin, bmax, origin, n, err))
     return false;
   /* the stencil's planes lie in [b − 1, b + 2] (b = ⌊f⌋, or b + 1 where
    * f is within 1e-9 below a whole number), the nearest site's too; K
@@ -2457,7 +2470,8 @@ rw_voxel_interp (const RwMesh *mesh, double spacing_m, RwLattice lattice, const 
   const double f = floor ((p[2] - origin[2]) / spacing_m);
   const double lo = fmin (fmax (f - 2, 0), (double) n[2] - 1);
   const size_t z0 = (size_t) lo, z1 = (size_t) fmin (fmax (f + 5, lo + 1), (double) n[2]);
-  RwGrid *w = rw_voxelise_planes (mesh, spacing_m, lattice, z0, z1, 0, 0, threads, err);
+  RwGrid *w = planes_checked (mesh, spacing_m, lattice, bmin, bmax, origin, n, z0, z1, 0, 0,
+                              threads, err);
   if (w == NULL)
     return false;
   bool ok = interp_in (w, z0, n[2], p, what, out, err);
