@@ -30,6 +30,16 @@ find_cli (void)
   return g_find_program_in_path ("roomwave-cli");
 }
 
+char *
+rw_device_label (const RwBackendOps *ops, int i)
+{
+  RwDeviceInfo info = { 0 };
+  RwError err = { 0 };
+  if (ops->device_info (i, &info, &err))
+    return g_strdup_printf (_("%d: %s, %.1f GiB"), i, info.name, info.memory_bytes / 1073741824.0);
+  return g_strdup_printf ("%d: %s", i, err.message);
+}
+
 RwMpiDevices *
 rw_mpi_devices_probe (void)
 {
@@ -54,15 +64,7 @@ rw_mpi_devices_probe (void)
         backend_why = g_strdup (err.message);
       d->labels = g_new0 (char *, d->n_devices + 1);
       for (int i = 0; i < d->n_devices; i++)
-        {
-          RwDeviceInfo info = { 0 };
-          RwError ierr = { 0 };
-          if (ops->device_info (i, &info, &ierr))
-            d->labels[i] = g_strdup_printf (_("%d: %s, %.1f GiB"), i, info.name,
-                                            info.memory_bytes / 1073741824.0);
-          else
-            d->labels[i] = g_strdup_printf ("%d: %s", i, ierr.message);
-        }
+        d->labels[i] = rw_device_label (ops, i);
     }
   d->mpirun = g_find_program_in_path ("mpirun");
   d->cli = find_cli ();

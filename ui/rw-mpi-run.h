@@ -39,6 +39,10 @@ typedef struct {
   char *why_unavailable;
 } RwMpiDevices;
 
+/* Device i of a backend as the device lists show it: "0: NAME, 80.0
+ * GiB" (translated), or "0: " and why its properties could not be read. */
+char *rw_device_label (const RwBackendOps *ops, int i);
+
 RwMpiDevices *rw_mpi_devices_probe (void);
 void rw_mpi_devices_free (RwMpiDevices *d);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RwMpiDevices, rw_mpi_devices_free)

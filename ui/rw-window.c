@@ -157,13 +157,7 @@ update_devices (RwWindow *self, gboolean refill)
       g_autoptr (GtkStringList) list = gtk_string_list_new (NULL);
       for (int i = 0; i < n; i++)
         {
-          RwDeviceInfo info = { 0 };
-          RwError err = { 0 };
-          g_autofree char *item = NULL;
-          if (ops->device_info (i, &info, &err))
-            item = g_strdup_printf (_("%d: %s, %.1f GiB"), i, info.name, info.memory_bytes / 1073741824.0);
-          else
-            item = g_strdup_printf ("%d: %s", i, err.message);
+          g_autofree char *item = rw_device_label (ops, i);
           gtk_string_list_append (list, item);
         }
       gtk_drop_down_set_model (self->device_dropdown, G_LIST_MODEL (list));
