@@ -1244,7 +1244,7 @@ sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
     .device = cfg->device,
     .comm = cfg->comm,
   };
-  RwSlabRef slab_ref = { .slab = &slab, .cuts = cuts, .nz = lat.nz };
+  RwSlabRef slab_ref = { .slab = &slab, .cuts = cuts };
   if (ranked)
     setup.slab = &slab_ref;
   /* setup_s: from here to the solve's start — the warm-up's remainder

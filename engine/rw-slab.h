@@ -54,7 +54,7 @@ bool rw_slab_plan (const RwGrid *g, int n, size_t *cuts, RwError *err);
 bool rw_slab_plan_counts (const size_t *counts, size_t nz, int n, int halo, size_t *cuts,
                           RwError *err);
 
-typedef struct {
+typedef struct RwSlab {
   RwGrid *grid;             /* the slab's grid (file comment) */
   size_t z_first;           /* the whole grid's plane of the slab grid's plane 0 */
   size_t own_z0, own_z1;    /* the owned planes, in the slab grid's planes */

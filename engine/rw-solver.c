@@ -420,7 +420,7 @@ slab_new (RwSolver *s, RwError *err)
     {
       /* the caller's slab: grid is its grid, the cells the whole grid's */
       memcpy (s->cuts, su->slab->cuts, (size_t) (s->size + 1) * sizeof *s->cuts);
-      s->slab = *(const RwSlab *) su->slab->slab;
+      s->slab = *su->slab->slab;
       s->slab_borrowed = true;
     }
   else if (!rw_slab_plan (g, s->size, s->cuts, err)
@@ -486,7 +486,8 @@ slab_cells_check (RwSolver *s, RwError *err)
 {
   const RwSolverSetup *su = &s->setup;
   const RwGrid *g = s->slab.grid;
-  const size_t nxy = g->nx * g->ny, n_all = nxy * su->slab->nz, shift = s->slab.z_first * nxy;
+  const size_t nz = su->slab->cuts[s->size]; /* the whole grid's planes */
+  const size_t nxy = g->nx * g->ny, n_all = nxy * nz, shift = s->slab.z_first * nxy;
   bool ok = true;
   for (size_t k = 0; ok && k < rw_solver_source_n (su) + su->n_receivers; k++)
     {
@@ -495,7 +496,7 @@ slab_cells_check (RwSolver *s, RwError *err)
       const size_t z = c / nxy;
       if (c >= n_all)
         ok = rw_fail (err, RW_ERROR_INPUT, _("The %s cell index %zu lies beyond the grid of %zu × %zu × %zu cells"),
-                      src ? _("source") : _("receiver"), c, g->nx, g->ny, su->slab->nz);
+                      src ? _("source") : _("receiver"), c, g->nx, g->ny, nz);
       else if (z >= s->cuts[s->rank] && z < s->cuts[s->rank + 1] && g->K[c - shift] == 0)
         ok = rw_fail (err, RW_ERROR_INPUT,
                       _("The %s cell (%zu, %zu, %zu) is outside the room"), src ? _("source") : _("receiver"),

@@ -143,10 +143,10 @@ typedef struct RwSolverSetup {
 } RwSolverSetup;
 
 /* A slab the caller made (RwSolverSetup.slab). */
+struct RwSlab;
 typedef struct RwSlabRef {
-  const void *slab;               /* the RwSlab (rw-slab.h) */
-  const size_t *cuts;             /* rw_comm_size + 1 planes */
-  size_t nz;                      /* the whole grid's planes */
+  const struct RwSlab *slab;      /* rw-slab.h */
+  const size_t *cuts;             /* rw_comm_size + 1 planes; cuts[size]: the whole grid's */
 } RwSlabRef;
 
 #include "rw-backend.h"

@@ -155,7 +155,7 @@ main (int argc, char **argv)
   const size_t sx = (size_t) (0.3 * (double) n[0]), sy = n[1] / 2;
   size_t sz = n[2] / 2;
   sz += (sx + sy + sz) % 2;
-  RwSlabRef ref = { .slab = &slab, .cuts = cuts, .nz = n[2] };
+  RwSlabRef ref = { .slab = &slab, .cuts = cuts };
   double *R = calloc (g->n_surfaces + 1, sizeof (double));
   for (size_t k = 0; k < g->n_surfaces; k++)
     R[k] = 0.9;
