@@ -51,7 +51,6 @@ struct RwSolver {
   unsigned char *halo;           /* 2 · halo planes: send, then receive */
   bool gathered;
   bool device_halo;              /* the backend exchanges the halos (halo_attach) */
-  bool shared_device;            /* two ranks on one device: the halos through the host */
   size_t own_inside;             /* inside cells on the owned planes */
   size_t total_inside;           /* the whole grid's (Σ own_inside over the ranks) */
   bool slab_borrowed;            /* slab is the caller's (RwSolverSetup.slab) */

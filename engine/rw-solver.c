@@ -511,10 +511,10 @@ slab_cells_check (RwSolver *s, RwError *err)
 /* Whether two ranks step their slabs on one device (the same host,
  * device index and device-visibility variables): NCCL refuses them, and a
  * rank whose device is its own would wait for the others inside
- * ncclCommInitRank; such a job exchanges through the host
- * (s->shared_device on every rank). */
+ * ncclCommInitRank; such a job exchanges through the host (*shared on
+ * every rank). */
 static bool
-slab_devices_apart (RwSolver *s, RwError *err)
+slab_devices_shared (RwSolver *s, bool *shared, RwError *err)
 {
   typedef struct {
     char host[64];
@@ -535,9 +535,10 @@ slab_devices_apart (RwSolver *s, RwError *err)
       free (all);
       return false;
     }
+  *shared = false;
   for (int a = 0; a < s->size; a++)
     for (int b = a + 1; b < s->size; b++)
-      s->shared_device = s->shared_device || memcmp (&all[a], &all[b], sizeof me) == 0;
+      *shared = *shared || memcmp (&all[a], &all[b], sizeof me) == 0;
   free (all);
   return true;
 }
@@ -582,9 +583,10 @@ slab_ready (RwSolver *s, RwError *err)
   const char *how = getenv ("ROOMWAVE_HALO");
   if (s->ops->halo_attach == NULL || s->ops->halo_id == NULL || (how != NULL && strcmp (how, "host") == 0))
     return true;
-  if (!slab_devices_apart (s, err))
+  bool shared = false;
+  if (!slab_devices_shared (s, &shared, err))
     return false;
-  if (s->shared_device)
+  if (shared)
     return true;
   RwHaloLink link = {
     .rank = s->rank, .size = s->size, .halo = s->slab.halo,
