@@ -50,12 +50,10 @@
 #define SUB "simulate"
 #define RW_CLI_MAX_SOURCES 16
 #define RW_DEFAULT_OUT_DIR "roomwave-out"
-#define RW_DEFAULT_CHECKPOINT_MIN 30.0
 
 static atomic_int cancel_flag;
 /* SIGTERM with --checkpoint: write a checkpoint, then stop */
 static atomic_int checkpoint_flag;
-static volatile sig_atomic_t checkpointing;
 
 static void
 on_sigint (int sig)
@@ -71,8 +69,7 @@ static void
 on_sigterm (int sig)
 {
   (void) sig;
-  if (checkpointing)
-    atomic_store (&checkpoint_flag, 1);
+  atomic_store (&checkpoint_flag, 1);   /* read only with --checkpoint */
   atomic_store (&cancel_flag, 1);
 }
 
@@ -156,7 +153,7 @@ usage (FILE *f)
                 "Exit status: 0 done, 1 bad input or cancelled (Ctrl-C), 2 bad usage, 75 stopped by\n"
                 "SIGTERM after writing a checkpoint (--checkpoint: run the same command again).\n"),
            RW_CLI_MAX_SOURCES, RW_SIM_MAX_RECEIVERS, RW_DEFAULT_PPW, RW_DEFAULT_PPW_FCC, RW_RAYS_DEFAULT_N,
-           RW_ISM_MAX_ORDER, RW_ISM_DEFAULT_ORDER, RW_DEFAULT_OUT_DIR, RW_DEFAULT_CHECKPOINT_MIN);
+           RW_ISM_MAX_ORDER, RW_ISM_DEFAULT_ORDER, RW_DEFAULT_OUT_DIR, RW_SIM_CHECKPOINT_EVERY_S / 60.0);
   printf (_("\nSeveral devices or hosts: start it under mpirun -np N (or srun), one rank\n"
             "per device. Each rank steps a slab of the grid on its host's next device\n"
             "(--device is the first), halo planes exchanged every step; rank 0 writes\n"
@@ -780,8 +777,6 @@ rw_cli_simulate (int argc, char **argv)
     return rw_cli_usage_error (SUB, _("--checkpoint '%s' lies in --out '%s', which a run replaces "
                                       "as a whole: give a folder outside it"),
                                cfg.checkpoint_dir, out_dir);
-  if (!every_given)
-    cfg.checkpoint_every_s = 60.0 * RW_DEFAULT_CHECKPOINT_MIN;
   if (n_sources == 0)
     return rw_cli_usage_error (SUB, _("--source is required"));
   if (cfg.n_receivers == 0)
@@ -826,7 +821,6 @@ rw_cli_simulate (int argc, char **argv)
    * a cancel at any point leaves --out as it was. */
   atomic_store (&cancel_flag, 0);
   atomic_store (&checkpoint_flag, 0);
-  checkpointing = cfg.checkpoint_dir != NULL;
   cfg.checkpoint_now = &checkpoint_flag;
   struct sigaction sa, sa_term, old_int, old_term;
   memset (&sa, 0, sizeof sa);
@@ -880,7 +874,7 @@ rw_cli_simulate (int argc, char **argv)
    * (every rank has written its results by then) */
   if (ok && rank == 0 && cfg.checkpoint_dir != NULL && !rw_checkpoint_remove (cfg.checkpoint_dir, &err))
     fprintf (stderr, _("roomwave-cli simulate: warning: %s\n"), err.message);
-  if (!ok && atomic_load (&checkpoint_flag))
+  if (!ok && cfg.checkpoint_dir != NULL && atomic_load (&checkpoint_flag))
     {
       /* the solver's own message says at which step; stopped outside the
        * solve, the checkpoints already written stay */

@@ -96,7 +96,7 @@ rw_sim_config_init (RwSimConfig *cfg)
   cfg->ism_order = RW_ISM_DEFAULT_ORDER;
   cfg->seed = 1;
   cfg->write_parts = false;
-  cfg->checkpoint_every_s = 1800.0;
+  cfg->checkpoint_every_s = RW_SIM_CHECKPOINT_EVERY_S;
 }
 
 double

@@ -74,7 +74,7 @@ typedef struct {
   /* Checkpoints (rw-checkpoint.h, docs/CHECKPOINT.md): the folder, or NULL
    * for none. The wave solve continues from the folder's checkpoint when it
    * holds one of this run (said through rw_warn), and writes one there every
-   * checkpoint_every_s seconds (1800; ≤ 0: never by time), at its end, and
+   * checkpoint_every_s seconds (RW_SIM_CHECKPOINT_EVERY_S; ≤ 0: never by time), at its end, and
    * when *checkpoint_now is set (a SIGTERM handler's flag, may be NULL) —
    * then stopping with RW_ERROR_CANCELLED. With several sources
    * (rw_simulate_sources), source s's go to the subfolder source-N. */
@@ -82,6 +82,9 @@ typedef struct {
   double checkpoint_every_s;
   const atomic_int *checkpoint_now;
 } RwSimConfig;
+
+/* The checkpoints' period by default (rw_sim_config_init). */
+#define RW_SIM_CHECKPOINT_EVERY_S 1800.0
 
 void rw_sim_config_init (RwSimConfig *cfg);   /* the defaults above */
 
