@@ -16,11 +16,11 @@
 #include "rw-shapes.h"
 #include "rw-solver.h"
 #include "rw-test.h"
+#include "test-slab-room.h"
 
 #define CK_MAX_RCV 4
 
 typedef struct {
-  RwMesh *mesh;
   RwGrid *g;
   RwAdmittance *Y;
   double *R, *sig;
@@ -36,7 +36,6 @@ ck_room_clear (CkRoom *r)
   free (r->R);
   free (r->Y);
   rw_grid_free (r->g);
-  rw_mesh_free (r->mesh);
   memset (r, 0, sizeof *r);
 }
 
@@ -48,25 +47,10 @@ ck_room_init (CkRoom *r, RwLattice lattice, RwPrecision precision, double alpha_
   RwError err;
   rw_error_clear (&err);
   memset (r, 0, sizeof *r);
-  const double h = lattice == RW_LATTICE_FCC ? 0.12 : 0.1;
-  r->mesh = rw_shape_lroom (3.1, 2.3, 2.05, 1.9, 1.4);
-  r->g = lattice == RW_LATTICE_FCC ? rw_voxelise_fcc (r->mesh, h, 1, &err)
-                                   : rw_voxelise (r->mesh, h, 1, &err);
-  RW_CHECK (r->g != NULL, "voxelise: %s", err.message);
+  const double h = slab_test_h (lattice);
+  r->g = slab_test_room (lattice, alpha_shift, &r->Y, &r->R);
   if (r->g == NULL)
     return false;
-  const size_t ns = r->g->n_surfaces;
-  r->Y = calloc (ns, sizeof *r->Y);
-  r->R = calloc (ns, sizeof *r->R);
-  for (size_t s = 0; s < ns; s++)
-    {
-      double a[RW_ADM_N_BANDS];
-      for (int b = 0; b < RW_ADM_N_BANDS; b++)
-        a[b] = s % 2 ? 0.05 + 0.1 * b + alpha_shift : 0.3 - 0.02 * b;
-      RW_CHECK (rw_admittance_fit_alpha (a, 5, &r->Y[s], NULL, &err), "fit: %s", err.message);
-      RW_CHECK (rw_admittance_is_frequency_dependent (&r->Y[s]), "surface %zu has branches", s);
-      r->R[s] = (1.0 - r->Y[s].Y0) / (1.0 + r->Y[s].Y0);
-    }
   const double src[3] = { 0.8, 0.7, 1.03 };
   const double pos[3][3] = { { 2.3, 0.5, 1.17 }, { 0.37, 1.1, 0.55 }, { 2.6, 0.4, 0.35 } };
   bool ok = rw_grid_interp (r->g, source != NULL ? source : src, "source", &r->src, &err);
@@ -96,23 +80,8 @@ ck_room_init (CkRoom *r, RwLattice lattice, RwPrecision precision, double alpha_
 static bool
 ck_same_run (RwSolver *a, RwSolver *b, size_t n_rcv, size_t n, const char *what)
 {
-  size_t differ = 0;
   double peak = 0.0;
-  for (size_t r = 0; r < n_rcv; r++)
-    {
-      const double *x = rw_solver_receiver (a, r), *y = rw_solver_receiver (b, r);
-      for (size_t k = 0; k < n; k++)
-        peak = fmax (peak, fabs (x[k]));
-      if (memcmp (x, y, n * sizeof (double)) != 0)
-        {
-          size_t k = 0;
-          while (x[k] == y[k])
-            k++;
-          RW_NOTE ("%s: receiver %zu differs first at step %zu: %.17g vs %.17g", what, r, k, x[k],
-                   y[k]);
-          differ++;
-        }
-    }
+  const size_t differ = receivers_differ (a, b, n_rcv, n, &peak);
   RW_CHECK (differ == 0, "%s: %zu of %zu receivers differ from the uninterrupted run's", what,
             differ, n_rcv);
   RW_CHECK (peak > 1e-4, "%s: the receivers heard the source (peak %g)", what, peak);

@@ -228,7 +228,7 @@ run_lattice (RwLattice lattice, const RwBackendOps *const *ops, size_t n_ops)
   rw_error_clear (&err);
   RwAdmittance *Y;
   double *R;
-  RwGrid *g = slab_test_room (lattice, &Y, &R);
+  RwGrid *g = slab_test_room (lattice, 0.0, &Y, &R);
   if (g == NULL)
     return;
   const double src_pos[3] = { 0.8, 0.7, 1.0 };

@@ -65,36 +65,6 @@ lattice_name (RwLattice lattice)
   return lattice == RW_LATTICE_FCC ? "FCC" : "cubic";
 }
 
-/* How many of the n_rcv receivers of a and b differ in any of n samples,
- * noting the first sample of each that does; peak: the largest |a|. */
-static size_t
-receivers_differ (const RwSolver *a, const RwSolver *b, size_t n_rcv, size_t n, double *peak)
-{
-  size_t differ = 0;
-  for (size_t r = 0; r < n_rcv; r++)
-    {
-      const double *x = rw_solver_receiver (a, r), *y = rw_solver_receiver (b, r);
-      for (size_t k = 0; k < n; k++)
-        *peak = fmax (*peak, fabs (x[k]));
-      if (memcmp (x, y, n * sizeof (double)) != 0)
-        {
-          differ++;
-          size_t k = 0;
-          while (k + 1 < n && memcmp (x + k, y + k, sizeof (double)) == 0)
-            k++;
-          double worst = 0.0, scale = 0.0;
-          for (size_t j = 0; j < n; j++)
-            {
-              worst = fmax (worst, fabs (x[j] - y[j]));
-              scale = fmax (scale, fabs (x[j]));
-            }
-          RW_NOTE ("receiver %zu differs first at step %zu: %.17g vs %.17g (at most %.3g of its "
-                   "peak)", r, k, x[k], y[k], scale > 0.0 ? worst / scale : worst);
-        }
-    }
-  return differ;
-}
-
 /* apart: the second run of the file comment (source in the top slab, one
  * receiver in the bottom one, no stencils). */
 static void
@@ -106,7 +76,7 @@ run_lattice (const RwComm *comm, RwLattice lattice, bool apart)
   rw_error_clear (&err);
   RwAdmittance *Y;
   double *R;
-  RwGrid *g = slab_test_room (lattice, &Y, &R);
+  RwGrid *g = slab_test_room (lattice, 0.0, &Y, &R);
   if (g == NULL)
     return;
   size_t cuts[8];
