@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rw-cuda-fcc-tables.h"
+#include "rw-cuda-items.h"
 #include "rw-i18n.h"
 #include "rw-scheme-fcc.h"
 
@@ -107,17 +108,10 @@ rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bool li
   for (size_t k = 0; k < n_blocks; k++)
     {
       const size_t bx = k % gbx, by = k / gbx;
-      uint32_t lo = UINT32_MAX, hi = 0;
-      for (size_t y = by * rows; y < g->ny && y < (by + 1) * rows; y++)
-        for (size_t x = 2 * bx * cols; x < g->nx && x < 2 * (bx + 1) * cols; x++)
-          {
-            const size_t c = x + g->nx * y;
-            if (g->zlo[c] < g->zhi[c])
-              {
-                lo = g->zlo[c] < lo ? g->zlo[c] : lo;
-                hi = g->zhi[c] > hi ? g->zhi[c] : hi;
-              }
-          }
+      const size_t x1 = 2 * (bx + 1) * cols, y1 = (by + 1) * rows;
+      uint32_t lo, hi;
+      rw_cuda_columns_zrange (g->zlo, g->zhi, g->nx, 2 * bx * cols, x1 < g->nx ? x1 : g->nx,
+                              by * rows, y1 < g->ny ? y1 : g->ny, &lo, &hi);
       out->zr[2 * k] = lo < hi ? lo : 0;
       out->zr[2 * k + 1] = lo < hi ? hi : 0;
     }

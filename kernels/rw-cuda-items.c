@@ -47,6 +47,24 @@ rw_items_alloc (RwCudaItems *out, size_t cap, RwError *err)
   return true;
 }
 
+void
+rw_cuda_columns_zrange (const uint32_t *zlo, const uint32_t *zhi, size_t pitch, size_t x0,
+                        size_t x1, size_t y0, size_t y1, uint32_t *lo, uint32_t *hi)
+{
+  *lo = UINT32_MAX;
+  *hi = 0;
+  for (size_t y = y0; y < y1; y++)
+    for (size_t x = x0; x < x1; x++)
+      {
+        const size_t c = x + pitch * y;
+        if (zlo[c] < zhi[c])
+          {
+            *lo = zlo[c] < *lo ? zlo[c] : *lo;
+            *hi = zhi[c] > *hi ? zhi[c] : *hi;
+          }
+      }
+}
+
 bool
 rw_cuda_tiles (const uint32_t *zlo, const uint32_t *zhi, size_t pitch, size_t ny, int bx, int by,
                RwCudaItems *out, RwError *err)
@@ -58,17 +76,10 @@ rw_cuda_tiles (const uint32_t *zlo, const uint32_t *zhi, size_t pitch, size_t ny
   for (size_t j = 0; j < ty; j++)
     for (size_t i = 0; i < tx; i++)
       {
-        uint32_t lo = UINT32_MAX, hi = 0;
-        for (size_t y = j * (size_t) by; y < rw_min_z (ny, (j + 1) * (size_t) by); y++)
-          for (size_t x = i * (size_t) bx; x < rw_min_z (pitch, (i + 1) * (size_t) bx); x++)
-            {
-              const size_t c = x + pitch * y;
-              if (zlo[c] < zhi[c])
-                {
-                  lo = zlo[c] < lo ? zlo[c] : lo;
-                  hi = zhi[c] > hi ? zhi[c] : hi;
-                }
-            }
+        uint32_t lo, hi;
+        rw_cuda_columns_zrange (zlo, zhi, pitch, i * (size_t) bx,
+                                rw_min_z (pitch, (i + 1) * (size_t) bx), j * (size_t) by,
+                                rw_min_z (ny, (j + 1) * (size_t) by), &lo, &hi);
         if (lo < hi)
           out->v[out->n++] = (RwCudaItem) { (int) (i * (size_t) bx), (int) (j * (size_t) by),
                                             (int) lo, (int) hi };

@@ -129,6 +129,11 @@ static_assert (sizeof (RwBranchNode) == 16, "a branch node is 16 bytes");
 _Static_assert (sizeof (RwBranchNode) == 16, "a branch node is 16 bytes");
 #endif
 
+/* The union [*lo, *hi) of the z ranges [zlo, zhi) of the columns
+ * [x0, x1) × [y0, y1) of rows of `pitch` (*lo ≥ *hi: none has a cell). */
+void rw_cuda_columns_zrange (const uint32_t *zlo, const uint32_t *zhi, size_t pitch, size_t x0,
+                             size_t x1, size_t y0, size_t y1, uint32_t *lo, uint32_t *hi);
+
 /* The first of n branch nodes (in index order) at or above each plane of
  * nz, plane entries a plane: nz + 1 entries, malloc'ed; NULL when out of
  * memory. A slab's window of planes updates the nodes [s[z0], s[z1])
