@@ -862,17 +862,8 @@ rw_checkpoint_remove (const char *dir, RwError *err)
 static bool
 make_dir (const char *dir, RwError *err)
 {
-  char parent[4096];
-  rw_file_dirname (dir, parent, sizeof parent);
-  if (mkdir (parent, 0755) != 0 && errno != EEXIST)
-    return rw_fail (err, RW_ERROR_IO, _("%s: cannot make the checkpoint folder: %s"), parent,
-                    strerror (errno));
-  if (mkdir (dir, 0755) != 0 && errno != EEXIST)
-    return rw_fail (err, RW_ERROR_IO, _("%s: cannot make the checkpoint folder: %s"), dir,
-                    strerror (errno));
-  struct stat st;
-  if (stat (dir, &st) != 0 || !S_ISDIR (st.st_mode))
-    return rw_fail (err, RW_ERROR_IO, _("%s is not a folder: checkpoints need one"), dir);
+  if (!rw_file_make_dir (dir, _("the checkpoint folder"), err))
+    return false;
   if (access (dir, W_OK | X_OK) != 0)
     return rw_fail (err, RW_ERROR_IO, _("%s: cannot write checkpoints there: %s"), dir,
                     strerror (errno));

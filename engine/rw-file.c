@@ -877,3 +877,36 @@ rw_file_check_regular (const char *path, const struct stat *st, const char *what
                     _("%s: not a regular file (a device, pipe or socket); give the path of %s"), path, what);
   return true;
 }
+
+bool
+rw_file_make_dir (const char *dir, const char *what, RwError *err)
+{
+  struct stat st;
+  if (stat (dir, &st) == 0)
+    {
+      if (!S_ISDIR (st.st_mode))
+        return rw_fail (err, RW_ERROR_IO, _("%s: exists and is not a folder"), dir);
+      return true;
+    }
+  /* another process (a rank of the same job) may make it meanwhile */
+  if (mkdir (dir, 0755) == 0 || (errno == EEXIST && stat (dir, &st) == 0 && S_ISDIR (st.st_mode)))
+    return true;
+  if (errno == ENOENT)
+    {
+      /* One missing parent, as `mkdir -p` would make. */
+      char *parent = strdup (dir);
+      char *slash = parent ? strrchr (parent, '/') : NULL;
+      if (slash != NULL && slash != parent)
+        {
+          *slash = '\0';
+          bool made = mkdir (parent, 0755) == 0 || errno == EEXIST;
+          free (parent);
+          if (made && (mkdir (dir, 0755) == 0
+                       || (errno == EEXIST && stat (dir, &st) == 0 && S_ISDIR (st.st_mode))))
+            return true;
+        }
+      else
+        free (parent);
+    }
+  return rw_fail (err, RW_ERROR_IO, _("%s: cannot create %s: %s"), dir, what, strerror (errno));
+}

@@ -155,6 +155,11 @@ bool rw_staged_dir_commit (RwStagedDir *sd, RwError *err);
  * failed `sd`. */
 void rw_staged_dir_abort (RwStagedDir *sd);
 
+/* Makes folder dir, and one missing folder above it as `mkdir -p` would
+ * (no more); a folder that is there already is fine, anything else
+ * there fails. what: the folder's role for the message ("the output
+ * folder", translated). */
+bool rw_file_make_dir (const char *dir, const char *what, RwError *err);
 /* Removes path and, when it is a folder, everything under it (no link is
  * followed). Best effort: false when something could not be removed. */
 bool rw_file_remove_tree (const char *path);

@@ -1540,37 +1540,6 @@ rw_simulate (const RwSimConfig *cfg, RwProgressFn progress, void *user_data,
   return false;
 }
 
-static bool
-make_dir (const char *dir, RwError *err)
-{
-  struct stat st;
-  if (stat (dir, &st) == 0)
-    {
-      if (!S_ISDIR (st.st_mode))
-        return rw_fail (err, RW_ERROR_IO, _("%s: exists and is not a folder"), dir);
-      return true;
-    }
-  if (mkdir (dir, 0755) == 0)
-    return true;
-  if (errno == ENOENT)
-    {
-      /* One missing parent, as `mkdir -p` would make. */
-      char *parent = strdup (dir);
-      char *slash = parent ? strrchr (parent, '/') : NULL;
-      if (slash != NULL && slash != parent)
-        {
-          *slash = '\0';
-          bool made = mkdir (parent, 0755) == 0 || errno == EEXIST;
-          free (parent);
-          if (made && mkdir (dir, 0755) == 0)
-            return true;
-        }
-      else
-        free (parent);
-    }
-  return rw_fail (err, RW_ERROR_IO, _("%s: cannot create the output folder: %s"), dir, strerror (errno));
-}
-
 bool
 rw_sim_write_outputs (const RwSimConfig *cfg, RwSimResult *res,
                       const char *out_dir, RwError *err)
@@ -1580,7 +1549,7 @@ rw_sim_write_outputs (const RwSimConfig *cfg, RwSimResult *res,
   if (res->ir == NULL || res->n_receivers == 0 || res->ir_frames == 0 || res->receivers_at == NULL
       || res->receiver_cells == NULL || res->n_receivers != cfg->n_receivers)
     return rw_fail (err, RW_ERROR_INPUT, _("%s: no impulse responses to write"), out_dir);
-  if (!make_dir (out_dir, err))
+  if (!rw_file_make_dir (out_dir, _("the output folder"), err))
     return false;
 
   size_t len = strlen (out_dir) + 64;
