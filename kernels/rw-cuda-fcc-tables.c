@@ -4,7 +4,8 @@
  * (their ranks follow), then each plane's kinds, nodes and wall entries
  * written at those ranks (the entries into RW_FCC_WALL_MAX_ENTRIES slots
  * a node), then the entries packed in node order — the tables one thread
- * gives, whatever the number of threads. */
+ * gives, whatever the number of threads; then the air words from the
+ * kinds, a row a task. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,13 +23,14 @@ rw_cuda_fcc_tables_clear (RwFccTables *t)
   free (t->went);
   free (t->zr);
   free (t->first);
+  free (t->air);
   memset (t, 0, sizeof *t);
 }
 
 bool
 rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bool links,
-                    size_t cols, size_t rows, size_t gbx, size_t gby, int threads,
-                    RwFccTables *out, RwError *err)
+                    size_t cols, size_t rows, size_t gbx, size_t gby, size_t lane_w,
+                    int threads, RwFccTables *out, RwError *err)
 {
   memset (out, 0, sizeof *out);
   const int nt = threads > 0 ? threads : omp_get_max_threads ();
@@ -101,6 +103,30 @@ rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bool li
       memmove (out->went + out->n_went, out->went + RW_FCC_WALL_MAX_ENTRIES * b,
                nd->nw * sizeof *out->went);
       out->n_went += nd->nw;
+    }
+  /* the air words (lane_w entries a lane, 32 lanes a segment) */
+  if (lane_w > 0)
+    {
+      const size_t seg = 32 * lane_w, rows_all = g->ny * g->nz;
+      out->n_seg = (pitch + seg - 1) / seg;
+      out->air = calloc (out->n_seg * rows_all + 1, sizeof *out->air);
+      if (out->air == NULL)
+        goto oom;
+#pragma omp parallel for num_threads (nt) schedule (static)
+      for (size_t r = 0; r < rows_all; r++)
+        for (size_t s = 0; s < out->n_seg; s++)
+          {
+            uint32_t word = 0;
+            for (unsigned l = 0; l < 32 && s * seg + (l + 1) * lane_w <= pitch; l++)
+              {
+                const uint8_t *k = out->kind + r * pitch + s * seg + l * lane_w;
+                bool all = true;
+                for (size_t j = 0; j < lane_w; j++)
+                  all = all && k[j] == 1;
+                word |= (uint32_t) all << l;
+              }
+            out->air[s + out->n_seg * r] = word;
+          }
     }
   /* the blocks' z ranges: those of the cubic columns 2·xf and 2·xf + 1
    * of their folded columns */

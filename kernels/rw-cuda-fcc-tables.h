@@ -16,6 +16,13 @@
  *  - zr: per block of cols × rows folded columns (gbx × gby blocks, x
  *    fastest), the union of the z ranges of the cubic columns it covers,
  *    two words (z0, z1; 0, 0 when none): CUDA's uint2, copied as it is.
+ *  - air: the air kernel's words (rw_kernel_fcc_air_wide; lane_w > 0):
+ *    a warp's 32 lanes take lane_w adjacent entries each, so a row of
+ *    `pitch` entries has n_seg = ⌈pitch / (32·lane_w)⌉ segments; word
+ *    s + n_seg·(y + ny·z) has bit l set iff the lane_w entries from
+ *    32·lane_w·s + lane_w·l of row (y, z) are all interior sites (kind
+ *    1), within the row. A warp reads one word a row instead of its
+ *    32·lane_w kind bytes wherever all its lanes' sites are interior.
  * Allocation failures are RW_ERROR_MEMORY. */
 #pragma once
 
@@ -49,15 +56,18 @@ typedef struct
   uint16_t *went;               /* link d << 12 | member mask (rw-scheme-fcc.h) */
   size_t n_went;
   uint32_t *zr;                 /* 2 per block */
+  uint32_t *air;                /* n_seg · ny · nz words (NULL: lane_w 0) */
+  size_t n_seg;
   size_t *first;                /* nz + 1 */
 } RwFccTables;
 
 /* The tables of g (on the FCC lattice) for rows of `pitch` entries;
  * surface_M[s]: the branches of surface s (0: frequency independent);
- * threads ≤ 0: all. */
+ * lane_w: the air kernel's entries a lane (0: no air words); threads ≤
+ * 0: all. */
 bool rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bool links,
-                         size_t cols, size_t rows, size_t gbx, size_t gby, int threads,
-                         RwFccTables *out, RwError *err);
+                         size_t cols, size_t rows, size_t gbx, size_t gby, size_t lane_w,
+                         int threads, RwFccTables *out, RwError *err);
 void rw_cuda_fcc_tables_clear (RwFccTables *t);
 
 #ifdef __cplusplus

@@ -74,6 +74,8 @@ struct RwCudaFcc
   void *p, *q, *mem;
   uint8_t *kind;
   uint2 *zr;                    /* per block: z0, z1 */
+  unsigned *air;                /* the air words (rw-cuda-fcc-tables.h), n_seg a row */
+  unsigned n_seg;
   unsigned bx, by;              /* the air kernel's block (threads) */
   unsigned w;                   /* entries a thread (rw_kernel_fcc_air_wide; 1: the scalar form) */
   unsigned gbx, gby, gbz, zc;   /* blocks; planes per block (rw_kernel_fcc_air) */
@@ -96,6 +98,10 @@ struct RwCudaFcc
   float *slice;
   size_t slice_cap;
   cudaStream_t stream;
+  /* the boundary kernel's own stream, so that it runs beside the air
+   * kernel (rw_fcc_step); NULL: on `stream` after it */
+  cudaStream_t bstream;
+  cudaEvent_t ev_fork, ev_join;
   RwCudaHalo *halo;             /* device halos (rw-cuda-halo.cuh); NULL: none */
   size_t *node_z;               /* the first boundary site of each plane (host, nz + 1) */
 };
@@ -305,10 +311,12 @@ rw_fcc_wide_ends (A (&x)[3], const S *__restrict__ p, I j, I sy, I sz, unsigned 
 template <int D, int W, typename S, typename I, typename A>
 __device__ __forceinline__ bool
 rw_fcc_wide_pair (RwFccWide<W, A> &v, const S *__restrict__ p, S *__restrict__ q,
-                  const uint8_t *__restrict__ kind, I i, I sy, I sz, bool active, bool two,
-                  unsigned lane)
+                  const uint8_t *__restrict__ kind, const unsigned *__restrict__ air, I i, I sy,
+                  I sz, I sa, bool active, bool two, unsigned lane)
 {
   const I j = i + 2 * sz, j1 = j + sz; /* rows (y, z + 2), (y, z + 3) */
+  /* the warp's air words of planes z and z + 1 first: the kinds wait on them */
+  const unsigned a0 = __ldg (air), a1 = two ? __ldg (air + sa) : 0u;
   A m2[W], p2[W], e2[W], m3[W], p3[W], e3[W], pp0[W], pp1[W], x2[3], x3[3];
   rw_fcc_wide_ends<D, W> (x2, p, j, sy, sz, lane);
   rw_fcc_wide_ends<-D, W> (x3, p, j1, sy, sz, lane);
@@ -320,8 +328,14 @@ rw_fcc_wide_pair (RwFccWide<W, A> &v, const S *__restrict__ p, S *__restrict__ q
   rw_vld<true> (p, j1, e3);
   rw_vld<false> (q, i, pp0);
   rw_vld<false> (q, i + sz, pp1);
-  const unsigned k0 = active ? rw_fcc_kinds<W> (kind, i) : 0;
-  const unsigned k1 = active && two ? rw_fcc_kinds<W> (kind, i + sz) : 0;
+  /* a lane whose air bit is set has W interior sites; the others read
+   * their kinds */
+  constexpr unsigned all = W == 4 ? 0x01010101u : 0x0101u;
+  unsigned k0 = all, k1 = all;
+  if (((a0 >> lane) & 1u) == 0)
+    k0 = active ? rw_fcc_kinds<W> (kind, i) : 0;
+  if (((a1 >> lane) & 1u) == 0)
+    k1 = active && two ? rw_fcc_kinds<W> (kind, i + sz) : 0;
   bool fine = rw_fcc_wide_update<D> (v, pp0, k0, q, i);
   rw_fcc_wide_shift<D> (v, m2, p2, e2, x2, lane);
   fine = rw_fcc_wide_update<-D> (v, pp1, k1, q, i + sz) && fine;
@@ -354,19 +368,22 @@ rw_fcc_wide_start (RwFccWide<W, A> &v, const S *__restrict__ p, I i, I sy, I sz,
 template <int D, int W, typename S, typename I>
 __device__ __forceinline__ bool
 rw_fcc_wide_column (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
-                    I i, unsigned z0, unsigned z1, I sy, I sz, bool active, unsigned lane)
+                    const unsigned *__restrict__ air, I i, unsigned z0, unsigned z1, I sy, I sz,
+                    I sa, bool active, unsigned lane)
 {
   RwFccWide<W, typename RwArith<S>::type> v;
   rw_fcc_wide_start<D> (v, p, i, sy, sz, lane);
   bool fine = true;
-  for (unsigned z = z0; z < z1; z += 2, i += 2 * sz)
-    fine = rw_fcc_wide_pair<D> (v, p, q, kind, i, sy, sz, active, z + 1 < z1, lane) && fine;
+  for (unsigned z = z0; z < z1; z += 2, i += 2 * sz, air += 2 * sa)
+    fine = rw_fcc_wide_pair<D> (v, p, q, kind, air, i, sy, sz, sa, active, z + 1 < z1, lane)
+           && fine;
   return fine;
 }
 
 template <typename S, typename I, int W>
 __global__ void __launch_bounds__ (RW_FCC_MAX_THREADS)
 rw_kernel_fcc_air_wide (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
+                        const unsigned *__restrict__ air, unsigned n_seg,
                         const uint2 *__restrict__ zr, unsigned zc, unsigned cz0, unsigned zlo,
                         unsigned zhi, I pitch, I ny, int step, int *bad)
 {
@@ -385,10 +402,14 @@ rw_kernel_fcc_air_wide (const S *__restrict__ p, S *__restrict__ q, const uint8_
   const bool active = xf < pitch;
   const I sy = pitch, sz = pitch * ny;
   const I i = (I) xf + pitch * ((I) y + ny * (I) r.x);
+  /* the warp's air word of row (y, r.x): its segment is its first lane's
+   * entry over 32·W */
+  const I sa = (I) n_seg * ny;
+  const unsigned *a = air + ((blockIdx.x * blockDim.x + threadIdx.x) >> 5) + (I) n_seg * ((I) y + ny * (I) r.x);
   /* plane r.x's δ: +1 on a row of parity 1 */
   const bool fine = ((y + r.x) & 1) != 0
-                    ? rw_fcc_wide_column<1, W> (p, q, kind, i, r.x, r.y, sy, sz, active, lane)
-                    : rw_fcc_wide_column<-1, W> (p, q, kind, i, r.x, r.y, sy, sz, active, lane);
+                    ? rw_fcc_wide_column<1, W> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane)
+                    : rw_fcc_wide_column<-1, W> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane);
   if (!fine)
     atomicMin (bad, step);
 }
@@ -424,23 +445,56 @@ rw_fcc_delta (int d, int P, long long sy, long long sz)
          + sz * rw_fcc_off<2> (d);
 }
 
+/* The 12 folded deltas from rows of either parity, in a block's shared
+ * memory (a wall entry's member at a per-thread offset: one shared load
+ * instead of its arithmetic); every thread of the block must call it. A
+ * delta fits an int: a plane and a row are below 2³¹ entries
+ * (rw_cuda_fcc_create). */
+struct RwFccDeltas
+{
+  int d[2][RW_FCC_N_NBR];
+};
+
+__device__ __forceinline__ const RwFccDeltas *
+rw_fcc_deltas_shared (long long sy, long long sz)
+{
+  __shared__ RwFccDeltas t;
+  if (threadIdx.x < 2 * RW_FCC_N_NBR)
+    t.d[threadIdx.x / RW_FCC_N_NBR][threadIdx.x % RW_FCC_N_NBR] =
+      (int) rw_fcc_delta ((int) (threadIdx.x % RW_FCC_N_NBR), (int) (threadIdx.x / RW_FCC_N_NBR), sy, sz);
+  __syncthreads ();
+  return &t;
+}
+
+/* Bit d: whether offset d joins rows of different parities ((dy + dz) odd). */
+__host__ __device__ constexpr unsigned
+rw_fcc_pack_flip ()
+{
+  constexpr int off[RW_FCC_N_NBR][3] = RW_FCC_NBR_OFFSETS;
+  unsigned r = 0;
+  for (int k = 0; k < RW_FCC_N_NBR; k++)
+    r |= (unsigned) ((off[k][1] + off[k][2]) & 1) << k;
+  return r;
+}
+
 /* A wall entry's members' sums of p and q (q NULL: p only), in offset
  * order around its outside site o = i + offset d (rw_fcc_wall_entries:
  * code = d << 12 | member mask); returns their number. */
 template <typename S>
 __device__ __forceinline__ int
 rw_fcc_wall_entry (const S *__restrict__ p, const S *__restrict__ q, long long i, int P,
-                   unsigned code, long long sy, long long sz, double *tp, double *tq)
+                   unsigned code, const RwFccDeltas *dl, double *tp, double *tq)
 {
   const int d = (int) (code >> 12);
-  const long long o = i + rw_fcc_delta (d, P, sy, sz);
-  const int Po = (P + rw_fcc_off<1> (d) + rw_fcc_off<2> (d)) & 1;
+  const long long o = i + dl->d[P][d];
+  constexpr unsigned flip = rw_fcc_pack_flip ();
+  const int Po = P ^ (int) ((flip >> d) & 1u);
   double a = 0, b = 0;
   /* the members in ascending offset order, one iteration a member */
   for (unsigned m = code & 0xfffu; m != 0; m &= m - 1)
     {
       const int k = __ffs ((int) m) - 1;
-      const long long j = o + rw_fcc_delta (k, Po, sy, sz);
+      const long long j = o + dl->d[Po][k];
       a += (double) rw_ld (p, j);
       if (q != NULL)
         b += (double) rw_ld (q, j);
@@ -455,14 +509,14 @@ rw_fcc_wall_entry (const S *__restrict__ p, const S *__restrict__ q, long long i
 template <typename S>
 __device__ __forceinline__ double
 rw_fcc_wall_means (const S *__restrict__ p, const RwFccNode &nd, const uint16_t *__restrict__ went,
-                   long long sy, long long sz)
+                   const RwFccDeltas *dl)
 {
   double means = 0;
   for (unsigned e = 0; e < nd.nw; e++)
     {
       double t, u;
       const int c = rw_fcc_wall_entry (p, (const S *) NULL, (long long) nd.i, (int) nd.P,
-                                       went[nd.w + e], sy, sz, &t, &u);
+                                       went[nd.w + e], dl, &t, &u);
       means += t / (double) c;
     }
   return means;
@@ -494,6 +548,7 @@ rw_kernel_fcc_boundary (const S *__restrict__ p, S *__restrict__ q,
                         size_t pitch, size_t ny, int step, int *bad, size_t b0, size_t b1)
 {
   typedef typename RwArith<S>::type A;
+  const RwFccDeltas *dl = rw_fcc_deltas_shared ((long long) pitch, (long long) (pitch * ny));
   /* the sites [b0, b1) of the list (a slab's planes: rw-cuda-halo.cuh) */
   const size_t b = b0 + blockIdx.x * (size_t) blockDim.x + threadIdx.x;
   if (b >= b1)
@@ -501,8 +556,7 @@ rw_kernel_fcc_boundary (const S *__restrict__ p, S *__restrict__ q,
   const RwFccNode nd = nodes[b];
   const long long i = (long long) nd.i;
   const A s = rw_fcc_sum (p + i, (int) nd.P, (int) pitch, (int) (pitch * ny));
-  const double means = rw_fcc_wall_means (p, nd, went, (long long) pitch,
-                                          (long long) (pitch * ny));
+  const double means = rw_fcc_wall_means (p, nd, went, dl);
   const double pn = rw_fcc_bnd (rw_fcc_wall_K (nd.K, nd.nw), (double) nd.S, (double) rw_ld (p, i),
                                 rw_fcc_wall_sum ((double) s, means), (double) rw_ld (q, i),
                                 beta[nd.surf], nd.M,
@@ -614,6 +668,7 @@ rw_kernel_fcc_wall_energy (const S *__restrict__ p, const S *__restrict__ q,
                            const uint16_t *__restrict__ went, size_t pitch, size_t ny, size_t i0,
                            size_t i1, double *out)
 {
+  const RwFccDeltas *dl = rw_fcc_deltas_shared ((long long) pitch, (long long) (pitch * ny));
   const size_t b = blockIdx.x * (size_t) blockDim.x + threadIdx.x;
   if (b >= n_nodes)
     return;
@@ -625,8 +680,8 @@ rw_kernel_fcc_wall_energy (const S *__restrict__ p, const S *__restrict__ q,
   for (unsigned k = 0; k < nd.nw; k++)
     {
       double mp, mq;
-      const int c = rw_fcc_wall_entry (p, q, (long long) nd.i, (int) nd.P, went[nd.w + k],
-                                       (long long) pitch, (long long) (pitch * ny), &mp, &mq);
+      const int c = rw_fcc_wall_entry (p, q, (long long) nd.i, (int) nd.P, went[nd.w + k], dl,
+                                       &mp, &mq);
       e += (pi - mp / (double) c) * (qi - mq / (double) c);
     }
   if (e != 0)
@@ -696,7 +751,7 @@ rw_cuda_fcc_memory_bytes (const RwSolverSetup *setup)
   const RwGrid *g = setup->grid;
   const size_t n = rw_fcc_pitch (g->nx) * g->ny * g->nz;
   const size_t blocks = (rw_fcc_pitch (g->nx) / 32) * ((g->ny + 1) / 2);
-  return 2 * rw_fcc_span (n, rw_fcc_pitch (g->nx) * g->ny) * rw_fcc_elem (setup->precision) + n + blocks * sizeof (uint2)
+  return 2 * rw_fcc_span (n, rw_fcc_pitch (g->nx) * g->ny) * rw_fcc_elem (setup->precision) + n + n / 8 /* air words */ + blocks * sizeof (uint2)
          + g->n_boundary * (sizeof (RwFccNode) + 2 * rw_fcc_max_branches (setup)
                             * rw_fcc_arith (setup->precision)
                             /* wall entries, at most 12 a node */
@@ -741,7 +796,9 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
   RwFccTables tab;
   memset (&tab, 0, sizeof tab);
   ok = ok && rw_cuda_fcc_tables (g, st->pitch, M, !no_links, (size_t) st->bx * st->w, st->by,
-                                 st->gbx, st->gby, setup->threads, &tab, err);
+                                 st->gbx, st->gby, st->w, setup->threads, &tab, err);
+  const size_t n_air = tab.n_seg * g->ny * g->nz;
+  st->n_seg = (unsigned) tab.n_seg;
   const size_t b = tab.n_nodes, n_went = tab.n_went;
   st->node_z = tab.first;       /* kept: a slab's windows (rw_fcc_step_planes) */
   tab.first = NULL;
@@ -753,6 +810,8 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
   const size_t a = rw_fcc_arith (st->precision), n_states = (size_t) m_max * b + 1;
   ok = ok && RW_CUDA (cudaMalloc ((void **) &st->kind, st->n))
        && RW_CUDA (cudaMemcpy (st->kind, tab.kind, st->n, cudaMemcpyHostToDevice))
+       && RW_CUDA (cudaMalloc ((void **) &st->air, (n_air + 1) * sizeof (unsigned)))
+       && RW_CUDA (cudaMemcpy (st->air, tab.air, n_air * sizeof (unsigned), cudaMemcpyHostToDevice))
        && RW_CUDA (cudaMalloc ((void **) &st->zr, n_blocks * sizeof (uint2)))
        && RW_CUDA (cudaMemcpy (st->zr, tab.zr, n_blocks * sizeof (uint2), cudaMemcpyHostToDevice))
        && RW_CUDA (cudaMalloc ((void **) &st->nodes, (b + 1) * sizeof (RwFccNode)))
@@ -787,7 +846,7 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
                rw_boundary_name (setup->boundary));
       return NULL;
     }
-  if ((double) rw_fcc_pitch (g->nx) * (double) g->ny >= 2147483648.0 || g->nz >= 2147483648u)
+  if ((double) rw_fcc_pitch (g->nx) * (double) (g->ny + 2) >= 2147483648.0 || g->nz >= 2147483648u)
     {
       rw_fail (err, RW_ERROR_INPUT, _("grid of %zu×%zu×%zu cells is too large for the CUDA "
                                       "backend's FCC path (a plane of its sites must be below "
@@ -823,6 +882,9 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   {
     const char *air = getenv ("ROOMWAVE_FCC_AIR");
     st->w = air && strcmp (air, "scalar") == 0 ? 1 : setup->precision == RW_PRECISION_F64 ? 2 : 4;
+    const char *wenv = getenv ("ROOMWAVE_FCC_W");
+    if (st->w == 4 && wenv != NULL && strcmp (wenv, "2") == 0)
+      st->w = 2;
   }
   st->gbx = (unsigned) ((st->pitch + st->bx * st->w - 1) / (st->bx * st->w));
   st->gby = (unsigned) ((g->ny + st->by - 1) / st->by);
@@ -864,6 +926,13 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   bool ok = rcv != NULL && RW_CUDA (cudaSetDevice (st->device))
             && RW_CUDA (cudaGetDeviceProperties (&prop, st->device))
             && RW_CUDA (cudaStreamCreateWithFlags (&st->stream, cudaStreamNonBlocking));
+  /* the boundary kernel's stream (rw_fcc_step); ROOMWAVE_FCC_OVERLAP=0:
+   * none, the kernels one after the other (benchmarks) */
+  const char *ov = getenv ("ROOMWAVE_FCC_OVERLAP");
+  if (ok && !(ov != NULL && strcmp (ov, "0") == 0))
+    ok = RW_CUDA (cudaStreamCreateWithFlags (&st->bstream, cudaStreamNonBlocking))
+         && RW_CUDA (cudaEventCreateWithFlags (&st->ev_fork, cudaEventDisableTiming))
+         && RW_CUDA (cudaEventCreateWithFlags (&st->ev_join, cudaEventDisableTiming));
   if (ok)
     snprintf (st->name, sizeof st->name, "%s", prop.name);
   const size_t span = rw_fcc_span (st->n, st->pitch * st->ny) * st->elem;
@@ -904,15 +973,18 @@ rw_fcc_air_launch_i (RwCudaFcc *st, const S *p, S *q, int step, size_t z0, size_
   const dim3 blk (st->bx, st->by), grd (st->gbx, st->gby, cz1 - cz0);
   const unsigned zl = (unsigned) z0, zh = (unsigned) z1;
   const I pitch = (I) st->pitch, ny = (I) st->ny;
-  /* W: 16 bytes of the arithmetic type (fp16: 8 bytes of storage) */
+  /* W: 16 bytes of the arithmetic type (fp16: 8 bytes of storage), or 2
+   * (ROOMWAVE_FCC_W=2, benchmarks) */
   constexpr int W = sizeof (S) == 8 ? 2 : 4;
   if (st->w == 1)
     rw_fcc_air_scalar_launch<S, I> (grd, blk, st->stream, p, q, st->kind, st->zr, st->zc, cz0, zl,
                                     zh, pitch, ny, step, st->bad);
+  else if (W != 2 && st->w == 2)
+    rw_kernel_fcc_air_wide<S, I, 2><<<grd, blk, 0, st->stream>>> (
+      p, q, st->kind, st->air, st->n_seg, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
   else
-    rw_kernel_fcc_air_wide<S, I, W><<<grd, blk, 0, st->stream>>> (p, q, st->kind, st->zr, st->zc,
-                                                                  cz0, zl, zh, pitch, ny, step,
-                                                                  st->bad);
+    rw_kernel_fcc_air_wide<S, I, W><<<grd, blk, 0, st->stream>>> (
+      p, q, st->kind, st->air, st->n_seg, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
 }
 
 /* The air kernel, with 32-bit indices where the arrays allow. */
@@ -928,9 +1000,9 @@ rw_fcc_air_launch (RwCudaFcc *st, const S *p, S *q, int step, size_t z0, size_t 
 
 /* One step's update of the planes [z0, z1) (all: [0, nz)): its interior
  * sites and the boundary sites [b0, b1) of the list, those planes' (the
- * list is z-sorted: st->node_z). */
+ * list is z-sorted: st->node_z); the boundary sites on stream bs. */
 static void
-rw_fcc_step_planes (RwCudaFcc *st, int step, size_t z0, size_t z1)
+rw_fcc_step_planes (RwCudaFcc *st, int step, size_t z0, size_t z1, cudaStream_t bs)
 {
   if (z0 >= z1)
     return;
@@ -941,16 +1013,35 @@ rw_fcc_step_planes (RwCudaFcc *st, int step, size_t z0, size_t z1)
     typedef typename RwArith<S>::type A;
     rw_fcc_air_launch (st, (const S *) st->p, (S *) st->q, step, z0, z1);
     if (nb)
-      rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
+      rw_kernel_fcc_boundary<<<nb, 128, 0, bs>>> (
         (const S *) st->p, (S *) st->q, st->nodes, st->n_nodes, st->went, st->beta, st->coef,
         (A *) st->bv, (A *) st->bq, st->pitch, st->ny, step, st->bad, b0, b1);
   });
 }
 
-static void
+/* A whole step. The air and boundary kernels read p and write q at
+ * disjoint sites, so they may run at once: both wait on memory, and
+ * neither fills the GPU alone in a small room (the 30 m³ room: the air
+ * kernel at two blocks an SM by its registers, the boundary kernel one
+ * wave of short dependent loads). The boundary kernel runs on bstream,
+ * forked from the solver's stream before the air kernel and joined after
+ * it, so the source and the receivers (on the solver's stream) see both. */
+static cudaError_t
 rw_fcc_step (RwCudaFcc *st, int step)
 {
-  rw_fcc_step_planes (st, step, 0, st->nz);
+  if (st->bstream == NULL)
+    {
+      rw_fcc_step_planes (st, step, 0, st->nz, st->stream);
+      return cudaSuccess;
+    }
+  cudaError_t e = cudaEventRecord (st->ev_fork, st->stream);
+  if (e == cudaSuccess)
+    e = cudaStreamWaitEvent (st->bstream, st->ev_fork, 0);
+  if (e != cudaSuccess)
+    return e;
+  rw_fcc_step_planes (st, step, 0, st->nz, st->bstream);
+  e = cudaEventRecord (st->ev_join, st->bstream);
+  return e == cudaSuccess ? cudaStreamWaitEvent (st->stream, st->ev_join, 0) : e;
 }
 
 /* The source's cells on the planes [z0, z1), applied to the new field
@@ -975,12 +1066,12 @@ rw_fcc_halo_step (RwCudaFcc *st, int step, double s, size_t k, size_t chunk)
 {
   size_t w[4];
   rw_cuda_halo_windows (st->halo, w);
-  rw_fcc_step_planes (st, step, w[0], w[1]);
+  rw_fcc_step_planes (st, step, w[0], w[1], st->stream);
   rw_fcc_io_planes (st, s, w[0], w[1], false, k, chunk);
-  rw_fcc_step_planes (st, step, w[2], w[3]);
+  rw_fcc_step_planes (st, step, w[2], w[3], st->stream);
   rw_fcc_io_planes (st, s, w[2], w[3], false, k, chunk);
   rw_cuda_halo_post (st->halo, st->stream, st->q);
-  rw_fcc_step_planes (st, step, w[1], w[2]);
+  rw_fcc_step_planes (st, step, w[1], w[2], st->stream);
   rw_fcc_io_planes (st, s, w[1], w[2], true, k, chunk);
   rw_cuda_halo_wait (st->halo, st->stream);
 }
@@ -1018,7 +1109,8 @@ rw_cuda_fcc_advance (void *state, size_t step0, size_t n, double *rcv, size_t st
               std::swap (st->p, st->q);
               continue;
             }
-          rw_fcc_step (st, (int) step);
+          if (!RW_CUDA (rw_fcc_step (st, (int) step)))
+            return false;
           if (st->src.n > 0 || st->n_rcv > 0)
             rw_cuda_launch_io (st->precision, st->stream, st->q, st->src, st->hard, s, st->rcv_idx,
                                (int) st->n_rcv, st->rcv_dev, k, chunk);
@@ -1187,6 +1279,7 @@ rw_cuda_fcc_destroy (void *state)
   free (st->node_z);
   cudaFree (st->mem);
   cudaFree (st->kind);
+  cudaFree (st->air);
   cudaFree (st->zr);
   cudaFree (st->nodes);
   cudaFree (st->went);
@@ -1203,5 +1296,11 @@ rw_cuda_fcc_destroy (void *state)
   cudaFree (st->slice);
   if (st->stream)
     cudaStreamDestroy (st->stream);
+  if (st->bstream)
+    cudaStreamDestroy (st->bstream);
+  if (st->ev_fork)
+    cudaEventDestroy (st->ev_fork);
+  if (st->ev_join)
+    cudaEventDestroy (st->ev_join);
   free (st);
 }

@@ -10,6 +10,7 @@
  *     wall entries (rw_fcc_wall_entries), packed in node order;
  *   - every block's z range (the union of its cubic columns'), each
  *     plane's first boundary site;
+ *   - the air words (a bit a lane of 4 entries: all interior sites);
  *   - the same bytes with 1, 2 and 3 threads; no entries without links.
  */
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #define PITCH_ROUND 32
 #define COLS 64
 #define ROWS 8
+#define LANE_W 4
 
 /* The tables as the definition says, one site at a time. */
 static void
@@ -82,6 +84,22 @@ check_against_loop (const char *room, const RwGrid *g, size_t pitch, const int *
   RW_CHECK (t->n_went == w && went_bad == 0 && w > 0, "%s: %zu wall entries (%zu listed), %zu differ",
             room, w, t->n_went, went_bad);
   RW_CHECK (zr_bad == 0, "%s: %zu of %zu blocks' z ranges differ", room, zr_bad, gbx * gby);
+  /* the air words: bit l of segment s, lane l's LANE_W entries all kind 1 */
+  size_t air_bad = 0, air_set = 0;
+  const size_t seg = 32 * LANE_W, n_seg = (pitch + seg - 1) / seg;
+  RW_CHECK (t->n_seg == n_seg, "%s: %zu segments a row of %zu (%zu)", room, n_seg, pitch, t->n_seg);
+  for (size_t r = 0; t->n_seg == n_seg && r < g->ny * g->nz; r++)
+    for (size_t e = 0; e < n_seg * seg; e += LANE_W)
+      {
+        bool all = e + LANE_W <= pitch;
+        for (size_t j = e; all && j < e + LANE_W; j++)
+          all = kind[r * pitch + j] == 1;
+        const unsigned bit = (t->air[e / seg + n_seg * r] >> (e % seg / LANE_W)) & 1u;
+        air_bad += bit != (unsigned) all;
+        air_set += bit;
+      }
+  RW_CHECK (air_bad == 0 && air_set > 0, "%s: the air words as defined (%zu lanes all interior, "
+            "%zu bits differ)", room, air_set, air_bad);
   /* each plane's first node: the boundary sites on the planes below it */
   size_t first_bad = 0;
   for (size_t z = 0; z <= g->nz; z++)
@@ -112,7 +130,7 @@ check_room (const char *room, RwMesh *mesh, double h)
     M[s] = (int) (s % 3) * 2;   /* 0, 2 and 4 branches */
   RwFccTables t[3];
   for (int k = 0; k < 3; k++)
-    RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, true, COLS, ROWS, gbx, gby, k + 1, &t[k], &err),
+    RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, true, COLS, ROWS, gbx, gby, LANE_W, k + 1, &t[k], &err),
               "%s: tables on %d threads: %s", room, k + 1, err.message);
   check_against_loop (room, g, pitch, M, &t[0], gbx, gby);
   for (int k = 1; k < 3; k++)
@@ -120,17 +138,18 @@ check_room (const char *room, RwMesh *mesh, double h)
                 && memcmp (t[k].kind, t[0].kind, pitch * g->ny * g->nz) == 0
                 && memcmp (t[k].nodes, t[0].nodes, t[0].n_nodes * sizeof (RwFccNode)) == 0
                 && memcmp (t[k].went, t[0].went, t[0].n_went * sizeof (uint16_t)) == 0
-                && memcmp (t[k].zr, t[0].zr, 2 * gbx * gby * sizeof (uint32_t)) == 0,
+                && memcmp (t[k].zr, t[0].zr, 2 * gbx * gby * sizeof (uint32_t)) == 0
+                && memcmp (t[k].air, t[0].air, t[0].n_seg * g->ny * g->nz * sizeof (uint32_t)) == 0,
               "%s: %d threads give one thread's tables byte for byte", room, k + 1);
   RwFccTables none;
-  RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, false, COLS, ROWS, gbx, gby, 2, &none, &err),
+  RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, false, COLS, ROWS, gbx, gby, 0, 2, &none, &err),
             "%s: tables without links", room);
   size_t nw = 0;
   for (size_t b = 0; b < none.n_nodes; b++)
     nw += none.nodes[b].nw;
-  RW_CHECK (none.n_went == 0 && nw == 0 && none.n_nodes == t[0].n_nodes,
-            "%s: without links no wall entries (%zu), the same %zu boundary sites", room,
-            none.n_went, none.n_nodes);
+  RW_CHECK (none.n_went == 0 && nw == 0 && none.n_nodes == t[0].n_nodes && none.air == NULL,
+            "%s: without links no wall entries (%zu), the same %zu boundary sites; lane width 0 "
+            "no air words", room, none.n_went, none.n_nodes);
   rw_cuda_fcc_tables_clear (&none);
   for (int k = 0; k < 3; k++)
     rw_cuda_fcc_tables_clear (&t[k]);

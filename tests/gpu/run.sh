@@ -39,6 +39,14 @@
 #                                      RW_SLAB_HALL=SITES: strong scaling
 #                                      on that hall alone; RW_SLAB_QUICK=1:
 #                                      checks and halo-nccl bench only)
+#   tests/gpu/run.sh fccprof          (build, issue #14: the FCC checks, ncu
+#                                      on one step's kernels of the 30 m³
+#                                      room and the hall, their step rates,
+#                                      the 30 m³ end-to-end run twice
+#                                      without and with the warm-up)
+#   tests/gpu/run.sh hall8k           (build, issue #14: the 1000 m³ box at
+#                                      8 kHz, 2 s, fp16, mesh to WAV on CUDA:
+#                                      wall time, memory, timings)
 #   tests/gpu/run.sh warm             (build, issue #14: the 30 m³ end-to-end
 #                                      run without and with the CUDA
 #                                      context's warm-up, RW_WARM_ROUNDS
@@ -131,17 +139,17 @@ sys.exit(0 if len(x) == len(y) > 1000 and diff <= 1e-6 * peak else 1)' "$a" "$b"
 }
 
 
-# the 30 m³ shoebox of issue #14's end-to-end figure (4 × 3 × 2.5 m, one
-# surface) as an OBJ at $1
-box30_obj () {
-  python3 - "$1" <<'EOPY'
+# a shoebox of one surface as an OBJ at $1, of $2 × $3 × $4 m (default
+# 4 × 3 × 2.5: the 30 m³ room of issue #14's end-to-end figure)
+box_obj () {
+  python3 - "$@" <<'EOPY'
 import sys
-L = (4.0, 3.0, 2.5)
+L = tuple(float(a) for a in sys.argv[2:5]) if len(sys.argv) >= 5 else (4.0, 3.0, 2.5)
 v = [(x, y, z) for z in (0, L[2]) for y in (0, L[1]) for x in (0, L[0])]
 f = [(1, 3, 4, 2), (5, 6, 8, 7), (1, 2, 6, 5), (3, 7, 8, 4), (1, 5, 7, 3), (2, 4, 8, 6)]
 with open(sys.argv[1], "w") as o:
     for p in v:
-        o.write("v %g %g %g\n" % p)
+        o.write("v %.6f %.6f %.6f\n" % p)
     for q in f:
         o.write("f %d %d %d\nf %d %d %d\n" % (q[0], q[1], q[2], q[0], q[2], q[3]))
 EOPY
@@ -167,7 +175,7 @@ e2e_box30 () {   # the schemes to run
   # end to end, mesh to WAV: a 30 m³ shoebox (4 × 3 × 2.5 m, every surface
   # R = 0.9), fmax 4 kHz, 1 s of IR, the wave part alone, each scheme at
   # its default accuracy, fp32 on CUDA; wall time and results.json's timings
-  box30_obj "$LOGS/box30.obj"
+  box_obj "$LOGS/box30.obj"
   for sch in "$@"; do
     /usr/bin/time -f "wall %e s, max RSS %M kB" "$B/app/roomwave-cli" simulate --mesh "$LOGS/box30.obj" \
       --source 1.1,0.9,1.2 --receiver 2.9,2.1,1.4 --fmax 4000 --duration 1 --reflection 0.9 \
@@ -175,6 +183,33 @@ e2e_box30 () {   # the schemes to run
     note "e2e 30 m³ 4 kHz 1 s $sch: rc $? $(tail -1 "$OUT/e2e-$sch.txt")"
     python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(' ', sys.argv[2], 'timings', d.get('timings'), 'cells', d.get('cells'), 'fs', d.get('fs_grid_hz'))" \
       "$LOGS/e2e-$sch/results.json" $sch 2>&1 | tee -a "$SUMMARY"
+  done
+}
+
+mode_end () {   # the mode's name: the summary printed last, the logs packed, exit 0
+  echo
+  echo "================ GPU summary ($1) ================"
+  cat "$LOGS/gpu.txt" "$SUMMARY"
+  tar -czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
+  exit 0
+}
+
+e2e_warm_rounds () {   # rounds, warm-up modes (ROOMWAVE_WARM_UP values)
+  # the FCC run of e2e_box30, $1 rounds of each mode in $2, RW_E2E_VARS
+  # set (e.g. ROOMWAVE_FCC_W=2): wall time, results.json's timings and
+  # what total_s holds beyond the timed stages
+  box_obj "$LOGS/box30.obj"
+  for round in $(seq 1 "$1"); do
+    for warm in $2; do
+      d=$LOGS/e2e-warm$warm-$round
+      ROOMWAVE_WARM_UP=$warm env ${RW_E2E_VARS:-} /usr/bin/time -f "wall %e s" "$B/app/roomwave-cli" simulate \
+        --mesh "$LOGS/box30.obj" --source 1.1,0.9,1.2 --receiver 2.9,2.1,1.4 --fmax 4000 \
+        --duration 1 --reflection 0.9 --no-hybrid --backend cuda --scheme fcc --out "$d" \
+        > "$LOGS/e2e-warm$warm-$round.txt" 2>&1
+      note "e2e round $round warm-up $warm ${RW_E2E_VARS:-}: rc $? $(grep -E '^wall' "$LOGS/e2e-warm$warm-$round.txt")"
+      python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['timings']; print('  timings', t, 'untimed %.3f s' % (t['total_s'] - sum(t[k] for k in ('import_s', 'voxelise_s', 'setup_s', 'solve_s', 'postprocess_s', 'geometrical_s', 'join_s'))))" \
+        "$d/results.json" 2>&1 | tee -a "$SUMMARY"
+    done
   done
 }
 
@@ -541,6 +576,83 @@ if [ "$QUICK" = fcc ]; then
   exit 0
 fi
 
+# ------------------------------------------- fccprof: issue #14, where a step goes
+# The FCC path's checks (bench-fcc --check, cuda-fcc), then ncu on one
+# step's kernels (air, boundary, io: durations, DRAM and L2 bytes,
+# occupancy, warp stalls; caches not flushed between kernels) of the
+# 30 m³ room in fp32 and the 1000 m³ hall in fp32 and fp16 at 4 kHz
+# (RW_PROF_CASES: lines "fmax volume precision"), and bench-fcc's step
+# rates of the same rooms without the profiler.
+if [ "$QUICK" = fccprof ]; then
+  "$B/tests/bench-fcc" --check --fmax 500 --volume 30 --seconds 0.3 --precision f64 \
+    > "$LOGS/fcc-check.txt" 2>&1
+  note "bench-fcc --check: rc $? $(grep -c FAIL "$LOGS/fcc-check.txt") failed"
+  grep -E "^check" "$LOGS/fcc-check.txt"
+  meson test -C "$B" --no-rebuild --print-errorlogs cuda-fcc > "$LOGS/fcc-tests.txt" 2>&1
+  note "cuda-fcc: rc $?"
+  # RW_FCC_SANITIZE=1: compute-sanitizer memcheck and racecheck on cuda-fcc
+  if [ "${RW_FCC_SANITIZE:-0}" = 1 ]; then
+    for tool in memcheck racecheck; do
+      timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 "$B/tests/test-cuda-fcc" \
+        > "$LOGS/fcc-$tool.txt" 2>&1
+      note "compute-sanitizer $tool on cuda-fcc: rc $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$LOGS/fcc-$tool.txt" | tail -1))"
+    done
+  fi
+  # RW_SWEEP: lines "fmax volume precision [VAR=value …]": bench-fcc
+  # (--fcc-only, 1 s) with those variables set, before the profiles
+  printf '%s\n' "${RW_SWEEP-}" | while read -r fm vol prec vars; do
+    [ -n "$fm" ] || continue
+    env $vars "$B/tests/bench-fcc" --fmax "$fm" --volume "$vol" --fcc-only --precision "$prec" \
+      --seconds 1 > "$LOGS/sweep.txt" 2>&1
+    note "sweep $fm $vol $prec ${vars:-(defaults)}: rc $? $(grep -E '^fcc ' "$LOGS/sweep.txt" | tr -s ' ') $(grep -h 'L2 window' "$LOGS/sweep.txt" | head -1)"
+  done
+  printf '%s\n' "${RW_PROF_CASES-4000 30 f32
+4000 1000 f32
+4000 1000 f16}" | while read -r fm vol prec; do
+    [ -n "$fm" ] || continue
+    log=$LOGS/ncu-$fm-$vol-$prec.txt
+    timeout 200 ncu --clock-control none --cache-control none \
+      --kernel-name regex:"rw_kernel_(fcc_air|fcc_boundary|io)" --launch-skip 60 --launch-count 3 \
+      ${RW_PROF_SECTIONS---section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section MemoryWorkloadAnalysis --section SchedulerStats} \
+      --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,l1tex__t_bytes.sum,smsp__inst_executed.sum \
+      "$B/tests/bench-fcc" --fmax "$fm" --volume "$vol" --fcc-only --precision "$prec" --seconds 0.05 \
+      > "$log" 2>&1
+    note "ncu fmax $fm volume $vol $prec: rc $?"
+    grep -E "^  rw_kernel|gpu__time_duration|dram__bytes|lts__t_bytes|l1tex__t_bytes|inst_executed.sum|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit Reg|Grid Size|L1/TEX Hit|L2 Hit|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Stall|DRAM Throughput|Compute \(SM\) Throughput" "$log" | head -90 | tee -a "$SUMMARY"
+    grep -iE "Est. Speedup|stall" "$log" | head -20 >> "$SUMMARY"
+    if [ -z "${RW_SWEEP-}" ]; then
+      timeout 120 "$B/tests/bench-fcc" --fmax "$fm" --volume "$vol" --fcc-only --precision "$prec" --seconds 1 \
+        > "$LOGS/bench-$fm-$vol-$prec.txt" 2>&1
+      note "bench fmax $fm volume $vol $prec: rc $?"
+      grep -vE "^ *$" "$LOGS/bench-$fm-$vol-$prec.txt" | tail -6 | tee -a "$SUMMARY"
+    fi
+  done
+  e2e_warm_rounds "${RW_WARM_ROUNDS:-2}" "${RW_WARM_MODES:-0 1}"
+  mode_end fccprof
+fi
+
+# ------------------------------------------- hall8k: issue #14's hall, whole
+# A 1000 m³ box (12.6 × 9.95 × 7.94 m, proportions 1 : 0.79 : 0.63, as
+# bench-fcc's), every surface R = 0.9, mesh to WAV on CUDA with the FCC
+# scheme: RW_HALL_FMAX (8000) Hz, RW_HALL_DURATION (2) s of IR, storage
+# RW_HALL_PRECISION (f16), the wave part alone; wall time, peak host
+# memory and results.json's timings. RW_HALL_LIMIT: its time limit (570 s).
+if [ "$QUICK" = hall8k ]; then
+  box_obj "$LOGS/hall1000.obj" $(python3 -c 'a = (1000 / (0.79 * 0.63)) ** (1 / 3); print(a, 0.79 * a, 0.63 * a)')
+  d=$LOGS/hall8k
+  timeout "${RW_HALL_LIMIT:-570}" /usr/bin/time -v "$B/app/roomwave-cli" simulate --mesh "$LOGS/hall1000.obj" \
+    --source 3.1,2.7,1.6 --receiver 9.4,6.2,1.5 --fmax "${RW_HALL_FMAX:-8000}" \
+    --duration "${RW_HALL_DURATION:-2}" --reflection 0.9 --no-hybrid --backend cuda --scheme fcc \
+    --precision "${RW_HALL_PRECISION:-f16}" --out "$d" > "$LOGS/hall8k.txt" 2>&1
+  note "hall 1000 m³ ${RW_HALL_FMAX:-8000} Hz ${RW_HALL_DURATION:-2} s ${RW_HALL_PRECISION:-f16}: rc $?"
+  grep -E "Elapsed|Maximum resident|^Grid|^Backend|^Timings|^Solve|sites|steps" "$LOGS/hall8k.txt" | tee -a "$SUMMARY"
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('  timings', d.get('timings'), 'cells', d.get('cells'), 'fs', d.get('fs_grid_hz'), 'T30', d.get('t30_s', '')); " \
+    "$d/results.json" 2>&1 | tee -a "$SUMMARY"
+  ls -la "$d" | tee -a "$SUMMARY"
+  rm -f "$d"/*.wav
+  mode_end hall8k
+fi
+
 # ------------------------------------------- warm: issue #14, where the time goes
 # The end-to-end run of the fcc mode (30 m³, 4 kHz, 1 s, FCC, fp32, CUDA,
 # the wave part alone) RW_WARM_ROUNDS times (default 3) each without the
@@ -548,24 +660,8 @@ fi
 # solver's creation) and with it (made while the mesh is imported and
 # voxelised), alternating; wall time and results.json's timings per run.
 if [ "$QUICK" = warm ]; then
-  box30_obj "$LOGS/box30.obj"
-  for round in $(seq 1 "${RW_WARM_ROUNDS:-3}"); do
-    for warm in 0 1; do
-      d=$LOGS/e2e-warm$warm-$round
-      ROOMWAVE_WARM_UP=$warm /usr/bin/time -f "wall %e s" "$B/app/roomwave-cli" simulate \
-        --mesh "$LOGS/box30.obj" --source 1.1,0.9,1.2 --receiver 2.9,2.1,1.4 --fmax 4000 \
-        --duration 1 --reflection 0.9 --no-hybrid --backend cuda --scheme fcc --out "$d" \
-        > "$LOGS/e2e-warm$warm-$round.txt" 2>&1
-      note "round $round warm-up $warm: rc $? $(grep -E '^Timings|^wall' "$LOGS/e2e-warm$warm-$round.txt" | tr -s ' ' | tr '\n' ' ')"
-      python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['timings']; print('  timings', t, 'untimed %.3f s' % (t['total_s'] - sum(t[k] for k in ('import_s', 'voxelise_s', 'setup_s', 'solve_s', 'postprocess_s', 'geometrical_s', 'join_s'))))" \
-        "$d/results.json" 2>&1 | tee -a "$SUMMARY"
-    done
-  done
-  echo
-  echo "================ GPU summary (warm) ================"
-  cat "$LOGS/gpu.txt" "$SUMMARY"
-  tar -czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
-  exit 0
+  e2e_warm_rounds "${RW_WARM_ROUNDS:-3}" "0 1"
+  mode_end warm
 fi
 
 # ------------------------------------------- spatial: issue #13's proof
