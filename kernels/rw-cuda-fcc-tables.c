@@ -4,8 +4,8 @@
  * (their ranks follow), then each plane's kinds, nodes and wall entries
  * written at those ranks (the entries into RW_FCC_WALL_MAX_ENTRIES slots
  * a node), then the entries packed in node order — the tables one thread
- * gives, whatever the number of threads; then the air words from the
- * kinds, a row a task. */
+ * gives, whatever the number of threads; then the wide air kernel's
+ * blocks' z ranges and air words from the kinds. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +14,32 @@
 #include "rw-cuda-items.h"
 #include "rw-i18n.h"
 #include "rw-scheme-fcc.h"
+
+bool
+rw_cuda_fcc_rows_flat (size_t row_len, size_t pitch, size_t lane_w)
+{
+  const size_t seg = 32 * lane_w, per_row = (pitch + seg - 1) / seg;
+  return 4 * row_len < 3 * per_row * seg;
+}
+
+void
+rw_cuda_fcc_rows (size_t ny, size_t pitch, size_t lane_w, size_t warps, bool flat,
+                  RwFccRows *out)
+{
+  memset (out, 0, sizeof *out);
+  out->flat = flat;
+  out->lane_w = lane_w;
+  out->warps = warps;
+  out->pitch = pitch;
+  const size_t seg = 32 * lane_w;
+  for (int c = 0; c < 2; c++)
+    {
+      out->rows[c] = ny >= 3 + (size_t) c ? (ny - 3 - (size_t) c) / 2 + 1 : 0;
+      out->seg[c] = (out->rows[c] * pitch + seg - 1) / seg;
+    }
+  out->n_seg = flat ? out->seg[0] : (pitch + seg - 1) / seg;
+  out->blocks = flat ? (out->n_seg + warps - 1) / warps : 0;
+}
 
 void
 rw_cuda_fcc_tables_clear (RwFccTables *t)
@@ -24,13 +50,14 @@ rw_cuda_fcc_tables_clear (RwFccTables *t)
   free (t->zr);
   free (t->first);
   free (t->air);
+  free (t->zrf);
   memset (t, 0, sizeof *t);
 }
 
 bool
 rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bool links,
-                    size_t cols, size_t rows, size_t gbx, size_t gby, size_t lane_w,
-                    int threads, RwFccTables *out, RwError *err)
+                    size_t cols, size_t rows, size_t gbx, size_t gby,
+                    const RwFccRows *layout, int threads, RwFccTables *out, RwError *err)
 {
   memset (out, 0, sizeof *out);
   const int nt = threads > 0 ? threads : omp_get_max_threads ();
@@ -104,28 +131,73 @@ rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bool li
                nd->nw * sizeof *out->went);
       out->n_went += nd->nw;
     }
-  /* the air words (lane_w entries a lane, 32 lanes a segment) */
-  if (lane_w > 0)
+  /* the wide air kernel's rows by rows: each segment's air words (the
+   * blocks' z ranges: zr below) */
+  if (layout != NULL && !layout->flat)
     {
-      const size_t seg = 32 * lane_w, rows_all = g->ny * g->nz;
-      out->n_seg = (pitch + seg - 1) / seg;
-      out->air = calloc (out->n_seg * rows_all + 1, sizeof *out->air);
+      const size_t seg = 32 * layout->lane_w, rows_all = g->ny * g->nz, n_seg = layout->n_seg;
+      out->air = calloc (n_seg * rows_all + 1, sizeof *out->air);
       if (out->air == NULL)
         goto oom;
 #pragma omp parallel for num_threads (nt) schedule (static)
       for (size_t r = 0; r < rows_all; r++)
-        for (size_t s = 0; s < out->n_seg; s++)
+        for (size_t s = 0; s < n_seg; s++)
           {
             uint32_t word = 0;
-            for (unsigned l = 0; l < 32 && s * seg + (l + 1) * lane_w <= pitch; l++)
+            for (unsigned l = 0; l < 32 && s * seg + (l + 1) * layout->lane_w <= pitch; l++)
               {
-                const uint8_t *k = out->kind + r * pitch + s * seg + l * lane_w;
+                const uint8_t *k = out->kind + r * pitch + s * seg + l * layout->lane_w;
                 bool all = true;
-                for (size_t j = 0; j < lane_w; j++)
+                for (size_t j = 0; j < layout->lane_w; j++)
                   all = all && k[j] == 1;
                 word |= (uint32_t) all << l;
               }
-            out->air[s + out->n_seg * r] = word;
+            out->air[s + n_seg * r] = word;
+          }
+    }
+  /* flat: each block's z range, each segment's air words */
+  if (layout != NULL && layout->flat)
+    {
+      const RwFccRows *L = layout;
+      const size_t seg = 32 * L->lane_w, nblk = 2 * L->blocks, words = 2 * L->n_seg;
+      out->zrf = calloc (2 * nblk + 4, sizeof *out->zrf);
+      out->air = calloc (words * g->nz + 1, sizeof *out->air);
+      if (out->zrf == NULL || out->air == NULL)
+        goto oom;
+#pragma omp parallel for num_threads (nt) schedule (dynamic)
+      for (size_t k = 0; k < nblk; k++)
+        {
+          const size_t c = k / L->blocks, b = k % L->blocks, end = L->rows[c] * pitch;
+          const size_t e0 = b * L->warps * seg, e1 = (b + 1) * L->warps * seg;
+          uint32_t lo = 0, hi = 0;
+          if (e0 < end)
+            {
+              const size_t y0 = 1 + c + 2 * (e0 / pitch),
+                           y1 = 1 + c + 2 * (((e1 < end ? e1 : end) - 1) / pitch);
+              rw_cuda_columns_zrange (g->zlo, g->zhi, g->nx, 0, g->nx, y0, y1 + 1, &lo, &hi);
+            }
+          out->zrf[2 * k] = lo < hi ? lo : 0;
+          out->zrf[2 * k + 1] = lo < hi ? hi : 0;
+        }
+#pragma omp parallel for num_threads (nt) schedule (static)
+      for (size_t z = 0; z < g->nz; z++)
+        for (size_t w = 0; w < words; w++)
+          {
+            const size_t c = w / L->n_seg, s = w % L->n_seg, end = L->rows[c] * pitch;
+            uint32_t word = 0;
+            for (unsigned l = 0; l < 32; l++)
+              {
+                const size_t e = s * seg + l * L->lane_w;
+                if (e >= end)
+                  break;
+                const uint8_t *k = out->kind + e % pitch
+                                   + pitch * (1 + c + 2 * (e / pitch) + g->ny * z);
+                bool all = true;
+                for (size_t j = 0; j < L->lane_w; j++)
+                  all = all && k[j] == 1;
+                word |= (uint32_t) all << l;
+              }
+            out->air[w + words * z] = word;
           }
     }
   /* the blocks' z ranges: those of the cubic columns 2·xf and 2·xf + 1

@@ -16,13 +16,30 @@
  *  - zr: per block of cols × rows folded columns (gbx × gby blocks, x
  *    fastest), the union of the z ranges of the cubic columns it covers,
  *    two words (z0, z1; 0, 0 when none): CUDA's uint2, copied as it is.
- *  - air: the air kernel's words (rw_kernel_fcc_air_wide; lane_w > 0):
- *    a warp's 32 lanes take lane_w adjacent entries each, so a row of
- *    `pitch` entries has n_seg = ⌈pitch / (32·lane_w)⌉ segments; word
- *    s + n_seg·(y + ny·z) has bit l set iff the lane_w entries from
- *    32·lane_w·s + lane_w·l of row (y, z) are all interior sites (kind
- *    1), within the row. A warp reads one word a row instead of its
- *    32·lane_w kind bytes wherever all its lanes' sites are interior.
+ *  - the wide air kernel's rows (rw_kernel_fcc_air_wide; RwFccRows), in
+ *    one of two layouts. By rows (flat false): a warp takes a segment of
+ *    32·lane_w entries of one row, n_seg = ⌈pitch / (32·lane_w)⌉ a row,
+ *    blocks of `warps` rows (zr: cols = 32·lane_w, rows = warps); word
+ *    s + n_seg·(y + ny·z) of air has bit l set iff lane l of segment s of
+ *    row (y, z) holds lane_w interior sites (kind 1), within the row.
+ *    Flat (flat true), for narrow rows: the inside rows y = 1 … ny − 2 of a plane fall in two classes by
+ *    the parity of y (class c: y = 1 + c, 3 + c, …), so that every row
+ *    of a class has one parity on a plane and one shift δ. A class's
+ *    rows are put end to end, `pitch` entries each, and cut into segments
+ *    of 32·lane_w entries, a warp's (its lanes lane_w adjacent entries
+ *    each, within one row: pitch is a multiple of lane_w); so a warp may
+ *    span the end of a row and the start of the next of its class, and
+ *    no warp of a narrow row marches z for a few sites (a room of 134
+ *    sites a row: 1.05 warps a row instead of 2). Blocks of `warps`
+ *    segments, `blocks` a class;
+ *    - zrf: per block (class-major: block b of class c at c·blocks + b),
+ *      the union of the z ranges of the cubic columns of the rows it
+ *      spans (all their x), two words as zr;
+ *    - air: word (c·n_seg + s) + 2·n_seg·z has bit l set iff lane l of
+ *      segment s of class c holds lane_w interior sites (kind 1) on plane
+ *      z (0 past the class's last entry). A warp reads one word a plane
+ *      instead of its 32·lane_w kind bytes wherever all its lanes' sites
+ *      are interior.
  * Allocation failures are RW_ERROR_MEMORY. */
 #pragma once
 
@@ -48,6 +65,29 @@ typedef struct
   uint8_t K, P, M, nw;
 } RwFccNode;
 
+/* The wide air kernel's rows (above). By rows: n_seg segments a row.
+ * Flat: class c holds rows[c] rows, the row of rank r being
+ * y = 1 + c + 2r; seg[c] segments; n_seg = seg[0] (≥ seg[1]); blocks =
+ * ⌈n_seg / warps⌉ a class. */
+typedef struct
+{
+  bool flat;
+  size_t lane_w, warps, pitch;
+  size_t rows[2], seg[2], n_seg, blocks;
+} RwFccRows;
+
+/* The layout of rows of `pitch` entries (a multiple of lane_w) of a
+ * grid ny rows deep. */
+void rw_cuda_fcc_rows (size_t ny, size_t pitch, size_t lane_w, size_t warps, bool flat,
+                       RwFccRows *out);
+
+/* Whether the flat layout suits rows of row_len sites (of `pitch`
+ * entries): where the warps by rows would leave more than a quarter of
+ * their lanes without a site (the 30 m³ room at 4 kHz: 134 sites a row
+ * in two warps of 128 entries). Wide rows keep the layout by rows, whose
+ * blocks of adjacent rows share their neighbour rows in the L1. */
+bool rw_cuda_fcc_rows_flat (size_t row_len, size_t pitch, size_t lane_w);
+
 typedef struct
 {
   uint8_t *kind;                /* pitch · ny · nz entries */
@@ -56,18 +96,19 @@ typedef struct
   uint16_t *went;               /* link d << 12 | member mask (rw-scheme-fcc.h) */
   size_t n_went;
   uint32_t *zr;                 /* 2 per block */
-  uint32_t *air;                /* n_seg · ny · nz words (NULL: lane_w 0) */
-  size_t n_seg;
+  uint32_t *zrf;                /* flat: 2 per block, 2 · blocks blocks (else NULL) */
+  uint32_t *air;                /* flat: 2 · n_seg · nz words, by rows n_seg · ny · nz (NULL: no
+                                   layout given) */
   size_t *first;                /* nz + 1 */
 } RwFccTables;
 
 /* The tables of g (on the FCC lattice) for rows of `pitch` entries;
  * surface_M[s]: the branches of surface s (0: frequency independent);
- * lane_w: the air kernel's entries a lane (0: no air words); threads ≤
- * 0: all. */
+ * layout: the wide air kernel's rows (rw_cuda_fcc_rows at the same
+ * pitch; NULL: no zrf and no air words); threads ≤ 0: all. */
 bool rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bool links,
-                         size_t cols, size_t rows, size_t gbx, size_t gby, size_t lane_w,
-                         int threads, RwFccTables *out, RwError *err);
+                         size_t cols, size_t rows, size_t gbx, size_t gby,
+                         const RwFccRows *layout, int threads, RwFccTables *out, RwError *err);
 void rw_cuda_fcc_tables_clear (RwFccTables *t);
 
 #ifdef __cplusplus

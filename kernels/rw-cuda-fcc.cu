@@ -74,8 +74,8 @@ struct RwCudaFcc
   void *p, *q, *mem;
   uint8_t *kind;
   uint2 *zr;                    /* per block: z0, z1 */
-  unsigned *air;                /* the air words (rw-cuda-fcc-tables.h), n_seg a row */
-  unsigned n_seg;
+  unsigned *air;                /* the wide kernel's air words (rw-cuda-fcc-tables.h) */
+  RwFccRows rows;               /* the wide kernel's rows (w > 1) */
   unsigned bx, by;              /* the air kernel's block (threads) */
   unsigned w;                   /* entries a thread (rw_kernel_fcc_air_wide; 1: the scalar form) */
   unsigned gbx, gby, gbz, zc;   /* blocks; planes per block (rw_kernel_fcc_air) */
@@ -156,6 +156,13 @@ struct RwFccWide
   A dm[W], dp[W];      /* Y(y∓1, z+1, 0) */
   A c[W], ce;          /* Y(y, z, 0) and the end of its shift by −δ (for plane z + 1) */
   A e[W], ee;          /* Y(y, z+1, 0) and the end of its shift by δ */
+};
+
+/* The wide air kernel's rows (RwFccRows) as its launch passes them:
+ * segments and entries of each class, the words' stride. */
+struct RwFccRowsArg
+{
+  unsigned flat, n_seg, seg[2], end[2];
 };
 
 /* Entry k of row v shifted by D (v at offset 0 of the thread's W
@@ -383,30 +390,58 @@ rw_fcc_wide_column (const S *__restrict__ p, S *__restrict__ q, const uint8_t *_
 template <typename S, typename I, int W>
 __global__ void __launch_bounds__ (RW_FCC_MAX_THREADS)
 rw_kernel_fcc_air_wide (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
-                        const unsigned *__restrict__ air, unsigned n_seg,
+                        const unsigned *__restrict__ air, RwFccRowsArg rows,
                         const uint2 *__restrict__ zr, unsigned zc, unsigned cz0, unsigned zlo,
                         unsigned zhi, I pitch, I ny, int step, int *bad)
 {
-  const unsigned xf = (blockIdx.x * blockDim.x + threadIdx.x) * W;
-  const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
-  const unsigned lane = threadIdx.x & 31;
-  uint2 r = zr[blockIdx.x + gridDim.x * blockIdx.y];
+  /* blocks of 32 × warps threads, a warp a segment of 32·W entries
+   * (rw-cuda-fcc-tables.h, "the wide air kernel's rows"); whole warps
+   * only (the shuffles): the segment and the z range are one for a warp */
+  const unsigned lane = threadIdx.x;
+  unsigned y, xf, zi, aw;
+  bool active;
+  I sa;
+  if (rows.flat)
+    {
+      /* warp threadIdx.y of block blockIdx.x: segment s of row class
+       * c = blockIdx.y, lane threadIdx.x its entries e … e + W − 1 of the
+       * class's rows end to end; a lane past the class's last entry
+       * stays, inactive, on that entry's row */
+      const unsigned c = blockIdx.y, s = blockIdx.x * blockDim.y + threadIdx.y;
+      if (s >= rows.seg[c])
+        return;
+      const unsigned e = (s * 32 + lane) * W, end = rows.end[c];
+      active = e < end;
+      const unsigned ec = active ? e : end - W;
+      y = 1 + c + 2 * (ec / (unsigned) pitch), xf = ec % (unsigned) pitch;
+      zi = blockIdx.x + gridDim.x * c;
+      aw = c * rows.n_seg + s, sa = 2 * (I) rows.n_seg;
+    }
+  else
+    {
+      /* by rows: warp threadIdx.y of block (blockIdx.x, blockIdx.y),
+       * segment blockIdx.x of row y; a lane past the row's end stays,
+       * inactive */
+      y = blockIdx.y * blockDim.y + threadIdx.y;
+      if (y == 0 || y + 1 >= (unsigned) ny)
+        return;
+      xf = (blockIdx.x * 32 + lane) * W;
+      active = xf < (unsigned) pitch;
+      zi = blockIdx.x + gridDim.x * blockIdx.y;
+      aw = blockIdx.x + rows.n_seg * y, sa = (I) rows.n_seg * ny;
+    }
+  uint2 r = zr[zi];
   const unsigned cz = cz0 + blockIdx.z;
   r.x = max (r.x, max (cz * zc, zlo));
   r.y = min (r.y, min ((cz + 1) * zc, zhi));
-  /* whole warps only (the shuffles): y and the z range are one for a
-   * warp, and so is whether its first lane is past the row's end; a later
-   * lane past it stays, inactive */
-  if (y == 0 || y + 1 >= ny || r.x >= r.y || (xf - lane * W) >= pitch)
+  if (r.x >= r.y)
     return;
-  const bool active = xf < pitch;
   const I sy = pitch, sz = pitch * ny;
   const I i = (I) xf + pitch * ((I) y + ny * (I) r.x);
-  /* the warp's air word of row (y, r.x): its segment is its first lane's
-   * entry over 32·W */
-  const I sa = (I) n_seg * ny;
-  const unsigned *a = air + ((blockIdx.x * blockDim.x + threadIdx.x) >> 5) + (I) n_seg * ((I) y + ny * (I) r.x);
-  /* plane r.x's δ: +1 on a row of parity 1 */
+  /* the warp's air words, plane r.x's first */
+  const unsigned *a = air + aw + sa * (I) r.x;
+  /* plane r.x's δ: +1 on a row of parity 1 (one for the warp: its rows
+   * are one, or of one class) */
   const bool fine = ((y + r.x) & 1) != 0
                     ? rw_fcc_wide_column<1, W> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane)
                     : rw_fcc_wide_column<-1, W> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane);
@@ -795,10 +830,15 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
   const bool no_links = links_env != NULL && strcmp (links_env, "0") == 0;
   RwFccTables tab;
   memset (&tab, 0, sizeof tab);
+  /* the wide kernel's blocks by its rows' layout (flat: their own z
+   * ranges), the scalar form's and the layout by rows' by rectangles of
+   * columns */
+  const bool wide = st->w > 1, flat = wide && st->rows.flat;
   ok = ok && rw_cuda_fcc_tables (g, st->pitch, M, !no_links, (size_t) st->bx * st->w, st->by,
-                                 st->gbx, st->gby, st->w, setup->threads, &tab, err);
-  const size_t n_air = tab.n_seg * g->ny * g->nz;
-  st->n_seg = (unsigned) tab.n_seg;
+                                 flat ? 0 : st->gbx, flat ? 0 : st->gby, wide ? &st->rows : NULL,
+                                 setup->threads, &tab, err);
+  const size_t n_air = !wide ? 0 : flat ? 2 * st->rows.n_seg * g->nz : st->rows.n_seg * g->ny * g->nz;
+  const uint32_t *zr_host = flat ? tab.zrf : tab.zr;
   const size_t b = tab.n_nodes, n_went = tab.n_went;
   st->node_z = tab.first;       /* kept: a slab's windows (rw_fcc_step_planes) */
   tab.first = NULL;
@@ -811,9 +851,10 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
   ok = ok && RW_CUDA (cudaMalloc ((void **) &st->kind, st->n))
        && RW_CUDA (cudaMemcpy (st->kind, tab.kind, st->n, cudaMemcpyHostToDevice))
        && RW_CUDA (cudaMalloc ((void **) &st->air, (n_air + 1) * sizeof (unsigned)))
-       && RW_CUDA (cudaMemcpy (st->air, tab.air, n_air * sizeof (unsigned), cudaMemcpyHostToDevice))
+       && (n_air == 0 || RW_CUDA (cudaMemcpy (st->air, tab.air, n_air * sizeof (unsigned),
+                                              cudaMemcpyHostToDevice)))
        && RW_CUDA (cudaMalloc ((void **) &st->zr, n_blocks * sizeof (uint2)))
-       && RW_CUDA (cudaMemcpy (st->zr, tab.zr, n_blocks * sizeof (uint2), cudaMemcpyHostToDevice))
+       && RW_CUDA (cudaMemcpy (st->zr, zr_host, n_blocks * sizeof (uint2), cudaMemcpyHostToDevice))
        && RW_CUDA (cudaMalloc ((void **) &st->nodes, (b + 1) * sizeof (RwFccNode)))
        && (b == 0 || RW_CUDA (cudaMemcpy (st->nodes, tab.nodes, b * sizeof (RwFccNode),
                                           cudaMemcpyHostToDevice)))
@@ -886,8 +927,28 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
     if (st->w == 4 && wenv != NULL && strcmp (wenv, "2") == 0)
       st->w = 2;
   }
-  st->gbx = (unsigned) ((st->pitch + st->bx * st->w - 1) / (st->bx * st->w));
-  st->gby = (unsigned) ((g->ny + st->by - 1) / st->by);
+  if (st->w > 1)
+    {
+      /* the wide kernel: blocks of 32 × (the block's threads / 32) warps
+       * over its rows' layout, flat where rows are narrow (a class a
+       * column of the grid), else by rows (a segment of a row a column);
+       * ROOMWAVE_FCC_ROWS=flat|rows chooses (benchmarks) */
+      const unsigned warps = st->bx * st->by / 32;
+      const char *re = getenv ("ROOMWAVE_FCC_ROWS");
+      const bool flat = re != NULL && strcmp (re, "flat") == 0 ? true
+                        : re != NULL && strcmp (re, "rows") == 0
+                          ? false
+                          : rw_cuda_fcc_rows_flat (rw_fcc_row_len (g->nx), st->pitch, st->w);
+      rw_cuda_fcc_rows (g->ny, st->pitch, st->w, warps, flat, &st->rows);
+      st->bx = 32, st->by = warps;
+      st->gbx = (unsigned) std::max ((size_t) 1, flat ? st->rows.blocks : st->rows.n_seg);
+      st->gby = flat ? 2 : (unsigned) ((g->ny + warps - 1) / warps);
+    }
+  else
+    {
+      st->gbx = (unsigned) ((st->pitch + st->bx * st->w - 1) / (st->bx * st->w));
+      st->gby = (unsigned) ((g->ny + st->by - 1) / st->by);
+    }
   {
     /* about 4096 blocks (a few waves of the largest GPU), chunks of at
      * least 8 planes, a multiple of 4 (the most planes a group loads) */
@@ -976,15 +1037,20 @@ rw_fcc_air_launch_i (RwCudaFcc *st, const S *p, S *q, int step, size_t z0, size_
   /* W: 16 bytes of the arithmetic type (fp16: 8 bytes of storage), or 2
    * (ROOMWAVE_FCC_W=2, benchmarks) */
   constexpr int W = sizeof (S) == 8 ? 2 : 4;
+  RwFccRowsArg ra;
+  ra.flat = st->rows.flat;
+  ra.n_seg = (unsigned) st->rows.n_seg;
+  for (int c = 0; c < 2; c++)
+    ra.seg[c] = (unsigned) st->rows.seg[c], ra.end[c] = (unsigned) (st->rows.rows[c] * st->pitch);
   if (st->w == 1)
     rw_fcc_air_scalar_launch<S, I> (grd, blk, st->stream, p, q, st->kind, st->zr, st->zc, cz0, zl,
                                     zh, pitch, ny, step, st->bad);
   else if (W != 2 && st->w == 2)
     rw_kernel_fcc_air_wide<S, I, 2><<<grd, blk, 0, st->stream>>> (
-      p, q, st->kind, st->air, st->n_seg, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
+      p, q, st->kind, st->air, ra, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
   else
     rw_kernel_fcc_air_wide<S, I, W><<<grd, blk, 0, st->stream>>> (
-      p, q, st->kind, st->air, st->n_seg, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
+      p, q, st->kind, st->air, ra, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
 }
 
 /* The air kernel, with 32-bit indices where the arrays allow. */

@@ -10,7 +10,10 @@
  *     wall entries (rw_fcc_wall_entries), packed in node order;
  *   - every block's z range (the union of its cubic columns'), each
  *     plane's first boundary site;
- *   - the air words (a bit a lane of 4 entries: all interior sites);
+ *   - the wide kernel's rows, flat (each parity class's rows end to end)
+ *     and by rows, and which suits a row: each class's rows and segments,
+ *     the air words (a bit a lane of 4 entries: all interior sites) and every
+ *     block's z range holding its rows';
  *   - the same bytes with 1, 2 and 3 threads; no entries without links.
  */
 #include <stdlib.h>
@@ -25,11 +28,12 @@
 #define COLS 64
 #define ROWS 8
 #define LANE_W 4
+#define WARPS 8
 
 /* The tables as the definition says, one site at a time. */
 static void
 check_against_loop (const char *room, const RwGrid *g, size_t pitch, const int *M,
-                    const RwFccTables *t, size_t gbx, size_t gby)
+                    const RwFccTables *t, size_t gbx, size_t gby, const RwFccRows *L)
 {
   const size_t n = pitch * g->ny * g->nz;
   size_t kind_bad = 0, b = 0, w = 0, node_bad = 0, went_bad = 0;
@@ -84,22 +88,50 @@ check_against_loop (const char *room, const RwGrid *g, size_t pitch, const int *
   RW_CHECK (t->n_went == w && went_bad == 0 && w > 0, "%s: %zu wall entries (%zu listed), %zu differ",
             room, w, t->n_went, went_bad);
   RW_CHECK (zr_bad == 0, "%s: %zu of %zu blocks' z ranges differ", room, zr_bad, gbx * gby);
-  /* the air words: bit l of segment s, lane l's LANE_W entries all kind 1 */
-  size_t air_bad = 0, air_set = 0;
-  const size_t seg = 32 * LANE_W, n_seg = (pitch + seg - 1) / seg;
-  RW_CHECK (t->n_seg == n_seg, "%s: %zu segments a row of %zu (%zu)", room, n_seg, pitch, t->n_seg);
-  for (size_t r = 0; t->n_seg == n_seg && r < g->ny * g->nz; r++)
-    for (size_t e = 0; e < n_seg * seg; e += LANE_W)
-      {
-        bool all = e + LANE_W <= pitch;
-        for (size_t j = e; all && j < e + LANE_W; j++)
-          all = kind[r * pitch + j] == 1;
-        const unsigned bit = (t->air[e / seg + n_seg * r] >> (e % seg / LANE_W)) & 1u;
-        air_bad += bit != (unsigned) all;
-        air_set += bit;
-      }
+  /* the wide kernel's rows: each class's rows listed one by one, their
+   * entries end to end, cut into segments of 32 lanes of LANE_W */
+  size_t air_bad = 0, air_set = 0, zrf_bad = 0, rows_bad = 0;
+  for (size_t c = 0; c < 2; c++)
+    {
+      size_t *ys = calloc (g->ny, sizeof *ys), nr = 0;
+      for (size_t y = 1; y + 1 < g->ny; y++)
+        if (y % 2 == (1 + c) % 2)
+          ys[nr++] = y;
+      const size_t end = nr * pitch, seg = 32 * LANE_W;
+      rows_bad += L->rows[c] != nr || L->seg[c] != (end + seg - 1) / seg;
+      for (size_t z = 0; z < g->nz && rows_bad == 0; z++)
+        for (size_t e = 0; e < L->n_seg * seg; e += LANE_W)
+          {
+            bool all = e < end;
+            for (size_t j = e; all && j < e + LANE_W; j++)
+              all = kind[j % pitch + pitch * (ys[j / pitch] + g->ny * z)] == 1;
+            const unsigned bit = (t->air[c * L->n_seg + e / seg + 2 * L->n_seg * z]
+                                  >> (e % seg / LANE_W)) & 1u;
+            air_bad += bit != (unsigned) all;
+            air_set += bit;
+          }
+      for (size_t b = 0; b < L->blocks && rows_bad == 0; b++)
+        {
+          uint32_t lo = UINT32_MAX, hi = 0;
+          for (size_t e = b * L->warps * seg; e < (b + 1) * L->warps * seg && e < end; e++)
+            for (size_t y = ys[e / pitch], x = 0; x < g->nx; x++)
+              for (size_t z = 0; z < g->nz; z++)
+                if (g->K[x + g->nx * (y + g->ny * z)] > 0)
+                  {
+                    lo = z < lo ? (uint32_t) z : lo;
+                    hi = z + 1 > hi ? (uint32_t) z + 1 : hi;
+                  }
+          const uint32_t *r = &t->zrf[2 * (c * L->blocks + b)];
+          /* the rows between (the other class's) may widen it, never narrow it */
+          zrf_bad += lo < hi ? (r[0] > lo || r[1] < hi) : (r[0] != 0 || r[1] != 0);
+        }
+      free (ys);
+    }
+  RW_CHECK (rows_bad == 0, "%s: the two classes' rows and segments as counted", room);
   RW_CHECK (air_bad == 0 && air_set > 0, "%s: the air words as defined (%zu lanes all interior, "
             "%zu bits differ)", room, air_set, air_bad);
+  RW_CHECK (zrf_bad == 0, "%s: every wide block's z range holds its rows' (%zu do not)", room,
+            zrf_bad);
   /* each plane's first node: the boundary sites on the planes below it */
   size_t first_bad = 0;
   for (size_t z = 0; z <= g->nz; z++)
@@ -112,6 +144,30 @@ check_against_loop (const char *room, const RwGrid *g, size_t pitch, const int *
   RW_CHECK (first_bad == 0, "%s: %zu of %zu planes' first nodes differ", room, first_bad,
             g->nz + 1);
   free (kind);
+}
+
+/* The air words of the layout by rows: bit l of segment s of a row, lane
+ * l's LANE_W entries all kind 1 within the row; no flat blocks. */
+static void
+check_by_rows (const char *room, const RwGrid *g, size_t pitch, const RwFccTables *t,
+               const RwFccRows *L)
+{
+  size_t air_bad = 0, air_set = 0;
+  const size_t seg = 32 * LANE_W, n_seg = (pitch + seg - 1) / seg;
+  RW_CHECK (L->n_seg == n_seg && !L->flat && t->zrf == NULL,
+            "%s: by rows, %zu segments a row of %zu (%zu)", room, n_seg, pitch, L->n_seg);
+  for (size_t r = 0; L->n_seg == n_seg && r < g->ny * g->nz; r++)
+    for (size_t e = 0; e < n_seg * seg; e += LANE_W)
+      {
+        bool all = e + LANE_W <= pitch;
+        for (size_t j = e; all && j < e + LANE_W; j++)
+          all = t->kind[r * pitch + j] == 1;
+        const unsigned bit = (t->air[e / seg + n_seg * r] >> (e % seg / LANE_W)) & 1u;
+        air_bad += bit != (unsigned) all;
+        air_set += bit;
+      }
+  RW_CHECK (air_bad == 0 && air_set > 0, "%s: by rows, the air words as defined (%zu lanes all "
+            "interior, %zu bits differ)", room, air_set, air_bad);
 }
 
 static void
@@ -128,26 +184,37 @@ check_room (const char *room, RwMesh *mesh, double h)
   int *M = calloc (g->n_surfaces + 1, sizeof (int));
   for (size_t s = 0; s < g->n_surfaces; s++)
     M[s] = (int) (s % 3) * 2;   /* 0, 2 and 4 branches */
+  RwFccRows layout;
+  rw_cuda_fcc_rows (g->ny, pitch, LANE_W, WARPS, true, &layout);
   RwFccTables t[3];
   for (int k = 0; k < 3; k++)
-    RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, true, COLS, ROWS, gbx, gby, LANE_W, k + 1, &t[k], &err),
+    RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, true, COLS, ROWS, gbx, gby, &layout, k + 1, &t[k], &err),
               "%s: tables on %d threads: %s", room, k + 1, err.message);
-  check_against_loop (room, g, pitch, M, &t[0], gbx, gby);
+  check_against_loop (room, g, pitch, M, &t[0], gbx, gby, &layout);
   for (int k = 1; k < 3; k++)
     RW_CHECK (t[k].n_nodes == t[0].n_nodes && t[k].n_went == t[0].n_went
                 && memcmp (t[k].kind, t[0].kind, pitch * g->ny * g->nz) == 0
                 && memcmp (t[k].nodes, t[0].nodes, t[0].n_nodes * sizeof (RwFccNode)) == 0
                 && memcmp (t[k].went, t[0].went, t[0].n_went * sizeof (uint16_t)) == 0
                 && memcmp (t[k].zr, t[0].zr, 2 * gbx * gby * sizeof (uint32_t)) == 0
-                && memcmp (t[k].air, t[0].air, t[0].n_seg * g->ny * g->nz * sizeof (uint32_t)) == 0,
+                && memcmp (t[k].air, t[0].air, 2 * layout.n_seg * g->nz * sizeof (uint32_t)) == 0
+                && memcmp (t[k].zrf, t[0].zrf, 4 * layout.blocks * sizeof (uint32_t)) == 0,
               "%s: %d threads give one thread's tables byte for byte", room, k + 1);
+  /* the layout by rows: a warp a segment of a row */
+  RwFccRows by_rows;
+  rw_cuda_fcc_rows (g->ny, pitch, LANE_W, WARPS, false, &by_rows);
+  RwFccTables tr;
+  RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, true, COLS, ROWS, gbx, gby, &by_rows, 2, &tr, &err),
+            "%s: tables by rows", room);
+  check_by_rows (room, g, pitch, &tr, &by_rows);
+  rw_cuda_fcc_tables_clear (&tr);
   RwFccTables none;
-  RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, false, COLS, ROWS, gbx, gby, 0, 2, &none, &err),
+  RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, false, COLS, ROWS, gbx, gby, NULL, 2, &none, &err),
             "%s: tables without links", room);
   size_t nw = 0;
   for (size_t b = 0; b < none.n_nodes; b++)
     nw += none.nodes[b].nw;
-  RW_CHECK (none.n_went == 0 && nw == 0 && none.n_nodes == t[0].n_nodes && none.air == NULL,
+  RW_CHECK (none.n_went == 0 && nw == 0 && none.n_nodes == t[0].n_nodes && none.air == NULL && none.zrf == NULL,
             "%s: without links no wall entries (%zu), the same %zu boundary sites; lane width 0 "
             "no air words", room, none.n_went, none.n_nodes);
   rw_cuda_fcc_tables_clear (&none);
@@ -160,6 +227,14 @@ check_room (const char *room, RwMesh *mesh, double h)
 int
 main (void)
 {
+  /* the flat layout where warps by rows would leave over a quarter of
+   * their lanes without a site: the 30 m³ room at 4 kHz (134 sites a row
+   * of 160 entries: two warps of 128), not the 1000 m³ hall (419 of 448,
+   * 848 of 864) */
+  RW_CHECK (rw_cuda_fcc_rows_flat (134, 160, 4) && !rw_cuda_fcc_rows_flat (419, 448, 4)
+              && !rw_cuda_fcc_rows_flat (848, 864, 4) && rw_cuda_fcc_rows_flat (20, 32, 4)
+              && !rw_cuda_fcc_rows_flat (60, 64, 2),
+            "the flat layout for narrow rows only");
   check_room ("L-room", rw_shape_lroom (3.1, 2.3, 2.05, 1.9, 1.4), 0.07);
   check_room ("sphere", rw_shape_sphere (1.2, 3), 0.06);
   return rw_test_finish ();
