@@ -13,14 +13,17 @@
  * One step, three launches that read p (time n) and write q (time n − 1,
  * overwritten with n + 1) at disjoint entries, so their order does not
  * matter:
- *  - rw_kernel_fcc_air_wide: 2-D blocks over (xf, y), each thread
- *    updating W adjacent entries of its row and marching z over its
- *    block's [z0, z1) (per-block start and stop heights from the grid's
- *    column ranges), the rows it needs again kept in registers. Interior
- *    sites only; from memory each step reads p and q and writes q once,
- *    3 words a site plus the kind byte (the scalar form, one site a
- *    thread, is rw-cuda-fcc-scalar.cu: benchmarks only).
- *  - rw_fcc_boundary: one thread a boundary site from a list built on the
+ *  - rw_kernel_fcc_air_wide: a warp a segment of 32·W entries, by rows
+ *    or, for narrow rows, flat (a parity class's rows end to end:
+ *    RwFccRows, rw-cuda-fcc-tables.h), each thread updating W adjacent
+ *    entries and marching z over its block's [z0, z1) (per-block start
+ *    and stop heights from the grid's column ranges), the rows it needs
+ *    again kept in registers. Interior sites only; from memory each step
+ *    reads p and q and writes q once, 3 words a site, and an air word a
+ *    warp (the kind bytes only beside walls). The scalar form, one site a
+ *    thread, is rw-cuda-fcc-scalar.cu: benchmarks only.
+ *  - rw_fcc_boundary, on a stream of its own beside the air kernel
+ *    (rw_fcc_step): one thread a boundary site from a list built on the
  *    host (cubic index order, so each takes its area from RwGrid.area):
  *    the same 12 loads and its wall entries' members (rw-scheme-fcc.h,
  *    "Wall links": up to two planes away, read from p like the rest; an
