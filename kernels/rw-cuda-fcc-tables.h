@@ -30,7 +30,7 @@
  *    each, within one row: pitch is a multiple of lane_w); so a warp may
  *    span the end of a row and the start of the next of its class, and
  *    no warp of a narrow row marches z for a few sites (a room of 134
- *    sites a row: 1.05 warps a row instead of 2). Blocks of `warps`
+ *    sites a row in 160 entries: 1.25 warps a row instead of 2). Blocks of `warps`
  *    segments, `blocks` a class;
  *    - zrf: per block (class-major: block b of class c at c·blocks + b),
  *      the union of the z ranges of the cubic columns of the rows it
