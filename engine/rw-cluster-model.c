@@ -12,13 +12,13 @@
 #include "rw-scheme-fcc.h"
 #include "rw-shapes.h"
 #include "rw-slab.h"
+#include "../kernels/rw-cuda-fcc-tables.h"
 #include "../kernels/rw-cuda-items.h"
 
 /* The CUDA backends' constants that their memory_bytes use
  * (kernels/rw-cuda-state.cuh RW_FIELD_GUARD; rw-cuda-fcc.cu RwFccNode, 24
  * bytes with its padding). */
 #define CUDA_FIELD_GUARD 4608
-#define CUDA_FCC_NODE_BYTES 24
 #define CUDA_ITEM_BYTES 16      /* int4 */
 
 /* One H100 80GB HBM3, docs/PERFORMANCE.md: the FCC scheme with the wall
@@ -127,8 +127,8 @@ box_boundary (RwLattice l, double a, double b, double planes)
 /* The CUDA backend's memory_bytes on an nx × ny × nz grid with nb boundary
  * nodes and six surfaces, no receivers (a receiver adds 64 KiB on the
  * 7-point scheme, 2 KiB on the FCC one). The 7-point form is
- * rw_cuda_memory_bytes (kernels/rw-cuda-backend.cu); the FCC one
- * rw_cuda_fcc_memory_bytes (kernels/rw-cuda-fcc.cu): keep them alike. */
+ * rw_cuda_memory_bytes (kernels/rw-cuda-backend.cu): keep them alike; the
+ * FCC one is the backend's own (rw_cuda_fcc_device_bytes). */
 static double
 cuda_device_bytes (const RwClusterParams *p, size_t nx, size_t ny, size_t nz, double nb)
 {
@@ -136,15 +136,8 @@ cuda_device_bytes (const RwClusterParams *p, size_t nx, size_t ny, size_t nz, do
   const double arith = p->precision == RW_PRECISION_F64 ? 8 : 4, M = p->branches;
   const double n_surfaces = 6;
   if (p->lattice == RW_LATTICE_FCC)
-    {
-      const size_t pitch = (rw_fcc_row_len (nx) + 31) / 32 * 32;
-      const double n = (double) pitch * ny * nz, plane = (double) pitch * ny;
-      const double blocks = (double) (pitch / 32) * ((ny + 1) / 2);
-      return 2 * (n + 3 * plane + 64) * e + n + blocks * 8
-             + nb * (CUDA_FCC_NODE_BYTES + 2 * M * arith
-                     + RW_FCC_WALL_MAX_ENTRIES * 2)
-             + (n_surfaces + 1) * (1 + 6 * RW_ADM_MAX_BRANCHES) * 8;
-    }
+    return rw_cuda_fcc_device_bytes (nx, ny, nz, (size_t) e, (size_t) arith, nb, M,
+                                     (size_t) n_surfaces, 0);
   const size_t pitch = rw_cuda_pitch (nx);
   const double n = (double) pitch * ny * nz;
   const double span = ceil ((n + 2 * CUDA_FIELD_GUARD) * e / 256) * 256;

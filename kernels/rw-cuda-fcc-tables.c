@@ -10,10 +10,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rw-admittance.h"
 #include "rw-cuda-fcc-tables.h"
 #include "rw-cuda-items.h"
 #include "rw-i18n.h"
 #include "rw-scheme-fcc.h"
+
+double
+rw_cuda_fcc_device_bytes (size_t nx, size_t ny, size_t nz, size_t elem, size_t arith,
+                          double n_boundary, double branches, size_t n_surfaces,
+                          size_t n_receivers)
+{
+  const size_t pitch = (rw_fcc_row_len (nx) + 31) / 32 * 32;
+  const double n = (double) pitch * (double) ny * (double) nz, plane = (double) pitch * (double) ny;
+  /* rows' blocks (an upper bound for either layout) */
+  const double blocks = (double) (pitch / 32) * (double) ((ny + 1) / 2);
+  /* two fields and a guard of three planes and a row each (rw_fcc_span),
+   * the kinds, the air words (at most one a 32 entries), the blocks' z
+   * ranges; per boundary site its record, branch states and wall entries;
+   * per surface its admittance table; per receiver a chunk's samples */
+  return 2 * (n + 3 * plane + 64) * (double) elem + n + n / 8 + blocks * 8
+         + n_boundary * ((double) sizeof (RwFccNode) + 2 * branches * (double) arith
+                         + RW_FCC_WALL_MAX_ENTRIES * 2.0)
+         + (double) (n_surfaces + 1) * (1 + 6 * RW_ADM_MAX_BRANCHES) * 8.0
+         + (double) n_receivers * (RW_FCC_CHUNK + 1) * 8.0;
+}
 
 bool
 rw_cuda_fcc_rows_flat (size_t row_len, size_t pitch, size_t lane_w)

@@ -111,6 +111,19 @@ bool rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bo
                          const RwFccRows *layout, int threads, RwFccTables *out, RwError *err);
 void rw_cuda_fcc_tables_clear (RwFccTables *t);
 
+/* Steps a chunk of the FCC path (its receivers' samples are copied to the
+ * host once a chunk). */
+#define RW_FCC_CHUNK 256
+
+/* The FCC path's device memory (rw_cuda_fcc_memory_bytes; the cluster
+ * model's, rw-cluster-model.c) for an nx × ny × nz cubic array: fields
+ * of elem bytes a value, branch states of arith bytes, n_boundary
+ * boundary sites, at most `branches` branches a surface, n_surfaces
+ * surfaces, n_receivers receivers. */
+double rw_cuda_fcc_device_bytes (size_t nx, size_t ny, size_t nz, size_t elem, size_t arith,
+                                 double n_boundary, double branches, size_t n_surfaces,
+                                 size_t n_receivers);
+
 #ifdef __cplusplus
 }
 #endif

@@ -55,7 +55,6 @@
  * RW_FCC_MAX_THREADS in all). */
 #define RW_FCC_BX 32
 #define RW_FCC_BY 8
-#define RW_FCC_CHUNK 256
 /* Entries of a field array: the sites and a guard of three planes and a
  * row after them (the air kernel reads two planes past a chunk's last,
  * rw_kernel_fcc_air; a neighbour of the last site may fall one further). */
@@ -787,15 +786,10 @@ size_t
 rw_cuda_fcc_memory_bytes (const RwSolverSetup *setup)
 {
   const RwGrid *g = setup->grid;
-  const size_t n = rw_fcc_pitch (g->nx) * g->ny * g->nz;
-  const size_t blocks = (rw_fcc_pitch (g->nx) / 32) * ((g->ny + 1) / 2);
-  return 2 * rw_fcc_span (n, rw_fcc_pitch (g->nx) * g->ny) * rw_fcc_elem (setup->precision) + n + n / 8 /* air words */ + blocks * sizeof (uint2)
-         + g->n_boundary * (sizeof (RwFccNode) + 2 * rw_fcc_max_branches (setup)
-                            * rw_fcc_arith (setup->precision)
-                            /* wall entries, at most 12 a node */
-                            + RW_FCC_WALL_MAX_ENTRIES * sizeof (uint16_t))
-         + (g->n_surfaces + 1) * (1 + 6 * RW_ADM_MAX_BRANCHES) * sizeof (double)
-         + setup->n_receivers * (RW_FCC_CHUNK + 1) * sizeof (double);
+  return (size_t) rw_cuda_fcc_device_bytes (g->nx, g->ny, g->nz, rw_fcc_elem (setup->precision),
+                                            rw_fcc_arith (setup->precision), (double) g->n_boundary,
+                                            (double) rw_fcc_max_branches (setup), g->n_surfaces,
+                                            setup->n_receivers);
 }
 
 static bool
