@@ -15,12 +15,6 @@
 #include "../kernels/rw-cuda-fcc-tables.h"
 #include "../kernels/rw-cuda-items.h"
 
-/* The CUDA backends' constants that their memory_bytes use
- * (kernels/rw-cuda-state.cuh RW_FIELD_GUARD; rw-cuda-fcc.cu RwFccNode, 24
- * bytes with its padding). */
-#define CUDA_FIELD_GUARD 4608
-#define CUDA_ITEM_BYTES 16      /* int4 */
-
 /* One H100 80GB HBM3, docs/PERFORMANCE.md: the FCC scheme with the wall
  * links and the 7-point scheme in fp32 and fp16, "With the FCC wall links
  * (H100, 2026-11-27)", the 1000 m³ box at 4 kHz (FCC fp32 142.0 G
@@ -126,9 +120,8 @@ box_boundary (RwLattice l, double a, double b, double planes)
 
 /* The CUDA backend's memory_bytes on an nx × ny × nz grid with nb boundary
  * nodes and six surfaces, no receivers (a receiver adds 64 KiB on the
- * 7-point scheme, 2 KiB on the FCC one). The 7-point form is
- * rw_cuda_memory_bytes (kernels/rw-cuda-backend.cu): keep them alike; the
- * FCC one is the backend's own (rw_cuda_fcc_device_bytes). */
+ * 7-point scheme, 2 KiB on the FCC one): the backend's own
+ * (rw_cuda_device_bytes, rw_cuda_fcc_device_bytes). */
 static double
 cuda_device_bytes (const RwClusterParams *p, size_t nx, size_t ny, size_t nz, double nb)
 {
@@ -138,17 +131,8 @@ cuda_device_bytes (const RwClusterParams *p, size_t nx, size_t ny, size_t nz, do
   if (p->lattice == RW_LATTICE_FCC)
     return rw_cuda_fcc_device_bytes (nx, ny, nz, (size_t) e, (size_t) arith, nb, M,
                                      (size_t) n_surfaces, 0);
-  const size_t pitch = rw_cuda_pitch (nx);
-  const double n = (double) pitch * ny * nz;
-  const double span = ceil ((n + 2 * CUDA_FIELD_GUARD) * e / 256) * 256;
-  const double plane = fmax ((double) ny * nz, fmax ((double) nx * nz, (double) nx * ny));
-  double bytes = 2 * span + n + 2.0 * pitch * ny * 8 + n / 8 + 8
-                 + (double) rw_cuda_items_bound (pitch, ny, nz, (size_t) e) * CUDA_ITEM_BYTES
-                 + plane * 4 + 256;
-  if (M > 0)
-    bytes += nb * (sizeof (RwBranchNode) + 2 * M * arith + e)
-             + n_surfaces * (8 + RW_ADM_MAX_BRANCHES * 6 * 8);
-  return bytes;
+  return rw_cuda_device_bytes (nx, ny, nz, (size_t) e, 0, nb, M, (size_t) arith,
+                               (size_t) n_surfaces);
 }
 
 /* Host memory of a rank: the voxeliser's for its window of planes (each

@@ -655,11 +655,11 @@ rw_field_pointers (RwCudaState *st)
   return true;
 }
 
-/* The branch nodes and their states (rw-cuda-branches.cu), bounded by
- * every boundary node having the most branches of any surface; and the
- * per-surface tables. */
+/* The most branches of any surface of the FV boundary (0: none; the
+ * branch nodes and their states, rw-cuda-branches.cu, are bounded by
+ * every boundary node having that many). */
 static size_t
-rw_cuda_branch_bytes (const RwSolverSetup *setup)
+rw_cuda_max_branches (const RwSolverSetup *setup)
 {
   const RwGrid *g = setup->grid;
   if (setup->surface_Y == NULL || setup->boundary != RW_BOUNDARY_FV)
@@ -667,11 +667,7 @@ rw_cuda_branch_bytes (const RwSolverSetup *setup)
   size_t M = 0;
   for (size_t s = 0; s < g->n_surfaces; s++)
     M = std::max (M, (size_t) std::max (setup->surface_Y[s].n_branches, 0));
-  if (M == 0)
-    return 0;
-  const size_t a = setup->precision == RW_PRECISION_F64 ? sizeof (double) : sizeof (float);
-  return g->n_boundary * (sizeof (RwBranchNode) + 2 * M * a + rw_elem_bytes (setup->precision))
-         + g->n_surfaces * (sizeof (double) + RW_ADM_MAX_BRANCHES * 6 * sizeof (double));
+  return M;
 }
 
 static size_t
@@ -680,16 +676,11 @@ rw_cuda_memory_bytes (const RwSolverSetup *setup)
   const RwGrid *g = setup->grid;
   if (g->lattice == RW_LATTICE_FCC)
     return rw_cuda_fcc_memory_bytes (setup);
-  const size_t pitch = rw_pitch (g->nx);
-  const size_t n = pitch * g->ny * g->nz;
-  const size_t plane = std::max (g->ny * g->nz, std::max (g->nx * g->nz, g->nx * g->ny));
-  return 2 * rw_field_span (n, rw_elem_bytes (setup->precision)) + n   /* p, p_prev, cell */
-         + 2 * pitch * g->ny * sizeof (uint2)                      /* column ranges */
-         + n / 8 + 8                                               /* air bits (≥ 2 cells a bit) */
-         + rw_cuda_items_bound (pitch, g->ny, g->nz, rw_elem_bytes (setup->precision)) * sizeof (int4)
-         + setup->n_receivers * (RW_RCV_CHUNK * sizeof (double) + sizeof (size_t))
-         + plane * sizeof (float) + 256
-         + rw_cuda_branch_bytes (setup);
+  return (size_t) rw_cuda_device_bytes (g->nx, g->ny, g->nz, rw_elem_bytes (setup->precision),
+                                        setup->n_receivers, (double) g->n_boundary,
+                                        (double) rw_cuda_max_branches (setup),
+                                        setup->precision == RW_PRECISION_F64 ? 8 : 4,
+                                        g->n_surfaces);
 }
 
 /* Host RAM besides (RwBackendOps.host_bytes; rw_cuda_host_bytes). */

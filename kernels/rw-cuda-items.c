@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rw-admittance.h"
 #include "rw-cuda-items.h"
 #include "rw-i18n.h"
 #include "rw-scheme.h"
@@ -240,6 +241,26 @@ size_t
 rw_cuda_pitch (size_t nx)
 {
   return (nx + 31) / 32 * 32;
+}
+
+double
+rw_cuda_device_bytes (size_t nx, size_t ny, size_t nz, size_t elem, size_t n_receivers,
+                      double n_boundary, double branches, size_t arith, size_t n_surfaces)
+{
+  const size_t pitch = rw_cuda_pitch (nx), n = pitch * ny * nz;
+  const size_t span = ((n + 2 * (size_t) RW_CUDA_FIELD_GUARD) * elem + 255) / 256 * 256;
+  const size_t plane = ny * nz > nx * nz ? (ny * nz > nx * ny ? ny * nz : nx * ny)
+                                         : (nx * nz > nx * ny ? nx * nz : nx * ny);
+  double bytes = 2.0 * (double) span + (double) n               /* p, p_prev, cells */
+                 + 2.0 * (double) (pitch * ny) * 8              /* column ranges */
+                 + (double) (n / 8 + 8)                         /* air bits (≥ 2 cells a bit) */
+                 + (double) rw_cuda_items_bound (pitch, ny, nz, elem) * 16 /* int4 items */
+                 + (double) n_receivers * (RW_CUDA_RCV_CHUNK * 8.0 + 8)
+                 + (double) plane * 4 + 256;                    /* a slice */
+  if (branches > 0)
+    bytes += n_boundary * ((double) sizeof (RwBranchNode) + 2 * branches * (double) arith + (double) elem)
+             + (double) n_surfaces * (8.0 + RW_ADM_MAX_BRANCHES * 6 * 8.0);
+  return bytes;
 }
 
 size_t

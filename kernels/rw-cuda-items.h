@@ -86,6 +86,22 @@ size_t rw_cuda_items_bound (size_t pitch, size_t ny, size_t nz, size_t elem);
 /* Device rows are padded to a pitch of 32 cells (128-byte aligned rows). */
 size_t rw_cuda_pitch (size_t nx);
 
+/* Guard elements before and after each field array: a bulk variant's
+ * halo or a tile overhanging the last row stays inside the allocation
+ * (variants 11 and 12, rw-cuda-variants.cu). */
+#define RW_CUDA_FIELD_GUARD 4608
+
+/* The CUDA backend's device memory for the 7-point scheme
+ * (rw_cuda_memory_bytes; the cluster model's, rw-cluster-model.c) on an
+ * nx × ny × nz grid of elem-byte values with n_receivers receivers:
+ * fields, cells, column ranges, air bits, work items, receivers, a
+ * slice; with branches > 0 (the most branches of any of n_surfaces
+ * frequency-dependent surfaces, the FV boundary) every one of n_boundary
+ * nodes a branch node with its states of arith bytes, and the surfaces'
+ * tables. */
+double rw_cuda_device_bytes (size_t nx, size_t ny, size_t nz, size_t elem, size_t n_receivers,
+                             double n_boundary, double branches, size_t arith, size_t n_surfaces);
+
 /* Host RAM the CUDA backend takes for an nx × ny × nz grid of `elem`-byte
  * values with n_receivers receivers, at its peak: the cell bytes, air bits
  * and column ranges built at create, the work lists, the receiver buffer

@@ -14,10 +14,8 @@
 /* and at least this many of them resident a SM (__launch_bounds__) */
 #define RW_TB_MIN_BLOCKS 2
 
-/* Guard elements before and after each field array: a bulk variant's
- * halo or a tile overhanging the last row stays inside the allocation
- * (variants 11 and 12, rw-cuda-variants.cu). */
-#define RW_FIELD_GUARD 4608
+/* Guard elements before and after each field array (rw-cuda-items.h) */
+#define RW_FIELD_GUARD RW_CUDA_FIELD_GUARD
 
 /* ring slots of variants 11 and 12 */
 __host__ __device__ constexpr int
