@@ -16,12 +16,18 @@
 #include "rw-i18n.h"
 #include "rw-scheme-fcc.h"
 
+size_t
+rw_cuda_fcc_pitch (size_t nx)
+{
+  return (rw_fcc_row_len (nx) + 31) / 32 * 32;
+}
+
 double
 rw_cuda_fcc_device_bytes (size_t nx, size_t ny, size_t nz, size_t elem, size_t arith,
                           double n_boundary, double branches, size_t n_surfaces,
                           size_t n_receivers)
 {
-  const size_t pitch = (rw_fcc_row_len (nx) + 31) / 32 * 32;
+  const size_t pitch = rw_cuda_fcc_pitch (nx);
   const double n = (double) pitch * (double) ny * (double) nz, plane = (double) pitch * (double) ny;
   /* rows' blocks (an upper bound for either layout) */
   const double blocks = (double) (pitch / 32) * (double) ((ny + 1) / 2);

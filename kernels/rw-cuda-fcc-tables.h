@@ -111,6 +111,10 @@ bool rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bo
                          const RwFccRows *layout, int threads, RwFccTables *out, RwError *err);
 void rw_cuda_fcc_tables_clear (RwFccTables *t);
 
+/* The entries a row of the folded layout holds: an nx-cell grid's
+ * rw_fcc_row_len rounded up to 32. */
+size_t rw_cuda_fcc_pitch (size_t nx);
+
 /* Steps a chunk of the FCC path (its receivers' samples are copied to the
  * host once a chunk). */
 #define RW_FCC_CHUNK 256

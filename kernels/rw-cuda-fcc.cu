@@ -64,6 +64,13 @@ rw_fcc_span (size_t n, size_t plane)
   return n + 3 * plane + 64;
 }
 
+/* The wide air kernel's rows (RwFccRows) as its launch passes them:
+ * segments and entries of each class, the words' stride. */
+struct RwFccRowsArg
+{
+  unsigned flat, n_seg, seg[2], end[2];
+};
+
 struct RwCudaFcc
 {
   int tag;                      /* RW_CUDA_TAG_FCC: first, as in RwCudaState */
@@ -78,6 +85,7 @@ struct RwCudaFcc
   uint2 *zr;                    /* per block: z0, z1 */
   unsigned *air;                /* the wide kernel's air words (rw-cuda-fcc-tables.h) */
   RwFccRows rows;               /* the wide kernel's rows (w > 1) */
+  RwFccRowsArg ra;              /* … as its launch passes them */
   unsigned bx, by;              /* the air kernel's block (threads) */
   unsigned w;                   /* entries a thread (rw_kernel_fcc_air_wide; 1: the scalar form) */
   unsigned gbx, gby, gbz, zc;   /* blocks; planes per block (rw_kernel_fcc_air) */
@@ -158,13 +166,6 @@ struct RwFccWide
   A dm[W], dp[W];      /* Y(y∓1, z+1, 0) */
   A c[W], ce;          /* Y(y, z, 0) and the end of its shift by −δ (for plane z + 1) */
   A e[W], ee;          /* Y(y, z+1, 0) and the end of its shift by δ */
-};
-
-/* The wide air kernel's rows (RwFccRows) as its launch passes them:
- * segments and entries of each class, the words' stride. */
-struct RwFccRowsArg
-{
-  unsigned flat, n_seg, seg[2], end[2];
 };
 
 /* Entry k of row v shifted by D (v at offset 0 of the thread's W
@@ -760,12 +761,6 @@ rw_fcc_elem (RwPrecision p)
   return p == RW_PRECISION_F64 ? 8 : p == RW_PRECISION_F16 ? 2 : 4;
 }
 
-static size_t
-rw_fcc_pitch (size_t gx)
-{
-  return (rw_fcc_row_len (gx) + 31) / 32 * 32;
-}
-
 /* The arithmetic type's size: the branch states'. */
 static size_t
 rw_fcc_arith (RwPrecision p)
@@ -884,7 +879,7 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
                rw_boundary_name (setup->boundary));
       return NULL;
     }
-  if ((double) rw_fcc_pitch (g->nx) * (double) (g->ny + 2) >= 2147483648.0 || g->nz >= 2147483648u)
+  if ((double) rw_cuda_fcc_pitch (g->nx) * (double) (g->ny + 2) >= 2147483648.0 || g->nz >= 2147483648u)
     {
       rw_fail (err, RW_ERROR_INPUT, _("grid of %zu×%zu×%zu cells is too large for the CUDA "
                                       "backend's FCC path (a plane of its sites must be below "
@@ -900,7 +895,7 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   st->tag = RW_CUDA_TAG_FCC;
   st->device = setup->device;
   st->gx = g->nx, st->ny = g->ny, st->nz = g->nz;
-  st->pitch = rw_fcc_pitch (g->nx);
+  st->pitch = rw_cuda_fcc_pitch (g->nx);
   st->n = st->pitch * g->ny * g->nz;
   /* the energy's planes: a slab's owned ones (rw-backend.h, "Slabs") */
   st->own_z0 = setup->own_z1 > 0 ? std::min (setup->own_z0, g->nz) : 0;
@@ -920,9 +915,6 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   {
     const char *air = getenv ("ROOMWAVE_FCC_AIR");
     st->w = air && strcmp (air, "scalar") == 0 ? 1 : setup->precision == RW_PRECISION_F64 ? 2 : 4;
-    const char *wenv = getenv ("ROOMWAVE_FCC_W");
-    if (st->w == 4 && wenv != NULL && strcmp (wenv, "2") == 0)
-      st->w = 2;
   }
   if (st->w > 1)
     {
@@ -937,6 +929,11 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
                           ? false
                           : rw_cuda_fcc_rows_flat (rw_fcc_row_len (g->nx), st->pitch, st->w);
       rw_cuda_fcc_rows (g->ny, st->pitch, st->w, warps, flat, &st->rows);
+      st->ra.flat = flat;
+      st->ra.n_seg = (unsigned) st->rows.n_seg;
+      for (int c = 0; c < 2; c++)
+        st->ra.seg[c] = (unsigned) st->rows.seg[c],
+        st->ra.end[c] = (unsigned) (st->rows.rows[c] * st->pitch);
       st->bx = 32, st->by = warps;
       st->gbx = (unsigned) std::max ((size_t) 1, flat ? st->rows.blocks : st->rows.n_seg);
       st->gby = flat ? 2 : (unsigned) ((g->ny + warps - 1) / warps);
@@ -1031,20 +1028,12 @@ rw_fcc_air_launch_i (RwCudaFcc *st, const S *p, S *q, int step, size_t z0, size_
   const dim3 blk (st->bx, st->by), grd (st->gbx, st->gby, cz1 - cz0);
   const unsigned zl = (unsigned) z0, zh = (unsigned) z1;
   const I pitch = (I) st->pitch, ny = (I) st->ny;
-  /* W: 16 bytes of the arithmetic type (fp16: 8 bytes of storage), or 2
-   * (ROOMWAVE_FCC_W=2, benchmarks) */
+  /* W: 16 bytes of the arithmetic type (fp16: 8 bytes of storage) */
   constexpr int W = sizeof (S) == 8 ? 2 : 4;
-  RwFccRowsArg ra;
-  ra.flat = st->rows.flat;
-  ra.n_seg = (unsigned) st->rows.n_seg;
-  for (int c = 0; c < 2; c++)
-    ra.seg[c] = (unsigned) st->rows.seg[c], ra.end[c] = (unsigned) (st->rows.rows[c] * st->pitch);
+  const RwFccRowsArg ra = st->ra;
   if (st->w == 1)
     rw_fcc_air_scalar_launch<S, I> (grd, blk, st->stream, p, q, st->kind, st->zr, st->zc, cz0, zl,
                                     zh, pitch, ny, step, st->bad);
-  else if (W != 2 && st->w == 2)
-    rw_kernel_fcc_air_wide<S, I, 2><<<grd, blk, 0, st->stream>>> (
-      p, q, st->kind, st->air, ra, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
   else
     rw_kernel_fcc_air_wide<S, I, W><<<grd, blk, 0, st->stream>>> (
       p, q, st->kind, st->air, ra, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);

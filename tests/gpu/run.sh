@@ -196,7 +196,7 @@ mode_end () {   # the mode's name: the summary printed last, the logs packed, ex
 
 e2e_warm_rounds () {   # rounds, warm-up modes (ROOMWAVE_WARM_UP values)
   # the FCC run of e2e_box30, $1 rounds of each mode in $2, RW_E2E_VARS
-  # set (e.g. ROOMWAVE_FCC_W=2): wall time, results.json's timings and
+  # set (e.g. ROOMWAVE_FCC_ROWS=flat): wall time, results.json's timings and
   # what total_s holds beyond the timed stages
   box_obj "$LOGS/box30.obj"
   for round in $(seq 1 "$1"); do
