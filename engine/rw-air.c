@@ -203,14 +203,17 @@ rw_air_absorption_apply (const RwAirBands *air, float *ir, size_t n, double rate
   const size_t N = rw_air_split_size (n, rate_hz);
   if (N == 0)
     return rw_fail (err, RW_ERROR_MEMORY, _("Air absorption: out of memory for %zu samples"), n);
-  const size_t nb = N / 2 + 1;
+  const size_t nb = N / 2 + 1, n_bands = air->n_bands;
   double *x = fftw_malloc (N * sizeof *x);
   fftw_complex *X = fftw_malloc (nb * sizeof *X);
   fftw_complex *Y = fftw_malloc (nb * sizeof *Y);
+  /* each band's part, summed in band order after: the same sum whatever
+   * the threads */
+  double *part = malloc (n_bands * n * sizeof *part);
   double *acc = calloc (n, sizeof *acc);
   fftw_plan fwd = NULL, inv = NULL;
   bool ok = false;
-  if (x == NULL || X == NULL || Y == NULL || acc == NULL)
+  if (x == NULL || X == NULL || Y == NULL || part == NULL || acc == NULL)
     {
       rw_fail (err, RW_ERROR_MEMORY, _("Air absorption: out of memory for %zu samples"), n);
       goto out;
@@ -224,24 +227,49 @@ rw_air_absorption_apply (const RwAirBands *air, float *ir, size_t n, double rate
     x[i] = i < n ? (double) ir[i] : 0.0;
   fftw_execute (fwd);
 
-  for (size_t b = 0; b < air->n_bands; b++)
+  /* The bands on threads of their own (0.03–0.05 s of a 1 s IR on one
+   * core): each its own spectrum and signal, the plan shared (FFTW's
+   * execute on new arrays is thread-safe; fftw_malloc aligns them as the
+   * planned ones). */
+  bool scratch_ok = true;
+  #pragma omp parallel reduction (&& : scratch_ok)
+  {
+    fftw_complex *Yt = fftw_malloc (nb * sizeof *Yt);
+    double *xt = fftw_malloc (N * sizeof *xt);
+    scratch_ok = Yt != NULL && xt != NULL;
+    #pragma omp for schedule (dynamic, 1)
+    for (size_t b = 0; b < n_bands; b++)
+      {
+        if (Yt == NULL || xt == NULL)
+          continue;
+        /* Band b's weight (rw_air_band_weight): the sum over the bands
+         * telescopes to 1. */
+        for (size_t k = 0; k < nb; k++)
+          {
+            const double f = (double) k * rate_hz / (double) N;
+            /* / N: FFTW's inverse is unnormalised */
+            const double wgt = rw_air_band_weight (air, b, n_bands, f) / (double) N;
+            Yt[k][0] = X[k][0] * wgt;
+            Yt[k][1] = X[k][1] * wgt;
+          }
+        fftw_execute_dft_c2r (inv, Yt, xt);
+        /* Amplitude: 10^(−α c t / 20) = e^(−κ t), κ = α c ln 10 / 20. */
+        const double kappa = air->alpha_db_per_m[b] * air->c_m_per_s * M_LN10 / 20.0;
+        double *pb = part + b * n;
+        for (size_t i = 0; i < n; i++)
+          pb[i] = xt[i] * exp (-kappa * (double) i / rate_hz);
+      }
+    fftw_free (Yt);
+    fftw_free (xt);
+  }
+  if (!scratch_ok)
     {
-      /* Band b's weight (rw_air_band_weight): the sum over the bands
-       * telescopes to 1. */
-      for (size_t k = 0; k < nb; k++)
-        {
-          const double f = (double) k * rate_hz / (double) N;
-          /* / N: FFTW's inverse is unnormalised */
-          const double wgt = rw_air_band_weight (air, b, air->n_bands, f) / (double) N;
-          Y[k][0] = X[k][0] * wgt;
-          Y[k][1] = X[k][1] * wgt;
-        }
-      fftw_execute (inv);
-      /* Amplitude: 10^(−α c t / 20) = e^(−κ t), κ = α c ln 10 / 20. */
-      const double kappa = air->alpha_db_per_m[b] * air->c_m_per_s * M_LN10 / 20.0;
-      for (size_t i = 0; i < n; i++)
-        acc[i] += x[i] * exp (-kappa * (double) i / rate_hz);
+      rw_fail (err, RW_ERROR_MEMORY, _("Air absorption: out of memory for %zu samples"), n);
+      goto out;
     }
+  for (size_t b = 0; b < n_bands; b++)
+    for (size_t i = 0; i < n; i++)
+      acc[i] += part[b * n + i];
   for (size_t i = 0; i < n; i++)
     ir[i] = (float) acc[i];
   ok = true;
@@ -251,6 +279,7 @@ out:
   fftw_free (x);
   fftw_free (X);
   fftw_free (Y);
+  free (part);
   free (acc);
   return ok;
 }

@@ -124,6 +124,8 @@ convolve_centred (const double *x, size_t n, const double *h, size_t n_taps, dou
 {
   const ptrdiff_t m = (ptrdiff_t) (n_taps / 2);
   const ptrdiff_t nn = (ptrdiff_t) n;
+  /* each output its own sum: the same bits on any number of threads */
+  #pragma omp parallel for schedule (static) if (n * n_taps > 1000000)
   for (ptrdiff_t i = 0; i < nn; i++)
     {
       double acc = 0;
