@@ -52,9 +52,11 @@
 
 /* The air kernel's block: RW_FCC_BX × RW_FCC_BY threads by default
  * (ROOMWAVE_FCC_BLOCK=XxY for benchmarks: X a multiple of 32, at most
- * RW_FCC_MAX_THREADS in all). */
+ * RW_FCC_MAX_THREADS in all). 32 × 4 rather than 32 × 8: smaller blocks
+ * leave the boundary kernel's blocks room beside them (30 m³ room at
+ * 4 kHz +3 % alone, hall +2 %, docs/PERFORMANCE.md). */
 #define RW_FCC_BX 32
-#define RW_FCC_BY 8
+#define RW_FCC_BY 4
 /* Entries of a field array: the sites and a guard of three planes and a
  * row after them (the air kernel reads two planes past a chunk's last,
  * rw_kernel_fcc_air; a neighbour of the last site may fall one further). */
@@ -112,6 +114,7 @@ struct RwCudaFcc
    * kernel (rw_fcc_step); NULL: on `stream` after it */
   cudaStream_t bstream;
   cudaEvent_t ev_fork, ev_join;
+  bool bfirst;   /* the boundary kernel launched first (rw_fcc_step) */
   RwCudaHalo *halo;             /* device halos (rw-cuda-halo.cuh); NULL: none */
   size_t *node_z;               /* the first boundary site of each plane (host, nz + 1) */
 };
@@ -981,13 +984,23 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   bool ok = rcv != NULL && RW_CUDA (cudaSetDevice (st->device))
             && RW_CUDA (cudaGetDeviceProperties (&prop, st->device))
             && RW_CUDA (cudaStreamCreateWithFlags (&st->stream, cudaStreamNonBlocking));
-  /* the boundary kernel's stream (rw_fcc_step); ROOMWAVE_FCC_OVERLAP=0:
-   * none, the kernels one after the other (benchmarks) */
+  /* the boundary kernel's stream (rw_fcc_step), of the device's highest
+   * priority, and the boundary kernel launched first;
+   * ROOMWAVE_FCC_OVERLAP=0: no stream of its own, the kernels one after
+   * the other; =plain: its own stream of the default priority, launched
+   * after the air kernel (the form before 2026-11-28; benchmarks) */
   const char *ov = getenv ("ROOMWAVE_FCC_OVERLAP");
   if (ok && !(ov != NULL && strcmp (ov, "0") == 0))
-    ok = RW_CUDA (cudaStreamCreateWithFlags (&st->bstream, cudaStreamNonBlocking))
-         && RW_CUDA (cudaEventCreateWithFlags (&st->ev_fork, cudaEventDisableTiming))
-         && RW_CUDA (cudaEventCreateWithFlags (&st->ev_join, cudaEventDisableTiming));
+    {
+      const bool plain = ov != NULL && strcmp (ov, "plain") == 0;
+      int least = 0, greatest = 0;
+      if (!plain)
+        (void) cudaDeviceGetStreamPriorityRange (&least, &greatest);
+      st->bfirst = !plain;
+      ok = RW_CUDA (cudaStreamCreateWithPriority (&st->bstream, cudaStreamNonBlocking, greatest))
+           && RW_CUDA (cudaEventCreateWithFlags (&st->ev_fork, cudaEventDisableTiming))
+           && RW_CUDA (cudaEventCreateWithFlags (&st->ev_join, cudaEventDisableTiming));
+    }
   if (ok)
     snprintf (st->name, sizeof st->name, "%s", prop.name);
   const size_t span = rw_fcc_span (st->n, st->pitch * st->ny) * st->elem;
@@ -1063,21 +1076,31 @@ rw_fcc_step_planes (RwCudaFcc *st, int step, size_t z0, size_t z1, cudaStream_t 
   rw_with_storage (st->precision, [&] (auto tag) {
     typedef decltype (tag) S;
     typedef typename RwArith<S>::type A;
-    rw_fcc_air_launch (st, (const S *) st->p, (S *) st->q, step, z0, z1);
+    /* the boundary kernel first where it has a stream of its own
+     * (rw_fcc_step says why) */
+    if (!st->bfirst)
+      rw_fcc_air_launch (st, (const S *) st->p, (S *) st->q, step, z0, z1);
     if (nb)
       rw_kernel_fcc_boundary<<<nb, 128, 0, bs>>> (
         (const S *) st->p, (S *) st->q, st->nodes, st->n_nodes, st->went, st->beta, st->coef,
         (A *) st->bv, (A *) st->bq, st->pitch, st->ny, step, st->bad, b0, b1);
+    if (st->bfirst)
+      rw_fcc_air_launch (st, (const S *) st->p, (S *) st->q, step, z0, z1);
   });
 }
 
 /* A whole step. The air and boundary kernels read p and write q at
  * disjoint sites, so they may run at once: both wait on memory, and
  * neither fills the GPU alone in a small room (the 30 m³ room: the air
- * kernel at two blocks an SM by its registers, the boundary kernel one
+ * kernel at 512 threads an SM by its registers, the boundary kernel one
  * wave of short dependent loads). The boundary kernel runs on bstream,
  * forked from the solver's stream before the air kernel and joined after
- * it, so the source and the receivers (on the solver's stream) see both. */
+ * it, so the source and the receivers (on the solver's stream) see both.
+ * It is launched first, on a stream of the device's highest priority: its
+ * blocks, chains of dependent loads, are placed before the air kernel's
+ * fill the SMs and so run beside them, not after them (the 30 m³ room,
+ * fp32: 97 against 87–89 G sites/s; the hall within ±1 %,
+ * docs/PERFORMANCE.md). */
 static cudaError_t
 rw_fcc_step (RwCudaFcc *st, int step)
 {
