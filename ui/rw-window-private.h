@@ -81,7 +81,8 @@ struct _RwWindow
    * (children of rank_box) */
   RwMpiJob *mpi_job;
   GCancellable *run_cancellable;
-  RwMpiDevices *mpi_devices;
+  RwMpiDevices *mpi_devices;        /* NULL while probe_cancellable */
+  GCancellable *probe_cancellable;  /* while the devices are looked for */
   GPtrArray *rank_bars;
   GCancellable *import_cancellable; /* while a file is being opened */
   guint pulse_id;                   /* the progress bar's pulse during an import */

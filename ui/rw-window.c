@@ -144,6 +144,19 @@ update_backend_label (RwWindow *self, const char *note)
 static void
 update_devices (RwWindow *self, gboolean refill)
 {
+  if (self->probe_cancellable != NULL)
+    {
+      /* the backends are not asked before the probe has started them:
+       * their first call (the CUDA driver's start) would block here */
+      self->filling_devices = TRUE;
+      g_autoptr (GtkStringList) none = gtk_string_list_new (NULL);
+      gtk_drop_down_set_model (self->device_dropdown, G_LIST_MODEL (none));
+      self->filling_devices = FALSE;
+      gtk_widget_set_sensitive (GTK_WIDGET (self->device_dropdown), FALSE);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->device_dropdown), _("Looking for devices…"));
+      gtk_label_set_text (self->backend_label, _("Looking for devices…"));
+      return;
+    }
   const RwSimSettings *s = rw_project_get_settings (self->project);
   RwError choose_err = { 0 };
   const RwBackendOps *ops = rw_backend_choose (s->backend, s->precision, &choose_err);
@@ -255,7 +268,9 @@ update_gpus_note (RwWindow *self)
   const int n = _rw_window_n_gpus_checked (self);
   g_autofree char *text = NULL;
 
-  if (self->mpi_devices->why_unavailable != NULL)
+  if (self->mpi_devices == NULL)
+    text = g_strdup (_("Looking for devices…"));
+  else if (self->mpi_devices->why_unavailable != NULL)
     text = g_strdup (self->mpi_devices->why_unavailable);
   else if (n >= 2)
     text = g_strdup_printf (_("Run uses the %d devices checked: mpirun starts one rank on each, each "
@@ -289,6 +304,62 @@ fill_gpus (RwWindow *self)
     }
   gtk_widget_set_visible (GTK_WIDGET (self->gpus_box), d->n_devices > 0);
   update_gpus_note (self);
+}
+
+/* The devices, looked for on a thread of their own when the window opens:
+ * the first call into a backend starts its driver (CUDA: 0.1–0.3 s, more
+ * on some machines), which the main loop must not wait for. Until then the
+ * device drop-down and the device list say so; a backend or device chosen
+ * meanwhile is shown when the probe ends. Afterwards the backends answer
+ * at once (their driver runs). */
+static void
+probe_devices_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  (void) source, (void) data, (void) cancellable;
+  RwMpiDevices *d = rw_mpi_devices_probe ();
+  /* CUDA asked here too (the probe above skips it under
+   * ROOMWAVE_TEST_MPI_CPU): its driver's start is then behind
+   * update_devices */
+  char why[256];
+  const RwBackendOps *cuda = rw_cuda_backend ();
+  if (cuda != NULL)
+    (void) cuda->available (why, sizeof why);
+  g_task_return_pointer (task, d, (GDestroyNotify) rw_mpi_devices_free);
+}
+
+static void
+probe_devices_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  RwWindow *self = RW_WINDOW (source);
+  (void) data;
+  RwMpiDevices *d = g_task_propagate_pointer (G_TASK (result), NULL);
+  g_clear_object (&self->probe_cancellable);
+  if (self->disposed || d == NULL)
+    {
+      if (d != NULL)
+        rw_mpi_devices_free (d);
+      return;
+    }
+  self->mpi_devices = d;
+  update_devices (self, TRUE);
+  fill_gpus (self);
+}
+
+static void
+probe_devices (RwWindow *self)
+{
+  self->probe_cancellable = g_cancellable_new ();
+  update_devices (self, TRUE);
+  update_gpus_note (self);
+  g_autoptr (GTask) task = g_task_new (self, self->probe_cancellable, probe_devices_done, NULL);
+  g_task_set_return_on_cancel (task, FALSE);
+  g_task_run_in_thread (task, probe_devices_thread);
+}
+
+gboolean
+rw_window_is_probing_devices (RwWindow *self)
+{
+  return self->probe_cancellable != NULL;
 }
 
 const char *
@@ -793,6 +864,8 @@ rw_window_dispose (GObject *object)
   g_clear_pointer (&self->mpi_devices, rw_mpi_devices_free);
   if (self->import_cancellable != NULL)
     g_cancellable_cancel (self->import_cancellable);
+  if (self->probe_cancellable != NULL)
+    g_cancellable_cancel (self->probe_cancellable);
   g_clear_handle_id (&self->pulse_id, g_source_remove);
   self->disposed = TRUE;
   if (self->project_signals != NULL)
@@ -1027,10 +1100,8 @@ rw_window_init (RwWindow *self)
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
                            G_CALLBACK (_rw_window_update_recent_menu), self, G_CONNECT_SWAPPED);
   _rw_window_update_recent_menu (self);
-  update_devices (self, TRUE);
-  self->mpi_devices = rw_mpi_devices_probe ();
   self->rank_bars = g_ptr_array_new ();
-  fill_gpus (self);
+  probe_devices (self);
   update_crossover (self);
   update_ppw (self);
   _rw_window_update_estimate (self);

@@ -41,6 +41,9 @@ gboolean rw_window_save_to (RwWindow *self, GFile *file);
 RwProject *rw_window_get_project (RwWindow *self);
 gboolean rw_window_is_running (RwWindow *self);
 gboolean rw_window_is_importing (RwWindow *self);
+/* Whether the devices are still being looked for (on a thread, from the
+ * window's creation); the device drop-down and list are filled after. */
+gboolean rw_window_is_probing_devices (RwWindow *self);
 
 /* For tests: the dialog shown for the last error (NULL once closed), the
  * text of the mesh report, the page shown, the results view. */

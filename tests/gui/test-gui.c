@@ -95,6 +95,10 @@
  *                with a dialog naming the file; the project saved with
  *                those results writes a folder the engine reads back
  *
+ * Every scenario: the window appears before any backend is asked for its
+ * devices (they are looked for on a thread: the device drop-down and the
+ * device list say so meanwhile); the scenario begins once they are found.
+ *
  * The scenarios drive the real RwApplication through its actions and a
  * polling state machine on the main loop. Screenshots of the main views go
  * to $ROOMWAVE_TEST_ARTIFACTS (<builddir>/tests/artifacts).
@@ -2716,8 +2720,9 @@ poll (gpointer data)
       pinned = TRUE;
     }
   /* The start-up file is imported off the main thread: scenarios begin
-   * once it is in. */
-  if (rw_window_is_importing (ctx.win) && !g_str_equal (ctx.mode, "import"))
+   * once it is in, and once the devices are found (also off it). */
+  if ((rw_window_is_importing (ctx.win) && !g_str_equal (ctx.mode, "import"))
+      || rw_window_is_probing_devices (ctx.win))
     return TRUE;
   if (g_str_equal (ctx.mode, "import"))
     return poll_import ();
@@ -2766,6 +2771,18 @@ on_window_added (GtkApplication *app, GtkWindow *window, gpointer data)
     {
       ctx.win = RW_WINDOW (window);
       g_signal_connect (ctx.win, "open-finished", G_CALLBACK (on_open_finished), NULL);
+      /* The devices are looked for on a thread: the window is made before
+       * any backend is asked (the CUDA driver's start would block the
+       * main loop), and says so until the probe ends. */
+      GtkWidget *dd = find_named (GTK_WIDGET (ctx.win), "device_dropdown");
+      RW_CHECK (rw_window_is_probing_devices (ctx.win), "the new window is still looking for devices");
+      RW_CHECK (dd != NULL && !gtk_widget_get_sensitive (dd) && gtk_widget_get_tooltip_text (dd) != NULL
+                  && g_str_equal (gtk_widget_get_tooltip_text (dd), _("Looking for devices…"))
+                  && g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (dd))) == 0,
+                "until then the device drop-down is empty, insensitive and says why");
+      RW_CHECK (rw_window_get_n_gpu_checks (ctx.win) == 0
+                  && g_str_equal (rw_window_get_gpus_note (ctx.win), _("Looking for devices…")),
+                "and the device list is empty and says why: %s", rw_window_get_gpus_note (ctx.win));
     }
 }
 
