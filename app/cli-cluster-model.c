@@ -12,6 +12,7 @@
 #include "rw-cluster-model.h"
 #include "rw-json.h"
 #include "rw-physics.h"
+#include "rw-sim.h"
 #include "rw-slab.h"
 
 static void
@@ -33,7 +34,7 @@ print_help (void)
             "  --volume M3            the room's volume in m³\n"
             "  --largest              the largest volume that fits instead\n"
             "  --fmax HZ              the highest frequency of the wave part\n"
-            "  --scheme cartesian|fcc the scheme (default fcc)\n"
+            "  --scheme auto|cartesian|fcc  the scheme (default fcc, which auto gives)\n"
             "  --ppw N                points per wavelength (default: the scheme's, 7.75 or 5.75)\n"
             "  --precision f16|f32|f64  storage (default f32)\n"
             "  --duration S           impulse response length (default 1)\n"
@@ -71,7 +72,7 @@ print_json (const RwClusterModel *m, bool largest, double host_largest)
     json_object_object_add (o, "largest_host_limited_m3", rw_json_number (host_largest));
   json_object_object_add (o, "volume_m3", rw_json_number (p->volume_m3));
   json_object_object_add (o, "side_m", rw_json_vec3 (m->side_m));
-  json_object_object_add (o, "scheme", json_object_new_string (p->lattice == RW_LATTICE_FCC ? "fcc" : "cartesian"));
+  json_object_object_add (o, "scheme", json_object_new_string (rw_scheme_name (p->lattice == RW_LATTICE_FCC ? RW_SCHEME_FCC : RW_SCHEME_CARTESIAN)));
   json_object_object_add (o, "precision", json_object_new_string (rw_precision_name (p->precision)));
   json_object_object_add (o, "fmax_hz", rw_json_number (p->fmax_hz));
   json_object_object_add (o, "ppw", rw_json_number (p->ppw));
@@ -128,7 +129,7 @@ print_table (const RwClusterModel *m, bool largest, double host_largest)
   printf (_("room        %.6g m³, a shoebox %.2f × %.2f × %.2f m (x × y × z; slabs along z)\n"),
           p->volume_m3, m->side_m[0], m->side_m[1], m->side_m[2]);
   printf (_("scheme      %s, %s, %.2f points per wavelength at %.0f Hz: h = %.3f mm\n"),
-          p->lattice == RW_LATTICE_FCC ? "fcc" : "cartesian", rw_precision_name (p->precision),
+          rw_scheme_name (p->lattice == RW_LATTICE_FCC ? RW_SCHEME_FCC : RW_SCHEME_CARTESIAN), rw_precision_name (p->precision),
           p->ppw, p->fmax_hz, 1e3 * m->h);
   printf (_("grid        %zu × %zu × %zu cells, %.4g nodes (%.3g at the walls), "
             "%zu steps (%.3g s at %.0f Hz)\n"),
@@ -220,13 +221,16 @@ rw_cli_cluster_model (int argc, char **argv)
                                               "not '%s'"), optarg);
           break;
         case 's':
-          if (strcmp (optarg, "fcc") == 0)
-            p.lattice = RW_LATTICE_FCC;
-          else if (strcmp (optarg, "cartesian") == 0)
-            p.lattice = RW_LATTICE_CUBIC;
-          else
-            return rw_cli_usage_error (sub, _("--scheme must be cartesian or fcc, not '%s'"),
-                                       optarg);
+          {
+            /* the engine's names (rw_scheme_names); auto as simulate
+             * resolves it for a room of omnidirectional receivers */
+            RwSimConfig c;
+            rw_sim_config_init (&c);
+            if (!rw_scheme_parse (optarg, &c.scheme))
+              return rw_cli_usage_error (sub, _("--scheme must be auto, cartesian or fcc, not '%s'"),
+                                         optarg);
+            p.lattice = rw_scheme_lattice (rw_sim_resolve_scheme (&c));
+          }
           break;
         case 'w':
           if (!rw_cli_parse_double (optarg, 2, 100, &p.ppw))
@@ -234,13 +238,7 @@ rw_cli_cluster_model (int argc, char **argv)
                                        optarg);
           break;
         case 'p':
-          if (strcmp (optarg, "fp16") == 0)
-            p.precision = RW_PRECISION_F16;
-          else if (strcmp (optarg, "fp32") == 0)
-            p.precision = RW_PRECISION_F32;
-          else if (strcmp (optarg, "fp64") == 0)
-            p.precision = RW_PRECISION_F64;
-          else if (!rw_precision_parse (optarg, &p.precision))
+          if (!rw_precision_parse (optarg, &p.precision))
             return rw_cli_usage_error (sub, _("--precision must be f16, f32 or f64, not '%s'"),
                                        optarg);
           break;

@@ -5,7 +5,9 @@ docs/CLUSTER.md). Its --json figures against values worked out here (the
 grid by hand from the volume and h, halo bytes = neighbours × halo planes
 × plane bytes, the step times from their definitions, the largest room
 fitting where 0.1 % more does not); the table names the same figures;
-bad input (negative volume, 0 GPUs, an unknown scheme or precision, no
+--scheme auto as fcc (simulate's choice for such a room); bad input
+(negative volume, 0 GPUs, an unknown scheme or precision — the engine's
+names only: fp16 is refused as by simulate —, no
 --fmax, both --volume and --largest) exits non-zero with a message that
 names the option; --help.
 
@@ -97,6 +99,12 @@ rc, out, err = run("--volume", "1000", "--fmax", "4000", "--gpus", "64")
 check(rc == 0 and "fits" in out and "efficiency" in out and "halo" in out
       and "2 plane(s)" in out, f"table: {rc} {out!r} {err!r}")
 
+# --scheme auto: what simulate runs for such a room, the FCC scheme
+a = model("--volume", "100", "--fmax", "1000", "--scheme", "auto")
+f = model("--volume", "100", "--fmax", "1000", "--scheme", "fcc")
+if a and f:
+    check(a["scheme"] == "fcc" and a == f, f"--scheme auto: {a.get('scheme')}, the same figures as fcc")
+
 rc, out, err = run("--help")
 check(rc == 0 and "--volume" in out and "--bandwidth" in out and "--largest" in out,
       f"--help: {rc} {out!r}")
@@ -107,6 +115,8 @@ for args, option in ((["--volume", "-5", "--fmax", "1000"], "--volume"),
                      (["--volume", "100", "--fmax", "1000", "--gpus", "0"], "--gpus"),
                      (["--volume", "100", "--fmax", "1000", "--scheme", "hex"], "--scheme"),
                      (["--volume", "100", "--fmax", "1000", "--precision", "f8"], "--precision"),
+                     # the engine's names only, as simulate takes them
+                     (["--volume", "100", "--fmax", "1000", "--precision", "fp16"], "--precision"),
                      (["--volume", "100", "--fmax", "1000", "--bandwidth", "-1"], "--bandwidth"),
                      (["--volume", "100", "--fmax", "1000", "--gpu-memory", "nan"], "--gpu-memory"),
                      (["--volume", "100"], "--fmax"),
