@@ -453,7 +453,8 @@ test_term_hook (Progress *pr)
 }
 
 /* Whether folder `dir` is `parent` or lies in it, by their absolute
- * names ("." and ".." folded; links are not followed). */
+ * names: as the system resolves them (links followed, rw_file_resolve)
+ * where they or their parents exist, else with "." and ".." folded. */
 static bool
 inside_folder (const char *dir, const char *parent)
 {
@@ -465,7 +466,10 @@ inside_folder (const char *dir, const char *parent)
   for (int i = 0; i < 2; i++)
     {
       char raw[4096];
-      snprintf (raw, sizeof raw, "%s/%s", names[i][0] == '/' ? "" : cwd, names[i]);
+      char *resolved = rw_file_resolve (names[i]);
+      snprintf (raw, sizeof raw, "%s/%s", resolved != NULL || names[i][0] == '/' ? "" : cwd,
+                resolved != NULL ? resolved : names[i]);
+      free (resolved);
       /* fold the components */
       size_t n = 0;
       out[i][0] = '\0';

@@ -523,25 +523,35 @@ walk_replaceable (Walk *w, const char *dir, const char *rel, int depth)
   return ok;
 }
 
-/* The folder path names once made: absolute, links resolved. Its parent
- * must exist (open made a missing one before). */
-static char *
-resolve_target (const char *path, const char *base)
+char *
+rw_file_resolve (const char *path)
 {
   char *real = realpath (path, NULL);
   if (real != NULL)
     return real;
   const size_t len = strlen (path) + 2;
-  char *parent = malloc (len);
-  if (parent == NULL)
-    return NULL;
-  rw_file_dirname (path, parent, len);
+  char *trimmed = malloc (len), *parent = malloc (len);
+  char *t = NULL;
+  if (trimmed == NULL || parent == NULL)
+    goto out;
+  snprintf (trimmed, len, "%s", path);
+  for (size_t n = strlen (trimmed); n > 1 && trimmed[n - 1] == '/'; n--)
+    trimmed[n - 1] = '\0';
+  const char *slash = strrchr (trimmed, '/');
+  const char *base = slash ? slash + 1 : trimmed;
+  if (base[0] == '\0' || strcmp (base, ".") == 0 || strcmp (base, "..") == 0)
+    {
+      errno = ENOENT;
+      goto out;
+    }
+  rw_file_dirname (trimmed, parent, len);
   char *rp = realpath (parent, NULL);
-  free (parent);
-  if (rp == NULL)
-    return NULL;
-  char *t = join (rp, "", base, "");
+  if (rp != NULL)
+    t = join (rp, "", base, "");
   free (rp);
+out:
+  free (trimmed);
+  free (parent);
   return t;
 }
 
@@ -687,7 +697,8 @@ rw_staged_dir_open (RwStagedDir *sd, const char *path, const char *const *inputs
     ok = rw_fail (err, RW_ERROR_IO, _("%s: %s"), sd->path, strerror (ENOENT));
   else if (!exists)
     ok = prepare_parent (sd, sd->path, err);
-  if (ok && (sd->target = resolve_target (sd->path, base)) == NULL)
+  /* the folder path names once made (its parent exists: made above) */
+  if (ok && (sd->target = rw_file_resolve (sd->path)) == NULL)
     ok = rw_fail (err, RW_ERROR_IO, _("%s: cannot resolve the folder's name: %s"), sd->path,
                   strerror (errno));
   if (ok && (strcmp (sd->target, "/") == 0 || holds_cwd (sd->target)))

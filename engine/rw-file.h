@@ -62,6 +62,12 @@ bool rw_file_write_all (int fd, const void *data, size_t len);
 /* The folder of path into buf: "." when path names none, "/" for a file
  * at the root. */
 void rw_file_dirname (const char *path, char *buf, size_t len);
+/* A folder's name as the system sees it: absolute, links resolved — of
+ * the path where it exists, else of its parent with the last component
+ * appended (a folder about to be made). NULL (errno set) where neither
+ * resolves, or the last component of a missing path is "." or "..".
+ * Trailing slashes are ignored. Free with free(). */
+char *rw_file_resolve (const char *path);
 
 /* The whole of data[0 … len) into path, atomically. */
 bool rw_file_write_atomic (const char *path, const void *data, size_t len, RwError *err);

@@ -20,7 +20,8 @@ surfaces: the solver keeps branch states), the wave part alone.
 - A checkpoint of another run (the source moved) is refused: exit 1,
   naming the file and what differs. SIGTERM without --checkpoint cancels
   as Ctrl-C does (exit 1). Usage: --checkpoint-every without --checkpoint,
-  a bad period, --checkpoint inside --out: exit 2.
+  a bad period, --checkpoint inside --out (also through a link to --out,
+  or with --out a link): exit 2.
 What fails it: any part of the run's state not restored (the WAVs differ),
 SIGTERM not wired to the checkpoint (exit 1, no file), the source-N
 folders not kept apart (the second source would take the first's
@@ -164,10 +165,19 @@ def main():
     rc, _, err = run(base + one + ["--out", out], {"RW_TEST_TERM_AT_STEP": "1"})
     check(rc == 1 and "cancelled" in err and not os.path.exists(out),
           "SIGTERM without --checkpoint cancels (%d): %s" % (rc, err))
+    # --checkpoint inside --out through a link, either way round: the
+    # folders as the system resolves them
+    linked = fresh("linked")
+    os.makedirs(linked)
+    os.symlink(linked, os.path.join(tmp, "to-linked"))
     for bad, what in ((["--checkpoint-every", "5"], "--checkpoint-every alone"),
                       (["--checkpoint", fresh("ck"), "--checkpoint-every", "abc"], "a bad period"),
                       (["--checkpoint", os.path.join(tmp, "o", "ck"), "--out", os.path.join(tmp, "o")],
-                       "--checkpoint inside --out")):
+                       "--checkpoint inside --out"),
+                      (["--checkpoint", os.path.join(tmp, "to-linked", "ck"), "--out", linked],
+                       "--checkpoint inside --out through a link to --out"),
+                      (["--checkpoint", os.path.join(linked, "ck"), "--out", os.path.join(tmp, "to-linked")],
+                       "--checkpoint inside --out, which is a link")):
         rc, _, err = run(base + one + bad)
         check(rc == 2 and "checkpoint" in err, "%s: usage error (%d): %s" % (what, rc, err))
     return finish()
