@@ -72,7 +72,7 @@ print_json (const RwClusterModel *m, bool largest, double host_largest)
     json_object_object_add (o, "largest_host_limited_m3", rw_json_number (host_largest));
   json_object_object_add (o, "volume_m3", rw_json_number (p->volume_m3));
   json_object_object_add (o, "side_m", rw_json_vec3 (m->side_m));
-  json_object_object_add (o, "scheme", json_object_new_string (rw_scheme_name (p->lattice == RW_LATTICE_FCC ? RW_SCHEME_FCC : RW_SCHEME_CARTESIAN)));
+  json_object_object_add (o, "scheme", json_object_new_string (rw_scheme_name (rw_lattice_scheme (p->lattice))));
   json_object_object_add (o, "precision", json_object_new_string (rw_precision_name (p->precision)));
   json_object_object_add (o, "fmax_hz", rw_json_number (p->fmax_hz));
   json_object_object_add (o, "ppw", rw_json_number (p->ppw));
@@ -129,7 +129,7 @@ print_table (const RwClusterModel *m, bool largest, double host_largest)
   printf (_("room        %.6g m³, a shoebox %.2f × %.2f × %.2f m (x × y × z; slabs along z)\n"),
           p->volume_m3, m->side_m[0], m->side_m[1], m->side_m[2]);
   printf (_("scheme      %s, %s, %.2f points per wavelength at %.0f Hz: h = %.3f mm\n"),
-          rw_scheme_name (p->lattice == RW_LATTICE_FCC ? RW_SCHEME_FCC : RW_SCHEME_CARTESIAN), rw_precision_name (p->precision),
+          rw_scheme_name (rw_lattice_scheme (p->lattice)), rw_precision_name (p->precision),
           p->ppw, p->fmax_hz, 1e3 * m->h);
   printf (_("grid        %zu × %zu × %zu cells, %.4g nodes (%.3g at the walls), "
             "%zu steps (%.3g s at %.0f Hz)\n"),

@@ -418,7 +418,7 @@ loaded_clear (Loaded *l)
 static const char *
 lattice_name (uint64_t lattice)
 {
-  return rw_scheme_name (lattice == RW_LATTICE_FCC ? RW_SCHEME_FCC : RW_SCHEME_CARTESIAN);
+  return rw_scheme_name (rw_lattice_scheme ((RwLattice) lattice));
 }
 
 /* Whether the header is of this run: a message naming the file and what

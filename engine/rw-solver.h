@@ -83,6 +83,12 @@ rw_scheme_lattice (RwScheme s)
 {
   return s == RW_SCHEME_FCC ? RW_LATTICE_FCC : RW_LATTICE_CUBIC;
 }
+/* The scheme a lattice runs (rw_scheme_lattice's inverse). */
+static inline RwScheme
+rw_lattice_scheme (RwLattice l)
+{
+  return l == RW_LATTICE_FCC ? RW_SCHEME_FCC : RW_SCHEME_CARTESIAN;
+}
 
 typedef struct RwSolverSetup {
   const RwGrid *grid;

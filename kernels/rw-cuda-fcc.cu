@@ -53,8 +53,11 @@
 /* The air kernel's block: RW_FCC_BX × RW_FCC_BY threads by default
  * (ROOMWAVE_FCC_BLOCK=XxY for benchmarks: X a multiple of 32, at most
  * RW_FCC_MAX_THREADS in all). 32 × 4 rather than 32 × 8: smaller blocks
- * leave the boundary kernel's blocks room beside them (30 m³ room at
- * 4 kHz +3 % alone, hall +2 %, docs/PERFORMANCE.md). */
+ * leave the boundary kernel's blocks room beside them, which pays with
+ * that kernel launched first at the highest priority (rw_fcc_step; the
+ * 30 m³ room at 4 kHz: fp16 123 against 107 G sites/s with the priority
+ * alone; alone, 32 × 4 was +2.5 % in fp32 and −3 % in fp16 there, +2 %
+ * in the hall; docs/PERFORMANCE.md). */
 #define RW_FCC_BX 32
 #define RW_FCC_BY 4
 /* Entries of a field array: the sites and a guard of three planes and a
@@ -1098,9 +1101,9 @@ rw_fcc_step_planes (RwCudaFcc *st, int step, size_t z0, size_t z1, cudaStream_t 
  * it, so the source and the receivers (on the solver's stream) see both.
  * It is launched first, on a stream of the device's highest priority: its
  * blocks, chains of dependent loads, are placed before the air kernel's
- * fill the SMs and so run beside them, not after them (the 30 m³ room,
- * fp32: 97 against 87–89 G sites/s; the hall within ±1 %,
- * docs/PERFORMANCE.md). */
+ * fill the SMs and so run beside them, not after them (with the blocks of
+ * 32 × 4, the 30 m³ room at 4 kHz: fp32 102.0 against 88.7 G sites/s;
+ * the hall +1–2 %; docs/PERFORMANCE.md). */
 static cudaError_t
 rw_fcc_step (RwCudaFcc *st, int step)
 {
