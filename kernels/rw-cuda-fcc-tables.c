@@ -17,9 +17,17 @@
 #include "rw-scheme-fcc.h"
 
 size_t
-rw_cuda_fcc_pitch (size_t nx)
+rw_cuda_fcc_pitch_round (size_t nx, size_t round)
 {
-  return (rw_fcc_row_len (nx) + 31) / 32 * 32;
+  return (rw_fcc_row_len (nx) + round - 1) / round * round;
+}
+
+size_t
+rw_cuda_fcc_pitch (size_t nx, size_t lane_w)
+{
+  const size_t wide = rw_cuda_fcc_pitch_round (nx, 32);
+  return rw_cuda_fcc_rows_flat (rw_fcc_row_len (nx), wide, lane_w) ? rw_cuda_fcc_pitch_round (nx, 4)
+                                                                   : wide;
 }
 
 double
@@ -27,15 +35,15 @@ rw_cuda_fcc_device_bytes (size_t nx, size_t ny, size_t nz, size_t elem, size_t a
                           double n_boundary, double branches, size_t n_surfaces,
                           size_t n_receivers)
 {
-  const size_t pitch = rw_cuda_fcc_pitch (nx);
+  const size_t pitch = rw_cuda_fcc_pitch (nx, elem == 8 ? 2 : 4);
   const double n = (double) pitch * (double) ny * (double) nz, plane = (double) pitch * (double) ny;
   /* rows' blocks (an upper bound for either layout) */
-  const double blocks = (double) (pitch / 32) * (double) ((ny + 1) / 2);
+  const double blocks = (double) ((pitch + 31) / 32) * (double) ((ny + 1) / 2);
   /* two fields and a guard of three planes and a row each (rw_fcc_span),
    * the kinds, the air words (at most one a 32 entries), the blocks' z
    * ranges; per boundary site its record, branch states and wall entries;
    * per surface its admittance table; per receiver a chunk's samples */
-  return 2 * (n + 3 * plane + 64) * (double) elem + n + n / 8 + blocks * 8
+  return 2 * (n + 3 * plane + RW_FCC_GUARD) * (double) elem + n + n / 8 + blocks * 8
          + n_boundary * ((double) sizeof (RwFccNode) + 2 * branches * (double) arith
                          + RW_FCC_WALL_MAX_ENTRIES * 2.0)
          + (double) (n_surfaces + 1) * (1 + 6 * RW_ADM_MAX_BRANCHES) * 8.0

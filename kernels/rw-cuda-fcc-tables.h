@@ -111,9 +111,27 @@ bool rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bo
                          const RwFccRows *layout, int threads, RwFccTables *out, RwError *err);
 void rw_cuda_fcc_tables_clear (RwFccTables *t);
 
-/* The entries a row of the folded layout holds: an nx-cell grid's
- * rw_fcc_row_len rounded up to 32. */
-size_t rw_cuda_fcc_pitch (size_t nx);
+/* The entries a row of the folded layout holds (its pitch) for the wide
+ * air kernel's lanes of lane_w entries: an nx-cell grid's rw_fcc_row_len
+ * rounded up to a multiple of 32 where the rows are laid out by rows, so
+ * that each starts a 128-byte line, and to a multiple of 4 (the lanes'
+ * aligned loads) where they are laid flat (rw_cuda_fcc_rows_flat at the
+ * pitch of 32), end to end: there the padding is bytes moved for nothing
+ * and no alignment is kept anyway. Measured (H100, 2026-11-28,
+ * docs/PERFORMANCE.md): the 30 m³ room at 4 kHz, flat, 134 sites a row
+ * in 136 entries instead of 160: +10 % fp32, +20 % fp16, +7 % fp64; the
+ * 1000 m³ hall, by rows, 419 in 420 instead of 448: −2.5 % fp32, 0
+ * fp16, so it keeps 448. rw_cuda_fcc_pitch_round: to a multiple of
+ * `round` (benchmarks; the tables take any multiple of 4). */
+size_t rw_cuda_fcc_pitch (size_t nx, size_t lane_w);
+size_t rw_cuda_fcc_pitch_round (size_t nx, size_t round);
+
+/* The entries past a field's last plane that the air kernel may read:
+ * three planes (its z-march reads two planes past a chunk's last, a
+ * neighbour one further) and RW_FCC_GUARD entries (a lane past a row's
+ * end, by rows, reads up to 32·W − 1 entries on: more than the 64 of
+ * rows rounded to 32 where they are rounded to 4). */
+#define RW_FCC_GUARD 256
 
 /* Steps a chunk of the FCC path (its receivers' samples are copied to the
  * host once a chunk). */

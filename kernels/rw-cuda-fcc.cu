@@ -5,7 +5,8 @@
  * carry a tag (RW_CUDA_TAG_FCC) by which its operations dispatch.
  *
  * Layout: the sites folded along x (rw-scheme-fcc.h): entry
- * xf + pitch·(y + ny·z), rows of pitch = nxf = rw_fcc_row_len (nx) rounded up to 32 entries, so
+ * xf + pitch·(y + ny·z), rows of pitch = rw_fcc_row_len (nx) = nxf rounded up to 32
+ * entries, or to 4 where the rows are laid flat (rw_cuda_fcc_pitch), so
  * every stored entry of a row's first nxf is a site and a row holds one
  * parity P = (y + z) & 1. A kind byte per entry: 0 no site or outside,
  * 1 interior site (K = 12), 2 boundary site.
@@ -60,13 +61,12 @@
  * in the hall; docs/PERFORMANCE.md). */
 #define RW_FCC_BX 32
 #define RW_FCC_BY 4
-/* Entries of a field array: the sites and a guard of three planes and a
- * row after them (the air kernel reads two planes past a chunk's last,
- * rw_kernel_fcc_air; a neighbour of the last site may fall one further). */
+/* Entries of a field array: the sites and the guard after them
+ * (RW_FCC_GUARD, rw-cuda-fcc-tables.h). */
 static size_t
 rw_fcc_span (size_t n, size_t plane)
 {
-  return n + 3 * plane + 64;
+  return n + 3 * plane + RW_FCC_GUARD;
 }
 
 /* The wide air kernel's rows (RwFccRows) as its launch passes them:
@@ -82,7 +82,7 @@ struct RwCudaFcc
   char name[256];
   int device;
   size_t gx, ny, nz;            /* the grid (cubic array) */
-  size_t pitch, n;              /* row pitch (rw_fcc_row_len rounded up to 32), entries */
+  size_t pitch, n;              /* row pitch (rw_fcc_row_len rounded up: rw_cuda_fcc_pitch), entries */
   RwPrecision precision;
   size_t elem;
   void *p, *q, *mem;
@@ -885,7 +885,18 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
                rw_boundary_name (setup->boundary));
       return NULL;
     }
-  if ((double) rw_cuda_fcc_pitch (g->nx) * (double) (g->ny + 2) >= 2147483648.0 || g->nz >= 2147483648u)
+  /* rows of rw_cuda_fcc_pitch entries (the wide kernel's lanes: 4
+   * entries, 2 in fp64); ROOMWAVE_FCC_PITCH=N (a multiple of 4) rounds
+   * them to N instead — for benchmarks only (32: the layout before
+   * 2026-11-28) */
+  size_t pitch = rw_cuda_fcc_pitch (g->nx, setup->precision == RW_PRECISION_F64 ? 2 : 4);
+  {
+    const char *pe = getenv ("ROOMWAVE_FCC_PITCH");
+    const long r = pe ? atol (pe) : 0;
+    if (r >= 4 && r % 4 == 0 && r <= 1024)
+      pitch = rw_cuda_fcc_pitch_round (g->nx, (size_t) r);
+  }
+  if ((double) pitch * (double) (g->ny + 2) >= 2147483648.0 || g->nz >= 2147483648u)
     {
       rw_fail (err, RW_ERROR_INPUT, _("grid of %zu×%zu×%zu cells is too large for the CUDA "
                                       "backend's FCC path (a plane of its sites must be below "
@@ -901,7 +912,7 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   st->tag = RW_CUDA_TAG_FCC;
   st->device = setup->device;
   st->gx = g->nx, st->ny = g->ny, st->nz = g->nz;
-  st->pitch = rw_cuda_fcc_pitch (g->nx);
+  st->pitch = pitch;
   st->n = st->pitch * g->ny * g->nz;
   /* the energy's planes: a slab's owned ones (rw-backend.h, "Slabs") */
   st->own_z0 = setup->own_z1 > 0 ? std::min (setup->own_z0, g->nz) : 0;

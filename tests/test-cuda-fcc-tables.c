@@ -24,7 +24,6 @@
 #include "rw-shapes.h"
 #include "../kernels/rw-cuda-fcc-tables.h"
 
-#define PITCH_ROUND 32
 #define COLS 64
 #define ROWS 8
 #define LANE_W 4
@@ -171,7 +170,7 @@ check_by_rows (const char *room, const RwGrid *g, size_t pitch, const RwFccTable
 }
 
 static void
-check_room (const char *room, RwMesh *mesh, double h)
+check_room (const char *room, RwMesh *mesh, double h, size_t round)
 {
   RwError err = { 0 };
   RwGrid *g = mesh ? rw_voxelise_fcc (mesh, h, 1, &err) : NULL;
@@ -179,7 +178,10 @@ check_room (const char *room, RwMesh *mesh, double h)
   RW_CHECK (g != NULL, "%s voxelised: %s", room, g ? "yes" : err.message);
   if (g == NULL)
     return;
-  const size_t pitch = (rw_fcc_row_len (g->nx) + PITCH_ROUND - 1) / PITCH_ROUND * PITCH_ROUND;
+  const size_t pitch = rw_cuda_fcc_pitch_round (g->nx, round);
+  RW_CHECK (pitch % 4 == 0 && pitch >= rw_fcc_row_len (g->nx) && pitch < rw_fcc_row_len (g->nx) + round,
+            "%s: rows of %zu sites in %zu entries (rounded to %zu)", room, rw_fcc_row_len (g->nx),
+            pitch, round);
   const size_t gbx = (pitch + COLS - 1) / COLS, gby = (g->ny + ROWS - 1) / ROWS;
   int *M = calloc (g->n_surfaces + 1, sizeof (int));
   for (size_t s = 0; s < g->n_surfaces; s++)
@@ -231,11 +233,23 @@ main (void)
    * their lanes without a site: the 30 m³ room at 4 kHz (134 sites a row
    * of 160 entries: two warps of 128), not the 1000 m³ hall (419 of 448,
    * 848 of 864) */
-  RW_CHECK (rw_cuda_fcc_rows_flat (134, 160, 4) && !rw_cuda_fcc_rows_flat (419, 448, 4)
+  RW_CHECK (rw_cuda_fcc_rows_flat (134, 160, 4) && rw_cuda_fcc_rows_flat (134, 136, 4)
+              && !rw_cuda_fcc_rows_flat (419, 448, 4) && !rw_cuda_fcc_rows_flat (419, 420, 4)
               && !rw_cuda_fcc_rows_flat (848, 864, 4) && rw_cuda_fcc_rows_flat (20, 32, 4)
               && !rw_cuda_fcc_rows_flat (60, 64, 2),
             "the flat layout for narrow rows only");
-  check_room ("L-room", rw_shape_lroom (3.1, 2.3, 2.05, 1.9, 1.4), 0.07);
-  check_room ("sphere", rw_shape_sphere (1.2, 3), 0.06);
+  /* rows rounded to 4 entries where laid flat (the 30 m³ room: 134
+   * sites, also in fp64's lanes of 2), to 32 by rows (the hall: 419 and
+   * 848 sites) */
+  RW_CHECK (rw_cuda_fcc_pitch (267, 4) == 136 && rw_cuda_fcc_pitch (267, 2) == 136
+              && rw_cuda_fcc_pitch (837, 4) == 448 && rw_cuda_fcc_pitch (837, 2) == 448
+              && rw_cuda_fcc_pitch (1695, 4) == 864,
+            "rows rounded to 4 flat, to 32 by rows: %zu %zu %zu", rw_cuda_fcc_pitch (267, 4),
+            rw_cuda_fcc_pitch (837, 4), rw_cuda_fcc_pitch (1695, 4));
+  /* the tables at either rounding (rows of 4: segments of a row cut short
+   * by its end, flat rows that are no multiple of a warp's 128 entries) */
+  check_room ("L-room", rw_shape_lroom (3.1, 2.3, 2.05, 1.9, 1.4), 0.07, 4);
+  check_room ("sphere", rw_shape_sphere (1.2, 3), 0.06, 4);
+  check_room ("L-room, rows of 32", rw_shape_lroom (3.1, 2.3, 2.05, 1.9, 1.4), 0.07, 32);
   return rw_test_finish ();
 }
