@@ -578,6 +578,9 @@ rw_cli_simulate (int argc, char **argv)
 
   RwSimConfig cfg;
   rw_sim_config_init (&cfg);
+  /* this process runs once: its last solve gives the device back while
+   * the IRs are post-processed (RwSimConfig.release_device) */
+  cfg.release_device = true;
   bool json = false, quiet = false, progress_json = false;
   double sources[RW_CLI_MAX_SOURCES][3];
   size_t n_sources = 0;

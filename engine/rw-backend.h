@@ -130,6 +130,13 @@ typedef struct RwBackendOps {
    * with the import and the voxeliser. Failures are ignored: create
    * meets and reports them. */
   void (*warm_up) (int device);
+  /* Gives device `device` back once the process is done with it (NULL:
+   * nothing worth it), on any thread, after every state on it is
+   * destroyed: on CUDA the device's primary context (cudaDeviceReset),
+   * whose teardown, about 0.1 s on an H100 (issue #14), would otherwise
+   * hold the process's exit. Only a front end that owns the process calls
+   * it (the CLI, for its last run: RwSimConfig.release_device). */
+  void (*release) (int device);
 } RwBackendOps;
 
 extern const RwBackendOps rw_cpu_backend;

@@ -943,6 +943,27 @@ sim_checkpoint (const RwSimConfig *cfg, RwSolver *solver, RwError *err)
   return true;
 }
 
+/* A thread of a run's beside the main one, joined once. */
+typedef struct {
+  pthread_t thread;
+  bool running;
+} SimThread;
+
+static void
+sim_thread_start (SimThread *t, void *(*fn) (void *), void *data)
+{
+  t->running = pthread_create (&t->thread, NULL, fn, data) == 0;
+}
+
+/* Waits for it (a no-op when none runs, or once joined). */
+static void
+sim_thread_join (SimThread *t)
+{
+  if (t->running)
+    pthread_join (t->thread, NULL);
+  t->running = false;
+}
+
 /* The device's warm-up (RwBackendOps.warm_up): on a thread of its own
  * from the start of a run, joined before the solver's creation, so that
  * the CUDA context's creation (about 0.2 s on an H100, issue #14) runs
@@ -952,8 +973,7 @@ typedef struct {
   int device;                  /* cfg->device; with ranks, before the modulo */
   bool ranked;                 /* add the host-local rank, modulo the devices */
   int local_rank;
-  pthread_t thread;
-  bool running;
+  SimThread th;
 } SimWarm;
 
 static void *
@@ -987,16 +1007,35 @@ sim_warm_start (SimWarm *w, const RwSimConfig *cfg)
   /* MPI is asked here, on the thread that started it, not on the warm-up's */
   w->ranked = rw_comm_size (cfg->comm) > 1;
   w->local_rank = w->ranked ? rw_comm_local_rank (cfg->comm) : 0;
-  w->running = pthread_create (&w->thread, NULL, sim_warm_thread, w) == 0;
+  sim_thread_start (&w->th, sim_warm_thread, w);
 }
 
-/* Waits for the warm-up (a no-op when none runs, or once joined). */
-static void
-sim_warm_join (SimWarm *w)
+/* The device given back (RwSimConfig.release_device) on a thread of its
+ * own from the solve's end, while the IRs are post-processed, joined
+ * before the solver is freed. */
+typedef struct {
+  RwSolver *solver;
+  SimThread th;
+} SimRelease;
+
+static void *
+sim_release_thread (void *data)
 {
-  if (w->running)
-    pthread_join (w->thread, NULL);
-  w->running = false;
+  rw_solver_release_device (((SimRelease *) data)->solver);
+  return NULL;
+}
+
+/* ROOMWAVE_RELEASE=0: none (benchmarks: what the overlap is worth,
+ * docs/PERFORMANCE.md); a thread that cannot start leaves the release to
+ * the process's exit. */
+static void
+sim_release_start (SimRelease *r, const RwSimConfig *cfg, RwSolver *solver, bool ranked)
+{
+  const char *env = getenv ("ROOMWAVE_RELEASE");
+  if (!cfg->release_device || ranked || (env != NULL && strcmp (env, "0") == 0))
+    return;
+  r->solver = solver;
+  sim_thread_start (&r->th, sim_release_thread, r);
 }
 
 static bool sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
@@ -1013,7 +1052,7 @@ rw_sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_
   SimWarm warm;
   sim_warm_start (&warm, cfg);
   const bool ok = sim_solve (cfg, mesh, surface_R, progress, user_data, cancel, &warm, out, err);
-  sim_warm_join (&warm);
+  sim_thread_join (&warm.th);
   return ok;
 }
 
@@ -1042,6 +1081,8 @@ sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
   RwGridStencil source_st, *stencils = NULL;
   SimSpatial sp;
   memset (&sp, 0, sizeof sp);
+  SimRelease release;
+  memset (&release, 0, sizeof release);
 
   if (!rw_sim_check_settings (cfg, err))
     return false;
@@ -1251,7 +1292,7 @@ sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
    * when the voxeliser finished first, and the solver's creation (on
    * CUDA the grid's tables built on the host and copied to the device) */
   const double t_setup = rw_clock_s ();
-  sim_warm_join (warm);
+  sim_thread_join (&warm->th);
   out->ranks = rw_comm_size (cfg->comm);
   if (out->ranks > 1)
     {
@@ -1279,6 +1320,9 @@ sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
       ok = true;
       goto out;
     }
+  /* the process's last solve: its device goes back beside the
+   * post-processing, which reads only what the solve recorded */
+  sim_release_start (&release, cfg, solver, ranked);
 
   /* Post-process every receiver. Air absorption comes last: it needs the
    * IR in physical time from the emission (the calibrated output, sample
@@ -1350,6 +1394,7 @@ sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
   ok = true;
 
 out:
+  sim_thread_join (&release.th);
   spatial_clear (&sp);
   free (solver_cells);
   free (stencils);
@@ -1484,6 +1529,7 @@ rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], size_t 
       const double t_source = rw_clock_s ();
       RwSimConfig one = *cfg;
       memcpy (one.source, sources[s], sizeof one.source);
+      one.release_device = cfg->release_device && s + 1 == n_sources;
       /* each source's checkpoints in a folder of their own */
       char ckpt[4096];
       if (cfg->checkpoint_dir != NULL && n_sources > 1)
@@ -1508,7 +1554,7 @@ rw_simulate_sources (const RwSimConfig *cfg, const double (*sources)[3], size_t 
     }
 
 out:
-  sim_warm_join (&warm);
+  sim_thread_join (&warm.th);
   rw_sim_result_clear (&imported);
   rw_mesh_report_clear (&report);
   rw_materials_free (lib);

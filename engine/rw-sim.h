@@ -81,6 +81,14 @@ typedef struct {
   const char *checkpoint_dir;
   double checkpoint_every_s;
   const atomic_int *checkpoint_now;
+  /* false; true: the process is done with the device after this run. Its
+   * last wave solve (the last source of rw_simulate_sources) then gives
+   * the device back (rw_solver_release_device: on CUDA the context's
+   * teardown, about 0.1 s on an H100) on a thread of its own while its
+   * IRs are post-processed, instead of holding the process's exit. The
+   * CLI sets it; a front end that runs again (the GUI) must not. One rank
+   * only (with ranks the exit releases). */
+  bool release_device;
 } RwSimConfig;
 
 /* The checkpoints' period by default (rw_sim_config_init). */

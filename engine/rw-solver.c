@@ -775,7 +775,7 @@ rw_solver_backend_name (const RwSolver *s)
 const char *
 rw_solver_device_name (const RwSolver *s)
 {
-  return s->ops->device_name (s->state);
+  return s->state != NULL ? s->ops->device_name (s->state) : "";
 }
 
 const RwGrid *
@@ -1077,9 +1077,18 @@ rw_solver_receiver (const RwSolver *s, size_t r)
   return s->rcv + r * s->setup.n_steps;
 }
 
+/* After rw_solver_release_device: the field is gone. */
+static bool
+solver_released (RwError *err)
+{
+  return rw_fail (err, RW_ERROR_INTERNAL, _("The solver's device was given back: its field is gone"));
+}
+
 bool
 rw_solver_read_field (RwSolver *s, double *p, double *p_prev, RwError *err)
 {
+  if (s->state == NULL)
+    return solver_released (err);
   if (s->comm != NULL)
     return rw_fail (err, RW_ERROR_UNSUPPORTED,
                     _("The field of a run spread over %d ranks is not in one place"), s->size);
@@ -1099,7 +1108,20 @@ rw_solver_read_slice (RwSolver *s, int axis, size_t index, float *out, RwError *
   if (s->comm != NULL)
     return rw_fail (err, RW_ERROR_UNSUPPORTED,
                     _("The field of a run spread over %d ranks is not in one place"), s->size);
+  if (s->state == NULL)
+    return solver_released (err);
   return s->ops->read_slice (s->state, axis, index, out, err);
+}
+
+void
+rw_solver_release_device (RwSolver *s)
+{
+  if (s == NULL || s->state == NULL)
+    return;
+  s->ops->destroy (s->state);
+  s->state = NULL;
+  if (s->ops->release != NULL)
+    s->ops->release (s->setup.device);
 }
 
 void
@@ -1130,6 +1152,8 @@ bool
 rw_solver_run (RwSolver *s, RwProgressFn progress, void *user_data,
                const atomic_int *cancel, RwError *err)
 {
+  if (s->state == NULL)
+    return solver_released (err);
   const size_t n_steps = s->setup.n_steps;
   const double cells = (double) (s->comm != NULL ? s->total_inside : s->setup.grid->n_inside);
   const size_t step_start = s->step;

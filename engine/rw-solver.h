@@ -236,6 +236,13 @@ bool rw_solver_read_field (RwSolver *s, double *p, double *p_prev, RwError *err)
 bool rw_solver_energy (RwSolver *s, double *energy, RwError *err);
 bool rw_solver_read_slice (RwSolver *s, int axis, size_t index, float *out, RwError *err);
 void rw_solver_free (RwSolver *s);
+/* Destroys the backend's state and gives its device back
+ * (RwBackendOps.release), for a process that is done with the device:
+ * what rw_solver_run recorded (rw_solver_receiver, rw_solver_uniform_mode,
+ * rw_solver_step) stays readable, and may be read on another thread
+ * meanwhile; nothing that steps or reads the field may follow (they fail),
+ * only rw_solver_free. */
+void rw_solver_release_device (RwSolver *s);
 
 /* Which part of a run a progress report is about: the wave solver's
  * (rw_solver_run) or the geometrical-acoustics engine's (rw_rays_trace,

@@ -566,6 +566,16 @@ rw_cuda_warm_up (int device)
   (void) cudaGetLastError ();
 }
 
+/* RwBackendOps.release: the device's primary context destroyed now, on
+ * the caller's thread, instead of by the driver as the process exits. */
+static void
+rw_cuda_release (int device)
+{
+  if (cudaSetDevice (device) == cudaSuccess)
+    (void) cudaDeviceReset ();
+  (void) cudaGetLastError ();
+}
+
 /* Devices usable here; 0 when there is no driver or device. */
 static int
 rw_cuda_device_count (void)
@@ -1441,6 +1451,7 @@ static const RwBackendOps rw_cuda_ops = {
   rw_cuda_load_state,
   rw_cuda_destroy,
   rw_cuda_warm_up,
+  rw_cuda_release,
 };
 
 extern "C" const RwBackendOps *

@@ -4,7 +4,8 @@
  * simulation with receiver signals identical, bit for bit, to those of an
  * uninterrupted run. Also: a progress callback that returns false cancels
  * the same way; a flag already set stops the run before any step; the
- * progress reports are sane (fraction rising to 1, speed > 0, steps). */
+ * progress reports are sane (fraction rising to 1, speed > 0, steps).
+ * And rw_solver_release_device: the receivers stay, the field is gone. */
 #include "rw-test.h"
 #include "test-solver-grid.h"
 
@@ -108,6 +109,26 @@ main (void)
       RW_CHECK (diff == 0, "receiver %zu: %zu samples differ from the uninterrupted run", r, diff);
     }
   RW_CHECK (rw_solver_receiver (s, 2) == NULL, "receiver 2 does not exist");
+
+  /* The device given back after the run (rw_solver_release_device, as the
+   * CLI's last solve does beside its post-processing): what the run
+   * recorded stays, the field is gone and says so, the solver still frees. */
+  const double *before_release = rw_solver_receiver (s, 1);
+  double last = before_release[STEPS - 1];
+  rw_solver_release_device (s);
+  rw_solver_release_device (s);   /* a second time: nothing */
+  RW_CHECK (rw_solver_receiver (s, 1) == before_release && before_release[STEPS - 1] == last
+              && rw_solver_step (s) == STEPS && strcmp (rw_solver_device_name (s), "") == 0,
+            "after the release: the receivers and the step count stay");
+  float *slice = malloc (48 * 40 * sizeof (float));
+  double *field = malloc (g->nx * g->ny * g->nz * sizeof (double));
+  RwError e1 = { 0 }, e2 = { 0 }, e3 = { 0 };
+  RW_CHECK (!rw_solver_read_field (s, field, NULL, &e1) && e1.code == RW_ERROR_INTERNAL
+              && !rw_solver_read_slice (s, 2, 3, slice, &e2) && e2.code == RW_ERROR_INTERNAL
+              && !rw_solver_run (s, NULL, NULL, &cancel, &e3) && e3.code == RW_ERROR_INTERNAL,
+            "after the release the field cannot be read or stepped (\"%s\")", e1.message);
+  free (slice);
+  free (field);
 
   rw_solver_free (ref);
   rw_solver_free (s);
