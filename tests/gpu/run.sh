@@ -194,19 +194,24 @@ mode_end () {   # the mode's name: the summary printed last, the logs packed, ex
   exit 0
 }
 
-e2e_warm_rounds () {   # rounds, warm-up modes (ROOMWAVE_WARM_UP values)
-  # the FCC run of e2e_box30, $1 rounds of each mode in $2, RW_E2E_VARS
-  # set (e.g. ROOMWAVE_FCC_ROWS=flat): wall time, results.json's timings and
-  # what total_s holds beyond the timed stages
+e2e_warm_rounds () {   # rounds, modes (ROOMWAVE_WARM_UP values, each with ,VAR=value … for more)
+  # the FCC run of e2e_box30, $1 rounds of each mode in $2 (e.g. "1
+  # 1,ROOMWAVE_RELEASE=0"), RW_E2E_VARS set (e.g. ROOMWAVE_FCC_ROWS=flat):
+  # wall time, results.json's timings and what total_s holds beyond the
+  # timed stages
   box_obj "$LOGS/box30.obj"
   for round in $(seq 1 "$1"); do
-    for warm in $2; do
-      d=$LOGS/e2e-warm$warm-$round
-      ROOMWAVE_WARM_UP=$warm env ${RW_E2E_VARS:-} /usr/bin/time -f "wall %e s" "$B/app/roomwave-cli" simulate \
+    for mode in $2; do
+      warm=${mode%%,*}
+      more=
+      [ "$mode" != "$warm" ] && more=$(echo "${mode#*,}" | tr ',' ' ')
+      tag=$(echo "$mode" | tr ',=' '__')
+      d=$LOGS/e2e-warm$tag-$round
+      ROOMWAVE_WARM_UP=$warm env ${RW_E2E_VARS:-} $more /usr/bin/time -f "wall %e s" "$B/app/roomwave-cli" simulate \
         --mesh "$LOGS/box30.obj" --source 1.1,0.9,1.2 --receiver 2.9,2.1,1.4 --fmax 4000 \
         --duration 1 --reflection 0.9 --no-hybrid --backend cuda --scheme fcc --out "$d" \
-        > "$LOGS/e2e-warm$warm-$round.txt" 2>&1
-      note "e2e round $round warm-up $warm ${RW_E2E_VARS:-}: rc $? $(grep -E '^wall' "$LOGS/e2e-warm$warm-$round.txt")"
+        > "$LOGS/e2e-warm$tag-$round.txt" 2>&1
+      note "e2e round $round warm-up $warm $more ${RW_E2E_VARS:-}: rc $? $(grep -E '^wall' "$LOGS/e2e-warm$tag-$round.txt")"
       python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['timings']; print('  timings', t, 'untimed %.3f s' % (t['total_s'] - sum(t[k] for k in ('import_s', 'voxelise_s', 'setup_s', 'solve_s', 'postprocess_s', 'geometrical_s', 'join_s'))))" \
         "$d/results.json" 2>&1 | tee -a "$SUMMARY"
     done
