@@ -93,6 +93,7 @@ struct RwCudaFcc
   RwFccRowsArg ra;              /* … as its launch passes them */
   unsigned bx, by;              /* the air kernel's block (threads) */
   unsigned w;                   /* entries a thread (rw_kernel_fcc_air_wide; 1: the scalar form) */
+  bool f16_halves;              /* fp16: the air kernel keeps its rows as halves (RwFccRowH) */
   unsigned gbx, gby, gbz, zc;   /* blocks; planes per block (rw_kernel_fcc_air) */
   RwFccNode *nodes;
   size_t n_nodes;
@@ -161,28 +162,117 @@ rw_fcc_sum (const S *__restrict__ c, int P, int sy, int sz)
  * kinds. δ alternates from plane to plane and is one for a warp (its
  * threads share y and z), so the two planes of an iteration are compiled
  * for δ = +1 and −1 and every select disappears. Warps stay whole: a lane
- * past the row's end computes but stores nothing (its kinds read as 0). */
+ * past the row's end computes but stores nothing (its kinds read as 0).
+ * fp16 storage keeps its rows in registers as pairs of halves, converted
+ * to fp32 where each value is used (RwFccRowH): 74 registers a thread
+ * instead of 110, six blocks of 128 an SM instead of four, the same bits
+ * (the 1000 m³ hall at 4 kHz: 244 against 206 G sites/s, H100,
+ * docs/PERFORMANCE.md). */
+/* A row's W adjacent entries as a thread keeps them: W values of the
+ * arithmetic type (RwFccRow), or for fp16 storage W/2 words of two halves
+ * each (RwFccRowH: half the registers, each value converted to fp32 where
+ * it is used, so the sums are the same bits; ROOMWAVE_FCC_F16_ROWS=float
+ * keeps them as floats — for benchmarks). */
 template <int W, typename A>
+struct RwFccRow
+{
+  typedef A arith;
+  A v[W];
+  __device__ __forceinline__ A at (int k) const { return v[k]; }
+};
+
+template <int W>
+struct RwFccRowH
+{
+  typedef float arith;
+  unsigned v[W / 2];
+  __device__ __forceinline__ float at (int k) const
+  {
+    return (k & 1) ? rw_h_hi (v[k >> 1]) : rw_h_lo (v[k >> 1]);
+  }
+};
+
+/* The row type of storage S, lanes of W entries; PACK: fp16 as halves. */
+template <typename S, int W, bool PACK>
+struct RwFccRowOf
+{
+  typedef RwFccRow<W, typename RwArith<S>::type> type;
+};
+template <int W>
+struct RwFccRowOf<__half, W, true>
+{
+  typedef RwFccRowH<W> type;
+};
+
+/* A row's W entries from p at i. */
+template <bool NC, typename S, typename I, int W, typename A>
+__device__ __forceinline__ void
+rw_fcc_row_ld (const S *__restrict__ p, I i, RwFccRow<W, A> &r)
+{
+  rw_vld<NC> (p, i, r.v);
+}
+
+template <bool NC, typename I, int W>
+__device__ __forceinline__ void
+rw_fcc_row_ld (const __half *__restrict__ p, I i, RwFccRowH<W> &r)
+{
+  static_assert (W == 4, "fp16 rows of 4 entries: one 8-byte load");
+  const uint2 u = NC ? __ldg ((const uint2 *) (p + i)) : *(const uint2 *) (p + i);
+  r.v[0] = u.x, r.v[1] = u.y;
+}
+
+/* The neighbour lane's first entry of its row (for the shift by +1) and
+ * its last (for −1), a warp shuffle. */
+template <int W, typename A>
+__device__ __forceinline__ A
+rw_fcc_next_first (const RwFccRow<W, A> &r)
+{
+  return __shfl_down_sync (0xffffffffu, r.v[0], 1);
+}
+template <int W, typename A>
+__device__ __forceinline__ A
+rw_fcc_prev_last (const RwFccRow<W, A> &r)
+{
+  return __shfl_up_sync (0xffffffffu, r.v[W - 1], 1);
+}
+template <int W>
+__device__ __forceinline__ float
+rw_fcc_next_first (const RwFccRowH<W> &r)
+{
+  return rw_h_lo (__shfl_down_sync (0xffffffffu, r.v[0], 1));
+}
+template <int W>
+__device__ __forceinline__ float
+rw_fcc_prev_last (const RwFccRowH<W> &r)
+{
+  return rw_h_hi (__shfl_up_sync (0xffffffffu, r.v[W / 2 - 1], 1));
+}
+
+template <int W, typename R>
 struct RwFccWide
 {
-  A am[W], ap[W];      /* Y(y∓1, z−1, 0) */
-  A b[W], be;          /* Y(y, z−1, 0) and the end of its shift by δ */
-  A cm[W], cp[W];      /* Y(y∓1, z, 0) */
-  A cme, cpe;          /* the ends of their shifts by δ */
-  A dm[W], dp[W];      /* Y(y∓1, z+1, 0) */
-  A c[W], ce;          /* Y(y, z, 0) and the end of its shift by −δ (for plane z + 1) */
-  A e[W], ee;          /* Y(y, z+1, 0) and the end of its shift by δ */
+  typedef typename R::arith A;
+  R am, ap;          /* Y(y∓1, z−1, 0) */
+  R b;               /* Y(y, z−1, 0) */
+  A be;              /* … the end of its shift by δ */
+  R cm, cp;          /* Y(y∓1, z, 0) */
+  A cme, cpe;        /* the ends of their shifts by δ */
+  R dm, dp;          /* Y(y∓1, z+1, 0) */
+  R c;               /* Y(y, z, 0) */
+  A ce;              /* … the end of its shift by −δ (for plane z + 1) */
+  R e;               /* Y(y, z+1, 0) */
+  A ee;              /* … the end of its shift by δ */
 };
 
 /* Entry k of row v shifted by D (v at offset 0 of the thread's W
  * entries; end: the entry just past them on the side of D). */
-template <int D, int W, typename A>
-__device__ __forceinline__ A
-rw_fcc_shifted (const A (&v)[W], A end, int k)
+template <int D, int W, typename R>
+__device__ __forceinline__ typename R::arith
+rw_fcc_shifted (const R &v, typename R::arith end, int k)
 {
   if (D > 0)
-    return k == W - 1 ? end : v[k < W - 1 ? k + 1 : 0];
-  return k == 0 ? end : v[k > 0 ? k - 1 : 0];
+    return k == W - 1 ? end : v.at (k < W - 1 ? k + 1 : 0);
+  return k == 0 ? end : v.at (k > 0 ? k - 1 : 0);
 }
 
 /* The entry just past a thread's W entries of a row on the side of D,
@@ -201,16 +291,16 @@ rw_fcc_end_load (const S *__restrict__ p, I i0, unsigned lane)
 
 /* The end of row v's shift by D: the neighbour lane's first (D = +1) or
  * last (D = −1) entry; the warp's edge lane's own load (rw_fcc_end_load). */
-template <int D, int W, typename A>
-__device__ __forceinline__ A
-rw_fcc_end (const A (&v)[W], A loaded, unsigned lane)
+template <int D, typename R>
+__device__ __forceinline__ typename R::arith
+rw_fcc_end (const R &v, typename R::arith loaded, unsigned lane)
 {
   if (D > 0)
     {
-      const A e = __shfl_down_sync (0xffffffffu, v[0], 1);
+      const typename R::arith e = rw_fcc_next_first (v);
       return lane == 31 ? loaded : e;
     }
-  const A e = __shfl_up_sync (0xffffffffu, v[W - 1], 1);
+  const typename R::arith e = rw_fcc_prev_last (v);
   return lane == 0 ? loaded : e;
 }
 
@@ -234,10 +324,11 @@ rw_fcc_all_interior (unsigned k)
 /* The update of plane z's interior sites (its rows of shift δ = D) from a
  * wide column: pp its p⁻, kw its kinds, i the thread's first entry of row
  * (y, z); returns false when it stored a non-finite value. */
-template <int D, int W, typename S, typename I, typename A>
+template <int D, int W, typename S, typename I, typename R>
 __device__ __forceinline__ bool
-rw_fcc_wide_update (const RwFccWide<W, A> &v, const A (&pp)[W], unsigned kw, S *__restrict__ q, I i)
+rw_fcc_wide_update (const RwFccWide<W, R> &v, const R &pp, unsigned kw, S *__restrict__ q, I i)
 {
+  typedef typename R::arith A;
   if (kw == 0)
     return true;
   A out[W];
@@ -247,23 +338,23 @@ rw_fcc_wide_update (const RwFccWide<W, A> &v, const A (&pp)[W], unsigned kw, S *
       /* RW_FCC_NBR_OFFSETS order: for a row of parity 1 (D = +1) the
        * site's dx = −1 neighbours are at offset 0 of the other parity's
        * rows and dx = +1 at δ; for parity 0 the other way */
-      const A b0 = v.b[k], bd = rw_fcc_shifted<D> (v.b, v.be, k);
-      const A cm0 = v.cm[k], cmd = rw_fcc_shifted<D> (v.cm, v.cme, k);
-      const A cp0 = v.cp[k], cpd = rw_fcc_shifted<D> (v.cp, v.cpe, k);
-      const A e0 = v.e[k], ed = rw_fcc_shifted<D> (v.e, v.ee, k);
-      A s = v.am[k];
-      s += v.ap[k];
+      const A b0 = v.b.at (k), bd = rw_fcc_shifted<D, W> (v.b, v.be, k);
+      const A cm0 = v.cm.at (k), cmd = rw_fcc_shifted<D, W> (v.cm, v.cme, k);
+      const A cp0 = v.cp.at (k), cpd = rw_fcc_shifted<D, W> (v.cp, v.cpe, k);
+      const A e0 = v.e.at (k), ed = rw_fcc_shifted<D, W> (v.e, v.ee, k);
+      A s = v.am.at (k);
+      s += v.ap.at (k);
       s += D > 0 ? b0 : bd;
       s += D > 0 ? bd : b0;
       s += D > 0 ? cm0 : cmd;
       s += D > 0 ? cmd : cm0;
       s += D > 0 ? cp0 : cpd;
       s += D > 0 ? cpd : cp0;
-      s += v.dm[k];
-      s += v.dp[k];
+      s += v.dm.at (k);
+      s += v.dp.at (k);
       s += D > 0 ? e0 : ed;
       s += D > 0 ? ed : e0;
-      out[k] = rw_fcc_air (v.c[k], s, pp[k]);
+      out[k] = rw_fcc_air (v.c.at (k), s, pp.at (k));
     }
   bool fine = true;
   if (rw_fcc_all_interior<W> (kw))
@@ -287,21 +378,17 @@ rw_fcc_wide_update (const RwFccWide<W, A> &v, const A (&pp)[W], unsigned kw, S *
 /* The step of a wide column from plane z (δ = D) to z + 1 (δ = −D): nm,
  * np, ne are rows y − 1, y + 1, y of plane z + 2; x the edge lane's ends
  * (side −D) of rows y − 1, y + 1 of plane z + 1 and y of plane z + 2. */
-template <int D, int W, typename A>
+template <int D, int W, typename R>
 __device__ __forceinline__ void
-rw_fcc_wide_shift (RwFccWide<W, A> &v, const A (&nm)[W], const A (&np)[W], const A (&ne)[W],
-                   const A (&x)[3], unsigned lane)
+rw_fcc_wide_shift (RwFccWide<W, R> &v, const R &nm, const R &np, const R &ne,
+                   const typename R::arith (&x)[3], unsigned lane)
 {
-#pragma unroll
-  for (int k = 0; k < W; k++)
-    {
-      v.am[k] = v.cm[k], v.ap[k] = v.cp[k];
-      v.b[k] = v.c[k];
-      v.cm[k] = v.dm[k], v.cp[k] = v.dp[k];
-      v.dm[k] = nm[k], v.dp[k] = np[k];
-      v.c[k] = v.e[k];
-      v.e[k] = ne[k];
-    }
+  v.am = v.cm, v.ap = v.cp;
+  v.b = v.c;
+  v.cm = v.dm, v.cp = v.dp;
+  v.dm = nm, v.dp = np;
+  v.c = v.e;
+  v.e = ne;
   v.be = v.ce;                  /* Y(y, z, −D) */
   v.ce = v.ee;                  /* Y(y, z + 1, D) = −(−D) */
   v.cme = rw_fcc_end<-D> (v.cm, x[0], lane);
@@ -324,26 +411,28 @@ rw_fcc_wide_ends (A (&x)[3], const S *__restrict__ p, I j, I sy, I sz, unsigned 
  * may end after z), every load of both issued first (the kernel waits on
  * memory latency: two planes' loads in flight a thread), then the step to
  * plane z + 2. */
-template <int D, int W, typename S, typename I, typename A>
+template <int D, int W, typename S, typename I, typename R>
 __device__ __forceinline__ bool
-rw_fcc_wide_pair (RwFccWide<W, A> &v, const S *__restrict__ p, S *__restrict__ q,
+rw_fcc_wide_pair (RwFccWide<W, R> &v, const S *__restrict__ p, S *__restrict__ q,
                   const uint8_t *__restrict__ kind, const unsigned *__restrict__ air, I i, I sy,
                   I sz, I sa, bool active, bool two, unsigned lane)
 {
+  typedef typename R::arith A;
   const I j = i + 2 * sz, j1 = j + sz; /* rows (y, z + 2), (y, z + 3) */
   /* the warp's air words of planes z and z + 1 first: the kinds wait on them */
   const unsigned a0 = __ldg (air), a1 = two ? __ldg (air + sa) : 0u;
-  A m2[W], p2[W], e2[W], m3[W], p3[W], e3[W], pp0[W], pp1[W], x2[3], x3[3];
+  R m2, p2, e2, m3, p3, e3, pp0, pp1;
+  A x2[3], x3[3];
   rw_fcc_wide_ends<D, W> (x2, p, j, sy, sz, lane);
   rw_fcc_wide_ends<-D, W> (x3, p, j1, sy, sz, lane);
-  rw_vld<true> (p, j - sy, m2);
-  rw_vld<true> (p, j + sy, p2);
-  rw_vld<true> (p, j, e2);
-  rw_vld<true> (p, j1 - sy, m3);
-  rw_vld<true> (p, j1 + sy, p3);
-  rw_vld<true> (p, j1, e3);
-  rw_vld<false> (q, i, pp0);
-  rw_vld<false> (q, i + sz, pp1);
+  rw_fcc_row_ld<true> (p, j - sy, m2);
+  rw_fcc_row_ld<true> (p, j + sy, p2);
+  rw_fcc_row_ld<true> (p, j, e2);
+  rw_fcc_row_ld<true> (p, j1 - sy, m3);
+  rw_fcc_row_ld<true> (p, j1 + sy, p3);
+  rw_fcc_row_ld<true> (p, j1, e3);
+  rw_fcc_row_ld<false> (q, i, pp0);
+  rw_fcc_row_ld<false> (q, i + sz, pp1);
   /* a lane whose air bit is set has W interior sites; the others read
    * their kinds */
   constexpr unsigned all = W == 4 ? 0x01010101u : 0x0101u;
@@ -352,28 +441,28 @@ rw_fcc_wide_pair (RwFccWide<W, A> &v, const S *__restrict__ p, S *__restrict__ q
     k0 = active ? rw_fcc_kinds<W> (kind, i) : 0;
   if (((a1 >> lane) & 1u) == 0)
     k1 = active && two ? rw_fcc_kinds<W> (kind, i + sz) : 0;
-  bool fine = rw_fcc_wide_update<D> (v, pp0, k0, q, i);
-  rw_fcc_wide_shift<D> (v, m2, p2, e2, x2, lane);
-  fine = rw_fcc_wide_update<-D> (v, pp1, k1, q, i + sz) && fine;
-  rw_fcc_wide_shift<-D> (v, m3, p3, e3, x3, lane);
+  bool fine = rw_fcc_wide_update<D, W> (v, pp0, k0, q, i);
+  rw_fcc_wide_shift<D, W> (v, m2, p2, e2, x2, lane);
+  fine = rw_fcc_wide_update<-D, W> (v, pp1, k1, q, i + sz) && fine;
+  rw_fcc_wide_shift<-D, W> (v, m3, p3, e3, x3, lane);
   return fine;
 }
 
 /* The start of a wide column at row (y, z) (first entry i), plane z of
  * shift D: its rows of planes z − 1 … z + 1 and their ends. */
-template <int D, int W, typename S, typename I, typename A>
+template <int D, int W, typename S, typename I, typename R>
 __device__ __forceinline__ void
-rw_fcc_wide_start (RwFccWide<W, A> &v, const S *__restrict__ p, I i, I sy, I sz, unsigned lane)
+rw_fcc_wide_start (RwFccWide<W, R> &v, const S *__restrict__ p, I i, I sy, I sz, unsigned lane)
 {
-  rw_vld<true> (p, i - sy - sz, v.am);
-  rw_vld<true> (p, i + sy - sz, v.ap);
-  rw_vld<true> (p, i - sz, v.b);
-  rw_vld<true> (p, i - sy, v.cm);
-  rw_vld<true> (p, i + sy, v.cp);
-  rw_vld<true> (p, i - sy + sz, v.dm);
-  rw_vld<true> (p, i + sy + sz, v.dp);
-  rw_vld<true> (p, i, v.c);
-  rw_vld<true> (p, i + sz, v.e);
+  rw_fcc_row_ld<true> (p, i - sy - sz, v.am);
+  rw_fcc_row_ld<true> (p, i + sy - sz, v.ap);
+  rw_fcc_row_ld<true> (p, i - sz, v.b);
+  rw_fcc_row_ld<true> (p, i - sy, v.cm);
+  rw_fcc_row_ld<true> (p, i + sy, v.cp);
+  rw_fcc_row_ld<true> (p, i - sy + sz, v.dm);
+  rw_fcc_row_ld<true> (p, i + sy + sz, v.dp);
+  rw_fcc_row_ld<true> (p, i, v.c);
+  rw_fcc_row_ld<true> (p, i + sz, v.e);
   v.be = rw_fcc_end<D> (v.b, rw_fcc_end_load<D, W> (p, i - sz, lane), lane);
   v.cme = rw_fcc_end<D> (v.cm, rw_fcc_end_load<D, W> (p, i - sy, lane), lane);
   v.cpe = rw_fcc_end<D> (v.cp, rw_fcc_end_load<D, W> (p, i + sy, lane), lane);
@@ -381,22 +470,23 @@ rw_fcc_wide_start (RwFccWide<W, A> &v, const S *__restrict__ p, I i, I sy, I sz,
   v.ee = rw_fcc_end<D> (v.e, rw_fcc_end_load<D, W> (p, i + sz, lane), lane);
 }
 
-template <int D, int W, typename S, typename I>
+template <int D, int W, bool PACK, typename S, typename I>
 __device__ __forceinline__ bool
 rw_fcc_wide_column (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
                     const unsigned *__restrict__ air, I i, unsigned z0, unsigned z1, I sy, I sz,
                     I sa, bool active, unsigned lane)
 {
-  RwFccWide<W, typename RwArith<S>::type> v;
-  rw_fcc_wide_start<D> (v, p, i, sy, sz, lane);
+  RwFccWide<W, typename RwFccRowOf<S, W, PACK>::type> v;
+  rw_fcc_wide_start<D, W> (v, p, i, sy, sz, lane);
   bool fine = true;
   for (unsigned z = z0; z < z1; z += 2, i += 2 * sz, air += 2 * sa)
-    fine = rw_fcc_wide_pair<D> (v, p, q, kind, air, i, sy, sz, sa, active, z + 1 < z1, lane)
+    fine = rw_fcc_wide_pair<D, W> (v, p, q, kind, air, i, sy, sz, sa, active, z + 1 < z1, lane)
            && fine;
   return fine;
 }
 
-template <typename S, typename I, int W>
+/* PACK: the rows as RwFccRowOf keeps them (fp16 only). */
+template <typename S, typename I, int W, bool PACK>
 __global__ void __launch_bounds__ (RW_FCC_MAX_THREADS)
 rw_kernel_fcc_air_wide (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
                         const unsigned *__restrict__ air, RwFccRowsArg rows,
@@ -452,8 +542,8 @@ rw_kernel_fcc_air_wide (const S *__restrict__ p, S *__restrict__ q, const uint8_
   /* plane r.x's δ: +1 on a row of parity 1 (one for the warp: its rows
    * are one, or of one class) */
   const bool fine = ((y + r.x) & 1) != 0
-                    ? rw_fcc_wide_column<1, W> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane)
-                    : rw_fcc_wide_column<-1, W> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane);
+                    ? rw_fcc_wide_column<1, W, PACK> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane)
+                    : rw_fcc_wide_column<-1, W, PACK> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane);
   if (!fine)
     atomicMin (bad, step);
 }
@@ -932,6 +1022,10 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   {
     const char *air = getenv ("ROOMWAVE_FCC_AIR");
     st->w = air && strcmp (air, "scalar") == 0 ? 1 : setup->precision == RW_PRECISION_F64 ? 2 : 4;
+    /* ROOMWAVE_FCC_F16_ROWS=float: fp16 rows kept as floats (the form
+     * before 2026-11-28) — for benchmarks */
+    const char *fr = getenv ("ROOMWAVE_FCC_F16_ROWS");
+    st->f16_halves = !(fr != NULL && strcmp (fr, "float") == 0);
   }
   if (st->w > 1)
     {
@@ -1061,8 +1155,11 @@ rw_fcc_air_launch_i (RwCudaFcc *st, const S *p, S *q, int step, size_t z0, size_
   if (st->w == 1)
     rw_fcc_air_scalar_launch<S, I> (grd, blk, st->stream, p, q, st->kind, st->zr, st->zc, cz0, zl,
                                     zh, pitch, ny, step, st->bad);
+  else if (sizeof (S) == 2 && st->f16_halves)
+    rw_kernel_fcc_air_wide<S, I, W, sizeof (S) == 2><<<grd, blk, 0, st->stream>>> (
+      p, q, st->kind, st->air, ra, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
   else
-    rw_kernel_fcc_air_wide<S, I, W><<<grd, blk, 0, st->stream>>> (
+    rw_kernel_fcc_air_wide<S, I, W, false><<<grd, blk, 0, st->stream>>> (
       p, q, st->kind, st->air, ra, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
 }
 

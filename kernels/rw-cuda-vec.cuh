@@ -50,6 +50,23 @@ rw_h2_to_f2 (unsigned w)
   return make_float2 (lo, hi);
 }
 
+/* One half of a word of two, to fp32 (rw_h2_to_f2's way, one conversion). */
+__device__ __forceinline__ float
+rw_h_lo (unsigned w)
+{
+  float f;
+  asm ("{.reg .f16 l, h;\n\tmov.b32 {l, h}, %1;\n\tcvt.f32.f16 %0, l;}" : "=f"(f) : "r"(w));
+  return f;
+}
+
+__device__ __forceinline__ float
+rw_h_hi (unsigned w)
+{
+  float f;
+  asm ("{.reg .f16 l, h;\n\tmov.b32 {l, h}, %1;\n\tcvt.f32.f16 %0, h;}" : "=f"(f) : "r"(w));
+  return f;
+}
+
 __device__ __forceinline__ unsigned
 rw_f2_to_h2 (float a, float b)
 {

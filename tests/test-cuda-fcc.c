@@ -13,6 +13,9 @@
  *   - fp32 and fp16 storage against CPU fp64: relative L2 of the receiver
  *     signals below the 7-point scheme's bounds (1e-4; 2e-2 fp16,
  *     test-cuda-vs-cpu);
+ *   - the layout by rows (these narrow rooms are laid flat by default)
+ *     also equals the CPU in fp64 bit for bit, and fp16's rows kept as
+ *     halves give the bits of rows kept as floats (the L-room, R = 0.6);
  *   - poison: NaN written into every cell of p⁻ that is not an inside
  *     site (odd cells and outside sites; the debug hook), one step leaves
  *     every inside site equal to the CPU's (from the same field) and every
@@ -82,6 +85,32 @@ run_free (Run *r)
   free (r->field);
 }
 
+/* run () on CUDA with variable `name` set to `value` (the backend's
+ * benchmark switches), then as before; the receivers and the field
+ * compared with `ref` bit for bit: the number of values that differ, or
+ * −1 when the run failed. */
+static long
+cuda_run_with (const char *name, const char *value, const RwGrid *g, const double *R,
+               const RwAdmittance *Y, RwPrecision prec, const RwGridStencil *src,
+               const RwGridStencil *rcv, const Run *ref)
+{
+  setenv (name, value, 1);
+  Run r = { 0 };
+  long diff = -1;
+  if (run (g, R, Y, prec, RW_BACKEND_CUDA, src, rcv, &r))
+    {
+      const size_t n = g->nx * g->ny * g->nz;
+      diff = 0;
+      for (size_t k = 0; k < 2 * N_STEPS; k++)
+        diff += memcmp (&ref->rcv[k], &r.rcv[k], sizeof (double)) != 0;
+      for (size_t k = 0; k < n; k++)
+        diff += memcmp (&ref->field[k], &r.field[k], sizeof (double)) != 0;
+    }
+  unsetenv (name);
+  run_free (&r);
+  return diff;
+}
+
 /* Positions (in metres) off the sites, inside the room. */
 static bool
 stencils (const RwGrid *g, RwGridStencil *src, RwGridStencil rcv[2])
@@ -104,7 +133,7 @@ stencils (const RwGrid *g, RwGridStencil *src, RwGridStencil rcv[2])
 }
 
 static void
-check_room (const char *room, RwGrid *g)
+check_room (const char *room, RwGrid *g, bool extras)
 {
   RwGridStencil src, rcv[2];
   if (!stencils (g, &src, rcv))
@@ -138,6 +167,16 @@ check_room (const char *room, RwGrid *g)
           RW_CHECK (dr == 0 && df == 0, "%s: CUDA fp64 differs from the CPU (%zu samples, %zu cells)",
                     room, dr, df);
           RW_CHECK (de < 1e-12, "%s: energies differ by %.3g", room, de);
+          /* the layout by rows (the hall's; these rooms' narrow rows are
+           * laid flat by default): the CPU's bits too (the first room's
+           * walls of R = 0.6: each run here is another run under
+           * compute-sanitizer) */
+          if (c == 0 && extras)
+            {
+              const long dl = cuda_run_with ("ROOMWAVE_FCC_ROWS", "rows", g, &Rs[c], y, RW_PRECISION_F64,
+                                             &src, rcv, &a);
+              RW_CHECK (dl == 0, "%s: CUDA fp64 by rows differs from the CPU (%ld values)", room, dl);
+            }
           /* fp32 and fp16 storage against CPU fp64 */
           static const RwPrecision precs[2] = { RW_PRECISION_F32, RW_PRECISION_F16 };
           static const double bounds[2] = { 1e-4, 2e-2 };
@@ -151,6 +190,25 @@ check_room (const char *room, RwGrid *g)
                            c == 2 ? "branches" : "R = 0.6", rw_precision_name (precs[k]), l2, bounds[k]);
                   RW_CHECK (l2 < bounds[k], "%s: %s relative L2 %.3g over %.0e", room,
                             rw_precision_name (precs[k]), l2, bounds[k]);
+                  /* fp16: the air kernel's rows kept as halves (the
+                   * default) and as floats give the same bits, flat and
+                   * by rows */
+                  if (precs[k] == RW_PRECISION_F16 && c == 0 && extras)
+                    {
+                      const long d0 = cuda_run_with ("ROOMWAVE_FCC_F16_ROWS", "float", g, &Rs[c], y,
+                                                     precs[k], &src, rcv, &e);
+                      setenv ("ROOMWAVE_FCC_ROWS", "rows", 1);
+                      Run er = { 0 };
+                      long dr16 = -1;
+                      if (run (g, &Rs[c], y, precs[k], RW_BACKEND_CUDA, &src, rcv, &er))
+                        dr16 = cuda_run_with ("ROOMWAVE_FCC_F16_ROWS", "float", g, &Rs[c], y,
+                                              precs[k], &src, rcv, &er);
+                      unsetenv ("ROOMWAVE_FCC_ROWS");
+                      run_free (&er);
+                      RW_CHECK (d0 == 0 && dr16 == 0,
+                                "%s: fp16 rows as halves differ from rows as floats (%ld values; "
+                                "by rows %ld)", room, d0, dr16);
+                    }
                 }
               run_free (&e);
             }
@@ -294,9 +352,9 @@ main (void)
   RwGrid *ell = test_grid_fcc (14, 12, 9, 0.1, test_inside_l, size);
   double ssize[3] = { 13, 13, 13 };
   RwGrid *sph = test_grid_fcc (13, 13, 13, 0.1, test_inside_sphere, ssize);
-  check_room ("box", box);
-  check_room ("L-room", ell);
-  check_room ("sphere", sph);
+  check_room ("box", box, false);
+  check_room ("L-room", ell, true);
+  check_room ("sphere", sph, false);
   check_writes ("L-room", ell);
   check_writes ("sphere", sph);
   rw_grid_free (box);

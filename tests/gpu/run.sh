@@ -598,7 +598,7 @@ if [ "$QUICK" = fccprof ]; then
   # RW_FCC_SANITIZE=1: compute-sanitizer memcheck and racecheck on cuda-fcc
   if [ "${RW_FCC_SANITIZE:-0}" = 1 ]; then
     for tool in memcheck racecheck; do
-      timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 "$B/tests/test-cuda-fcc" \
+      timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 "$B/tests/test-cuda-fcc" \
         > "$LOGS/fcc-$tool.txt" 2>&1
       note "compute-sanitizer $tool on cuda-fcc: rc $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$LOGS/fcc-$tool.txt" | tail -1))"
     done
