@@ -10,6 +10,7 @@
 
 #include "rw-comm.h"
 #include "rw-config.h"
+#include "rw-json.h"
 #include "rw-project.h"
 #include "rw-solver.h"
 
@@ -96,83 +97,52 @@ rw_mpi_devices_free (RwMpiDevices *d)
 
 /* ---- the materials map -------------------------------------------------- */
 
-static void
-append_number (GString *s, double v)
+/* A surface's eight bands (α or scattering). */
+static json_object *
+json_bands (const double v[RW_N_OCTAVES])
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.17g", v));
-}
-
-static void
-append_bands (GString *s, const double v[RW_N_OCTAVES])
-{
-  g_string_append_c (s, '[');
+  json_object *a = json_object_new_array ();
   for (int b = 0; b < RW_N_OCTAVES; b++)
-    {
-      if (b > 0)
-        g_string_append (s, ", ");
-      append_number (s, v[b]);
-    }
-  g_string_append_c (s, ']');
+    json_object_array_add (a, rw_json_number (v[b]));
+  return a;
 }
 
-static void
-append_string (GString *s, const char *text)
+/* {key: value} with the library material's scattering beside it, when it
+ * has its own. */
+static json_object *
+json_surface (const char *key, json_object *value, const RwMaterial *mat)
 {
-  g_string_append_c (s, '"');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        g_string_append_printf (s, "\\%c", *p);
-      else if ((unsigned char) *p < 0x20)
-        g_string_append_printf (s, "\\u%04x", (unsigned) *p);
-      else
-        g_string_append_c (s, *p);
-    }
-  g_string_append_c (s, '"');
+  json_object *o = json_object_new_object ();
+  json_object_object_add (o, key, value);
+  if (mat != NULL && !mat->scattering_default)
+    json_object_object_add (o, "scattering", json_bands (mat->scattering));
+  return o;
 }
 
 char *
 rw_mpi_materials_json (const RwMpiSurface *surfaces, size_t n, const RwMaterialLibrary *lib)
 {
-  GString *s = g_string_new ("{\n");
-
+  /* the engine's JSON writer (rw-json.h): an object's keys in the order
+   * added, the surfaces' names unique (rw-import.c merges the same name) */
+  json_object *root = json_object_new_object ();
   for (size_t i = 0; i < n; i++)
     {
       const RwMpiSurface *sf = &surfaces[i];
       const RwMaterial *mat = lib != NULL && sf->material != NULL ? rw_materials_find (lib, sf->material) : NULL;
-      g_string_append (s, "  ");
-      append_string (s, sf->name);
-      g_string_append (s, ": ");
+      json_object *v;
       /* the cases of rw_project_fit_alpha, in its order */
       if (rw_project_surface_is_R (sf->alpha, sf->R))
-        {
-          g_string_append (s, "{\"R\": ");
-          append_number (s, sf->R);
-          if (mat != NULL && !mat->scattering_default)
-            {
-              g_string_append (s, ", \"scattering\": ");
-              append_bands (s, mat->scattering);
-            }
-          g_string_append_c (s, '}');
-        }
+        v = json_surface ("R", rw_json_number (sf->R), mat);
       else if (mat != NULL && memcmp (mat->alpha, sf->alpha, sizeof mat->alpha) == 0)
-        append_string (s, mat->name);
+        v = json_object_new_string (mat->name);
       else
-        {
-          g_string_append (s, "{\"alpha\": ");
-          append_bands (s, sf->alpha);
-          if (mat != NULL && !mat->scattering_default)
-            {
-              g_string_append (s, ", \"scattering\": ");
-              append_bands (s, mat->scattering);
-            }
-          g_string_append_c (s, '}');
-        }
-      g_string_append (s, i + 1 < n ? ",\n" : "\n");
+        v = json_surface ("alpha", json_bands (sf->alpha), mat);
+      json_object_object_add (root, sf->name, v);
     }
-  g_string_append (s, "}\n");
-  return g_string_free (s, FALSE);
+  char *text = rw_json_take_string (root);
+  char *out = g_strconcat (text != NULL ? text : "{}", "\n", NULL);
+  free (text);
+  return out;
 }
 
 /* ---- the command line --------------------------------------------------- */

@@ -63,8 +63,8 @@ typedef struct {
  * every band → {"R": R} (the frequency-independent surface of exactly
  * R), with the library material's scattering when it has one; a library
  * material at its library α → its name; other α → {"alpha": [8 bands]}.
- * Numbers with 17 significant digits (they read back to the same
- * doubles). (transfer full) JSON text. */
+ * Written by the engine's JSON writer (rw-json.h): numbers in the fewest
+ * digits that read back as the same doubles. (transfer full) JSON text. */
 char *rw_mpi_materials_json (const RwMpiSurface *surfaces, size_t n, const RwMaterialLibrary *lib);
 
 /* What the command line needs besides the run's settings. */
