@@ -152,6 +152,35 @@ rw_kernel_io (S *f, RwCudaSource src, int hard, double s, const size_t *__restri
     out[(size_t) r * chunk + k] = (double) rw_ld (f, rcv[r]);
 }
 
+/* Sums over a grid's parts in a fixed order, for both paths' energy
+ * readings (7-point, FCC): each block or warp writes its K partial sums
+ * to part[k · K + j] (no atomics), and this one warp adds them in the
+ * order of k to out[j]: lane l the parts l, l + 32, …, then the lanes by
+ * a fixed tree. The sum of p feeds the drift removal, so the WAVs are the
+ * same bits from run to run (with atomics they differed in the last
+ * bits, as the blocks finished). */
+template <int K>
+__global__ void
+rw_kernel_sum_parts (const double *__restrict__ part, size_t n_parts, double *__restrict__ out)
+{
+  double s[K];
+#pragma unroll
+  for (int j = 0; j < K; j++)
+    s[j] = 0.0;
+  for (size_t k = threadIdx.x; k < n_parts; k += 32)
+#pragma unroll
+    for (int j = 0; j < K; j++)
+      s[j] += part[k * K + j];
+  for (int o = 16; o > 0; o >>= 1)
+#pragma unroll
+    for (int j = 0; j < K; j++)
+      s[j] += __shfl_down_sync (0xffffffffu, s[j], o);
+  if (threadIdx.x == 0)
+#pragma unroll
+    for (int j = 0; j < K; j++)
+      out[j] += s[j];
+}
+
 /* The end of a chunk of steps, for both paths of the backend (7-point,
  * FCC): the receivers' samples (n_rcv × chunk, receiver-major on the
  * device) and the first non-finite step are copied back, the stream

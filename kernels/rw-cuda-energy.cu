@@ -5,9 +5,9 @@
  * the post-processing removes), both summed in double.
  *
  * One thread a cell (grid-stride), any precision of storage; a warp sums
- * its partials by shuffles and one lane adds them to the total with a
- * double atomicAdd. The order of the sum is not fixed, which a monitor
- * that looks for growth by a factor of two does not mind.
+ * its partials by shuffles and one lane writes them to its slot of the
+ * parts, which rw_kernel_sum_parts adds in a fixed order: the same bits
+ * on every run (the sum of p feeds the drift removal, and so the WAVs).
  * Bytes per cell: the cell byte, and p, p⁻ at inside cells (their +x, +y,
  * +z neighbours are other threads' centres: cache hits) — 9 B in fp32,
  * about one step's traffic; rw_solver_advance reads it every
@@ -25,7 +25,7 @@ template <typename S>
 __global__ void
 rw_kernel_energy (const S *__restrict__ p, const S *__restrict__ q,
                   const uint8_t *__restrict__ cell, size_t i0, size_t i1, size_t sy, size_t sz,
-                  double *__restrict__ total)
+                  double *__restrict__ part)
 {
   const double l2 = RW_LAMBDA2;
   double e = 0.0, m = 0.0;
@@ -51,37 +51,49 @@ rw_kernel_energy (const S *__restrict__ p, const S *__restrict__ q,
     }
   if ((threadIdx.x & 31) == 0)
     {
-      atomicAdd (total, e);
-      atomicAdd (total + 1, m);
+      /* warp w of block b: part w + (blockDim.x / 32) · b */
+      const size_t k = (size_t) blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+      part[2 * k] = e;
+      part[2 * k + 1] = m;
     }
 }
+
+/* The parts of rw_kernel_energy: one a warp of at most
+ * RW_ENERGY_MAX_BLOCKS blocks of 256 threads, after the two sums. */
+#define RW_ENERGY_MAX_BLOCKS 4096u
+#define RW_ENERGY_PARTS (RW_ENERGY_MAX_BLOCKS * 8u)
 
 bool
 rw_cuda_energy (RwCudaState *st, double *out, RwError *err)
 {
-  if (st->energy == NULL && !RW_CUDA (cudaMalloc ((void **) &st->energy, 2 * sizeof (double))))
+  /* the two sums, then the warps' parts */
+  if (st->energy == NULL
+      && !RW_CUDA (cudaMalloc ((void **) &st->energy, (2 + 2 * (size_t) RW_ENERGY_PARTS) * sizeof (double))))
     return false;
+  double *part = st->energy + 2;
   const size_t sy = st->nx, sz = st->nx * st->ny;
   const size_t i0 = st->own_z0 * sz, i1 = st->own_z1 * sz, n = i1 - i0;
   int sms = 0, dev = 0;
   if (!RW_CUDA (cudaGetDevice (&dev))
       || !RW_CUDA (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev)))
     return false;
-  const unsigned blocks = (unsigned) std::max ((size_t) 1, std::min ((n + 255) / 256, (size_t) sms * 8));
+  const unsigned blocks = (unsigned) std::max (
+    (size_t) 1, std::min ({ (n + 255) / 256, (size_t) sms * 8, (size_t) RW_ENERGY_MAX_BLOCKS }));
   if (!RW_CUDA (cudaMemsetAsync (st->energy, 0, 2 * sizeof (double), st->stream)))
     return false;
   if (st->precision == RW_PRECISION_F64)
     rw_kernel_energy<<<blocks, 256, 0, st->stream>>> ((const double *) st->p,
                                                       (const double *) st->q, st->cell, i0, i1,
-                                                      sy, sz, st->energy);
+                                                      sy, sz, part);
   else if (st->precision == RW_PRECISION_F16)
     rw_kernel_energy<<<blocks, 256, 0, st->stream>>> ((const __half *) st->p,
                                                       (const __half *) st->q, st->cell, i0, i1,
-                                                      sy, sz, st->energy);
+                                                      sy, sz, part);
   else
     rw_kernel_energy<<<blocks, 256, 0, st->stream>>> ((const float *) st->p,
                                                       (const float *) st->q, st->cell, i0, i1,
-                                                      sy, sz, st->energy);
+                                                      sy, sz, part);
+  rw_kernel_sum_parts<2><<<1, 32, 0, st->stream>>> (part, (size_t) blocks * 8, st->energy);
   rw_cuda_branch_energy (st, i0, i1, st->energy);
   return rw_cuda_ok (cudaGetLastError (), err, _("the launch of rw_kernel_energy"))
          && RW_CUDA (cudaMemcpyAsync (out, st->energy, 2 * sizeof (double), cudaMemcpyDeviceToHost,

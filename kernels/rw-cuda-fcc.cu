@@ -51,6 +51,8 @@
 #include "rw-cuda-halo.cuh"
 #include "rw-scheme-fcc.h"
 
+/* The energy reading's blocks at most (rw_cuda_fcc_energy). */
+#define RW_FCC_ENERGY_BLOCKS 4096
 /* The air kernel's block: RW_FCC_BX × RW_FCC_BY threads by default
  * (ROOMWAVE_FCC_BLOCK=XxY for benchmarks: X a multiple of 32, at most
  * RW_FCC_MAX_THREADS in all). 32 × 4 rather than 32 × 8: smaller blocks
@@ -716,7 +718,7 @@ template <typename S>
 __global__ void
 rw_kernel_fcc_energy (const S *__restrict__ p, const S *__restrict__ q,
                       const uint8_t *__restrict__ kind, size_t pitch, size_t ny, size_t i0,
-                      size_t i1, double *out)
+                      size_t i1, double *part)
 {
   double e = 0, sum = 0;
   const long long sy = (long long) pitch, sz = (long long) (pitch * ny);
@@ -740,7 +742,7 @@ rw_kernel_fcc_energy (const S *__restrict__ p, const S *__restrict__ q,
           edges += (pi - (double) rw_ld (p, fwd[d])) * (qi - (double) rw_ld (q, fwd[d]));
       e += 0.25 * RW_FCC_LAMBDA2 * edges;
     }
-  /* warp, then block reduction; one atomic per block */
+  /* warp, then block reduction; the block's part to its slot */
   for (int o = 16; o > 0; o >>= 1)
     {
       e += __shfl_down_sync (0xffffffffu, e, o);
@@ -763,8 +765,9 @@ rw_kernel_fcc_energy (const S *__restrict__ p, const S *__restrict__ q,
         }
       if (lane == 0)
         {
-          atomicAdd (out, e);
-          atomicAdd (out + 1, sum);
+          /* block b's part (rw_kernel_sum_parts adds them in order) */
+          part[2 * blockIdx.x] = e;
+          part[2 * blockIdx.x + 1] = sum;
         }
     }
 }
@@ -1125,7 +1128,7 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
        && RW_CUDA (cudaMalloc ((void **) &st->rcv_dev, (st->n_rcv * RW_FCC_CHUNK + 1) * sizeof (double)))
        && RW_CUDA (cudaMallocHost ((void **) &st->rcv_host, (st->n_rcv * RW_FCC_CHUNK + 1) * sizeof (double)))
        && RW_CUDA (cudaMalloc ((void **) &st->bad, sizeof (int)))
-       && RW_CUDA (cudaMalloc ((void **) &st->esum, 2 * sizeof (double)));
+       && RW_CUDA (cudaMalloc ((void **) &st->esum, (2 + 2 * RW_FCC_ENERGY_BLOCKS) * sizeof (double)));
   const int big = INT_MAX;
   ok = ok && RW_CUDA (cudaMemcpy (st->bad, &big, sizeof big, cudaMemcpyHostToDevice));
   free (rcv);
@@ -1343,12 +1346,14 @@ rw_cuda_fcc_energy (void *state, double *out, RwError *err)
   if (!RW_FCC_ON_DEVICE (st) || !RW_CUDA (cudaMemsetAsync (st->esum, 0, 2 * sizeof (double), st->stream)))
     return false;
   const size_t plane = st->pitch * st->ny, i0 = st->own_z0 * plane, i1 = st->own_z1 * plane;
-  const unsigned blocks = (unsigned) std::max ((size_t) 1, std::min ((size_t) 4096, (i1 - i0 + 255) / 256));
+  const unsigned blocks = (unsigned) std::max ((size_t) 1, std::min ((size_t) RW_FCC_ENERGY_BLOCKS, (i1 - i0 + 255) / 256));
   rw_with_storage (st->precision, [&] (auto tag) {
     typedef decltype (tag) S;
     typedef typename RwArith<S>::type A;
+    /* the blocks' parts after the two sums, added in block order */
     rw_kernel_fcc_energy<<<blocks, 256, 0, st->stream>>> ((const S *) st->p, (const S *) st->q, st->kind,
-                                                          st->pitch, st->ny, i0, i1, st->esum);
+                                                          st->pitch, st->ny, i0, i1, st->esum + 2);
+    rw_kernel_sum_parts<2><<<1, 32, 0, st->stream>>> (st->esum + 2, blocks, st->esum);
     if (st->m_max > 0 && st->n_nodes > 0)
       rw_kernel_fcc_branch_energy<<<(unsigned) ((st->n_nodes + 127) / 128), 128, 0, st->stream>>> (
         st->nodes, st->n_nodes, st->en, (const A *) st->bv, (const A *) st->bq, i0, i1, st->esum);
