@@ -311,6 +311,12 @@ rw_audio_write (const char *path, const RwAudio *audio, RwError *err)
   /* Float → 24-bit FLAC: saturate rather than wrap around on overflow. */
   if (flac)
     sf_command (sf, SFC_SET_CLIPPING, NULL, SF_TRUE);
+  /* No PEAK chunk in a float WAV: it holds the time of writing, so the
+   * same samples written twice gave two files (the same run's IR differed
+   * from the last one in 4 bytes of its header); a reader takes the peak
+   * from the samples. */
+  else
+    sf_command (sf, SFC_SET_ADD_PEAK_CHUNK, NULL, SF_FALSE);
 
   sf_count_t wrote = sf_writef_float (sf, audio->data, (sf_count_t) audio->frames);
   char sf_msg[256];
