@@ -119,8 +119,8 @@ mpi_e2e () {
   done
   # the solver's receivers are bit for bit (test-slab-mpi above); the
   # WAVs also pass through the drift removal, whose uniform-mode readings
-  # the GPU sums with atomics (in no fixed order, one GPU or two): equal
-  # to about their rounding
+  # each rank sums over its own planes (one GPU or two add them in other
+  # orders): equal to about their rounding
   for r in 1 2; do
     a=$OUT/e2e-np1/receiver-$r.wav b=$OUT/e2e-np2/receiver-$r.wav
     cmpw=$(python3 -c 'import sys
