@@ -206,19 +206,20 @@ rw_air_absorption_apply (const RwAirBands *air, float *ir, size_t n, double rate
   const size_t nb = N / 2 + 1, n_bands = air->n_bands;
   double *x = fftw_malloc (N * sizeof *x);
   fftw_complex *X = fftw_malloc (nb * sizeof *X);
-  fftw_complex *Y = fftw_malloc (nb * sizeof *Y);
   /* each band's part, summed in band order after: the same sum whatever
    * the threads */
   double *part = malloc (n_bands * n * sizeof *part);
   double *acc = calloc (n, sizeof *acc);
   fftw_plan fwd = NULL, inv = NULL;
   bool ok = false;
-  if (x == NULL || X == NULL || Y == NULL || part == NULL || acc == NULL)
+  if (x == NULL || X == NULL || part == NULL || acc == NULL)
     {
       rw_fail (err, RW_ERROR_MEMORY, _("Air absorption: out of memory for %zu samples"), n);
       goto out;
     }
-  if (!rw_fftw_plan_pair ((int) N, x, X, Y, x, &fwd, &inv))
+  /* the inverse planned on X → x, as the band split's; each band runs it
+   * on arrays of its own (below) */
+  if (!rw_fftw_plan_pair ((int) N, x, X, X, x, &fwd, &inv))
     {
       rw_fail (err, RW_ERROR_MEMORY, _("Air absorption: no FFT plan for %zu samples"), N);
       goto out;
@@ -278,7 +279,6 @@ out:
   rw_fftw_destroy_pair (fwd, inv);
   fftw_free (x);
   fftw_free (X);
-  fftw_free (Y);
   free (part);
   free (acc);
   return ok;

@@ -980,13 +980,13 @@ link_walls (const Vox *vx, const TriBuckets *bk, const size_t xyz[3], const int 
 #define FCC_MAX_WALLS 48
 
 /* Whether an inside site of index below i is one of the lattice
- * neighbours of the site at c (within dims); *next_to_i: whether i is one
- * of them (meaningful when none is lesser). */
+ * neighbours of the site at c (within dims); *next_to_i (may be NULL):
+ * whether i is one of them (meaningful when none is lesser). */
 static bool
 lesser_inside_next (const Vox *vx, const size_t c[3], const size_t dims[3], size_t i, bool *next_to_i)
 {
   static const int off[RW_FCC_N_NBR][3] = RW_FCC_NBR_OFFSETS;
-  *next_to_i = false;
+  bool next = false;
   for (int f = 0; f < RW_FCC_N_NBR; f++)
     {
       size_t a[3];
@@ -1001,8 +1001,10 @@ lesser_inside_next (const Vox *vx, const size_t c[3], const size_t dims[3], size
       const size_t ia = vox_index (vx, a[0], a[1], a[2]);
       if (vx->g->K[ia] > 0 && ia < i)
         return true;
-      *next_to_i |= ia == i;
+      next |= ia == i;
     }
+  if (next_to_i != NULL)
+    *next_to_i = next;
   return false;
 }
 
@@ -1078,8 +1080,7 @@ site_boundary_fcc (const Vox *vx, const TriBuckets *bk, size_t x, size_t y, size
        * site of lesser index next to q owns them all, so only the least
        * of q's inside neighbours goes on (the pass over the boundary
        * sites 1.8× faster in the 30 m³ room at 4 kHz) */
-      bool next_to_q;
-      if (lesser_inside_next (vx, q, dims, i, &next_to_q))
+      if (lesser_inside_next (vx, q, dims, i, NULL))
         continue;
       for (int e = 0; e < RW_FCC_N_NBR; e++)
         {

@@ -58,10 +58,12 @@ rw_kernel_energy (const S *__restrict__ p, const S *__restrict__ q,
     }
 }
 
-/* The parts of rw_kernel_energy: one a warp of at most
- * RW_ENERGY_MAX_BLOCKS blocks of 256 threads, after the two sums. */
+/* rw_kernel_energy's launch: at most RW_ENERGY_MAX_BLOCKS blocks of
+ * RW_ENERGY_THREADS; its parts, one a warp, follow the two sums. */
+#define RW_ENERGY_THREADS 256u
+#define RW_ENERGY_WARPS (RW_ENERGY_THREADS / 32u)
 #define RW_ENERGY_MAX_BLOCKS 4096u
-#define RW_ENERGY_PARTS (RW_ENERGY_MAX_BLOCKS * 8u)
+#define RW_ENERGY_PARTS (RW_ENERGY_MAX_BLOCKS * RW_ENERGY_WARPS)
 
 bool
 rw_cuda_energy (RwCudaState *st, double *out, RwError *err)
@@ -78,22 +80,23 @@ rw_cuda_energy (RwCudaState *st, double *out, RwError *err)
       || !RW_CUDA (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev)))
     return false;
   const unsigned blocks = (unsigned) std::max (
-    (size_t) 1, std::min ({ (n + 255) / 256, (size_t) sms * 8, (size_t) RW_ENERGY_MAX_BLOCKS }));
+    (size_t) 1, std::min ({ (n + RW_ENERGY_THREADS - 1) / RW_ENERGY_THREADS, (size_t) sms * 8,
+                            (size_t) RW_ENERGY_MAX_BLOCKS }));
   if (!RW_CUDA (cudaMemsetAsync (st->energy, 0, 2 * sizeof (double), st->stream)))
     return false;
   if (st->precision == RW_PRECISION_F64)
-    rw_kernel_energy<<<blocks, 256, 0, st->stream>>> ((const double *) st->p,
+    rw_kernel_energy<<<blocks, RW_ENERGY_THREADS, 0, st->stream>>> ((const double *) st->p,
                                                       (const double *) st->q, st->cell, i0, i1,
                                                       sy, sz, part);
   else if (st->precision == RW_PRECISION_F16)
-    rw_kernel_energy<<<blocks, 256, 0, st->stream>>> ((const __half *) st->p,
+    rw_kernel_energy<<<blocks, RW_ENERGY_THREADS, 0, st->stream>>> ((const __half *) st->p,
                                                       (const __half *) st->q, st->cell, i0, i1,
                                                       sy, sz, part);
   else
-    rw_kernel_energy<<<blocks, 256, 0, st->stream>>> ((const float *) st->p,
+    rw_kernel_energy<<<blocks, RW_ENERGY_THREADS, 0, st->stream>>> ((const float *) st->p,
                                                       (const float *) st->q, st->cell, i0, i1,
                                                       sy, sz, part);
-  rw_kernel_sum_parts<2><<<1, 32, 0, st->stream>>> (part, (size_t) blocks * 8, st->energy);
+  rw_kernel_sum_parts<2><<<1, 32, 0, st->stream>>> (part, (size_t) blocks * RW_ENERGY_WARPS, st->energy);
   rw_cuda_branch_energy (st, i0, i1, st->energy);
   return rw_cuda_ok (cudaGetLastError (), err, _("the launch of rw_kernel_energy"))
          && RW_CUDA (cudaMemcpyAsync (out, st->energy, 2 * sizeof (double), cudaMemcpyDeviceToHost,

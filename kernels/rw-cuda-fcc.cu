@@ -164,17 +164,15 @@ rw_fcc_sum (const S *__restrict__ c, int P, int sy, int sz)
  * kinds. δ alternates from plane to plane and is one for a warp (its
  * threads share y and z), so the two planes of an iteration are compiled
  * for δ = +1 and −1 and every select disappears. Warps stay whole: a lane
- * past the row's end computes but stores nothing (its kinds read as 0).
- * fp16 storage keeps its rows in registers as pairs of halves, converted
- * to fp32 where each value is used (RwFccRowH): 74 registers a thread
- * instead of 110, six blocks of 128 an SM instead of four, the same bits
- * (the 1000 m³ hall at 4 kHz: 244 against 206 G sites/s, H100,
- * docs/PERFORMANCE.md). */
+ * past the row's end computes but stores nothing (its kinds read as 0). */
+
 /* A row's W adjacent entries as a thread keeps them: W values of the
  * arithmetic type (RwFccRow), or for fp16 storage W/2 words of two halves
- * each (RwFccRowH: half the registers, each value converted to fp32 where
- * it is used, so the sums are the same bits; ROOMWAVE_FCC_F16_ROWS=float
- * keeps them as floats — for benchmarks). */
+ * each (RwFccRowH: each value converted to fp32 where it is used, so the
+ * sums are the same bits; 74 registers a thread instead of 110, six
+ * blocks of 128 an SM instead of four: the 1000 m³ hall at 4 kHz 239.7
+ * against 225.6 G sites/s, H100, docs/PERFORMANCE.md;
+ * ROOMWAVE_FCC_F16_ROWS=float keeps floats — for benchmarks). */
 template <int W, typename A>
 struct RwFccRow
 {
