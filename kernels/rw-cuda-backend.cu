@@ -79,10 +79,6 @@ const int rw_cuda_tune_shapes[RW_CUDA_N_TUNE_SHAPES][2] = {
  * step would store and reload them. Outside cells of a stored vector get
  * their own old value, as in the single-step kernels. */
 
-__device__ __forceinline__ float rw_stored (float v, const float *) { return v; }
-__device__ __forceinline__ double rw_stored (double v, const double *) { return v; }
-__device__ __forceinline__ float rw_stored (float v, const __half *) { return __half2float (__float2half_rn (v)); }
-
 /* The two cells of a vector at i, one step: air groups (cell bytes
  * 0x0606) without per-cell K tests; others through rw_node_update (an
  * outside cell keeps its own value). */
@@ -1504,7 +1500,9 @@ rw_cuda_debug_write_field (void *state, const double *p, const double *p_prev, R
 extern "C" int
 rw_cuda_debug_steps_per_pass (void *state)
 {
-  return !rw_cuda_is_fcc (state) && ((RwCudaState *) state)->tb ? 2 : 1;
+  if (rw_cuda_is_fcc (state))
+    return rw_cuda_fcc_steps_per_pass (state);
+  return ((RwCudaState *) state)->tb ? 2 : 1;
 }
 
 extern "C" int

@@ -74,6 +74,12 @@ __device__ __forceinline__ void rw_st (float *a, size_t i, float v) { a[i] = v; 
 __device__ __forceinline__ void rw_st (double *a, size_t i, double v) { a[i] = v; }
 __device__ __forceinline__ void rw_st (__half *a, size_t i, float v) { a[i] = __float2half_rn (v); }
 
+/* A value as it reads back once stored (fp16 rounds it): what a second
+ * step in the same pass must use (the two-step passes of both paths). */
+__device__ __forceinline__ float rw_stored (float v, const float *) { return v; }
+__device__ __forceinline__ double rw_stored (double v, const double *) { return v; }
+__device__ __forceinline__ float rw_stored (float v, const __half *) { return __half2float (__float2half_rn (v)); }
+
 /* Finite once stored: fp16 overflows to infinity above 65504. */
 __device__ __forceinline__ bool rw_stored_finite (float v, const float *) { return isfinite (v); }
 __device__ __forceinline__ bool rw_stored_finite (double v, const double *) { return isfinite (v); }

@@ -47,6 +47,7 @@
 #include "rw-cuda-vec.cuh"
 #include "rw-cuda-fcc.cuh"
 #include "rw-cuda-fcc-device.cuh"
+#include "rw-cuda-fcc-wide.cuh"
 #include "rw-cuda-fcc-tables.h"
 #include "rw-cuda-halo.cuh"
 #include "rw-scheme-fcc.h"
@@ -122,368 +123,13 @@ struct RwCudaFcc
   cudaEvent_t ev_fork, ev_join;
   bool bfirst;   /* the boundary kernel launched first (rw_fcc_step) */
   RwCudaHalo *halo;             /* device halos (rw-cuda-halo.cuh); NULL: none */
+  /* two steps a pass (rw_fcc_tb_pass, rw-cuda-fcc-tb.cu): on where tb */
+  bool tb;
+  void *spare, *p_spare, *q_spare; /* the spare pair of fields */
+  uint2 *tzr;                   /* per (segment, tile): planes of its interior sites */
+  unsigned tby, tgbx, tgby, tgbz, tzc; /* block rows; segments, tiles, chunks of tzc planes */
   size_t *node_z;               /* the first boundary site of each plane (host, nz + 1) */
 };
-
-/* The 12 neighbours of the site at c (a row of parity P), summed in
- * RW_FCC_NBR_OFFSETS order in the arithmetic type. */
-template <typename S>
-__device__ __forceinline__ typename RwArith<S>::type
-rw_fcc_sum (const S *__restrict__ c, int P, int sy, int sz)
-{
-  typedef typename RwArith<S>::type A;
-  const S *m = c + (P - 1), *pl = c + P;
-  A s = rw_ldg (c + (-sy - sz), 0);
-  s += rw_ldg (c + (sy - sz), 0);
-  s += rw_ldg (m + (-sz), 0);
-  s += rw_ldg (pl + (-sz), 0);
-  s += rw_ldg (m + (-sy), 0);
-  s += rw_ldg (pl + (-sy), 0);
-  s += rw_ldg (m + (sy), 0);
-  s += rw_ldg (pl + (sy), 0);
-  s += rw_ldg (c + (sz - sy), 0);
-  s += rw_ldg (c + (sy + sz), 0);
-  s += rw_ldg (m + (sz), 0);
-  s += rw_ldg (pl + (sz), 0);
-  return s;
-}
-
-/* Interior sites, the wide form (production): as the register z-march
- * of the scalar form (rw-cuda-fcc-scalar.cu), but a thread updates W
- * adjacent folded entries of its row (W = 4 in fp32 and fp16, 2 in
- * fp64), so that a row of a plane is one 16-byte
- * (fp16: 8-byte) load instead of W, and the kind bytes of the W sites one
- * word: the scalar form was bound by its load and integer instructions
- * (the L2 busy re-serving each row to three threads, 0.3–0.6 of the
- * roofline), the 7-point kernel reached 0.85–0.94 with this width
- * (rw-cuda-march.cuh). A row's value at folded offset δ = ±1 from the
- * thread's W entries is the same W values shifted by one: W − 1 of them
- * are the thread's own registers, the one at the end its neighbour lane's
- * (a warp shuffle; the warp's first or last lane loads it), so each plane
- * loads 3 vectors of p (rows y ± 1 and y two planes up), its p⁻ and its
- * kinds. δ alternates from plane to plane and is one for a warp (its
- * threads share y and z), so the two planes of an iteration are compiled
- * for δ = +1 and −1 and every select disappears. Warps stay whole: a lane
- * past the row's end computes but stores nothing (its kinds read as 0). */
-
-/* A row's W adjacent entries as a thread keeps them: W values of the
- * arithmetic type (RwFccRow), or for fp16 storage W/2 words of two halves
- * each (RwFccRowH: each value converted to fp32 where it is used, so the
- * sums are the same bits; 74 registers a thread instead of 110, six
- * blocks of 128 an SM instead of four: the 1000 m³ hall at 4 kHz 239.7
- * against 225.6 G sites/s, H100, docs/PERFORMANCE.md;
- * ROOMWAVE_FCC_F16_ROWS=float keeps floats — for benchmarks). */
-template <int W, typename A>
-struct RwFccRow
-{
-  typedef A arith;
-  A v[W];
-  __device__ __forceinline__ A at (int k) const { return v[k]; }
-};
-
-template <int W>
-struct RwFccRowH
-{
-  typedef float arith;
-  unsigned v[W / 2];
-  __device__ __forceinline__ float at (int k) const
-  {
-    return (k & 1) ? rw_h_hi (v[k >> 1]) : rw_h_lo (v[k >> 1]);
-  }
-};
-
-/* The row type of storage S, lanes of W entries; PACK: fp16 as halves. */
-template <typename S, int W, bool PACK>
-struct RwFccRowOf
-{
-  typedef RwFccRow<W, typename RwArith<S>::type> type;
-};
-template <int W>
-struct RwFccRowOf<__half, W, true>
-{
-  typedef RwFccRowH<W> type;
-};
-
-/* A row's W entries from p at i. */
-template <bool NC, typename S, typename I, int W, typename A>
-__device__ __forceinline__ void
-rw_fcc_row_ld (const S *__restrict__ p, I i, RwFccRow<W, A> &r)
-{
-  rw_vld<NC> (p, i, r.v);
-}
-
-template <bool NC, typename I, int W>
-__device__ __forceinline__ void
-rw_fcc_row_ld (const __half *__restrict__ p, I i, RwFccRowH<W> &r)
-{
-  static_assert (W == 4, "fp16 rows of 4 entries: one 8-byte load");
-  const uint2 u = NC ? __ldg ((const uint2 *) (p + i)) : *(const uint2 *) (p + i);
-  r.v[0] = u.x, r.v[1] = u.y;
-}
-
-/* The neighbour lane's first entry of its row (for the shift by +1) and
- * its last (for −1), a warp shuffle. */
-template <int W, typename A>
-__device__ __forceinline__ A
-rw_fcc_next_first (const RwFccRow<W, A> &r)
-{
-  return __shfl_down_sync (0xffffffffu, r.v[0], 1);
-}
-template <int W, typename A>
-__device__ __forceinline__ A
-rw_fcc_prev_last (const RwFccRow<W, A> &r)
-{
-  return __shfl_up_sync (0xffffffffu, r.v[W - 1], 1);
-}
-template <int W>
-__device__ __forceinline__ float
-rw_fcc_next_first (const RwFccRowH<W> &r)
-{
-  return rw_h_lo (__shfl_down_sync (0xffffffffu, r.v[0], 1));
-}
-template <int W>
-__device__ __forceinline__ float
-rw_fcc_prev_last (const RwFccRowH<W> &r)
-{
-  return rw_h_hi (__shfl_up_sync (0xffffffffu, r.v[W / 2 - 1], 1));
-}
-
-template <int W, typename R>
-struct RwFccWide
-{
-  typedef typename R::arith A;
-  R am, ap;          /* Y(y∓1, z−1, 0) */
-  R b;               /* Y(y, z−1, 0) */
-  A be;              /* … the end of its shift by δ */
-  R cm, cp;          /* Y(y∓1, z, 0) */
-  A cme, cpe;        /* the ends of their shifts by δ */
-  R dm, dp;          /* Y(y∓1, z+1, 0) */
-  R c;               /* Y(y, z, 0) */
-  A ce;              /* … the end of its shift by −δ (for plane z + 1) */
-  R e;               /* Y(y, z+1, 0) */
-  A ee;              /* … the end of its shift by δ */
-};
-
-/* Entry k of row v shifted by D (v at offset 0 of the thread's W
- * entries; end: the entry just past them on the side of D). */
-template <int D, int W, typename R>
-__device__ __forceinline__ typename R::arith
-rw_fcc_shifted (const R &v, typename R::arith end, int k)
-{
-  if (D > 0)
-    return k == W - 1 ? end : v.at (k < W - 1 ? k + 1 : 0);
-  return k == 0 ? end : v.at (k > 0 ? k - 1 : 0);
-}
-
-/* The entry just past a thread's W entries of a row on the side of D,
- * loaded by the warp's edge lane only (the others take it from their
- * neighbour lane, rw_fcc_end); i0: the thread's first entry of the row.
- * Issued with the rows' loads, so that it does not wait on them. */
-template <int D, int W, typename S, typename I>
-__device__ __forceinline__ typename RwArith<S>::type
-rw_fcc_end_load (const S *__restrict__ p, I i0, unsigned lane)
-{
-  typedef typename RwArith<S>::type A;
-  if (lane == (D > 0 ? 31u : 0u))
-    return rw_ldg (p, D > 0 ? i0 + (I) W : i0 - (I) 1);
-  return (A) 0;
-}
-
-/* The end of row v's shift by D: the neighbour lane's first (D = +1) or
- * last (D = −1) entry; the warp's edge lane's own load (rw_fcc_end_load). */
-template <int D, typename R>
-__device__ __forceinline__ typename R::arith
-rw_fcc_end (const R &v, typename R::arith loaded, unsigned lane)
-{
-  if (D > 0)
-    {
-      const typename R::arith e = rw_fcc_next_first (v);
-      return lane == 31 ? loaded : e;
-    }
-  const typename R::arith e = rw_fcc_prev_last (v);
-  return lane == 0 ? loaded : e;
-}
-
-/* The kinds of the thread's W entries, one byte each in a word. */
-template <int W>
-__device__ __forceinline__ unsigned
-rw_fcc_kinds (const uint8_t *__restrict__ kind, size_t i)
-{
-  if (W == 4)
-    return __ldg ((const unsigned *) (kind + i));
-  return __ldg ((const unsigned short *) (kind + i));
-}
-
-template <int W>
-__device__ __forceinline__ bool
-rw_fcc_all_interior (unsigned k)
-{
-  return W == 4 ? k == 0x01010101u : k == 0x0101u;
-}
-
-/* The update of plane z's interior sites (its rows of shift δ = D) from a
- * wide column: pp its p⁻, kw its kinds, i the thread's first entry of row
- * (y, z); returns false when it stored a non-finite value. */
-template <int D, int W, typename S, typename I, typename R>
-__device__ __forceinline__ bool
-rw_fcc_wide_update (const RwFccWide<W, R> &v, const R &pp, unsigned kw, S *__restrict__ q, I i)
-{
-  typedef typename R::arith A;
-  if (kw == 0)
-    return true;
-  A out[W];
-#pragma unroll
-  for (int k = 0; k < W; k++)
-    {
-      /* RW_FCC_NBR_OFFSETS order: for a row of parity 1 (D = +1) the
-       * site's dx = −1 neighbours are at offset 0 of the other parity's
-       * rows and dx = +1 at δ; for parity 0 the other way */
-      const A b0 = v.b.at (k), bd = rw_fcc_shifted<D, W> (v.b, v.be, k);
-      const A cm0 = v.cm.at (k), cmd = rw_fcc_shifted<D, W> (v.cm, v.cme, k);
-      const A cp0 = v.cp.at (k), cpd = rw_fcc_shifted<D, W> (v.cp, v.cpe, k);
-      const A e0 = v.e.at (k), ed = rw_fcc_shifted<D, W> (v.e, v.ee, k);
-      A s = v.am.at (k);
-      s += v.ap.at (k);
-      s += D > 0 ? b0 : bd;
-      s += D > 0 ? bd : b0;
-      s += D > 0 ? cm0 : cmd;
-      s += D > 0 ? cmd : cm0;
-      s += D > 0 ? cp0 : cpd;
-      s += D > 0 ? cpd : cp0;
-      s += v.dm.at (k);
-      s += v.dp.at (k);
-      s += D > 0 ? e0 : ed;
-      s += D > 0 ? ed : e0;
-      out[k] = rw_fcc_air (v.c.at (k), s, pp.at (k));
-    }
-  bool fine = true;
-  if (rw_fcc_all_interior<W> (kw))
-    {
-      rw_vst (q, i, out);
-#pragma unroll
-      for (int k = 0; k < W; k++)
-        fine = fine && rw_stored_finite (out[k], q);
-    }
-  else
-#pragma unroll
-    for (int k = 0; k < W; k++)
-      if (((kw >> (8 * k)) & 0xffu) == 1)
-        {
-          rw_st (q, i + (I) k, out[k]);
-          fine = fine && rw_stored_finite (out[k], q);
-        }
-  return fine;
-}
-
-/* The step of a wide column from plane z (δ = D) to z + 1 (δ = −D): nm,
- * np, ne are rows y − 1, y + 1, y of plane z + 2; x the edge lane's ends
- * (side −D) of rows y − 1, y + 1 of plane z + 1 and y of plane z + 2. */
-template <int D, int W, typename R>
-__device__ __forceinline__ void
-rw_fcc_wide_shift (RwFccWide<W, R> &v, const R &nm, const R &np, const R &ne,
-                   const typename R::arith (&x)[3], unsigned lane)
-{
-  v.am = v.cm, v.ap = v.cp;
-  v.b = v.c;
-  v.cm = v.dm, v.cp = v.dp;
-  v.dm = nm, v.dp = np;
-  v.c = v.e;
-  v.e = ne;
-  v.be = v.ce;                  /* Y(y, z, −D) */
-  v.ce = v.ee;                  /* Y(y, z + 1, D) = −(−D) */
-  v.cme = rw_fcc_end<-D> (v.cm, x[0], lane);
-  v.cpe = rw_fcc_end<-D> (v.cp, x[1], lane);
-  v.ee = rw_fcc_end<-D> (v.e, x[2], lane);
-}
-
-/* The edge lane's ends for rw_fcc_wide_shift<D>: side −D of rows y ∓ 1
- * of plane z + 1 and y of plane z + 2 (j: row (y, z + 2)). */
-template <int D, int W, typename S, typename I, typename A>
-__device__ __forceinline__ void
-rw_fcc_wide_ends (A (&x)[3], const S *__restrict__ p, I j, I sy, I sz, unsigned lane)
-{
-  x[0] = rw_fcc_end_load<-D, W> (p, j - sz - sy, lane);
-  x[1] = rw_fcc_end_load<-D, W> (p, j - sz + sy, lane);
-  x[2] = rw_fcc_end_load<-D, W> (p, j, lane);
-}
-
-/* Two planes of a wide column, z (δ = D) and z + 1 (when two: the chunk
- * may end after z), every load of both issued first (the kernel waits on
- * memory latency: two planes' loads in flight a thread), then the step to
- * plane z + 2. */
-template <int D, int W, typename S, typename I, typename R>
-__device__ __forceinline__ bool
-rw_fcc_wide_pair (RwFccWide<W, R> &v, const S *__restrict__ p, S *__restrict__ q,
-                  const uint8_t *__restrict__ kind, const unsigned *__restrict__ air, I i, I sy,
-                  I sz, I sa, bool active, bool two, unsigned lane)
-{
-  typedef typename R::arith A;
-  const I j = i + 2 * sz, j1 = j + sz; /* rows (y, z + 2), (y, z + 3) */
-  /* the warp's air words of planes z and z + 1 first: the kinds wait on them */
-  const unsigned a0 = __ldg (air), a1 = two ? __ldg (air + sa) : 0u;
-  R m2, p2, e2, m3, p3, e3, pp0, pp1;
-  A x2[3], x3[3];
-  rw_fcc_wide_ends<D, W> (x2, p, j, sy, sz, lane);
-  rw_fcc_wide_ends<-D, W> (x3, p, j1, sy, sz, lane);
-  rw_fcc_row_ld<true> (p, j - sy, m2);
-  rw_fcc_row_ld<true> (p, j + sy, p2);
-  rw_fcc_row_ld<true> (p, j, e2);
-  rw_fcc_row_ld<true> (p, j1 - sy, m3);
-  rw_fcc_row_ld<true> (p, j1 + sy, p3);
-  rw_fcc_row_ld<true> (p, j1, e3);
-  rw_fcc_row_ld<false> (q, i, pp0);
-  rw_fcc_row_ld<false> (q, i + sz, pp1);
-  /* a lane whose air bit is set has W interior sites; the others read
-   * their kinds */
-  constexpr unsigned all = W == 4 ? 0x01010101u : 0x0101u;
-  unsigned k0 = all, k1 = all;
-  if (((a0 >> lane) & 1u) == 0)
-    k0 = active ? rw_fcc_kinds<W> (kind, i) : 0;
-  if (((a1 >> lane) & 1u) == 0)
-    k1 = active && two ? rw_fcc_kinds<W> (kind, i + sz) : 0;
-  bool fine = rw_fcc_wide_update<D, W> (v, pp0, k0, q, i);
-  rw_fcc_wide_shift<D, W> (v, m2, p2, e2, x2, lane);
-  fine = rw_fcc_wide_update<-D, W> (v, pp1, k1, q, i + sz) && fine;
-  rw_fcc_wide_shift<-D, W> (v, m3, p3, e3, x3, lane);
-  return fine;
-}
-
-/* The start of a wide column at row (y, z) (first entry i), plane z of
- * shift D: its rows of planes z − 1 … z + 1 and their ends. */
-template <int D, int W, typename S, typename I, typename R>
-__device__ __forceinline__ void
-rw_fcc_wide_start (RwFccWide<W, R> &v, const S *__restrict__ p, I i, I sy, I sz, unsigned lane)
-{
-  rw_fcc_row_ld<true> (p, i - sy - sz, v.am);
-  rw_fcc_row_ld<true> (p, i + sy - sz, v.ap);
-  rw_fcc_row_ld<true> (p, i - sz, v.b);
-  rw_fcc_row_ld<true> (p, i - sy, v.cm);
-  rw_fcc_row_ld<true> (p, i + sy, v.cp);
-  rw_fcc_row_ld<true> (p, i - sy + sz, v.dm);
-  rw_fcc_row_ld<true> (p, i + sy + sz, v.dp);
-  rw_fcc_row_ld<true> (p, i, v.c);
-  rw_fcc_row_ld<true> (p, i + sz, v.e);
-  v.be = rw_fcc_end<D> (v.b, rw_fcc_end_load<D, W> (p, i - sz, lane), lane);
-  v.cme = rw_fcc_end<D> (v.cm, rw_fcc_end_load<D, W> (p, i - sy, lane), lane);
-  v.cpe = rw_fcc_end<D> (v.cp, rw_fcc_end_load<D, W> (p, i + sy, lane), lane);
-  v.ce = rw_fcc_end<-D> (v.c, rw_fcc_end_load<-D, W> (p, i, lane), lane);
-  v.ee = rw_fcc_end<D> (v.e, rw_fcc_end_load<D, W> (p, i + sz, lane), lane);
-}
-
-template <int D, int W, bool PACK, typename S, typename I>
-__device__ __forceinline__ bool
-rw_fcc_wide_column (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
-                    const unsigned *__restrict__ air, I i, unsigned z0, unsigned z1, I sy, I sz,
-                    I sa, bool active, unsigned lane)
-{
-  RwFccWide<W, typename RwFccRowOf<S, W, PACK>::type> v;
-  rw_fcc_wide_start<D, W> (v, p, i, sy, sz, lane);
-  bool fine = true;
-  for (unsigned z = z0; z < z1; z += 2, i += 2 * sz, air += 2 * sa)
-    fine = rw_fcc_wide_pair<D, W> (v, p, q, kind, air, i, sy, sz, sa, active, z + 1 < z1, lane)
-           && fine;
-  return fine;
-}
 
 /* PACK: the rows as RwFccRowOf keeps them (fp16 only). */
 template <typename S, typename I, int W, bool PACK>
@@ -672,9 +318,12 @@ rw_fcc_bnd (double K, double S, double p, double s, double pp, double b, int M, 
                                      stride);
 }
 
+/* The boundary sites [b0, b1) of the list: p (time n) in, p⁻ from pq,
+ * time n + 1 out to q (pq = q in a single step; the arrays of a two-step
+ * pass are apart: rw_fcc_tb_pass). */
 template <typename S>
 __global__ void
-rw_kernel_fcc_boundary (const S *__restrict__ p, S *__restrict__ q,
+rw_kernel_fcc_boundary (const S *__restrict__ p, const S *pq, S *q,
                         const RwFccNode *__restrict__ nodes, size_t n_nodes,
                         const uint16_t *__restrict__ went,
                         const double *__restrict__ beta, const double *__restrict__ coef,
@@ -692,7 +341,7 @@ rw_kernel_fcc_boundary (const S *__restrict__ p, S *__restrict__ q,
   const A s = rw_fcc_sum (p + i, (int) nd.P, (int) pitch, (int) (pitch * ny));
   const double means = rw_fcc_wall_means (p, nd, went, dl);
   const double pn = rw_fcc_bnd (rw_fcc_wall_K (nd.K, nd.nw), (double) nd.S, (double) rw_ld (p, i),
-                                rw_fcc_wall_sum ((double) s, means), (double) rw_ld (q, i),
+                                rw_fcc_wall_sum ((double) s, means), (double) rw_ld (pq, i),
                                 beta[nd.surf], nd.M,
                                 coef + (size_t) nd.surf * 4 * RW_ADM_MAX_BRANCHES, v + b, w + b,
                                 n_nodes);
@@ -884,6 +533,88 @@ rw_cuda_fcc_memory_bytes (const RwSolverSetup *setup)
                                             setup->n_receivers);
 }
 
+/* Two steps a pass (rw_fcc_tb_pass), for benchmarks only:
+ * ROOMWAVE_FCC_TB=1 turns them on where the rows are laid out by rows and
+ * the spare pair of fields fits on the device. They compute the bits of
+ * single steps but were measured slower (rw-cuda-fcc-tb.cu says by how
+ * much and why), so production runs single steps. The tiles' plane
+ * ranges come from the air kernel's (tab->zr, blocks of st->by rows),
+ * planes 0 and 1 left out (no interior site there). Left to single
+ * steps: a source on a cell that is no site (the pass injects it only
+ * where a kernel updates). ROOMWAVE_FCC_TB_BY=16 (tiles of 14 rows
+ * instead of 6) and ROOMWAVE_FCC_TB_ZC=N (planes a chunk) choose the
+ * blocking. A failed allocation of the spare pair is no error: single
+ * steps then. */
+static bool
+rw_fcc_tb_build (RwCudaFcc *st, const RwFccTables *tab, RwError *err)
+{
+  (void) err;
+  const char *te = getenv ("ROOMWAVE_FCC_TB");
+  if (te == NULL || strcmp (te, "1") != 0 || st->w == 1 || st->rows.flat || tab->zr == NULL
+      || st->ny < 4 || st->nz < 4)
+    return true;
+  for (int k = 0; k < st->src.n; k++)
+    if (tab->kind[st->src.cell[k]] == 0)
+      return true;
+  const char *be = getenv ("ROOMWAVE_FCC_TB_BY");
+  st->tby = be != NULL && atoi (be) == 16 ? 16 : 8;
+  /* segments of 30·w entries (rw_kernel_fcc_tb: 32 lanes, 2 a ring);
+   * a tile's planes: the union of the air kernel's blocks over its rows
+   * (all their segments) */
+  const size_t R = st->tby - 2, tiles = (st->ny - 2 + R - 1) / R;
+  const size_t segs = (st->pitch + 30 * st->w - 1) / (30 * st->w);
+  uint32_t *t = (uint32_t *) malloc (2 * segs * tiles * sizeof (uint32_t));
+  if (t == NULL)
+    return true;
+  for (size_t tl = 0; tl < tiles; tl++)
+    {
+      const size_t y0 = 1 + R * tl, y1 = std::min (y0 + R, st->ny - 1);
+      uint32_t z0 = UINT32_MAX, z1 = 0;
+      for (size_t b = y0 / st->by; b <= (y1 - 1) / st->by && b < st->gby; b++)
+        for (size_t sg = 0; sg < st->gbx; sg++)
+          {
+            const uint32_t *r = tab->zr + 2 * (sg + st->gbx * b);
+            if (r[0] < r[1])
+              z0 = std::min (z0, r[0]), z1 = std::max (z1, r[1]);
+          }
+      z0 = std::max (z0, (uint32_t) 2);
+      z1 = std::min (z1, (uint32_t) (st->nz - 2));
+      for (size_t sg = 0; sg < segs; sg++)
+        {
+          t[2 * (sg + segs * tl)] = z0 < z1 ? z0 : 0;
+          t[2 * (sg + segs * tl) + 1] = z0 < z1 ? z1 : 0;
+        }
+    }
+  /* about 4096 blocks, chunks of at least 32 planes (each chunk computes
+   * time n + 1 on two planes more than its own) */
+  const size_t cols = segs * tiles, chunks = std::max ((size_t) 1, (4096 + cols - 1) / cols);
+  size_t zc = std::max ((size_t) 32, (st->nz + chunks - 1) / chunks);
+  const char *ze = getenv ("ROOMWAVE_FCC_TB_ZC");
+  if (ze != NULL && atol (ze) >= 4)
+    zc = (size_t) atol (ze);
+  st->tzc = (unsigned) zc;
+  st->tgbx = (unsigned) segs;
+  st->tgby = (unsigned) tiles;
+  st->tgbz = (unsigned) ((st->nz + zc - 1) / zc);
+  const size_t span = rw_fcc_span (st->n, st->pitch * st->ny) * st->elem;
+  bool ok = cudaMalloc ((void **) &st->tzr, segs * tiles * sizeof (uint2)) == cudaSuccess
+            && cudaMemcpy (st->tzr, t, segs * tiles * sizeof (uint2), cudaMemcpyHostToDevice) == cudaSuccess
+            && cudaMalloc (&st->spare, 2 * span) == cudaSuccess
+            && cudaMemset (st->spare, 0, 2 * span) == cudaSuccess;
+  free (t);
+  if (!ok)
+    {
+      (void) cudaGetLastError ();
+      cudaFree (st->tzr), cudaFree (st->spare);
+      st->tzr = NULL, st->spare = NULL;
+      return true;
+    }
+  st->p_spare = st->spare;
+  st->q_spare = (char *) st->spare + span;
+  st->tb = true;
+  return true;
+}
+
 static bool
 rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
 {
@@ -960,6 +691,7 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
        && RW_CUDA (cudaMalloc (&st->bq, n_states * a))
        && RW_CUDA (cudaMemset (st->bv, 0, n_states * a))
        && RW_CUDA (cudaMemset (st->bq, 0, n_states * a));
+  ok = ok && rw_fcc_tb_build (st, &tab, err);
   rw_cuda_fcc_tables_clear (&tab);
   free (bd), free (cd), free (en), free (M);
   return ok;
@@ -1194,7 +926,7 @@ rw_fcc_step_planes (RwCudaFcc *st, int step, size_t z0, size_t z1, cudaStream_t 
       rw_fcc_air_launch (st, (const S *) st->p, (S *) st->q, step, z0, z1);
     if (nb)
       rw_kernel_fcc_boundary<<<nb, 128, 0, bs>>> (
-        (const S *) st->p, (S *) st->q, st->nodes, st->n_nodes, st->went, st->beta, st->coef,
+        (const S *) st->p, (const S *) st->q, (S *) st->q, st->nodes, st->n_nodes, st->went, st->beta, st->coef,
         (A *) st->bv, (A *) st->bq, st->pitch, st->ny, step, st->bad, b0, b1);
     if (st->bfirst)
       rw_fcc_air_launch (st, (const S *) st->p, (S *) st->q, step, z0, z1);
@@ -1229,6 +961,67 @@ rw_fcc_step (RwCudaFcc *st, int step)
   rw_fcc_step_planes (st, step, 0, st->nz, st->bstream);
   e = cudaEventRecord (st->ev_join, st->bstream);
   return e == cudaSuccess ? cudaStreamWaitEvent (st->stream, st->ev_join, 0) : e;
+}
+
+/* Steps `step` and `step` + 1 in one pass, from p (time n) and q (n − 1)
+ * into the spare pair, which then become p (n + 2) and q (n + 1); the
+ * receivers of both steps into slots k and k + 1 of the chunk. In order,
+ * on the solver's stream:
+ *  1. the boundary sites' time n + 1 into n1 (p⁻ from q);
+ *  2. the source's interior cells' time n + 1 into n1, and the source of
+ *     step n + 1 added to its cells there (rw_cuda_launch_io), so that
+ *     the two-step kernel reads its cells from n1 as it reads the
+ *     boundary sites;
+ *  3. the two-step kernel (rw-cuda-fcc-tb.cu): the interior sites' time
+ *     n + 1 into n1 and n + 2 into n2;
+ *  4. the boundary sites' time n + 2 into n2 (p⁻ from p);
+ *  5. the receivers on n1; the source of step n + 2 and the receivers
+ *     on n2.
+ * Each value is computed as a single step computes it, so the fields and
+ * receivers are the same bits (cuda-fcc checks). */
+static void
+rw_fcc_tb_pass (RwCudaFcc *st, size_t step, size_t k, size_t chunk)
+{
+  void *n1 = st->q_spare, *n2 = st->p_spare;
+  const double s1 = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
+  const double s2 = (st->source && step + 1 < st->n_steps) ? st->source[step + 1] : 0.0;
+  const unsigned nb = (unsigned) ((st->n_nodes + 127) / 128);
+  const dim3 grd (st->tgbx, st->tgby, st->tgbz);
+  rw_with_storage (st->precision, [&] (auto tag) {
+    typedef decltype (tag) S;
+    typedef typename RwArith<S>::type A;
+    const S *p = (const S *) st->p, *q = (const S *) st->q;
+    if (nb)
+      rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
+        p, q, (S *) n1, st->nodes, st->n_nodes, st->went, st->beta, st->coef, (A *) st->bv,
+        (A *) st->bq, st->pitch, st->ny, (int) step, st->bad, (size_t) 0, st->n_nodes);
+    if (rw_fcc_span (st->n, st->pitch * st->ny) < ((size_t) 1 << 32))
+      rw_fcc_tb_launch<S, unsigned> (grd, (int) st->tby, st->stream, p, q, (S *) n1, (S *) n2,
+                                     st->kind, st->tzr, st->tzc, (unsigned) st->pitch,
+                                     (unsigned) st->ny, st->src, (int) step, st->bad,
+                                     st->f16_halves, st->hard, s1);
+    else
+      rw_fcc_tb_launch<S, size_t> (grd, (int) st->tby, st->stream, p, q, (S *) n1, (S *) n2,
+                                   st->kind, st->tzr, st->tzc, st->pitch, st->ny, st->src,
+                                   (int) step, st->bad, st->f16_halves, st->hard, s1);
+    if (nb)
+      rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
+        (const S *) n1, p, (S *) n2, st->nodes, st->n_nodes, st->went, st->beta, st->coef,
+        (A *) st->bv, (A *) st->bq, st->pitch, st->ny, (int) step + 1, st->bad, (size_t) 0,
+        st->n_nodes);
+  });
+  RwCudaSource none = st->src;
+  none.n = 0;
+  if (st->n_rcv > 0)
+    rw_cuda_launch_io (st->precision, st->stream, n1, none, st->hard, 0.0, st->rcv_idx,
+                       (int) st->n_rcv, st->rcv_dev, k, chunk);
+  if (st->src.n > 0 || st->n_rcv > 0)
+    rw_cuda_launch_io (st->precision, st->stream, n2, st->src, st->hard, s2, st->rcv_idx,
+                       (int) st->n_rcv, st->rcv_dev, k + 1, chunk);
+  st->p_spare = st->p;
+  st->q_spare = st->q;
+  st->p = n2;
+  st->q = n1;
 }
 
 /* The source's cells on the planes [z0, z1), applied to the new field
@@ -1289,6 +1082,14 @@ rw_cuda_fcc_advance (void *state, size_t step0, size_t n, double *rcv, size_t st
       for (size_t k = 0; k < chunk; k++)
         {
           const size_t step = step0 + done + k;
+          /* two steps a pass where set up, not with a halo (each step's
+           * planes are exchanged) */
+          if (st->tb && st->halo == NULL && k + 1 < chunk)
+            {
+              rw_fcc_tb_pass (st, step, k, chunk);
+              k++;
+              continue;
+            }
           const double s = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
           if (st->halo)
             {
@@ -1455,6 +1256,12 @@ rw_cuda_fcc_device_name (void *state)
   return ((RwCudaFcc *) state)->name;
 }
 
+int
+rw_cuda_fcc_steps_per_pass (void *state)
+{
+  return ((RwCudaFcc *) state)->tb ? 2 : 1;
+}
+
 void
 rw_cuda_fcc_destroy (void *state)
 {
@@ -1467,6 +1274,8 @@ rw_cuda_fcc_destroy (void *state)
   rw_cuda_halo_free (st->halo);
   free (st->node_z);
   cudaFree (st->mem);
+  cudaFree (st->spare);
+  cudaFree (st->tzr);
   cudaFree (st->kind);
   cudaFree (st->air);
   cudaFree (st->zr);

@@ -24,6 +24,8 @@ const char *rw_cuda_fcc_device_name (void *state);
  * (rw-cuda-common.cuh). */
 RwCudaCopyable rw_cuda_fcc_copyable (void *state);
 void rw_cuda_fcc_destroy (void *state);
+/* 2 where it advances two steps a pass (rw_fcc_tb_pass), else 1. */
+int rw_cuda_fcc_steps_per_pass (void *state);
 
 /* Whether a state of the CUDA backend is the FCC path's. */
 static inline bool

@@ -86,7 +86,8 @@ bool rw_cuda_debug_write_field (void *state, const double *p, const double *p_pr
 /* Block shape chosen (autotuned or set) and the number of work items
  * (block × z-chunk) of the compact launch list. */
 void rw_cuda_debug_launch (void *state, int *block_x, int *block_y, size_t *n_items);
-/* 2 where the solver advances by two-step passes (variant 13), else 1. */
+/* 2 where the solver advances by two-step passes (variant 13; the FCC
+ * path's rw_fcc_tb_pass), else 1. */
 int rw_cuda_debug_steps_per_pass (void *state);
 /* A plane where two z chunks of one tile of the passes meet (their items'
  * z1 and z0), −1 if there is none. */

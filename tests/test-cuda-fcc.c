@@ -22,12 +22,17 @@
  *     other cell NaN, so the kernels write every site and nothing else;
  *   - a NaN planted at an inside site fails with RW_ERROR_UNSTABLE, naming
  *     its step;
- *   - read_slice gives read_field's planes (0 off the sites).
+ *   - read_slice gives read_field's planes (0 off the sites);
+ *   - two steps a pass (ROOMWAVE_FCC_TB=1, a benchmark variant) on the
+ *     L-room and a long box (two segments a row), chunks of 4 planes: fp64
+ *     equals the CPU bit for bit (R = 0.6, branches, a source by a wall),
+ *     fp32 and fp16 equal single steps bit for bit.
  * Seen failing (H200, 2026-11-27): receiver samples written at a fixed
  * stride while the host read them at the chunk's (1199 of 1200 samples
  * differ, fields equal: a real defect it found); one neighbour's x offset
  * of the register z-march flipped (the run grows: unstable); the boundary
  * kernel not launched (1190 samples and 540 cells differ).
+ * RW_TEST_QUICK=1 (tests/gpu/run.sh, for racecheck): the L-room alone.
  * Skips (77) with the reason when no CUDA device is present. */
 #include "gpu/cuda-test-room.h"
 #include "test-solver-fcc.h"
@@ -132,6 +137,17 @@ stencils (const RwGrid *g, RwGridStencil *src, RwGridStencil rcv[2])
   return ok;
 }
 
+/* Two branches on every surface: a mass-spring-damper and a damper. */
+static void
+two_branches (RwAdmittance *Y)
+{
+  memset (Y, 0, sizeof *Y);
+  Y->Y0 = 0.05;
+  Y->n_branches = 2;
+  Y->branch[0] = (RwBranch) { 1e-3, 4.0, 2e3 };
+  Y->branch[1] = (RwBranch) { 1e-3, 4.0, 0.0 };
+}
+
 static void
 check_room (const char *room, RwGrid *g, bool extras)
 {
@@ -141,13 +157,8 @@ check_room (const char *room, RwGrid *g, bool extras)
   RW_NOTE ("%s: %zu×%zu×%zu cells, %zu sites, %zu boundary; source over %zu sites", room, g->nx,
            g->ny, g->nz, g->n_inside, g->n_boundary, src.n);
   const size_t n = g->nx * g->ny * g->nz;
-  /* two branches on every surface: a mass-spring-damper and a damper */
   RwAdmittance Y[1];
-  memset (Y, 0, sizeof Y);
-  Y[0].Y0 = 0.05;
-  Y[0].n_branches = 2;
-  Y[0].branch[0] = (RwBranch) { 1e-3, 4.0, 2e3 };
-  Y[0].branch[1] = (RwBranch) { 1e-3, 4.0, 0.0 };
+  two_branches (Y);
   const double Rs[3] = { 0.6, 1.0, 0.6 };
   for (int c = 0; c < 3; c++)
     {
@@ -216,6 +227,101 @@ check_room (const char *room, RwGrid *g, bool extras)
       run_free (&a);
       run_free (&b);
     }
+}
+
+/* Steps a pass of the CUDA FCC path for this setup (2: the two-step
+ * passes), from a state made for it; 0 when none could be made. */
+static int
+steps_per_pass (const RwGrid *g, const double *R, const RwAdmittance *Y, RwPrecision prec,
+                const RwGridStencil *src)
+{
+  static const double sig[1] = { 1.0 };
+  RwSolverSetup su = { .grid = g, .surface_R = R, .surface_Y = Y, .time_step_s = g->h / 343.0,
+                       .boundary = RW_BOUNDARY_FV, .precision = prec, .n_steps = 1,
+                       .source_kind = RW_SOURCE_SOFT, .source_signal = sig,
+                       .source_stencil = src };
+  RwError err = { 0 };
+  const RwBackendOps *ops = rw_cuda_backend ();
+  void *st = ops->create (&su, &err);
+  RW_CHECK (st != NULL, "create: %s", err.message);
+  if (st == NULL)
+    return 0;
+  const int n = rw_cuda_debug_steps_per_pass (st);
+  ops->destroy (st);
+  return n;
+}
+
+/* Two steps a pass (kernels/rw-cuda-fcc-tb.cu) on the layout by rows,
+ * chunks of 4 planes (ROOMWAVE_FCC_TB_ZC: these rooms get several, so a
+ * chunk's edge planes are computed by both chunks at it): fp64 equals the
+ * CPU bit for bit (walls of R = 0.6 and of two branches; the source spread
+ * over its stencil at the centre, then next to a wall, where some of its
+ * cells are boundary sites), fp32 and fp16 give the bits of single steps
+ * (ROOMWAVE_FCC_TB=0); the passes were used. The advance calls of 7 and
+ * 593 steps leave single steps between passes (chunks of 256). */
+static void
+check_two_step (const char *room, RwGrid *g)
+{
+  RwGridStencil src[2], rcv[2];
+  if (!stencils (g, &src[0], rcv))
+    return;
+  {
+    /* next to the wall at x = min: the first inside plane of the box and
+     * of the L-room, mid-height */
+    const double h = g->h;
+    double pw[3] = { g->origin[0] + 1.6 * h, g->origin[1] + h * ((double) g->ny / 2 - 0.3),
+                     g->origin[2] + h * ((double) g->nz / 2 + 0.2) };
+    RwError err = { 0 };
+    const bool ok = rw_grid_interp (g, pw, "source", &src[1], &err);
+    RW_CHECK (ok, "%s: the source by the wall: %s", room, err.message);
+    if (!ok)
+      return;
+  }
+  setenv ("ROOMWAVE_FCC_ROWS", "rows", 1);
+  setenv ("ROOMWAVE_FCC_TB_ZC", "4", 1);
+  RwAdmittance Y[1];
+  two_branches (Y);
+  const double R = 0.6;
+  for (int w = 0; w < 3; w++)
+    {
+      /* w: 0 R = 0.6, 1 branches (source at the centre), 2 R = 0.6 (source by the wall) */
+      const RwAdmittance *y = w == 1 ? Y : NULL;
+      const RwGridStencil *sw = &src[w == 2];
+      setenv ("ROOMWAVE_FCC_TB", "1", 1);
+      const int spp = steps_per_pass (g, &R, y, RW_PRECISION_F64, sw);
+      unsetenv ("ROOMWAVE_FCC_TB");
+      RW_CHECK (spp == 2, "%s: the two-step passes not used (%d steps a pass)", room, spp);
+      Run a = { 0 };
+      if (run (g, &R, y, RW_PRECISION_F64, RW_BACKEND_CPU, sw, rcv, &a))
+        {
+          const long d = cuda_run_with ("ROOMWAVE_FCC_TB", "1", g, &R, y, RW_PRECISION_F64, sw,
+                                        rcv, &a);
+          RW_NOTE ("%s two-step %s fp64: %ld values differ from the CPU", room,
+                   w == 1 ? "branches" : w == 2 ? "source by the wall" : "R = 0.6", d);
+          RW_CHECK (d == 0, "%s: two-step fp64 differs from the CPU (%ld values; %s)", room, d,
+                    w == 1 ? "branches" : w == 2 ? "source by the wall" : "R = 0.6");
+        }
+      run_free (&a);
+      static const RwPrecision precs[2] = { RW_PRECISION_F32, RW_PRECISION_F16 };
+      for (int k = 0; k < 2 && w < 2; k++)
+        {
+          Run e = { 0 };
+          setenv ("ROOMWAVE_FCC_TB", "0", 1);
+          const bool ok = run (g, &R, y, precs[k], RW_BACKEND_CUDA, sw, rcv, &e);
+          unsetenv ("ROOMWAVE_FCC_TB");
+          if (ok)
+            {
+              const long d = cuda_run_with ("ROOMWAVE_FCC_TB", "1", g, &R, y, precs[k], sw, rcv, &e);
+              RW_NOTE ("%s two-step %s %s: %ld values differ from single steps", room,
+                       w == 1 ? "branches" : "R = 0.6", rw_precision_name (precs[k]), d);
+              RW_CHECK (d == 0, "%s: two-step %s differs from single steps (%ld values)", room,
+                        rw_precision_name (precs[k]), d);
+            }
+          run_free (&e);
+        }
+    }
+  unsetenv ("ROOMWAVE_FCC_ROWS");
+  unsetenv ("ROOMWAVE_FCC_TB_ZC");
 }
 
 /* The poison, the NaN and the slices, on one room, fp64, R = 0.6. */
@@ -352,9 +458,21 @@ main (void)
   RwGrid *ell = test_grid_fcc (14, 12, 9, 0.1, test_inside_l, size);
   double ssize[3] = { 13, 13, 13 };
   RwGrid *sph = test_grid_fcc (13, 13, 13, 0.1, test_inside_sphere, ssize);
-  check_room ("box", box, false);
+  /* RW_TEST_QUICK=1 (tests/gpu/run.sh, for racecheck): the L-room alone */
+  const char *qe = getenv ("RW_TEST_QUICK");
+  const bool quick = qe != NULL && strcmp (qe, "1") == 0;
+  if (!quick)
+    check_room ("box", box, false);
   check_room ("L-room", ell, true);
-  check_room ("sphere", sph, false);
+  if (!quick)
+    check_room ("sphere", sph, false);
+  /* two steps a pass: the L-room, and a long box whose rows take two
+   * segments (the ring lanes of one are lanes of the next) */
+  check_two_step ("L-room", ell);
+  RwGrid *lng = rw_grid_new_box_fcc (290, 12, 10, 0.1);
+  if (!quick)
+    check_two_step ("long box", lng);
+  rw_grid_free (lng);
   check_writes ("L-room", ell);
   check_writes ("sphere", sph);
   rw_grid_free (box);

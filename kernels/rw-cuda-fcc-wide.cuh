@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rw-cuda-fcc-wide.cuh — the register z-march of the FCC air kernels
+ * (rw-cuda-fcc.cu: single steps; rw-cuda-fcc-tb.cu: two steps a pass):
+ * a warp a segment of 32·W entries of a row, each thread W adjacent
+ * entries, the rows it needs again kept in registers. Device code only. */
+#pragma once
+
+#include "rw-cuda-common.cuh"
+#include "rw-cuda-vec.cuh"
+#include "rw-cuda-fcc-device.cuh"
+
+/* The 12 neighbours of the site at c (a row of parity P), summed in
+ * RW_FCC_NBR_OFFSETS order in the arithmetic type. */
+template <typename S>
+__device__ __forceinline__ typename RwArith<S>::type
+rw_fcc_sum (const S *__restrict__ c, int P, int sy, int sz)
+{
+  typedef typename RwArith<S>::type A;
+  const S *m = c + (P - 1), *pl = c + P;
+  A s = rw_ldg (c + (-sy - sz), 0);
+  s += rw_ldg (c + (sy - sz), 0);
+  s += rw_ldg (m + (-sz), 0);
+  s += rw_ldg (pl + (-sz), 0);
+  s += rw_ldg (m + (-sy), 0);
+  s += rw_ldg (pl + (-sy), 0);
+  s += rw_ldg (m + (sy), 0);
+  s += rw_ldg (pl + (sy), 0);
+  s += rw_ldg (c + (sz - sy), 0);
+  s += rw_ldg (c + (sy + sz), 0);
+  s += rw_ldg (m + (sz), 0);
+  s += rw_ldg (pl + (sz), 0);
+  return s;
+}
+
+/* Interior sites, the wide form (production): as the register z-march
+ * of the scalar form (rw-cuda-fcc-scalar.cu), but a thread updates W
+ * adjacent folded entries of its row (W = 4 in fp32 and fp16, 2 in
+ * fp64), so that a row of a plane is one 16-byte
+ * (fp16: 8-byte) load instead of W, and the kind bytes of the W sites one
+ * word: the scalar form was bound by its load and integer instructions
+ * (the L2 busy re-serving each row to three threads, 0.3–0.6 of the
+ * roofline), the 7-point kernel reached 0.85–0.94 with this width
+ * (rw-cuda-march.cuh). A row's value at folded offset δ = ±1 from the
+ * thread's W entries is the same W values shifted by one: W − 1 of them
+ * are the thread's own registers, the one at the end its neighbour lane's
+ * (a warp shuffle; the warp's first or last lane loads it), so each plane
+ * loads 3 vectors of p (rows y ± 1 and y two planes up), its p⁻ and its
+ * kinds. δ alternates from plane to plane and is one for a warp (its
+ * threads share y and z), so the two planes of an iteration are compiled
+ * for δ = +1 and −1 and every select disappears. Warps stay whole: a lane
+ * past the row's end computes but stores nothing (its kinds read as 0). */
+
+/* A row's W adjacent entries as a thread keeps them: W values of the
+ * arithmetic type (RwFccRow), or for fp16 storage W/2 words of two halves
+ * each (RwFccRowH: each value converted to fp32 where it is used, so the
+ * sums are the same bits; 74 registers a thread instead of 110, six
+ * blocks of 128 an SM instead of four: the 1000 m³ hall at 4 kHz 239.7
+ * against 225.6 G sites/s, H100, docs/PERFORMANCE.md;
+ * ROOMWAVE_FCC_F16_ROWS=float keeps floats — for benchmarks). */
+template <int W, typename A>
+struct RwFccRow
+{
+  typedef A arith;
+  A v[W];
+  __device__ __forceinline__ A at (int k) const { return v[k]; }
+};
+
+template <int W>
+struct RwFccRowH
+{
+  typedef float arith;
+  unsigned v[W / 2];
+  __device__ __forceinline__ float at (int k) const
+  {
+    return (k & 1) ? rw_h_hi (v[k >> 1]) : rw_h_lo (v[k >> 1]);
+  }
+};
+
+/* The row type of storage S, lanes of W entries; PACK: fp16 as halves. */
+template <typename S, int W, bool PACK>
+struct RwFccRowOf
+{
+  typedef RwFccRow<W, typename RwArith<S>::type> type;
+};
+template <int W>
+struct RwFccRowOf<__half, W, true>
+{
+  typedef RwFccRowH<W> type;
+};
+
+/* A row's W entries from p at i. */
+template <bool NC, typename S, typename I, int W, typename A>
+__device__ __forceinline__ void
+rw_fcc_row_ld (const S *__restrict__ p, I i, RwFccRow<W, A> &r)
+{
+  rw_vld<NC> (p, i, r.v);
+}
+
+template <bool NC, typename I, int W>
+__device__ __forceinline__ void
+rw_fcc_row_ld (const __half *__restrict__ p, I i, RwFccRowH<W> &r)
+{
+  static_assert (W == 4, "fp16 rows of 4 entries: one 8-byte load");
+  const uint2 u = NC ? __ldg ((const uint2 *) (p + i)) : *(const uint2 *) (p + i);
+  r.v[0] = u.x, r.v[1] = u.y;
+}
+
+/* The neighbour lane's first entry of its row (for the shift by +1) and
+ * its last (for −1), a warp shuffle. */
+template <int W, typename A>
+__device__ __forceinline__ A
+rw_fcc_next_first (const RwFccRow<W, A> &r)
+{
+  return __shfl_down_sync (0xffffffffu, r.v[0], 1);
+}
+template <int W, typename A>
+__device__ __forceinline__ A
+rw_fcc_prev_last (const RwFccRow<W, A> &r)
+{
+  return __shfl_up_sync (0xffffffffu, r.v[W - 1], 1);
+}
+template <int W>
+__device__ __forceinline__ float
+rw_fcc_next_first (const RwFccRowH<W> &r)
+{
+  return rw_h_lo (__shfl_down_sync (0xffffffffu, r.v[0], 1));
+}
+template <int W>
+__device__ __forceinline__ float
+rw_fcc_prev_last (const RwFccRowH<W> &r)
+{
+  return rw_h_hi (__shfl_up_sync (0xffffffffu, r.v[W / 2 - 1], 1));
+}
+
+template <int W, typename R>
+struct RwFccWide
+{
+  typedef typename R::arith A;
+  R am, ap;          /* Y(y∓1, z−1, 0) */
+  R b;               /* Y(y, z−1, 0) */
+  A be;              /* … the end of its shift by δ */
+  R cm, cp;          /* Y(y∓1, z, 0) */
+  A cme, cpe;        /* the ends of their shifts by δ */
+  R dm, dp;          /* Y(y∓1, z+1, 0) */
+  R c;               /* Y(y, z, 0) */
+  A ce;              /* … the end of its shift by −δ (for plane z + 1) */
+  R e;               /* Y(y, z+1, 0) */
+  A ee;              /* … the end of its shift by δ */
+};
+
+/* Entry k of row v shifted by D (v at offset 0 of the thread's W
+ * entries; end: the entry just past them on the side of D). */
+template <int D, int W, typename R>
+__device__ __forceinline__ typename R::arith
+rw_fcc_shifted (const R &v, typename R::arith end, int k)
+{
+  if (D > 0)
+    return k == W - 1 ? end : v.at (k < W - 1 ? k + 1 : 0);
+  return k == 0 ? end : v.at (k > 0 ? k - 1 : 0);
+}
+
+/* The entry just past a thread's W entries of a row on the side of D,
+ * loaded by the warp's edge lane only (the others take it from their
+ * neighbour lane, rw_fcc_end); i0: the thread's first entry of the row.
+ * Issued with the rows' loads, so that it does not wait on them. */
+template <int D, int W, typename S, typename I>
+__device__ __forceinline__ typename RwArith<S>::type
+rw_fcc_end_load (const S *__restrict__ p, I i0, unsigned lane)
+{
+  typedef typename RwArith<S>::type A;
+  if (lane == (D > 0 ? 31u : 0u))
+    return rw_ldg (p, D > 0 ? i0 + (I) W : i0 - (I) 1);
+  return (A) 0;
+}
+
+/* The end of row v's shift by D: the neighbour lane's first (D = +1) or
+ * last (D = −1) entry; the warp's edge lane's own load (rw_fcc_end_load). */
+template <int D, typename R>
+__device__ __forceinline__ typename R::arith
+rw_fcc_end (const R &v, typename R::arith loaded, unsigned lane)
+{
+  if (D > 0)
+    {
+      const typename R::arith e = rw_fcc_next_first (v);
+      return lane == 31 ? loaded : e;
+    }
+  const typename R::arith e = rw_fcc_prev_last (v);
+  return lane == 0 ? loaded : e;
+}
+
+/* The kinds of the thread's W entries, one byte each in a word. */
+template <int W>
+__device__ __forceinline__ unsigned
+rw_fcc_kinds (const uint8_t *__restrict__ kind, size_t i)
+{
+  if (W == 4)
+    return __ldg ((const unsigned *) (kind + i));
+  return __ldg ((const unsigned short *) (kind + i));
+}
+
+template <int W>
+__device__ __forceinline__ bool
+rw_fcc_all_interior (unsigned k)
+{
+  return W == 4 ? k == 0x01010101u : k == 0x0101u;
+}
+
+/* The new values of a wide column's W entries on plane z (its rows of
+ * shift δ = D), pp their p⁻, whatever their kinds. */
+template <int D, int W, typename R>
+__device__ __forceinline__ void
+rw_fcc_wide_values (const RwFccWide<W, R> &v, const R &pp, typename R::arith (&out)[W])
+{
+  typedef typename R::arith A;
+#pragma unroll
+  for (int k = 0; k < W; k++)
+    {
+      /* RW_FCC_NBR_OFFSETS order: for a row of parity 1 (D = +1) the
+       * site's dx = −1 neighbours are at offset 0 of the other parity's
+       * rows and dx = +1 at δ; for parity 0 the other way */
+      const A b0 = v.b.at (k), bd = rw_fcc_shifted<D, W> (v.b, v.be, k);
+      const A cm0 = v.cm.at (k), cmd = rw_fcc_shifted<D, W> (v.cm, v.cme, k);
+      const A cp0 = v.cp.at (k), cpd = rw_fcc_shifted<D, W> (v.cp, v.cpe, k);
+      const A e0 = v.e.at (k), ed = rw_fcc_shifted<D, W> (v.e, v.ee, k);
+      A s = v.am.at (k);
+      s += v.ap.at (k);
+      s += D > 0 ? b0 : bd;
+      s += D > 0 ? bd : b0;
+      s += D > 0 ? cm0 : cmd;
+      s += D > 0 ? cmd : cm0;
+      s += D > 0 ? cp0 : cpd;
+      s += D > 0 ? cpd : cp0;
+      s += v.dm.at (k);
+      s += v.dp.at (k);
+      s += D > 0 ? e0 : ed;
+      s += D > 0 ? ed : e0;
+      out[k] = rw_fcc_air (v.c.at (k), s, pp.at (k));
+    }
+}
+
+/* The update of plane z's interior sites (its rows of shift δ = D) from a
+ * wide column: pp its p⁻, kw its kinds, i the thread's first entry of row
+ * (y, z); returns false when it stored a non-finite value. */
+template <int D, int W, typename S, typename I, typename R>
+__device__ __forceinline__ bool
+rw_fcc_wide_update (const RwFccWide<W, R> &v, const R &pp, unsigned kw, S *__restrict__ q, I i)
+{
+  typedef typename R::arith A;
+  if (kw == 0)
+    return true;
+  A out[W];
+  rw_fcc_wide_values<D, W> (v, pp, out);
+  bool fine = true;
+  if (rw_fcc_all_interior<W> (kw))
+    {
+      rw_vst (q, i, out);
+#pragma unroll
+      for (int k = 0; k < W; k++)
+        fine = fine && rw_stored_finite (out[k], q);
+    }
+  else
+#pragma unroll
+    for (int k = 0; k < W; k++)
+      if (((kw >> (8 * k)) & 0xffu) == 1)
+        {
+          rw_st (q, i + (I) k, out[k]);
+          fine = fine && rw_stored_finite (out[k], q);
+        }
+  return fine;
+}
+
+/* The step of a wide column from plane z (δ = D) to z + 1 (δ = −D): nm,
+ * np, ne are rows y − 1, y + 1, y of plane z + 2; x the edge lane's ends
+ * (side −D) of rows y − 1, y + 1 of plane z + 1 and y of plane z + 2. */
+template <int D, int W, typename R>
+__device__ __forceinline__ void
+rw_fcc_wide_shift (RwFccWide<W, R> &v, const R &nm, const R &np, const R &ne,
+                   const typename R::arith (&x)[3], unsigned lane)
+{
+  v.am = v.cm, v.ap = v.cp;
+  v.b = v.c;
+  v.cm = v.dm, v.cp = v.dp;
+  v.dm = nm, v.dp = np;
+  v.c = v.e;
+  v.e = ne;
+  v.be = v.ce;                  /* Y(y, z, −D) */
+  v.ce = v.ee;                  /* Y(y, z + 1, D) = −(−D) */
+  v.cme = rw_fcc_end<-D> (v.cm, x[0], lane);
+  v.cpe = rw_fcc_end<-D> (v.cp, x[1], lane);
+  v.ee = rw_fcc_end<-D> (v.e, x[2], lane);
+}
+
+/* The edge lane's ends for rw_fcc_wide_shift<D>: side −D of rows y ∓ 1
+ * of plane z + 1 and y of plane z + 2 (j: row (y, z + 2)). */
+template <int D, int W, typename S, typename I, typename A>
+__device__ __forceinline__ void
+rw_fcc_wide_ends (A (&x)[3], const S *__restrict__ p, I j, I sy, I sz, unsigned lane)
+{
+  x[0] = rw_fcc_end_load<-D, W> (p, j - sz - sy, lane);
+  x[1] = rw_fcc_end_load<-D, W> (p, j - sz + sy, lane);
+  x[2] = rw_fcc_end_load<-D, W> (p, j, lane);
+}
+
+/* Two planes of a wide column, z (δ = D) and z + 1 (when two: the chunk
+ * may end after z), every load of both issued first (the kernel waits on
+ * memory latency: two planes' loads in flight a thread), then the step to
+ * plane z + 2. */
+template <int D, int W, typename S, typename I, typename R>
+__device__ __forceinline__ bool
+rw_fcc_wide_pair (RwFccWide<W, R> &v, const S *__restrict__ p, S *__restrict__ q,
+                  const uint8_t *__restrict__ kind, const unsigned *__restrict__ air, I i, I sy,
+                  I sz, I sa, bool active, bool two, unsigned lane)
+{
+  typedef typename R::arith A;
+  const I j = i + 2 * sz, j1 = j + sz; /* rows (y, z + 2), (y, z + 3) */
+  /* the warp's air words of planes z and z + 1 first: the kinds wait on them */
+  const unsigned a0 = __ldg (air), a1 = two ? __ldg (air + sa) : 0u;
+  R m2, p2, e2, m3, p3, e3, pp0, pp1;
+  A x2[3], x3[3];
+  rw_fcc_wide_ends<D, W> (x2, p, j, sy, sz, lane);
+  rw_fcc_wide_ends<-D, W> (x3, p, j1, sy, sz, lane);
+  rw_fcc_row_ld<true> (p, j - sy, m2);
+  rw_fcc_row_ld<true> (p, j + sy, p2);
+  rw_fcc_row_ld<true> (p, j, e2);
+  rw_fcc_row_ld<true> (p, j1 - sy, m3);
+  rw_fcc_row_ld<true> (p, j1 + sy, p3);
+  rw_fcc_row_ld<true> (p, j1, e3);
+  rw_fcc_row_ld<false> (q, i, pp0);
+  rw_fcc_row_ld<false> (q, i + sz, pp1);
+  /* a lane whose air bit is set has W interior sites; the others read
+   * their kinds */
+  constexpr unsigned all = W == 4 ? 0x01010101u : 0x0101u;
+  unsigned k0 = all, k1 = all;
+  if (((a0 >> lane) & 1u) == 0)
+    k0 = active ? rw_fcc_kinds<W> (kind, i) : 0;
+  if (((a1 >> lane) & 1u) == 0)
+    k1 = active && two ? rw_fcc_kinds<W> (kind, i + sz) : 0;
+  bool fine = rw_fcc_wide_update<D, W> (v, pp0, k0, q, i);
+  rw_fcc_wide_shift<D, W> (v, m2, p2, e2, x2, lane);
+  fine = rw_fcc_wide_update<-D, W> (v, pp1, k1, q, i + sz) && fine;
+  rw_fcc_wide_shift<-D, W> (v, m3, p3, e3, x3, lane);
+  return fine;
+}
+
+/* The start of a wide column at row (y, z) (first entry i), plane z of
+ * shift D: its rows of planes z − 1 … z + 1 and their ends. */
+template <int D, int W, typename S, typename I, typename R>
+__device__ __forceinline__ void
+rw_fcc_wide_start (RwFccWide<W, R> &v, const S *__restrict__ p, I i, I sy, I sz, unsigned lane)
+{
+  rw_fcc_row_ld<true> (p, i - sy - sz, v.am);
+  rw_fcc_row_ld<true> (p, i + sy - sz, v.ap);
+  rw_fcc_row_ld<true> (p, i - sz, v.b);
+  rw_fcc_row_ld<true> (p, i - sy, v.cm);
+  rw_fcc_row_ld<true> (p, i + sy, v.cp);
+  rw_fcc_row_ld<true> (p, i - sy + sz, v.dm);
+  rw_fcc_row_ld<true> (p, i + sy + sz, v.dp);
+  rw_fcc_row_ld<true> (p, i, v.c);
+  rw_fcc_row_ld<true> (p, i + sz, v.e);
+  v.be = rw_fcc_end<D> (v.b, rw_fcc_end_load<D, W> (p, i - sz, lane), lane);
+  v.cme = rw_fcc_end<D> (v.cm, rw_fcc_end_load<D, W> (p, i - sy, lane), lane);
+  v.cpe = rw_fcc_end<D> (v.cp, rw_fcc_end_load<D, W> (p, i + sy, lane), lane);
+  v.ce = rw_fcc_end<-D> (v.c, rw_fcc_end_load<-D, W> (p, i, lane), lane);
+  v.ee = rw_fcc_end<D> (v.e, rw_fcc_end_load<D, W> (p, i + sz, lane), lane);
+}
+
+template <int D, int W, bool PACK, typename S, typename I>
+__device__ __forceinline__ bool
+rw_fcc_wide_column (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
+                    const unsigned *__restrict__ air, I i, unsigned z0, unsigned z1, I sy, I sz,
+                    I sa, bool active, unsigned lane)
+{
+  RwFccWide<W, typename RwFccRowOf<S, W, PACK>::type> v;
+  rw_fcc_wide_start<D, W> (v, p, i, sy, sz, lane);
+  bool fine = true;
+  for (unsigned z = z0; z < z1; z += 2, i += 2 * sz, air += 2 * sa)
+    fine = rw_fcc_wide_pair<D, W> (v, p, q, kind, air, i, sy, sz, sa, active, z + 1 < z1, lane)
+           && fine;
+  return fine;
+}
