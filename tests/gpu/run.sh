@@ -47,10 +47,6 @@
 #   tests/gpu/run.sh hall8k           (build, issue #14: the 1000 m³ box at
 #                                      8 kHz, 2 s, fp16, mesh to WAV on CUDA:
 #                                      wall time, memory, timings)
-#   tests/gpu/run.sh warm             (build, issue #14: the 30 m³ end-to-end
-#                                      run without and with the CUDA
-#                                      context's warm-up, RW_WARM_ROUNDS
-#                                      times each, and its timings)
 #   tests/gpu/run.sh seam             (build, the seam proof of issue #12:
 #                                      seam-check in the hall and the box on
 #                                      CUDA at fmax 1 kHz, fc 500 Hz)
@@ -659,17 +655,6 @@ if [ "$QUICK" = hall8k ]; then
   ls -la "$d" | tee -a "$SUMMARY"
   rm -f "$d"/*.wav
   mode_end hall8k
-fi
-
-# ------------------------------------------- warm: issue #14, where the time goes
-# The end-to-end run of the fcc mode (30 m³, 4 kHz, 1 s, FCC, fp32, CUDA,
-# the wave part alone) RW_WARM_ROUNDS times (default 3) each without the
-# device's warm-up (ROOMWAVE_WARM_UP=0: the CUDA context made at the
-# solver's creation) and with it (made while the mesh is imported and
-# voxelised), alternating; wall time and results.json's timings per run.
-if [ "$QUICK" = warm ]; then
-  e2e_warm_rounds "${RW_WARM_ROUNDS:-3}" "0 1"
-  mode_end warm
 fi
 
 # ------------------------------------------- spatial: issue #13's proof
