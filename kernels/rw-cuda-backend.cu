@@ -1401,12 +1401,9 @@ rw_cuda_destroy (void *state)
   cudaFree (st->slice);
   cudaFree (st->rcv_cells);
   cudaFree (st->rcv_dev);
-  if (st->ev0)
-    cudaEventDestroy (st->ev0);
-  if (st->ev1)
-    cudaEventDestroy (st->ev1);
-  if (st->stream)
-    cudaStreamDestroy (st->stream);
+  rw_cuda_event_free (&st->ev0);
+  rw_cuda_event_free (&st->ev1);
+  rw_cuda_stream_free (&st->stream);
   (void) cudaGetLastError ();
   free (st->rcv_host);
   free (st->zlo_host);

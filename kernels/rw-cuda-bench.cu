@@ -278,10 +278,8 @@ rw_cuda_device_info (int device, size_t copy_bytes, RwCudaDeviceInfo *info, RwEr
   info->copy_bytes_per_s = ok ? 2.0 * copy_bytes / (best * 1e-3) : 0.0;
   cudaFree (a);
   cudaFree (b);
-  if (e0)
-    cudaEventDestroy (e0);
-  if (e1)
-    cudaEventDestroy (e1);
+  rw_cuda_event_free (&e0);
+  rw_cuda_event_free (&e1);
   return ok;
 }
 
@@ -532,8 +530,7 @@ rw_cuda_bench (const RwGrid *g, const double *surface_R, const RwAdmittance *sur
         rows[r].registers = attr.numRegs;
       }
   for (int e = 0; e <= steps; e++)
-    if (ev[e])
-      cudaEventDestroy (ev[e]);
+    rw_cuda_event_free (&ev[e]);
   if (tex[0])
     cudaDestroyTextureObject (tex[0]);
   if (tex[1])

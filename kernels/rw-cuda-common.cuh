@@ -44,6 +44,24 @@ rw_cuda_ok (cudaError_t e, RwError *err, const char *what)
                   cudaGetErrorString (e), cudaGetErrorName (e));
 }
 
+/* Teardown of what a create may have left unmade (NULL): destroyed where
+ * made, and NULL after. */
+static inline void
+rw_cuda_event_free (cudaEvent_t *e)
+{
+  if (*e != NULL)
+    cudaEventDestroy (*e);
+  *e = NULL;
+}
+
+static inline void
+rw_cuda_stream_free (cudaStream_t *s)
+{
+  if (*s != NULL)
+    cudaStreamDestroy (*s);
+  *s = NULL;
+}
+
 /* The cell byte: K in bits 0–2, surface slot in bits 3–7. */
 #define RW_CELL_K(c) ((c) & 7)
 #define RW_CELL_SLOT(c) ((c) >> 3)

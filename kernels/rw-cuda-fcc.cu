@@ -1292,13 +1292,9 @@ rw_cuda_fcc_destroy (void *state)
   cudaFree (st->bad);
   cudaFree (st->esum);
   cudaFree (st->slice);
-  if (st->stream)
-    cudaStreamDestroy (st->stream);
-  if (st->bstream)
-    cudaStreamDestroy (st->bstream);
-  if (st->ev_fork)
-    cudaEventDestroy (st->ev_fork);
-  if (st->ev_join)
-    cudaEventDestroy (st->ev_join);
+  rw_cuda_stream_free (&st->stream);
+  rw_cuda_stream_free (&st->bstream);
+  rw_cuda_event_free (&st->ev_fork);
+  rw_cuda_event_free (&st->ev_join);
   free (st);
 }

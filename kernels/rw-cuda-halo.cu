@@ -209,12 +209,9 @@ rw_cuda_halo_free (RwCudaHalo *h)
     cudaStreamSynchronize (h->stream);
   if (h->comm)
     ncclCommDestroy (h->comm);
-  if (h->ready)
-    cudaEventDestroy (h->ready);
-  if (h->done)
-    cudaEventDestroy (h->done);
-  if (h->stream)
-    cudaStreamDestroy (h->stream);
+  rw_cuda_event_free (&h->ready);
+  rw_cuda_event_free (&h->done);
+  rw_cuda_stream_free (&h->stream);
   (void) cudaGetLastError ();
   free (h);
 }
