@@ -137,6 +137,11 @@ typedef struct RwBackendOps {
    * hold the process's exit. Only a front end that owns the process calls
    * it (the CLI, for its last run: RwSimConfig.release_device). */
   void (*release) (int device);
+  /* The 16 bytes of device `device`'s UUID, unique to the GPU whatever
+   * index a process's visibility variables give it (NULL, or false: none
+   * known). The front end compares the ranks' to tell whether two share a
+   * device (rw_slab_devices_shared). */
+  bool (*device_uuid) (int device, unsigned char uuid[16]);
 } RwBackendOps;
 
 extern const RwBackendOps rw_cpu_backend;

@@ -403,3 +403,20 @@ rw_slab_owned_inside (const RwSlab *s, size_t *boundary)
     *boundary = bnd;
   return inside;
 }
+
+bool
+rw_slab_devices_shared (const RwSlabDevice *all, int n)
+{
+  for (int a = 0; a < n; a++)
+    for (int b = a + 1; b < n; b++)
+      {
+        const RwSlabDevice *x = &all[a], *y = &all[b];
+        const bool same = x->has_uuid && y->has_uuid
+                            ? memcmp (x->uuid, y->uuid, sizeof x->uuid) == 0
+                            : strcmp (x->host, y->host) == 0 && x->device == y->device
+                                && strcmp (x->visible, y->visible) == 0;
+        if (same)
+          return true;
+      }
+  return false;
+}

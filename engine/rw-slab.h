@@ -93,6 +93,25 @@ bool rw_slab_voxelise_ranks (const RwMesh *mesh, double spacing_m, RwLattice lat
                              RwError *err);
 void rw_slab_clear (RwSlab *s);
 
+/* Where a rank steps its slab, for the device halos (rw-solver.c): its
+ * host, its device's index and device-visibility variable, and the
+ * device's UUID where the backend gives one (RwBackendOps.device_uuid). */
+typedef struct RwSlabDevice {
+  char host[64];
+  char visible[128];
+  int device;
+  bool has_uuid;
+  unsigned char uuid[16];
+} RwSlabDevice;
+
+/* Whether two of the n ranks step their slabs on one device (NCCL refuses
+ * them: the halos then go through the host). Two ranks whose devices both
+ * have a UUID share one exactly when the UUIDs are equal, whatever their
+ * indices and visibility variables say (CUDA_VISIBLE_DEVICES=1, device 0
+ * and no variable, device 1 are one GPU); otherwise when host, device
+ * index and visibility variable are all equal. */
+bool rw_slab_devices_shared (const RwSlabDevice *all, int n);
+
 /* The inside cells of the slab's owned planes, and how many of them are
  * boundary cells (K below the lattice's full count); boundary may be
  * NULL. What each rank adds to the whole grid's counts. */

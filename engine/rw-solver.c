@@ -508,20 +508,16 @@ slab_cells_check (RwSolver *s, RwError *err)
 /* After the backend's create: the halo buffers, and every rank agreeing
  * that all of them could start (a rank that failed says why to all). */
 
-/* Whether two ranks step their slabs on one device (the same host,
- * device index and device-visibility variables): NCCL refuses them, and a
+/* Whether two ranks step their slabs on one device (rw_slab_devices_shared:
+ * by the devices' UUIDs where the backend gives them, else by host,
+ * device index and device-visibility variable): NCCL refuses them, and a
  * rank whose device is its own would wait for the others inside
  * ncclCommInitRank; such a job exchanges through the host (*shared on
  * every rank). */
 static bool
 slab_devices_shared (RwSolver *s, bool *shared, RwError *err)
 {
-  typedef struct {
-    char host[64];
-    char visible[128];
-    int device;
-  } Where;
-  Where me, *all = calloc ((size_t) s->size, sizeof *all);
+  RwSlabDevice me, *all = calloc ((size_t) s->size, sizeof *all);
   if (all == NULL)
     return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
   memset (&me, 0, sizeof me);
@@ -530,15 +526,13 @@ slab_devices_shared (RwSolver *s, bool *shared, RwError *err)
   const char *vis = getenv ("CUDA_VISIBLE_DEVICES");
   snprintf (me.visible, sizeof me.visible, "%s", vis != NULL ? vis : "");
   me.device = s->setup.device;
+  me.has_uuid = s->ops->device_uuid != NULL && s->ops->device_uuid (me.device, me.uuid);
   if (!rw_comm_allgather (s->comm, &me, sizeof me, all, err))
     {
       free (all);
       return false;
     }
-  *shared = false;
-  for (int a = 0; a < s->size; a++)
-    for (int b = a + 1; b < s->size; b++)
-      *shared = *shared || memcmp (&all[a], &all[b], sizeof me) == 0;
+  *shared = rw_slab_devices_shared (all, s->size);
   free (all);
   return true;
 }

@@ -572,6 +572,21 @@ rw_cuda_release (int device)
   (void) cudaGetLastError ();
 }
 
+/* RwBackendOps.device_uuid: the device's UUID, as nvidia-smi shows it. */
+static bool
+rw_cuda_device_uuid (int device, unsigned char uuid[16])
+{
+  cudaDeviceProp prop;
+  if (cudaGetDeviceProperties (&prop, device) != cudaSuccess)
+    {
+      (void) cudaGetLastError ();
+      return false;
+    }
+  static_assert (sizeof prop.uuid.bytes == 16, "a CUDA UUID is 16 bytes");
+  memcpy (uuid, prop.uuid.bytes, 16);
+  return true;
+}
+
 /* Devices usable here; 0 when there is no driver or device. */
 static int
 rw_cuda_device_count (void)
@@ -1179,13 +1194,10 @@ rw_cuda_window (RwCudaState *st, int step, double s, int w, size_t z0, size_t z1
 static void
 rw_cuda_halo_step (RwCudaState *st, int step, double s, size_t k, size_t chunk)
 {
-  size_t w[4];
-  rw_cuda_halo_windows (st->halo, w);
-  rw_cuda_window (st, step, s, 0, w[0], w[1], false, k, chunk);
-  rw_cuda_window (st, step, s, 1, w[2], w[3], false, k, chunk);
-  rw_cuda_halo_post (st->halo, st->stream, st->q);
-  rw_cuda_window (st, step, s, 2, w[1], w[2], true, k, chunk);
-  rw_cuda_halo_wait (st->halo, st->stream);
+  rw_cuda_halo_step_windows (st->halo, st->stream, st->q,
+                             [&] (int w, size_t z0, size_t z1, bool receivers) {
+                               rw_cuda_window (st, step, s, w, z0, z1, receivers, k, chunk);
+                             });
 }
 
 void
@@ -1445,6 +1457,7 @@ static const RwBackendOps rw_cuda_ops = {
   rw_cuda_destroy,
   rw_cuda_warm_up,
   rw_cuda_release,
+  rw_cuda_device_uuid,
 };
 
 extern "C" const RwBackendOps *

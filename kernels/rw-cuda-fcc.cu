@@ -1044,16 +1044,11 @@ rw_fcc_io_planes (RwCudaFcc *st, double s, size_t z0, size_t z1, bool receivers,
 static void
 rw_fcc_halo_step (RwCudaFcc *st, int step, double s, size_t k, size_t chunk)
 {
-  size_t w[4];
-  rw_cuda_halo_windows (st->halo, w);
-  rw_fcc_step_planes (st, step, w[0], w[1], st->stream);
-  rw_fcc_io_planes (st, s, w[0], w[1], false, k, chunk);
-  rw_fcc_step_planes (st, step, w[2], w[3], st->stream);
-  rw_fcc_io_planes (st, s, w[2], w[3], false, k, chunk);
-  rw_cuda_halo_post (st->halo, st->stream, st->q);
-  rw_fcc_step_planes (st, step, w[1], w[2], st->stream);
-  rw_fcc_io_planes (st, s, w[1], w[2], true, k, chunk);
-  rw_cuda_halo_wait (st->halo, st->stream);
+  rw_cuda_halo_step_windows (st->halo, st->stream, st->q,
+                             [&] (int, size_t z0, size_t z1, bool receivers) {
+                               rw_fcc_step_planes (st, step, z0, z1, st->stream);
+                               rw_fcc_io_planes (st, s, z0, z1, receivers, k, chunk);
+                             });
 }
 
 bool

@@ -56,6 +56,23 @@ void rw_cuda_halo_wait (RwCudaHalo *h, cudaStream_t compute);
 bool rw_cuda_halo_check (RwCudaHalo *h, RwError *err);
 void rw_cuda_halo_free (RwCudaHalo *h);
 
+/* One step of a slab with a halo, steps 1–4 above, for either path:
+ * window (w, z0, z1, receivers) launches the planes [z0, z1) of window w
+ * (0 and 1 the cuts' planes, 2 the interior, which alone takes the
+ * receivers) on `compute`; `field` is the new field the exchange sends. */
+template <typename F>
+static inline void
+rw_cuda_halo_step_windows (RwCudaHalo *h, cudaStream_t compute, void *field, F &&window)
+{
+  size_t w[4];
+  rw_cuda_halo_windows (h, w);
+  window (0, w[0], w[1], false);
+  window (1, w[2], w[3], false);
+  rw_cuda_halo_post (h, compute, field);
+  window (2, w[1], w[2], true);
+  rw_cuda_halo_wait (h, compute);
+}
+
 /* The source's cells on the planes [z0, z1) (plane: entries a stored
  * plane): the part of a step's source that a window applies after its
  * own update (rw_kernel_io's arithmetic, cell by cell as one launch). */

@@ -17,12 +17,15 @@
  *    layer, the boundary count);
  *  - too many ranks for the planes, and a slab beyond the grid, are
  *    refused with a message.
+ * And rw_slab_devices_shared on records of where ranks run (one GPU by
+ * its UUID under two indices; two UUIDs; without UUIDs, host and index).
  * What fails it: cuts by planes, an odd FCC slab start (other sites: K
  * mismatch), ghosts not recounted (the backend refuses the slab), areas
  * taken from the wrong rank (owned areas differ). */
 #include "rw-test.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,9 +167,47 @@ check_room (const char *name, const RwGrid *g)
   free (grank);
 }
 
+/* rw_slab_devices_shared: two ranks on one GPU told by its UUID even
+ * where their indices and visibility variables differ (the rule before
+ * UUIDs said "not shared" there, and NCCL was left to refuse the pair), two
+ * GPUs told apart by their UUIDs, and without UUIDs the host, index and
+ * variable. */
+static void
+check_devices_shared (void)
+{
+  RwSlabDevice a, b;
+  memset (&a, 0, sizeof a);
+  snprintf (a.host, sizeof a.host, "node1");
+  a.device = 0;
+  a.has_uuid = true;
+  memset (a.uuid, 0x5a, sizeof a.uuid);
+  b = a;
+  snprintf (b.visible, sizeof b.visible, "1");   /* device 0 of "1": GPU 1 … */
+  a.device = 1;                                   /* … and device 1 of all: GPU 1 */
+  RwSlabDevice two[2] = { a, b };
+  RW_CHECK (rw_slab_devices_shared (two, 2), "one GPU (one UUID) under two indices not shared");
+  two[1].uuid[15] ^= 1;
+  RW_CHECK (!rw_slab_devices_shared (two, 2), "two GPUs (two UUIDs) taken as one");
+  /* without UUIDs (a backend that gives none): host, index and variable */
+  two[0].has_uuid = two[1].has_uuid = false;
+  snprintf (two[1].visible, sizeof two[1].visible, "%s", two[0].visible);
+  two[1].device = two[0].device;
+  RW_CHECK (rw_slab_devices_shared (two, 2), "the same host, index and variable not shared");
+  two[1].device = 0;
+  RW_CHECK (!rw_slab_devices_shared (two, 2), "other indices taken as one device");
+  /* one of three ranks apart, two on one GPU */
+  RwSlabDevice three[3] = { a, a, a };
+  three[0].uuid[0] = 1;
+  RW_CHECK (rw_slab_devices_shared (three, 3), "ranks 1 and 2 on one GPU not found");
+  three[1].uuid[0] = 2;
+  RW_CHECK (!rw_slab_devices_shared (three, 3), "three GPUs taken as shared");
+  RW_CHECK (!rw_slab_devices_shared (three, 1), "one rank shares with itself");
+}
+
 int
 main (void)
 {
+  check_devices_shared ();
   RwError err;
   rw_error_clear (&err);
   RwMesh *hall = rw_shape_hall (14.0, 9.0, 7.0, 8);
