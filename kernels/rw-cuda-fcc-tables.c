@@ -22,12 +22,16 @@ rw_cuda_fcc_pitch_round (size_t nx, size_t round)
   return (rw_fcc_row_len (nx) + round - 1) / round * round;
 }
 
+bool
+rw_cuda_fcc_flat (size_t nx, size_t lane_w)
+{
+  return rw_cuda_fcc_rows_flat (rw_fcc_row_len (nx), rw_cuda_fcc_pitch_round (nx, 32), lane_w);
+}
+
 size_t
 rw_cuda_fcc_pitch (size_t nx, size_t lane_w)
 {
-  const size_t wide = rw_cuda_fcc_pitch_round (nx, 32);
-  return rw_cuda_fcc_rows_flat (rw_fcc_row_len (nx), wide, lane_w) ? rw_cuda_fcc_pitch_round (nx, 4)
-                                                                   : wide;
+  return rw_cuda_fcc_pitch_round (nx, rw_cuda_fcc_flat (nx, lane_w) ? 4 : 32);
 }
 
 double
@@ -91,12 +95,15 @@ rw_cuda_fcc_tables_clear (RwFccTables *t)
 
 bool
 rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bool links,
-                    size_t cols, size_t rows, size_t gbx, size_t gby,
-                    const RwFccRows *layout, int threads, RwFccTables *out, RwError *err)
+                    size_t cols, size_t rows, const RwFccRows *layout, int threads,
+                    RwFccTables *out, RwError *err)
 {
   memset (out, 0, sizeof *out);
   const int nt = threads > 0 ? threads : omp_get_max_threads ();
+  const size_t gbx = cols > 0 && rows > 0 ? (pitch + cols - 1) / cols : 0;
+  const size_t gby = cols > 0 && rows > 0 ? (g->ny + rows - 1) / rows : 0;
   const size_t n = pitch * g->ny * g->nz, n_blocks = gbx * gby;
+  out->gbx = gbx, out->gby = gby;
   size_t *first = out->first = calloc (g->nz + 1, sizeof *first);
   out->kind = calloc (n + 1, 1);
   out->zr = calloc (2 * n_blocks + 2, sizeof *out->zr);

@@ -13,9 +13,10 @@
  *    [w, w + nw) of went (rw_fcc_wall_entries; none with links false);
  *    first[z]: the first node at or above plane z (nz + 1 entries: a
  *    slab's window of planes updates the nodes [first[z0], first[z1]));
- *  - zr: per block of cols × rows folded columns (gbx × gby blocks, x
- *    fastest), the union of the z ranges of the cubic columns it covers,
- *    two words (z0, z1; 0, 0 when none): CUDA's uint2, copied as it is.
+ *  - zr: per block of cols × rows folded columns (gbx = ⌈pitch / cols⌉ ×
+ *    gby = ⌈ny / rows⌉ blocks, x fastest; none where cols or rows is 0),
+ *    the union of the z ranges of the cubic columns it covers, two words
+ *    (z0, z1; 0, 0 when none): CUDA's uint2, copied as it is.
  *  - the wide air kernel's rows (rw_kernel_fcc_air_wide; RwFccRows), in
  *    one of two layouts. By rows (flat false): a warp takes a segment of
  *    32·lane_w entries of one row, n_seg = ⌈pitch / (32·lane_w)⌉ a row,
@@ -87,6 +88,10 @@ void rw_cuda_fcc_rows (size_t ny, size_t pitch, size_t lane_w, size_t warps, boo
  * in two warps of 128 entries). Wide rows keep the layout by rows, whose
  * blocks of adjacent rows share their neighbour rows in the L1. */
 bool rw_cuda_fcc_rows_flat (size_t row_len, size_t pitch, size_t lane_w);
+/* The layout an nx-cell grid's rows take by default: rw_cuda_fcc_rows_flat
+ * at rows rounded to 32 entries (which rw_cuda_fcc_pitch then rounds to
+ * 4 where flat). The one place the choice is made. */
+bool rw_cuda_fcc_flat (size_t nx, size_t lane_w);
 
 typedef struct
 {
@@ -95,7 +100,8 @@ typedef struct
   size_t n_nodes;
   uint16_t *went;               /* link d << 12 | member mask (rw-scheme-fcc.h) */
   size_t n_went;
-  uint32_t *zr;                 /* 2 per block */
+  uint32_t *zr;                 /* 2 per block, gbx × gby blocks */
+  size_t gbx, gby;
   uint32_t *zrf;                /* flat: 2 per block, 2 · blocks blocks (else NULL) */
   uint32_t *air;                /* flat: 2 · n_seg · nz words, by rows n_seg · ny · nz (NULL: no
                                    layout given) */
@@ -104,11 +110,12 @@ typedef struct
 
 /* The tables of g (on the FCC lattice) for rows of `pitch` entries;
  * surface_M[s]: the branches of surface s (0: frequency independent);
- * layout: the wide air kernel's rows (rw_cuda_fcc_rows at the same
- * pitch; NULL: no zrf and no air words); threads ≤ 0: all. */
+ * cols × rows: the blocks of zr (0: no zr); layout: the wide air
+ * kernel's rows (rw_cuda_fcc_rows at the same pitch; NULL: no zrf and no
+ * air words); threads ≤ 0: all. */
 bool rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bool links,
-                         size_t cols, size_t rows, size_t gbx, size_t gby,
-                         const RwFccRows *layout, int threads, RwFccTables *out, RwError *err);
+                         size_t cols, size_t rows, const RwFccRows *layout, int threads,
+                         RwFccTables *out, RwError *err);
 void rw_cuda_fcc_tables_clear (RwFccTables *t);
 
 /* The entries a row of the folded layout holds (its pitch) for the wide

@@ -654,9 +654,12 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
    * ranges), the scalar form's and the layout by rows' by rectangles of
    * columns */
   const bool wide = st->w > 1, flat = wide && st->rows.flat;
-  ok = ok && rw_cuda_fcc_tables (g, st->pitch, M, !no_links, (size_t) st->bx * st->w, st->by,
-                                 flat ? 0 : st->gbx, flat ? 0 : st->gby, wide ? &st->rows : NULL,
-                                 setup->threads, &tab, err);
+  ok = ok && rw_cuda_fcc_tables (g, st->pitch, M, !no_links, flat ? 0 : (size_t) st->bx * st->w,
+                                 st->by, wide ? &st->rows : NULL, setup->threads, &tab, err);
+  /* the rectangles' blocks are the launch's (create counted them alike) */
+  if (ok && !flat && (tab.gbx != st->gbx || tab.gby != st->gby))
+    ok = rw_fail (err, RW_ERROR_INTERNAL, _("the FCC tables' blocks (%zu × %zu) are not the "
+                                            "launch's (%u × %u)"), tab.gbx, tab.gby, st->gbx, st->gby);
   const size_t n_air = !wide ? 0 : flat ? 2 * st->rows.n_seg * g->nz : st->rows.n_seg * g->ny * g->nz;
   const uint32_t *zr_host = flat ? tab.zrf : tab.zr;
   const size_t b = tab.n_nodes, n_went = tab.n_went;
@@ -771,7 +774,7 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
       const bool flat = re != NULL && strcmp (re, "flat") == 0 ? true
                         : re != NULL && strcmp (re, "rows") == 0
                           ? false
-                          : rw_cuda_fcc_rows_flat (rw_fcc_row_len (g->nx), st->pitch, st->w);
+                          : rw_cuda_fcc_flat (g->nx, st->w);
       rw_cuda_fcc_rows (g->ny, st->pitch, st->w, warps, flat, &st->rows);
       st->ra.flat = flat;
       st->ra.n_seg = (unsigned) st->rows.n_seg;

@@ -190,8 +190,10 @@ check_room (const char *room, RwMesh *mesh, double h, size_t round)
   rw_cuda_fcc_rows (g->ny, pitch, LANE_W, WARPS, true, &layout);
   RwFccTables t[3];
   for (int k = 0; k < 3; k++)
-    RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, true, COLS, ROWS, gbx, gby, &layout, k + 1, &t[k], &err),
+    RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, true, COLS, ROWS, &layout, k + 1, &t[k], &err),
               "%s: tables on %d threads: %s", room, k + 1, err.message);
+  RW_CHECK (t[0].gbx == gbx && t[0].gby == gby, "%s: the tables' blocks %zu × %zu, not %zu × %zu",
+            room, t[0].gbx, t[0].gby, gbx, gby);
   check_against_loop (room, g, pitch, M, &t[0], gbx, gby, &layout);
   for (int k = 1; k < 3; k++)
     RW_CHECK (t[k].n_nodes == t[0].n_nodes && t[k].n_went == t[0].n_went
@@ -206,12 +208,12 @@ check_room (const char *room, RwMesh *mesh, double h, size_t round)
   RwFccRows by_rows;
   rw_cuda_fcc_rows (g->ny, pitch, LANE_W, WARPS, false, &by_rows);
   RwFccTables tr;
-  RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, true, COLS, ROWS, gbx, gby, &by_rows, 2, &tr, &err),
+  RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, true, COLS, ROWS, &by_rows, 2, &tr, &err),
             "%s: tables by rows", room);
   check_by_rows (room, g, pitch, &tr, &by_rows);
   rw_cuda_fcc_tables_clear (&tr);
   RwFccTables none;
-  RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, false, COLS, ROWS, gbx, gby, NULL, 2, &none, &err),
+  RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, false, COLS, ROWS, NULL, 2, &none, &err),
             "%s: tables without links", room);
   size_t nw = 0;
   for (size_t b = 0; b < none.n_nodes; b++)
@@ -241,6 +243,9 @@ main (void)
   /* rows rounded to 4 entries where laid flat (the 30 m³ room: 134
    * sites, also in fp64's lanes of 2), to 32 by rows (the hall: 419 and
    * 848 sites) */
+  RW_CHECK (rw_cuda_fcc_flat (267, 4) && rw_cuda_fcc_flat (267, 2) && !rw_cuda_fcc_flat (837, 4)
+              && !rw_cuda_fcc_flat (1695, 4),
+            "the default layout: flat for the 30 m³ room's rows, by rows for the hall's");
   RW_CHECK (rw_cuda_fcc_pitch (267, 4) == 136 && rw_cuda_fcc_pitch (267, 2) == 136
               && rw_cuda_fcc_pitch (837, 4) == 448 && rw_cuda_fcc_pitch (837, 2) == 448
               && rw_cuda_fcc_pitch (1695, 4) == 864,
