@@ -21,8 +21,10 @@
  *    and stop heights from the grid's column ranges), the rows it needs
  *    again kept in registers. Interior sites only; from memory each step
  *    reads p and q and writes q once, 3 words a site, and an air word a
- *    warp (the kind bytes only beside walls). The scalar form, one site a
- *    thread, is rw-cuda-fcc-scalar.cu: benchmarks only.
+ *    warp (the kind bytes only beside walls); its register z-march is
+ *    rw-cuda-fcc-wide.cuh. The scalar form, one site a thread, is
+ *    rw-cuda-fcc-scalar.cu, and two steps a pass (rw_fcc_tb_pass) are
+ *    rw-cuda-fcc-tb.cu: benchmarks only.
  *  - rw_fcc_boundary, on a stream of its own beside the air kernel
  *    (rw_fcc_step): one thread a boundary site from a list built on the
  *    host (cubic index order, so each takes its area from RwGrid.area):
