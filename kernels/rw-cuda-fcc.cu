@@ -547,17 +547,16 @@ rw_cuda_fcc_memory_bytes (const RwSolverSetup *setup)
  * instead of 6) and ROOMWAVE_FCC_TB_ZC=N (planes a chunk) choose the
  * blocking. A failed allocation of the spare pair is no error: single
  * steps then. */
-static bool
-rw_fcc_tb_build (RwCudaFcc *st, const RwFccTables *tab, RwError *err)
+static void
+rw_fcc_tb_build (RwCudaFcc *st, const RwFccTables *tab)
 {
-  (void) err;
   const char *te = getenv ("ROOMWAVE_FCC_TB");
   if (te == NULL || strcmp (te, "1") != 0 || st->w == 1 || st->rows.flat || tab->zr == NULL
       || st->ny < 4 || st->nz < 4)
-    return true;
+    return;
   for (int k = 0; k < st->src.n; k++)
     if (tab->kind[st->src.cell[k]] == 0)
-      return true;
+      return;
   const char *be = getenv ("ROOMWAVE_FCC_TB_BY");
   st->tby = be != NULL && atoi (be) == 16 ? 16 : 8;
   /* segments of 30·w entries (rw_kernel_fcc_tb: 32 lanes, 2 a ring);
@@ -567,7 +566,7 @@ rw_fcc_tb_build (RwCudaFcc *st, const RwFccTables *tab, RwError *err)
   const size_t segs = (st->pitch + 30 * st->w - 1) / (30 * st->w);
   uint32_t *t = (uint32_t *) malloc (2 * segs * tiles * sizeof (uint32_t));
   if (t == NULL)
-    return true;
+    return;
   for (size_t tl = 0; tl < tiles; tl++)
     {
       const size_t y0 = 1 + R * tl, y1 = std::min (y0 + R, st->ny - 1);
@@ -609,12 +608,11 @@ rw_fcc_tb_build (RwCudaFcc *st, const RwFccTables *tab, RwError *err)
       (void) cudaGetLastError ();
       cudaFree (st->tzr), cudaFree (st->spare);
       st->tzr = NULL, st->spare = NULL;
-      return true;
+      return;
     }
   st->p_spare = st->spare;
   st->q_spare = (char *) st->spare + span;
   st->tb = true;
-  return true;
 }
 
 static bool
@@ -696,7 +694,8 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
        && RW_CUDA (cudaMalloc (&st->bq, n_states * a))
        && RW_CUDA (cudaMemset (st->bv, 0, n_states * a))
        && RW_CUDA (cudaMemset (st->bq, 0, n_states * a));
-  ok = ok && rw_fcc_tb_build (st, &tab, err);
+  if (ok)
+    rw_fcc_tb_build (st, &tab);
   rw_cuda_fcc_tables_clear (&tab);
   free (bd), free (cd), free (en), free (M);
   return ok;
