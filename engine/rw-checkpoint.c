@@ -375,6 +375,8 @@ rw_solver_checkpoint_save (RwSolver *s, const char *path, RwError *err)
   if (s->failed)
     ok = rw_fail (err, RW_ERROR_INPUT, _("%s: the run failed, so its state is not worth keeping: %s"),
                   path, s->failure.message);
+  else if (!rw_solver_live (s, err))
+    ok = false;
   else if (s->ops->state_bytes == NULL || s->ops->save_state == NULL)
     ok = rw_fail (err, RW_ERROR_UNSUPPORTED, _("The %s backend cannot write checkpoints"),
                   s->ops->name);
@@ -684,7 +686,9 @@ rw_solver_checkpoint_load (RwSolver *s, const char *path, RwError *err)
 {
   Loaded l;
   bool ok = true;
-  if (s->ops->state_bytes == NULL || s->ops->load_state == NULL)
+  if (!rw_solver_live (s, err))
+    ok = false;
+  else if (s->ops->state_bytes == NULL || s->ops->load_state == NULL)
     ok = rw_fail (err, RW_ERROR_UNSUPPORTED, _("The %s backend cannot read checkpoints"),
                   s->ops->name);
   else

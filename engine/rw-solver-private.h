@@ -65,6 +65,10 @@ struct RwSolver {
   size_t ckpt_step;
 };
 
+/* Whether the backend's state is still there (false after
+ * rw_solver_release_device, with err saying so): every entry that steps,
+ * reads or saves the field asks this first. */
+bool rw_solver_live (const RwSolver *s, RwError *err);
 /* Every rank learns whether all went well (rw-solver.c); if not, each
  * fails with the message of the lowest rank that failed. */
 bool rw_solver_agree (RwSolver *s, bool ok, RwError *err);

@@ -874,7 +874,7 @@ record_sum (RwSolver *s, size_t step, double sum)
 static bool
 read_energy (RwSolver *s, double reading[2], RwError *err)
 {
-  bool ok = s->ops->energy (s->state, reading, err);
+  bool ok = rw_solver_live (s, err) && s->ops->energy (s->state, reading, err);
   if (s->comm == NULL)
     return ok;
   if (!rw_comm_agree (s->comm, ok, err))
@@ -984,6 +984,8 @@ rw_solver_advance (RwSolver *s, size_t n, RwError *err)
         *err = s->failure;
       return false;
     }
+  if (!rw_solver_live (s, err))
+    return false;
   if (n > s->setup.n_steps - s->step)
     return rw_fail (err, RW_ERROR_INPUT,
                     _("Cannot advance %zu steps: the run has %zu steps and %zu are done"),
@@ -1071,18 +1073,18 @@ rw_solver_receiver (const RwSolver *s, size_t r)
   return s->rcv + r * s->setup.n_steps;
 }
 
-/* After rw_solver_release_device: the field is gone. */
-static bool
-solver_released (RwError *err)
+bool
+rw_solver_live (const RwSolver *s, RwError *err)
 {
-  return rw_fail (err, RW_ERROR_INTERNAL, _("The solver's device was given back: its field is gone"));
+  return s->state != NULL
+         || rw_fail (err, RW_ERROR_INTERNAL, _("The solver's device was given back: its field is gone"));
 }
 
 bool
 rw_solver_read_field (RwSolver *s, double *p, double *p_prev, RwError *err)
 {
-  if (s->state == NULL)
-    return solver_released (err);
+  if (!rw_solver_live (s, err))
+    return false;
   if (s->comm != NULL)
     return rw_fail (err, RW_ERROR_UNSUPPORTED,
                     _("The field of a run spread over %d ranks is not in one place"), s->size);
@@ -1102,8 +1104,8 @@ rw_solver_read_slice (RwSolver *s, int axis, size_t index, float *out, RwError *
   if (s->comm != NULL)
     return rw_fail (err, RW_ERROR_UNSUPPORTED,
                     _("The field of a run spread over %d ranks is not in one place"), s->size);
-  if (s->state == NULL)
-    return solver_released (err);
+  if (!rw_solver_live (s, err))
+    return false;
   return s->ops->read_slice (s->state, axis, index, out, err);
 }
 
@@ -1146,8 +1148,8 @@ bool
 rw_solver_run (RwSolver *s, RwProgressFn progress, void *user_data,
                const atomic_int *cancel, RwError *err)
 {
-  if (s->state == NULL)
-    return solver_released (err);
+  if (!rw_solver_live (s, err))
+    return false;
   const size_t n_steps = s->setup.n_steps;
   const double cells = (double) (s->comm != NULL ? s->total_inside : s->setup.grid->n_inside);
   const size_t step_start = s->step;

@@ -8,6 +8,7 @@
  * And rw_solver_release_device: the receivers stay, the field is gone. */
 #include "rw-test.h"
 #include "test-solver-grid.h"
+#include "rw-checkpoint.h"
 
 #define STEPS 2000
 
@@ -127,6 +128,14 @@ main (void)
               && !rw_solver_read_slice (s, 2, 3, slice, &e2) && e2.code == RW_ERROR_INTERNAL
               && !rw_solver_run (s, NULL, NULL, &cancel, &e3) && e3.code == RW_ERROR_INTERNAL,
             "after the release the field cannot be read or stepped (\"%s\")", e1.message);
+  /* the same guard (rw_solver_live) on every other entry that needs the field */
+  RwError e4 = { 0 }, e5 = { 0 }, e6 = { 0 };
+  double energy = 0.0;
+  RW_CHECK (!rw_solver_energy (s, &energy, &e4) && e4.code == RW_ERROR_INTERNAL
+              && !rw_solver_advance (s, 1, &e5) && e5.code == RW_ERROR_INTERNAL
+              && !rw_solver_checkpoint_save (s, "released.ckpt", &e6) && e6.code == RW_ERROR_INTERNAL,
+            "after the release the energy, a step and a checkpoint fail (\"%s\", \"%s\", \"%s\")",
+            e4.message, e5.message, e6.message);
   free (slice);
   free (field);
 
