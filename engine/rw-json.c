@@ -32,12 +32,18 @@ rw_json_number (double v)
 }
 
 json_object *
-rw_json_vec3 (const double v[3])
+rw_json_numbers (const double *v, size_t n)
 {
   json_object *a = json_object_new_array ();
-  for (int k = 0; k < 3; k++)
+  for (size_t k = 0; k < n; k++)
     json_object_array_add (a, rw_json_number (v[k]));
   return a;
+}
+
+json_object *
+rw_json_vec3 (const double v[3])
+{
+  return rw_json_numbers (v, 3);
 }
 
 char *

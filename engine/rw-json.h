@@ -4,6 +4,8 @@
  * they agree on what a missing value and the text look like. */
 #pragma once
 
+#include <stddef.h>
+
 #include <json-c/json.h>
 
 /* A finite number, or NULL (JSON null) for NaN and ±∞, which JSON cannot
@@ -13,6 +15,8 @@
 json_object *rw_json_number (double v);
 /* [x, y, z] of rw_json_number. */
 json_object *rw_json_vec3 (const double v[3]);
+/* n numbers as an array of rw_json_number's. */
+json_object *rw_json_numbers (const double *v, size_t n);
 
 /* root as pretty-printed text without escaped slashes (paths stay
  * readable), in a malloc'd string; drops the reference to root. NULL when

@@ -51,10 +51,7 @@ hybrid_json (const RwSimConfig *cfg, const RwSimResult *res)
   json_object_object_add (h, "crossover_hz", rw_json_number (res->crossover_hz));
   double band[2];
   rw_hybrid_transition (res->crossover_hz, band);
-  json_object *tr = json_object_new_array ();
-  json_object_array_add (tr, rw_json_number (band[0]));
-  json_object_array_add (tr, rw_json_number (band[1]));
-  json_object_object_add (h, "transition_hz", tr);
+  json_object_object_add (h, "transition_hz", rw_json_numbers (band, 2));
   json_object_object_add (h, "filter",
                           json_object_new_string ("complementary: Kaiser-windowed sinc low-pass, "
                                                   "linear phase applied zero-phase, 60 dB; "

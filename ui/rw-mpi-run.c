@@ -97,16 +97,6 @@ rw_mpi_devices_free (RwMpiDevices *d)
 
 /* ---- the materials map -------------------------------------------------- */
 
-/* A surface's eight bands (α or scattering). */
-static json_object *
-json_bands (const double v[RW_N_OCTAVES])
-{
-  json_object *a = json_object_new_array ();
-  for (int b = 0; b < RW_N_OCTAVES; b++)
-    json_object_array_add (a, rw_json_number (v[b]));
-  return a;
-}
-
 /* {key: value} with the library material's scattering beside it, when it
  * has its own. */
 static json_object *
@@ -115,7 +105,7 @@ json_surface (const char *key, json_object *value, const RwMaterial *mat)
   json_object *o = json_object_new_object ();
   json_object_object_add (o, key, value);
   if (mat != NULL && !mat->scattering_default)
-    json_object_object_add (o, "scattering", json_bands (mat->scattering));
+    json_object_object_add (o, "scattering", rw_json_numbers (mat->scattering, RW_N_OCTAVES));
   return o;
 }
 
@@ -136,7 +126,7 @@ rw_mpi_materials_json (const RwMpiSurface *surfaces, size_t n, const RwMaterialL
       else if (mat != NULL && memcmp (mat->alpha, sf->alpha, sizeof mat->alpha) == 0)
         v = json_object_new_string (mat->name);
       else
-        v = json_surface ("alpha", json_bands (sf->alpha), mat);
+        v = json_surface ("alpha", rw_json_numbers (sf->alpha, RW_N_OCTAVES), mat);
       json_object_object_add (root, sf->name, v);
     }
   char *text = rw_json_take_string (root);
