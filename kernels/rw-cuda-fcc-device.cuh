@@ -25,18 +25,19 @@ void rw_fcc_air_scalar_launch (dim3 grd, dim3 blk, cudaStream_t stream, const S 
                                const uint8_t *kind, const uint2 *zr, unsigned zc, unsigned cz0,
                                unsigned zlo, unsigned zhi, I pitch, I ny, int step, int *bad);
 
-/* Two steps a pass (rw-cuda-fcc-tb.cu): time n + 1 of the source's
- * interior cells into n1 and the source of step n + 1 (hard, s1: as
- * rw_kernel_io) added to all its cells there (when src.n > 0; the
- * boundary sites' n + 1 must be in n1 already), then rw_kernel_fcc_tb on grid
- * grd (segments of 30·W entries, tiles of by − 2 rows, chunks of zc
- * planes; by 8 or 16)
- * from p (time n) and q (n − 1) into n1 (n + 1) and n2 (n + 2), reading
- * n1 where a site is not interior or is a cell of the source; halves: fp16
- * rows kept as halves (RwFccRowH). Instantiated for the three storage
+/* Two steps a pass (rw-cuda-fcc-tb.cu): the rows of a block, two of
+ * them a ring (tiles of RW_FCC_TB_BY − 2 rows). */
+#define RW_FCC_TB_BY 8
+
+/* Time n + 1 of the source's interior cells into n1 and the source of
+ * step n + 1 (hard, s1: as rw_kernel_io) added to all its cells there
+ * (when src.n > 0; the boundary sites' n + 1 must be in n1 already), then
+ * rw_kernel_fcc_tb on grid grd (segments of 30·W entries, tiles of
+ * RW_FCC_TB_BY − 2 rows, chunks of zc planes) from p (time n) and q
+ * (n − 1) into n1 (n + 1) and n2 (n + 2), reading n1 where a site is not
+ * interior or is a cell of the source. Instantiated for the three storage
  * types and 32- and 64-bit indices. */
 template <typename S, typename I>
-void rw_fcc_tb_launch (dim3 grd, int by, cudaStream_t stream, const S *p, const S *q, S *n1,
-                       S *n2, const uint8_t *kind, const uint2 *zr, unsigned zc, I pitch, I ny,
-                       const RwCudaSource &src, int step, int *bad, bool halves, int hard,
-                       double s1);
+void rw_fcc_tb_launch (dim3 grd, cudaStream_t stream, const S *p, const S *q, S *n1, S *n2,
+                       const uint8_t *kind, const uint2 *zr, unsigned zc, I pitch, I ny,
+                       const RwCudaSource &src, int step, int *bad, int hard, double s1);

@@ -33,8 +33,8 @@
  * 4000 --volume 1000 --fcc-only --seconds 1 (148 M sites, by rows), G
  * site updates a second, two steps a pass against single steps in the
  * same call: fp32 173.7 against 211.7, fp16 177.4 against 261.7, fp64
- * 93.9 against 120.2 (tiles of 14 rows or chunks of 128 planes: the
- * same within 1 %). ncu, fp32: this kernel 1.44 ms a pass, DRAM 2.9 GB
+ * 93.9 against 120.2 (tiles of 14 rows, a form since removed, or chunks
+ * of 128 planes: the same within 1 %). ncu, fp32: this kernel 1.44 ms a pass, DRAM 2.9 GB
  * (1.70 read, 1.20 written; 42 % of its peak): not bound by DRAM but by
  * issue — 128 registers (68 B spilled), 16 warps an SM, 0.42 instructions
  * issued a cycle per scheduler, a barrier a plane, and the ring's time
@@ -347,39 +347,27 @@ rw_kernel_fcc_src_air (const S *__restrict__ p, const S *__restrict__ q, S *__re
 
 template <typename S, typename I>
 void
-rw_fcc_tb_launch (dim3 grd, int by, cudaStream_t stream, const S *p, const S *q, S *n1, S *n2,
+rw_fcc_tb_launch (dim3 grd, cudaStream_t stream, const S *p, const S *q, S *n1, S *n2,
                   const uint8_t *kind, const uint2 *zr, unsigned zc, I pitch, I ny,
-                  const RwCudaSource &src, int step, int *bad, bool halves, int hard, double s1)
+                  const RwCudaSource &src, int step, int *bad, int hard, double s1)
 {
   constexpr int W = sizeof (S) == 8 ? 2 : 4;
-  constexpr bool H = sizeof (S) == 2;
   if (src.n > 0)
     {
       rw_kernel_fcc_src_air<S><<<1, 32, 0, stream>>> (p, q, n1, kind, src, (long long) pitch,
                                                       (long long) ny);
       rw_kernel_io<S><<<1, 32, 0, stream>>> (n1, src, hard, s1, NULL, 0, NULL, 0, 1);
     }
-  if (by == 16)
-    {
-      if (H && halves)
-        rw_kernel_fcc_tb<S, I, W, 16, H><<<grd, dim3 (32, 16), 0, stream>>> (
-          p, q, n1, n2, kind, zr, zc, pitch, ny, src, step, bad);
-      else
-        rw_kernel_fcc_tb<S, I, W, 16, false><<<grd, dim3 (32, 16), 0, stream>>> (
-          p, q, n1, n2, kind, zr, zc, pitch, ny, src, step, bad);
-    }
-  else if (H && halves)
-    rw_kernel_fcc_tb<S, I, W, 8, H><<<grd, dim3 (32, 8), 0, stream>>> (
-      p, q, n1, n2, kind, zr, zc, pitch, ny, src, step, bad);
-  else
-    rw_kernel_fcc_tb<S, I, W, 8, false><<<grd, dim3 (32, 8), 0, stream>>> (
-      p, q, n1, n2, kind, zr, zc, pitch, ny, src, step, bad);
+  /* fp16 keeps its rows as halves, as the production air kernel does */
+  rw_kernel_fcc_tb<S, I, W, RW_FCC_TB_BY, sizeof (S) == 2>
+    <<<grd, dim3 (32, RW_FCC_TB_BY), 0, stream>>> (p, q, n1, n2, kind, zr, zc, pitch, ny, src,
+                                                   step, bad);
 }
 
 #define RW_FCC_TB_INST(S, I)                                                                     \
-  template void rw_fcc_tb_launch<S, I> (dim3, int, cudaStream_t, const S *, const S *, S *, S *, \
+  template void rw_fcc_tb_launch<S, I> (dim3, cudaStream_t, const S *, const S *, S *, S *,      \
                                         const uint8_t *, const uint2 *, unsigned, I, I,          \
-                                        const RwCudaSource &, int, int *, bool, int, double);
+                                        const RwCudaSource &, int, int *, int, double);
 RW_FCC_TB_INST (float, unsigned)
 RW_FCC_TB_INST (float, size_t)
 RW_FCC_TB_INST (double, unsigned)

@@ -129,7 +129,7 @@ struct RwCudaFcc
   bool tb;
   void *spare, *p_spare, *q_spare; /* the spare pair of fields */
   uint2 *tzr;                   /* per (segment, tile): planes of its interior sites */
-  unsigned tby, tgbx, tgby, tgbz, tzc; /* block rows; segments, tiles, chunks of tzc planes */
+  unsigned tgbx, tgby, tgbz, tzc; /* segments, tiles, chunks of tzc planes */
   size_t *node_z;               /* the first boundary site of each plane (host, nz + 1) */
 };
 
@@ -543,9 +543,8 @@ rw_cuda_fcc_memory_bytes (const RwSolverSetup *setup)
  * ranges come from the air kernel's (tab->zr, blocks of st->by rows),
  * planes 0 and 1 left out (no interior site there). Left to single
  * steps: a source on a cell that is no site (the pass injects it only
- * where a kernel updates). ROOMWAVE_FCC_TB_BY=16 (tiles of 14 rows
- * instead of 6) and ROOMWAVE_FCC_TB_ZC=N (planes a chunk) choose the
- * blocking. A failed allocation of the spare pair is no error: single
+ * where a kernel updates). ROOMWAVE_FCC_TB_ZC=N sets the planes a
+ * chunk. A failed allocation of the spare pair is no error: single
  * steps then. */
 static void
 rw_fcc_tb_build (RwCudaFcc *st, const RwFccTables *tab)
@@ -557,12 +556,10 @@ rw_fcc_tb_build (RwCudaFcc *st, const RwFccTables *tab)
   for (int k = 0; k < st->src.n; k++)
     if (tab->kind[st->src.cell[k]] == 0)
       return;
-  const char *be = getenv ("ROOMWAVE_FCC_TB_BY");
-  st->tby = be != NULL && atoi (be) == 16 ? 16 : 8;
   /* segments of 30·w entries (rw_kernel_fcc_tb: 32 lanes, 2 a ring);
    * a tile's planes: the union of the air kernel's blocks over its rows
    * (all their segments) */
-  const size_t R = st->tby - 2, tiles = (st->ny - 2 + R - 1) / R;
+  const size_t R = RW_FCC_TB_BY - 2, tiles = (st->ny - 2 + R - 1) / R;
   const size_t segs = (st->pitch + 30 * st->w - 1) / (30 * st->w);
   uint32_t *t = (uint32_t *) malloc (2 * segs * tiles * sizeof (uint32_t));
   if (t == NULL)
@@ -1000,14 +997,13 @@ rw_fcc_tb_pass (RwCudaFcc *st, size_t step, size_t k, size_t chunk)
         p, q, (S *) n1, st->nodes, st->n_nodes, st->went, st->beta, st->coef, (A *) st->bv,
         (A *) st->bq, st->pitch, st->ny, (int) step, st->bad, (size_t) 0, st->n_nodes);
     if (rw_fcc_span (st->n, st->pitch * st->ny) < ((size_t) 1 << 32))
-      rw_fcc_tb_launch<S, unsigned> (grd, (int) st->tby, st->stream, p, q, (S *) n1, (S *) n2,
-                                     st->kind, st->tzr, st->tzc, (unsigned) st->pitch,
-                                     (unsigned) st->ny, st->src, (int) step, st->bad,
-                                     st->f16_halves, st->hard, s1);
+      rw_fcc_tb_launch<S, unsigned> (grd, st->stream, p, q, (S *) n1, (S *) n2, st->kind,
+                                     st->tzr, st->tzc, (unsigned) st->pitch, (unsigned) st->ny,
+                                     st->src, (int) step, st->bad, st->hard, s1);
     else
-      rw_fcc_tb_launch<S, size_t> (grd, (int) st->tby, st->stream, p, q, (S *) n1, (S *) n2,
-                                   st->kind, st->tzr, st->tzc, st->pitch, st->ny, st->src,
-                                   (int) step, st->bad, st->f16_halves, st->hard, s1);
+      rw_fcc_tb_launch<S, size_t> (grd, st->stream, p, q, (S *) n1, (S *) n2, st->kind, st->tzr,
+                                   st->tzc, st->pitch, st->ny, st->src, (int) step, st->bad,
+                                   st->hard, s1);
     if (nb)
       rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
         (const S *) n1, p, (S *) n2, st->nodes, st->n_nodes, st->went, st->beta, st->coef,
