@@ -304,17 +304,24 @@ rw_fcc_wide_ends (A (&x)[3], const S *__restrict__ p, I j, I sy, I sz, unsigned 
 /* Two planes of a wide column, z (δ = D) and z + 1 (when two: the chunk
  * may end after z), every load of both issued first (the kernel waits on
  * memory latency: two planes' loads in flight a thread), then the step to
- * plane z + 2. */
-template <int D, int W, typename S, typename I, typename R>
+ * plane z + 2. AHEAD (fp64): the pair's p⁻ rows and air words came with
+ * the pair before (qn, an), and this pair loads the next one's (more: a
+ * pair follows; more2: with two planes), so that no load but the rows of
+ * p is waited for within the pair that issues it: in fp64 the hall ran
+ * 128.3 against 120.7 G sites/s, in fp32 213.1 against 213.7 and in fp16
+ * 251.1 against 263.2 (H200, 2026-11-28, docs/PERFORMANCE.md), so only
+ * fp64 takes it. */
+template <int D, int W, bool AHEAD, typename S, typename I, typename R>
 __device__ __forceinline__ bool
 rw_fcc_wide_pair (RwFccWide<W, R> &v, const S *__restrict__ p, S *__restrict__ q,
                   const uint8_t *__restrict__ kind, const unsigned *__restrict__ air, I i, I sy,
-                  I sz, I sa, bool active, bool two, unsigned lane)
+                  I sz, I sa, bool active, bool two, bool more, bool more2, R (&qn)[2],
+                  unsigned (&an)[2], unsigned lane)
 {
   typedef typename R::arith A;
   const I j = i + 2 * sz, j1 = j + sz; /* rows (y, z + 2), (y, z + 3) */
   /* the warp's air words of planes z and z + 1 first: the kinds wait on them */
-  const unsigned a0 = __ldg (air), a1 = two ? __ldg (air + sa) : 0u;
+  const unsigned a0 = AHEAD ? an[0] : __ldg (air), a1 = !two ? 0u : AHEAD ? an[1] : __ldg (air + sa);
   R m2, p2, e2, m3, p3, e3, pp0, pp1;
   A x2[3], x3[3];
   rw_fcc_wide_ends<D, W> (x2, p, j, sy, sz, lane);
@@ -325,8 +332,24 @@ rw_fcc_wide_pair (RwFccWide<W, R> &v, const S *__restrict__ p, S *__restrict__ q
   rw_fcc_row_ld<true> (p, j1 - sy, m3);
   rw_fcc_row_ld<true> (p, j1 + sy, p3);
   rw_fcc_row_ld<true> (p, j1, e3);
-  rw_fcc_row_ld<false> (q, i, pp0);
-  rw_fcc_row_ld<false> (q, i + sz, pp1);
+  if (AHEAD)
+    {
+      pp0 = qn[0], pp1 = qn[1];
+      /* plane z + 3 may lie past the chunk (and the array's last plane):
+       * its word is then not read */
+      if (more)
+        {
+          an[0] = __ldg (air + 2 * sa);
+          an[1] = more2 ? __ldg (air + 3 * sa) : 0u;
+          rw_fcc_row_ld<false> (q, j, qn[0]);
+          rw_fcc_row_ld<false> (q, j1, qn[1]);
+        }
+    }
+  else
+    {
+      rw_fcc_row_ld<false> (q, i, pp0);
+      rw_fcc_row_ld<false> (q, i + sz, pp1);
+    }
   /* a lane whose air bit is set has W interior sites; the others read
    * their kinds */
   constexpr unsigned all = W == 4 ? 0x01010101u : 0x0101u;
@@ -370,11 +393,23 @@ rw_fcc_wide_column (const S *__restrict__ p, S *__restrict__ q, const uint8_t *_
                     const unsigned *__restrict__ air, I i, unsigned z0, unsigned z1, I sy, I sz,
                     I sa, bool active, unsigned lane)
 {
-  RwFccWide<W, typename RwFccRowOf<S, W, PACK>::type> v;
+  typedef typename RwFccRowOf<S, W, PACK>::type R;
+  constexpr bool ahead = sizeof (typename R::arith) == 8; /* rw_fcc_wide_pair */
+  RwFccWide<W, R> v;
   rw_fcc_wide_start<D, W> (v, p, i, sy, sz, lane);
+  /* the first pair's p⁻ rows and air words, where loaded ahead */
+  R qn[2];
+  unsigned an[2] = { 0u, 0u };
+  if (ahead)
+    {
+      an[0] = __ldg (air), an[1] = z0 + 1 < z1 ? __ldg (air + sa) : 0u;
+      rw_fcc_row_ld<false> (q, i, qn[0]);
+      rw_fcc_row_ld<false> (q, i + sz, qn[1]);
+    }
   bool fine = true;
   for (unsigned z = z0; z < z1; z += 2, i += 2 * sz, air += 2 * sa)
-    fine = rw_fcc_wide_pair<D, W> (v, p, q, kind, air, i, sy, sz, sa, active, z + 1 < z1, lane)
+    fine = rw_fcc_wide_pair<D, W, ahead> (v, p, q, kind, air, i, sy, sz, sa, active, z + 1 < z1,
+                                          z + 2 < z1, z + 3 < z1, qn, an, lane)
            && fine;
   return fine;
 }

@@ -603,11 +603,12 @@ if [ "$QUICK" = fccprof ]; then
     done
   fi
   # RW_SWEEP: lines "fmax volume precision [VAR=value …]": bench-fcc
-  # (--fcc-only, 1 s) with those variables set, before the profiles
+  # (--fcc-only, RW_SWEEP_SECONDS of audio, default 1) with those
+  # variables set, before the profiles
   printf '%s\n' "${RW_SWEEP-}" | while read -r fm vol prec vars; do
     [ -n "$fm" ] || continue
     env $vars "$B/tests/bench-fcc" --fmax "$fm" --volume "$vol" --fcc-only --precision "$prec" \
-      --seconds 1 > "$LOGS/sweep.txt" 2>&1
+      --seconds "${RW_SWEEP_SECONDS:-1}" > "$LOGS/sweep.txt" 2>&1
     note "sweep $fm $vol $prec ${vars:-(defaults)}: rc $? $(grep -E '^fcc ' "$LOGS/sweep.txt" | tr -s ' ') $(grep -h 'L2 window' "$LOGS/sweep.txt" | head -1)"
   done
   printf '%s\n' "${RW_PROF_CASES-4000 30 f32
