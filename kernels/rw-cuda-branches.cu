@@ -116,7 +116,7 @@ __global__ void
 rw_kernel_branch_energy (const RwBranchNode *__restrict__ nodes, size_t n_nodes,
                          const double *__restrict__ en,
                          const A *__restrict__ sv, const A *__restrict__ sq, size_t i0,
-                         size_t i1, double *__restrict__ total)
+                         size_t i1, double *__restrict__ part)
 {
   double e = 0.0;
   for (size_t k = blockIdx.x * (size_t) blockDim.x + threadIdx.x; k < n_nodes;
@@ -134,10 +134,8 @@ rw_kernel_branch_energy (const RwBranchNode *__restrict__ nodes, size_t n_nodes,
         }
       e += 0.57735026918962576451 * (double) nd.area * node;
     }
-  for (int o = 16; o > 0; o >>= 1)
-    e += __shfl_down_sync (0xffffffffu, e, o);
-  if ((threadIdx.x & 31) == 0)
-    atomicAdd (total, e);
+  double s[2] = { e, 0.0 };
+  rw_block_parts<2> (s, part);
 }
 
 /* The kernel for a precision and branch bound MB. */
@@ -215,16 +213,17 @@ rw_cuda_branch_gather (RwCudaState *st, RwError *err)
   return rw_cuda_ok (e, err, _("the copy of the boundary nodes' previous values"));
 }
 
-void
-rw_cuda_branch_energy (RwCudaState *st, size_t i0, size_t i1, double *total)
+unsigned
+rw_cuda_branch_energy (RwCudaState *st, size_t i0, size_t i1, double *part)
 {
   if (st->n_bn == 0)
-    return;
-  const unsigned blocks = (unsigned) std::min ((st->n_bn + 255) / 256, (size_t) 1024);
+    return 0;
+  const unsigned blocks = rw_energy_blocks (st->n_bn);
   if (st->precision == RW_PRECISION_F64)
-    rw_kernel_branch_energy<double><<<blocks, 256, 0, st->stream>>> (
-      st->bn, st->n_bn, st->b_en, (const double *) st->bv, (const double *) st->bq, i0, i1, total);
+    rw_kernel_branch_energy<double><<<blocks, RW_ENERGY_THREADS, 0, st->stream>>> (
+      st->bn, st->n_bn, st->b_en, (const double *) st->bv, (const double *) st->bq, i0, i1, part);
   else
-    rw_kernel_branch_energy<float><<<blocks, 256, 0, st->stream>>> (
-      st->bn, st->n_bn, st->b_en, (const float *) st->bv, (const float *) st->bq, i0, i1, total);
+    rw_kernel_branch_energy<float><<<blocks, RW_ENERGY_THREADS, 0, st->stream>>> (
+      st->bn, st->n_bn, st->b_en, (const float *) st->bv, (const float *) st->bq, i0, i1, part);
+  return blocks;
 }

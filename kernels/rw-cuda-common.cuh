@@ -176,13 +176,66 @@ rw_kernel_io (S *f, RwCudaSource src, int hard, double s, const size_t *__restri
     out[(size_t) r * chunk + k] = (double) rw_ld (f, rcv[r]);
 }
 
-/* Sums over a grid's parts in a fixed order, for both paths' energy
- * readings (7-point, FCC): each block or warp writes its K partial sums
- * to part[k · K + j] (no atomics), and this one warp adds them in the
- * order of k to out[j]: lane l the parts l, l + 32, …, then the lanes by
- * a fixed tree. The sum of p feeds the drift removal, so the WAVs are the
- * same bits from run to run (with atomics they differed in the last
- * bits, as the blocks finished). */
+/* The energy readings' kernels, on both paths (7-point, FCC; the field,
+ * the branches, the wall links): each block writes its K partial sums
+ * to part[K · blockIdx.x + j] by rw_block_parts (no atomics), and one
+ * warp of rw_kernel_sum_parts adds all the parts in order, so that a
+ * reading is the same bits from run to run (the sum of p feeds the drift
+ * removal, and so the WAVs: with atomics they differed in the last bits,
+ * as the blocks finished). Blocks of RW_ENERGY_THREADS, at most
+ * RW_ENERGY_BLOCKS a kernel (grid-stride loops). */
+#define RW_ENERGY_THREADS 256u
+#define RW_ENERGY_BLOCKS 1024u
+
+/* A warp's K sums s, into lane 0's, by a fixed tree of shuffles. */
+template <int K>
+__device__ __forceinline__ void
+rw_warp_sums (double (&s)[K])
+{
+  for (int o = 16; o > 0; o >>= 1)
+#pragma unroll
+    for (int j = 0; j < K; j++)
+      s[j] += __shfl_down_sync (0xffffffffu, s[j], o);
+}
+
+/* A block's K partial sums s (each thread's) to part[K · blockIdx.x + j]:
+ * each warp's by shuffles, then the warps' by the first warp, in a fixed
+ * order. Every thread of the block calls it (a barrier); blockDim.x a
+ * multiple of 32. */
+template <int K>
+__device__ __forceinline__ void
+rw_block_parts (double (&s)[K], double *__restrict__ part)
+{
+  __shared__ double warps[K][32];
+  const unsigned lane = threadIdx.x & 31u, wid = threadIdx.x >> 5;
+  rw_warp_sums<K> (s);
+  if (lane == 0)
+#pragma unroll
+    for (int j = 0; j < K; j++)
+      warps[j][wid] = s[j];
+  __syncthreads ();
+  if (wid != 0)
+    return;
+#pragma unroll
+  for (int j = 0; j < K; j++)
+    s[j] = lane < (blockDim.x >> 5) ? warps[j][lane] : 0.0;
+  rw_warp_sums<K> (s);
+  if (lane == 0)
+#pragma unroll
+    for (int j = 0; j < K; j++)
+      part[K * (size_t) blockIdx.x + j] = s[j];
+}
+
+/* The blocks an energy kernel launches over n items (rw_block_parts). */
+static inline unsigned
+rw_energy_blocks (size_t n)
+{
+  const size_t b = (n + RW_ENERGY_THREADS - 1) / RW_ENERGY_THREADS;
+  return (unsigned) (b < 1 ? 1 : b > RW_ENERGY_BLOCKS ? RW_ENERGY_BLOCKS : b);
+}
+
+/* The parts' sums (above): lane l adds the parts l, l + 32, … in order,
+ * then the lanes by a fixed tree, to out[j]. */
 template <int K>
 __global__ void
 rw_kernel_sum_parts (const double *__restrict__ part, size_t n_parts, double *__restrict__ out)
@@ -195,10 +248,7 @@ rw_kernel_sum_parts (const double *__restrict__ part, size_t n_parts, double *__
 #pragma unroll
     for (int j = 0; j < K; j++)
       s[j] += part[k * K + j];
-  for (int o = 16; o > 0; o >>= 1)
-#pragma unroll
-    for (int j = 0; j < K; j++)
-      s[j] += __shfl_down_sync (0xffffffffu, s[j], o);
+  rw_warp_sums<K> (s);
   if (threadIdx.x == 0)
 #pragma unroll
     for (int j = 0; j < K; j++)

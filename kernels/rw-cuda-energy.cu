@@ -4,10 +4,11 @@
  * current field pair, and the sum of p (the room's uniform mode, which
  * the post-processing removes), both summed in double.
  *
- * One thread a cell (grid-stride), any precision of storage; a warp sums
- * its partials by shuffles and one lane writes them to its slot of the
- * parts, which rw_kernel_sum_parts adds in a fixed order: the same bits
- * on every run (the sum of p feeds the drift removal, and so the WAVs).
+ * One thread a cell (grid-stride), any precision of storage; each block
+ * writes its partial sums to its part (rw_block_parts), the branches'
+ * kernel its own after them, and rw_kernel_sum_parts adds them all in a
+ * fixed order: the same bits on every run (the sum of p feeds the drift
+ * removal, and so the WAVs).
  * Bytes per cell: the cell byte, and p, p⁻ at inside cells (their +x, +y,
  * +z neighbours are other threads' centres: cache hits) — 9 B in fp32,
  * about one step's traffic; rw_solver_advance reads it every
@@ -44,44 +45,21 @@ rw_kernel_energy (const S *__restrict__ p, const S *__restrict__ q,
         if (RW_CELL_K (cell[nb[a]]) != 0)
           e += l2 * (pi - (double) rw_ld (p, nb[a])) * (qi - (double) rw_ld (q, nb[a]));
     }
-  for (int o = 16; o > 0; o >>= 1)
-    {
-      e += __shfl_down_sync (0xffffffffu, e, o);
-      m += __shfl_down_sync (0xffffffffu, m, o);
-    }
-  if ((threadIdx.x & 31) == 0)
-    {
-      /* warp w of block b: part w + (blockDim.x / 32) · b */
-      const size_t k = (size_t) blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
-      part[2 * k] = e;
-      part[2 * k + 1] = m;
-    }
+  double s[2] = { e, m };
+  rw_block_parts<2> (s, part);
 }
-
-/* rw_kernel_energy's launch: at most RW_ENERGY_MAX_BLOCKS blocks of
- * RW_ENERGY_THREADS; its parts, one a warp, follow the two sums. */
-#define RW_ENERGY_THREADS 256u
-#define RW_ENERGY_WARPS (RW_ENERGY_THREADS / 32u)
-#define RW_ENERGY_MAX_BLOCKS 4096u
-#define RW_ENERGY_PARTS (RW_ENERGY_MAX_BLOCKS * RW_ENERGY_WARPS)
 
 bool
 rw_cuda_energy (RwCudaState *st, double *out, RwError *err)
 {
-  /* the two sums, then the warps' parts */
+  /* the two sums, then the parts: the field's blocks', the branches' */
   if (st->energy == NULL
-      && !RW_CUDA (cudaMalloc ((void **) &st->energy, (2 + 2 * (size_t) RW_ENERGY_PARTS) * sizeof (double))))
+      && !RW_CUDA (cudaMalloc ((void **) &st->energy, (2 + 4 * (size_t) RW_ENERGY_BLOCKS) * sizeof (double))))
     return false;
   double *part = st->energy + 2;
   const size_t sy = st->nx, sz = st->nx * st->ny;
-  const size_t i0 = st->own_z0 * sz, i1 = st->own_z1 * sz, n = i1 - i0;
-  int sms = 0, dev = 0;
-  if (!RW_CUDA (cudaGetDevice (&dev))
-      || !RW_CUDA (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev)))
-    return false;
-  const unsigned blocks = (unsigned) std::max (
-    (size_t) 1, std::min ({ (n + RW_ENERGY_THREADS - 1) / RW_ENERGY_THREADS, (size_t) sms * 8,
-                            (size_t) RW_ENERGY_MAX_BLOCKS }));
+  const size_t i0 = st->own_z0 * sz, i1 = st->own_z1 * sz;
+  const unsigned blocks = rw_energy_blocks (i1 - i0);
   if (!RW_CUDA (cudaMemsetAsync (st->energy, 0, 2 * sizeof (double), st->stream)))
     return false;
   if (st->precision == RW_PRECISION_F64)
@@ -96,8 +74,8 @@ rw_cuda_energy (RwCudaState *st, double *out, RwError *err)
     rw_kernel_energy<<<blocks, RW_ENERGY_THREADS, 0, st->stream>>> ((const float *) st->p,
                                                       (const float *) st->q, st->cell, i0, i1,
                                                       sy, sz, part);
-  rw_kernel_sum_parts<2><<<1, 32, 0, st->stream>>> (part, (size_t) blocks * RW_ENERGY_WARPS, st->energy);
-  rw_cuda_branch_energy (st, i0, i1, st->energy);
+  const unsigned parts = blocks + rw_cuda_branch_energy (st, i0, i1, part + 2 * (size_t) blocks);
+  rw_kernel_sum_parts<2><<<1, 32, 0, st->stream>>> (part, parts, st->energy);
   return rw_cuda_ok (cudaGetLastError (), err, _("the launch of rw_kernel_energy"))
          && RW_CUDA (cudaMemcpyAsync (out, st->energy, 2 * sizeof (double), cudaMemcpyDeviceToHost,
                                       st->stream))

@@ -54,8 +54,6 @@
 #include "rw-cuda-halo.cuh"
 #include "rw-scheme-fcc.h"
 
-/* The energy reading's blocks at most (rw_cuda_fcc_energy). */
-#define RW_FCC_ENERGY_BLOCKS 4096
 /* The air kernel's block: RW_FCC_BX × RW_FCC_BY threads by default
  * (ROOMWAVE_FCC_BLOCK=XxY for benchmarks: X a multiple of 32, at most
  * RW_FCC_MAX_THREADS in all). 32 × 4 rather than 32 × 8: smaller blocks
@@ -391,87 +389,68 @@ rw_kernel_fcc_energy (const S *__restrict__ p, const S *__restrict__ q,
           edges += (pi - (double) rw_ld (p, fwd[d])) * (qi - (double) rw_ld (q, fwd[d]));
       e += 0.25 * RW_FCC_LAMBDA2 * edges;
     }
-  /* warp, then block reduction; the block's part to its slot */
-  for (int o = 16; o > 0; o >>= 1)
-    {
-      e += __shfl_down_sync (0xffffffffu, e, o);
-      sum += __shfl_down_sync (0xffffffffu, sum, o);
-    }
-  __shared__ double se[32], ss[32];
-  const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
-  if (lane == 0)
-    se[wid] = e, ss[wid] = sum;
-  __syncthreads ();
-  if (wid == 0)
-    {
-      const int nw = blockDim.x >> 5;
-      e = lane < nw ? se[lane] : 0;
-      sum = lane < nw ? ss[lane] : 0;
-      for (int o = 16; o > 0; o >>= 1)
-        {
-          e += __shfl_down_sync (0xffffffffu, e, o);
-          sum += __shfl_down_sync (0xffffffffu, sum, o);
-        }
-      if (lane == 0)
-        {
-          /* block b's part (rw_kernel_sum_parts adds them in order) */
-          part[2 * blockIdx.x] = e;
-          part[2 * blockIdx.x + 1] = sum;
-        }
-    }
+  double s[2] = { e, sum };
+  rw_block_parts<2> (s, part);
 }
 
-/* What the branches store: (λ/2) S Σ_m (D̂ v² + F̂ q²) (rw-scheme-fcc.h). */
+/* What the branches store: (λ/2) S Σ_m (D̂ v² + F̂ q²) (rw-scheme-fcc.h),
+ * as parts of the reading (rw_block_parts: the second sum 0). */
 template <typename A>
 __global__ void
 rw_kernel_fcc_branch_energy (const RwFccNode *__restrict__ nodes, size_t n_nodes,
                              const double *__restrict__ en, const A *v, const A *w, size_t i0,
-                             size_t i1, double *out)
+                             size_t i1, double *part)
 {
-  const size_t b = blockIdx.x * (size_t) blockDim.x + threadIdx.x;
-  if (b >= n_nodes)
-    return;
-  const RwFccNode nd = nodes[b];
-  if (nd.i < i0 || nd.i >= i1)
-    return;
   double e = 0;
-  for (int m = 0; m < nd.M; m++)
+  for (size_t b = blockIdx.x * (size_t) blockDim.x + threadIdx.x; b < n_nodes;
+       b += (size_t) gridDim.x * blockDim.x)
     {
-      const double vm = (double) v[m * n_nodes + b], wm = (double) w[m * n_nodes + b];
-      const double *c = en + (size_t) nd.surf * 2 * RW_ADM_MAX_BRANCHES + 2 * m;
-      e += c[0] * vm * vm + c[1] * wm * wm;
+      const RwFccNode nd = nodes[b];
+      if (nd.i < i0 || nd.i >= i1)
+        continue;
+      double node = 0;
+      for (int m = 0; m < nd.M; m++)
+        {
+          const double vm = (double) v[m * n_nodes + b], wm = (double) w[m * n_nodes + b];
+          const double *c = en + (size_t) nd.surf * 2 * RW_ADM_MAX_BRANCHES + 2 * m;
+          node += c[0] * vm * vm + c[1] * wm * wm;
+        }
+      e += 0.5 * sqrt ((double) RW_FCC_LAMBDA2) * (double) nd.S * node;
     }
-  if (e != 0)
-    atomicAdd (out, 0.5 * sqrt ((double) RW_FCC_LAMBDA2) * (double) nd.S * e);
+  double s[2] = { e, 0.0 };
+  rw_block_parts<2> (s, part);
 }
 
 /* The wall links' part of the energy (rw-scheme-fcc.h):
- * (λ²/4) W Σ_entries (p − x̄)(q − x̄_q). */
+ * (λ²/4) W Σ_entries (p − x̄)(q − x̄_q), as parts of the reading. */
 template <typename S>
 __global__ void
 rw_kernel_fcc_wall_energy (const S *__restrict__ p, const S *__restrict__ q,
                            const RwFccNode *__restrict__ nodes, size_t n_nodes,
                            const uint16_t *__restrict__ went, size_t pitch, size_t ny, size_t i0,
-                           size_t i1, double *out)
+                           size_t i1, double *part)
 {
   const RwFccDeltas *dl = rw_fcc_deltas_shared ((long long) pitch, (long long) (pitch * ny));
-  const size_t b = blockIdx.x * (size_t) blockDim.x + threadIdx.x;
-  if (b >= n_nodes)
-    return;
-  const RwFccNode nd = nodes[b];
-  if (nd.i < i0 || nd.i >= i1)
-    return;
-  const double pi = (double) rw_ld (p, (long long) nd.i), qi = (double) rw_ld (q, (long long) nd.i);
   double e = 0;
-  for (unsigned k = 0; k < nd.nw; k++)
+  for (size_t b = blockIdx.x * (size_t) blockDim.x + threadIdx.x; b < n_nodes;
+       b += (size_t) gridDim.x * blockDim.x)
     {
-      double mp, mq;
-      const int c = rw_fcc_wall_entry (p, q, (long long) nd.i, (int) nd.P, went[nd.w + k], dl,
-                                       &mp, &mq);
-      e += (pi - mp / (double) c) * (qi - mq / (double) c);
+      const RwFccNode nd = nodes[b];
+      if (nd.i < i0 || nd.i >= i1)
+        continue;
+      const double pi = (double) rw_ld (p, (long long) nd.i), qi = (double) rw_ld (q, (long long) nd.i);
+      double node = 0;
+      for (unsigned k = 0; k < nd.nw; k++)
+        {
+          double mp, mq;
+          const int c = rw_fcc_wall_entry (p, q, (long long) nd.i, (int) nd.P, went[nd.w + k], dl,
+                                           &mp, &mq);
+          node += (pi - mp / (double) c) * (qi - mq / (double) c);
+        }
+      e += 0.25 * RW_FCC_LAMBDA2 * RW_FCC_WALL_W * node;
     }
-  if (e != 0)
-    atomicAdd (out, 0.25 * RW_FCC_LAMBDA2 * RW_FCC_WALL_W * e);
+  double s[2] = { e, 0.0 };
+  rw_block_parts<2> (s, part);
 }
 
 /* One plane of the cubic array (rw-backend.h read_slice): 0 where no site. */
@@ -859,7 +838,7 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
        && RW_CUDA (cudaMalloc ((void **) &st->rcv_dev, (st->n_rcv * RW_FCC_CHUNK + 1) * sizeof (double)))
        && RW_CUDA (cudaMallocHost ((void **) &st->rcv_host, (st->n_rcv * RW_FCC_CHUNK + 1) * sizeof (double)))
        && RW_CUDA (cudaMalloc ((void **) &st->bad, sizeof (int)))
-       && RW_CUDA (cudaMalloc ((void **) &st->esum, (2 + 2 * RW_FCC_ENERGY_BLOCKS) * sizeof (double)));
+       && RW_CUDA (cudaMalloc ((void **) &st->esum, (2 + 6 * (size_t) RW_ENERGY_BLOCKS) * sizeof (double)));
   const int big = INT_MAX;
   ok = ok && RW_CUDA (cudaMemcpy (st->bad, &big, sizeof big, cudaMemcpyHostToDevice));
   free (rcv);
@@ -1140,21 +1119,31 @@ rw_cuda_fcc_energy (void *state, double *out, RwError *err)
   if (!RW_FCC_ON_DEVICE (st) || !RW_CUDA (cudaMemsetAsync (st->esum, 0, 2 * sizeof (double), st->stream)))
     return false;
   const size_t plane = st->pitch * st->ny, i0 = st->own_z0 * plane, i1 = st->own_z1 * plane;
-  const unsigned blocks = (unsigned) std::max ((size_t) 1, std::min ((size_t) RW_FCC_ENERGY_BLOCKS, (i1 - i0 + 255) / 256));
   rw_with_storage (st->precision, [&] (auto tag) {
     typedef decltype (tag) S;
     typedef typename RwArith<S>::type A;
-    /* the blocks' parts after the two sums, added in block order */
-    rw_kernel_fcc_energy<<<blocks, 256, 0, st->stream>>> ((const S *) st->p, (const S *) st->q, st->kind,
-                                                          st->pitch, st->ny, i0, i1, st->esum + 2);
-    rw_kernel_sum_parts<2><<<1, 32, 0, st->stream>>> (st->esum + 2, blocks, st->esum);
+    /* the parts after the two sums (the field's blocks', the branches',
+     * the wall links'), added in that order */
+    double *part = st->esum + 2;
+    unsigned parts = rw_energy_blocks (i1 - i0);
+    rw_kernel_fcc_energy<<<parts, RW_ENERGY_THREADS, 0, st->stream>>> (
+      (const S *) st->p, (const S *) st->q, st->kind, st->pitch, st->ny, i0, i1, part);
+    const unsigned nb = rw_energy_blocks (st->n_nodes);
     if (st->m_max > 0 && st->n_nodes > 0)
-      rw_kernel_fcc_branch_energy<<<(unsigned) ((st->n_nodes + 127) / 128), 128, 0, st->stream>>> (
-        st->nodes, st->n_nodes, st->en, (const A *) st->bv, (const A *) st->bq, i0, i1, st->esum);
+      {
+        rw_kernel_fcc_branch_energy<<<nb, RW_ENERGY_THREADS, 0, st->stream>>> (
+          st->nodes, st->n_nodes, st->en, (const A *) st->bv, (const A *) st->bq, i0, i1,
+          part + 2 * (size_t) parts);
+        parts += nb;
+      }
     if (st->n_nodes > 0)
-      rw_kernel_fcc_wall_energy<<<(unsigned) ((st->n_nodes + 127) / 128), 128, 0, st->stream>>> (
-        (const S *) st->p, (const S *) st->q, st->nodes, st->n_nodes, st->went, st->pitch, st->ny,
-        i0, i1, st->esum);
+      {
+        rw_kernel_fcc_wall_energy<<<nb, RW_ENERGY_THREADS, 0, st->stream>>> (
+          (const S *) st->p, (const S *) st->q, st->nodes, st->n_nodes, st->went, st->pitch,
+          st->ny, i0, i1, part + 2 * (size_t) parts);
+        parts += nb;
+      }
+    rw_kernel_sum_parts<2><<<1, 32, 0, st->stream>>> (part, parts, st->esum);
   });
   return RW_CUDA (cudaGetLastError ())
          && RW_CUDA (cudaMemcpyAsync (out, st->esum, 2 * sizeof (double), cudaMemcpyDeviceToHost, st->stream))

@@ -107,15 +107,18 @@ struct RwCudaState
 };
 
 /* After each step of the main kernel: the branch nodes (reads st->p,
- * writes st->q); and their stored energy added to *total (device). */
+ * writes st->q). */
 void rw_cuda_launch_branches (RwCudaState *st, int step);
 /* The same for the nodes [k0, k1) of the list alone (a halo's windows). */
 void rw_cuda_launch_branches_range (RwCudaState *st, int step, size_t k0, size_t k1);
 /* Each listed node's p⁻ (st->bp) from st->q, after the field was written
  * from outside the steps (rw_cuda_debug_write_field). */
 bool rw_cuda_branch_gather (RwCudaState *st, RwError *err);
-/* Only the nodes at padded indices [i0, i1) count (a slab's owned planes). */
-void rw_cuda_branch_energy (RwCudaState *st, size_t i0, size_t i1, double *total);
+/* The branch nodes' stored energy as parts of the energy reading
+ * (rw_block_parts: part[2k] its blocks' sums, part[2k + 1] 0), at most
+ * RW_ENERGY_BLOCKS; returns their number (0: no nodes). Only the nodes at
+ * padded indices [i0, i1) count (a slab's owned planes). */
+unsigned rw_cuda_branch_energy (RwCudaState *st, size_t i0, size_t i1, double *part);
 
 /* The discrete energy of the current field pair and the sum of p
  * (RwBackendOps.energy: out[0], out[1]; rw-cuda-energy.cu). */

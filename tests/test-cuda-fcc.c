@@ -178,6 +178,17 @@ check_room (const char *room, RwGrid *g, bool extras)
           RW_CHECK (dr == 0 && df == 0, "%s: CUDA fp64 differs from the CPU (%zu samples, %zu cells)",
                     room, dr, df);
           RW_CHECK (de < 1e-12, "%s: energies differ by %.3g", room, de);
+          /* the reading (field, branches, wall links) is summed in a
+           * fixed order: the same bits in a second run */
+          if (c == 2 && extras)
+            {
+              Run b2 = { 0 };
+              RW_CHECK (run (g, &Rs[c], y, RW_PRECISION_F64, RW_BACKEND_CUDA, &src, rcv, &b2)
+                          && memcmp (&b.energy, &b2.energy, sizeof (double)) == 0,
+                        "%s: CUDA energy readings differ from run to run (%.17g, %.17g)", room,
+                        b.energy, b2.energy);
+              run_free (&b2);
+            }
           /* the layout by rows (the hall's; these rooms' narrow rows are
            * laid flat by default): the CPU's bits too (the first room's
            * walls of R = 0.6: each run here is another run under
