@@ -131,9 +131,18 @@ struct RwCudaFcc
   size_t *node_z;               /* the first boundary site of each plane (host, nz + 1) */
 };
 
+/* The air kernel's largest block: fp16 rows as halves are compiled for
+ * the default block, five an SM (ptxas then takes 78 registers instead
+ * of 74, with as many blocks an SM, and the 1000 m³ hall at 4 kHz ran
+ * 280.2 against 266.8 G sites/s on the H200, docs/PERFORMANCE.md); the
+ * others for blocks of up to RW_FCC_MAX_THREADS (five an SM took fp32
+ * from 106 registers to 96 with spills: the 30 m³ room 125.9 against
+ * 134.2, the hall the same). */
+#define RW_FCC_AIR_THREADS(PACK) ((PACK) ? RW_FCC_BX * RW_FCC_BY : RW_FCC_MAX_THREADS)
+
 /* PACK: the rows as RwFccRowOf keeps them (fp16 only). */
 template <typename S, typename I, int W, bool PACK>
-__global__ void __launch_bounds__ (RW_FCC_MAX_THREADS)
+__global__ void __launch_bounds__ (RW_FCC_AIR_THREADS (PACK), PACK ? 5 : 1)
 rw_kernel_fcc_air_wide (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
                         const unsigned *__restrict__ air, RwFccRowsArg rows,
                         const uint2 *__restrict__ zr, unsigned zc, unsigned cz0, unsigned zlo,
@@ -724,10 +733,15 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   st->elem = rw_fcc_elem (setup->precision);
   st->bx = RW_FCC_BX, st->by = RW_FCC_BY;
   {
+    /* ROOMWAVE_FCC_F16_ROWS=float: fp16 rows kept as floats (the form
+     * before 2026-11-28) — for benchmarks */
+    const char *fr = getenv ("ROOMWAVE_FCC_F16_ROWS");
+    st->f16_halves = !(fr != NULL && strcmp (fr, "float") == 0);
+    const bool pack = setup->precision == RW_PRECISION_F16 && st->f16_halves;
     int bx, by;
     const char *blk = getenv ("ROOMWAVE_FCC_BLOCK");
     if (blk && sscanf (blk, "%dx%d", &bx, &by) == 2 && bx >= 32 && bx % 32 == 0 && by >= 2
-        && bx * by <= RW_FCC_MAX_THREADS)
+        && bx * by <= (int) RW_FCC_AIR_THREADS (pack))
       st->bx = (unsigned) bx, st->by = (unsigned) by;
   }
   /* the wide form: 16-byte rows (fp16 8-byte, rw_kernel_fcc_air_wide);
@@ -735,10 +749,6 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   {
     const char *air = getenv ("ROOMWAVE_FCC_AIR");
     st->w = air && strcmp (air, "scalar") == 0 ? 1 : setup->precision == RW_PRECISION_F64 ? 2 : 4;
-    /* ROOMWAVE_FCC_F16_ROWS=float: fp16 rows kept as floats (the form
-     * before 2026-11-28) — for benchmarks */
-    const char *fr = getenv ("ROOMWAVE_FCC_F16_ROWS");
-    st->f16_halves = !(fr != NULL && strcmp (fr, "float") == 0);
   }
   if (st->w > 1)
     {
