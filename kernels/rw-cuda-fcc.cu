@@ -56,7 +56,7 @@
 
 /* The air kernel's block: RW_FCC_BX × RW_FCC_BY threads by default
  * (ROOMWAVE_FCC_BLOCK=XxY for benchmarks: X a multiple of 32, at most
- * RW_FCC_MAX_THREADS in all). 32 × 4 rather than 32 × 8: smaller blocks
+ * RW_FCC_AIR_THREADS in all: 128 for fp16 rows as halves). 32 × 4 rather than 32 × 8: smaller blocks
  * leave the boundary kernel's blocks room beside them, which pays with
  * that kernel launched first at the highest priority (rw_fcc_step; the
  * 30 m³ room at 4 kHz: fp16 123 against 107 G sites/s with the priority
