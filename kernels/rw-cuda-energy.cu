@@ -52,9 +52,10 @@ rw_kernel_energy (const S *__restrict__ p, const S *__restrict__ q,
 bool
 rw_cuda_energy (RwCudaState *st, double *out, RwError *err)
 {
-  /* the two sums, then the parts: the field's blocks', the branches' */
+  /* the two sums, then two a part: the field's and the branches'
+   * kernels, RW_ENERGY_BLOCKS parts each at most */
   if (st->energy == NULL
-      && !RW_CUDA (cudaMalloc ((void **) &st->energy, (2 + 4 * (size_t) RW_ENERGY_BLOCKS) * sizeof (double))))
+      && !RW_CUDA (cudaMalloc ((void **) &st->energy, (2 + 2 * 2 * (size_t) RW_ENERGY_BLOCKS) * sizeof (double))))
     return false;
   double *part = st->energy + 2;
   const size_t sy = st->nx, sz = st->nx * st->ny;

@@ -151,7 +151,7 @@ rw_fcc_tb_plane (const RwFccWide<W, R> &v, const R &pp, unsigned kw, unsigned z,
                  const RwFccTb<S, I, W, BY> &c, const RwCudaSource &src, unsigned &kprev)
 {
   typedef typename RwArith<S>::type A;
-  constexpr unsigned all = W == 4 ? 0x01010101u : 0x0101u;
+  constexpr unsigned all = rw_fcc_interior_kinds<W> ();
   const unsigned fk = c.src_col ? rw_fcc_tb_forced<W> (src, (long long) c.i) : 0u;
   A out[W];
   rw_fcc_wide_values<D, W> (v, pp, out);

@@ -198,11 +198,19 @@ rw_fcc_kinds (const uint8_t *__restrict__ kind, size_t i)
   return __ldg ((const unsigned short *) (kind + i));
 }
 
+/* The kinds word of W interior sites (kind 1 in each byte). */
+template <int W>
+__device__ __forceinline__ constexpr unsigned
+rw_fcc_interior_kinds ()
+{
+  return W == 4 ? 0x01010101u : 0x0101u;
+}
+
 template <int W>
 __device__ __forceinline__ bool
 rw_fcc_all_interior (unsigned k)
 {
-  return W == 4 ? k == 0x01010101u : k == 0x0101u;
+  return k == rw_fcc_interior_kinds<W> ();
 }
 
 /* The new values of a wide column's W entries on plane z (its rows of
@@ -352,8 +360,7 @@ rw_fcc_wide_pair (RwFccWide<W, R> &v, const S *__restrict__ p, S *__restrict__ q
     }
   /* a lane whose air bit is set has W interior sites; the others read
    * their kinds */
-  constexpr unsigned all = W == 4 ? 0x01010101u : 0x0101u;
-  unsigned k0 = all, k1 = all;
+  unsigned k0 = rw_fcc_interior_kinds<W> (), k1 = k0;
   if (((a0 >> lane) & 1u) == 0)
     k0 = active ? rw_fcc_kinds<W> (kind, i) : 0;
   if (((a1 >> lane) & 1u) == 0)

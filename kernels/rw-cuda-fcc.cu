@@ -848,7 +848,9 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
        && RW_CUDA (cudaMalloc ((void **) &st->rcv_dev, (st->n_rcv * RW_FCC_CHUNK + 1) * sizeof (double)))
        && RW_CUDA (cudaMallocHost ((void **) &st->rcv_host, (st->n_rcv * RW_FCC_CHUNK + 1) * sizeof (double)))
        && RW_CUDA (cudaMalloc ((void **) &st->bad, sizeof (int)))
-       && RW_CUDA (cudaMalloc ((void **) &st->esum, (2 + 6 * (size_t) RW_ENERGY_BLOCKS) * sizeof (double)));
+       /* the two sums, then two a part: the field's, the branches' and
+        * the wall links' kernels, RW_ENERGY_BLOCKS parts each at most */
+       && RW_CUDA (cudaMalloc ((void **) &st->esum, (2 + 2 * 3 * (size_t) RW_ENERGY_BLOCKS) * sizeof (double)));
   const int big = INT_MAX;
   ok = ok && RW_CUDA (cudaMemcpy (st->bad, &big, sizeof big, cudaMemcpyHostToDevice));
   free (rcv);
@@ -897,6 +899,22 @@ rw_fcc_air_launch (RwCudaFcc *st, const S *p, S *q, int step, size_t z0, size_t 
     rw_fcc_air_launch_i<S, size_t> (st, p, q, step, z0, z1);
 }
 
+/* The boundary sites [b0, b1) of the list, one step `step` on stream
+ * `stream`: p (time n) in, p⁻ from pq, time n + 1 out to q
+ * (rw_kernel_fcc_boundary). */
+template <typename S>
+static void
+rw_fcc_boundary_launch (RwCudaFcc *st, const S *p, const S *pq, S *q, int step, size_t b0,
+                        size_t b1, cudaStream_t stream)
+{
+  typedef typename RwArith<S>::type A;
+  if (b1 <= b0)
+    return;
+  rw_kernel_fcc_boundary<<<(unsigned) ((b1 - b0 + 127) / 128), 128, 0, stream>>> (
+    p, pq, q, st->nodes, st->n_nodes, st->went, st->beta, st->coef, (A *) st->bv, (A *) st->bq,
+    st->pitch, st->ny, step, st->bad, b0, b1);
+}
+
 /* One step's update of the planes [z0, z1) (all: [0, nz)): its interior
  * sites and the boundary sites [b0, b1) of the list, those planes' (the
  * list is z-sorted: st->node_z); the boundary sites on stream bs. */
@@ -906,18 +924,13 @@ rw_fcc_step_planes (RwCudaFcc *st, int step, size_t z0, size_t z1, cudaStream_t 
   if (z0 >= z1)
     return;
   const size_t b0 = st->node_z ? st->node_z[z0] : 0, b1 = st->node_z ? st->node_z[z1] : st->n_nodes;
-  const unsigned nb = (unsigned) ((b1 - b0 + 127) / 128);
   rw_with_storage (st->precision, [&] (auto tag) {
     typedef decltype (tag) S;
-    typedef typename RwArith<S>::type A;
     /* the boundary kernel first where it has a stream of its own
      * (rw_fcc_step says why) */
     if (!st->bfirst)
       rw_fcc_air_launch (st, (const S *) st->p, (S *) st->q, step, z0, z1);
-    if (nb)
-      rw_kernel_fcc_boundary<<<nb, 128, 0, bs>>> (
-        (const S *) st->p, (const S *) st->q, (S *) st->q, st->nodes, st->n_nodes, st->went, st->beta, st->coef,
-        (A *) st->bv, (A *) st->bq, st->pitch, st->ny, step, st->bad, b0, b1);
+    rw_fcc_boundary_launch (st, (const S *) st->p, (const S *) st->q, (S *) st->q, step, b0, b1, bs);
     if (st->bfirst)
       rw_fcc_air_launch (st, (const S *) st->p, (S *) st->q, step, z0, z1);
   });
@@ -975,16 +988,11 @@ rw_fcc_tb_pass (RwCudaFcc *st, size_t step, size_t k, size_t chunk)
   void *n1 = st->q_spare, *n2 = st->p_spare;
   const double s1 = (st->source && step < st->n_steps) ? st->source[step] : 0.0;
   const double s2 = (st->source && step + 1 < st->n_steps) ? st->source[step + 1] : 0.0;
-  const unsigned nb = (unsigned) ((st->n_nodes + 127) / 128);
   const dim3 grd (st->tgbx, st->tgby, st->tgbz);
   rw_with_storage (st->precision, [&] (auto tag) {
     typedef decltype (tag) S;
-    typedef typename RwArith<S>::type A;
     const S *p = (const S *) st->p, *q = (const S *) st->q;
-    if (nb)
-      rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
-        p, q, (S *) n1, st->nodes, st->n_nodes, st->went, st->beta, st->coef, (A *) st->bv,
-        (A *) st->bq, st->pitch, st->ny, (int) step, st->bad, (size_t) 0, st->n_nodes);
+    rw_fcc_boundary_launch (st, p, q, (S *) n1, (int) step, 0, st->n_nodes, st->stream);
     if (rw_fcc_span (st->n, st->pitch * st->ny) < ((size_t) 1 << 32))
       rw_fcc_tb_launch<S, unsigned> (grd, st->stream, p, q, (S *) n1, (S *) n2, st->kind,
                                      st->tzr, st->tzc, (unsigned) st->pitch, (unsigned) st->ny,
@@ -993,11 +1001,8 @@ rw_fcc_tb_pass (RwCudaFcc *st, size_t step, size_t k, size_t chunk)
       rw_fcc_tb_launch<S, size_t> (grd, st->stream, p, q, (S *) n1, (S *) n2, st->kind, st->tzr,
                                    st->tzc, st->pitch, st->ny, st->src, (int) step, st->bad,
                                    st->hard, s1);
-    if (nb)
-      rw_kernel_fcc_boundary<<<nb, 128, 0, st->stream>>> (
-        (const S *) n1, p, (S *) n2, st->nodes, st->n_nodes, st->went, st->beta, st->coef,
-        (A *) st->bv, (A *) st->bq, st->pitch, st->ny, (int) step + 1, st->bad, (size_t) 0,
-        st->n_nodes);
+    rw_fcc_boundary_launch (st, (const S *) n1, p, (S *) n2, (int) step + 1, 0, st->n_nodes,
+                            st->stream);
   });
   RwCudaSource none = st->src;
   none.n = 0;

@@ -298,6 +298,7 @@ check_two_step (const char *room, RwGrid *g)
       /* w: 0 R = 0.6, 1 branches (source at the centre), 2 R = 0.6 (source by the wall) */
       const RwAdmittance *y = w == 1 ? Y : NULL;
       const RwGridStencil *sw = &src[w == 2];
+      const char *what = w == 1 ? "branches" : w == 2 ? "source by the wall" : "R = 0.6";
       setenv ("ROOMWAVE_FCC_TB", "1", 1);
       const int spp = steps_per_pass (g, &R, y, RW_PRECISION_F64, sw);
       unsetenv ("ROOMWAVE_FCC_TB");
@@ -307,10 +308,9 @@ check_two_step (const char *room, RwGrid *g)
         {
           const long d = cuda_run_with ("ROOMWAVE_FCC_TB", "1", g, &R, y, RW_PRECISION_F64, sw,
                                         rcv, &a);
-          RW_NOTE ("%s two-step %s fp64: %ld values differ from the CPU", room,
-                   w == 1 ? "branches" : w == 2 ? "source by the wall" : "R = 0.6", d);
+          RW_NOTE ("%s two-step %s fp64: %ld values differ from the CPU", room, what, d);
           RW_CHECK (d == 0, "%s: two-step fp64 differs from the CPU (%ld values; %s)", room, d,
-                    w == 1 ? "branches" : w == 2 ? "source by the wall" : "R = 0.6");
+                    what);
         }
       run_free (&a);
       static const RwPrecision precs[2] = { RW_PRECISION_F32, RW_PRECISION_F16 };
@@ -323,8 +323,8 @@ check_two_step (const char *room, RwGrid *g)
           if (ok)
             {
               const long d = cuda_run_with ("ROOMWAVE_FCC_TB", "1", g, &R, y, precs[k], sw, rcv, &e);
-              RW_NOTE ("%s two-step %s %s: %ld values differ from single steps", room,
-                       w == 1 ? "branches" : "R = 0.6", rw_precision_name (precs[k]), d);
+              RW_NOTE ("%s two-step %s %s: %ld values differ from single steps", room, what,
+                       rw_precision_name (precs[k]), d);
               RW_CHECK (d == 0, "%s: two-step %s differs from single steps (%ld values)", room,
                         rw_precision_name (precs[k]), d);
             }
