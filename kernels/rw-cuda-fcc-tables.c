@@ -90,7 +90,86 @@ rw_cuda_fcc_tables_clear (RwFccTables *t)
   free (t->first);
   free (t->air);
   free (t->zrf);
+  free (t->wsite);
+  free (t->wo);
+  free (t->wfirst);
+  free (t->wmin);
   memset (t, 0, sizeof *t);
+}
+
+/* The wall entries' outside sites (RwFccTables.wsite, wo, wfirst, wmin),
+ * found by their folded index in a ring of four planes' slots: the nodes
+ * come plane by plane, and a site o is named only by nodes within a
+ * plane of its own, so the site that takes o's slot four planes on comes
+ * after o's last entry (were it not, o would only be listed twice, and
+ * test-cuda-fcc-tables finds no repeats). False when out of memory. No
+ * sites (and true) where there are no entries, too many, or (not
+ * expected) two entries that name one site with other members. */
+static bool
+rw_fcc_wall_sites (const RwGrid *g, size_t pitch, RwFccTables *t)
+{
+  static const int off[RW_FCC_N_NBR][3] = RW_FCC_NBR_OFFSETS;
+  if (t->n_went == 0 || t->n_went >= UINT32_MAX)
+    return true;
+  const size_t cap = 4 * pitch * g->ny;
+  unsigned long long *key = malloc (cap * sizeof *key);
+  uint32_t *val = malloc (cap * sizeof *val);
+  t->wsite = malloc (t->n_went * sizeof *t->wsite);
+  t->wo = malloc (t->n_went * sizeof *t->wo);
+  t->wfirst = malloc ((t->n_nodes + 1) * sizeof *t->wfirst);
+  t->wmin = malloc ((t->n_nodes + 1) * sizeof *t->wmin);
+  bool ok = key != NULL && val != NULL && t->wsite != NULL && t->wo != NULL && t->wfirst != NULL
+            && t->wmin != NULL;
+  bool same = true;
+  size_t n = 0;
+  if (ok)
+    {
+      const unsigned long long empty = ~0ull;
+      for (size_t k = 0; k < cap; k++)
+        key[k] = empty;
+      t->wfirst[0] = 0;
+      for (size_t b = 0; b < t->n_nodes && same; b++)
+        {
+          const RwFccNode *nd = &t->nodes[b];
+          uint32_t lo = UINT32_MAX;
+          for (unsigned e = 0; e < nd->nw; e++)
+            {
+              const unsigned code = t->went[nd->w + e], d = code >> 12;
+              const int P = nd->P;
+              const long long delta = (long long) rw_fcc_nbr_offset (off[d][0], P)
+                                      + (long long) pitch * (off[d][1] + (long long) g->ny * off[d][2]);
+              const unsigned long long o = (unsigned long long) ((long long) nd->i + delta);
+              const uint16_t mask = (uint16_t) (code & 0xfffu);
+              const uint8_t Po = (uint8_t) (P ^ ((off[d][1] + off[d][2]) & 1));
+              const size_t h = (size_t) (o % cap);
+              if (key[h] != o)
+                {
+                  key[h] = o, val[h] = (uint32_t) n;
+                  t->wsite[n].o = o, t->wsite[n].mask = mask, t->wsite[n].Po = Po;
+                  n++;
+                }
+              const uint32_t r = val[h];
+              same = same && t->wsite[r].mask == mask && t->wsite[r].Po == Po;
+              t->wo[nd->w + e] = r;
+              lo = r < lo ? r : lo;
+            }
+          t->wfirst[b + 1] = (uint32_t) n;
+          t->wmin[b] = lo;
+        }
+      t->wmin[t->n_nodes] = (uint32_t) n;
+      for (size_t b = t->n_nodes; b-- > 0;)
+        t->wmin[b] = t->wmin[b] < t->wmin[b + 1] ? t->wmin[b] : t->wmin[b + 1];
+      t->n_wsite = n;
+    }
+  free (key);
+  free (val);
+  if (!ok || !same)
+    {
+      free (t->wsite), free (t->wo), free (t->wfirst), free (t->wmin);
+      t->wsite = NULL, t->wo = NULL, t->wfirst = NULL, t->wmin = NULL;
+      t->n_wsite = 0;
+    }
+  return ok;
 }
 
 bool
@@ -173,6 +252,8 @@ rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bool li
                nd->nw * sizeof *out->went);
       out->n_went += nd->nw;
     }
+  if (!rw_fcc_wall_sites (g, pitch, out))
+    goto oom;
   /* the wide air kernel's rows by rows: each segment's air words (the
    * blocks' z ranges: zr below) */
   if (layout != NULL && !layout->flat)

@@ -66,6 +66,16 @@ typedef struct
   uint8_t K, P, M, nw;
 } RwFccNode;
 
+/* The outside site o of wall entries (rw-scheme-fcc.h, "Wall links"):
+ * its folded index, its row's parity and its members (bit k: o + offset
+ * k of RW_FCC_NBR_OFFSETS), the same for every entry that names it. */
+typedef struct
+{
+  unsigned long long o;
+  uint16_t mask;
+  uint8_t Po;
+} RwFccWallSite;
+
 /* The wide air kernel's rows (above). By rows: n_seg segments a row.
  * Flat: class c holds rows[c] rows, the row of rank r being
  * y = 1 + c + 2r; seg[c] segments; n_seg = seg[0] (≥ seg[1]); blocks =
@@ -106,6 +116,18 @@ typedef struct
   uint32_t *air;                /* flat: 2 · n_seg · nz words, by rows n_seg · ny · nz (NULL: no
                                    layout given) */
   size_t *first;                /* nz + 1 */
+  /* the wall entries' outside sites, each once, in the order the entries
+   * (in node order) first name them: the mean of an outside site's
+   * members is computed once a step for all the entries that name it
+   * (rw_kernel_fcc_wall_means); NULL where there are no entries, or the
+   * sites past 2³² − 1 */
+  RwFccWallSite *wsite;
+  size_t n_wsite;
+  uint32_t *wo;                 /* n_went: each entry's site in wsite */
+  uint32_t *wfirst;             /* n_nodes + 1: the sites named first by the nodes before b */
+  uint32_t *wmin;               /* n_nodes + 1: the lowest site named by node b or after
+                                   (n_wsite where none): nodes [b0, b1) name sites in
+                                   [wmin[b0], wfirst[b1]) alone */
 } RwFccTables;
 
 /* The tables of g (on the FCC lattice) for rows of `pitch` entries;

@@ -101,6 +101,15 @@ struct RwCudaFcc
   RwFccNode *nodes;
   size_t n_nodes;
   uint16_t *went;               /* wall entries (rw-scheme-fcc.h): link d << 12 | member mask */
+  /* the entries' outside sites, each once (RwFccTables.wsite), their
+   * members' means a step (rw_kernel_fcc_wall_means), each entry's site
+   * (wo); the sites the nodes [b0, b1) name: [wmin[b0], wfirst[b1])
+   * (host). NULL: the boundary kernel sums each entry's members itself
+   * (fp32 and fp64, ROOMWAVE_FCC_WALL_MEANS=0, or no entries) */
+  RwFccWallSite *wsite;
+  double *om;
+  uint32_t *wo;
+  uint32_t *wfirst, *wmin;
   int m_max;
   double *beta, *coef, *en;     /* per surface: Y0 + Σ b (or β), 4 per branch, D̂ F̂ per branch */
   void *bv, *bq;                /* branch states, m_max · n_nodes of the arithmetic type */
@@ -327,9 +336,34 @@ rw_fcc_bnd (double K, double S, double p, double s, double pp, double b, int M, 
                                      stride);
 }
 
+/* The means of the wall entries' outside sites [r0, r1) (RwFccWallSite):
+ * each one's members' p summed in double in offset order, over their
+ * number — what rw_fcc_wall_entry gives each entry that names the site,
+ * once for all of them (the 30 m³ room at 4 kHz: 523 020 entries name
+ * 131 389 sites; the entries' member loads and divisions were 29 M of
+ * the hall's boundary kernel's 41 M warp instructions a step,
+ * docs/PERFORMANCE.md). */
+template <typename S>
+__global__ void
+rw_kernel_fcc_wall_means (const S *__restrict__ p, const RwFccWallSite *__restrict__ sites,
+                          size_t r0, size_t r1, size_t pitch, size_t ny, double *__restrict__ om)
+{
+  const RwFccDeltas *dl = rw_fcc_deltas_shared ((long long) pitch, (long long) (pitch * ny));
+  const size_t r = r0 + blockIdx.x * (size_t) blockDim.x + threadIdx.x;
+  if (r >= r1)
+    return;
+  const RwFccWallSite ws = sites[r];
+  double a = 0;
+  for (unsigned m = ws.mask; m != 0; m &= m - 1)
+    a += (double) rw_ld (p, (long long) ws.o + dl->d[ws.Po][__ffs ((int) m) - 1]);
+  om[r] = a / (double) __popc (ws.mask);
+}
+
 /* The boundary sites [b0, b1) of the list: p (time n) in, p⁻ from pq,
  * time n + 1 out to q (pq = q in a single step; the arrays of a two-step
- * pass are apart: rw_fcc_tb_pass). */
+ * pass are apart: rw_fcc_tb_pass); om, wo: the means of the wall entries'
+ * outside sites from p (rw_kernel_fcc_wall_means) and each entry's site,
+ * or NULL (each entry's members summed here). */
 template <typename S>
 __global__ void
 rw_kernel_fcc_boundary (const S *__restrict__ p, const S *pq, S *q,
@@ -337,7 +371,8 @@ rw_kernel_fcc_boundary (const S *__restrict__ p, const S *pq, S *q,
                         const uint16_t *__restrict__ went,
                         const double *__restrict__ beta, const double *__restrict__ coef,
                         typename RwArith<S>::type *v, typename RwArith<S>::type *w,
-                        size_t pitch, size_t ny, int step, int *bad, size_t b0, size_t b1)
+                        size_t pitch, size_t ny, int step, int *bad, size_t b0, size_t b1,
+                        const double *__restrict__ om, const uint32_t *__restrict__ wo)
 {
   typedef typename RwArith<S>::type A;
   const RwFccDeltas *dl = rw_fcc_deltas_shared ((long long) pitch, (long long) (pitch * ny));
@@ -348,7 +383,12 @@ rw_kernel_fcc_boundary (const S *__restrict__ p, const S *pq, S *q,
   const RwFccNode nd = nodes[b];
   const long long i = (long long) nd.i;
   const A s = rw_fcc_sum (p + i, (int) nd.P, (int) pitch, (int) (pitch * ny));
-  const double means = rw_fcc_wall_means (p, nd, went, dl);
+  double means = 0;
+  if (om != nullptr)
+    for (unsigned e = 0; e < nd.nw; e++)
+      means += om[wo[nd.w + e]];
+  else
+    means = rw_fcc_wall_means (p, nd, went, dl);
   const double pn = rw_fcc_bnd (rw_fcc_wall_K (nd.K, nd.nw), (double) nd.S, (double) rw_ld (p, i),
                                 rw_fcc_wall_sum ((double) s, means), (double) rw_ld (pq, i),
                                 beta[nd.surf], nd.M,
@@ -679,6 +719,33 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
        && RW_CUDA (cudaMalloc (&st->bq, n_states * a))
        && RW_CUDA (cudaMemset (st->bv, 0, n_states * a))
        && RW_CUDA (cudaMemset (st->bq, 0, n_states * a));
+  /* fp16: the wall entries' outside sites' means once a step, by a
+   * kernel of their own before the boundary kernel, on its stream; the
+   * others: each entry's in the boundary kernel. fp16's air kernel is
+   * bound by its instructions, which the entries' member loops took from
+   * it; in fp32 the second launch costs the small room more than it
+   * saves (H200, same calls: the 1000 m³ hall at 4 kHz fp16 287.2 against
+   * 281.5 G sites/s, fp32 219.4 against 217.1; the 30 m³ room fp16 193.1
+   * against 184.5, fp32 132.0 against 135.1; docs/PERFORMANCE.md).
+   * ROOMWAVE_FCC_WALL_MEANS=1|0 chooses (tests, benchmarks). */
+  const char *wm = getenv ("ROOMWAVE_FCC_WALL_MEANS");
+  const bool means = wm != NULL && strcmp (wm, "1") == 0   ? true
+                     : wm != NULL && strcmp (wm, "0") == 0 ? false
+                                                            : st->precision == RW_PRECISION_F16;
+  if (ok && tab.wsite != NULL && means)
+    {
+      const size_t ns_w = tab.n_wsite;
+      ok = RW_CUDA (cudaMalloc ((void **) &st->wsite, ns_w * sizeof (RwFccWallSite)))
+           && RW_CUDA (cudaMemcpy (st->wsite, tab.wsite, ns_w * sizeof (RwFccWallSite),
+                                   cudaMemcpyHostToDevice))
+           && RW_CUDA (cudaMalloc ((void **) &st->om, ns_w * sizeof (double)))
+           && RW_CUDA (cudaMalloc ((void **) &st->wo, n_went * sizeof (uint32_t)))
+           && RW_CUDA (cudaMemcpy (st->wo, tab.wo, n_went * sizeof (uint32_t),
+                                   cudaMemcpyHostToDevice));
+      /* kept on the host (the launches' ranges) */
+      st->wfirst = tab.wfirst, st->wmin = tab.wmin;
+      tab.wfirst = NULL, tab.wmin = NULL;
+    }
   if (ok)
     rw_fcc_tb_build (st, &tab);
   rw_cuda_fcc_tables_clear (&tab);
@@ -910,9 +977,17 @@ rw_fcc_boundary_launch (RwCudaFcc *st, const S *p, const S *pq, S *q, int step, 
   typedef typename RwArith<S>::type A;
   if (b1 <= b0)
     return;
+  /* the means of the outside sites these nodes name, from the same p */
+  if (st->om != NULL)
+    {
+      const size_t r0 = st->wmin[b0], r1 = st->wfirst[b1];
+      if (r1 > r0)
+        rw_kernel_fcc_wall_means<<<(unsigned) ((r1 - r0 + 127) / 128), 128, 0, stream>>> (
+          p, st->wsite, r0, r1, st->pitch, st->ny, st->om);
+    }
   rw_kernel_fcc_boundary<<<(unsigned) ((b1 - b0 + 127) / 128), 128, 0, stream>>> (
     p, pq, q, st->nodes, st->n_nodes, st->went, st->beta, st->coef, (A *) st->bv, (A *) st->bq,
-    st->pitch, st->ny, step, st->bad, b0, b1);
+    st->pitch, st->ny, step, st->bad, b0, b1, st->om, st->wo);
 }
 
 /* One step's update of the planes [z0, z1) (all: [0, nz)): its interior
@@ -1272,6 +1347,11 @@ rw_cuda_fcc_destroy (void *state)
     cudaStreamSynchronize (st->stream);
   rw_cuda_halo_free (st->halo);
   free (st->node_z);
+  free (st->wfirst);
+  free (st->wmin);
+  cudaFree (st->wsite);
+  cudaFree (st->om);
+  cudaFree (st->wo);
   cudaFree (st->mem);
   cudaFree (st->spare);
   cudaFree (st->tzr);

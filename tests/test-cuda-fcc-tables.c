@@ -14,6 +14,8 @@
  *     and by rows, and which suits a row: each class's rows and segments,
  *     the air words (a bit a lane of 4 entries: all interior sites) and every
  *     block's z range holding its rows';
+ *   - the wall entries' outside sites: each entry's (its link's site, its
+ *     members, its row's parity), each once, the nodes' ranges of them;
  *   - the same bytes with 1, 2 and 3 threads; no entries without links.
  */
 #include <stdlib.h>
@@ -29,14 +31,25 @@
 #define LANE_W 4
 #define WARPS 8
 
+static int
+cmp_ull (const void *a, const void *b)
+{
+  const unsigned long long x = *(const unsigned long long *) a, y = *(const unsigned long long *) b;
+  return (x > y) - (x < y);
+}
+
 /* The tables as the definition says, one site at a time. */
 static void
 check_against_loop (const char *room, const RwGrid *g, size_t pitch, const int *M,
                     const RwFccTables *t, size_t gbx, size_t gby, const RwFccRows *L)
 {
   const size_t n = pitch * g->ny * g->nz;
-  size_t kind_bad = 0, b = 0, w = 0, node_bad = 0, went_bad = 0;
+  size_t kind_bad = 0, b = 0, w = 0, node_bad = 0, went_bad = 0, wsite_bad = 0;
+  static const int off[RW_FCC_N_NBR][3] = RW_FCC_NBR_OFFSETS;
   uint8_t *kind = calloc (n, 1);
+  size_t *wmin_of = malloc ((t->n_nodes + 1) * sizeof *wmin_of);
+  for (size_t k = 0; k <= t->n_nodes; k++)
+    wmin_of[k] = SIZE_MAX;
   for (size_t z = 0; z < g->nz; z++)
     for (size_t y = 0; y < g->ny; y++)
       for (size_t x = 0; x < g->nx; x++)
@@ -60,7 +73,19 @@ check_against_loop (const char *room, const RwGrid *g, size_t pitch, const int *
               || nd->nw != nw || nd->w != w)
             node_bad++;
           for (int e = 0; nd != NULL && e < nw && e < nd->nw; e++)
-            went_bad += nd->w + (size_t) e >= t->n_went || t->went[nd->w + e] != code[e];
+            {
+              went_bad += nd->w + (size_t) e >= t->n_went || t->went[nd->w + e] != code[e];
+              /* the entry's outside site o: the site at its link's
+               * offset, its members and its row's parity */
+              const int *d = off[code[e] >> 12];
+              const size_t ox = x + d[0], oy = y + d[1], oz = z + d[2];
+              const size_t r = t->wo ? t->wo[w + (size_t) e] : SIZE_MAX;
+              const RwFccWallSite *ws = r < t->n_wsite ? &t->wsite[r] : NULL;
+              wsite_bad += ws == NULL || ws->o != rw_fcc_fold_index (pitch, g->ny, ox, oy, oz)
+                           || ws->mask != (code[e] & 0xfffu) || ws->Po != (oy + oz) % 2
+                           || r >= t->wfirst[b + 1]; /* (wfirst is there where wo is) */
+              wmin_of[b] = r < wmin_of[b] ? r : wmin_of[b];
+            }
           w += (size_t) nw;
           b++;
         }
@@ -87,6 +112,28 @@ check_against_loop (const char *room, const RwGrid *g, size_t pitch, const int *
   RW_CHECK (t->n_went == w && went_bad == 0 && w > 0, "%s: %zu wall entries (%zu listed), %zu differ",
             room, w, t->n_went, went_bad);
   RW_CHECK (zr_bad == 0, "%s: %zu of %zu blocks' z ranges differ", room, zr_bad, gbx * gby);
+  /* the outside sites: each entry's as decoded above, named first by its
+   * node or one before it; each site once; nodes [b0, b1) name sites in
+   * [wmin[b0], wfirst[b1]) */
+  size_t dup = 0, range_bad = 0, low = t->n_wsite;
+  unsigned long long *os = malloc ((t->n_wsite + 1) * sizeof *os);
+  for (size_t r = 0; r < t->n_wsite; r++)
+    os[r] = t->wsite[r].o;
+  qsort (os, t->n_wsite, sizeof *os, cmp_ull);
+  for (size_t r = 1; r < t->n_wsite; r++)
+    dup += os[r] == os[r - 1];
+  free (os);
+  for (size_t k = t->n_nodes + 1; t->wmin != NULL && k-- > 0;)
+    {
+      low = wmin_of[k] < low ? wmin_of[k] : low;
+      range_bad += t->wmin[k] != low || (k > 0 && t->wfirst[k] < t->wfirst[k - 1]);
+    }
+  RW_CHECK (wsite_bad == 0 && dup == 0 && range_bad == 0 && t->n_wsite > 0 && t->wmin != NULL
+              && t->wfirst[t->n_nodes] == t->n_wsite,
+            "%s: %zu outside sites of wall entries, each entry's as decoded (%zu differ), each "
+            "once (%zu repeats), the nodes' ranges (%zu differ)", room, t->n_wsite, wsite_bad,
+            dup, range_bad);
+  free (wmin_of);
   /* the wide kernel's rows: each class's rows listed one by one, their
    * entries end to end, cut into segments of 32 lanes of LANE_W */
   size_t air_bad = 0, air_set = 0, zrf_bad = 0, rows_bad = 0;
@@ -218,7 +265,8 @@ check_room (const char *room, RwMesh *mesh, double h, size_t round)
   size_t nw = 0;
   for (size_t b = 0; b < none.n_nodes; b++)
     nw += none.nodes[b].nw;
-  RW_CHECK (none.n_went == 0 && nw == 0 && none.n_nodes == t[0].n_nodes && none.air == NULL && none.zrf == NULL,
+  RW_CHECK (none.n_went == 0 && nw == 0 && none.n_nodes == t[0].n_nodes && none.air == NULL
+              && none.wsite == NULL && none.n_wsite == 0 && none.zrf == NULL,
             "%s: without links no wall entries (%zu), the same %zu boundary sites; lane width 0 "
             "no air words", room, none.n_went, none.n_nodes);
   rw_cuda_fcc_tables_clear (&none);

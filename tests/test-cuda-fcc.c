@@ -15,7 +15,11 @@
  *     test-cuda-vs-cpu);
  *   - the layout by rows (these narrow rooms are laid flat by default)
  *     also equals the CPU in fp64 bit for bit, and fp16's rows kept as
- *     halves give the bits of rows kept as floats (the L-room, R = 0.6);
+ *     halves give the bits of rows kept as floats; the wall entries'
+ *     outside sites' means computed once a step (fp16's default,
+ *     ROOMWAVE_FCC_WALL_MEANS=1) give fp64 the CPU's bits, flat and by
+ *     rows, and fp32 and fp16 the bits of each entry's own (=0) (the
+ *     L-room, R = 0.6);
  *   - poison: NaN written into every cell of p⁻ that is not an inside
  *     site (odd cells and outside sites; the debug hook), one step leaves
  *     every inside site equal to the CPU's (from the same field) and every
@@ -198,6 +202,16 @@ check_room (const char *room, RwGrid *g, bool extras)
               const long dl = cuda_run_with ("ROOMWAVE_FCC_ROWS", "rows", g, &Rs[c], y, RW_PRECISION_F64,
                                              &src, rcv, &a);
               RW_CHECK (dl == 0, "%s: CUDA fp64 by rows differs from the CPU (%ld values)", room, dl);
+              /* the wall entries' outside sites' means once a step
+               * (fp16's default): the CPU's bits too, flat and by rows */
+              const long dm = cuda_run_with ("ROOMWAVE_FCC_WALL_MEANS", "1", g, &Rs[c], y,
+                                             RW_PRECISION_F64, &src, rcv, &a);
+              setenv ("ROOMWAVE_FCC_ROWS", "rows", 1);
+              const long dmr = cuda_run_with ("ROOMWAVE_FCC_WALL_MEANS", "1", g, &Rs[c], y,
+                                              RW_PRECISION_F64, &src, rcv, &a);
+              unsetenv ("ROOMWAVE_FCC_ROWS");
+              RW_CHECK (dm == 0 && dmr == 0, "%s: CUDA fp64 with the wall sites' means once a step "
+                        "differs from the CPU (%ld values; by rows %ld)", room, dm, dmr);
             }
           /* fp32 and fp16 storage against CPU fp64 */
           static const RwPrecision precs[2] = { RW_PRECISION_F32, RW_PRECISION_F16 };
@@ -212,6 +226,18 @@ check_room (const char *room, RwGrid *g, bool extras)
                            c == 2 ? "branches" : "R = 0.6", rw_precision_name (precs[k]), l2, bounds[k]);
                   RW_CHECK (l2 < bounds[k], "%s: %s relative L2 %.3g over %.0e", room,
                             rw_precision_name (precs[k]), l2, bounds[k]);
+                  /* the wall entries' outside sites' means once a
+                   * step (fp16's default) and each entry's own (fp32's):
+                   * the same bits */
+                  if (c == 0 && extras)
+                    {
+                      const long dm = cuda_run_with ("ROOMWAVE_FCC_WALL_MEANS",
+                                                     precs[k] == RW_PRECISION_F16 ? "0" : "1", g,
+                                                     &Rs[c], y, precs[k], &src, rcv, &e);
+                      RW_CHECK (dm == 0, "%s: %s, the wall entries' means once a site differ from "
+                                "each entry's own (%ld values)", room, rw_precision_name (precs[k]),
+                                dm);
+                    }
                   /* fp16: the air kernel's rows kept as halves (the
                    * default) and as floats give the same bits, flat and
                    * by rows */
