@@ -275,6 +275,19 @@ rw_fcc_pack_flip ()
   return r;
 }
 
+/* The sum in double of p over an outside site o's members (bit k of
+ * mask: o + offset k, o in a row of parity Po), in ascending offset
+ * order, one iteration a member. */
+template <typename S>
+__device__ __forceinline__ double
+rw_fcc_members (const S *__restrict__ p, long long o, int Po, unsigned mask, const RwFccDeltas *dl)
+{
+  double a = 0;
+  for (unsigned m = mask; m != 0; m &= m - 1)
+    a += (double) rw_ld (p, o + dl->d[Po][__ffs ((int) m) - 1]);
+  return a;
+}
+
 /* A wall entry's members' sums of p and q (q NULL: p only), in offset
  * order around its outside site o = i + offset d (rw_fcc_wall_entries:
  * code = d << 12 | member mask); returns their number. */
@@ -287,18 +300,8 @@ rw_fcc_wall_entry (const S *__restrict__ p, const S *__restrict__ q, long long i
   const long long o = i + dl->d[P][d];
   constexpr unsigned flip = rw_fcc_pack_flip ();
   const int Po = P ^ (int) ((flip >> d) & 1u);
-  double a = 0, b = 0;
-  /* the members in ascending offset order, one iteration a member */
-  for (unsigned m = code & 0xfffu; m != 0; m &= m - 1)
-    {
-      const int k = __ffs ((int) m) - 1;
-      const long long j = o + dl->d[Po][k];
-      a += (double) rw_ld (p, j);
-      if (q != NULL)
-        b += (double) rw_ld (q, j);
-    }
-  *tp = a;
-  *tq = b;
+  *tp = rw_fcc_members (p, o, Po, code & 0xfffu, dl);
+  *tq = q != NULL ? rw_fcc_members (q, o, Po, code & 0xfffu, dl) : 0.0;
   return __popc (code & 0xfffu);
 }
 
@@ -353,10 +356,7 @@ rw_kernel_fcc_wall_means (const S *__restrict__ p, const RwFccWallSite *__restri
   if (r >= r1)
     return;
   const RwFccWallSite ws = sites[r];
-  double a = 0;
-  for (unsigned m = ws.mask; m != 0; m &= m - 1)
-    a += (double) rw_ld (p, (long long) ws.o + dl->d[ws.Po][__ffs ((int) m) - 1]);
-  om[r] = a / (double) __popc (ws.mask);
+  om[r] = rw_fcc_members (p, (long long) ws.o, ws.Po, ws.mask, dl) / (double) __popc (ws.mask);
 }
 
 /* The boundary sites [b0, b1) of the list: p (time n) in, p⁻ from pq,
