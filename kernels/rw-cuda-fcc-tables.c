@@ -174,7 +174,7 @@ rw_fcc_wall_sites (const RwGrid *g, size_t pitch, RwFccTables *t)
 
 bool
 rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bool links,
-                    size_t cols, size_t rows, const RwFccRows *layout, int threads,
+                    bool sites, size_t cols, size_t rows, const RwFccRows *layout, int threads,
                     RwFccTables *out, RwError *err)
 {
   memset (out, 0, sizeof *out);
@@ -252,7 +252,7 @@ rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bool li
                nd->nw * sizeof *out->went);
       out->n_went += nd->nw;
     }
-  if (!rw_fcc_wall_sites (g, pitch, out))
+  if (sites && !rw_fcc_wall_sites (g, pitch, out))
     goto oom;
   /* the wide air kernel's rows by rows: each segment's air words (the
    * blocks' z ranges: zr below) */

@@ -119,8 +119,8 @@ typedef struct
   /* the wall entries' outside sites, each once, in the order the entries
    * (in node order) first name them: the mean of an outside site's
    * members is computed once a step for all the entries that name it
-   * (rw_kernel_fcc_wall_means); NULL where there are no entries, or the
-   * sites past 2³² − 1 */
+   * (rw_kernel_fcc_wall_means); NULL where not asked for (sites), there
+   * are no entries, or the sites are past 2³² − 1 */
   RwFccWallSite *wsite;
   size_t n_wsite;
   uint32_t *wo;                 /* n_went: each entry's site in wsite */
@@ -132,11 +132,12 @@ typedef struct
 
 /* The tables of g (on the FCC lattice) for rows of `pitch` entries;
  * surface_M[s]: the branches of surface s (0: frequency independent);
+ * links: the wall entries; sites: their outside sites (wsite …);
  * cols × rows: the blocks of zr (0: no zr); layout: the wide air
  * kernel's rows (rw_cuda_fcc_rows at the same pitch; NULL: no zrf and no
  * air words); threads ≤ 0: all. */
 bool rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bool links,
-                         size_t cols, size_t rows, const RwFccRows *layout, int threads,
+                         bool sites, size_t cols, size_t rows, const RwFccRows *layout, int threads,
                          RwFccTables *out, RwError *err);
 void rw_cuda_fcc_tables_clear (RwFccTables *t);
 

@@ -673,14 +673,28 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
    * wrong form) */
   const char *links_env = getenv ("ROOMWAVE_FCC_WALL_LINKS");
   const bool no_links = links_env != NULL && strcmp (links_env, "0") == 0;
+  /* fp16: the wall entries' outside sites' means once a step, by a
+   * kernel of their own before the boundary kernel, on its stream; the
+   * others: each entry's in the boundary kernel. fp16's air kernel is
+   * bound by its instructions, which the entries' member loops took from
+   * it; in fp32 the second launch costs the small room more than it
+   * saves (H200, same calls: the 1000 m³ hall at 4 kHz fp16 287.2 against
+   * 281.5 G sites/s, fp32 219.4 against 217.1; the 30 m³ room fp16 193.1
+   * against 184.5, fp32 132.0 against 135.1; docs/PERFORMANCE.md).
+   * ROOMWAVE_FCC_WALL_MEANS=1|0 chooses (tests, benchmarks). */
+  const char *wm = getenv ("ROOMWAVE_FCC_WALL_MEANS");
+  const bool means = wm != NULL && strcmp (wm, "1") == 0   ? true
+                     : wm != NULL && strcmp (wm, "0") == 0 ? false
+                                                            : st->precision == RW_PRECISION_F16;
   RwFccTables tab;
   memset (&tab, 0, sizeof tab);
   /* the wide kernel's blocks by its rows' layout (flat: their own z
    * ranges), the scalar form's and the layout by rows' by rectangles of
    * columns */
   const bool wide = st->w > 1, flat = wide && st->rows.flat;
-  ok = ok && rw_cuda_fcc_tables (g, st->pitch, M, !no_links, flat ? 0 : (size_t) st->bx * st->w,
-                                 st->by, wide ? &st->rows : NULL, setup->threads, &tab, err);
+  ok = ok && rw_cuda_fcc_tables (g, st->pitch, M, !no_links, means,
+                                 flat ? 0 : (size_t) st->bx * st->w, st->by,
+                                 wide ? &st->rows : NULL, setup->threads, &tab, err);
   /* the rectangles' blocks are the launch's (create counted them alike) */
   if (ok && !flat && (tab.gbx != st->gbx || tab.gby != st->gby))
     ok = rw_fail (err, RW_ERROR_INTERNAL, _("the FCC tables' blocks (%zu × %zu) are not the "
@@ -719,19 +733,6 @@ rw_fcc_build (RwCudaFcc *st, const RwSolverSetup *setup, RwError *err)
        && RW_CUDA (cudaMalloc (&st->bq, n_states * a))
        && RW_CUDA (cudaMemset (st->bv, 0, n_states * a))
        && RW_CUDA (cudaMemset (st->bq, 0, n_states * a));
-  /* fp16: the wall entries' outside sites' means once a step, by a
-   * kernel of their own before the boundary kernel, on its stream; the
-   * others: each entry's in the boundary kernel. fp16's air kernel is
-   * bound by its instructions, which the entries' member loops took from
-   * it; in fp32 the second launch costs the small room more than it
-   * saves (H200, same calls: the 1000 m³ hall at 4 kHz fp16 287.2 against
-   * 281.5 G sites/s, fp32 219.4 against 217.1; the 30 m³ room fp16 193.1
-   * against 184.5, fp32 132.0 against 135.1; docs/PERFORMANCE.md).
-   * ROOMWAVE_FCC_WALL_MEANS=1|0 chooses (tests, benchmarks). */
-  const char *wm = getenv ("ROOMWAVE_FCC_WALL_MEANS");
-  const bool means = wm != NULL && strcmp (wm, "1") == 0   ? true
-                     : wm != NULL && strcmp (wm, "0") == 0 ? false
-                                                            : st->precision == RW_PRECISION_F16;
   if (ok && tab.wsite != NULL && means)
     {
       const size_t ns_w = tab.n_wsite;

@@ -237,7 +237,7 @@ check_room (const char *room, RwMesh *mesh, double h, size_t round)
   rw_cuda_fcc_rows (g->ny, pitch, LANE_W, WARPS, true, &layout);
   RwFccTables t[3];
   for (int k = 0; k < 3; k++)
-    RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, true, COLS, ROWS, &layout, k + 1, &t[k], &err),
+    RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, true, true, COLS, ROWS, &layout, k + 1, &t[k], &err),
               "%s: tables on %d threads: %s", room, k + 1, err.message);
   RW_CHECK (t[0].gbx == gbx && t[0].gby == gby, "%s: the tables' blocks %zu × %zu, not %zu × %zu",
             room, t[0].gbx, t[0].gby, gbx, gby);
@@ -255,12 +255,14 @@ check_room (const char *room, RwMesh *mesh, double h, size_t round)
   RwFccRows by_rows;
   rw_cuda_fcc_rows (g->ny, pitch, LANE_W, WARPS, false, &by_rows);
   RwFccTables tr;
-  RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, true, COLS, ROWS, &by_rows, 2, &tr, &err),
+  RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, true, false, COLS, ROWS, &by_rows, 2, &tr, &err),
             "%s: tables by rows", room);
   check_by_rows (room, g, pitch, &tr, &by_rows);
+  RW_CHECK (tr.wsite == NULL && tr.wo == NULL && tr.n_went == t[0].n_went,
+            "%s: the wall entries without their outside sites where not asked for", room);
   rw_cuda_fcc_tables_clear (&tr);
   RwFccTables none;
-  RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, false, COLS, ROWS, NULL, 2, &none, &err),
+  RW_CHECK (rw_cuda_fcc_tables (g, pitch, M, false, true, COLS, ROWS, NULL, 2, &none, &err),
             "%s: tables without links", room);
   size_t nw = 0;
   for (size_t b = 0; b < none.n_nodes; b++)
