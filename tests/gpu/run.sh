@@ -314,7 +314,13 @@ GPU_TESTS="cuda-vs-cpu cuda-every-cell-written cuda-two-step-passes cuda-strateg
 if [ "$QUICK" = sass ]; then
   # production kernels in rw-cuda-backend.o, the other variants in
   # rw-cuda-variants.o, the benchmark's strategies in rw-cuda-bench.o
-  cuobjdump -sass "$B"/kernels/rw-cuda-*.o > "$LOGS/sass-all.txt"
+  # one object at a time, an object it cannot read named and skipped:
+  # with all of them in one cuobjdump this mode's output was empty on
+  # 2026-11-28 for a pattern of the FCC kernels (cause not found), while
+  # cuobjdump -sass on rw-cuda-fcc.o alone gave them
+  for o in "$B"/kernels/rw-cuda-*.o; do
+    cuobjdump -sass "$o" 2> "$LOGS/sass-err.txt" || echo "sass: $o: $(head -1 "$LOGS/sass-err.txt")" >&2
+  done > "$LOGS/sass-all.txt"
   awk -v pat="${2:?sass: a function name pattern}" '/Function :/ { on = ($0 ~ pat) } on' \
     "$LOGS/sass-all.txt" > "$OUT/sass.txt"
   grep -c "^        /\*[0-9a-f]*\*/" "$OUT/sass.txt"
