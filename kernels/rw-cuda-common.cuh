@@ -235,7 +235,8 @@ rw_energy_blocks (size_t n)
 }
 
 /* The parts' sums (above): lane l adds the parts l, l + 32, … in order,
- * then the lanes by a fixed tree, to out[j]. */
+ * then the lanes by a fixed tree, into out[j] (written, not added to:
+ * every part of a reading comes through here). */
 template <int K>
 __global__ void
 rw_kernel_sum_parts (const double *__restrict__ part, size_t n_parts, double *__restrict__ out)
@@ -252,7 +253,7 @@ rw_kernel_sum_parts (const double *__restrict__ part, size_t n_parts, double *__
   if (threadIdx.x == 0)
 #pragma unroll
     for (int j = 0; j < K; j++)
-      out[j] += s[j];
+      out[j] = s[j];
 }
 
 /* The end of a chunk of steps, for both paths of the backend (7-point,

@@ -61,8 +61,6 @@ rw_cuda_energy (RwCudaState *st, double *out, RwError *err)
   const size_t sy = st->nx, sz = st->nx * st->ny;
   const size_t i0 = st->own_z0 * sz, i1 = st->own_z1 * sz;
   const unsigned blocks = rw_energy_blocks (i1 - i0);
-  if (!RW_CUDA (cudaMemsetAsync (st->energy, 0, 2 * sizeof (double), st->stream)))
-    return false;
   if (st->precision == RW_PRECISION_F64)
     rw_kernel_energy<<<blocks, RW_ENERGY_THREADS, 0, st->stream>>> ((const double *) st->p,
                                                       (const double *) st->q, st->cell, i0, i1,

@@ -124,9 +124,7 @@ rw_fcc_wall_sites (const RwGrid *g, size_t pitch, RwFccTables *t)
   size_t n = 0;
   if (ok)
     {
-      const unsigned long long empty = ~0ull;
-      for (size_t k = 0; k < cap; k++)
-        key[k] = empty;
+      memset (key, 0xff, cap * sizeof *key); /* no folded index is ~0 */
       t->wfirst[0] = 0;
       for (size_t b = 0; b < t->n_nodes && same; b++)
         {

@@ -56,7 +56,8 @@
 
 /* The air kernel's block: RW_FCC_BX × RW_FCC_BY threads by default
  * (ROOMWAVE_FCC_BLOCK=XxY for benchmarks: X a multiple of 32, at most
- * RW_FCC_AIR_THREADS in all: 128 for fp16 rows as halves). 32 × 4 rather than 32 × 8: smaller blocks
+ * RW_FCC_AIR_THREADS in all: 128 for fp16 rows as halves). 32 × 4
+ * rather than 32 × 8: smaller blocks
  * leave the boundary kernel's blocks room beside them, which pays with
  * that kernel launched first at the highest priority (rw_fcc_step; the
  * 30 m³ room at 4 kHz: fp16 123 against 107 G sites/s with the priority
@@ -1207,7 +1208,7 @@ bool
 rw_cuda_fcc_energy (void *state, double *out, RwError *err)
 {
   RwCudaFcc *st = (RwCudaFcc *) state;
-  if (!RW_FCC_ON_DEVICE (st) || !RW_CUDA (cudaMemsetAsync (st->esum, 0, 2 * sizeof (double), st->stream)))
+  if (!RW_FCC_ON_DEVICE (st))
     return false;
   const size_t plane = st->pitch * st->ny, i0 = st->own_z0 * plane, i1 = st->own_z1 * plane;
   rw_with_storage (st->precision, [&] (auto tag) {
