@@ -246,18 +246,13 @@ rw_fcc_wide_values (const RwFccWide<W, R> &v, const R &pp, typename R::arith (&o
     }
 }
 
-/* The update of plane z's interior sites (its rows of shift δ = D) from a
- * wide column: pp its p⁻, kw its kinds, i the thread's first entry of row
- * (y, z); returns false when it stored a non-finite value. */
-template <int D, int W, typename S, typename I, typename R>
+/* The new values out of a thread's W entries from i stored where their
+ * kinds kw say interior (one vector store where all are); returns false
+ * when a stored value is not finite. */
+template <int W, typename S, typename I, typename A>
 __device__ __forceinline__ bool
-rw_fcc_wide_update (const RwFccWide<W, R> &v, const R &pp, unsigned kw, S *__restrict__ q, I i)
+rw_fcc_wide_store (const A (&out)[W], unsigned kw, S *__restrict__ q, I i)
 {
-  typedef typename R::arith A;
-  if (kw == 0)
-    return true;
-  A out[W];
-  rw_fcc_wide_values<D, W> (v, pp, out);
   bool fine = true;
   if (rw_fcc_all_interior<W> (kw))
     {
@@ -275,6 +270,21 @@ rw_fcc_wide_update (const RwFccWide<W, R> &v, const R &pp, unsigned kw, S *__res
           fine = fine && rw_stored_finite (out[k], q);
         }
   return fine;
+}
+
+/* The update of plane z's interior sites (its rows of shift δ = D) from a
+ * wide column: pp its p⁻, kw its kinds, i the thread's first entry of row
+ * (y, z); returns false when it stored a non-finite value. */
+template <int D, int W, typename S, typename I, typename R>
+__device__ __forceinline__ bool
+rw_fcc_wide_update (const RwFccWide<W, R> &v, const R &pp, unsigned kw, S *__restrict__ q, I i)
+{
+  typedef typename R::arith A;
+  if (kw == 0)
+    return true;
+  A out[W];
+  rw_fcc_wide_values<D, W> (v, pp, out);
+  return rw_fcc_wide_store<W> (out, kw, q, i);
 }
 
 /* The step of a wide column from plane z (δ = D) to z + 1 (δ = −D): nm,
@@ -309,6 +319,36 @@ rw_fcc_wide_ends (A (&x)[3], const S *__restrict__ p, I j, I sy, I sz, unsigned 
   x[2] = rw_fcc_end_load<-D, W> (p, j, lane);
 }
 
+/* Rows y − 1, y + 1 and y of the two planes whose rows y start at j and
+ * j1 (a pair's planes z + 2 and z + 3). */
+template <typename S, typename I, typename R>
+__device__ __forceinline__ void
+rw_fcc_pair_rows (const S *__restrict__ p, I j, I j1, I sy, R &m2, R &p2, R &c2, R &m3, R &p3,
+                  R &c3)
+{
+  rw_fcc_row_ld<true> (p, j - sy, m2);
+  rw_fcc_row_ld<true> (p, j + sy, p2);
+  rw_fcc_row_ld<true> (p, j, c2);
+  rw_fcc_row_ld<true> (p, j1 - sy, m3);
+  rw_fcc_row_ld<true> (p, j1 + sy, p3);
+  rw_fcc_row_ld<true> (p, j1, c3);
+}
+
+/* The kinds of a pair's W entries from i on planes z and z + 1 (two):
+ * a lane whose bit is set in the plane's air word (a0, a1) has W interior
+ * sites; the others read their kinds; an inactive lane none. */
+template <int W, typename I>
+__device__ __forceinline__ void
+rw_fcc_pair_kinds (const uint8_t *__restrict__ kind, unsigned a0, unsigned a1, I i, I sz,
+                   bool active, bool two, unsigned lane, unsigned &k0, unsigned &k1)
+{
+  k0 = k1 = rw_fcc_interior_kinds<W> ();
+  if (((a0 >> lane) & 1u) == 0)
+    k0 = active ? rw_fcc_kinds<W> (kind, i) : 0;
+  if (((a1 >> lane) & 1u) == 0)
+    k1 = active && two ? rw_fcc_kinds<W> (kind, i + sz) : 0;
+}
+
 /* Two planes of a wide column, z (δ = D) and z + 1 (when two: the chunk
  * may end after z), every load of both issued first (the kernel waits on
  * memory latency: two planes' loads in flight a thread), then the step to
@@ -334,12 +374,7 @@ rw_fcc_wide_pair (RwFccWide<W, R> &v, const S *__restrict__ p, S *__restrict__ q
   A x2[3], x3[3];
   rw_fcc_wide_ends<D, W> (x2, p, j, sy, sz, lane);
   rw_fcc_wide_ends<-D, W> (x3, p, j1, sy, sz, lane);
-  rw_fcc_row_ld<true> (p, j - sy, m2);
-  rw_fcc_row_ld<true> (p, j + sy, p2);
-  rw_fcc_row_ld<true> (p, j, e2);
-  rw_fcc_row_ld<true> (p, j1 - sy, m3);
-  rw_fcc_row_ld<true> (p, j1 + sy, p3);
-  rw_fcc_row_ld<true> (p, j1, e3);
+  rw_fcc_pair_rows (p, j, j1, sy, m2, p2, e2, m3, p3, e3);
   if (AHEAD)
     {
       pp0 = qn[0], pp1 = qn[1];
@@ -358,13 +393,8 @@ rw_fcc_wide_pair (RwFccWide<W, R> &v, const S *__restrict__ p, S *__restrict__ q
       rw_fcc_row_ld<false> (q, i, pp0);
       rw_fcc_row_ld<false> (q, i + sz, pp1);
     }
-  /* a lane whose air bit is set has W interior sites; the others read
-   * their kinds */
-  unsigned k0 = rw_fcc_interior_kinds<W> (), k1 = k0;
-  if (((a0 >> lane) & 1u) == 0)
-    k0 = active ? rw_fcc_kinds<W> (kind, i) : 0;
-  if (((a1 >> lane) & 1u) == 0)
-    k1 = active && two ? rw_fcc_kinds<W> (kind, i + sz) : 0;
+  unsigned k0, k1;
+  rw_fcc_pair_kinds<W> (kind, a0, a1, i, sz, active, two, lane, k0, k1);
   bool fine = rw_fcc_wide_update<D, W> (v, pp0, k0, q, i);
   rw_fcc_wide_shift<D, W> (v, m2, p2, e2, x2, lane);
   fine = rw_fcc_wide_update<-D, W> (v, pp1, k1, q, i + sz) && fine;
@@ -417,6 +447,175 @@ rw_fcc_wide_column (const S *__restrict__ p, S *__restrict__ q, const uint8_t *_
   for (unsigned z = z0; z < z1; z += 2, i += 2 * sz, air += 2 * sa)
     fine = rw_fcc_wide_pair<D, W, ahead> (v, p, q, kind, air, i, sy, sz, sa, active, z + 1 < z1,
                                           z + 2 < z1, z + 3 < z1, qn, an, lane)
+           && fine;
+  return fine;
+}
+
+/* The split sums (fp16 storage's default; fp32 where
+ * ROOMWAVE_FCC_SUMS=split, rw-cuda-fcc.cu says why not by default;
+ * the offsets' order is rw_fcc_wide_column's). For the site (x, y, z),
+ * with every pair added as one addition (a + b = b + a: no order of a
+ * pair to keep):
+ *   U(z′) = (p(x, y−1, z′) + p(x, y+1, z′)) + (p(x−1, y, z′) + p(x+1, y, z′))
+ *   M(z)  = (p(x−1, y−1, z) + p(x−1, y+1, z)) + (p(x+1, y−1, z) + p(x+1, y+1, z))
+ *   Σ₁₂   = (U(z−1) + M(z)) + U(z+1)
+ * On a plane z′ of shift δ, V = row y−1 + row y+1 at the thread's W
+ * entries is M's pairs of z′'s own sites (V + V shifted by δ) and U's
+ * first pair for the sites of planes z′ ± 1 (whose rows y ± 1 of z′ have
+ * their parity); U's second pair is row y shifted by −δ. So a plane's
+ * three rows are reduced once, as they arrive, to T(z′) = U(z′−1) + M(z′)
+ * and U(z′), and each value of them is used (fp16: converted) once where
+ * the offsets' order uses it about four times: 6 additions a site
+ * instead of 11, rows kept as W values a plane instead of ten rows. fp64
+ * keeps the offsets' order, the CPU backend's, for its bits. The 1000 m³
+ * hall at 4 kHz in fp16 (H200): 212 M warp instructions a step instead of
+ * 289 M, the air kernel 364 µs instead of 448 (ncu), the step 323.4
+ * against 285.4 G sites/s (docs/PERFORMANCE.md). */
+
+/* A wide column's split state before the update of plane z (δ = D) and
+ * z + 1: T(z), row y of z (its centres), U(z + 1), T(z + 1), row y of
+ * z + 1. */
+template <int W, typename R>
+struct RwFccSplit
+{
+  typedef typename R::arith A;
+  A t0[W], u[W], t1[W];
+  R c0, c1;
+};
+
+/* The value just past a thread's W values v on the side of D: the
+ * neighbour lane's first (D = +1) or last (−1); the warp's edge lane's
+ * from its own loads (loaded). */
+template <int D, int W, typename A>
+__device__ __forceinline__ A
+rw_fcc_split_end (const A (&v)[W], A loaded, unsigned lane)
+{
+  if (D > 0)
+    {
+      const A e = __shfl_down_sync (0xffffffffu, v[0], 1);
+      return lane == 31 ? loaded : e;
+    }
+  const A e = __shfl_up_sync (0xffffffffu, v[W - 1], 1);
+  return lane == 0 ? loaded : e;
+}
+
+/* Plane z′ of shift DP from its rows m, pr, c (y − 1, y + 1, y): U(z′)
+ * into u, and, where T, T(z′) = u's U(z′ − 1) + M(z′) into t; x: the
+ * edge lane's ends of m and pr on side DP and of c on side −DP. */
+template <int DP, bool T, int W, typename R>
+__device__ __forceinline__ void
+rw_fcc_split_plane (const R &m, const R &pr, const R &c, const typename R::arith (&x)[3],
+                    typename R::arith (&u)[W], typename R::arith (&t)[W], unsigned lane)
+{
+  typedef typename R::arith A;
+  A v[W];
+#pragma unroll
+  for (int k = 0; k < W; k++)
+    v[k] = m.at (k) + pr.at (k);
+  const A ce = rw_fcc_end<-DP> (c, x[2], lane);
+  A ve = (A) 0;
+  if (T)
+    ve = rw_fcc_split_end<DP, W> (v, x[0] + x[1], lane);
+#pragma unroll
+  for (int k = 0; k < W; k++)
+    {
+      if (T)
+        {
+          const A vd = DP > 0 ? (k == W - 1 ? ve : v[k < W - 1 ? k + 1 : 0])
+                              : (k == 0 ? ve : v[k > 0 ? k - 1 : 0]);
+          t[k] = u[k] + (v[k] + vd);
+        }
+      u[k] = v[k] + (c.at (k) + rw_fcc_shifted<-DP, W> (c, ce, k));
+    }
+}
+
+/* The edge lane's ends for rw_fcc_split_plane<DP> of the plane whose row
+ * (y, z′) starts at j. */
+template <int DP, int W, typename S, typename I, typename A>
+__device__ __forceinline__ void
+rw_fcc_split_ends (A (&x)[3], const S *__restrict__ p, I j, I sy, unsigned lane)
+{
+  x[0] = rw_fcc_end_load<DP, W> (p, j - sy, lane);
+  x[1] = rw_fcc_end_load<DP, W> (p, j + sy, lane);
+  x[2] = rw_fcc_end_load<-DP, W> (p, j, lane);
+}
+
+/* The update of plane z (δ = D): T(z) in t, U(z + 1) in u, its centres c
+ * and p⁻ pp, kinds kw (as rw_fcc_wide_update). */
+template <int W, typename S, typename I, typename R>
+__device__ __forceinline__ bool
+rw_fcc_split_update (const typename R::arith (&t)[W], const typename R::arith (&u)[W], const R &c,
+                     const R &pp, unsigned kw, S *__restrict__ q, I i)
+{
+  typedef typename R::arith A;
+  if (kw == 0)
+    return true;
+  A out[W];
+#pragma unroll
+  for (int k = 0; k < W; k++)
+    out[k] = rw_fcc_air (c.at (k), t[k] + u[k], pp.at (k));
+  return rw_fcc_wide_store<W> (out, kw, q, i);
+}
+
+/* Planes z (δ = D) and z + 1 (when two) of a split column: the rows of
+ * planes z + 2 and z + 3 and the pair's p⁻ rows loaded first (as
+ * rw_fcc_wide_pair), then update z, reduce z + 2, update z + 1, reduce
+ * z + 3. */
+template <int D, int W, typename S, typename I, typename R>
+__device__ __forceinline__ bool
+rw_fcc_split_pair (RwFccSplit<W, R> &v, const S *__restrict__ p, S *__restrict__ q,
+                   const uint8_t *__restrict__ kind, const unsigned *__restrict__ air, I i, I sy,
+                   I sz, I sa, bool active, bool two, unsigned lane)
+{
+  typedef typename R::arith A;
+  const I j = i + 2 * sz, j1 = j + sz;
+  const unsigned a0 = __ldg (air), a1 = two ? __ldg (air + sa) : 0u;
+  R m2, p2, c2, m3, p3, c3, pp0, pp1;
+  A x2[3], x3[3];
+  rw_fcc_split_ends<D, W> (x2, p, j, sy, lane);
+  rw_fcc_split_ends<-D, W> (x3, p, j1, sy, lane);
+  rw_fcc_pair_rows (p, j, j1, sy, m2, p2, c2, m3, p3, c3);
+  rw_fcc_row_ld<false> (q, i, pp0);
+  rw_fcc_row_ld<false> (q, i + sz, pp1);
+  unsigned k0, k1;
+  rw_fcc_pair_kinds<W> (kind, a0, a1, i, sz, active, two, lane, k0, k1);
+  bool fine = rw_fcc_split_update<W> (v.t0, v.u, v.c0, pp0, k0, q, i);
+  rw_fcc_split_plane<D, true, W> (m2, p2, c2, x2, v.u, v.t0, lane);
+  v.c0 = c2;
+  fine = rw_fcc_split_update<W> (v.t1, v.u, v.c1, pp1, k1, q, i + sz) && fine;
+  rw_fcc_split_plane<-D, true, W> (m3, p3, c3, x3, v.u, v.t1, lane);
+  v.c1 = c3;
+  return fine;
+}
+
+/* A split column from row (y, z0) (first entry i, δ = D) to z1: planes
+ * z0 − 1 (U), z0 and z0 + 1 reduced, then pairs. */
+template <int D, int W, bool PACK, typename S, typename I>
+__device__ __forceinline__ bool
+rw_fcc_split_column (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
+                     const unsigned *__restrict__ air, I i, unsigned z0, unsigned z1, I sy, I sz,
+                     I sa, bool active, unsigned lane)
+{
+  typedef typename RwFccRowOf<S, W, PACK>::type R;
+  typedef typename R::arith A;
+  RwFccSplit<W, R> v;
+  {
+    R m, pr, c, m1, p1, m0, p0;
+    A x[3], x0[3], x1[3];
+    rw_fcc_split_ends<-D, W> (x, p, i - sz, sy, lane);
+    rw_fcc_split_ends<D, W> (x0, p, i, sy, lane);
+    rw_fcc_split_ends<-D, W> (x1, p, i + sz, sy, lane);
+    rw_fcc_pair_rows (p, i - sz, i, sy, m, pr, c, m0, p0, v.c0);
+    rw_fcc_row_ld<true> (p, i + sz - sy, m1);
+    rw_fcc_row_ld<true> (p, i + sz + sy, p1);
+    rw_fcc_row_ld<true> (p, i + sz, v.c1);
+    rw_fcc_split_plane<-D, false, W> (m, pr, c, x, v.u, v.t0, lane);
+    rw_fcc_split_plane<D, true, W> (m0, p0, v.c0, x0, v.u, v.t0, lane);
+    rw_fcc_split_plane<-D, true, W> (m1, p1, v.c1, x1, v.u, v.t1, lane);
+  }
+  bool fine = true;
+  for (unsigned z = z0; z < z1; z += 2, i += 2 * sz, air += 2 * sa)
+    fine = rw_fcc_split_pair<D, W> (v, p, q, kind, air, i, sy, sz, sa, active, z + 1 < z1, lane)
            && fine;
   return fine;
 }

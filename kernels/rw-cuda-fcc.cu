@@ -39,7 +39,9 @@
  *  - the source and receivers (rw_kernel_io, shared with the 7-point path).
  * The neighbour sums are taken in RW_FCC_NBR_OFFSETS order in the
  * arithmetic type, as the CPU backend does: fp64 agrees with it bit for
- * bit (nvcc -fmad=false). fp16 storage computes in fp32. */
+ * bit (nvcc -fmad=false). fp16 storage computes in fp32, its air kernel
+ * with the split sums (rw_fcc_split_column: the same 12 values added in
+ * another grouping, each row reduced once as it arrives). */
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -98,6 +100,7 @@ struct RwCudaFcc
   unsigned bx, by;              /* the air kernel's block (threads) */
   unsigned w;                   /* entries a thread (rw_kernel_fcc_air_wide; 1: the scalar form) */
   bool f16_halves;              /* fp16: the air kernel keeps its rows as halves (RwFccRowH) */
+  bool split;                   /* fp32, fp16: the air kernel's split sums (rw_fcc_split_column) */
   unsigned gbx, gby, gbz, zc;   /* blocks; planes per block (rw_kernel_fcc_air) */
   RwFccNode *nodes;
   size_t n_nodes;
@@ -142,17 +145,20 @@ struct RwCudaFcc
 };
 
 /* The air kernel's largest block: fp16 rows as halves are compiled for
- * the default block, five an SM (ptxas then takes 78 registers instead
- * of 74, with as many blocks an SM, and the 1000 m³ hall at 4 kHz ran
- * 280.2 against 266.8 G sites/s on the H200, docs/PERFORMANCE.md); the
+ * the default block, five an SM with the offsets' order (ptxas then takes
+ * 78 registers instead of 74, with as many blocks an SM, and the 1000 m³
+ * hall at 4 kHz ran 280.2 against 266.8 G sites/s on the H200), seven
+ * with the split sums (68–72 registers: the hall 326.8–327.2 against
+ * 323.2–323.8 at 5, 6 or 8 blocks an SM; docs/PERFORMANCE.md); the
  * others for blocks of up to RW_FCC_MAX_THREADS (five an SM took fp32
  * from 106 registers to 96 with spills: the 30 m³ room 125.9 against
  * 134.2, the hall the same). */
 #define RW_FCC_AIR_THREADS(PACK) ((PACK) ? RW_FCC_BX * RW_FCC_BY : RW_FCC_MAX_THREADS)
 
-/* PACK: the rows as RwFccRowOf keeps them (fp16 only). */
-template <typename S, typename I, int W, bool PACK>
-__global__ void __launch_bounds__ (RW_FCC_AIR_THREADS (PACK), PACK ? 5 : 1)
+/* PACK: the rows as RwFccRowOf keeps them (fp16 only); SPLIT: the split
+ * sums (rw_fcc_split_column; fp32 and fp16 only). */
+template <typename S, typename I, int W, bool PACK, bool SPLIT>
+__global__ void __launch_bounds__ (RW_FCC_AIR_THREADS (PACK), PACK ? (SPLIT ? 7 : 5) : 1)
 rw_kernel_fcc_air_wide (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
                         const unsigned *__restrict__ air, RwFccRowsArg rows,
                         const uint2 *__restrict__ zr, unsigned zc, unsigned cz0, unsigned zlo,
@@ -206,9 +212,15 @@ rw_kernel_fcc_air_wide (const S *__restrict__ p, S *__restrict__ q, const uint8_
   const unsigned *a = air + aw + sa * (I) r.x;
   /* plane r.x's δ: +1 on a row of parity 1 (one for the warp: its rows
    * are one, or of one class) */
-  const bool fine = ((y + r.x) & 1) != 0
-                    ? rw_fcc_wide_column<1, W, PACK> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane)
-                    : rw_fcc_wide_column<-1, W, PACK> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane);
+  bool fine;
+  if (SPLIT)
+    fine = ((y + r.x) & 1) != 0
+             ? rw_fcc_split_column<1, W, PACK> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane)
+             : rw_fcc_split_column<-1, W, PACK> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane);
+  else
+    fine = ((y + r.x) & 1) != 0
+             ? rw_fcc_wide_column<1, W, PACK> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane)
+             : rw_fcc_wide_column<-1, W, PACK> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane);
   if (!fine)
     atomicMin (bad, step);
 }
@@ -567,7 +579,8 @@ rw_cuda_fcc_memory_bytes (const RwSolverSetup *setup)
 /* Two steps a pass (rw_fcc_tb_pass), for benchmarks only:
  * ROOMWAVE_FCC_TB=1 turns them on where the rows are laid out by rows and
  * the spare pair of fields fits on the device. They compute the bits of
- * single steps but were measured slower (rw-cuda-fcc-tb.cu says by how
+ * single steps in the offsets' order (fp16's split sums are turned off
+ * with them) but were measured slower (rw-cuda-fcc-tb.cu says by how
  * much and why), so production runs single steps. The tiles' plane
  * ranges come from the air kernel's (tab->zr, blocks of st->by rows),
  * planes 0 and 1 left out (no interior site there). Left to single
@@ -639,6 +652,9 @@ rw_fcc_tb_build (RwCudaFcc *st, const RwFccTables *tab)
   st->p_spare = st->spare;
   st->q_spare = (char *) st->spare + span;
   st->tb = true;
+  /* the passes sum in the offsets' order; so must the single steps
+   * between them */
+  st->split = false;
 }
 
 static bool
@@ -818,6 +834,20 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   {
     const char *air = getenv ("ROOMWAVE_FCC_AIR");
     st->w = air && strcmp (air, "scalar") == 0 ? 1 : setup->precision == RW_PRECISION_F64 ? 2 : 4;
+    /* fp16: the split sums (rw_fcc_split_column), which halve the
+     * conversions and additions of its issue-bound air kernel; fp32 and
+     * fp64 the offsets' order (fp64: the CPU's bits; fp32's air kernel is
+     * bound by memory and gained nothing: H200, same calls, the 1000 m³
+     * hall at 4 kHz fp16 323.4 against 285.4 G sites/s, fp32 216.4
+     * against 215.5, the 30 m³ room fp32 129.1–131.3 against
+     * 131.5–133.1; docs/PERFORMANCE.md). ROOMWAVE_FCC_SUMS=split|offsets
+     * chooses for fp32 and fp16 (tests, benchmarks). Two steps a pass
+     * (benchmarks) take the offsets' order (rw_fcc_tb_build). */
+    const char *sums = getenv ("ROOMWAVE_FCC_SUMS");
+    const bool split = sums != NULL && strcmp (sums, "split") == 0     ? true
+                       : sums != NULL && strcmp (sums, "offsets") == 0 ? false
+                                                                       : setup->precision == RW_PRECISION_F16;
+    st->split = split && setup->precision != RW_PRECISION_F64 && st->w > 1;
   }
   if (st->w > 1)
     {
@@ -949,11 +979,17 @@ rw_fcc_air_launch_i (RwCudaFcc *st, const S *p, S *q, int step, size_t z0, size_
   if (st->w == 1)
     rw_fcc_air_scalar_launch<S, I> (grd, blk, st->stream, p, q, st->kind, st->zr, st->zc, cz0, zl,
                                     zh, pitch, ny, step, st->bad);
+  else if (sizeof (S) == 2 && st->f16_halves && st->split)
+    rw_kernel_fcc_air_wide<S, I, W, sizeof (S) == 2, sizeof (S) < 8><<<grd, blk, 0, st->stream>>> (
+      p, q, st->kind, st->air, ra, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
   else if (sizeof (S) == 2 && st->f16_halves)
-    rw_kernel_fcc_air_wide<S, I, W, sizeof (S) == 2><<<grd, blk, 0, st->stream>>> (
+    rw_kernel_fcc_air_wide<S, I, W, sizeof (S) == 2, false><<<grd, blk, 0, st->stream>>> (
+      p, q, st->kind, st->air, ra, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
+  else if (st->split)
+    rw_kernel_fcc_air_wide<S, I, W, false, sizeof (S) < 8><<<grd, blk, 0, st->stream>>> (
       p, q, st->kind, st->air, ra, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
   else
-    rw_kernel_fcc_air_wide<S, I, W, false><<<grd, blk, 0, st->stream>>> (
+    rw_kernel_fcc_air_wide<S, I, W, false, false><<<grd, blk, 0, st->stream>>> (
       p, q, st->kind, st->air, ra, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
 }
 

@@ -27,10 +27,18 @@
  *   - a NaN planted at an inside site fails with RW_ERROR_UNSTABLE, naming
  *     its step;
  *   - read_slice gives read_field's planes (0 off the sites);
+ *   - one fp32 and fp16 step from a random field: every interior site
+ *     equals a reference written from the lattice's coordinates bit for
+ *     bit, with the neighbours summed as the split sums group them (fp16's
+ *     default, ROOMWAVE_FCC_SUMS=split) or in the offsets' order (fp32's,
+ *     =offsets), flat and by rows, fp16's rows as halves and as floats
+ *     (seen failing: U's pairs regrouped, 36 and 51 fp32 sites of the
+ *     L-room and the sphere differ; fp16 rounds that difference away);
  *   - two steps a pass (ROOMWAVE_FCC_TB=1, a benchmark variant) on the
  *     L-room and a long box (two segments a row), chunks of 4 planes: fp64
  *     equals the CPU bit for bit (R = 0.6, branches, a source by a wall),
- *     fp32 and fp16 equal single steps bit for bit.
+ *     fp32 and fp16 equal single steps in the offsets' order bit for
+ *     bit.
  * Seen failing (H200, 2026-11-27): receiver samples written at a fixed
  * stride while the host read them at the chunk's (1199 of 1200 samples
  * differ, fields equal: a real defect it found); one neighbour's x offset
@@ -343,9 +351,12 @@ check_two_step (const char *room, RwGrid *g)
       for (int k = 0; k < 2 && w < 2; k++)
         {
           Run e = { 0 };
+          /* the passes sum in the offsets' order (rw_fcc_tb_build) */
           setenv ("ROOMWAVE_FCC_TB", "0", 1);
+          setenv ("ROOMWAVE_FCC_SUMS", "offsets", 1);
           const bool ok = run (g, &R, y, precs[k], RW_BACKEND_CUDA, sw, rcv, &e);
           unsetenv ("ROOMWAVE_FCC_TB");
+          unsetenv ("ROOMWAVE_FCC_SUMS");
           if (ok)
             {
               const long d = cuda_run_with ("ROOMWAVE_FCC_TB", "1", g, &R, y, precs[k], sw, rcv, &e);
@@ -485,6 +496,136 @@ out:
   free (p), free (q), free (cpu), free (gpu);
 }
 
+/* A float rounded to the nearest half, ties to even, as a double (the
+ * values here are far from the half's overflow). */
+static double
+half_round (float f)
+{
+  if (f == 0.0f || !isfinite (f))
+    return f;
+  int e;
+  (void) frexpf (f, &e);
+  /* a half's spacing: 2^(e − 11) for its normals, 2^−24 below them */
+  const int ue = e - 11 < -24 ? -24 : e - 11;
+  return ldexp (nearbyint (ldexp ((double) f, -ue)), ue);
+}
+
+/* v as storage of precision prec keeps it. */
+static double
+stored (double v, RwPrecision prec)
+{
+  return prec == RW_PRECISION_F16 ? half_round ((float) v) : (double) (float) v;
+}
+
+/* The interior site (x, y, z)'s new value in fp32 arithmetic from p and
+ * q (already as stored), its 12 neighbours summed as the air kernel's
+ * split sums do (rw-cuda-fcc-wide.cuh: (U(z−1) + M(z)) + U(z+1), each U
+ * and M two pairs) or in RW_FCC_NBR_OFFSETS order (offsets). Written from
+ * the lattice's coordinates, not the kernel's rows. */
+static float
+air_ref (const RwGrid *g, const double *p, const double *q, size_t x, size_t y, size_t z,
+         bool offsets)
+{
+#define P(dx, dy, dz) ((float) p[rw_grid_index (g, x + (dx), y + (dy), z + (dz))])
+  float s;
+  if (offsets)
+    {
+      static const int off[RW_FCC_N_NBR][3] = RW_FCC_NBR_OFFSETS;
+      s = 0.0f;
+      for (int d = 0; d < RW_FCC_N_NBR; d++)
+        s = d == 0 ? P (off[d][0], off[d][1], off[d][2]) : s + P (off[d][0], off[d][1], off[d][2]);
+    }
+  else
+    {
+      const float u0 = (P (0, -1, -1) + P (0, 1, -1)) + (P (-1, 0, -1) + P (1, 0, -1));
+      const float m = (P (-1, -1, 0) + P (-1, 1, 0)) + (P (1, -1, 0) + P (1, 1, 0));
+      const float u1 = (P (0, -1, 1) + P (0, 1, 1)) + (P (-1, 0, 1) + P (1, 0, 1));
+      s = (u0 + m) + u1;
+    }
+  return rw_fcc_update_air_f32 ((float) RW_FCC_LAMBDA2, P (0, 0, 0), s,
+                                (float) q[rw_grid_index (g, x, y, z)]);
+#undef P
+}
+
+/* One fp32 or fp16 step of the air kernel from a random field, against
+ * air_ref bit for bit at every interior site: the default (fp16 the split
+ * sums, fp32 the offsets' order), and by ROOMWAVE_FCC_SUMS each form,
+ * flat and by rows, fp16's rows as halves and as floats. */
+static void
+check_sums (const char *room, const RwGrid *g)
+{
+  const size_t n = g->nx * g->ny * g->nz;
+  double *p = malloc (n * sizeof (double)), *q = malloc (n * sizeof (double));
+  double *out = malloc (n * sizeof (double));
+  static const RwPrecision precs[2] = { RW_PRECISION_F32, RW_PRECISION_F16 };
+  /* the forms: env values of ROOMWAVE_FCC_ROWS, _F16_ROWS, _SUMS */
+  static const char *forms[6][3] = { { NULL, NULL, NULL },
+                                     { NULL, NULL, "split" },
+                                     { "rows", NULL, "split" },
+                                     { NULL, "float", "split" },
+                                     { NULL, NULL, "offsets" },
+                                     { "rows", NULL, "offsets" } };
+  static const char *names[3] = { "ROOMWAVE_FCC_ROWS", "ROOMWAVE_FCC_F16_ROWS",
+                                  "ROOMWAVE_FCC_SUMS" };
+  double R = 0.6;
+  for (int k = 0; k < 2; k++)
+    {
+      uint64_t rng = 88172645463325252ULL;
+      for (size_t i = 0; i < n; i++)
+        {
+          rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+          const double u = (double) (rng >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+          p[i] = g->K[i] ? stored (u, precs[k]) : 0.0;
+          q[i] = g->K[i] ? stored (0.5 * u, precs[k]) : 0.0;
+        }
+      for (int f = 0; f < 6; f++)
+        {
+          if (f == 3 && precs[k] != RW_PRECISION_F16)
+            continue;
+          for (int v = 0; v < 3; v++)
+            if (forms[f][v] != NULL)
+              setenv (names[v], forms[f][v], 1);
+          RwSolverSetup su = { .grid = g, .surface_R = &R, .boundary = RW_BOUNDARY_FV,
+                               .precision = precs[k], .n_steps = 1 };
+          RwError err = { 0 };
+          const RwBackendOps *ops = rw_cuda_backend ();
+          void *st = ops->create (&su, &err);
+          const bool ok = st != NULL && rw_cuda_debug_write_field (st, p, q, &err)
+                          && ops->advance (st, 0, 1, NULL, 0, &err)
+                          && ops->read_field (st, out, NULL, &err);
+          if (st != NULL)
+            ops->destroy (st);
+          for (int v = 0; v < 3; v++)
+            unsetenv (names[v]);
+          RW_CHECK (ok, "%s: %s step: %s", room, rw_precision_name (precs[k]), err.message);
+          if (!ok)
+            continue;
+          const bool offsets = forms[f][2] != NULL ? strcmp (forms[f][2], "offsets") == 0
+                                                   : precs[k] != RW_PRECISION_F16;
+          size_t wrong = 0, interior = 0;
+          for (size_t z = 0; z < g->nz; z++)
+            for (size_t y = 0; y < g->ny; y++)
+              for (size_t x = 0; x < g->nx; x++)
+                {
+                  const size_t i = rw_grid_index (g, x, y, z);
+                  if (g->K[i] != RW_FCC_N_NBR)
+                    continue;
+                  const double want = stored (air_ref (g, p, q, x, y, z, offsets), precs[k]);
+                  wrong += memcmp (&out[i], &want, sizeof (double)) != 0;
+                  interior++;
+                }
+          RW_NOTE ("%s: %s, %s%s%s%s: %zu of %zu interior sites differ from the reference", room,
+                   rw_precision_name (precs[k]), offsets ? "offsets' order" : "split sums",
+                   forms[f][2] ? "" : " (default)", forms[f][0] ? ", by rows" : "",
+                   forms[f][1] ? ", rows as floats" : "", wrong, interior);
+          RW_CHECK (interior > 0 && wrong == 0, "%s: %s %s: %zu of %zu interior sites differ from "
+                    "the reference", room, rw_precision_name (precs[k]),
+                    offsets ? "offsets' order" : "split sums", wrong, interior);
+        }
+    }
+  free (p), free (q), free (out);
+}
+
 int
 main (void)
 {
@@ -512,6 +653,9 @@ main (void)
   rw_grid_free (lng);
   check_writes ("L-room", ell);
   check_writes ("sphere", sph);
+  check_sums ("L-room", ell);
+  if (!quick)
+    check_sums ("sphere", sph);
   rw_grid_free (box);
   rw_grid_free (ell);
   rw_grid_free (sph);
