@@ -319,6 +319,60 @@ rw_fcc_wide_ends (A (&x)[3], const S *__restrict__ p, I j, I sy, I sz, unsigned 
   x[2] = rw_fcc_end_load<-D, W> (p, j, lane);
 }
 
+/* A pair's air words (a0, a1; a1 0 unless two: first, the kinds wait on
+ * them) and p⁻ rows (pp0, pp1: planes z, z + 1 from i). AHEAD: they came
+ * with the pair before (an, qn), and rw_fcc_pair_pp loads the next
+ * pair's (where more: a pair follows; more2: with two planes), so that
+ * no load but the rows of p is waited for within the pair that issues
+ * it. */
+template <bool AHEAD, typename I>
+__device__ __forceinline__ void
+rw_fcc_pair_air (const unsigned *__restrict__ air, I sa, bool two, const unsigned (&an)[2],
+                 unsigned &a0, unsigned &a1)
+{
+  a0 = AHEAD ? an[0] : __ldg (air);
+  a1 = !two ? 0u : AHEAD ? an[1] : __ldg (air + sa);
+}
+
+template <bool AHEAD, typename S, typename I, typename R>
+__device__ __forceinline__ void
+rw_fcc_pair_pp (S *__restrict__ q, const unsigned *__restrict__ air, I i, I j, I j1, I sz, I sa,
+                bool more, bool more2, R (&qn)[2], unsigned (&an)[2], R &pp0, R &pp1)
+{
+  if (AHEAD)
+    {
+      pp0 = qn[0], pp1 = qn[1];
+      /* plane z + 3 may lie past the chunk (and the array's last plane):
+       * its word is then not read */
+      if (more)
+        {
+          an[0] = __ldg (air + 2 * sa);
+          an[1] = more2 ? __ldg (air + 3 * sa) : 0u;
+          rw_fcc_row_ld<false> (q, j, qn[0]);
+          rw_fcc_row_ld<false> (q, j1, qn[1]);
+        }
+    }
+  else
+    {
+      rw_fcc_row_ld<false> (q, i, pp0);
+      rw_fcc_row_ld<false> (q, i + sz, pp1);
+    }
+}
+
+/* The first pair's p⁻ rows and air words of a column from i (planes
+ * [z0, z1)), where loaded ahead (rw_fcc_pair_pp). */
+template <bool AHEAD, typename S, typename I, typename R>
+__device__ __forceinline__ void
+rw_fcc_pp_first (S *__restrict__ q, const unsigned *__restrict__ air, I i, unsigned z0,
+                 unsigned z1, I sz, I sa, R (&qn)[2], unsigned (&an)[2])
+{
+  if (!AHEAD)
+    return;
+  an[0] = __ldg (air), an[1] = z0 + 1 < z1 ? __ldg (air + sa) : 0u;
+  rw_fcc_row_ld<false> (q, i, qn[0]);
+  rw_fcc_row_ld<false> (q, i + sz, qn[1]);
+}
+
 /* Rows y − 1, y + 1 and y of the two planes whose rows y start at j and
  * j1 (a pair's planes z + 2 and z + 3). */
 template <typename S, typename I, typename R>
@@ -369,30 +423,14 @@ rw_fcc_wide_pair (RwFccWide<W, R> &v, const S *__restrict__ p, S *__restrict__ q
   typedef typename R::arith A;
   const I j = i + 2 * sz, j1 = j + sz; /* rows (y, z + 2), (y, z + 3) */
   /* the warp's air words of planes z and z + 1 first: the kinds wait on them */
-  const unsigned a0 = AHEAD ? an[0] : __ldg (air), a1 = !two ? 0u : AHEAD ? an[1] : __ldg (air + sa);
+  unsigned a0, a1;
+  rw_fcc_pair_air<AHEAD> (air, sa, two, an, a0, a1);
   R m2, p2, e2, m3, p3, e3, pp0, pp1;
   A x2[3], x3[3];
   rw_fcc_wide_ends<D, W> (x2, p, j, sy, sz, lane);
   rw_fcc_wide_ends<-D, W> (x3, p, j1, sy, sz, lane);
   rw_fcc_pair_rows (p, j, j1, sy, m2, p2, e2, m3, p3, e3);
-  if (AHEAD)
-    {
-      pp0 = qn[0], pp1 = qn[1];
-      /* plane z + 3 may lie past the chunk (and the array's last plane):
-       * its word is then not read */
-      if (more)
-        {
-          an[0] = __ldg (air + 2 * sa);
-          an[1] = more2 ? __ldg (air + 3 * sa) : 0u;
-          rw_fcc_row_ld<false> (q, j, qn[0]);
-          rw_fcc_row_ld<false> (q, j1, qn[1]);
-        }
-    }
-  else
-    {
-      rw_fcc_row_ld<false> (q, i, pp0);
-      rw_fcc_row_ld<false> (q, i + sz, pp1);
-    }
+  rw_fcc_pair_pp<AHEAD> (q, air, i, j, j1, sz, sa, more, more2, qn, an, pp0, pp1);
   unsigned k0, k1;
   rw_fcc_pair_kinds<W> (kind, a0, a1, i, sz, active, two, lane, k0, k1);
   bool fine = rw_fcc_wide_update<D, W> (v, pp0, k0, q, i);
@@ -434,15 +472,9 @@ rw_fcc_wide_column (const S *__restrict__ p, S *__restrict__ q, const uint8_t *_
   constexpr bool ahead = sizeof (typename R::arith) == 8; /* rw_fcc_wide_pair */
   RwFccWide<W, R> v;
   rw_fcc_wide_start<D, W> (v, p, i, sy, sz, lane);
-  /* the first pair's p⁻ rows and air words, where loaded ahead */
   R qn[2];
   unsigned an[2] = { 0u, 0u };
-  if (ahead)
-    {
-      an[0] = __ldg (air), an[1] = z0 + 1 < z1 ? __ldg (air + sa) : 0u;
-      rw_fcc_row_ld<false> (q, i, qn[0]);
-      rw_fcc_row_ld<false> (q, i + sz, qn[1]);
-    }
+  rw_fcc_pp_first<ahead> (q, air, i, z0, z1, sz, sa, qn, an);
   bool fine = true;
   for (unsigned z = z0; z < z1; z += 2, i += 2 * sz, air += 2 * sa)
     fine = rw_fcc_wide_pair<D, W, ahead> (v, p, q, kind, air, i, sy, sz, sa, active, z + 1 < z1,
@@ -451,9 +483,8 @@ rw_fcc_wide_column (const S *__restrict__ p, S *__restrict__ q, const uint8_t *_
   return fine;
 }
 
-/* The split sums (fp16 storage's default; fp32 where
- * ROOMWAVE_FCC_SUMS=split, rw-cuda-fcc.cu says why not by default;
- * the offsets' order is rw_fcc_wide_column's). For the site (x, y, z),
+/* The split sums (fp32 and fp16 storage; ROOMWAVE_FCC_SUMS=offsets
+ * keeps the offsets' order, rw_fcc_wide_column's). For the site (x, y, z),
  * with every pair added as one addition (a + b = b + a: no order of a
  * pair to keep):
  *   U(z′) = (p(x, y−1, z′) + p(x, y+1, z′)) + (p(x−1, y, z′) + p(x+1, y, z′))
@@ -561,22 +592,23 @@ rw_fcc_split_update (const typename R::arith (&t)[W], const typename R::arith (&
  * planes z + 2 and z + 3 and the pair's p⁻ rows loaded first (as
  * rw_fcc_wide_pair), then update z, reduce z + 2, update z + 1, reduce
  * z + 3. */
-template <int D, int W, typename S, typename I, typename R>
+template <int D, int W, bool AHEAD, typename S, typename I, typename R>
 __device__ __forceinline__ bool
 rw_fcc_split_pair (RwFccSplit<W, R> &v, const S *__restrict__ p, S *__restrict__ q,
                    const uint8_t *__restrict__ kind, const unsigned *__restrict__ air, I i, I sy,
-                   I sz, I sa, bool active, bool two, unsigned lane)
+                   I sz, I sa, bool active, bool two, bool more, bool more2, R (&qn)[2],
+                   unsigned (&an)[2], unsigned lane)
 {
   typedef typename R::arith A;
   const I j = i + 2 * sz, j1 = j + sz;
-  const unsigned a0 = __ldg (air), a1 = two ? __ldg (air + sa) : 0u;
+  unsigned a0, a1;
+  rw_fcc_pair_air<AHEAD> (air, sa, two, an, a0, a1);
   R m2, p2, c2, m3, p3, c3, pp0, pp1;
   A x2[3], x3[3];
   rw_fcc_split_ends<D, W> (x2, p, j, sy, lane);
   rw_fcc_split_ends<-D, W> (x3, p, j1, sy, lane);
   rw_fcc_pair_rows (p, j, j1, sy, m2, p2, c2, m3, p3, c3);
-  rw_fcc_row_ld<false> (q, i, pp0);
-  rw_fcc_row_ld<false> (q, i + sz, pp1);
+  rw_fcc_pair_pp<AHEAD> (q, air, i, j, j1, sz, sa, more, more2, qn, an, pp0, pp1);
   unsigned k0, k1;
   rw_fcc_pair_kinds<W> (kind, a0, a1, i, sz, active, two, lane, k0, k1);
   bool fine = rw_fcc_split_update<W> (v.t0, v.u, v.c0, pp0, k0, q, i);
@@ -613,9 +645,18 @@ rw_fcc_split_column (const S *__restrict__ p, S *__restrict__ q, const uint8_t *
     rw_fcc_split_plane<D, true, W> (m0, p0, v.c0, x0, v.u, v.t0, lane);
     rw_fcc_split_plane<-D, true, W> (m1, p1, v.c1, x1, v.u, v.t1, lane);
   }
+  /* fp32: the pairs' p⁻ rows and air words loaded a pair ahead
+   * (rw_fcc_pair_pp; the 1000 m³ hall at 4 kHz 223.6 against 218.1 G
+   * sites/s; fp16 326.1–326.9 against 327.8–328.2; H200, same call,
+   * docs/PERFORMANCE.md) */
+  constexpr bool ahead = sizeof (S) == 4;
+  R qn[2];
+  unsigned an[2] = { 0u, 0u };
+  rw_fcc_pp_first<ahead> (q, air, i, z0, z1, sz, sa, qn, an);
   bool fine = true;
   for (unsigned z = z0; z < z1; z += 2, i += 2 * sz, air += 2 * sa)
-    fine = rw_fcc_split_pair<D, W> (v, p, q, kind, air, i, sy, sz, sa, active, z + 1 < z1, lane)
+    fine = rw_fcc_split_pair<D, W, ahead> (v, p, q, kind, air, i, sy, sz, sa, active, z + 1 < z1,
+                                           z + 2 < z1, z + 3 < z1, qn, an, lane)
            && fine;
   return fine;
 }

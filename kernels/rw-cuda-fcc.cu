@@ -39,9 +39,10 @@
  *  - the source and receivers (rw_kernel_io, shared with the 7-point path).
  * The neighbour sums are taken in RW_FCC_NBR_OFFSETS order in the
  * arithmetic type, as the CPU backend does: fp64 agrees with it bit for
- * bit (nvcc -fmad=false). fp16 storage computes in fp32, its air kernel
- * with the split sums (rw_fcc_split_column: the same 12 values added in
- * another grouping, each row reduced once as it arrives). */
+ * bit (nvcc -fmad=false). fp16 storage computes in fp32. The fp32 and
+ * fp16 air kernels take the split sums (rw_fcc_split_column: the same 12
+ * values added in another grouping, each row reduced once as it
+ * arrives). */
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -834,20 +835,19 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   {
     const char *air = getenv ("ROOMWAVE_FCC_AIR");
     st->w = air && strcmp (air, "scalar") == 0 ? 1 : setup->precision == RW_PRECISION_F64 ? 2 : 4;
-    /* fp16: the split sums (rw_fcc_split_column), which halve the
-     * conversions and additions of its issue-bound air kernel; fp32 and
-     * fp64 the offsets' order (fp64: the CPU's bits; fp32's air kernel is
-     * bound by memory and gained nothing: H200, same calls, the 1000 m³
-     * hall at 4 kHz fp16 323.4 against 285.4 G sites/s, fp32 216.4
-     * against 215.5, the 30 m³ room fp32 129.1–131.3 against
-     * 131.5–133.1; docs/PERFORMANCE.md). ROOMWAVE_FCC_SUMS=split|offsets
-     * chooses for fp32 and fp16 (tests, benchmarks). Two steps a pass
-     * (benchmarks) take the offsets' order (rw_fcc_tb_build). */
+    /* fp32 and fp16: the split sums (rw_fcc_split_column), which halve
+     * the conversions and additions of fp16's issue-bound air kernel and
+     * leave fp32's registers for its p⁻ rows a pair ahead; fp64 the
+     * offsets' order, the CPU's bits (H200, same calls, the 1000 m³ hall
+     * at 4 kHz: fp16 323.4–327.3 against 285.1–286.4 G sites/s, fp32
+     * 222.0 against 214.9–215.1; the 30 m³ room fp16 193.1–199.7 against
+     * 188.1–191.2, fp32 135.8–136.1 against 133.2–134.1;
+     * docs/PERFORMANCE.md). ROOMWAVE_FCC_SUMS=split|offsets chooses for
+     * fp32 and fp16 (tests, benchmarks). Two steps a pass (benchmarks)
+     * take the offsets' order (rw_fcc_tb_build). */
     const char *sums = getenv ("ROOMWAVE_FCC_SUMS");
-    const bool split = sums != NULL && strcmp (sums, "split") == 0     ? true
-                       : sums != NULL && strcmp (sums, "offsets") == 0 ? false
-                                                                       : setup->precision == RW_PRECISION_F16;
-    st->split = split && setup->precision != RW_PRECISION_F64 && st->w > 1;
+    const bool offsets = sums != NULL && strcmp (sums, "offsets") == 0;
+    st->split = !offsets && setup->precision != RW_PRECISION_F64 && st->w > 1;
   }
   if (st->w > 1)
     {

@@ -29,9 +29,9 @@
  *   - read_slice gives read_field's planes (0 off the sites);
  *   - one fp32 and fp16 step from a random field: every interior site
  *     equals a reference written from the lattice's coordinates bit for
- *     bit, with the neighbours summed as the split sums group them (fp16's
- *     default, ROOMWAVE_FCC_SUMS=split) or in the offsets' order (fp32's,
- *     =offsets), flat and by rows, fp16's rows as halves and as floats
+ *     bit, with the neighbours summed as the split sums group them (the
+ *     default) or in the offsets' order (ROOMWAVE_FCC_SUMS=offsets), flat
+ *     and by rows, fp16's rows as halves and as floats
  *     (seen failing: U's pairs regrouped, 36 and 51 fp32 sites of the
  *     L-room and the sphere differ; fp16 rounds that difference away);
  *   - two steps a pass (ROOMWAVE_FCC_TB=1, a benchmark variant) on the
@@ -548,9 +548,9 @@ air_ref (const RwGrid *g, const double *p, const double *q, size_t x, size_t y, 
 }
 
 /* One fp32 or fp16 step of the air kernel from a random field, against
- * air_ref bit for bit at every interior site: the default (fp16 the split
- * sums, fp32 the offsets' order), and by ROOMWAVE_FCC_SUMS each form,
- * flat and by rows, fp16's rows as halves and as floats. */
+ * air_ref bit for bit at every interior site: the default (the split
+ * sums), and by ROOMWAVE_FCC_SUMS each form, flat and by rows, fp16's
+ * rows as halves and as floats. */
 static void
 check_sums (const char *room, const RwGrid *g)
 {
@@ -600,8 +600,7 @@ check_sums (const char *room, const RwGrid *g)
           RW_CHECK (ok, "%s: %s step: %s", room, rw_precision_name (precs[k]), err.message);
           if (!ok)
             continue;
-          const bool offsets = forms[f][2] != NULL ? strcmp (forms[f][2], "offsets") == 0
-                                                   : precs[k] != RW_PRECISION_F16;
+          const bool offsets = forms[f][2] != NULL && strcmp (forms[f][2], "offsets") == 0;
           size_t wrong = 0, interior = 0;
           for (size_t z = 0; z < g->nz; z++)
             for (size_t y = 0; y < g->ny; y++)
