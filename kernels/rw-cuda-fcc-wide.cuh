@@ -497,11 +497,13 @@ rw_fcc_wide_column (const S *__restrict__ p, S *__restrict__ q, const uint8_t *_
  * three rows are reduced once, as they arrive, to T(z′) = U(z′−1) + M(z′)
  * and U(z′), and each value of them is used (fp16: converted) once where
  * the offsets' order uses it about four times: 6 additions a site
- * instead of 11, rows kept as W values a plane instead of ten rows. fp64
- * keeps the offsets' order, the CPU backend's, for its bits. The 1000 m³
- * hall at 4 kHz in fp16 (H200): 212 M warp instructions a step instead of
- * 289 M, the air kernel 364 µs instead of 448 (ncu), the step 323.4
- * against 285.4 G sites/s (docs/PERFORMANCE.md). */
+ * instead of 11, and a thread keeps three sets of W values and two rows
+ * instead of ten rows. fp64 keeps the offsets' order, the CPU backend's,
+ * for its bits. The 1000 m³ hall at 4 kHz in fp16 (H200): 212 M warp
+ * instructions a step instead of 289 M, the air kernel 364 µs instead of
+ * 448 (ncu), the step 323.4–327.3 against 285.1–286.4 G sites/s; fp32
+ * (with p⁻ a pair ahead) 222.0 against 214.9–215.1
+ * (docs/PERFORMANCE.md). */
 
 /* A wide column's split state before the update of plane z (δ = D) and
  * z + 1: T(z), row y of z (its centres), U(z + 1), T(z + 1), row y of
