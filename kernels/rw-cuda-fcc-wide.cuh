@@ -5,6 +5,8 @@
  * entries, the rows it needs again kept in registers. Device code only. */
 #pragma once
 
+#include <type_traits>
+
 #include "rw-cuda-common.cuh"
 #include "rw-cuda-vec.cuh"
 #include "rw-cuda-fcc-device.cuh"
@@ -406,13 +408,8 @@ rw_fcc_pair_kinds (const uint8_t *__restrict__ kind, unsigned a0, unsigned a1, I
 /* Two planes of a wide column, z (δ = D) and z + 1 (when two: the chunk
  * may end after z), every load of both issued first (the kernel waits on
  * memory latency: two planes' loads in flight a thread), then the step to
- * plane z + 2. AHEAD (fp64): the pair's p⁻ rows and air words came with
- * the pair before (qn, an), and this pair loads the next one's (more: a
- * pair follows; more2: with two planes), so that no load but the rows of
- * p is waited for within the pair that issues it: in fp64 the hall ran
- * 128.3 against 120.7 G sites/s, in fp32 213.1 against 213.7 and in fp16
- * 251.1 against 263.2 (H200, 2026-11-28, docs/PERFORMANCE.md), so only
- * fp64 takes it. */
+ * plane z + 2. AHEAD: the pair's p⁻ rows and air words came with the
+ * pair before (rw_fcc_pair_pp; rw_fcc_wide_column says where). */
 template <int D, int W, bool AHEAD, typename S, typename I, typename R>
 __device__ __forceinline__ bool
 rw_fcc_wide_pair (RwFccWide<W, R> &v, const S *__restrict__ p, S *__restrict__ q,
@@ -460,27 +457,6 @@ rw_fcc_wide_start (RwFccWide<W, R> &v, const S *__restrict__ p, I i, I sy, I sz,
   v.cpe = rw_fcc_end<D> (v.cp, rw_fcc_end_load<D, W> (p, i + sy, lane), lane);
   v.ce = rw_fcc_end<-D> (v.c, rw_fcc_end_load<-D, W> (p, i, lane), lane);
   v.ee = rw_fcc_end<D> (v.e, rw_fcc_end_load<D, W> (p, i + sz, lane), lane);
-}
-
-template <int D, int W, bool PACK, typename S, typename I>
-__device__ __forceinline__ bool
-rw_fcc_wide_column (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
-                    const unsigned *__restrict__ air, I i, unsigned z0, unsigned z1, I sy, I sz,
-                    I sa, bool active, unsigned lane)
-{
-  typedef typename RwFccRowOf<S, W, PACK>::type R;
-  constexpr bool ahead = sizeof (typename R::arith) == 8; /* rw_fcc_wide_pair */
-  RwFccWide<W, R> v;
-  rw_fcc_wide_start<D, W> (v, p, i, sy, sz, lane);
-  R qn[2];
-  unsigned an[2] = { 0u, 0u };
-  rw_fcc_pp_first<ahead> (q, air, i, z0, z1, sz, sa, qn, an);
-  bool fine = true;
-  for (unsigned z = z0; z < z1; z += 2, i += 2 * sz, air += 2 * sa)
-    fine = rw_fcc_wide_pair<D, W, ahead> (v, p, q, kind, air, i, sy, sz, sa, active, z + 1 < z1,
-                                          z + 2 < z1, z + 3 < z1, qn, an, lane)
-           && fine;
-  return fine;
 }
 
 /* The split sums (fp32 and fp16 storage; ROOMWAVE_FCC_SUMS=offsets
@@ -591,15 +567,14 @@ rw_fcc_split_update (const typename R::arith (&t)[W], const typename R::arith (&
 }
 
 /* Planes z (δ = D) and z + 1 (when two) of a split column: the rows of
- * planes z + 2 and z + 3 and the pair's p⁻ rows loaded first (as
- * rw_fcc_wide_pair), then update z, reduce z + 2, update z + 1, reduce
- * z + 3. */
+ * planes z + 2 and z + 3 and the pair's p⁻ rows loaded first (as for
+ * RwFccWide), then update z, reduce z + 2, update z + 1, reduce z + 3. */
 template <int D, int W, bool AHEAD, typename S, typename I, typename R>
 __device__ __forceinline__ bool
-rw_fcc_split_pair (RwFccSplit<W, R> &v, const S *__restrict__ p, S *__restrict__ q,
-                   const uint8_t *__restrict__ kind, const unsigned *__restrict__ air, I i, I sy,
-                   I sz, I sa, bool active, bool two, bool more, bool more2, R (&qn)[2],
-                   unsigned (&an)[2], unsigned lane)
+rw_fcc_wide_pair (RwFccSplit<W, R> &v, const S *__restrict__ p, S *__restrict__ q,
+                  const uint8_t *__restrict__ kind, const unsigned *__restrict__ air, I i, I sy,
+                  I sz, I sa, bool active, bool two, bool more, bool more2, R (&qn)[2],
+                  unsigned (&an)[2], unsigned lane)
 {
   typedef typename R::arith A;
   const I j = i + 2 * sz, j1 = j + sz;
@@ -622,43 +597,52 @@ rw_fcc_split_pair (RwFccSplit<W, R> &v, const S *__restrict__ p, S *__restrict__
   return fine;
 }
 
-/* A split column from row (y, z0) (first entry i, δ = D) to z1: planes
- * z0 − 1 (U), z0 and z0 + 1 reduced, then pairs. */
-template <int D, int W, bool PACK, typename S, typename I>
+/* The start of a split column at row (y, z) (first entry i), plane z of
+ * shift D: planes z − 1 (U), z and z + 1 reduced. */
+template <int D, int W, typename S, typename I, typename R>
+__device__ __forceinline__ void
+rw_fcc_wide_start (RwFccSplit<W, R> &v, const S *__restrict__ p, I i, I sy, I sz, unsigned lane)
+{
+  typedef typename R::arith A;
+  R m, pr, c, m1, p1, m0, p0;
+  A x[3], x0[3], x1[3];
+  rw_fcc_split_ends<-D, W> (x, p, i - sz, sy, lane);
+  rw_fcc_split_ends<D, W> (x0, p, i, sy, lane);
+  rw_fcc_split_ends<-D, W> (x1, p, i + sz, sy, lane);
+  rw_fcc_pair_rows (p, i - sz, i, sy, m, pr, c, m0, p0, v.c0);
+  rw_fcc_row_ld<true> (p, i + sz - sy, m1);
+  rw_fcc_row_ld<true> (p, i + sz + sy, p1);
+  rw_fcc_row_ld<true> (p, i + sz, v.c1);
+  rw_fcc_split_plane<-D, false, W> (m, pr, c, x, v.u, v.t0, lane);
+  rw_fcc_split_plane<D, true, W> (m0, p0, v.c0, x0, v.u, v.t0, lane);
+  rw_fcc_split_plane<-D, true, W> (m1, p1, v.c1, x1, v.u, v.t1, lane);
+}
+
+/* A wide column from row (y, z0) (first entry i, δ = D) to z1: its
+ * register z-march in the offsets' order (RwFccWide) or, SPLIT, with the
+ * split sums (RwFccSplit), a pair of planes an iteration. The pairs' p⁻
+ * rows and air words are loaded a pair ahead (rw_fcc_pair_pp) in fp64 and
+ * in fp32's split sums: the 1000 m³ hall at 4 kHz, fp64 128.3 against
+ * 120.7 G sites/s, fp32 split 223.6 against 218.1; not in fp16 (offsets
+ * 251.1 against 263.2, split 326.1–326.9 against 327.8–328.2) or fp32's
+ * offsets (213.1 against 213.7); H200, docs/PERFORMANCE.md. */
+template <int D, int W, bool PACK, bool SPLIT, typename S, typename I>
 __device__ __forceinline__ bool
-rw_fcc_split_column (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
-                     const unsigned *__restrict__ air, I i, unsigned z0, unsigned z1, I sy, I sz,
-                     I sa, bool active, unsigned lane)
+rw_fcc_wide_column (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
+                    const unsigned *__restrict__ air, I i, unsigned z0, unsigned z1, I sy, I sz,
+                    I sa, bool active, unsigned lane)
 {
   typedef typename RwFccRowOf<S, W, PACK>::type R;
-  typedef typename R::arith A;
-  RwFccSplit<W, R> v;
-  {
-    R m, pr, c, m1, p1, m0, p0;
-    A x[3], x0[3], x1[3];
-    rw_fcc_split_ends<-D, W> (x, p, i - sz, sy, lane);
-    rw_fcc_split_ends<D, W> (x0, p, i, sy, lane);
-    rw_fcc_split_ends<-D, W> (x1, p, i + sz, sy, lane);
-    rw_fcc_pair_rows (p, i - sz, i, sy, m, pr, c, m0, p0, v.c0);
-    rw_fcc_row_ld<true> (p, i + sz - sy, m1);
-    rw_fcc_row_ld<true> (p, i + sz + sy, p1);
-    rw_fcc_row_ld<true> (p, i + sz, v.c1);
-    rw_fcc_split_plane<-D, false, W> (m, pr, c, x, v.u, v.t0, lane);
-    rw_fcc_split_plane<D, true, W> (m0, p0, v.c0, x0, v.u, v.t0, lane);
-    rw_fcc_split_plane<-D, true, W> (m1, p1, v.c1, x1, v.u, v.t1, lane);
-  }
-  /* fp32: the pairs' p⁻ rows and air words loaded a pair ahead
-   * (rw_fcc_pair_pp; the 1000 m³ hall at 4 kHz 223.6 against 218.1 G
-   * sites/s; fp16 326.1–326.9 against 327.8–328.2; H200, same call,
-   * docs/PERFORMANCE.md) */
-  constexpr bool ahead = sizeof (S) == 4;
+  constexpr bool ahead = SPLIT ? sizeof (S) == 4 : sizeof (S) == 8;
+  typename std::conditional<SPLIT, RwFccSplit<W, R>, RwFccWide<W, R>>::type v;
+  rw_fcc_wide_start<D, W> (v, p, i, sy, sz, lane);
   R qn[2];
   unsigned an[2] = { 0u, 0u };
   rw_fcc_pp_first<ahead> (q, air, i, z0, z1, sz, sa, qn, an);
   bool fine = true;
   for (unsigned z = z0; z < z1; z += 2, i += 2 * sz, air += 2 * sa)
-    fine = rw_fcc_split_pair<D, W, ahead> (v, p, q, kind, air, i, sy, sz, sa, active, z + 1 < z1,
-                                           z + 2 < z1, z + 3 < z1, qn, an, lane)
+    fine = rw_fcc_wide_pair<D, W, ahead> (v, p, q, kind, air, i, sy, sz, sa, active, z + 1 < z1,
+                                          z + 2 < z1, z + 3 < z1, qn, an, lane)
            && fine;
   return fine;
 }

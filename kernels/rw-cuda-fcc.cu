@@ -40,13 +40,14 @@
  * The neighbour sums are taken in RW_FCC_NBR_OFFSETS order in the
  * arithmetic type, as the CPU backend does: fp64 agrees with it bit for
  * bit (nvcc -fmad=false). fp16 storage computes in fp32. The fp32 and
- * fp16 air kernels take the split sums (rw_fcc_split_column: the same 12
+ * fp16 air kernels take the split sums (RwFccSplit: the same 12
  * values added in another grouping, each row reduced once as it
  * arrives). */
 #include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <type_traits>
 
 #include "rw-cuda-state.cuh"
 #include "rw-cuda-vec.cuh"
@@ -101,7 +102,7 @@ struct RwCudaFcc
   unsigned bx, by;              /* the air kernel's block (threads) */
   unsigned w;                   /* entries a thread (rw_kernel_fcc_air_wide; 1: the scalar form) */
   bool f16_halves;              /* fp16: the air kernel keeps its rows as halves (RwFccRowH) */
-  bool split;                   /* fp32, fp16: the air kernel's split sums (rw_fcc_split_column) */
+  bool split;                   /* fp32, fp16: the air kernel's split sums (RwFccSplit) */
   unsigned gbx, gby, gbz, zc;   /* blocks; planes per block (rw_kernel_fcc_air) */
   RwFccNode *nodes;
   size_t n_nodes;
@@ -157,7 +158,7 @@ struct RwCudaFcc
 #define RW_FCC_AIR_THREADS(PACK) ((PACK) ? RW_FCC_BX * RW_FCC_BY : RW_FCC_MAX_THREADS)
 
 /* PACK: the rows as RwFccRowOf keeps them (fp16 only); SPLIT: the split
- * sums (rw_fcc_split_column; fp32 and fp16 only). */
+ * sums (rw-cuda-fcc-wide.cuh; fp32 and fp16 only). */
 template <typename S, typename I, int W, bool PACK, bool SPLIT>
 __global__ void __launch_bounds__ (RW_FCC_AIR_THREADS (PACK), PACK ? (SPLIT ? 7 : 5) : 1)
 rw_kernel_fcc_air_wide (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__restrict__ kind,
@@ -213,15 +214,10 @@ rw_kernel_fcc_air_wide (const S *__restrict__ p, S *__restrict__ q, const uint8_
   const unsigned *a = air + aw + sa * (I) r.x;
   /* plane r.x's δ: +1 on a row of parity 1 (one for the warp: its rows
    * are one, or of one class) */
-  bool fine;
-  if (SPLIT)
-    fine = ((y + r.x) & 1) != 0
-             ? rw_fcc_split_column<1, W, PACK> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane)
-             : rw_fcc_split_column<-1, W, PACK> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane);
-  else
-    fine = ((y + r.x) & 1) != 0
-             ? rw_fcc_wide_column<1, W, PACK> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane)
-             : rw_fcc_wide_column<-1, W, PACK> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane);
+  const bool fine =
+    ((y + r.x) & 1) != 0
+      ? rw_fcc_wide_column<1, W, PACK, SPLIT> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane)
+      : rw_fcc_wide_column<-1, W, PACK, SPLIT> (p, q, kind, a, i, r.x, r.y, sy, sz, sa, active, lane);
   if (!fine)
     atomicMin (bad, step);
 }
@@ -835,7 +831,7 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   {
     const char *air = getenv ("ROOMWAVE_FCC_AIR");
     st->w = air && strcmp (air, "scalar") == 0 ? 1 : setup->precision == RW_PRECISION_F64 ? 2 : 4;
-    /* fp32 and fp16: the split sums (rw_fcc_split_column), which halve
+    /* fp32 and fp16: the split sums (RwFccSplit), which halve
      * the conversions and additions of fp16's issue-bound air kernel and
      * leave fp32's registers for its p⁻ rows a pair ahead; fp64 the
      * offsets' order, the CPU's bits (H200, same calls, the 1000 m³ hall
@@ -979,18 +975,22 @@ rw_fcc_air_launch_i (RwCudaFcc *st, const S *p, S *q, int step, size_t z0, size_
   if (st->w == 1)
     rw_fcc_air_scalar_launch<S, I> (grd, blk, st->stream, p, q, st->kind, st->zr, st->zc, cz0, zl,
                                     zh, pitch, ny, step, st->bad);
-  else if (sizeof (S) == 2 && st->f16_halves && st->split)
-    rw_kernel_fcc_air_wide<S, I, W, sizeof (S) == 2, sizeof (S) < 8><<<grd, blk, 0, st->stream>>> (
-      p, q, st->kind, st->air, ra, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
-  else if (sizeof (S) == 2 && st->f16_halves)
-    rw_kernel_fcc_air_wide<S, I, W, sizeof (S) == 2, false><<<grd, blk, 0, st->stream>>> (
-      p, q, st->kind, st->air, ra, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
-  else if (st->split)
-    rw_kernel_fcc_air_wide<S, I, W, false, sizeof (S) < 8><<<grd, blk, 0, st->stream>>> (
-      p, q, st->kind, st->air, ra, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
   else
-    rw_kernel_fcc_air_wide<S, I, W, false, false><<<grd, blk, 0, st->stream>>> (
-      p, q, st->kind, st->air, ra, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
+    {
+      /* PACK only for fp16, SPLIT only for fp32 and fp16 (compiled out
+       * elsewhere) */
+      const auto wide = [&] (auto pack, auto split) {
+        rw_kernel_fcc_air_wide<S, I, W, decltype (pack)::value && sizeof (S) == 2,
+                               decltype (split)::value && sizeof (S) < 8><<<grd, blk, 0, st->stream>>> (
+          p, q, st->kind, st->air, ra, st->zr, st->zc, cz0, zl, zh, pitch, ny, step, st->bad);
+      };
+      typedef std::true_type Y;
+      typedef std::false_type N;
+      if (sizeof (S) == 2 && st->f16_halves)
+        st->split ? wide (Y (), Y ()) : wide (Y (), N ());
+      else
+        st->split ? wide (N (), Y ()) : wide (N (), N ());
+    }
 }
 
 /* The air kernel, with 32-bit indices where the arrays allow. */
