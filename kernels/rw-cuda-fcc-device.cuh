@@ -35,9 +35,12 @@ void rw_fcc_air_scalar_launch (dim3 grd, dim3 blk, cudaStream_t stream, const S 
  * rw_kernel_fcc_tb on grid grd (segments of 30·W entries, tiles of
  * RW_FCC_TB_BY − 2 rows, chunks of zc planes) from p (time n) and q
  * (n − 1) into n1 (n + 1) and n2 (n + 2), reading n1 where a site is not
- * interior or is a cell of the source. Instantiated for the three storage
+ * interior or is a cell of the source; split: the neighbours added in the
+ * split sums' grouping, as the single steps' air kernel adds them
+ * (RwFccSplit; fp32 and fp16 only). Instantiated for the three storage
  * types and 32- and 64-bit indices. */
 template <typename S, typename I>
 void rw_fcc_tb_launch (dim3 grd, cudaStream_t stream, const S *p, const S *q, S *n1, S *n2,
                        const uint8_t *kind, const uint2 *zr, unsigned zc, I pitch, I ny,
-                       const RwCudaSource &src, int step, int *bad, int hard, double s1);
+                       const RwCudaSource &src, int step, int *bad, int hard, double s1,
+                       bool split);

@@ -28,20 +28,28 @@
  * two words an update instead of three; the ring rows' loads are mostly
  * L2 hits (the tiles beside it march at the same time).
  *
+ * The neighbours are added as the single steps add them: in the split
+ * sums' grouping in fp32 and fp16 (rw_fcc_wide_values<…, SPLIT>, from
+ * the same ten rows), in the offsets' order in fp64 or with
+ * ROOMWAVE_FCC_SUMS=offsets.
+ *
  * For benchmarks only (ROOMWAVE_FCC_TB=1, rw_fcc_tb_build): measured
  * slower than single steps. NVIDIA H200, 2026-11-28, bench-fcc --fmax
  * 4000 --volume 1000 --fcc-only --seconds 1 (148 M sites, by rows), G
  * site updates a second, two steps a pass against single steps in the
  * same call: fp32 173.7 against 211.7, fp16 177.4 against 261.7, fp64
  * 93.9 against 120.2 (tiles of 14 rows, a form since removed, or chunks
- * of 128 planes: the same within 1 %). ncu, fp32: this kernel 1.44 ms a pass, DRAM 2.9 GB
- * (1.70 read, 1.20 written; 42 % of its peak): not bound by DRAM but by
- * issue — 128 registers (68 B spilled), 16 warps an SM, 0.42 instructions
- * issued a cycle per scheduler, a barrier a plane, and the ring's time
- * n + 1 computed again (8 rows of 32 lanes for 6 of 30): 67 instructions
- * an update. Add the boundary kernel twice a pass (0.1 ms each, now in
- * series with it) and the pass takes 1.7 ms against 1.4 ms for two
- * single steps. docs/PERFORMANCE.md has the table. */
+ * of 128 planes: the same within 1 %); with the split sums (--seconds
+ * 0.5, a later call): fp32 190.9 against 223.4 (177.5 in the offsets'
+ * order), fp16 184.5 against 327.8. ncu, fp32 in the offsets' order:
+ * this kernel 1.44 ms a pass, DRAM 2.9 GB (1.70 read, 1.20 written; 42 %
+ * of its peak): not bound by DRAM but by issue — 128 registers (68 B
+ * spilled), 16 warps an SM, 0.42 instructions issued a cycle per
+ * scheduler, a barrier a plane, and the ring's time n + 1 computed again
+ * (8 rows of 32 lanes for 6 of 30): 67 instructions an update. Add the
+ * boundary kernel twice a pass (0.1 ms each, in series with it) and the
+ * pass takes 1.7 ms against 1.4 ms for two single steps.
+ * docs/PERFORMANCE.md has the tables. */
 #include "rw-cuda-fcc-wide.cuh"
 
 /* The block's barrier, where warps reach it from different code (their
@@ -109,7 +117,7 @@ rw_fcc_tb_sh_st (A *s, const A (&v)[W])
  * from shared memory and their ends from the neighbour lanes (pn: time n
  * there, its p⁻; kw its kinds, 0 where the thread stores nothing). Called
  * by whole warps (the shuffles). */
-template <int D2, typename S, typename I, int W, int BY, typename R>
+template <int D2, bool SPLIT, typename S, typename I, int W, int BY, typename R>
 __device__ __forceinline__ bool
 rw_fcc_tb_second (const RwFccTb<S, I, W, BY> &c, const R &pn, unsigned kw, unsigned z)
 {
@@ -138,14 +146,14 @@ rw_fcc_tb_second (const RwFccTb<S, I, W, BY> &c, const R &pn, unsigned kw, unsig
 #pragma unroll
   for (int k = 0; k < W; k++)
     pp.v[k] = pn.at (k);
-  return rw_fcc_wide_update<D2, W> (u, pp, kw, c.n2, c.i - c.sz);
+  return rw_fcc_wide_update<D2, W, SPLIT> (u, pp, kw, c.n2, c.i - c.sz);
 }
 
 /* Plane z (shift D) of the march: time n + 1 there (into the ring and, on
  * the thread's own entries and the block's planes, into n1), a barrier,
  * then time n + 2 on plane z − 1. v: the wide column at plane z, pp its
  * p⁻, kw its kinds; kprev: the kinds of plane z − 1 (then z's). */
-template <int D, typename S, typename I, int W, int BY, typename R>
+template <int D, bool SPLIT, typename S, typename I, int W, int BY, typename R>
 __device__ __forceinline__ bool
 rw_fcc_tb_plane (const RwFccWide<W, R> &v, const R &pp, unsigned kw, unsigned z,
                  const RwFccTb<S, I, W, BY> &c, const RwCudaSource &src, unsigned &kprev)
@@ -154,7 +162,7 @@ rw_fcc_tb_plane (const RwFccWide<W, R> &v, const R &pp, unsigned kw, unsigned z,
   constexpr unsigned all = rw_fcc_interior_kinds<W> ();
   const unsigned fk = c.src_col ? rw_fcc_tb_forced<W> (src, (long long) c.i) : 0u;
   A out[W];
-  rw_fcc_wide_values<D, W> (v, pp, out);
+  rw_fcc_wide_values<D, W, SPLIT> (v, pp, out);
 #pragma unroll
   for (int k = 0; k < W; k++)
     out[k] = c.active ? rw_stored (out[k], c.n1) : (A) 0;
@@ -191,7 +199,7 @@ rw_fcc_tb_plane (const RwFccWide<W, R> &v, const R &pp, unsigned kw, unsigned z,
   rw_fcc_tb_barrier ();
   /* time n + 2 on plane z − 1: p⁻ is time n there (v.b) */
   if (c.own_row && z > c.z0)
-    fine = rw_fcc_tb_second<-D> (c, v.b, c.own ? kprev : 0u, z) && fine;
+    fine = rw_fcc_tb_second<-D, SPLIT> (c, v.b, c.own ? kprev : 0u, z) && fine;
   kprev = kw;
   return fine;
 }
@@ -209,7 +217,7 @@ rw_fcc_tb_kinds (const RwFccTb<S, I, W, BY> &c, I i)
  * with them the kinds and p⁻ of the next pair (kn, qn: those of this one
  * on entry), so that no load is waited for within its own pair — every
  * warp of the block waits at each plane's barrier for the slowest. */
-template <int D, typename S, typename I, int W, int BY, typename R>
+template <int D, bool SPLIT, typename S, typename I, int W, int BY, typename R>
 __device__ __forceinline__ bool
 rw_fcc_tb_pair (RwFccWide<W, R> &v, RwFccTb<S, I, W, BY> &c, unsigned z, bool two, bool more,
                 unsigned (&kn)[2], R (&qn)[2], const RwCudaSource &src, unsigned &kprev)
@@ -235,17 +243,17 @@ rw_fcc_tb_pair (RwFccWide<W, R> &v, RwFccTb<S, I, W, BY> &c, unsigned z, bool tw
       rw_fcc_row_ld<true> (c.q, c.il + 2 * c.sz, qn[0]);
       rw_fcc_row_ld<true> (c.q, c.il + 3 * c.sz, qn[1]);
     }
-  bool fine = rw_fcc_tb_plane<D> (v, pp0, k0, z, c, src, kprev);
+  bool fine = rw_fcc_tb_plane<D, SPLIT> (v, pp0, k0, z, c, src, kprev);
   rw_fcc_wide_shift<D, W> (v, m2, p2, e2, x2, c.lane);
   c.i += c.sz, c.il += c.sz;
   if (two)
-    fine = rw_fcc_tb_plane<-D> (v, pp1, k1, z + 1, c, src, kprev) && fine;
+    fine = rw_fcc_tb_plane<-D, SPLIT> (v, pp1, k1, z + 1, c, src, kprev) && fine;
   rw_fcc_wide_shift<-D, W> (v, m3, p3, e3, x3, c.lane);
   c.i += c.sz, c.il += c.sz;
   return fine;
 }
 
-template <int D, bool PACK, typename S, typename I, int W, int BY>
+template <int D, bool PACK, bool SPLIT, typename S, typename I, int W, int BY>
 __device__ __forceinline__ bool
 rw_fcc_tb_column (RwFccTb<S, I, W, BY> &c, unsigned za, unsigned zb, const RwCudaSource &src)
 {
@@ -259,7 +267,8 @@ rw_fcc_tb_column (RwFccTb<S, I, W, BY> &c, unsigned za, unsigned zb, const RwCud
   unsigned kprev = 0;
   bool fine = true;
   for (unsigned z = za; z <= zb; z += 2)
-    fine = rw_fcc_tb_pair<D> (v, c, z, z + 1 <= zb, z + 2 <= zb, kn, qn, src, kprev) && fine;
+    fine = rw_fcc_tb_pair<D, SPLIT> (v, c, z, z + 1 <= zb, z + 2 <= zb, kn, qn, src, kprev)
+           && fine;
   return fine;
 }
 
@@ -271,7 +280,7 @@ rw_fcc_tb_column (RwFccTb<S, I, W, BY> &c, unsigned za, unsigned zb, const RwCud
  * planes [z0, z1) of its interior sites (z0 ≥ 2: planes 0 and 1 hold
  * none), time n + 2 computed there and time n + 1 on [z0 − 1, z1].
  * Launched whole warps, every thread to the end (the barriers). */
-template <typename S, typename I, int W, int BY, bool PACK>
+template <typename S, typename I, int W, int BY, bool PACK, bool SPLIT>
 __global__ void __launch_bounds__ (32 * BY, 16 / BY)
 rw_kernel_fcc_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ n1,
                   S *__restrict__ n2, const uint8_t *__restrict__ kind,
@@ -318,16 +327,17 @@ rw_kernel_fcc_tb (const S *__restrict__ p, const S *__restrict__ q, S *__restric
           c.src_col = c.src_col || (d >= 0 && d < W);
         }
   }
-  const bool fine = ((yl + za) & 1) != 0 ? rw_fcc_tb_column<1, PACK> (c, za, zb, src)
-                                         : rw_fcc_tb_column<-1, PACK> (c, za, zb, src);
+  const bool fine = ((yl + za) & 1) != 0 ? rw_fcc_tb_column<1, PACK, SPLIT> (c, za, zb, src)
+                                         : rw_fcc_tb_column<-1, PACK, SPLIT> (c, za, zb, src);
   if (!fine)
     atomicMin (bad, step);
 }
 
 /* Time n + 1 of the source's interior cells (the other cells are the
- * boundary kernel's), as the air kernel computes it: rw_fcc_tb_pass then
- * adds the source to them, and the two-step kernel reads them. */
-template <typename S>
+ * boundary kernel's), as the air kernel computes it (SPLIT: its split
+ * sums): rw_fcc_tb_pass then adds the source to them, and the two-step
+ * kernel reads them. */
+template <typename S, bool SPLIT>
 __global__ void
 rw_kernel_fcc_src_air (const S *__restrict__ p, const S *__restrict__ q, S *__restrict__ n1,
                        const uint8_t *__restrict__ kind, RwCudaSource src, long long pitch,
@@ -341,7 +351,9 @@ rw_kernel_fcc_src_air (const S *__restrict__ p, const S *__restrict__ q, S *__re
     return;
   const int P = (int) ((((i / pitch) % ny) + i / sz) & 1);
   rw_st (n1, (size_t) i,
-         rw_fcc_air (rw_ldg (p, (size_t) i), rw_fcc_sum (p + i, P, (int) pitch, (int) sz),
+         rw_fcc_air (rw_ldg (p, (size_t) i),
+                     SPLIT ? rw_fcc_sum_split (p + i, P, (int) pitch, (int) sz)
+                           : rw_fcc_sum (p + i, P, (int) pitch, (int) sz),
                      rw_ldg (q, (size_t) i)));
 }
 
@@ -349,25 +361,37 @@ template <typename S, typename I>
 void
 rw_fcc_tb_launch (dim3 grd, cudaStream_t stream, const S *p, const S *q, S *n1, S *n2,
                   const uint8_t *kind, const uint2 *zr, unsigned zc, I pitch, I ny,
-                  const RwCudaSource &src, int step, int *bad, int hard, double s1)
+                  const RwCudaSource &src, int step, int *bad, int hard, double s1, bool split)
 {
   constexpr int W = sizeof (S) == 8 ? 2 : 4;
+  /* fp64 keeps the offsets' order (the CPU's bits), as single steps do */
+  split = split && sizeof (S) < 8;
   if (src.n > 0)
     {
-      rw_kernel_fcc_src_air<S><<<1, 32, 0, stream>>> (p, q, n1, kind, src, (long long) pitch,
-                                                      (long long) ny);
+      if (split)
+        rw_kernel_fcc_src_air<S, (sizeof (S) < 8)><<<1, 32, 0, stream>>> (
+          p, q, n1, kind, src, (long long) pitch, (long long) ny);
+      else
+        rw_kernel_fcc_src_air<S, false><<<1, 32, 0, stream>>> (p, q, n1, kind, src,
+                                                               (long long) pitch, (long long) ny);
       rw_kernel_io<S><<<1, 32, 0, stream>>> (n1, src, hard, s1, NULL, 0, NULL, 0, 1);
     }
   /* fp16 keeps its rows as halves, as the production air kernel does */
-  rw_kernel_fcc_tb<S, I, W, RW_FCC_TB_BY, sizeof (S) == 2>
-    <<<grd, dim3 (32, RW_FCC_TB_BY), 0, stream>>> (p, q, n1, n2, kind, zr, zc, pitch, ny, src,
-                                                   step, bad);
+  const auto pass = [&] (auto sp) {
+    rw_kernel_fcc_tb<S, I, W, RW_FCC_TB_BY, sizeof (S) == 2, decltype (sp)::value>
+      <<<grd, dim3 (32, RW_FCC_TB_BY), 0, stream>>> (p, q, n1, n2, kind, zr, zc, pitch, ny, src,
+                                                     step, bad);
+  };
+  if (split)
+    pass (std::integral_constant<bool, sizeof (S) < 8> ());
+  else
+    pass (std::false_type ());
 }
 
 #define RW_FCC_TB_INST(S, I)                                                                     \
   template void rw_fcc_tb_launch<S, I> (dim3, cudaStream_t, const S *, const S *, S *, S *,      \
                                         const uint8_t *, const uint2 *, unsigned, I, I,          \
-                                        const RwCudaSource &, int, int *, int, double);
+                                        const RwCudaSource &, int, int *, int, double, bool);
 RW_FCC_TB_INST (float, unsigned)
 RW_FCC_TB_INST (float, size_t)
 RW_FCC_TB_INST (double, unsigned)

@@ -34,6 +34,22 @@ rw_fcc_sum (const S *__restrict__ c, int P, int sy, int sz)
   return s;
 }
 
+/* … and in the split sums' grouping (RwFccSplit), as the air kernels
+ * add them when they take the split sums: offset 0 of the site's rows
+ * and δ = 2P − 1, the other parity's x ± 1. */
+template <typename S>
+__device__ __forceinline__ typename RwArith<S>::type
+rw_fcc_sum_split (const S *__restrict__ c, int P, int sy, int sz)
+{
+  typedef typename RwArith<S>::type A;
+  const int d = 2 * P - 1;
+  const auto ld = [c] (int o) { return (A) rw_ldg (c + o, 0); };
+  const A um = (ld (-sy - sz) + ld (sy - sz)) + (ld (-sz) + ld (d - sz));
+  const A m = (ld (-sy) + ld (sy)) + (ld (d - sy) + ld (d + sy));
+  const A up = (ld (sz - sy) + ld (sz + sy)) + (ld (sz) + ld (d + sz));
+  return (um + m) + up;
+}
+
 /* Interior sites, the wide form (production): as the register z-march
  * of the scalar form (rw-cuda-fcc-scalar.cu), but a thread updates W
  * adjacent folded entries of its row (W = 4 in fp32 and fp16, 2 in
@@ -216,8 +232,11 @@ rw_fcc_all_interior (unsigned k)
 }
 
 /* The new values of a wide column's W entries on plane z (its rows of
- * shift δ = D), pp their p⁻, whatever their kinds. */
-template <int D, int W, typename R>
+ * shift δ = D), pp their p⁻, whatever their kinds; SPLIT: the neighbours
+ * added in the split sums' grouping (RwFccSplit says which), the same
+ * bits as rw_fcc_split_plane and rw_fcc_split_update give — for the
+ * two-step passes, which keep all ten rows. */
+template <int D, int W, bool SPLIT = false, typename R>
 __device__ __forceinline__ void
 rw_fcc_wide_values (const RwFccWide<W, R> &v, const R &pp, typename R::arith (&out)[W])
 {
@@ -225,6 +244,21 @@ rw_fcc_wide_values (const RwFccWide<W, R> &v, const R &pp, typename R::arith (&o
 #pragma unroll
   for (int k = 0; k < W; k++)
     {
+      if constexpr (SPLIT)
+        {
+          /* U(z − 1), M(z), U(z + 1): each pair one addition, as
+           * rw_fcc_split_plane adds them (row y's pair at offsets 0 and
+           * δ of planes z ∓ 1, rows y ∓ 1's at offset 0 and, for M, δ) */
+          const A um = (v.am.at (k) + v.ap.at (k))
+                       + (v.b.at (k) + rw_fcc_shifted<D, W> (v.b, v.be, k));
+          const A m = (v.cm.at (k) + v.cp.at (k))
+                      + (rw_fcc_shifted<D, W> (v.cm, v.cme, k)
+                         + rw_fcc_shifted<D, W> (v.cp, v.cpe, k));
+          const A up = (v.dm.at (k) + v.dp.at (k))
+                       + (v.e.at (k) + rw_fcc_shifted<D, W> (v.e, v.ee, k));
+          out[k] = rw_fcc_air (v.c.at (k), (um + m) + up, pp.at (k));
+          continue;
+        }
       /* RW_FCC_NBR_OFFSETS order: for a row of parity 1 (D = +1) the
        * site's dx = −1 neighbours are at offset 0 of the other parity's
        * rows and dx = +1 at δ; for parity 0 the other way */
@@ -277,7 +311,7 @@ rw_fcc_wide_store (const A (&out)[W], unsigned kw, S *__restrict__ q, I i)
 /* The update of plane z's interior sites (its rows of shift δ = D) from a
  * wide column: pp its p⁻, kw its kinds, i the thread's first entry of row
  * (y, z); returns false when it stored a non-finite value. */
-template <int D, int W, typename S, typename I, typename R>
+template <int D, int W, bool SPLIT = false, typename S, typename I, typename R>
 __device__ __forceinline__ bool
 rw_fcc_wide_update (const RwFccWide<W, R> &v, const R &pp, unsigned kw, S *__restrict__ q, I i)
 {
@@ -285,7 +319,7 @@ rw_fcc_wide_update (const RwFccWide<W, R> &v, const R &pp, unsigned kw, S *__res
   if (kw == 0)
     return true;
   A out[W];
-  rw_fcc_wide_values<D, W> (v, pp, out);
+  rw_fcc_wide_values<D, W, SPLIT> (v, pp, out);
   return rw_fcc_wide_store<W> (out, kw, q, i);
 }
 

@@ -576,9 +576,9 @@ rw_cuda_fcc_memory_bytes (const RwSolverSetup *setup)
 /* Two steps a pass (rw_fcc_tb_pass), for benchmarks only:
  * ROOMWAVE_FCC_TB=1 turns them on where the rows are laid out by rows and
  * the spare pair of fields fits on the device. They compute the bits of
- * single steps in the offsets' order (fp16's split sums are turned off
- * with them) but were measured slower (rw-cuda-fcc-tb.cu says by how
- * much and why), so production runs single steps. The tiles' plane
+ * single steps, in either order of the sums (st->split), but were
+ * measured slower (rw-cuda-fcc-tb.cu says by how much and why), so
+ * production runs single steps. The tiles' plane
  * ranges come from the air kernel's (tab->zr, blocks of st->by rows),
  * planes 0 and 1 left out (no interior site there). Left to single
  * steps: a source on a cell that is no site (the pass injects it only
@@ -649,9 +649,6 @@ rw_fcc_tb_build (RwCudaFcc *st, const RwFccTables *tab)
   st->p_spare = st->spare;
   st->q_spare = (char *) st->spare + span;
   st->tb = true;
-  /* the passes sum in the offsets' order; so must the single steps
-   * between them */
-  st->split = false;
 }
 
 static bool
@@ -1109,11 +1106,11 @@ rw_fcc_tb_pass (RwCudaFcc *st, size_t step, size_t k, size_t chunk)
     if (rw_fcc_span (st->n, st->pitch * st->ny) < ((size_t) 1 << 32))
       rw_fcc_tb_launch<S, unsigned> (grd, st->stream, p, q, (S *) n1, (S *) n2, st->kind,
                                      st->tzr, st->tzc, (unsigned) st->pitch, (unsigned) st->ny,
-                                     st->src, (int) step, st->bad, st->hard, s1);
+                                     st->src, (int) step, st->bad, st->hard, s1, st->split);
     else
       rw_fcc_tb_launch<S, size_t> (grd, st->stream, p, q, (S *) n1, (S *) n2, st->kind, st->tzr,
                                    st->tzc, st->pitch, st->ny, st->src, (int) step, st->bad,
-                                   st->hard, s1);
+                                   st->hard, s1, st->split);
     rw_fcc_boundary_launch (st, (const S *) n1, p, (S *) n2, (int) step + 1, 0, st->n_nodes,
                             st->stream);
   });

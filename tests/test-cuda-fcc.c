@@ -37,8 +37,8 @@
  *   - two steps a pass (ROOMWAVE_FCC_TB=1, a benchmark variant) on the
  *     L-room and a long box (two segments a row), chunks of 4 planes: fp64
  *     equals the CPU bit for bit (R = 0.6, branches, a source by a wall),
- *     fp32 and fp16 equal single steps in the offsets' order bit for
- *     bit.
+ *     fp32 and fp16 equal single steps bit for bit, with the split sums
+ *     and in the offsets' order.
  * Seen failing (H200, 2026-11-27): receiver samples written at a fixed
  * stride while the host read them at the chunk's (1199 of 1200 samples
  * differ, fields equal: a real defect it found); one neighbour's x offset
@@ -302,7 +302,8 @@ steps_per_pass (const RwGrid *g, const double *R, const RwAdmittance *Y, RwPreci
  * CPU bit for bit (walls of R = 0.6 and of two branches; the source spread
  * over its stencil at the centre, then next to a wall, where some of its
  * cells are boundary sites), fp32 and fp16 give the bits of single steps
- * (ROOMWAVE_FCC_TB=0); the passes were used. The advance calls of 7 and
+ * (ROOMWAVE_FCC_TB=0), with the split sums and in the offsets' order
+ * (ROOMWAVE_FCC_SUMS); the passes were used. The advance calls of 7 and
  * 593 steps leave single steps between passes (chunks of 256). */
 static void
 check_two_step (const char *room, RwGrid *g)
@@ -348,23 +349,28 @@ check_two_step (const char *room, RwGrid *g)
         }
       run_free (&a);
       static const RwPrecision precs[2] = { RW_PRECISION_F32, RW_PRECISION_F16 };
-      for (int k = 0; k < 2 && w < 2; k++)
+      /* in both orders of the sums: the split sums (the default) and
+       * the offsets' (the passes add as the single steps do) */
+      static const char *const sums[2] = { NULL, "offsets" };
+      for (int k = 0; k < 4 && w < 2; k++)
         {
+          const RwPrecision pr = precs[k % 2];
+          const char *order = sums[k / 2] ? sums[k / 2] : "split";
           Run e = { 0 };
-          /* the passes sum in the offsets' order (rw_fcc_tb_build) */
+          if (sums[k / 2] != NULL)
+            setenv ("ROOMWAVE_FCC_SUMS", sums[k / 2], 1);
           setenv ("ROOMWAVE_FCC_TB", "0", 1);
-          setenv ("ROOMWAVE_FCC_SUMS", "offsets", 1);
-          const bool ok = run (g, &R, y, precs[k], RW_BACKEND_CUDA, sw, rcv, &e);
+          const bool ok = run (g, &R, y, pr, RW_BACKEND_CUDA, sw, rcv, &e);
           unsetenv ("ROOMWAVE_FCC_TB");
-          unsetenv ("ROOMWAVE_FCC_SUMS");
           if (ok)
             {
-              const long d = cuda_run_with ("ROOMWAVE_FCC_TB", "1", g, &R, y, precs[k], sw, rcv, &e);
-              RW_NOTE ("%s two-step %s %s: %ld values differ from single steps", room, what,
-                       rw_precision_name (precs[k]), d);
-              RW_CHECK (d == 0, "%s: two-step %s differs from single steps (%ld values)", room,
-                        rw_precision_name (precs[k]), d);
+              const long d = cuda_run_with ("ROOMWAVE_FCC_TB", "1", g, &R, y, pr, sw, rcv, &e);
+              RW_NOTE ("%s two-step %s %s, %s sums: %ld values differ from single steps", room,
+                       what, rw_precision_name (pr), order, d);
+              RW_CHECK (d == 0, "%s: two-step %s, %s sums, differs from single steps (%ld values)",
+                        room, rw_precision_name (pr), order, d);
             }
+          unsetenv ("ROOMWAVE_FCC_SUMS");
           run_free (&e);
         }
     }
