@@ -137,6 +137,8 @@ struct RwCudaFcc
   cudaStream_t bstream;
   cudaEvent_t ev_fork, ev_join;
   bool bfirst;   /* the boundary kernel launched first (rw_fcc_step) */
+  size_t bgrid;  /* beside the air kernel, at most this many blocks of the
+                    boundary kernel (rw_fcc_boundary_grid); 0: a thread a site */
   RwCudaHalo *halo;             /* device halos (rw-cuda-halo.cuh); NULL: none */
   /* two steps a pass (rw_fcc_tb_pass, rw-cuda-fcc-tb.cu): on where tb */
   bool tb;
@@ -369,28 +371,18 @@ rw_kernel_fcc_wall_means (const S *__restrict__ p, const RwFccWallSite *__restri
   om[r] = rw_fcc_members (p, (long long) ws.o, ws.Po, ws.mask, dl) / (double) __popc (ws.mask);
 }
 
-/* The boundary sites [b0, b1) of the list: p (time n) in, p⁻ from pq,
- * time n + 1 out to q (pq = q in a single step; the arrays of a two-step
- * pass are apart: rw_fcc_tb_pass); om, wo: the means of the wall entries'
- * outside sites from p (rw_kernel_fcc_wall_means) and each entry's site,
- * or NULL (each entry's members summed here). */
+/* Boundary site b of the list (node nd), one step: p (time n) in, p⁻
+ * from pq, time n + 1 out to q (rw_kernel_fcc_boundary). */
 template <typename S>
-__global__ void
-rw_kernel_fcc_boundary (const S *__restrict__ p, const S *pq, S *q,
-                        const RwFccNode *__restrict__ nodes, size_t n_nodes,
-                        const uint16_t *__restrict__ went,
-                        const double *__restrict__ beta, const double *__restrict__ coef,
-                        typename RwArith<S>::type *v, typename RwArith<S>::type *w,
-                        size_t pitch, size_t ny, int step, int *bad, size_t b0, size_t b1,
-                        const double *__restrict__ om, const uint32_t *__restrict__ wo)
+__device__ __forceinline__ void
+rw_fcc_boundary_site (const S *__restrict__ p, const S *pq, S *q, const RwFccNode &nd, size_t b,
+                      size_t n_nodes, const uint16_t *__restrict__ went,
+                      const double *__restrict__ beta, const double *__restrict__ coef,
+                      typename RwArith<S>::type *v, typename RwArith<S>::type *w, size_t pitch,
+                      size_t ny, int step, int *bad, const double *__restrict__ om,
+                      const uint32_t *__restrict__ wo, const RwFccDeltas *dl)
 {
   typedef typename RwArith<S>::type A;
-  const RwFccDeltas *dl = rw_fcc_deltas_shared ((long long) pitch, (long long) (pitch * ny));
-  /* the sites [b0, b1) of the list (a slab's planes: rw-cuda-halo.cuh) */
-  const size_t b = b0 + blockIdx.x * (size_t) blockDim.x + threadIdx.x;
-  if (b >= b1)
-    return;
-  const RwFccNode nd = nodes[b];
   const long long i = (long long) nd.i;
   const A s = rw_fcc_sum (p + i, (int) nd.P, (int) pitch, (int) (pitch * ny));
   double means = 0;
@@ -408,6 +400,30 @@ rw_kernel_fcc_boundary (const S *__restrict__ p, const S *pq, S *q,
   rw_st (q, i, out);
   if (!rw_stored_finite (out, q))
     atomicMin (bad, step);
+}
+
+/* The boundary sites [b0, b1) of the list: p (time n) in, p⁻ from pq,
+ * time n + 1 out to q (pq = q in a single step; the arrays of a two-step
+ * pass are apart: rw_fcc_tb_pass); om, wo: the means of the wall entries'
+ * outside sites from p (rw_kernel_fcc_wall_means) and each entry's site,
+ * or NULL (each entry's members summed here). A thread a site, or sites
+ * in turn where the grid is smaller (rw_fcc_boundary_grid). */
+template <typename S>
+__global__ void
+rw_kernel_fcc_boundary (const S *__restrict__ p, const S *pq, S *q,
+                        const RwFccNode *__restrict__ nodes, size_t n_nodes,
+                        const uint16_t *__restrict__ went,
+                        const double *__restrict__ beta, const double *__restrict__ coef,
+                        typename RwArith<S>::type *v, typename RwArith<S>::type *w,
+                        size_t pitch, size_t ny, int step, int *bad, size_t b0, size_t b1,
+                        const double *__restrict__ om, const uint32_t *__restrict__ wo)
+{
+  const RwFccDeltas *dl = rw_fcc_deltas_shared ((long long) pitch, (long long) (pitch * ny));
+  /* the sites [b0, b1) of the list (a slab's planes: rw-cuda-halo.cuh) */
+  for (size_t b = b0 + blockIdx.x * (size_t) blockDim.x + threadIdx.x; b < b1;
+       b += (size_t) gridDim.x * blockDim.x)
+    rw_fcc_boundary_site (p, pq, q, nodes[b], b, n_nodes, went, beta, coef, v, w, pitch, ny,
+                          step, bad, om, wo, dl);
 }
 
 /* The growth monitor's sums (RwBackendOps.energy): out[0] += the FCC
@@ -649,6 +665,48 @@ rw_fcc_tb_build (RwCudaFcc *st, const RwFccTables *tab)
   st->p_spare = st->spare;
   st->q_spare = (char *) st->spare + span;
   st->tb = true;
+}
+
+/* Entries of the air kernel an SM for each boundary site a thread of the
+ * boundary kernel takes beside it (rw_fcc_boundary_grid). */
+#define RW_FCC_BND_SPAN 32768.0
+
+/* The boundary kernel's grid beside the air kernel (rw_fcc_step), in
+ * blocks of 128; 0: a thread a site. Launched first at the highest
+ * priority, a thread a site, its blocks take every SM until they are
+ * done, and the air kernel waits for them: in a large room the two ran
+ * one after the other. Fewer blocks, whose threads take sites in turn,
+ * run through the air kernel's length in the room it leaves on each SM,
+ * if a thread's sites take about as long as the air kernel does: one
+ * site a thread for every RW_FCC_BND_SPAN entries an SM of the field (the
+ * air kernel's work), and at least two blocks an SM. G site updates/s on
+ * an H200 (132 SMs), against a thread a site (docs/PERFORMANCE.md):
+ *  - the 1000 m³ hall at 4 kHz (1.35 M boundary sites, 37 a thread, 290
+ *    blocks): fp16 340.5–341.0 against 325.6–327.9 (198 to 396 blocks:
+ *    340.0–343.2; 132: 308.6); fp32 224.0–224.6 against 221.8–223.4;
+ *  - a 200 m³ room at 4 kHz: fp16 288.2 against 267.8, fp32 199.2 against
+ *    193.0;
+ *  - the hall at 8 kHz, fp16: 365.3–366.2 at 264 blocks (two an SM)
+ *    against 362.3, and 361.4 at the 145 of the sites a thread alone;
+ *  - fp64 gained nothing (126.6–127.5 at 264 and 528 blocks against
+ *    127.7): a thread a site;
+ *  - where the air kernel is short, fewer than two sites a thread, the
+ *    grid stays whole: the 30 m³ room (1.2 a thread) lost 2 % in fp16 at
+ *    850 blocks, 16 % at 264.
+ * ROOMWAVE_FCC_BND_GRID=N: N blocks at most, 0 a thread a site
+ * (benchmarks). */
+static size_t
+rw_fcc_boundary_grid (const RwCudaFcc *st, int sms)
+{
+  const char *bg = getenv ("ROOMWAVE_FCC_BND_GRID");
+  if (bg != NULL)
+    return (size_t) std::max (0L, atol (bg));
+  if (st->bstream == NULL || !st->bfirst || st->precision == RW_PRECISION_F64 || sms <= 0)
+    return 0;
+  const double per = (double) st->n / ((double) sms * RW_FCC_BND_SPAN);
+  if (per < 2.0)
+    return 0;
+  return (size_t) std::max (2.0 * sms, ceil ((double) st->n_nodes / (128.0 * per)));
 }
 
 static bool
@@ -933,7 +991,10 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
       st->p = st->mem;
       st->q = (char *) st->mem + span;
     }
-  ok = ok && rw_fcc_build (st, setup, err)
+  ok = ok && rw_fcc_build (st, setup, err);
+  if (ok)
+    st->bgrid = rw_fcc_boundary_grid (st, prop.multiProcessorCount);
+  ok = ok
        && RW_CUDA (cudaMalloc ((void **) &st->rcv_idx, (st->n_rcv + 1) * sizeof (size_t)))
        && (st->n_rcv == 0 || RW_CUDA (cudaMemcpy (st->rcv_idx, rcv, st->n_rcv * sizeof (size_t),
                                                   cudaMemcpyHostToDevice)))
@@ -1020,7 +1081,11 @@ rw_fcc_boundary_launch (RwCudaFcc *st, const S *p, const S *pq, S *q, int step, 
         rw_kernel_fcc_wall_means<<<(unsigned) ((r1 - r0 + 127) / 128), 128, 0, stream>>> (
           p, st->wsite, r0, r1, st->pitch, st->ny, st->om);
     }
-  rw_kernel_fcc_boundary<<<(unsigned) ((b1 - b0 + 127) / 128), 128, 0, stream>>> (
+  /* beside the air kernel, the grid of rw_fcc_boundary_grid */
+  size_t nb = (b1 - b0 + 127) / 128;
+  if (stream == st->bstream && st->bgrid > 0)
+    nb = std::min (nb, st->bgrid);
+  rw_kernel_fcc_boundary<<<(unsigned) nb, 128, 0, stream>>> (
     p, pq, q, st->nodes, st->n_nodes, st->went, st->beta, st->coef, (A *) st->bv, (A *) st->bq,
     st->pitch, st->ny, step, st->bad, b0, b1, st->om, st->wo);
 }

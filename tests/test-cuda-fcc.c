@@ -19,7 +19,9 @@
  *     outside sites' means computed once a step (fp16's default,
  *     ROOMWAVE_FCC_WALL_MEANS=1) give fp64 the CPU's bits, flat and by
  *     rows, and fp32 and fp16 the bits of each entry's own (=0) (the
- *     L-room, R = 0.6);
+ *     L-room, R = 0.6); the boundary kernel in one block of 128 threads,
+ *     each taking sites in turn (ROOMWAVE_FCC_BND_GRID=1, as a large room
+ *     runs it), gives the CPU's bits with two branches;
  *   - poison: NaN written into every cell of p⁻ that is not an inside
  *     site (odd cells and outside sites; the debug hook), one step leaves
  *     every inside site equal to the CPU's (from the same field) and every
@@ -44,7 +46,8 @@
  * differ, fields equal: a real defect it found); one neighbour's x offset
  * of the register z-march flipped (the run grows: unstable); the boundary
  * kernel not launched (1190 samples and 540 cells differ).
- * RW_TEST_QUICK=1 (tests/gpu/run.sh, for racecheck): the L-room alone.
+ * RW_TEST_QUICK=1: the L-room alone; =2 (tests/gpu/run.sh, for
+ * racecheck): the L-room's two-step passes alone.
  * Skips (77) with the reason when no CUDA device is present. */
 #include "gpu/cuda-test-room.h"
 #include "test-solver-fcc.h"
@@ -200,6 +203,19 @@ check_room (const char *room, RwGrid *g, bool extras)
                         "%s: CUDA energy readings differ from run to run (%.17g, %.17g)", room,
                         b.energy, b2.energy);
               run_free (&b2);
+            }
+          /* the boundary kernel's threads taking sites in turn, as in a
+           * large room (rw_fcc_boundary_grid; these rooms' grids are
+           * whole): one block of 128, the CPU's bits too, with the
+           * branches' states */
+          if (c == 2 && extras)
+            {
+              const long dg = cuda_run_with ("ROOMWAVE_FCC_BND_GRID", "1", g, &Rs[c], y,
+                                             RW_PRECISION_F64, &src, rcv, &a);
+              RW_NOTE ("%s branches fp64, the boundary kernel in one block: %ld values differ "
+                       "from the CPU", room, dg);
+              RW_CHECK (dg == 0, "%s: CUDA fp64 with the boundary kernel in one block differs "
+                        "from the CPU (%ld values)", room, dg);
             }
           /* the layout by rows (the hall's; these rooms' narrow rows are
            * laid flat by default): the CPU's bits too (the first room's
@@ -641,9 +657,19 @@ main (void)
   RwGrid *ell = test_grid_fcc (14, 12, 9, 0.1, test_inside_l, size);
   double ssize[3] = { 13, 13, 13 };
   RwGrid *sph = test_grid_fcc (13, 13, 13, 0.1, test_inside_sphere, ssize);
-  /* RW_TEST_QUICK=1 (tests/gpu/run.sh, for racecheck): the L-room alone */
+  /* RW_TEST_QUICK=1: the L-room alone; =2 (tests/gpu/run.sh, for
+   * racecheck): its two-step passes alone (the kernel with a ring in
+   * shared memory; the single steps' kernels run there too) */
   const char *qe = getenv ("RW_TEST_QUICK");
   const bool quick = qe != NULL && strcmp (qe, "1") == 0;
+  if (qe != NULL && strcmp (qe, "2") == 0)
+    {
+      check_two_step ("L-room", ell);
+      rw_grid_free (box);
+      rw_grid_free (ell);
+      rw_grid_free (sph);
+      return rw_test_finish ();
+    }
   if (!quick)
     check_room ("box", box, false);
   check_room ("L-room", ell, true);
