@@ -364,28 +364,25 @@ rw_fcc_tb_launch (dim3 grd, cudaStream_t stream, const S *p, const S *q, S *n1, 
                   const RwCudaSource &src, int step, int *bad, int hard, double s1, bool split)
 {
   constexpr int W = sizeof (S) == 8 ? 2 : 4;
-  /* fp64 keeps the offsets' order (the CPU's bits), as single steps do */
-  split = split && sizeof (S) < 8;
-  if (src.n > 0)
-    {
-      if (split)
-        rw_kernel_fcc_src_air<S, (sizeof (S) < 8)><<<1, 32, 0, stream>>> (
-          p, q, n1, kind, src, (long long) pitch, (long long) ny);
-      else
-        rw_kernel_fcc_src_air<S, false><<<1, 32, 0, stream>>> (p, q, n1, kind, src,
-                                                               (long long) pitch, (long long) ny);
-      rw_kernel_io<S><<<1, 32, 0, stream>>> (n1, src, hard, s1, NULL, 0, NULL, 0, 1);
-    }
-  /* fp16 keeps its rows as halves, as the production air kernel does */
-  const auto pass = [&] (auto sp) {
-    rw_kernel_fcc_tb<S, I, W, RW_FCC_TB_BY, sizeof (S) == 2, decltype (sp)::value>
+  /* SP: the split sums, which fp64 never takes (the CPU's bits), as
+   * single steps */
+  const auto launch = [&] (auto sp) {
+    constexpr bool SP = decltype (sp)::value && sizeof (S) < 8;
+    if (src.n > 0)
+      {
+        rw_kernel_fcc_src_air<S, SP><<<1, 32, 0, stream>>> (p, q, n1, kind, src,
+                                                            (long long) pitch, (long long) ny);
+        rw_kernel_io<S><<<1, 32, 0, stream>>> (n1, src, hard, s1, NULL, 0, NULL, 0, 1);
+      }
+    /* fp16 keeps its rows as halves, as the production air kernel does */
+    rw_kernel_fcc_tb<S, I, W, RW_FCC_TB_BY, sizeof (S) == 2, SP>
       <<<grd, dim3 (32, RW_FCC_TB_BY), 0, stream>>> (p, q, n1, n2, kind, zr, zc, pitch, ny, src,
                                                      step, bad);
   };
   if (split)
-    pass (std::integral_constant<bool, sizeof (S) < 8> ());
+    launch (std::true_type ());
   else
-    pass (std::false_type ());
+    launch (std::false_type ());
 }
 
 #define RW_FCC_TB_INST(S, I)                                                                     \
