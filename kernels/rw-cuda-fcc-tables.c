@@ -6,6 +6,7 @@
  * a node), then the entries packed in node order — the tables one thread
  * gives, whatever the number of threads; then the wide air kernel's
  * blocks' z ranges and air words from the kinds. */
+#include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,18 @@ size_t
 rw_cuda_fcc_pitch (size_t nx, size_t lane_w)
 {
   return rw_cuda_fcc_pitch_round (nx, rw_cuda_fcc_flat (nx, lane_w) ? 4 : 32);
+}
+
+size_t
+rw_cuda_fcc_boundary_grid (size_t entries, size_t n_nodes, int sms, bool f64)
+{
+  if (f64 || sms <= 0 || n_nodes == 0)
+    return 0;
+  const double per = (double) entries / ((double) sms * RW_FCC_BND_SPAN);
+  if (per < 2.0)
+    return 0;
+  const double blocks = ceil ((double) n_nodes / (128.0 * per));
+  return (size_t) (blocks > 2.0 * sms ? blocks : 2.0 * sms);
 }
 
 double

@@ -156,6 +156,34 @@ void rw_cuda_fcc_tables_clear (RwFccTables *t);
 size_t rw_cuda_fcc_pitch (size_t nx, size_t lane_w);
 size_t rw_cuda_fcc_pitch_round (size_t nx, size_t round);
 
+/* The boundary kernel's grid beside the air kernel (rw-cuda-fcc.cu's
+ * rw_fcc_step), in blocks of 128, for a field of `entries` entries with
+ * n_nodes boundary sites on a GPU of `sms` SMs; 0: a thread a site.
+ * Launched first at the highest priority, a thread a site, its blocks
+ * take every SM until they are done, and the air kernel waits for them:
+ * in a large room the two ran one after the other. Fewer blocks, whose
+ * threads take sites in turn, run through the air kernel's length in the
+ * room it leaves on each SM, if a thread's sites take about as long as
+ * the air kernel does: one site a thread for every RW_FCC_BND_SPAN
+ * entries an SM (the air kernel's work), and at least two blocks an SM.
+ * A thread a site where that would be under two sites a thread (the air
+ * kernel is short) and in fp64 (f64: no gain measured). G site updates/s
+ * on an H200 (132 SMs), against a thread a site (docs/PERFORMANCE.md):
+ *  - the 1000 m³ hall at 4 kHz (158 M entries, 1.35 M boundary sites:
+ *    37 a thread, 288 blocks): fp16 340.5–341.0 against 325.6–327.9
+ *    (198 to 396 blocks: 340.0–343.2; 132: 308.6; 66: 214.4); fp32
+ *    224.0–224.6 against 221.8–223.4;
+ *  - a 200 m³ room at 4 kHz (500 blocks): fp16 288.2 against 267.8, fp32
+ *    199.2 against 193.0;
+ *  - the hall at 8 kHz, fp16: 365.3–366.2 at 264 blocks (two an SM)
+ *    against 362.3, and 361.4 at the 150 of one site a thread for every
+ *    RW_FCC_BND_SPAN entries alone;
+ *  - fp64 in the hall: 126.6–127.5 at 264 and 528 blocks against 127.7;
+ *  - the 30 m³ room (1.2 sites a thread: a thread a site) lost 2 % in
+ *    fp16 at 850 blocks, 16 % at 264. */
+#define RW_FCC_BND_SPAN 32768.0
+size_t rw_cuda_fcc_boundary_grid (size_t entries, size_t n_nodes, int sms, bool f64);
+
 /* The entries past a field's last plane that the air kernel may read:
  * three planes (its z-march reads two planes past a chunk's last, a
  * neighbour one further) and RW_FCC_GUARD entries (a lane past a row's

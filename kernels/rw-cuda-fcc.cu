@@ -667,33 +667,10 @@ rw_fcc_tb_build (RwCudaFcc *st, const RwFccTables *tab)
   st->tb = true;
 }
 
-/* Entries of the air kernel an SM for each boundary site a thread of the
- * boundary kernel takes beside it (rw_fcc_boundary_grid). */
-#define RW_FCC_BND_SPAN 32768.0
-
-/* The boundary kernel's grid beside the air kernel (rw_fcc_step), in
- * blocks of 128; 0: a thread a site. Launched first at the highest
- * priority, a thread a site, its blocks take every SM until they are
- * done, and the air kernel waits for them: in a large room the two ran
- * one after the other. Fewer blocks, whose threads take sites in turn,
- * run through the air kernel's length in the room it leaves on each SM,
- * if a thread's sites take about as long as the air kernel does: one
- * site a thread for every RW_FCC_BND_SPAN entries an SM of the field (the
- * air kernel's work), and at least two blocks an SM. G site updates/s on
- * an H200 (132 SMs), against a thread a site (docs/PERFORMANCE.md):
- *  - the 1000 m³ hall at 4 kHz (1.35 M boundary sites, 37 a thread, 290
- *    blocks): fp16 340.5–341.0 against 325.6–327.9 (198 to 396 blocks:
- *    340.0–343.2; 132: 308.6); fp32 224.0–224.6 against 221.8–223.4;
- *  - a 200 m³ room at 4 kHz: fp16 288.2 against 267.8, fp32 199.2 against
- *    193.0;
- *  - the hall at 8 kHz, fp16: 365.3–366.2 at 264 blocks (two an SM)
- *    against 362.3, and 361.4 at the 145 of the sites a thread alone;
- *  - fp64 gained nothing (126.6–127.5 at 264 and 528 blocks against
- *    127.7): a thread a site;
- *  - where the air kernel is short, fewer than two sites a thread, the
- *    grid stays whole: the 30 m³ room (1.2 a thread) lost 2 % in fp16 at
- *    850 blocks, 16 % at 264.
- * ROOMWAVE_FCC_BND_GRID=N: N blocks at most, 0 a thread a site
+/* The boundary kernel's grid beside the air kernel (rw_fcc_step):
+ * rw_cuda_fcc_boundary_grid's (rw-cuda-fcc-tables.h says why and what it
+ * gave) where it has a stream of its own, launched first; else a thread
+ * a site. ROOMWAVE_FCC_BND_GRID=N: N blocks at most, 0 a thread a site
  * (benchmarks). */
 static size_t
 rw_fcc_boundary_grid (const RwCudaFcc *st, int sms)
@@ -701,12 +678,10 @@ rw_fcc_boundary_grid (const RwCudaFcc *st, int sms)
   const char *bg = getenv ("ROOMWAVE_FCC_BND_GRID");
   if (bg != NULL)
     return (size_t) std::max (0L, atol (bg));
-  if (st->bstream == NULL || !st->bfirst || st->precision == RW_PRECISION_F64 || sms <= 0)
+  if (st->bstream == NULL || !st->bfirst)
     return 0;
-  const double per = (double) st->n / ((double) sms * RW_FCC_BND_SPAN);
-  if (per < 2.0)
-    return 0;
-  return (size_t) std::max (2.0 * sms, ceil ((double) st->n_nodes / (128.0 * per)));
+  return rw_cuda_fcc_boundary_grid (st->n, st->n_nodes, sms,
+                                    st->precision == RW_PRECISION_F64);
 }
 
 static bool

@@ -16,7 +16,12 @@
  *     block's z range holding its rows';
  *   - the wall entries' outside sites: each entry's (its link's site, its
  *     members, its row's parity), each once, the nodes' ranges of them;
- *   - the same bytes with 1, 2 and 3 threads; no entries without links.
+ *   - the same bytes with 1, 2 and 3 threads; no entries without links;
+ *   - the boundary kernel's grid beside the air kernel
+ *     (rw_cuda_fcc_boundary_grid) for bench-fcc's rooms, against the
+ *     ranges measured on an H200 (seen failing: a thread a site taken
+ *     from one site a thread instead of two, the 30 m³ room's check; no
+ *     floor of two blocks an SM, the 8 kHz hall's).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -301,6 +306,25 @@ main (void)
               && rw_cuda_fcc_pitch (1695, 4) == 864,
             "rows rounded to 4 flat, to 32 by rows: %zu %zu %zu", rw_cuda_fcc_pitch (267, 4),
             rw_cuda_fcc_pitch (837, 4), rw_cuda_fcc_pitch (1695, 4));
+  /* the boundary kernel's grid beside the air kernel, 132 SMs (an H200),
+   * for the rooms of bench-fcc at their entries (the pitch above) and
+   * boundary sites (rw_cuda_fcc_tables): within the hall's measured
+   * plateau (198 to 396 blocks gave the same), two blocks an SM at 8 kHz
+   * (at 150 it was slower), a thread a site in the 30 m³ room (any cut
+   * cost there) and in fp64 (docs/PERFORMANCE.md) */
+  {
+    const size_t hall = rw_cuda_fcc_boundary_grid (158433408, 1349314, 132, false),
+                 r200 = rw_cuda_fcc_boundary_grid (31150080, 460624, 132, false),
+                 hall8 = rw_cuda_fcc_boundary_grid (1218299616, 5405645, 132, false),
+                 r30 = rw_cuda_fcc_boundary_grid (4557696, 129096, 132, false),
+                 h64 = rw_cuda_fcc_boundary_grid (158433408, 1349314, 132, true),
+                 none = rw_cuda_fcc_boundary_grid (158433408, 1349314, 0, false);
+    RW_CHECK (hall == 288 && hall >= 198 && hall <= 396, "the hall at 4 kHz: %zu blocks", hall);
+    RW_CHECK (r200 == 500, "the 200 m³ room: %zu blocks", r200);
+    RW_CHECK (hall8 == 264, "the hall at 8 kHz: %zu blocks, not two an SM", hall8);
+    RW_CHECK (r30 == 0, "the 30 m³ room: %zu blocks, not a thread a site", r30);
+    RW_CHECK (h64 == 0 && none == 0, "fp64 %zu, no SMs %zu: not a thread a site", h64, none);
+  }
   /* the tables at either rounding (rows of 4: segments of a row cut short
    * by its end, flat rows that are no multiple of a warp's 128 entries) */
   check_room ("L-room", rw_shape_lroom (3.1, 2.3, 2.05, 1.9, 1.4), 0.07, 4);
