@@ -659,7 +659,8 @@ main (void)
   RwGrid *sph = test_grid_fcc (13, 13, 13, 0.1, test_inside_sphere, ssize);
   /* RW_TEST_QUICK=1: the L-room alone; =2 (tests/gpu/run.sh, for
    * racecheck): its two-step passes alone (the kernel with a ring in
-   * shared memory; the single steps' kernels run there too) */
+   * shared memory; their runs also take single steps, with the boundary
+   * and means kernels, and read the energy) */
   const char *qe = getenv ("RW_TEST_QUICK");
   const bool quick = qe != NULL && strcmp (qe, "1") == 0;
   if (qe != NULL && strcmp (qe, "2") == 0)

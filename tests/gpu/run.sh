@@ -600,9 +600,10 @@ if [ "$QUICK" = fccprof ]; then
   # RW_FCC_SANITIZE=1: compute-sanitizer memcheck and racecheck on cuda-fcc
   if [ "${RW_FCC_SANITIZE:-0}" = 1 ]; then
     # racecheck on the L-room's two-step passes alone (RW_TEST_QUICK=2:
-    # their ring is in shared memory; the single steps run there too; the
-    # L-room's whole checks, =1, took over 300 s under racecheck on
-    # 2026-11-28)
+    # their ring is in shared memory; their runs also take single steps,
+    # with the boundary and fp16's means kernels, and read the energy, in
+    # fp64, fp32 and fp16, with walls of branches; the L-room's whole
+    # checks, =1, took over 300 s under racecheck on 2026-11-28)
     for tool in memcheck racecheck; do
       quick=; [ $tool = racecheck ] && quick=2
       RW_TEST_QUICK=$quick timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 "$B/tests/test-cuda-fcc" \
