@@ -27,9 +27,11 @@
  *    rw-cuda-fcc-wide.cuh. The scalar form, one site a thread, is
  *    rw-cuda-fcc-scalar.cu, and two steps a pass (rw_fcc_tb_pass) are
  *    rw-cuda-fcc-tb.cu: benchmarks only.
- *  - rw_fcc_boundary, on a stream of its own beside the air kernel
- *    (rw_fcc_step): one thread a boundary site from a list built on the
- *    host (cubic index order, so each takes its area from RwGrid.area):
+ *  - rw_kernel_fcc_boundary, on a stream of its own beside the air
+ *    kernel (rw_fcc_step): a thread a boundary site, or in a large room
+ *    fewer threads taking sites in turn (rw_cuda_fcc_boundary_grid), from
+ *    a list built on the host (cubic index order, so each takes its area
+ *    from RwGrid.area):
  *    the same 12 loads and its wall entries' members (rw-scheme-fcc.h,
  *    "Wall links": up to two planes away, read from p like the rest; an
  *    entry is 2 bytes, its link and a mask of its members, whose indices
