@@ -34,9 +34,24 @@ rw_fcc_sum (const S *__restrict__ c, int P, int sy, int sz)
   return s;
 }
 
-/* … and in the split sums' grouping (RwFccSplit), as the air kernels
- * add them when they take the split sums: offset 0 of the site's rows
- * and δ = 2P − 1, the other parity's x ± 1. */
+/* The split sums' grouping (RwFccSplit says why) of a site's 12
+ * neighbours, for the forms that hold all 12 (rw_fcc_sum_split, the
+ * two-step passes' rw_fcc_wide_values): U(z − 1) from rows y ∓ 1 of
+ * plane z − 1 at offset 0 (u0, u1) and row y there at 0 and δ (u2, u3);
+ * M(z) from rows y ∓ 1 of plane z at 0 (m0, m1) and at δ (m2, m3); U(z + 1)
+ * as U(z − 1) (v0 … v3); Σ = (U(z − 1) + M(z)) + U(z + 1). The single
+ * steps' split column adds the same (rw_fcc_split_plane, _update), each
+ * plane's pair of rows y ∓ 1 kept for its two uses. */
+template <typename A>
+__device__ __forceinline__ A
+rw_fcc_split_sum (A u0, A u1, A u2, A u3, A m0, A m1, A m2, A m3, A v0, A v1, A v2, A v3)
+{
+  return (((u0 + u1) + (u2 + u3)) + ((m0 + m1) + (m2 + m3))) + ((v0 + v1) + (v2 + v3));
+}
+
+/* … and in the split sums' grouping, as the air kernels add them when
+ * they take the split sums: offset 0 of the site's rows and δ = 2P − 1,
+ * the other parity's x ± 1. */
 template <typename S>
 __device__ __forceinline__ typename RwArith<S>::type
 rw_fcc_sum_split (const S *__restrict__ c, int P, int sy, int sz)
@@ -44,10 +59,9 @@ rw_fcc_sum_split (const S *__restrict__ c, int P, int sy, int sz)
   typedef typename RwArith<S>::type A;
   const int d = 2 * P - 1;
   const auto ld = [c] (int o) { return (A) rw_ldg (c + o, 0); };
-  const A um = (ld (-sy - sz) + ld (sy - sz)) + (ld (-sz) + ld (d - sz));
-  const A m = (ld (-sy) + ld (sy)) + (ld (d - sy) + ld (d + sy));
-  const A up = (ld (sz - sy) + ld (sz + sy)) + (ld (sz) + ld (d + sz));
-  return (um + m) + up;
+  return rw_fcc_split_sum (ld (-sy - sz), ld (sy - sz), ld (-sz), ld (d - sz), ld (-sy), ld (sy),
+                           ld (d - sy), ld (d + sy), ld (sz - sy), ld (sz + sy), ld (sz),
+                           ld (d + sz));
 }
 
 /* Interior sites, the wide form (production): as the register z-march
@@ -246,17 +260,14 @@ rw_fcc_wide_values (const RwFccWide<W, R> &v, const R &pp, typename R::arith (&o
     {
       if constexpr (SPLIT)
         {
-          /* U(z − 1), M(z), U(z + 1): each pair one addition, as
-           * rw_fcc_split_plane adds them (row y's pair at offsets 0 and
-           * δ of planes z ∓ 1, rows y ∓ 1's at offset 0 and, for M, δ) */
-          const A um = (v.am.at (k) + v.ap.at (k))
-                       + (v.b.at (k) + rw_fcc_shifted<D, W> (v.b, v.be, k));
-          const A m = (v.cm.at (k) + v.cp.at (k))
-                      + (rw_fcc_shifted<D, W> (v.cm, v.cme, k)
-                         + rw_fcc_shifted<D, W> (v.cp, v.cpe, k));
-          const A up = (v.dm.at (k) + v.dp.at (k))
-                       + (v.e.at (k) + rw_fcc_shifted<D, W> (v.e, v.ee, k));
-          out[k] = rw_fcc_air (v.c.at (k), (um + m) + up, pp.at (k));
+          out[k] = rw_fcc_air (
+            v.c.at (k),
+            rw_fcc_split_sum (v.am.at (k), v.ap.at (k), v.b.at (k),
+                              rw_fcc_shifted<D, W> (v.b, v.be, k), v.cm.at (k), v.cp.at (k),
+                              rw_fcc_shifted<D, W> (v.cm, v.cme, k),
+                              rw_fcc_shifted<D, W> (v.cp, v.cpe, k), v.dm.at (k), v.dp.at (k),
+                              v.e.at (k), rw_fcc_shifted<D, W> (v.e, v.ee, k)),
+            pp.at (k));
           continue;
         }
       /* RW_FCC_NBR_OFFSETS order: for a row of parity 1 (D = +1) the

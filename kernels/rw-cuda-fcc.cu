@@ -441,16 +441,10 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
   {
     const char *air = getenv ("ROOMWAVE_FCC_AIR");
     st->w = air && strcmp (air, "scalar") == 0 ? 1 : setup->precision == RW_PRECISION_F64 ? 2 : 4;
-    /* fp32 and fp16: the split sums (RwFccSplit), which halve
-     * the conversions and additions of fp16's issue-bound air kernel and
-     * leave fp32's registers for its p⁻ rows a pair ahead; fp64 the
-     * offsets' order, the CPU's bits (H200, same calls, the 1000 m³ hall
-     * at 4 kHz: fp16 323.4–327.3 against 285.1–286.4 G sites/s, fp32
-     * 222.0 against 214.9–215.1; the 30 m³ room fp16 193.1–199.7 against
-     * 188.1–191.2, fp32 135.8–136.1 against 133.2–134.1;
-     * docs/PERFORMANCE.md). ROOMWAVE_FCC_SUMS=split|offsets chooses for
-     * fp32 and fp16 (tests, benchmarks). Two steps a pass (benchmarks)
-     * take the offsets' order (rw_fcc_tb_build). */
+    /* fp32 and fp16: the split sums (RwFccSplit, rw-cuda-fcc-wide.cuh
+     * says why and what they gave); fp64 the offsets' order, the CPU's
+     * bits. ROOMWAVE_FCC_SUMS=split|offsets chooses for fp32 and fp16
+     * (tests, benchmarks). Two steps a pass add in the same order. */
     const char *sums = getenv ("ROOMWAVE_FCC_SUMS");
     const bool offsets = sums != NULL && strcmp (sums, "offsets") == 0;
     st->split = !offsets && setup->precision != RW_PRECISION_F64 && st->w > 1;

@@ -647,30 +647,11 @@ check_sums (const char *room, const RwGrid *g)
   free (p), free (q), free (out);
 }
 
-int
-main (void)
+/* Every check of the header, on the box, the L-room and the sphere
+ * (quick: the L-room alone). */
+static void
+check_all (RwGrid *box, RwGrid *ell, RwGrid *sph, bool quick)
 {
-  if (!cuda_test_require ())
-    return rw_test_finish ();
-  RwGrid *box = rw_grid_new_box_fcc (12, 10, 9, 0.1);
-  double size[3] = { 14, 12, 9 };
-  RwGrid *ell = test_grid_fcc (14, 12, 9, 0.1, test_inside_l, size);
-  double ssize[3] = { 13, 13, 13 };
-  RwGrid *sph = test_grid_fcc (13, 13, 13, 0.1, test_inside_sphere, ssize);
-  /* RW_TEST_QUICK=1: the L-room alone; =2 (tests/gpu/run.sh, for
-   * racecheck): its two-step passes alone (the kernel with a ring in
-   * shared memory; their runs also take single steps, with the boundary
-   * and means kernels, and read the energy) */
-  const char *qe = getenv ("RW_TEST_QUICK");
-  const bool quick = qe != NULL && strcmp (qe, "1") == 0;
-  if (qe != NULL && strcmp (qe, "2") == 0)
-    {
-      check_two_step ("L-room", ell);
-      rw_grid_free (box);
-      rw_grid_free (ell);
-      rw_grid_free (sph);
-      return rw_test_finish ();
-    }
   if (!quick)
     check_room ("box", box, false);
   check_room ("L-room", ell, true);
@@ -688,6 +669,28 @@ main (void)
   check_sums ("L-room", ell);
   if (!quick)
     check_sums ("sphere", sph);
+}
+
+int
+main (void)
+{
+  if (!cuda_test_require ())
+    return rw_test_finish ();
+  RwGrid *box = rw_grid_new_box_fcc (12, 10, 9, 0.1);
+  double size[3] = { 14, 12, 9 };
+  RwGrid *ell = test_grid_fcc (14, 12, 9, 0.1, test_inside_l, size);
+  double ssize[3] = { 13, 13, 13 };
+  RwGrid *sph = test_grid_fcc (13, 13, 13, 0.1, test_inside_sphere, ssize);
+  /* RW_TEST_QUICK=1: the L-room alone; =2 (tests/gpu/run.sh, for
+   * racecheck): its two-step passes alone (the kernel with a ring in
+   * shared memory; their runs also take single steps, with the boundary
+   * and means kernels, and read the energy) */
+  const char *qe = getenv ("RW_TEST_QUICK");
+  const bool quick = qe != NULL && strcmp (qe, "1") == 0;
+  if (qe != NULL && strcmp (qe, "2") == 0)
+    check_two_step ("L-room", ell);
+  else
+    check_all (box, ell, sph, quick);
   rw_grid_free (box);
   rw_grid_free (ell);
   rw_grid_free (sph);
