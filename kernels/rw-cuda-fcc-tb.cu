@@ -10,9 +10,8 @@
  * At plane z it computes time n + 1 on all BY rows — rows 1 … BY − 2 are
  * the block's, rows 0 and BY − 1 a ring that the neighbouring tiles own —
  * and, in lanes 0 and 31, one entry more on each side of the segment
- * (the end entries its shifts by ±1 reach); then time n + 2 one plane
- * behind, on its own rows, from the n + 1 values of three planes kept in
- * a ring of shared memory (four slots: one barrier a plane). Values are
+ * (the end entries its shifts by ±1 reach), puts it in a ring of shared
+ * memory, and computes time n + 2 behind it on its own rows. Values are
  * rounded to the storage type before step n + 2 uses them, as a single
  * step would store and reload them; the ring's and the ends' n + 1 values
  * are computed from the same inputs by the same arithmetic as by the
@@ -28,27 +27,32 @@
  * two words an update instead of three; the ring rows' loads are mostly
  * L2 hits (the tiles beside it march at the same time).
  *
- * The neighbours are added as the single steps add them: in the split
- * sums' grouping in fp32 and fp16 (rw_fcc_wide_values<…, SPLIT>, from
- * the same ten rows), in the offsets' order in fp64 or with
- * ROOMWAVE_FCC_SUMS=offsets.
+ * Two marches, adding the neighbours as the single steps add them:
+ *  - the split sums (fp32 and fp16; rw_fcc_tb_split_pair): both times
+ *    kept as the split column keeps them (RwFccSplit), time n + 2 reduced
+ *    from plane z's n + 1 alone — rows y ∓ 1 from the ring, row y the
+ *    thread's own — two planes a barrier;
+ *  - the offsets' order (fp64, or ROOMWAVE_FCC_SUMS=offsets;
+ *    rw_fcc_tb_pair): the ten rows of RwFccWide, time n + 2 from the
+ *    ring's planes z − 2 … z, a barrier a plane.
  *
  * For benchmarks only (ROOMWAVE_FCC_TB=1, rw_fcc_tb_build): measured
  * slower than single steps. NVIDIA H200, 2026-11-28, bench-fcc --fmax
- * 4000 --volume 1000 --fcc-only --seconds 1 (148 M sites, by rows), G
- * site updates a second, two steps a pass against single steps in the
- * same call: fp32 173.7 against 211.7, fp16 177.4 against 261.7, fp64
- * 93.9 against 120.2 (tiles of 14 rows, a form since removed, or chunks
- * of 128 planes: the same within 1 %); with the split sums (--seconds
- * 0.5, a later call): fp32 190.9 against 223.4 (177.5 in the offsets'
- * order), fp16 184.5 against 327.8. ncu, fp32 in the offsets' order:
- * this kernel 1.44 ms a pass, DRAM 2.9 GB (1.70 read, 1.20 written; 42 %
- * of its peak): not bound by DRAM but by issue — 128 registers (68 B
- * spilled), 16 warps an SM, 0.42 instructions issued a cycle per
- * scheduler, a barrier a plane, and the ring's time n + 1 computed again
- * (8 rows of 32 lanes for 6 of 30): 67 instructions an update. Add the
- * boundary kernel twice a pass (0.1 ms each, in series with it) and the
- * pass takes 1.7 ms against 1.4 ms for two single steps.
+ * 4000 --volume 1000 --fcc-only (148 M sites, by rows), G site updates a
+ * second against single steps in the same call:
+ *  - offsets' order (--seconds 1): fp32 173.7 against 211.7, fp16 177.4
+ *    against 261.7, fp64 93.9 against 120.2. ncu, fp32: 1.44 ms a pass,
+ *    DRAM 2.9 GB (42 % of its peak), 128 registers (68 B spilled), 67
+ *    instructions an update;
+ *  - split sums (--seconds 0.5): fp32 211.1–211.5 against 225.3, fp16
+ *    232.2 against 342.0 (the offsets' march with the split grouping, a
+ *    form since removed: 190.9 and 184.5). ncu, fp32: 1.17 ms a pass,
+ *    DRAM 2.86 GB (51 % of its peak), 126 registers, 16 warps an SM, 48
+ *    instructions an update; for each instruction issued, 4.2 warps
+ *    wait on loads and 2.1 at the barrier. Tiles of 16 rows: 211.9 and
+ *    234.5 (not kept). The boundary kernel twice a pass (0.1 ms each, in
+ *    series with it) makes the pass 1.40 ms against 1.31 ms for two
+ *    single steps.
  * docs/PERFORMANCE.md has the tables. */
 #include "rw-cuda-fcc-wide.cuh"
 
@@ -117,7 +121,7 @@ rw_fcc_tb_sh_st (A *s, const A (&v)[W])
  * from shared memory and their ends from the neighbour lanes (pn: time n
  * there, its p⁻; kw its kinds, 0 where the thread stores nothing). Called
  * by whole warps (the shuffles). */
-template <int D2, bool SPLIT, typename S, typename I, int W, int BY, typename R>
+template <int D2, typename S, typename I, int W, int BY, typename R>
 __device__ __forceinline__ bool
 rw_fcc_tb_second (const RwFccTb<S, I, W, BY> &c, const R &pn, unsigned kw, unsigned z)
 {
@@ -146,23 +150,25 @@ rw_fcc_tb_second (const RwFccTb<S, I, W, BY> &c, const R &pn, unsigned kw, unsig
 #pragma unroll
   for (int k = 0; k < W; k++)
     pp.v[k] = pn.at (k);
-  return rw_fcc_wide_update<D2, W, SPLIT> (u, pp, kw, c.n2, c.i - c.sz);
+  return rw_fcc_wide_update<D2, W> (u, pp, kw, c.n2, c.i - c.sz);
 }
 
-/* Plane z (shift D) of the march: time n + 1 there (into the ring and, on
- * the thread's own entries and the block's planes, into n1), a barrier,
- * then time n + 2 on plane z − 1. v: the wide column at plane z, pp its
- * p⁻, kw its kinds; kprev: the kinds of plane z − 1 (then z's). */
-template <int D, bool SPLIT, typename S, typename I, int W, int BY, typename R>
-__device__ __forceinline__ bool
-rw_fcc_tb_plane (const RwFccWide<W, R> &v, const R &pp, unsigned kw, unsigned z,
-                 const RwFccTb<S, I, W, BY> &c, const RwCudaSource &src, unsigned &kprev)
+/* Time n + 1 out of a thread's W entries on plane z, as computed from
+ * the field whatever their kinds (kw): rounded to the storage type (0 in
+ * a lane off the row), replaced by n1's value where the site is not
+ * interior or is a cell of the source, put in the ring's slot, and on
+ * the thread's own interior entries of the block's planes stored into
+ * n1. Their finiteness is not checked here: time n + 2 of each such site
+ * is computed in the same pass with its n + 1 times 2 − 3λ² = −1, so a
+ * value that is not finite makes its n + 2 one, which is checked. */
+template <typename S, typename I, int W, int BY, typename A>
+__device__ __forceinline__ void
+rw_fcc_tb_first (A (&out)[W], unsigned kw, unsigned z, const RwFccTb<S, I, W, BY> &c,
+                 const RwCudaSource &src, unsigned slot)
 {
-  typedef typename RwArith<S>::type A;
+  static_assert (RW_FCC_LAMBDA2 == 1.0, "n + 1's coefficient in n + 2 is 2 − 3λ²");
   constexpr unsigned all = rw_fcc_interior_kinds<W> ();
   const unsigned fk = c.src_col ? rw_fcc_tb_forced<W> (src, (long long) c.i) : 0u;
-  A out[W];
-  rw_fcc_wide_values<D, W, SPLIT> (v, pp, out);
 #pragma unroll
   for (int k = 0; k < W; k++)
     out[k] = c.active ? rw_stored (out[k], c.n1) : (A) 0;
@@ -176,30 +182,37 @@ rw_fcc_tb_plane (const RwFccWide<W, R> &v, const R &pp, unsigned kw, unsigned z,
         if (((kw >> (8 * k)) & 0xffu) != 1 || ((fk >> k) & 1u))
           out[k] = m[k];
     }
-  rw_fcc_tb_sh_st<W> (c.sh[z & 3][c.ty] + c.lane * W, out);
-  bool fine = true;
+  rw_fcc_tb_sh_st<W> (c.sh[slot][c.ty] + c.lane * W, out);
   if (c.own && z >= c.z0 && z < c.z1 && kw != 0)
     {
       if (kw == all && fk == 0)
-        {
-          rw_vst (c.n1, c.i, out);
-#pragma unroll
-          for (int k = 0; k < W; k++)
-            fine = fine && rw_stored_finite (out[k], c.n1);
-        }
+        rw_vst (c.n1, c.i, out);
       else
 #pragma unroll
         for (int k = 0; k < W; k++)
           if (((kw >> (8 * k)) & 0xffu) == 1 && ((fk >> k) & 1u) == 0)
-            {
-              rw_st (c.n1, c.i + (I) k, out[k]);
-              fine = fine && rw_stored_finite (out[k], c.n1);
-            }
+            rw_st (c.n1, c.i + (I) k, out[k]);
     }
+}
+
+/* Plane z (shift D) of the march in the offsets' order: time n + 1
+ * there (rw_fcc_tb_first), a barrier, then time n + 2 on plane z − 1
+ * from the ring's planes z − 2 … z. v: the wide column at plane z, pp
+ * its p⁻, kw its kinds; kprev: the kinds of plane z − 1 (then z's). */
+template <int D, typename S, typename I, int W, int BY, typename R>
+__device__ __forceinline__ bool
+rw_fcc_tb_plane (const RwFccWide<W, R> &v, const R &pp, unsigned kw, unsigned z,
+                 const RwFccTb<S, I, W, BY> &c, const RwCudaSource &src, unsigned &kprev)
+{
+  typedef typename RwArith<S>::type A;
+  A out[W];
+  rw_fcc_wide_values<D, W> (v, pp, out);
+  rw_fcc_tb_first (out, kw, z, c, src, z & 3);
+  bool fine = true;
   rw_fcc_tb_barrier ();
   /* time n + 2 on plane z − 1: p⁻ is time n there (v.b) */
   if (c.own_row && z > c.z0)
-    fine = rw_fcc_tb_second<-D, SPLIT> (c, v.b, c.own ? kprev : 0u, z) && fine;
+    fine = rw_fcc_tb_second<-D> (c, v.b, c.own ? kprev : 0u, z) && fine;
   kprev = kw;
   return fine;
 }
@@ -212,12 +225,33 @@ rw_fcc_tb_kinds (const RwFccTb<S, I, W, BY> &c, I i)
   return c.active ? rw_fcc_kinds<W> (c.kind, i) : 0u;
 }
 
+/* A pair's kinds and p⁻ (k0, k1, pp0, pp1: those that came with the
+ * pair before, in kn and qn) and, where more (a pair follows), the next
+ * pair's into kn and qn: loaded a pair ahead, so that no load is waited
+ * for within its own pair — every warp of the block waits at the
+ * barriers for the slowest. */
+template <typename S, typename I, int W, int BY, typename R>
+__device__ __forceinline__ void
+rw_fcc_tb_ahead (const RwFccTb<S, I, W, BY> &c, bool more, unsigned (&kn)[2], R (&qn)[2],
+                 unsigned &k0, unsigned &k1, R &pp0, R &pp1)
+{
+  k0 = kn[0], k1 = kn[1];
+  pp0 = qn[0], pp1 = qn[1];
+  if (more)
+    {
+      kn[0] = rw_fcc_tb_kinds (c, c.i + 2 * c.sz);
+      kn[1] = rw_fcc_tb_kinds (c, c.i + 3 * c.sz);
+      rw_fcc_row_ld<true> (c.q, c.il + 2 * c.sz, qn[0]);
+      rw_fcc_row_ld<true> (c.q, c.il + 3 * c.sz, qn[1]);
+    }
+}
+
 /* Two planes of the march, z (shift D) and z + 1 (when two), as
  * rw_fcc_wide_pair: the rows of planes z + 2 and z + 3 loaded first, and
  * with them the kinds and p⁻ of the next pair (kn, qn: those of this one
  * on entry), so that no load is waited for within its own pair — every
  * warp of the block waits at each plane's barrier for the slowest. */
-template <int D, bool SPLIT, typename S, typename I, int W, int BY, typename R>
+template <int D, typename S, typename I, int W, int BY, typename R>
 __device__ __forceinline__ bool
 rw_fcc_tb_pair (RwFccWide<W, R> &v, RwFccTb<S, I, W, BY> &c, unsigned z, bool two, bool more,
                 unsigned (&kn)[2], R (&qn)[2], const RwCudaSource &src, unsigned &kprev)
@@ -228,38 +262,161 @@ rw_fcc_tb_pair (RwFccWide<W, R> &v, RwFccTb<S, I, W, BY> &c, unsigned z, bool tw
   A x2[3], x3[3];
   rw_fcc_wide_ends<D, W> (x2, c.p, j, c.sy, c.sz, c.lane);
   rw_fcc_wide_ends<-D, W> (x3, c.p, j1, c.sy, c.sz, c.lane);
-  rw_fcc_row_ld<true> (c.p, j - c.sy, m2);
-  rw_fcc_row_ld<true> (c.p, j + c.sy, p2);
-  rw_fcc_row_ld<true> (c.p, j, e2);
-  rw_fcc_row_ld<true> (c.p, j1 - c.sy, m3);
-  rw_fcc_row_ld<true> (c.p, j1 + c.sy, p3);
-  rw_fcc_row_ld<true> (c.p, j1, e3);
-  const unsigned k0 = kn[0], k1 = kn[1];
-  const R pp0 = qn[0], pp1 = qn[1];
-  if (more)
-    {
-      kn[0] = rw_fcc_tb_kinds (c, c.i + 2 * c.sz);
-      kn[1] = rw_fcc_tb_kinds (c, c.i + 3 * c.sz);
-      rw_fcc_row_ld<true> (c.q, c.il + 2 * c.sz, qn[0]);
-      rw_fcc_row_ld<true> (c.q, c.il + 3 * c.sz, qn[1]);
-    }
-  bool fine = rw_fcc_tb_plane<D, SPLIT> (v, pp0, k0, z, c, src, kprev);
+  rw_fcc_pair_rows (c.p, j, j1, c.sy, m2, p2, e2, m3, p3, e3);
+  unsigned k0, k1;
+  R pp0, pp1;
+  rw_fcc_tb_ahead (c, more, kn, qn, k0, k1, pp0, pp1);
+  bool fine = rw_fcc_tb_plane<D> (v, pp0, k0, z, c, src, kprev);
   rw_fcc_wide_shift<D, W> (v, m2, p2, e2, x2, c.lane);
   c.i += c.sz, c.il += c.sz;
   if (two)
-    fine = rw_fcc_tb_plane<-D, SPLIT> (v, pp1, k1, z + 1, c, src, kprev) && fine;
+    fine = rw_fcc_tb_plane<-D> (v, pp1, k1, z + 1, c, src, kprev) && fine;
   rw_fcc_wide_shift<-D, W> (v, m3, p3, e3, x3, c.lane);
   c.i += c.sz, c.il += c.sz;
   return fine;
 }
 
+/* Two steps a pass with the split sums (SPLIT): both halves march as
+ * the single steps' split column does (RwFccSplit, rw-cuda-fcc-wide.cuh).
+ * Time n + 1 from the rows of p, each plane's three rows reduced once as
+ * they arrive; time n + 2 from the n + 1 values of plane z alone, once
+ * the barrier has put them in the ring: rows y ∓ 1 from shared memory,
+ * row y the thread's own (registers), reduced the same way into
+ * RwFccTbTwo, so that the update of plane z − 1 has its T(z − 1) and
+ * U(z). A barrier follows each pair of planes (rw_fcc_tb_split_pair);
+ * the ring's four slots hold two pairs: a pair's slots are read after the
+ * barrier that follows their stores, and written again two barriers
+ * later. */
+template <int W, typename R>
+struct RwFccTbTwo
+{
+  typedef typename R::arith A;
+  A t[2][W];                    /* T(z′) of time n + 1 on the pair's first and second plane */
+  A u[W];                       /* U(z′), the last plane reduced */
+  A o[W];                       /* time n + 1 of row y on that plane (the centres) … */
+  R pc;                         /* … and its time n (their p⁻) */
+};
+
+/* Time n + 1 of plane z from T(z) (t), U(z + 1) (u), row y cz and its
+ * p⁻ pp, kinds kw, into o (rw_fcc_tb_first: the ring's slot z & 3). */
+template <typename S, typename I, int W, int BY, typename R>
+__device__ __forceinline__ void
+rw_fcc_tb_split_first (const typename R::arith (&t)[W], const typename R::arith (&u)[W],
+                       const R &cz, const R &pp, unsigned kw, unsigned z,
+                       const RwFccTb<S, I, W, BY> &c, const RwCudaSource &src,
+                       typename R::arith (&o)[W])
+{
+#pragma unroll
+  for (int k = 0; k < W; k++)
+    o[k] = rw_fcc_air (cz.at (k), t[k] + u[k], pp.at (k));
+  rw_fcc_tb_first (o, kw, z, c, src, z & 3);
+}
+
+/* After the barrier: plane z's time n + 1 (shift D; PI: the pair's first
+ * or second plane) reduced — rows y ∓ 1 from the ring, row y the
+ * thread's own (o) — and time n + 2 on plane z − 1 (its time n in w.pc,
+ * its kinds kw, its first entry i), stored into n2 where interior. Then
+ * o and pz (time n on plane z) become w.o and w.pc. Whole warps (the
+ * shuffles); lanes 0 and 31 store nothing, so the ends past the segment
+ * are not needed. */
+template <int D, int PI, typename S, typename I, int W, int BY, typename R>
+__device__ __forceinline__ bool
+rw_fcc_tb_split_second (const typename R::arith (&o)[W], const R &pz, unsigned kw, unsigned z,
+                        I i, const RwFccTb<S, I, W, BY> &c, RwFccTbTwo<W, R> &w)
+{
+  typedef typename R::arith A;
+  typedef RwFccRow<W, A> Row;
+  Row m, pr, oz;
+  rw_fcc_tb_sh_ld<W> (c.sh[z & 3][c.ty - 1] + c.lane * W, m);
+  rw_fcc_tb_sh_ld<W> (c.sh[z & 3][c.ty + 1] + c.lane * W, pr);
+#pragma unroll
+  for (int k = 0; k < W; k++)
+    oz.v[k] = o[k];
+  const A x[3] = { (A) 0, (A) 0, (A) 0 };
+  rw_fcc_split_plane<D, true, W> (m, pr, oz, x, w.u, w.t[PI], c.lane);
+  bool fine = true;
+  if (c.own && z > c.z0 && kw != 0)
+    {
+      A out[W];
+#pragma unroll
+      for (int k = 0; k < W; k++)
+        out[k] = rw_fcc_air (w.o[k], w.t[1 - PI][k] + w.u[k], w.pc.at (k));
+      fine = rw_fcc_wide_store<W> (out, kw, c.n2, i);
+    }
+#pragma unroll
+  for (int k = 0; k < W; k++)
+    w.o[k] = o[k];
+  w.pc = pz;
+  return fine;
+}
+
+/* Planes z (shift D) and z + 1 (when two) of the split march: the rows
+ * of planes z + 2 and z + 3 loaded first, with the next pair's kinds and
+ * p⁻ (kn, qn), as rw_fcc_tb_pair; time n + 1 on both planes (each
+ * followed by the reduction of the plane two above it, as single steps
+ * do); one barrier; then time n + 2 on planes z − 1 and z. Two planes a
+ * barrier: the hall in fp32 211.1 against 199.5 G sites/s with a barrier
+ * a plane (docs/PERFORMANCE.md). kprev: the kinds of plane z − 1 (then
+ * z + 1's). */
+template <int D, typename S, typename I, int W, int BY, typename R>
+__device__ __forceinline__ bool
+rw_fcc_tb_split_pair (RwFccSplit<W, R> &v, RwFccTbTwo<W, R> &w, RwFccTb<S, I, W, BY> &c,
+                      unsigned z, bool two, bool more, unsigned (&kn)[2], R (&qn)[2],
+                      const RwCudaSource &src, unsigned &kprev)
+{
+  typedef typename R::arith A;
+  const I j = c.il + 2 * c.sz, j1 = j + c.sz; /* rows (y, z + 2), (y, z + 3) */
+  R m2, p2, c2, m3, p3, c3;
+  A x2[3], x3[3];
+  rw_fcc_split_ends<D, W> (x2, c.p, j, c.sy, c.lane);
+  rw_fcc_split_ends<-D, W> (x3, c.p, j1, c.sy, c.lane);
+  rw_fcc_pair_rows (c.p, j, j1, c.sy, m2, p2, c2, m3, p3, c3);
+  unsigned k0, k1;
+  R pp0, pp1;
+  rw_fcc_tb_ahead (c, more, kn, qn, k0, k1, pp0, pp1);
+  const I i0 = c.i;
+  A o0[W], o1[W];
+  const R z0c = v.c0, z1c = v.c1;
+  rw_fcc_tb_split_first (v.t0, v.u, v.c0, pp0, k0, z, c, src, o0);
+  rw_fcc_split_plane<D, true, W> (m2, p2, c2, x2, v.u, v.t0, c.lane);
+  v.c0 = c2;
+  c.i += c.sz;
+  if (two)
+    rw_fcc_tb_split_first (v.t1, v.u, v.c1, pp1, k1, z + 1, c, src, o1);
+  rw_fcc_split_plane<-D, true, W> (m3, p3, c3, x3, v.u, v.t1, c.lane);
+  v.c1 = c3;
+  c.i += c.sz, c.il += 2 * c.sz;
+  rw_fcc_tb_barrier ();
+  bool fine = true;
+  if (c.own_row)
+    {
+      fine = rw_fcc_tb_split_second<D, 0> (o0, z0c, kprev, z, i0 - c.sz, c, w);
+      if (two)
+        fine = rw_fcc_tb_split_second<-D, 1> (o1, z1c, k0, z + 1, i0, c, w) && fine;
+    }
+  kprev = k1;
+  return fine;
+}
+
+/* A block's column of planes [za, zb] (time n + 2 on [za + 1, zb)) from
+ * row (y, za), plane za of shift D: the split march (SPLIT) or the
+ * offsets' order. */
 template <int D, bool PACK, bool SPLIT, typename S, typename I, int W, int BY>
 __device__ __forceinline__ bool
 rw_fcc_tb_column (RwFccTb<S, I, W, BY> &c, unsigned za, unsigned zb, const RwCudaSource &src)
 {
   typedef typename RwFccRowOf<S, W, PACK>::type R;
-  RwFccWide<W, R> v;
+  typedef typename R::arith A;
+  typename std::conditional<SPLIT, RwFccSplit<W, R>, RwFccWide<W, R>>::type v;
   rw_fcc_wide_start<D, W> (v, c.p, c.il, c.sy, c.sz, c.lane);
+  RwFccTbTwo<W, R> w; /* the split march's time n + 2 */
+  if constexpr (SPLIT)
+    {
+#pragma unroll
+      for (int k = 0; k < W; k++)
+        w.t[0][k] = w.t[1][k] = w.u[k] = w.o[k] = (A) 0;
+      w.pc = v.c0;
+    }
   unsigned kn[2] = { rw_fcc_tb_kinds (c, c.i), rw_fcc_tb_kinds (c, c.i + c.sz) };
   R qn[2];
   rw_fcc_row_ld<true> (c.q, c.il, qn[0]);
@@ -267,8 +424,11 @@ rw_fcc_tb_column (RwFccTb<S, I, W, BY> &c, unsigned za, unsigned zb, const RwCud
   unsigned kprev = 0;
   bool fine = true;
   for (unsigned z = za; z <= zb; z += 2)
-    fine = rw_fcc_tb_pair<D, SPLIT> (v, c, z, z + 1 <= zb, z + 2 <= zb, kn, qn, src, kprev)
-           && fine;
+    if constexpr (SPLIT)
+      fine = rw_fcc_tb_split_pair<D> (v, w, c, z, z + 1 <= zb, z + 2 <= zb, kn, qn, src, kprev)
+             && fine;
+    else
+      fine = rw_fcc_tb_pair<D> (v, c, z, z + 1 <= zb, z + 2 <= zb, kn, qn, src, kprev) && fine;
   return fine;
 }
 

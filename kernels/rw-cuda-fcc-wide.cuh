@@ -34,24 +34,14 @@ rw_fcc_sum (const S *__restrict__ c, int P, int sy, int sz)
   return s;
 }
 
-/* The split sums' grouping (RwFccSplit says why) of a site's 12
- * neighbours, for the forms that hold all 12 (rw_fcc_sum_split, the
- * two-step passes' rw_fcc_wide_values): U(z − 1) from rows y ∓ 1 of
- * plane z − 1 at offset 0 (u0, u1) and row y there at 0 and δ (u2, u3);
- * M(z) from rows y ∓ 1 of plane z at 0 (m0, m1) and at δ (m2, m3); U(z + 1)
- * as U(z − 1) (v0 … v3); Σ = (U(z − 1) + M(z)) + U(z + 1). The single
- * steps' split column adds the same (rw_fcc_split_plane, _update), each
+/* … and in the split sums' grouping (RwFccSplit says why), as the air
+ * kernels add them when they take the split sums (the source's cells of
+ * the two-step passes): offset 0 of the site's rows and δ = 2P − 1, the
+ * other parity's x ± 1. U(z − 1) from rows y ∓ 1 of plane z − 1 at
+ * offset 0 and row y there at 0 and δ; M(z) from rows y ∓ 1 of plane z
+ * at 0 and at δ; U(z + 1) as U(z − 1); Σ = (U(z − 1) + M(z)) + U(z + 1).
+ * The split column adds the same (rw_fcc_split_plane, _update), each
  * plane's pair of rows y ∓ 1 kept for its two uses. */
-template <typename A>
-__device__ __forceinline__ A
-rw_fcc_split_sum (A u0, A u1, A u2, A u3, A m0, A m1, A m2, A m3, A v0, A v1, A v2, A v3)
-{
-  return (((u0 + u1) + (u2 + u3)) + ((m0 + m1) + (m2 + m3))) + ((v0 + v1) + (v2 + v3));
-}
-
-/* … and in the split sums' grouping, as the air kernels add them when
- * they take the split sums: offset 0 of the site's rows and δ = 2P − 1,
- * the other parity's x ± 1. */
 template <typename S>
 __device__ __forceinline__ typename RwArith<S>::type
 rw_fcc_sum_split (const S *__restrict__ c, int P, int sy, int sz)
@@ -59,9 +49,10 @@ rw_fcc_sum_split (const S *__restrict__ c, int P, int sy, int sz)
   typedef typename RwArith<S>::type A;
   const int d = 2 * P - 1;
   const auto ld = [c] (int o) { return (A) rw_ldg (c + o, 0); };
-  return rw_fcc_split_sum (ld (-sy - sz), ld (sy - sz), ld (-sz), ld (d - sz), ld (-sy), ld (sy),
-                           ld (d - sy), ld (d + sy), ld (sz - sy), ld (sz + sy), ld (sz),
-                           ld (d + sz));
+  const A u = (ld (-sy - sz) + ld (sy - sz)) + (ld (-sz) + ld (d - sz));
+  const A m = (ld (-sy) + ld (sy)) + (ld (d - sy) + ld (d + sy));
+  const A v = (ld (sz - sy) + ld (sz + sy)) + (ld (sz) + ld (d + sz));
+  return (u + m) + v;
 }
 
 /* Interior sites, the wide form (production): as the register z-march
@@ -246,11 +237,9 @@ rw_fcc_all_interior (unsigned k)
 }
 
 /* The new values of a wide column's W entries on plane z (its rows of
- * shift δ = D), pp their p⁻, whatever their kinds; SPLIT: the neighbours
- * added in the split sums' grouping (RwFccSplit says which), the same
- * bits as rw_fcc_split_plane and rw_fcc_split_update give — for the
- * two-step passes, which keep all ten rows. */
-template <int D, int W, bool SPLIT = false, typename R>
+ * shift δ = D), pp their p⁻, whatever their kinds, the neighbours added
+ * in the offsets' order. */
+template <int D, int W, typename R>
 __device__ __forceinline__ void
 rw_fcc_wide_values (const RwFccWide<W, R> &v, const R &pp, typename R::arith (&out)[W])
 {
@@ -258,18 +247,6 @@ rw_fcc_wide_values (const RwFccWide<W, R> &v, const R &pp, typename R::arith (&o
 #pragma unroll
   for (int k = 0; k < W; k++)
     {
-      if constexpr (SPLIT)
-        {
-          out[k] = rw_fcc_air (
-            v.c.at (k),
-            rw_fcc_split_sum (v.am.at (k), v.ap.at (k), v.b.at (k),
-                              rw_fcc_shifted<D, W> (v.b, v.be, k), v.cm.at (k), v.cp.at (k),
-                              rw_fcc_shifted<D, W> (v.cm, v.cme, k),
-                              rw_fcc_shifted<D, W> (v.cp, v.cpe, k), v.dm.at (k), v.dp.at (k),
-                              v.e.at (k), rw_fcc_shifted<D, W> (v.e, v.ee, k)),
-            pp.at (k));
-          continue;
-        }
       /* RW_FCC_NBR_OFFSETS order: for a row of parity 1 (D = +1) the
        * site's dx = −1 neighbours are at offset 0 of the other parity's
        * rows and dx = +1 at δ; for parity 0 the other way */
@@ -322,7 +299,7 @@ rw_fcc_wide_store (const A (&out)[W], unsigned kw, S *__restrict__ q, I i)
 /* The update of plane z's interior sites (its rows of shift δ = D) from a
  * wide column: pp its p⁻, kw its kinds, i the thread's first entry of row
  * (y, z); returns false when it stored a non-finite value. */
-template <int D, int W, bool SPLIT = false, typename S, typename I, typename R>
+template <int D, int W, typename S, typename I, typename R>
 __device__ __forceinline__ bool
 rw_fcc_wide_update (const RwFccWide<W, R> &v, const R &pp, unsigned kw, S *__restrict__ q, I i)
 {
@@ -330,7 +307,7 @@ rw_fcc_wide_update (const RwFccWide<W, R> &v, const R &pp, unsigned kw, S *__res
   if (kw == 0)
     return true;
   A out[W];
-  rw_fcc_wide_values<D, W, SPLIT> (v, pp, out);
+  rw_fcc_wide_values<D, W> (v, pp, out);
   return rw_fcc_wide_store<W> (out, kw, q, i);
 }
 
