@@ -185,14 +185,17 @@ rw_fcc_shifted (const R &v, typename R::arith end, int k)
 /* The entry just past a thread's W entries of a row on the side of D,
  * loaded by the warp's edge lane only (the others take it from their
  * neighbour lane, rw_fcc_end); i0: the thread's first entry of the row.
- * Issued with the rows' loads, so that it does not wait on them. */
+ * Issued with the rows' loads, so that it does not wait on them; its
+ * address is the row's (p + i0, which the row's load computes) and an
+ * offset in the instruction, not an index of its own. */
 template <int D, int W, typename S, typename I>
 __device__ __forceinline__ typename RwArith<S>::type
 rw_fcc_end_load (const S *__restrict__ p, I i0, unsigned lane)
 {
   typedef typename RwArith<S>::type A;
+  const S *row = p + i0;
   if (lane == (D > 0 ? 31u : 0u))
-    return rw_ldg (p, D > 0 ? i0 + (I) W : i0 - (I) 1);
+    return rw_ldg (row + (D > 0 ? W : -1), 0);
   return (A) 0;
 }
 
@@ -272,7 +275,7 @@ rw_fcc_wide_values (const RwFccWide<W, R> &v, const R &pp, typename R::arith (&o
 
 /* The new values out of a thread's W entries from i stored where their
  * kinds kw say interior (one vector store where all are); returns false
- * when a stored value is not finite. */
+ * when a stored value is not finite (each tested, without branches). */
 template <int W, typename S, typename I, typename A>
 __device__ __forceinline__ bool
 rw_fcc_wide_store (const A (&out)[W], unsigned kw, S *__restrict__ q, I i)
@@ -283,7 +286,7 @@ rw_fcc_wide_store (const A (&out)[W], unsigned kw, S *__restrict__ q, I i)
       rw_vst (q, i, out);
 #pragma unroll
       for (int k = 0; k < W; k++)
-        fine = fine && rw_stored_finite (out[k], q);
+        fine &= rw_stored_finite (out[k], q);
     }
   else
 #pragma unroll
@@ -291,7 +294,7 @@ rw_fcc_wide_store (const A (&out)[W], unsigned kw, S *__restrict__ q, I i)
       if (((kw >> (8 * k)) & 0xffu) == 1)
         {
           rw_st (q, i + (I) k, out[k]);
-          fine = fine && rw_stored_finite (out[k], q);
+          fine &= rw_stored_finite (out[k], q);
         }
   return fine;
 }
