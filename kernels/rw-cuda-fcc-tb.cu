@@ -246,11 +246,9 @@ rw_fcc_tb_ahead (const RwFccTb<S, I, W, BY> &c, bool more, unsigned (&kn)[2], R 
     }
 }
 
-/* Two planes of the march, z (shift D) and z + 1 (when two), as
- * rw_fcc_wide_pair: the rows of planes z + 2 and z + 3 loaded first, and
- * with them the kinds and p⁻ of the next pair (kn, qn: those of this one
- * on entry), so that no load is waited for within its own pair — every
- * warp of the block waits at each plane's barrier for the slowest. */
+/* Two planes of the march in the offsets' order, z (shift D) and z + 1
+ * (when two), as rw_fcc_wide_pair: the rows of planes z + 2 and z + 3
+ * loaded first, with the next pair's kinds and p⁻ (rw_fcc_tb_ahead). */
 template <int D, typename S, typename I, int W, int BY, typename R>
 __device__ __forceinline__ bool
 rw_fcc_tb_pair (RwFccWide<W, R> &v, RwFccTb<S, I, W, BY> &c, unsigned z, bool two, bool more,
@@ -352,7 +350,7 @@ rw_fcc_tb_split_second (const typename R::arith (&o)[W], const R &pz, unsigned k
 
 /* Planes z (shift D) and z + 1 (when two) of the split march: the rows
  * of planes z + 2 and z + 3 loaded first, with the next pair's kinds and
- * p⁻ (kn, qn), as rw_fcc_tb_pair; time n + 1 on both planes (each
+ * p⁻ (rw_fcc_tb_ahead), as rw_fcc_tb_pair; time n + 1 on both planes (each
  * followed by the reduction of the plane two above it, as single steps
  * do); one barrier; then time n + 2 on planes z − 1 and z. Two planes a
  * barrier: the hall in fp32 211.1 against 199.5 G sites/s with a barrier
