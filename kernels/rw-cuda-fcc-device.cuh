@@ -6,6 +6,7 @@
 #pragma once
 
 #include "rw-cuda-common.cuh"
+#include "rw-cuda-fcc-tables.h"
 #include "rw-scheme-fcc.h"
 
 /* The most threads of an air kernel's block (ROOMWAVE_FCC_BLOCK). */
@@ -25,9 +26,8 @@ void rw_fcc_air_scalar_launch (dim3 grd, dim3 blk, cudaStream_t stream, const S 
                                const uint8_t *kind, const uint2 *zr, unsigned zc, unsigned cz0,
                                unsigned zlo, unsigned zhi, I pitch, I ny, int step, int *bad);
 
-/* Two steps a pass (rw-cuda-fcc-tb.cu): the rows of a block, two of
- * them a ring (tiles of RW_FCC_TB_BY − 2 rows). */
-#define RW_FCC_TB_BY 8
+/* Two steps a pass (rw-cuda-fcc-tb.cu): blocks of RW_FCC_TB_BY rows
+ * (rw-cuda-fcc-tables.h). */
 
 /* Time n + 1 of the source's interior cells into n1 and the source of
  * step n + 1 (hard, s1: as rw_kernel_io) added to all its cells there

@@ -35,6 +35,35 @@ rw_cuda_fcc_pitch (size_t nx, size_t lane_w)
   return rw_cuda_fcc_pitch_round (nx, rw_cuda_fcc_flat (nx, lane_w) ? 4 : 32);
 }
 
+void
+rw_cuda_fcc_tb_ranges (const uint32_t *zr, size_t gbx, size_t gby, size_t rows, size_t ny,
+                       size_t nz, size_t tile, size_t segs, uint32_t *out)
+{
+  const size_t tiles = (ny - 2 + tile - 1) / tile;
+  for (size_t tl = 0; tl < tiles; tl++)
+    {
+      const size_t y0 = 1 + tile * tl, y1 = y0 + tile < ny - 1 ? y0 + tile : ny - 1;
+      uint32_t z0 = UINT32_MAX, z1 = 0;
+      for (size_t b = y0 / rows; b <= (y1 - 1) / rows && b < gby; b++)
+        for (size_t s = 0; s < gbx; s++)
+          {
+            const uint32_t *r = zr + 2 * (s + gbx * b);
+            if (r[0] < r[1])
+              {
+                z0 = r[0] < z0 ? r[0] : z0;
+                z1 = r[1] > z1 ? r[1] : z1;
+              }
+          }
+      z0 = z0 > 2 ? z0 : 2;
+      z1 = z1 < nz - 2 ? z1 : (uint32_t) (nz - 2);
+      for (size_t s = 0; s < segs; s++)
+        {
+          out[2 * (s + segs * tl)] = z0 < z1 ? z0 : 0;
+          out[2 * (s + segs * tl) + 1] = z0 < z1 ? z1 : 0;
+        }
+    }
+}
+
 size_t
 rw_cuda_fcc_boundary_grid (size_t entries, size_t n_nodes, int sms, bool f64)
 {

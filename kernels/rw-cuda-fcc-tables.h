@@ -184,6 +184,19 @@ size_t rw_cuda_fcc_pitch_round (size_t nx, size_t round);
 #define RW_FCC_BND_SPAN 32768.0
 size_t rw_cuda_fcc_boundary_grid (size_t entries, size_t n_nodes, int sms, bool f64);
 
+/* Two steps a pass (rw-cuda-fcc-tb.cu, a benchmark variant): a block's
+ * rows, two of them a ring (tiles of RW_FCC_TB_BY − 2 rows from row 1). */
+#define RW_FCC_TB_BY 8
+
+/* … and the planes [z0, z1) of each tile's interior sites, for each of
+ * its `segs` segments (the same range: the kernel reads a pair a block),
+ * into out (2 · segs · tiles words, tiles = ⌈(ny − 2) / tile⌉): the union
+ * of the z ranges of zr's blocks (gbx × gby blocks of `rows` rows, as
+ * rw_cuda_fcc_tables makes them) over the tile's rows, planes 0 and 1
+ * and from nz − 2 left out (no interior site there); 0, 0 where none. */
+void rw_cuda_fcc_tb_ranges (const uint32_t *zr, size_t gbx, size_t gby, size_t rows, size_t ny,
+                            size_t nz, size_t tile, size_t segs, uint32_t *out);
+
 /* The entries past a field's last plane that the air kernel may read:
  * three planes (its z-march reads two planes past a chunk's last, a
  * neighbour one further) and RW_FCC_GUARD entries (a lane past a row's

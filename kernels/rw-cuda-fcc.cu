@@ -199,25 +199,7 @@ rw_fcc_tb_build (RwCudaFcc *st, const RwFccTables *tab)
   uint32_t *t = (uint32_t *) malloc (2 * segs * tiles * sizeof (uint32_t));
   if (t == NULL)
     return;
-  for (size_t tl = 0; tl < tiles; tl++)
-    {
-      const size_t y0 = 1 + R * tl, y1 = std::min (y0 + R, st->ny - 1);
-      uint32_t z0 = UINT32_MAX, z1 = 0;
-      for (size_t b = y0 / st->by; b <= (y1 - 1) / st->by && b < st->gby; b++)
-        for (size_t sg = 0; sg < st->gbx; sg++)
-          {
-            const uint32_t *r = tab->zr + 2 * (sg + st->gbx * b);
-            if (r[0] < r[1])
-              z0 = std::min (z0, r[0]), z1 = std::max (z1, r[1]);
-          }
-      z0 = std::max (z0, (uint32_t) 2);
-      z1 = std::min (z1, (uint32_t) (st->nz - 2));
-      for (size_t sg = 0; sg < segs; sg++)
-        {
-          t[2 * (sg + segs * tl)] = z0 < z1 ? z0 : 0;
-          t[2 * (sg + segs * tl) + 1] = z0 < z1 ? z1 : 0;
-        }
-    }
+  rw_cuda_fcc_tb_ranges (tab->zr, st->gbx, st->gby, st->by, st->ny, st->nz, R, segs, t);
   /* about 4096 blocks, chunks of at least 32 planes (each chunk computes
    * time n + 1 on two planes more than its own) */
   const size_t cols = segs * tiles, chunks = std::max ((size_t) 1, (4096 + cols - 1) / cols);

@@ -17,6 +17,12 @@
  *   - the wall entries' outside sites: each entry's (its link's site, its
  *     members, its row's parity), each once, the nodes' ranges of them;
  *   - the same bytes with 1, 2 and 3 threads; no entries without links;
+ *   - two steps a pass's planes a tile (rw_cuda_fcc_tb_ranges): every
+ *     interior site of its rows on them, also under a ceiling sloped
+ *     along y (seen failing in every room: a tile's last block of rows
+ *     left out; its segments' last left out; a tile taken one row lower
+ *     is no fault: an interior site's planes lie within the row below's,
+ *     its neighbours at y − 1, z ± 1 being sites);
  *   - the boundary kernel's grid beside the air kernel
  *     (rw_cuda_fcc_boundary_grid) for bench-fcc's rooms, against the
  *     ranges measured on an H200 (seen failing: a thread a site taken
@@ -221,6 +227,42 @@ check_by_rows (const char *room, const RwGrid *g, size_t pitch, const RwFccTable
             "interior, %zu bits differ)", room, air_set, air_bad);
 }
 
+/* Two steps a pass's planes (rw_cuda_fcc_tb_ranges): every interior
+ * site of a tile's own rows on a plane of its range, the range within
+ * [2, nz − 2), the same for each segment; a tile without interior sites
+ * may keep a range (its blocks' boundary sites), none is asked of it. */
+static void
+check_tb_ranges (const char *room, const RwGrid *g, size_t pitch, const RwFccTables *t,
+                 size_t gbx, size_t gby)
+{
+  const size_t tile = RW_FCC_TB_BY - 2, tiles = (g->ny - 2 + tile - 1) / tile, segs = 3;
+  uint32_t *r = malloc (2 * segs * tiles * sizeof *r);
+  rw_cuda_fcc_tb_ranges (t->zr, gbx, gby, ROWS, g->ny, g->nz, tile, segs, r);
+  size_t outside = 0, interior = 0, uneven = 0, bounds = 0, empty = 0;
+  for (size_t tl = 0; tl < tiles; tl++)
+    {
+      const uint32_t z0 = r[2 * segs * tl], z1 = r[2 * segs * tl + 1];
+      for (size_t sg = 1; sg < segs; sg++)
+        uneven += r[2 * (sg + segs * tl)] != z0 || r[2 * (sg + segs * tl) + 1] != z1;
+      bounds += z0 < z1 ? (z0 < 2 || z1 > g->nz - 2) : (z0 != 0 || z1 != 0);
+      empty += z0 >= z1;
+      const size_t y0 = 1 + tile * tl, y1 = y0 + tile < g->ny - 1 ? y0 + tile : g->ny - 1;
+      for (size_t z = 0; z < g->nz; z++)
+        for (size_t y = y0; y < y1; y++)
+          for (size_t e = 0; e < pitch; e++)
+            if (t->kind[e + pitch * (y + g->ny * z)] == 1)
+              {
+                interior++;
+                outside += z < z0 || z >= z1;
+              }
+    }
+  RW_CHECK (outside == 0 && interior > 0 && uneven == 0 && bounds == 0 && empty < tiles,
+            "%s: two steps a pass: %zu of %zu interior sites outside their tile's planes "
+            "(%zu tiles of %zu rows, %zu empty), %zu ranges uneven, %zu out of [2, nz - 2)", room,
+            outside, interior, tiles, tile, empty, uneven, bounds);
+  free (r);
+}
+
 static void
 check_room (const char *room, RwMesh *mesh, double h, size_t round)
 {
@@ -247,6 +289,7 @@ check_room (const char *room, RwMesh *mesh, double h, size_t round)
   RW_CHECK (t[0].gbx == gbx && t[0].gby == gby, "%s: the tables' blocks %zu × %zu, not %zu × %zu",
             room, t[0].gbx, t[0].gby, gbx, gby);
   check_against_loop (room, g, pitch, M, &t[0], gbx, gby, &layout);
+  check_tb_ranges (room, g, pitch, &t[0], gbx, gby);
   for (int k = 1; k < 3; k++)
     RW_CHECK (t[k].n_nodes == t[0].n_nodes && t[k].n_went == t[0].n_went
                 && memcmp (t[k].kind, t[0].kind, pitch * g->ny * g->nz) == 0
@@ -281,6 +324,27 @@ check_room (const char *room, RwMesh *mesh, double h, size_t round)
     rw_cuda_fcc_tables_clear (&t[k]);
   free (M);
   rw_grid_free (g);
+}
+
+/* m with x and y swapped (each triangle's order turned, so that it keeps
+ * its outward side): a room whose height changes along y, so that rows
+ * y differ in their planes. */
+static RwMesh *
+swap_xy (RwMesh *m)
+{
+  for (size_t v = 0; m != NULL && v < m->n_vertices; v++)
+    {
+      const double x = m->xyz[3 * v];
+      m->xyz[3 * v] = m->xyz[3 * v + 1];
+      m->xyz[3 * v + 1] = x;
+    }
+  for (size_t t = 0; m != NULL && t < m->n_triangles; t++)
+    {
+      const uint32_t a = m->tri[3 * t + 1];
+      m->tri[3 * t + 1] = m->tri[3 * t + 2];
+      m->tri[3 * t + 2] = a;
+    }
+  return m;
 }
 
 int
@@ -330,5 +394,9 @@ main (void)
   check_room ("L-room", rw_shape_lroom (3.1, 2.3, 2.05, 1.9, 1.4), 0.07, 4);
   check_room ("sphere", rw_shape_sphere (1.2, 3), 0.06, 4);
   check_room ("L-room, rows of 32", rw_shape_lroom (3.1, 2.3, 2.05, 1.9, 1.4), 0.07, 32);
+  /* a ceiling sloped along y (1.2 m to 7 m, two planes a row): tiles
+   * whose planes differ, as under the hall's raked floor and ceiling */
+  check_room ("ceiling sloped along y", swap_xy (rw_shape_sloped_ceiling (2.9, 1.7, 1.2, 63.4)),
+              0.07, 32);
   return rw_test_finish ();
 }
