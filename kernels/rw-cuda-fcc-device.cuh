@@ -26,14 +26,12 @@ void rw_fcc_air_scalar_launch (dim3 grd, dim3 blk, cudaStream_t stream, const S 
                                const uint8_t *kind, const uint2 *zr, unsigned zc, unsigned cz0,
                                unsigned zlo, unsigned zhi, I pitch, I ny, int step, int *bad);
 
-/* Two steps a pass (rw-cuda-fcc-tb.cu): blocks of RW_FCC_TB_BY rows
- * (rw-cuda-fcc-tables.h). */
-
 /* Time n + 1 of the source's interior cells into n1 and the source of
  * step n + 1 (hard, s1: as rw_kernel_io) added to all its cells there
  * (when src.n > 0; the boundary sites' n + 1 must be in n1 already), then
- * rw_kernel_fcc_tb on grid grd (segments of 30·W entries, tiles of
- * RW_FCC_TB_BY − 2 rows, chunks of zc planes) from p (time n) and q
+ * rw_kernel_fcc_tb (rw-cuda-fcc-tb.cu) on grid grd (segments of 30·W
+ * entries, tiles of RW_FCC_TB_BY − 2 rows (rw-cuda-fcc-tables.h), chunks
+ * of zc planes) from p (time n) and q
  * (n − 1) into n1 (n + 1) and n2 (n + 2), reading n1 where a site is not
  * interior or is a cell of the source; split: the neighbours added in the
  * split sums' grouping, as the single steps' air kernel adds them
