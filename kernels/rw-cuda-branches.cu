@@ -118,24 +118,16 @@ rw_kernel_branch_energy (const RwBranchNode *__restrict__ nodes, size_t n_nodes,
                          const A *__restrict__ sv, const A *__restrict__ sq, size_t i0,
                          size_t i1, double *__restrict__ part)
 {
-  double e = 0.0;
-  for (size_t k = blockIdx.x * (size_t) blockDim.x + threadIdx.x; k < n_nodes;
-       k += (size_t) gridDim.x * blockDim.x)
-    {
-      const RwBranchNode nd = nodes[k];
-      if (nd.i < i0 || nd.i >= i1)
-        continue;
-      const double *w = en + (size_t) nd.surface * 2 * RW_ADM_MAX_BRANCHES;
-      double node = 0.0;
-      for (int m = 0; m < nd.M; m++)
-        {
-          const double v = (double) sv[m * n_nodes + k], qq = (double) sq[m * n_nodes + k];
-          node += w[2 * m] * v * v + w[2 * m + 1] * qq * qq;
-        }
-      e += 0.57735026918962576451 * (double) nd.area * node;
-    }
-  double s[2] = { e, 0.0 };
-  rw_block_parts<2> (s, part);
+  rw_node_window_energy (nodes, n_nodes, i0, i1, part, [&] (const RwBranchNode &nd, size_t k) {
+    const double *w = en + (size_t) nd.surface * 2 * RW_ADM_MAX_BRANCHES;
+    double node = 0.0;
+    for (int m = 0; m < nd.M; m++)
+      {
+        const double v = (double) sv[m * n_nodes + k], qq = (double) sq[m * n_nodes + k];
+        node += w[2 * m] * v * v + w[2 * m + 1] * qq * qq;
+      }
+    return 0.57735026918962576451 * (double) nd.area * node;
+  });
 }
 
 /* The kernel for a precision and branch bound MB. */

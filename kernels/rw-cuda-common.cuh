@@ -226,6 +226,28 @@ rw_block_parts (double (&s)[K], double *__restrict__ part)
       part[K * (size_t) blockIdx.x + j] = s[j];
 }
 
+/* An energy reading over a list of boundary nodes (the branches of
+ * either path, the FCC wall links): a grid-stride loop over nodes[0, n)
+ * whose site nd.i lies in the window [i0, i1), part (nd, k) the part of
+ * node k, their sum to part as rw_block_parts (the second sum 0). */
+template <typename N, typename F>
+__device__ __forceinline__ void
+rw_node_window_energy (const N *__restrict__ nodes, size_t n, size_t i0, size_t i1,
+                       double *__restrict__ part, F node_part)
+{
+  double e = 0.0;
+  for (size_t k = blockIdx.x * (size_t) blockDim.x + threadIdx.x; k < n;
+       k += (size_t) gridDim.x * blockDim.x)
+    {
+      const N nd = nodes[k];
+      if (nd.i < i0 || nd.i >= i1)
+        continue;
+      e += node_part (nd, k);
+    }
+  double s[2] = { e, 0.0 };
+  rw_block_parts<2> (s, part);
+}
+
 /* The blocks an energy kernel launches over n items (rw_block_parts). */
 static inline unsigned
 rw_energy_blocks (size_t n)

@@ -360,24 +360,16 @@ rw_kernel_fcc_branch_energy (const RwFccNode *__restrict__ nodes, size_t n_nodes
                              const double *__restrict__ en, const A *v, const A *w, size_t i0,
                              size_t i1, double *part)
 {
-  double e = 0;
-  for (size_t b = blockIdx.x * (size_t) blockDim.x + threadIdx.x; b < n_nodes;
-       b += (size_t) gridDim.x * blockDim.x)
-    {
-      const RwFccNode nd = nodes[b];
-      if (nd.i < i0 || nd.i >= i1)
-        continue;
-      double node = 0;
-      for (int m = 0; m < nd.M; m++)
-        {
-          const double vm = (double) v[m * n_nodes + b], wm = (double) w[m * n_nodes + b];
-          const double *c = en + (size_t) nd.surf * 2 * RW_ADM_MAX_BRANCHES + 2 * m;
-          node += c[0] * vm * vm + c[1] * wm * wm;
-        }
-      e += 0.5 * sqrt ((double) RW_FCC_LAMBDA2) * (double) nd.S * node;
-    }
-  double s[2] = { e, 0.0 };
-  rw_block_parts<2> (s, part);
+  rw_node_window_energy (nodes, n_nodes, i0, i1, part, [&] (const RwFccNode &nd, size_t b) {
+    double node = 0;
+    for (int m = 0; m < nd.M; m++)
+      {
+        const double vm = (double) v[m * n_nodes + b], wm = (double) w[m * n_nodes + b];
+        const double *c = en + (size_t) nd.surf * 2 * RW_ADM_MAX_BRANCHES + 2 * m;
+        node += c[0] * vm * vm + c[1] * wm * wm;
+      }
+    return 0.5 * sqrt ((double) RW_FCC_LAMBDA2) * (double) nd.S * node;
+  });
 }
 
 /* The wall links' part of the energy (rw-scheme-fcc.h):
@@ -390,26 +382,18 @@ rw_kernel_fcc_wall_energy (const S *__restrict__ p, const S *__restrict__ q,
                            size_t i1, double *part)
 {
   const RwFccDeltas *dl = rw_fcc_deltas_shared ((long long) pitch, (long long) (pitch * ny));
-  double e = 0;
-  for (size_t b = blockIdx.x * (size_t) blockDim.x + threadIdx.x; b < n_nodes;
-       b += (size_t) gridDim.x * blockDim.x)
-    {
-      const RwFccNode nd = nodes[b];
-      if (nd.i < i0 || nd.i >= i1)
-        continue;
-      const double pi = (double) rw_ld (p, (long long) nd.i), qi = (double) rw_ld (q, (long long) nd.i);
-      double node = 0;
-      for (unsigned k = 0; k < nd.nw; k++)
-        {
-          double mp, mq;
-          const int c = rw_fcc_wall_entry (p, q, (long long) nd.i, (int) nd.P, went[nd.w + k], dl,
-                                           &mp, &mq);
-          node += (pi - mp / (double) c) * (qi - mq / (double) c);
-        }
-      e += 0.25 * RW_FCC_LAMBDA2 * RW_FCC_WALL_W * node;
-    }
-  double s[2] = { e, 0.0 };
-  rw_block_parts<2> (s, part);
+  rw_node_window_energy (nodes, n_nodes, i0, i1, part, [&] (const RwFccNode &nd, size_t) {
+    const double pi = (double) rw_ld (p, (long long) nd.i), qi = (double) rw_ld (q, (long long) nd.i);
+    double node = 0;
+    for (unsigned k = 0; k < nd.nw; k++)
+      {
+        double mp, mq;
+        const int c = rw_fcc_wall_entry (p, q, (long long) nd.i, (int) nd.P, went[nd.w + k], dl,
+                                         &mp, &mq);
+        node += (pi - mp / (double) c) * (qi - mq / (double) c);
+      }
+    return 0.25 * RW_FCC_LAMBDA2 * RW_FCC_WALL_W * node;
+  });
 }
 
 /* One plane of the cubic array (rw-backend.h read_slice): 0 where no site. */
