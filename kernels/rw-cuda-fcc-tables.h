@@ -142,18 +142,22 @@ bool rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bo
 void rw_cuda_fcc_tables_clear (RwFccTables *t);
 
 /* The entries a row of the folded layout holds (its pitch) for the wide
- * air kernel's lanes of lane_w entries: an nx-cell grid's rw_fcc_row_len
- * rounded up to a multiple of 32 where the rows are laid out by rows, so
- * that each starts a 128-byte line, and to a multiple of 4 (the lanes'
- * aligned loads) where they are laid flat (rw_cuda_fcc_rows_flat at the
- * pitch of 32), end to end: there the padding is bytes moved for nothing
- * and no alignment is kept anyway. Measured (H100, 2026-11-28,
- * docs/PERFORMANCE.md): the 30 m³ room at 4 kHz, flat, 134 sites a row
- * in 136 entries instead of 160: +10 % fp32, +20 % fp16, +7 % fp64; the
- * 1000 m³ hall, by rows, 419 in 420 instead of 448: −2.5 % fp32, 0
- * fp16, so it keeps 448. rw_cuda_fcc_pitch_round: to a multiple of
- * `round` (benchmarks; the tables take any multiple of 4). */
-size_t rw_cuda_fcc_pitch (size_t nx, size_t lane_w);
+ * air kernel's lanes of lane_w entries of elem bytes: an nx-cell grid's
+ * rw_fcc_row_len rounded up where the rows are laid out by rows to a
+ * multiple of 32 entries, so that each starts a 128-byte line (fp16,
+ * fp64), or in fp32 of 8, a 32-byte sector; and to a multiple of 4 (the
+ * lanes' aligned loads) where they are laid flat (rw_cuda_fcc_rows_flat
+ * at the pitch of 32), end to end: there the padding is bytes moved for
+ * nothing and no alignment is kept anyway. Measured (docs/PERFORMANCE.md):
+ * the 30 m³ room at 4 kHz, flat, 134 sites a row in 136 entries instead
+ * of 160: +10 % fp32, +20 % fp16, +7 % fp64 (H100, 2026-11-28). By rows,
+ * rows of 419 sites (the 1000 m³ hall) and 247 (200 m³), in the same
+ * calls (H200, 2026-11-29): fp32 in 424 and 248 entries instead of 448
+ * and 256 +0.6 % and +2.7–3.5 %; fp16 in 432 (16 entries, 32 bytes)
+ * −9 %; fp64 in 420 or 424 −2.5 % (and 420 −2.5 % in fp32 on the
+ * H100). rw_cuda_fcc_pitch_round: to a multiple of `round` (benchmarks;
+ * the tables take any multiple of 4). */
+size_t rw_cuda_fcc_pitch (size_t nx, size_t lane_w, size_t elem);
 size_t rw_cuda_fcc_pitch_round (size_t nx, size_t round);
 
 /* The boundary kernel's grid beside the air kernel (rw-cuda-fcc.cu's

@@ -8,7 +8,8 @@
  *
  * Layout: the sites folded along x (rw-scheme-fcc.h): entry
  * xf + pitch·(y + ny·z), rows of pitch = rw_fcc_row_len (nx) = nxf rounded up to 32
- * entries, or to 4 where the rows are laid flat (rw_cuda_fcc_pitch), so
+ * entries (fp32: 8, a 32-byte sector), or to 4 where the rows are laid
+ * flat (rw_cuda_fcc_pitch), so
  * every stored entry of a row's first nxf is a site and a row holds one
  * parity P = (y + z) & 1. A kind byte per entry: 0 no site or outside,
  * 1 interior site (K = 12), 2 boundary site.
@@ -373,9 +374,10 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
     }
   /* rows of rw_cuda_fcc_pitch entries (the wide kernel's lanes: 4
    * entries, 2 in fp64); ROOMWAVE_FCC_PITCH=N (a multiple of 4) rounds
-   * them to N instead — for benchmarks only (32: the layout before
-   * 2026-11-28) */
-  size_t pitch = rw_cuda_fcc_pitch (g->nx, setup->precision == RW_PRECISION_F64 ? 2 : 4);
+   * them to N instead — for benchmarks only (32: the layout by rows
+   * before 2026-11-29, and fp16's and fp64's still) */
+  size_t pitch = rw_cuda_fcc_pitch (g->nx, setup->precision == RW_PRECISION_F64 ? 2 : 4,
+                                    rw_fcc_elem (setup->precision));
   {
     const char *pe = getenv ("ROOMWAVE_FCC_PITCH");
     const long r = pe ? atol (pe) : 0;
