@@ -52,7 +52,9 @@
  *    wait on loads and 2.1 at the barrier. Tiles of 16 rows: 211.9 and
  *    234.5 (not kept). The boundary kernel twice a pass (0.1 ms each, in
  *    series with it) makes the pass 1.40 ms against 1.31 ms for two
- *    single steps.
+ *    single steps. With fp32's rows of 424 entries instead of 448
+ *    (2026-11-29): fp32 221.9 against 225.3, fp16 232.3 against 352.0;
+ *    in lanes of 2 entries (more warps an SM) 192.6 and 209.9.
  * docs/PERFORMANCE.md has the tables. */
 #include "rw-cuda-fcc-wide.cuh"
 
