@@ -15,16 +15,19 @@
 #include "../kernels/rw-cuda-fcc-tables.h"
 #include "../kernels/rw-cuda-items.h"
 
-/* One H100 80GB HBM3, docs/PERFORMANCE.md: the FCC scheme with the wall
- * links and the 7-point scheme in fp32 and fp16, "With the FCC wall links
- * (H100, 2026-11-27)", the 1000 m³ box at 4 kHz (FCC fp32 142.0 G
- * updates/s: 23.7 s per second of audio); the 7-point scheme in fp64, the
- * hall's 108.4 (H100, 2026-11-24, 220 M cells). */
+/* One H100 80GB HBM3, docs/PERFORMANCE.md: the FCC scheme's last
+ * figures measured on it, "Flat rows padded to 4 entries; fp16 rows as
+ * halves … (H100, 2026-11-28, third)", the 1000 m³ box at 4 kHz (fp32
+ * 172.4 G updates/s: 19.6 s per second of audio; fp16 239.7; fp64 96.0;
+ * the kernel has run faster since on the H200, where the H100 was not
+ * measured again); the 7-point scheme in fp32 and fp16, "With the FCC
+ * wall links (H100, 2026-11-27)", in fp64 the hall's 108.4 (H100,
+ * 2026-11-24, 220 M cells). */
 double
 rw_cluster_default_rate (RwLattice lattice, RwPrecision precision)
 {
   if (lattice == RW_LATTICE_FCC)
-    return precision == RW_PRECISION_F16 ? 160.8 : precision == RW_PRECISION_F64 ? 89.5 : 142.0;
+    return precision == RW_PRECISION_F16 ? 239.7 : precision == RW_PRECISION_F64 ? 96.0 : 172.4;
   return precision == RW_PRECISION_F16 ? 399.1 : precision == RW_PRECISION_F64 ? 108.4 : 236.1;
 }
 
