@@ -151,7 +151,7 @@ void rw_cuda_fcc_tables_clear (RwFccTables *t);
  * nothing and no alignment is kept anyway. Measured (docs/PERFORMANCE.md):
  * the 30 m³ room at 4 kHz, flat, 134 sites a row in 136 entries instead
  * of 160: +10 % fp32, +20 % fp16, +7 % fp64 (H100, 2026-11-28). By rows,
- * rows of 419 sites (the 1000 m³ hall) and 247 (200 m³), in the same
+ * rows of 419 sites (the 1000 m³ hall) and 246 (200 m³), in the same
  * calls (H200, 2026-11-29): fp32 in 424 and 248 entries instead of 448
  * and 256 +0.6 % and +2.7–3.5 %; fp16 in 432 (16 entries, 32 bytes)
  * −9 %; fp64 in 420 or 424 −2.5 % (and 420 −2.5 % in fp32 on the
