@@ -30,9 +30,18 @@ rw_cuda_fcc_flat (size_t nx, size_t lane_w)
 }
 
 size_t
-rw_cuda_fcc_pitch (size_t nx, size_t lane_w, size_t elem)
+rw_cuda_fcc_lane (size_t elem)
 {
-  return rw_cuda_fcc_pitch_round (nx, rw_cuda_fcc_flat (nx, lane_w) ? 4 : elem == 4 ? 8 : 32);
+  return elem == 8 ? 2 : 4;
+}
+
+size_t
+rw_cuda_fcc_pitch (size_t nx, size_t elem)
+{
+  /* flat: the lanes' aligned loads; by rows: a 32-byte sector in fp32,
+   * a 128-byte line otherwise (rw-cuda-fcc-tables.h says why) */
+  const size_t round = rw_cuda_fcc_flat (nx, rw_cuda_fcc_lane (elem)) ? 4 : elem == 4 ? 8 : 32;
+  return rw_cuda_fcc_pitch_round (nx, round);
 }
 
 void
@@ -81,7 +90,7 @@ rw_cuda_fcc_device_bytes (size_t nx, size_t ny, size_t nz, size_t elem, size_t a
                           double n_boundary, double branches, size_t n_surfaces,
                           size_t n_receivers)
 {
-  const size_t pitch = rw_cuda_fcc_pitch (nx, elem == 8 ? 2 : 4, elem);
+  const size_t pitch = rw_cuda_fcc_pitch (nx, elem);
   const double n = (double) pitch * (double) ny * (double) nz, plane = (double) pitch * (double) ny;
   /* rows' blocks (an upper bound for either layout) */
   const double blocks = (double) ((pitch + 31) / 32) * (double) ((ny + 1) / 2);

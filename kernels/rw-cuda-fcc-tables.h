@@ -141,8 +141,13 @@ bool rw_cuda_fcc_tables (const RwGrid *g, size_t pitch, const int *surface_M, bo
                          RwFccTables *out, RwError *err);
 void rw_cuda_fcc_tables_clear (RwFccTables *t);
 
-/* The entries a row of the folded layout holds (its pitch) for the wide
- * air kernel's lanes of lane_w entries of elem bytes: an nx-cell grid's
+/* The entries a lane of the wide air kernel updates for storage of elem
+ * bytes: 16 bytes of the arithmetic type (4 entries; fp64 2; fp16's 4
+ * are 8 bytes of storage). */
+size_t rw_cuda_fcc_lane (size_t elem);
+
+/* The entries a row of the folded layout holds (its pitch) for storage
+ * of elem bytes (lanes of rw_cuda_fcc_lane entries): an nx-cell grid's
  * rw_fcc_row_len rounded up where the rows are laid out by rows to a
  * multiple of 32 entries, so that each starts a 128-byte line (fp16,
  * fp64), or in fp32 of 8, a 32-byte sector; and to a multiple of 4 (the
@@ -157,7 +162,7 @@ void rw_cuda_fcc_tables_clear (RwFccTables *t);
  * −9 %; fp64 in 420 or 424 −2.5 % (and 420 −2.5 % in fp32 on the
  * H100). rw_cuda_fcc_pitch_round: to a multiple of `round` (benchmarks;
  * the tables take any multiple of 4). */
-size_t rw_cuda_fcc_pitch (size_t nx, size_t lane_w, size_t elem);
+size_t rw_cuda_fcc_pitch (size_t nx, size_t elem);
 size_t rw_cuda_fcc_pitch_round (size_t nx, size_t round);
 
 /* The boundary kernel's grid beside the air kernel (rw-cuda-fcc.cu's

@@ -306,9 +306,7 @@ rw_fcc_tb_split_first (const typename R::arith (&t)[W], const typename R::arith 
                        const RwFccTb<S, I, W, BY> &c, const RwCudaSource &src,
                        typename R::arith (&o)[W])
 {
-#pragma unroll
-  for (int k = 0; k < W; k++)
-    o[k] = rw_fcc_air (cz.at (k), t[k] + u[k], pp.at (k));
+  rw_fcc_split_values<W> (t, u, cz, pp, o);
   rw_fcc_tb_first (o, kw, z, c, src, z & 3);
 }
 
@@ -338,9 +336,7 @@ rw_fcc_tb_split_second (const typename R::arith (&o)[W], const R &pz, unsigned k
   if (c.own && z > c.z0 && kw != 0)
     {
       A out[W];
-#pragma unroll
-      for (int k = 0; k < W; k++)
-        out[k] = rw_fcc_air (w.o[k], w.t[1 - PI][k] + w.u[k], w.pc.at (k));
+      rw_fcc_split_values<W> (w.t[1 - PI], w.u, w.o, w.pc, out);
       fine = rw_fcc_wide_store<W> (out, kw, c.n2, i);
     }
 #pragma unroll

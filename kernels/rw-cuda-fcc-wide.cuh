@@ -574,6 +574,31 @@ rw_fcc_split_ends (A (&x)[3], const S *__restrict__ p, I j, I sy, unsigned lane)
   x[2] = rw_fcc_end_load<-DP, W> (p, j, lane);
 }
 
+/* Entry k of W values kept as a row (RwFccRowOf) or as an array. */
+template <typename R>
+__device__ __forceinline__ typename R::arith
+rw_fcc_entry (const R &r, int k)
+{
+  return r.at (k);
+}
+template <typename A, int W>
+__device__ __forceinline__ A
+rw_fcc_entry (const A (&v)[W], int k)
+{
+  return v[k];
+}
+
+/* The new values of plane z's W entries with the split sums: T(z) in t,
+ * U(z + 1) in u, their centres c and p⁻ pp (rows or arrays). */
+template <int W, typename A, typename RC, typename RP>
+__device__ __forceinline__ void
+rw_fcc_split_values (const A (&t)[W], const A (&u)[W], const RC &c, const RP &pp, A (&out)[W])
+{
+#pragma unroll
+  for (int k = 0; k < W; k++)
+    out[k] = rw_fcc_air (rw_fcc_entry (c, k), t[k] + u[k], rw_fcc_entry (pp, k));
+}
+
 /* The update of plane z (δ = D): T(z) in t, U(z + 1) in u, its centres c
  * and p⁻ pp, kinds kw (as rw_fcc_wide_update). */
 template <int W, typename S, typename I, typename R>
@@ -585,9 +610,7 @@ rw_fcc_split_update (const typename R::arith (&t)[W], const typename R::arith (&
   if (kw == 0)
     return true;
   A out[W];
-#pragma unroll
-  for (int k = 0; k < W; k++)
-    out[k] = rw_fcc_air (c.at (k), t[k] + u[k], pp.at (k));
+  rw_fcc_split_values<W> (t, u, c, pp, out);
   return rw_fcc_wide_store<W> (out, kw, q, i);
 }
 

@@ -376,8 +376,7 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
    * entries, 2 in fp64); ROOMWAVE_FCC_PITCH=N (a multiple of 4) rounds
    * them to N instead — for benchmarks only (32: the layout by rows
    * before 2026-11-29, and fp16's and fp64's still) */
-  size_t pitch = rw_cuda_fcc_pitch (g->nx, setup->precision == RW_PRECISION_F64 ? 2 : 4,
-                                    rw_fcc_elem (setup->precision));
+  size_t pitch = rw_cuda_fcc_pitch (g->nx, rw_fcc_elem (setup->precision));
   {
     const char *pe = getenv ("ROOMWAVE_FCC_PITCH");
     const long r = pe ? atol (pe) : 0;
@@ -424,7 +423,7 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
    * ROOMWAVE_FCC_AIR=scalar runs the scalar form — for benchmarks only */
   {
     const char *air = getenv ("ROOMWAVE_FCC_AIR");
-    st->w = air && strcmp (air, "scalar") == 0 ? 1 : setup->precision == RW_PRECISION_F64 ? 2 : 4;
+    st->w = air && strcmp (air, "scalar") == 0 ? 1 : (unsigned) rw_cuda_fcc_lane (st->elem);
     /* fp32 and fp16: the split sums (RwFccSplit, rw-cuda-fcc-wide.cuh
      * says why and what they gave); fp64 the offsets' order, the CPU's
      * bits. ROOMWAVE_FCC_SUMS=split|offsets chooses for fp32 and fp16

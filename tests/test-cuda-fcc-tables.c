@@ -365,16 +365,16 @@ main (void)
   RW_CHECK (rw_cuda_fcc_flat (267, 4) && rw_cuda_fcc_flat (267, 2) && !rw_cuda_fcc_flat (837, 4)
               && !rw_cuda_fcc_flat (1695, 4),
             "the default layout: flat for the 30 m³ room's rows, by rows for the hall's");
-  RW_CHECK (rw_cuda_fcc_pitch (267, 4, 4) == 136 && rw_cuda_fcc_pitch (267, 2, 8) == 136
-              && rw_cuda_fcc_pitch (267, 4, 2) == 136 && rw_cuda_fcc_pitch (837, 4, 2) == 448
-              && rw_cuda_fcc_pitch (837, 2, 8) == 448 && rw_cuda_fcc_pitch (1695, 4, 2) == 864,
-            "rows rounded to 4 flat, to 32 by rows: %zu %zu %zu", rw_cuda_fcc_pitch (267, 4, 4),
-            rw_cuda_fcc_pitch (837, 4, 2), rw_cuda_fcc_pitch (1695, 4, 2));
+  RW_CHECK (rw_cuda_fcc_pitch (267, 4) == 136 && rw_cuda_fcc_pitch (267, 8) == 136
+              && rw_cuda_fcc_pitch (267, 2) == 136 && rw_cuda_fcc_pitch (837, 2) == 448
+              && rw_cuda_fcc_pitch (837, 8) == 448 && rw_cuda_fcc_pitch (1695, 2) == 864,
+            "rows rounded to 4 flat, to 32 by rows: %zu %zu %zu", rw_cuda_fcc_pitch (267, 4),
+            rw_cuda_fcc_pitch (837, 2), rw_cuda_fcc_pitch (1695, 2));
   /* fp32 by rows: a 32-byte sector, 8 entries */
-  RW_CHECK (rw_cuda_fcc_pitch (837, 4, 4) == 424 && rw_cuda_fcc_pitch (1695, 4, 4) == 848
-              && rw_cuda_fcc_pitch (491, 4, 4) == 248,
-            "fp32 rows by rows rounded to 8: %zu %zu %zu", rw_cuda_fcc_pitch (837, 4, 4),
-            rw_cuda_fcc_pitch (1695, 4, 4), rw_cuda_fcc_pitch (491, 4, 4));
+  RW_CHECK (rw_cuda_fcc_pitch (837, 4) == 424 && rw_cuda_fcc_pitch (1695, 4) == 848
+              && rw_cuda_fcc_pitch (491, 4) == 248,
+            "fp32 rows by rows rounded to 8: %zu %zu %zu", rw_cuda_fcc_pitch (837, 4),
+            rw_cuda_fcc_pitch (1695, 4), rw_cuda_fcc_pitch (491, 4));
   /* the boundary kernel's grid beside the air kernel, 132 SMs (an H200),
    * for the rooms of bench-fcc at their entries (the pitch above) and
    * boundary sites (rw_cuda_fcc_tables): within the hall's measured
