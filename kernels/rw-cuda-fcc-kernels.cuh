@@ -79,12 +79,12 @@ rw_kernel_fcc_air_wide (const S *__restrict__ p, S *__restrict__ q, const uint8_
     {
       /* by rows: warp threadIdx.y of block (blockIdx.x, blockIdx.y),
        * segment blockIdx.x of row y; a lane past the row's end stays,
-       * inactive */
+       * inactive, on the row's last W entries (rw_cuda_fcc_lane_entry) */
       y = blockIdx.y * blockDim.y + threadIdx.y;
       if (y == 0 || y + 1 >= (unsigned) ny)
         return;
-      xf = (blockIdx.x * 32 + lane) * W;
-      active = xf < (unsigned) pitch;
+      active = (blockIdx.x * 32 + lane) * W < (unsigned) pitch;
+      xf = rw_cuda_fcc_lane_entry (blockIdx.x, lane, (unsigned) pitch, W);
       zi = blockIdx.x + gridDim.x * blockIdx.y;
       aw = blockIdx.x + rows.n_seg * y, sa = (I) rows.n_seg * ny;
     }
