@@ -44,6 +44,12 @@
 #                                      room and the hall, their step rates,
 #                                      the 30 m³ end-to-end run twice
 #                                      without and with the warm-up)
+#   tests/gpu/run.sh fabric           (build, issue #14: copy-ceiling, the
+#                                      SMs' copies against cudaMemcpy; ncu's
+#                                      DRAM and L2-fabric throughput on them,
+#                                      on one step's FCC kernels of the hall
+#                                      in fp32 and fp16, and on the 7-point
+#                                      air kernel)
 #   tests/gpu/run.sh hall8k           (build, issue #14: the 1000 m³ box at
 #                                      8 kHz, 2 s, fp16, mesh to WAV on CUDA:
 #                                      wall time, memory, timings)
@@ -649,6 +655,47 @@ if [ "$QUICK" = fccprof ]; then
   done
   e2e_warm_rounds "${RW_WARM_ROUNDS:-2}" "${RW_WARM_MODES:-0 1}"
   mode_end fccprof
+fi
+
+# ------------------------------------------- fabric: issue #14, the L2's fabric
+# The H200's L2 is two halves; an SM reaches the far half's addresses
+# through the fabric between them, which a plain copy already keeps 87–90 %
+# busy (docs/PERFORMANCE.md, "…, eleventh"). copy-ceiling's rates, then
+# ncu on its copy kernels (the fifth launch of each form), on one step's
+# FCC kernels of the hall at 4 kHz and on the 7-point scheme's air kernel
+# in bench-cuda's hall: time, DRAM bytes and throughput, the fabric's
+# throughput, the bytes from the L2 to the L1s.
+if [ "$QUICK" = fabric ]; then
+  "$B/tests/copy-ceiling" > "$LOGS/copy-ceiling.txt" 2>&1
+  note "copy-ceiling: rc $?"
+  tee -a "$SUMMARY" < "$LOGS/copy-ceiling.txt"
+  FM=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
+  FM=$FM,dram__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__m_xbar2l1tex_read_bytes.sum
+  FM=$FM,lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed
+  fabric_ncu () {   # label, then ncu's options and the program
+    local label=$1
+    shift
+    timeout 240 ncu --clock-control none --cache-control none --metrics "$FM" "$@" \
+      > "$LOGS/ncu-$label.txt" 2>&1
+    note "ncu $label: rc $?"
+  }
+  fabric_ncu copy --kernel-name regex:copy_kernel "$B/tests/copy-ceiling"
+  sed 's/  */ /g' "$LOGS/ncu-copy.txt" | awk '/ copy_kernel</ { c++; k = $2 " " $9 }
+    /gpu__time/ { t = $NF " " $(NF - 1) } /dram__bytes_read/ { r = $NF " " $(NF - 1) }
+    /dram__bytes_write/ { w = $NF " " $(NF - 1) } /dram__throughput/ { d = $NF }
+    /xbar2l1tex/ { l = $NF " " $(NF - 1) }
+    /ltcfabric/ { if (c % 8 == 5) printf "%s %s: DRAM %s + %s (%s %%), L2 to L1 %s, fabric %s %%\n", k, t, r, w, d, l, $NF }' \
+    | tee -a "$SUMMARY"
+  for prec in f32 f16; do
+    fabric_ncu fcc-$prec --kernel-name regex:"rw_kernel_fcc_(air|boundary|wall_means)" \
+      --launch-skip 40 --launch-count 4 \
+      "$B/tests/bench-fcc" --fmax 4000 --volume 1000 --fcc-only --precision $prec --seconds 0.03
+    sed 's/  */ /g' "$LOGS/ncu-fcc-$prec.txt" | grep -E "^ void|__" | cut -c1-100 | tee -a "$SUMMARY"
+  done
+  fabric_ncu cartesian --kernel-name regex:"^rw_kernel_air" --launch-skip 4 --launch-count 1 \
+    "$B/tests/bench-cuda" --room hall --cells "$CELLS" --kernel production --precision f32 --steps 6
+  sed 's/  */ /g' "$LOGS/ncu-cartesian.txt" | grep -E "^ void|__" | cut -c1-100 | tee -a "$SUMMARY"
+  mode_end fabric
 fi
 
 # ------------------------------------------- hall8k: issue #14's hall, whole
