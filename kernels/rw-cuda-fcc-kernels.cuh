@@ -83,8 +83,7 @@ rw_kernel_fcc_air_wide (const S *__restrict__ p, S *__restrict__ q, const uint8_
       y = blockIdx.y * blockDim.y + threadIdx.y;
       if (y == 0 || y + 1 >= (unsigned) ny)
         return;
-      active = (blockIdx.x * 32 + lane) * W < (unsigned) pitch;
-      xf = rw_cuda_fcc_lane_entry (blockIdx.x, lane, (unsigned) pitch, W);
+      xf = rw_cuda_fcc_lane_entry (blockIdx.x, lane, (unsigned) pitch, W, &active);
       zi = blockIdx.x + gridDim.x * blockIdx.y;
       aw = blockIdx.x + rows.n_seg * y, sa = (I) rows.n_seg * ny;
     }

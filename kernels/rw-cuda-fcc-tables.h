@@ -56,16 +56,18 @@
 
 /* The first of the lane_w entries that lane `lane` of segment `seg` of a
  * row laid by rows loads in the wide air kernel (rw_kernel_fcc_air_wide):
- * its own where they lie in the row (pitch entries), else (a lane past
- * the row's end, which stores nothing) the row's last lane_w, which the
- * warp's last active lane loads, so that it asks for no sector more. Left
- * on its own entries, such a lane read the next row's first ones: in the
- * hall at 4 kHz in fp32 (rows of 424 entries in 4 segments of 128) 17 %
- * more sectors from the L2 (ncu; docs/PERFORMANCE.md, eleventh). */
+ * its own where they lie in the row (pitch entries; *active true), else
+ * (a lane past the row's end, which stores nothing) the row's last
+ * lane_w, which the warp's last active lane loads, so that it asks for no
+ * sector more. Left on its own entries, such a lane read the next row's
+ * first ones: in the hall at 4 kHz in fp32 (rows of 424 entries in 4
+ * segments of 128) 17 % more sectors from the L2 (ncu;
+ * docs/PERFORMANCE.md, eleventh). */
 RW_FCC_LANE_HD unsigned
-rw_cuda_fcc_lane_entry (unsigned seg, unsigned lane, unsigned pitch, unsigned lane_w)
+rw_cuda_fcc_lane_entry (unsigned seg, unsigned lane, unsigned pitch, unsigned lane_w, bool *active)
 {
   const unsigned e = (seg * 32u + lane) * lane_w;
+  *active = e < pitch;
   return e < pitch ? e : pitch - lane_w;
 }
 

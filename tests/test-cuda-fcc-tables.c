@@ -381,9 +381,10 @@ main (void)
   /* the wide air kernel's lanes by rows (rw_cuda_fcc_lane_entry): each
    * on its own entries within the row, a lane past the row's end on the
    * row's last ones, which its warp's last active lane loads, so that no
-   * lane asks for a sector of the next row (the hall at 4 kHz in fp32
-   * and fp16, the 200 m³ room, fp64's lanes of 2; seen failing with the
-   * lanes past the end left on their own entries) */
+   * lane asks for a sector of the next row, and only those inactive
+   * (the hall at 4 kHz in fp32 and fp16, the 200 m³ room, fp64's lanes
+   * of 2, a row of 136 entries; seen failing with the lanes past the end
+   * left on their own entries) */
   {
     static const unsigned rows[][2] = { { 424, 4 }, { 448, 4 }, { 248, 4 }, { 448, 2 }, { 136, 4 } };
     size_t bad = 0, past = 0;
@@ -393,10 +394,12 @@ main (void)
         for (unsigned s = 0; s < n_seg; s++)
           for (unsigned l = 0; l < 32; l++)
             {
-              const unsigned own = (32 * s + l) * w, e = rw_cuda_fcc_lane_entry (s, l, pitch, w);
+              bool active = false;
+              const unsigned own = (32 * s + l) * w;
+              const unsigned e = rw_cuda_fcc_lane_entry (s, l, pitch, w, &active);
               const unsigned last = pitch - w; /* the last active lane's, of segment s */
               past += own >= pitch;
-              bad += e % w != 0 || e + w > pitch
+              bad += e % w != 0 || e + w > pitch || active != (own < pitch)
                      || (own < pitch ? e != own : (e != last || last < 32 * s * w));
             }
       }
