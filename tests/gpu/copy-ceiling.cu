@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* copy-ceiling — how fast the SMs themselves copy, against cudaMemcpy
- * (the roofline's copy, rw_cuda_device_info): 2 GiB copied by cudaMemcpy
- * device to device and by copy kernels of float4s (U at a time a thread,
- * threads taking them in turn over a grid, or a block per 1024 of them),
- * each the best of 6 timed runs after 2 warm-ups; bytes read + written a
- * second, and each kernel's fraction of cudaMemcpy's rate.
+/* copy-ceiling — how fast the SMs themselves copy, against cudaMemcpy:
+ * the roofline's copy of 2 GiB (rw_cuda_device_info, as every benchmark
+ * measures it), then copy kernels of float4s on 2 GiB (U at a time a
+ * thread, threads taking them in turn over a grid, or a block per 1024
+ * of them), each the best of 6 timed runs after 2 warm-ups; bytes read +
+ * written a second, and each kernel's fraction of cudaMemcpy's rate.
  * tests/gpu/run.sh fabric runs it under ncu (the DRAM's and the L2
  * fabric's throughput; docs/PERFORMANCE.md, "…, eleventh"). A benchmark:
  * it checks nothing but that the copies are right. */
 #include <cstdio>
 #include <cstdlib>
+
+/* rw-cuda.h as the CUDA files include it (atomic_int) */
+#include "../../kernels/rw-cuda-common.cuh"
 
 template <int U>
 __global__ void
@@ -31,21 +34,13 @@ copy_kernel (const float4 *__restrict__ a, float4 *__restrict__ b, size_t n)
     b[i] = a[i];
 }
 
-static bool
-ok (cudaError_t e, const char *what)
-{
-  if (e != cudaSuccess)
-    fprintf (stderr, "copy-ceiling: %s: %s\n", what, cudaGetErrorString (e));
-  return e == cudaSuccess;
-}
-
 /* the best of 6 runs of f after 2 warm-ups, in ms; < 0 on an error */
 template <typename F>
 static float
-best_ms (F f)
+best_ms (F f, RwError *err)
 {
   cudaEvent_t e0, e1;
-  if (!ok (cudaEventCreate (&e0), "event") || !ok (cudaEventCreate (&e1), "event"))
+  if (!RW_CUDA (cudaEventCreate (&e0)) || !RW_CUDA (cudaEventCreate (&e1)))
     return -1;
   float best = 1e30f;
   for (int r = 0; r < 8; r++)
@@ -54,7 +49,7 @@ best_ms (F f)
       cudaEventRecord (e0);
       f ();
       cudaEventRecord (e1);
-      if (!ok (cudaEventSynchronize (e1), "copy") || !ok (cudaEventElapsedTime (&ms, e0, e1), "timer"))
+      if (!RW_CUDA (cudaEventSynchronize (e1)) || !RW_CUDA (cudaEventElapsedTime (&ms, e0, e1)))
         return -1;
       if (r > 1 && ms < best)
         best = ms;
@@ -68,17 +63,20 @@ int
 main (void)
 {
   const size_t bytes = (size_t) 2 << 30, n = bytes / sizeof (float4);
+  RwCudaDeviceInfo dev;
+  RwError e = {}, *err = &e;
   int sms = 0;
   float4 *a = NULL, *b = NULL;
-  if (!ok (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, 0), "device")
-      || !ok (cudaMalloc (&a, bytes), "cudaMalloc") || !ok (cudaMalloc (&b, bytes), "cudaMalloc")
-      || !ok (cudaMemset (a, 0x5a, bytes), "cudaMemset"))
-    return 1;
-  const float mc = best_ms ([&] { cudaMemcpy (b, a, bytes, cudaMemcpyDeviceToDevice); });
-  if (mc <= 0)
-    return 1;
-  const double ref = 2.0 * bytes / (mc * 1e-3);
-  printf ("copy of %zu MiB     rate (read + written)   of cudaMemcpy\n", bytes >> 20);
+  if (!rw_cuda_device_info (0, bytes, &dev, err)
+      || !RW_CUDA (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, 0))
+      || !RW_CUDA (cudaMalloc (&a, bytes)) || !RW_CUDA (cudaMalloc (&b, bytes))
+      || !RW_CUDA (cudaMemset (a, 0x5a, bytes)))
+    {
+      fprintf (stderr, "copy-ceiling: %s\n", e.message);
+      return 1;
+    }
+  const double ref = dev.copy_bytes_per_s;
+  printf ("%s, copy of %zu MiB   rate (read + written)   of cudaMemcpy\n", dev.device, bytes >> 20);
   printf ("cudaMemcpy D2D        %8.1f GB/s          1.000\n", ref / 1e9);
   struct
   {
@@ -89,21 +87,26 @@ main (void)
   for (const auto &f : forms)
     {
       cudaMemset (b, 0, bytes);
-      const float ms = best_ms ([&] {
-        if (f.u == 1)
-          copy_kernel<1><<<f.blocks, f.threads>>> (a, b, n);
-        else if (f.u == 4)
-          copy_kernel<4><<<f.blocks, f.threads>>> (a, b, n);
-        else
-          copy_kernel<8><<<f.blocks, f.threads>>> (a, b, n);
-      });
+      const float ms = best_ms (
+        [&] {
+          if (f.u == 1)
+            copy_kernel<1><<<f.blocks, f.threads>>> (a, b, n);
+          else if (f.u == 4)
+            copy_kernel<4><<<f.blocks, f.threads>>> (a, b, n);
+          else
+            copy_kernel<8><<<f.blocks, f.threads>>> (a, b, n);
+        },
+        err);
       unsigned char head[64], tail[64];
-      const bool same = ms > 0 && ok (cudaMemcpy (head, b, 64, cudaMemcpyDeviceToHost), "check")
-                        && ok (cudaMemcpy (tail, (char *) b + bytes - 64, 64, cudaMemcpyDeviceToHost), "check");
+      const bool same = ms > 0 && RW_CUDA (cudaMemcpy (head, b, 64, cudaMemcpyDeviceToHost))
+                        && RW_CUDA (cudaMemcpy (tail, (char *) b + bytes - 64, 64, cudaMemcpyDeviceToHost));
       for (int k = 0; same && k < 64; k++)
         bad += head[k] != 0x5a || tail[k] != 0x5a;
       if (ms <= 0 || !same)
-        return 1;
+        {
+          fprintf (stderr, "copy-ceiling: %s\n", e.message);
+          return 1;
+        }
       const double r = 2.0 * bytes / (ms * 1e-3);
       printf ("kernel U=%d %6d x %3d %8.1f GB/s          %.3f\n", f.u, f.blocks, f.threads, r / 1e9,
               r / ref);
