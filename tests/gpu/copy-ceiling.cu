@@ -1,15 +1,29 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* copy-ceiling — how fast the SMs themselves copy, against cudaMemcpy:
- * the roofline's copy of 2 GiB (rw_cuda_device_info, as every benchmark
- * measures it), then copy kernels of float4s on 2 GiB (U at a time a
- * thread, threads taking them in turn over a grid, or a block per 1024
- * of them), each the best of 6 timed runs after 2 warm-ups; bytes read +
- * written a second, and each kernel's fraction of cudaMemcpy's rate.
+/* copy-ceiling — how fast the SMs themselves move memory, against
+ * cudaMemcpy: the roofline's copy of 2 GiB (rw_cuda_device_info, as every
+ * benchmark measures it), then, each the best of 6 timed runs after 2
+ * warm-ups, as bytes read + written a second and as a fraction of
+ * cudaMemcpy's rate:
+ *  - copy kernels of float4s on 2 GiB (U at a time a thread, threads
+ *    taking them in turn over a grid, or a block per 1024 of them);
+ *  - streams of three words an element, as a node update moves them
+ *    (read p and p⁻, write p⁺), in the best copy's grid: p⁺ written over
+ *    p⁻ (in place, as the air kernels do) or into a third array, each
+ *    without and with p's rows y ∓ 1 read too (424 floats away, a row of
+ *    the 1000 m³ hall's fp32 sites: what a stencil reads again through
+ *    the L2);
+ *  - those streams in the air kernels' order (a warp a row's segment of
+ *    32 float4s, blocks of 4 rows marching a chunk of planes): chunks of
+ *    64, 8 and 1 planes, a block each, and in as few blocks an SM as the
+ *    fp32 air kernel runs (5), with the loads in flight in registers or
+ *    in a cp.async ring in shared memory.
  * tests/gpu/run.sh fabric runs it under ncu (the DRAM's and the L2
- * fabric's throughput; docs/PERFORMANCE.md, "…, eleventh"). A benchmark:
- * it checks nothing but that the copies are right. */
+ * fabric's throughput; docs/PERFORMANCE.md, "…, eleventh" and "…,
+ * twelfth"). A benchmark: it checks nothing but that the copies and sums
+ * are right. */
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 
 /* rw-cuda.h as the CUDA files include it (atomic_int) */
 #include "../../kernels/rw-cuda-common.cuh"
@@ -32,6 +46,151 @@ copy_kernel (const float4 *__restrict__ a, float4 *__restrict__ b, size_t n)
     }
   for (; i < n; i += stride)
     b[i] = a[i];
+}
+
+/* Three words an element, 4 at a time a thread as copy_kernel<4> (n a
+ * multiple of 4 · the grid's threads): out = p + m (out is m, in place,
+ * or an array of its own), and with ROWS p's rows y ∓ 1 too (elements r
+ * before and after, clamped to the array). m and out may be one array:
+ * neither is restrict. */
+template <bool ROWS>
+__global__ void
+stream_kernel (const float4 *__restrict__ p, const float4 *m, float4 *out, size_t n, size_t r)
+{
+  const size_t stride = (size_t) gridDim.x * blockDim.x;
+  size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x;
+  for (; i + 3 * stride < n; i += 4 * stride)
+    {
+      float4 v[4];
+#pragma unroll
+      for (int u = 0; u < 4; u++)
+        {
+          const size_t j = i + u * stride;
+          const float4 a = p[j], b = m[j];
+          v[u] = make_float4 (a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+          if (ROWS)
+            {
+              const float4 c = p[j >= r ? j - r : 0], d = p[j + r < n ? j + r : n - 1];
+              v[u] = make_float4 (v[u].x + (c.x + d.x), v[u].y + (c.y + d.y), v[u].z + (c.z + d.z),
+                                  v[u].w + (c.w + d.w));
+            }
+        }
+#pragma unroll
+      for (int u = 0; u < 4; u++)
+        out[i + u * stride] = v[u];
+    }
+}
+
+/* The air kernels' order of the same streams: a warp a segment of 32
+ * float4s of row y, blocks of 4 rows, marching the planes [z0, z0 + zc)
+ * two at a time (the loads of both issued first); at each plane rows
+ * y − 1, y and y + 1 of p and row y of m loaded, their sum stored over m.
+ * zc = 1: a warp a row of one plane, no march. The blocks (segment, tile
+ * of 4 rows, chunk), segments first, taken in turn by a grid of any size
+ * (fewer blocks than them: as few warps an SM as the air kernels have).
+ * Rows 0 and ny − 1 are not updated. */
+__global__ void
+march_kernel (const float4 *__restrict__ p, float4 *__restrict__ m, int sy, int ny, int nz, int zc)
+{
+  const int segs = sy / 32, tiles = (ny + 3) / 4, chunks = (nz + zc - 1) / zc;
+  const size_t sz = (size_t) sy * ny;
+  for (int b = (int) blockIdx.x; b < segs * tiles * chunks; b += (int) gridDim.x)
+    {
+      const int y = (b / segs) % tiles * 4 + (int) threadIdx.y;
+      if (y < 1 || y >= ny - 1)
+        continue;
+      const int z0 = b / (segs * tiles) * zc, z1 = min (nz, z0 + zc);
+      size_t i = (size_t) (b % segs) * 32 + threadIdx.x + (size_t) sy * y + sz * z0;
+      for (int z = z0; z < z1; z += 2, i += 2 * sz)
+        {
+          const bool two = z + 1 < z1;
+          float4 v[2][4];
+#pragma unroll
+          for (int k = 0; k < 2; k++)
+            if (k == 0 || two)
+              {
+                const size_t j = i + k * sz;
+                v[k][0] = p[j - sy], v[k][1] = p[j], v[k][2] = p[j + sy], v[k][3] = m[j];
+              }
+#pragma unroll
+          for (int k = 0; k < 2; k++)
+            if (k == 0 || two)
+              {
+                const float4 *w = v[k];
+                m[i + k * sz] = make_float4 (w[3].x + (w[1].x + (w[0].x + w[2].x)),
+                                             w[3].y + (w[1].y + (w[0].y + w[2].y)),
+                                             w[3].z + (w[1].z + (w[0].z + w[2].z)),
+                                             w[3].w + (w[1].w + (w[0].w + w[2].w)));
+              }
+        }
+    }
+}
+
+/* The same march with the loads in flight held in shared memory instead
+ * of registers: each thread copies its own 16 bytes of the four rows of
+ * plane z + D − 1 asynchronously (cp.async, a group a plane) into a ring
+ * of D planes of its warp, and sums plane z once its group has arrived.
+ * No thread reads what another copied, so no barrier: each waits for
+ * its own groups. Dynamic shared memory: 4 warps × D planes × 2 KiB. */
+__device__ __forceinline__ void
+cp_async16 (float4 *dst, const float4 *src)
+{
+  const unsigned d = (unsigned) __cvta_generic_to_shared (dst);
+  asm volatile ("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
+}
+
+template <int D>
+__global__ void
+march_async_kernel (const float4 *__restrict__ p, float4 *__restrict__ m, int sy, int ny, int nz,
+                    int zc)
+{
+  extern __shared__ float4 ring[];
+  float4 *mine = ring + threadIdx.y * D * 4 * 32 + threadIdx.x;
+  const int segs = sy / 32, tiles = (ny + 3) / 4, chunks = (nz + zc - 1) / zc;
+  const size_t sz = (size_t) sy * ny;
+  for (int b = (int) blockIdx.x; b < segs * tiles * chunks; b += (int) gridDim.x)
+    {
+      const int y = (b / segs) % tiles * 4 + (int) threadIdx.y;
+      if (y < 1 || y >= ny - 1)
+        continue;
+      const int z0 = b / (segs * tiles) * zc, z1 = min (nz, z0 + zc);
+      const size_t i0 = (size_t) (b % segs) * 32 + threadIdx.x + (size_t) sy * y + sz * z0;
+      const auto issue = [&] (int k) {
+        if (z0 + k < z1)
+          {
+            const size_t j = i0 + k * sz;
+            float4 *s = mine + (k % D) * 4 * 32;
+            cp_async16 (s, p + j - sy);
+            cp_async16 (s + 32, p + j);
+            cp_async16 (s + 64, p + j + sy);
+            cp_async16 (s + 96, m + j);
+          }
+        asm volatile ("cp.async.commit_group;\n" ::: "memory");
+      };
+#pragma unroll
+      for (int k = 0; k < D - 1; k++)
+        issue (k);
+      for (int z = z0; z < z1; z++)
+        {
+          issue (z - z0 + D - 1);
+          asm volatile ("cp.async.wait_group %0;\n" ::"n"(D - 1) : "memory");
+          const float4 *s = mine + ((z - z0) % D) * 4 * 32;
+          const float4 w0 = s[0], w1 = s[32], w2 = s[64], w3 = s[96];
+          m[i0 + (size_t) (z - z0) * sz] = make_float4 (w3.x + (w1.x + (w0.x + w2.x)),
+                                                       w3.y + (w1.y + (w0.y + w2.y)),
+                                                       w3.z + (w1.z + (w0.z + w2.z)),
+                                                       w3.w + (w1.w + (w0.w + w2.w)));
+        }
+      asm volatile ("cp.async.wait_group 0;\n" ::: "memory");
+    }
+}
+
+__global__ void
+fill_kernel (float4 *a, size_t n, float v)
+{
+  for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n;
+       i += (size_t) gridDim.x * blockDim.x)
+    a[i] = make_float4 (v, v, v, v);
 }
 
 /* the best of 6 runs of f after 2 warm-ups, in ms; < 0 on an error */
@@ -113,7 +272,101 @@ main (void)
     }
   if (bad != 0)
     fprintf (stderr, "copy-ceiling: the copies differ from their source\n");
+  /* the streams of three words: p = a (ones), p⁻ = b (zeros), p⁺ into b
+   * or c; after the 8 runs each element of b holds 8 (8 · 3 with the
+   * rows) in place, and c 1 (3) */
+  float4 *c = NULL;
+  if (!RW_CUDA (cudaMalloc (&c, bytes)))
+    {
+      fprintf (stderr, "copy-ceiling: %s\n", e.message);
+      return 1;
+    }
+  fill_kernel<<<8 * sms, 256>>> (a, n, 1.0f);
+  const size_t row = 424 / 4, grid = n / 1024;
+  printf ("three words an element (read p and p-, write p+), a block per 1024 float4s:\n");
+  for (int form = 0; form < 4; form++)
+    {
+      const bool rows = form >= 2, inplace = (form & 1) == 0;
+      float4 *out = inplace ? b : c;
+      cudaMemset (b, 0, bytes);
+      cudaMemset (c, 0, bytes);
+      const float ms = best_ms (
+        [&] {
+          if (rows)
+            stream_kernel<true><<<grid, 256>>> (a, b, out, n, row);
+          else
+            stream_kernel<false><<<grid, 256>>> (a, b, out, n, row);
+        },
+        err);
+      float got[2][4];
+      const bool read = ms > 0 && RW_CUDA (cudaMemcpy (got[0], out + row, 16, cudaMemcpyDeviceToHost))
+                        && RW_CUDA (cudaMemcpy (got[1], out + n - row - 1, 16, cudaMemcpyDeviceToHost));
+      const float want = (inplace ? 8.0f : 1.0f) * (rows ? 3.0f : 1.0f);
+      for (int k = 0; read && k < 8; k++)
+        bad += got[k / 4][k % 4] != want;
+      if (ms <= 0 || !read)
+        {
+          fprintf (stderr, "copy-ceiling: %s\n", e.message);
+          return 1;
+        }
+      const double r = 3.0 * bytes / (ms * 1e-3);
+      printf ("%-10s %-14s %8.1f GB/s          %.3f\n", inplace ? "in place" : "out of place",
+              rows ? "+ rows y -/+ 1" : "", r / 1e9, r / ref);
+    }
+  /* the march: rows of 128 float4s (512 floats), 694 rows a plane, 415
+   * planes (147 M floats, the 1000 m³ hall's sites at 4 kHz), p = a, m = b */
+  const int sy = 128, ny = 694, nz = 415;
+  const size_t upd = (size_t) sy * (ny - 2) * nz;
+  printf ("the same streams in the air kernels' order (a warp a row's 32 float4s, %d planes):\n", nz);
+  /* chunks of zc planes, a block each or (per SM) as many blocks as
+   * the fp32 air kernel has (5 of 4 warps) */
+  struct
+  {
+    int zc, per_sm;
+    int ring; /* > 0: march_async_kernel<ring> */
+  } marches[] = { { 64, 0, 0 }, { 8, 0, 0 }, { 1, 0, 0 }, { 64, 5, 0 }, { 8, 5, 0 },
+                  { 64, 5, 4 }, { 64, 5, 6 }, { 8, 5, 4 }, { 64, 0, 4 } };
+  for (const auto &mf : marches)
+    {
+      const int zc = mf.zc;
+      cudaMemset (b, 0, bytes);
+      const int all = sy / 32 * ((ny + 3) / 4) * ((nz + zc - 1) / zc);
+      const int grd = mf.per_sm > 0 ? std::min (all, mf.per_sm * sms) : all;
+      const float ms = best_ms (
+        [&] {
+          const dim3 blk (32, 4);
+          const size_t smem = (size_t) mf.ring * 4 * 4 * 32 * sizeof (float4);
+          if (mf.ring == 4)
+            march_async_kernel<4><<<grd, blk, smem>>> (a, b, sy, ny, nz, zc);
+          else if (mf.ring == 6)
+            march_async_kernel<6><<<grd, blk, smem>>> (a, b, sy, ny, nz, zc);
+          else
+            march_kernel<<<grd, blk>>> (a, b, sy, ny, nz, zc);
+        },
+        err);
+      float got[2][4];
+      const bool read = ms > 0
+                        && RW_CUDA (cudaMemcpy (got[0], b + sy, 16, cudaMemcpyDeviceToHost))
+                        && RW_CUDA (cudaMemcpy (got[1], b + (size_t) sy * ny * nz - sy - 1, 16,
+                                                cudaMemcpyDeviceToHost));
+      for (int k = 0; read && k < 8; k++)
+        bad += got[k / 4][k % 4] != 24.0f;
+      if (ms <= 0 || !read)
+        {
+          fprintf (stderr, "copy-ceiling: %s\n", e.message);
+          return 1;
+        }
+      const double r = 3.0 * upd * sizeof (float4) / (ms * 1e-3);
+      char ring[32] = "";
+      if (mf.ring > 0)
+        snprintf (ring, sizeof ring, "cp.async %d", mf.ring);
+      printf ("planes a block %-3d %-7s %-10s %8.1f GB/s   %.3f\n", zc,
+              mf.per_sm > 0 ? "5 an SM" : "", ring, r / 1e9, r / ref);
+    }
+  if (bad != 0)
+    fprintf (stderr, "copy-ceiling: the copies or sums are wrong\n");
   cudaFree (a);
   cudaFree (b);
+  cudaFree (c);
   return bad != 0;
 }

@@ -45,11 +45,16 @@
 #                                      the 30 m³ end-to-end run twice
 #                                      without and with the warm-up)
 #   tests/gpu/run.sh fabric           (build, issue #14: copy-ceiling, the
-#                                      SMs' copies against cudaMemcpy; ncu's
+#                                      SMs' copies, three-word streams and
+#                                      the air kernels' march against
+#                                      cudaMemcpy; ncu's
 #                                      DRAM and L2-fabric throughput on them,
 #                                      on one step's FCC kernels of the hall
 #                                      in fp32 and fp16, and on the 7-point
-#                                      air kernel)
+#                                      air kernel; the 7-point scheme's
+#                                      single steps and two-step passes in
+#                                      the hall with face-counted walls,
+#                                      ncu on the single steps)
 #   tests/gpu/run.sh hall8k           (build, issue #14: the 1000 m³ box at
 #                                      8 kHz, 2 s, fp16, mesh to WAV on CUDA:
 #                                      wall time, memory, timings)
@@ -660,11 +665,12 @@ fi
 # ------------------------------------------- fabric: issue #14, the L2's fabric
 # The H200's L2 is two halves; an SM reaches the far half's addresses
 # through the fabric between them, which a plain copy already keeps 87–90 %
-# busy (docs/PERFORMANCE.md, "…, eleventh"). copy-ceiling's rates, then
-# ncu on its copy kernels (the fifth launch of each form), on one step's
-# FCC kernels of the hall at 4 kHz and on the 7-point scheme's air kernel
-# in bench-cuda's hall: time, DRAM bytes and throughput, the fabric's
-# throughput, the bytes from the L2 to the L1s.
+# busy, and streams of three words with rows read again 96–97 % at
+# cudaMemcpy's rate (docs/PERFORMANCE.md, "…, eleventh" and "…, twelfth").
+# copy-ceiling's rates, then ncu on its kernels (the fifth launch of each
+# form), on one step's FCC kernels of the hall at 4 kHz and on the
+# 7-point scheme's air kernel in bench-cuda's hall: time, DRAM bytes and
+# throughput, the fabric's throughput, the bytes from the L2 to the L1s.
 if [ "$QUICK" = fabric ]; then
   "$B/tests/copy-ceiling" > "$LOGS/copy-ceiling.txt" 2>&1
   note "copy-ceiling: rc $?"
@@ -679,8 +685,8 @@ if [ "$QUICK" = fabric ]; then
       > "$LOGS/ncu-$label.txt" 2>&1
     note "ncu $label: rc $?"
   }
-  fabric_ncu copy --kernel-name regex:copy_kernel "$B/tests/copy-ceiling"
-  sed 's/  */ /g' "$LOGS/ncu-copy.txt" | awk '/ copy_kernel</ { c++; k = $2 " " $9 }
+  fabric_ncu copy --kernel-name regex:"copy_kernel|stream_kernel|march_kernel|march_async_kernel" "$B/tests/copy-ceiling"
+  sed 's/  */ /g' "$LOGS/ncu-copy.txt" | awk '/ (copy|stream|march|march_async)_kernel[<(]/ { c++; k = $2 " " $9 }
     /gpu__time/ { t = $NF " " $(NF - 1) } /dram__bytes_read/ { r = $NF " " $(NF - 1) }
     /dram__bytes_write/ { w = $NF " " $(NF - 1) } /dram__throughput/ { d = $NF }
     /xbar2l1tex/ { l = $NF " " $(NF - 1) }
@@ -695,6 +701,23 @@ if [ "$QUICK" = fabric ]; then
   fabric_ncu cartesian --kernel-name regex:"^rw_kernel_air" --launch-skip 4 --launch-count 1 \
     "$B/tests/bench-cuda" --room hall --cells "$CELLS" --kernel production --precision f32 --steps 6
   sed 's/  */ /g' "$LOGS/ncu-cartesian.txt" | grep -E "^ void|__" | cut -c1-100 | tee -a "$SUMMARY"
+  # The 7-point scheme's two-step passes (variant 13, 92 % of the H100's
+  # roofline) run only where no node is listed: the hall with walls by
+  # their face counts. Their rate against single steps (variant 5) on
+  # this machine, and ncu on one launch of the single steps at the block
+  # bench-cuda's autotuning chose on this hall (H200, 2026-11-29). (With
+  # --block given, bench-cuda's production row runs single steps, so
+  # the passes are not profiled here.)
+  for prec in f32 f16; do
+    timeout 150 "$B/tests/bench-cuda" --room hall --cells "$CELLS" --kernel production \
+      --surfaces faces --precision $prec --variants=5,13 --steps 50 > "$LOGS/faces-$prec.txt" 2>&1
+    note "bench-cuda hall faces $prec: rc $?"
+    grep -E "^(roofline|production)" "$LOGS/faces-$prec.txt" | tee -a "$SUMMARY"
+  done
+  ROOMWAVE_CUDA_VARIANT=5 fabric_ncu faces-v5 --kernel-name regex:"^rw_kernel_air" \
+    --launch-skip 10 --launch-count 1 "$B/tests/bench-cuda" --room hall --cells "$CELLS" \
+    --kernel production --surfaces faces --precision f32 --block 32x4 --steps 40
+  sed 's/  */ /g' "$LOGS/ncu-faces-v5.txt" | grep -E "^ void|__" | cut -c1-100 | tee -a "$SUMMARY"
   mode_end fabric
 fi
 
