@@ -89,18 +89,44 @@ stream_kernel (const float4 *__restrict__ p, const float4 *m, float4 *out, size_
  * of 4 rows, chunk), segments first, taken in turn by a grid of any size
  * (fewer blocks than them: as few warps an SM as the air kernels have).
  * Rows 0 and ny − 1 are not updated. */
+/* Item b of the march for this thread: its first entry i0 and planes
+ * [z0, z1); false on rows 0 and ny − 1. */
+__device__ __forceinline__ bool
+march_item (int b, int sy, int ny, int nz, int zc, size_t &i0, int &z0, int &z1)
+{
+  const int segs = sy / 32, tiles = (ny + 3) / 4;
+  const int y = (b / segs) % tiles * 4 + (int) threadIdx.y;
+  if (y < 1 || y >= ny - 1)
+    return false;
+  z0 = b / (segs * tiles) * zc, z1 = min (nz, z0 + zc);
+  i0 = (size_t) (b % segs) * 32 + threadIdx.x + (size_t) sy * (y + (size_t) ny * z0);
+  return true;
+}
+
+__device__ __forceinline__ int
+march_items (int sy, int ny, int nz, int zc)
+{
+  return sy / 32 * ((ny + 3) / 4) * ((nz + zc - 1) / zc);
+}
+
+/* m's new row from rows y − 1, y, y + 1 of p and its own */
+__device__ __forceinline__ float4
+march_sum (float4 a, float4 b, float4 c, float4 m)
+{
+  return make_float4 (m.x + (b.x + (a.x + c.x)), m.y + (b.y + (a.y + c.y)),
+                      m.z + (b.z + (a.z + c.z)), m.w + (b.w + (a.w + c.w)));
+}
+
 __global__ void
 march_kernel (const float4 *__restrict__ p, float4 *__restrict__ m, int sy, int ny, int nz, int zc)
 {
-  const int segs = sy / 32, tiles = (ny + 3) / 4, chunks = (nz + zc - 1) / zc;
   const size_t sz = (size_t) sy * ny;
-  for (int b = (int) blockIdx.x; b < segs * tiles * chunks; b += (int) gridDim.x)
+  for (int b = (int) blockIdx.x; b < march_items (sy, ny, nz, zc); b += (int) gridDim.x)
     {
-      const int y = (b / segs) % tiles * 4 + (int) threadIdx.y;
-      if (y < 1 || y >= ny - 1)
+      size_t i;
+      int z0, z1;
+      if (!march_item (b, sy, ny, nz, zc, i, z0, z1))
         continue;
-      const int z0 = b / (segs * tiles) * zc, z1 = min (nz, z0 + zc);
-      size_t i = (size_t) (b % segs) * 32 + threadIdx.x + (size_t) sy * y + sz * z0;
       for (int z = z0; z < z1; z += 2, i += 2 * sz)
         {
           const bool two = z + 1 < z1;
@@ -115,13 +141,7 @@ march_kernel (const float4 *__restrict__ p, float4 *__restrict__ m, int sy, int 
 #pragma unroll
           for (int k = 0; k < 2; k++)
             if (k == 0 || two)
-              {
-                const float4 *w = v[k];
-                m[i + k * sz] = make_float4 (w[3].x + (w[1].x + (w[0].x + w[2].x)),
-                                             w[3].y + (w[1].y + (w[0].y + w[2].y)),
-                                             w[3].z + (w[1].z + (w[0].z + w[2].z)),
-                                             w[3].w + (w[1].w + (w[0].w + w[2].w)));
-              }
+              m[i + k * sz] = march_sum (v[k][0], v[k][1], v[k][2], v[k][3]);
         }
     }
 }
@@ -146,15 +166,13 @@ march_async_kernel (const float4 *__restrict__ p, float4 *__restrict__ m, int sy
 {
   extern __shared__ float4 ring[];
   float4 *mine = ring + threadIdx.y * D * 4 * 32 + threadIdx.x;
-  const int segs = sy / 32, tiles = (ny + 3) / 4, chunks = (nz + zc - 1) / zc;
   const size_t sz = (size_t) sy * ny;
-  for (int b = (int) blockIdx.x; b < segs * tiles * chunks; b += (int) gridDim.x)
+  for (int b = (int) blockIdx.x; b < march_items (sy, ny, nz, zc); b += (int) gridDim.x)
     {
-      const int y = (b / segs) % tiles * 4 + (int) threadIdx.y;
-      if (y < 1 || y >= ny - 1)
+      size_t i0;
+      int z0, z1;
+      if (!march_item (b, sy, ny, nz, zc, i0, z0, z1))
         continue;
-      const int z0 = b / (segs * tiles) * zc, z1 = min (nz, z0 + zc);
-      const size_t i0 = (size_t) (b % segs) * 32 + threadIdx.x + (size_t) sy * y + sz * z0;
       const auto issue = [&] (int k) {
         if (z0 + k < z1)
           {
@@ -175,11 +193,7 @@ march_async_kernel (const float4 *__restrict__ p, float4 *__restrict__ m, int sy
           issue (z - z0 + D - 1);
           asm volatile ("cp.async.wait_group %0;\n" ::"n"(D - 1) : "memory");
           const float4 *s = mine + ((z - z0) % D) * 4 * 32;
-          const float4 w0 = s[0], w1 = s[32], w2 = s[64], w3 = s[96];
-          m[i0 + (size_t) (z - z0) * sz] = make_float4 (w3.x + (w1.x + (w0.x + w2.x)),
-                                                       w3.y + (w1.y + (w0.y + w2.y)),
-                                                       w3.z + (w1.z + (w0.z + w2.z)),
-                                                       w3.w + (w1.w + (w0.w + w2.w)));
+          m[i0 + (size_t) (z - z0) * sz] = march_sum (s[0], s[32], s[64], s[96]);
         }
       asm volatile ("cp.async.wait_group 0;\n" ::: "memory");
     }
