@@ -153,11 +153,17 @@ rw_kernel_air (const S *__restrict__ p, S *__restrict__ q, const uint8_t *__rest
  * address instead of a 64-bit pair: 71 → 64 registers in fp16, 4 blocks of
  * 256 threads a SM instead of 3; the hall, fp16: 368.3 → 379.3 Gvox/s);
  * grids of 2³² cells or more run variant 5. */
+/* CG: cached in the L2 only (.cg; tests/gpu/copy-ceiling's march), not
+ * also in the L1 (.ca, the variants'). */
+template <bool CG = false>
 __device__ __forceinline__ void
 rw_cp_async16 (void *smem, const void *gmem)
 {
   const unsigned s = (unsigned) __cvta_generic_to_shared (smem);
-  asm volatile ("cp.async.ca.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
+  if (CG)
+    asm volatile ("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
+  else
+    asm volatile ("cp.async.ca.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
 }
 
 __device__ __forceinline__ void

@@ -25,8 +25,10 @@
 #include <cstdlib>
 #include <algorithm>
 
-/* rw-cuda.h as the CUDA files include it (atomic_int) */
+/* rw-cuda.h as the CUDA files include it (atomic_int); the cp.async
+ * helpers of the 7-point variants 8 and 9 */
 #include "../../kernels/rw-cuda-common.cuh"
+#include "../../kernels/rw-cuda-march.cuh"
 
 template <int U>
 __global__ void
@@ -152,13 +154,6 @@ march_kernel (const float4 *__restrict__ p, float4 *__restrict__ m, int sy, int 
  * of D planes of its warp, and sums plane z once its group has arrived.
  * No thread reads what another copied, so no barrier: each waits for
  * its own groups. Dynamic shared memory: 4 warps × D planes × 2 KiB. */
-__device__ __forceinline__ void
-cp_async16 (float4 *dst, const float4 *src)
-{
-  const unsigned d = (unsigned) __cvta_generic_to_shared (dst);
-  asm volatile ("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
-}
-
 template <int D>
 __global__ void
 march_async_kernel (const float4 *__restrict__ p, float4 *__restrict__ m, int sy, int ny, int nz,
@@ -178,12 +173,12 @@ march_async_kernel (const float4 *__restrict__ p, float4 *__restrict__ m, int sy
           {
             const size_t j = i0 + k * sz;
             float4 *s = mine + (k % D) * 4 * 32;
-            cp_async16 (s, p + j - sy);
-            cp_async16 (s + 32, p + j);
-            cp_async16 (s + 64, p + j + sy);
-            cp_async16 (s + 96, m + j);
+            rw_cp_async16<true> (s, p + j - sy);
+            rw_cp_async16<true> (s + 32, p + j);
+            rw_cp_async16<true> (s + 64, p + j + sy);
+            rw_cp_async16<true> (s + 96, m + j);
           }
-        asm volatile ("cp.async.commit_group;\n" ::: "memory");
+        rw_cp_commit ();
       };
 #pragma unroll
       for (int k = 0; k < D - 1; k++)
@@ -191,11 +186,11 @@ march_async_kernel (const float4 *__restrict__ p, float4 *__restrict__ m, int sy
       for (int z = z0; z < z1; z++)
         {
           issue (z - z0 + D - 1);
-          asm volatile ("cp.async.wait_group %0;\n" ::"n"(D - 1) : "memory");
+          rw_cp_wait<D - 1> ();
           const float4 *s = mine + ((z - z0) % D) * 4 * 32;
           m[i0 + (size_t) (z - z0) * sz] = march_sum (s[0], s[32], s[64], s[96]);
         }
-      asm volatile ("cp.async.wait_group 0;\n" ::: "memory");
+      rw_cp_wait<0> ();
     }
 }
 
@@ -205,6 +200,20 @@ fill_kernel (float4 *a, size_t n, float v)
   for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n;
        i += (size_t) gridDim.x * blockDim.x)
     a[i] = make_float4 (v, v, v, v);
+}
+
+/* Whether float4s i and j of a could be read (else the CUDA error is in
+ * err), counting into *bad those of their 8 floats that are not want. */
+static bool
+check_two (const float4 *a, size_t i, size_t j, float want, int *bad, RwError *err)
+{
+  float got[2][4];
+  if (!RW_CUDA (cudaMemcpy (got[0], a + i, 16, cudaMemcpyDeviceToHost))
+      || !RW_CUDA (cudaMemcpy (got[1], a + j, 16, cudaMemcpyDeviceToHost)))
+    return false;
+  for (int k = 0; k < 8; k++)
+    *bad += got[k / 4][k % 4] != want;
+  return true;
 }
 
 /* the best of 6 runs of f after 2 warm-ups, in ms; < 0 on an error */
@@ -312,12 +321,8 @@ main (void)
             stream_kernel<false><<<grid, 256>>> (a, b, out, n, row);
         },
         err);
-      float got[2][4];
-      const bool read = ms > 0 && RW_CUDA (cudaMemcpy (got[0], out + row, 16, cudaMemcpyDeviceToHost))
-                        && RW_CUDA (cudaMemcpy (got[1], out + n - row - 1, 16, cudaMemcpyDeviceToHost));
       const float want = (inplace ? 8.0f : 1.0f) * (rows ? 3.0f : 1.0f);
-      for (int k = 0; read && k < 8; k++)
-        bad += got[k / 4][k % 4] != want;
+      const bool read = ms > 0 && check_two (out, row, n - row - 1, want, &bad, err);
       if (ms <= 0 || !read)
         {
           fprintf (stderr, "copy-ceiling: %s\n", e.message);
@@ -358,13 +363,7 @@ main (void)
             march_kernel<<<grd, blk>>> (a, b, sy, ny, nz, zc);
         },
         err);
-      float got[2][4];
-      const bool read = ms > 0
-                        && RW_CUDA (cudaMemcpy (got[0], b + sy, 16, cudaMemcpyDeviceToHost))
-                        && RW_CUDA (cudaMemcpy (got[1], b + (size_t) sy * ny * nz - sy - 1, 16,
-                                                cudaMemcpyDeviceToHost));
-      for (int k = 0; read && k < 8; k++)
-        bad += got[k / 4][k % 4] != 24.0f;
+      const bool read = ms > 0 && check_two (b, sy, (size_t) sy * ny * nz - sy - 1, 24.0f, &bad, err);
       if (ms <= 0 || !read)
         {
           fprintf (stderr, "copy-ceiling: %s\n", e.message);
