@@ -40,15 +40,12 @@
 bool
 rw_sim_check_fcc (const RwSimConfig *cfg, RwError *err)
 {
+  /* spatial receivers too: their probes are the lattice's sites
+   * (rw_wave_probe, docs/SPATIAL.md) */
   if (cfg->boundary != RW_BOUNDARY_FV)
     return rw_fail (err, RW_ERROR_INPUT, _("The FCC scheme has the finite-volume boundary only, "
                                            "not %s: use --scheme cartesian for it"),
                     rw_boundary_name (cfg->boundary));
-  for (size_t r = 0; r < cfg->n_receivers && r < RW_SIM_MAX_RECEIVERS; r++)
-    if (cfg->receiver_specs[r].type != RW_RECEIVER_OMNI)
-      return rw_fail (err, RW_ERROR_INPUT, _("Receiver %zu is %s: spatial receivers run on the "
-                                             "7-point scheme only (--scheme cartesian)"),
-                      r + 1, rw_receiver_type_name (cfg->receiver_specs[r].type));
   return true;
 }
 
@@ -62,7 +59,7 @@ rw_sim_resolve_scheme (const RwSimConfig *cfg)
    * 0.088× the node updates of the 7-point scheme and runs 4–7× faster
    * per second of audio on the GPU, and with its wall links its decay per
    * band matches the 7-point scheme's within 5 % (scheme-compare).
-   * Otherwise the 7-point scheme, which has every boundary and receiver. */
+   * Otherwise (the LRS and Savioja boundaries) the 7-point scheme. */
   return rw_sim_check_fcc (cfg, NULL) ? RW_SCHEME_FCC : RW_SCHEME_CARTESIAN;
 }
 
@@ -338,16 +335,17 @@ geometrical_part (const RwGaResult *ga, double fs_out, size_t n, RwSimResult *ou
 /* ---------------------------------------------------------------- spatial receivers */
 
 /* What a run's binaural and ambisonic receivers need besides the omni
- * path: each one's probe of grid cells (rw_wave_probe), whose cells past
- * the centre join the solver's receivers after the user's ones, and the
+ * path: each one's probe about its position (rw_wave_probe_at), whose
+ * grid cells join the solver's receivers after the user's ones, and the
  * HRTF set of the binaural ones at the output rate (the wave part's
  * decode) and at the geometrical part's rate. */
 typedef struct {
   bool any, binaural;
-  RwWaveProbe *probes;      /* n_receivers; the spatial ones' */
+  RwWaveProbeAt *probes;    /* n_receivers; the spatial ones' */
   int *probe_order;         /* the order each probe encodes (≤ the receiver's) */
-  size_t *probe_first;      /* solver receiver of a spatial receiver's probe cell 0 */
+  size_t *probe_first;      /* solver receiver of a spatial receiver's probe's cells[0] */
   size_t n_extra;           /* probe cells, after the user's receivers */
+  size_t n_probes;          /* probes' length */
   RwHrtf *hrtf_out, *hrtf_ga;
   /* the MagLS decoder of each order, designed once a run (≈ 0.5 s each)
    * when a binaural receiver first needs it */
@@ -357,6 +355,8 @@ typedef struct {
 static void
 spatial_clear (SimSpatial *sp)
 {
+  for (size_t r = 0; sp->probes != NULL && r < sp->n_probes; r++)
+    rw_wave_probe_at_clear (&sp->probes[r]);
   free (sp->probes);
   free (sp->probe_order);
   free (sp->probe_first);
@@ -385,6 +385,7 @@ spatial_open (const RwSimConfig *cfg, SimSpatial *sp, RwSimResult *out, RwError 
   out->ir_ambi = calloc (cfg->n_receivers, sizeof *out->ir_ambi);
   out->ir_binaural = sp->binaural ? calloc (cfg->n_receivers, sizeof *out->ir_binaural) : NULL;
   sp->probes = calloc (cfg->n_receivers, sizeof *sp->probes);
+  sp->n_probes = sp->probes != NULL ? cfg->n_receivers : 0;
   sp->probe_first = calloc (cfg->n_receivers, sizeof *sp->probe_first);
   sp->probe_order = calloc (cfg->n_receivers, sizeof *sp->probe_order);
   if (out->wave_ambi_order == NULL || out->ir_ambi == NULL
@@ -405,18 +406,19 @@ spatial_open (const RwSimConfig *cfg, SimSpatial *sp, RwSimResult *out, RwError 
   return true;
 }
 
-/* Each spatial receiver's probe (its cell and the cells around it that
- * the encoder reads); the cells past the centre are appended to the
- * solver's receivers (*cells, n_receivers long on entry, grown). view:
- * the whole grid; with ranks (ranked) a lattice without arrays, and each
- * probe looks at the planes around its receiver voxelised alone
- * (rw_wave_probe_planes, rw_voxelise_planes: the whole grid's K there),
- * so that every rank finds the same cells, in the whole grid's indices,
- * as one rank does; the solver gathers them from the ranks whose planes
- * hold them. */
+/* Each spatial receiver's probe about its position (rw_wave_probe_at:
+ * virtual nodes around it, each read through the receiver's stencil st[r]
+ * shifted); the cells they read are appended to the solver's receivers
+ * (*cells, n_receivers long on entry, grown). view: the whole grid; with
+ * ranks (ranked) a lattice without arrays, and each probe looks at the
+ * planes around its receiver voxelised alone (rw_wave_probe_planes,
+ * rw_voxelise_planes: the whole grid's K there), so that every rank finds
+ * the same cells, in the whole grid's indices, as one rank does; the
+ * solver gathers them from the ranks whose planes hold them. */
 static bool
 spatial_probes (const RwSimConfig *cfg, const RwMesh *mesh, const RwGrid *view, bool ranked,
-                SimSpatial *sp, RwSimResult *out, size_t **cells, size_t *n_cells, RwError *err)
+                const RwGridStencil *st, SimSpatial *sp, RwSimResult *out, size_t **cells,
+                size_t *n_cells, RwError *err)
 {
   size_t n = cfg->n_receivers;
   for (size_t r = 0; sp->any && r < cfg->n_receivers; r++)
@@ -424,7 +426,7 @@ spatial_probes (const RwSimConfig *cfg, const RwMesh *mesh, const RwGrid *view, 
       const RwReceiverSpec *spec = &cfg->receiver_specs[r];
       if (spec->type == RW_RECEIVER_OMNI)
         continue;
-      RwWaveProbe *pr = &sp->probes[r];
+      RwWaveProbeAt *pa = &sp->probes[r];
       const int order = rw_receiver_ambi_order (spec);
       const size_t centre = out->receiver_cells[r];
       size_t z0 = 0, z1 = view->nz;
@@ -438,34 +440,48 @@ spatial_probes (const RwSimConfig *cfg, const RwMesh *mesh, const RwGrid *view, 
             return false;
         }
       const RwGrid *g = ranked ? window : view;
-      sp->probe_order[r] = order;
-      /* orders 2 and 3 need RW_WAVE_PROBE_RADIUS cells of air around the
-       * receiver; nearer a wall its wave part is first order (the seven
-       * cells), said in a warning */
-      if (order > 1 && !rw_wave_probe_window (g, z0, centre, order, pr, NULL))
+      /* orders 2 and 3 need RW_WAVE_PROBE_RADIUS + 1 or 2 cells of air
+       * around the receiver (rw_wave_probe_radius), order 1 2 or 3. Nearer
+       * a wall the probe is taken about the receiver's nearest node
+       * instead (its pressures as they are: RW_WAVE_PROBE_RADIUS cells of
+       * air, 1 for order 1), and failing that the wave part is first
+       * order; each said in a warning */
+      const RwGridStencil node = { .n = 1, .cell = { centre }, .weight = { 1.0 }, .nearest = centre };
+      const RwGridStencil *try_st[4] = { &st[r], &node, &st[r], &node };
+      const int try_order[4] = { order, order, 1, 1 };
+      int k = 0;
+      while (k < 3 && !rw_wave_probe_at (g, z0, try_st[k], try_order[k], pa, NULL))
+        k++;
+      sp->probe_order[r] = try_order[k];
+      const bool probed = rw_wave_probe_at (g, z0, try_st[k], try_order[k], pa, err);
+      if (probed && try_st[k] == &node)
+        rw_sim_warn (out, _("receiver %zu at (%.3f, %.3f, %.3f) m lies within %d grid cells "
+                            "(%.3f m) of a wall: its wave part's directions are taken about its "
+                            "nearest grid node, %.3f m away"),
+                     r + 1, cfg->receivers[r][0], cfg->receivers[r][1], cfg->receivers[r][2],
+                     rw_wave_probe_radius (try_order[k], view->lattice),
+                     rw_wave_probe_radius (try_order[k], view->lattice) * view->h,
+                     rw_sim_distance (cfg->receivers[r], out->receivers_at[r]));
+      if (probed && try_order[k] < order)
         {
-          sp->probe_order[r] = 1;
+          const int reach = rw_wave_probe_radius (order, view->lattice);
           rw_sim_warn (out, _("receiver %zu at (%.3f, %.3f, %.3f) m lies within %d grid cells "
                               "(%.3f m) of a wall: its wave part is encoded to order 1 only (the "
                               "geometrical part to order %d)"),
                        r + 1, cfg->receivers[r][0], cfg->receivers[r][1], cfg->receivers[r][2],
-                       RW_WAVE_PROBE_RADIUS, RW_WAVE_PROBE_RADIUS * view->h, order);
+                       reach, reach * view->h, order);
         }
-      const bool probed = rw_wave_probe_window (g, z0, centre, sp->probe_order[r], pr, err);
       rw_grid_free (window);
       if (!probed)
         return rw_fail_prefix (err, _("receiver %zu at (%.3f, %.3f, %.3f) m"), r + 1,
                                cfg->receivers[r][0], cfg->receivers[r][1], cfg->receivers[r][2]);
-      /* every probe cell, the centre too: the encoder reads the cells
-       * themselves, while the receiver's omni IR (W) is interpolated at
-       * its position */
-      size_t *grown = realloc (*cells, (n + pr->n) * sizeof *grown);
+      size_t *grown = realloc (*cells, (n + pa->n_cells) * sizeof *grown);
       if (grown == NULL)
         return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
       *cells = grown;
       sp->probe_first[r] = n;
-      for (size_t k = 0; k < pr->n; k++)
-        grown[n++] = pr->cells[k];
+      for (size_t k = 0; k < pa->n_cells; k++)
+        grown[n++] = pa->cells[k];
     }
   sp->n_extra = n - cfg->n_receivers;
   *n_cells = n;
@@ -562,26 +578,36 @@ spatial_wave (const RwSimConfig *cfg, RwSolver *solver, const RwPostprocess *pp,
               SimSpatial *sp, size_t r, RwSimResult *out, RwError *err)
 {
   const RwReceiverSpec *spec = &cfg->receiver_specs[r];
-  const RwWaveProbe *pr = &sp->probes[r];
+  const RwWaveProbeAt *pa = &sp->probes[r];
   const int order = rw_receiver_ambi_order (spec), enc = sp->probe_order[r];
   const size_t n = out->ir_frames, nch = (size_t) RW_AMBI_CHANNELS (order);
   const size_t n_enc = (size_t) RW_AMBI_CHANNELS (enc), steps = rw_solver_step (solver);
   const size_t m = steps + 1;   /* calibrated samples */
-  double *cal = malloc (pr->n * m * sizeof *cal);
-  const double **sig = calloc (pr->n, sizeof *sig);
+  const size_t nv = pa->probe.n;
+  double *cal = malloc (pa->n_cells * m * sizeof *cal);
+  double *virt = malloc (nv * m * sizeof *virt);
+  const double **rec = calloc (pa->n_cells, sizeof *rec);
+  const double **sig = calloc (nv, sizeof *sig);
   double *grid_ambi = malloc (n_enc * m * sizeof *grid_ambi);
   double *ambi = calloc (nch * n, sizeof *ambi);
-  bool ok = cal != NULL && sig != NULL && grid_ambi != NULL && ambi != NULL;
+  bool ok = cal != NULL && virt != NULL && rec != NULL && sig != NULL && grid_ambi != NULL
+            && ambi != NULL;
   if (!ok)
     rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
-  for (size_t k = 0; ok && k < pr->n; k++)
+  for (size_t k = 0; ok && k < pa->n_cells; k++)
     {
       ok = rw_postprocess_calibrate (pp, rw_solver_receiver (solver, sp->probe_first[r] + k),
                                      steps, cal + k * m, err);
-      sig[k] = cal + k * m;
+      rec[k] = cal + k * m;
     }
-  ok = ok && rw_wave_encode (pr, sig, m, enc, out->spacing_m, out->c, out->fs_grid_hz, grid_ambi,
-                             err);
+  /* the virtual nodes about the receiver's position, read as its omni IR
+   * is read (calibration is linear and the same for every cell) */
+  if (ok)
+    rw_wave_probe_at_mix (pa, rec, m, virt);
+  for (size_t i = 0; ok && i < nv; i++)
+    sig[i] = virt + i * m;
+  ok = ok && rw_wave_encode (&pa->probe, sig, m, enc, out->spacing_m, out->c, out->fs_grid_hz,
+                             grid_ambi, err);
   for (size_t i = 0; ok && i < n; i++)
     ambi[i] = out->ir[r][i];
   /* the channels are independent: one a thread (cfg->threads) */
@@ -625,6 +651,8 @@ spatial_wave (const RwSimConfig *cfg, RwSolver *solver, const RwPostprocess *pp,
       free (lr);
     }
   free (cal);
+  free (virt);
+  free (rec);
   free (sig);
   free (grid_ambi);
   free (ambi);
@@ -1204,7 +1232,8 @@ sim_solve (const RwSimConfig *cfg, const RwMesh *mesh, const double *surface_R,
     }
   memcpy (solver_cells, out->receiver_cells, cfg->n_receivers * sizeof *solver_cells);
   n_solver_cells = cfg->n_receivers;
-  if (!spatial_probes (cfg, mesh, view, ranked, &sp, out, &solver_cells, &n_solver_cells, err))
+  if (!spatial_probes (cfg, mesh, view, ranked, stencils, &sp, out, &solver_cells, &n_solver_cells,
+                       err))
     goto out;
   /* the probes' cells as one-cell stencils after the user's receivers */
   if (n_solver_cells > cfg->n_receivers)

@@ -96,9 +96,9 @@ typedef struct {
 
 void rw_sim_config_init (RwSimConfig *cfg);   /* the defaults above */
 
-/* Whether the FCC scheme runs cfg: the FV boundary and omnidirectional
- * receivers only. Fails with RW_ERROR_INPUT saying which setting (the
- * receiver by number) otherwise; err may be NULL. */
+/* Whether the FCC scheme runs cfg: the FV boundary only (every receiver
+ * type: spatial receivers probe its sites, docs/SPATIAL.md). Fails with
+ * RW_ERROR_INPUT naming the boundary otherwise; err may be NULL. */
 bool rw_sim_check_fcc (const RwSimConfig *cfg, RwError *err);
 /* The scheme a run gets: an explicit one as is (rw_sim_check_settings
  * refuses FCC where rw_sim_check_fcc does); AUTO: the scheme that reaches

@@ -13,11 +13,34 @@
 #include "rw-i18n.h"
 #include "rw-linalg.h"
 
-/* rw_wave_probe_cells on g, planes [z0, z0 + g->nz) of the whole grid
- * (0 for the whole grid itself): centre and cells in g's indices, the
- * messages' cells in the whole grid's (z + z0). */
+/* The first-order probe's offsets on each lattice, the centre first,
+ * then its nearest nodes in pairs (d, −d) (rw-wave-directions.h). */
+static const int first_cubic[RW_PROBE_N][3] = { { 0, 0, 0 },  { 1, 0, 0 }, { -1, 0, 0 },
+                                                { 0, 1, 0 },  { 0, -1, 0 }, { 0, 0, 1 },
+                                                { 0, 0, -1 } };
+static const int first_fcc[RW_PROBE_N_FCC][3] = {
+  { 0, 0, 0 },  { 1, 1, 0 },  { -1, -1, 0 }, { 1, -1, 0 }, { -1, 1, 0 },
+  { 1, 0, 1 },  { -1, 0, -1 }, { 1, 0, -1 }, { -1, 0, 1 }, { 0, 1, 1 },
+  { 0, -1, -1 }, { 0, 1, -1 }, { 0, -1, 1 }
+};
+
+size_t
+rw_wave_first_n (RwLattice lattice)
+{
+  return lattice == RW_LATTICE_FCC ? RW_PROBE_N_FCC : RW_PROBE_N;
+}
+
+static const int (*first_offsets (RwLattice lattice))[3]
+{
+  return lattice == RW_LATTICE_FCC ? first_fcc : first_cubic;
+}
+
+/* The first-order probe of g's lattice around centre into cells
+ * (rw_wave_first_n of them), g the planes [z0, z0 + g->nz) of the whole
+ * grid (0 for the whole grid itself): centre and cells in g's indices,
+ * the messages' cells in the whole grid's (z + z0). */
 static bool
-probe_cells_in (const RwGrid *g, size_t z0, size_t centre, size_t cells[RW_PROBE_N], RwError *err)
+probe_cells_in (const RwGrid *g, size_t z0, size_t centre, size_t *cells, RwError *err)
 {
   if (g == NULL || cells == NULL)
     return rw_fail (err, RW_ERROR_INTERNAL, "rw_wave_probe_cells: NULL argument");
@@ -30,23 +53,95 @@ probe_cells_in (const RwGrid *g, size_t z0, size_t centre, size_t cells[RW_PROBE
     return rw_fail (err, RW_ERROR_INPUT,
                     _("directional receiver: cell (%zu, %zu, %zu) lies on the grid's edge"), x, y,
                     z + z0);
-  const size_t sx = 1, sy = nx, sz = nx * ny;
-  const size_t c[RW_PROBE_N] = { centre, centre + sx, centre - sx, centre + sy, centre - sy,
-                                 centre + sz, centre - sz };
-  for (int k = 0; k < RW_PROBE_N; k++)
-    if (g->K[c[k]] == 0)
-      return rw_fail (err, RW_ERROR_INPUT,
-                      _("directional receiver at cell (%zu, %zu, %zu): its neighbours within one cell "
-                        "(%.3f m) must be in the air, and one is not; move it away from the wall"),
-                      x, y, z + z0, g->h);
-  memcpy (cells, c, sizeof c);
+  const size_t n = rw_wave_first_n (g->lattice);
+  const int (*off)[3] = first_offsets (g->lattice);
+  for (size_t k = 0; k < n; k++)
+    {
+      const size_t c = (size_t) ((long) centre + off[k][0]
+                                 + (long) nx * (off[k][1] + (long) ny * off[k][2]));
+      if (g->K[c] == 0)
+        return rw_fail (err, RW_ERROR_INPUT,
+                        _("directional receiver at cell (%zu, %zu, %zu): its neighbours within one "
+                          "cell (%.3f m) must be in the air, and one is not; move it away from the "
+                          "wall"),
+                        x, y, z + z0, g->h);
+      cells[k] = c;
+    }
   return true;
 }
 
 bool
 rw_wave_probe_cells (const RwGrid *g, size_t centre, size_t cells[RW_PROBE_N], RwError *err)
 {
+  if (g != NULL && g->lattice != RW_LATTICE_CUBIC)
+    return rw_fail (err, RW_ERROR_INTERNAL, "rw_wave_probe_cells: a cubic grid only (rw_wave_probe)");
   return probe_cells_in (g, 0, centre, cells, err);
+}
+
+/* First-order B-format (out as rw_wave_first_order) from the n_first
+ * signals of a first-order probe whose offsets off are the centre, then
+ * pairs (d, −d): each velocity channel λ / (2 Σ_pairs d_a²) times the
+ * running sum of Σ_pairs d_a (p(d) − p(−d)), the pairs with d_a ≠ 0
+ * added in their order (one pair on the cubic lattice: the central
+ * difference, (λ / 2) Σ (p₊ − p₋); four on the FCC lattice: λ / 8). The
+ * signals are finite and λ positive. */
+static void
+first_order_pairs (const double *const *sig, const int (*off)[3], size_t n_first, size_t n,
+                   double courant, double *out)
+{
+  /* ACN channel c of the first order: W (0), Y (1), Z (2), X (3) */
+  static const int axis[4] = { -1, 1, 2, 0 };
+  memcpy (out, sig[0], n * sizeof *out);
+  for (int c = 1; c < 4; c++)
+    {
+      const int a = axis[c];
+      int mu = 0;
+      for (size_t k = 1; k + 1 < n_first; k += 2)
+        mu += off[k][a] * off[k][a];
+      const double scale = courant / (2.0 * mu);
+      double sum = 0.0;
+      for (size_t i = 0; i < n; i++)
+        {
+          double d = 0.0;
+          bool first = true;
+          for (size_t k = 1; k + 1 < n_first; k += 2)
+            if (off[k][a] != 0)
+              {
+                const double t = off[k][a] > 0 ? sig[k][i] - sig[k + 1][i]
+                                               : sig[k + 1][i] - sig[k][i];
+                d = first ? t : d + t;
+                first = false;
+              }
+          sum += d;
+          out[(size_t) c * n + i] = scale * sum;
+        }
+    }
+}
+
+/* The first n_first signals: present and finite. */
+static bool
+first_signals_ok (const double *const *sig, size_t n_first, size_t n, RwError *err)
+{
+  for (size_t k = 0; k < n_first; k++)
+    if (sig[k] == NULL)
+      return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: probe signal %d missing"),
+                      (int) k);
+  for (size_t k = 0; k < n_first; k++)
+    for (size_t i = 0; i < n; i++)
+      if (!isfinite (sig[k][i]))
+        return rw_fail (err, RW_ERROR_INPUT,
+                        _("directional receiver: sample %zu of probe signal %d is not finite"), i,
+                        (int) k);
+  return true;
+}
+
+static bool
+courant_ok (double courant, RwError *err)
+{
+  if (!(courant > 0.0) || !isfinite (courant))
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("directional receiver: c k / h = %g must be a positive number"), courant);
+  return true;
 }
 
 bool
@@ -55,31 +150,9 @@ rw_wave_first_order (const double *const probe[RW_PROBE_N], size_t n, double cou
 {
   if (probe == NULL || out == NULL || n == 0)
     return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: no samples"));
-  for (int k = 0; k < RW_PROBE_N; k++)
-    if (probe[k] == NULL)
-      return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: probe signal %d missing"), k);
-  if (!(courant > 0.0) || !isfinite (courant))
-    return rw_fail (err, RW_ERROR_INPUT,
-                    _("directional receiver: c k / h = %g must be a positive number"), courant);
-  for (int k = 0; k < RW_PROBE_N; k++)
-    for (size_t i = 0; i < n; i++)
-      if (!isfinite (probe[k][i]))
-        return rw_fail (err, RW_ERROR_INPUT,
-                        _("directional receiver: sample %zu of probe signal %d is not finite"), i, k);
-  /* ACN channel c of the first order: W (0), Y (1), Z (2), X (3); the
-   * probe pair of each velocity channel */
-  static const int plus[4] = { -1, RW_PROBE_YP, RW_PROBE_ZP, RW_PROBE_XP };
-  static const int minus[4] = { -1, RW_PROBE_YM, RW_PROBE_ZM, RW_PROBE_XM };
-  memcpy (out, probe[RW_PROBE_CENTRE], n * sizeof *out);
-  for (int c = 1; c < 4; c++)
-    {
-      double sum = 0.0;
-      for (size_t i = 0; i < n; i++)
-        {
-          sum += probe[plus[c]][i] - probe[minus[c]][i];
-          out[(size_t) c * n + i] = 0.5 * courant * sum;
-        }
-    }
+  if (!first_signals_ok (probe, RW_PROBE_N, n, err) || !courant_ok (courant, err))
+    return false;
+  first_order_pairs (probe, first_cubic, RW_PROBE_N, n, courant, out);
   return true;
 }
 
@@ -114,9 +187,33 @@ rw_wave_encoded_order (int order)
 }
 
 int
-rw_wave_probe_radius (int order)
+rw_wave_probe_radius (int order, RwLattice lattice)
 {
-  return order >= 2 ? RW_WAVE_PROBE_RADIUS : 1;
+  return (order >= 2 ? RW_WAVE_PROBE_RADIUS : 1) + (lattice == RW_LATTICE_FCC ? 2 : 1);
+}
+
+/* The offsets of the probe of `order` on a lattice into off, in probe
+ * order: the first-order probe (|o|² ≤ 1, FCC 2), then for orders 2 and 3
+ * the rest of the ball |o| ≤ RW_WAVE_PROBE_RADIUS in z, y, x order (FCC:
+ * its sites, o of even parity); returns their number. */
+static size_t
+probe_offsets (RwLattice lattice, int order, int (*off)[3])
+{
+  const bool fcc = lattice == RW_LATTICE_FCC;
+  size_t n = rw_wave_first_n (lattice);
+  memcpy (off, first_offsets (lattice), n * sizeof off[0]);
+  const int R = RW_WAVE_PROBE_RADIUS, first_r2 = fcc ? 2 : 1;
+  for (int oz = -R; order > 1 && oz <= R; oz++)
+    for (int oy = -R; oy <= R; oy++)
+      for (int ox = -R; ox <= R; ox++)
+        {
+          const int r2 = ox * ox + oy * oy + oz * oz;
+          if (r2 > R * R || r2 <= first_r2 || (fcc && ((ox + oy + oz) & 1) != 0))
+            continue;
+          off[n][0] = ox, off[n][1] = oy, off[n][2] = oz;
+          n++;
+        }
+  return n;
 }
 
 /* rw_wave_probe on g, planes [z0, z0 + g->nz) of the whole grid, as
@@ -124,44 +221,29 @@ rw_wave_probe_radius (int order)
 static bool
 probe_in (const RwGrid *g, size_t z0, size_t centre, int order, RwWaveProbe *probe, RwError *err)
 {
-  static const int offsets[RW_PROBE_N][3] = { { 0, 0, 0 }, { 1, 0, 0 }, { -1, 0, 0 }, { 0, 1, 0 },
-                                              { 0, -1, 0 }, { 0, 0, 1 }, { 0, 0, -1 } };
-  if (probe == NULL)
+  if (probe == NULL || g == NULL)
     return rw_fail (err, RW_ERROR_INTERNAL, "rw_wave_probe: NULL argument");
   if (order < 1 || order > RW_WAVE_MAX_ORDER)
     return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: order %d must be between 1 and %d"),
                     order, RW_WAVE_MAX_ORDER);
   if (!probe_cells_in (g, z0, centre, probe->cells, err))
     return false;
-  probe->n = RW_PROBE_N;
-  memcpy (probe->offset, offsets, sizeof offsets);
+  probe->lattice = g->lattice;
+  probe->n = probe_offsets (g->lattice, order, probe->offset);
   if (order == 1)
     return true;
-  /* the ball |o| ≤ R: the seven cells above first, then the rest */
+  /* the ball |o| ≤ R: its cells past the first-order probe's */
   const int R = RW_WAVE_PROBE_RADIUS;
   const size_t nx = g->nx, ny = g->ny, nz = g->nz;
   const size_t x = centre % nx, y = (centre / nx) % ny, z = centre / (nx * ny);
   bool inside = x >= (size_t) R && y >= (size_t) R && z >= (size_t) R && x + (size_t) R < nx
                 && y + (size_t) R < ny && z + (size_t) R < nz;
-  for (int oz = -R; inside && oz <= R; oz++)
-    for (int oy = -R; inside && oy <= R; oy++)
-      for (int ox = -R; inside && ox <= R; ox++)
-        {
-          const int r2 = ox * ox + oy * oy + oz * oz;
-          if (r2 > R * R || r2 <= 1)
-            continue;
-          const size_t cell = (size_t) ((long) centre + ox + (long) nx * (oy + (long) ny * oz));
-          if (g->K[cell] == 0 || probe->n >= RW_WAVE_PROBE_MAX)
-            {
-              inside = false;
-              break;
-            }
-          probe->cells[probe->n] = cell;
-          probe->offset[probe->n][0] = ox;
-          probe->offset[probe->n][1] = oy;
-          probe->offset[probe->n][2] = oz;
-          probe->n++;
-        }
+  for (size_t i = rw_wave_first_n (g->lattice); inside && i < probe->n; i++)
+    {
+      const int *o = probe->offset[i];
+      probe->cells[i] = (size_t) ((long) centre + o[0] + (long) nx * (o[1] + (long) ny * o[2]));
+      inside = g->K[probe->cells[i]] != 0;
+    }
   if (!inside)
     return rw_fail (err, RW_ERROR_INPUT,
                     _("ambisonic receiver of order %d at cell (%zu, %zu, %zu): the grid cells within %d "
@@ -199,15 +281,146 @@ rw_wave_probe_window (const RwGrid *w, size_t z0, size_t centre, int order, RwWa
 void
 rw_wave_probe_planes (size_t z, size_t nz, size_t *z0, size_t *z1)
 {
-  /* the probe reads K within RW_WAVE_PROBE_RADIUS planes of z, and
-   * rw_voxelise_planes' K is the whole grid's on all but the window's
-   * first and last plane: one more on each side, clipped to the grid
-   * (where the window's end is the grid's, the edge tests see the same
-   * distances; elsewhere both pass, the window holding R + 1 planes on
-   * that side) */
-  const size_t reach = RW_WAVE_PROBE_RADIUS + 1;
+  /* the probe reads K within RW_WAVE_PROBE_RADIUS planes of z (a probe
+   * about a point between the nodes, rw_wave_probe_at, up to two more:
+   * its stencils' planes, an FCC octahedron's reaching two planes past
+   * the nearest site), and rw_voxelise_planes' K is the whole grid's on
+   * all but the window's first and last plane: one more on each side,
+   * clipped to the grid (where the window's end is the grid's, the edge
+   * tests see the same distances; elsewhere both pass, the window holding
+   * R + 3 planes on that side) */
+  const size_t reach = RW_WAVE_PROBE_RADIUS + 3;
   *z0 = z > reach ? z - reach : 0;
   *z1 = z + reach + 1 < nz ? z + reach + 1 : nz;
+}
+
+/* ---------------------------------------------------------------- probes about a point */
+
+static int
+cmp_size (const void *a, const void *b)
+{
+  const size_t x = *(const size_t *) a, y = *(const size_t *) b;
+  return x < y ? -1 : x > y;
+}
+
+void
+rw_wave_probe_at_clear (RwWaveProbeAt *pa)
+{
+  if (pa == NULL)
+    return;
+  free (pa->cells);
+  free (pa->member);
+  memset (pa, 0, sizeof *pa);
+}
+
+bool
+rw_wave_probe_at (const RwGrid *g, size_t z0, const RwGridStencil *st, int order,
+                  RwWaveProbeAt *pa, RwError *err)
+{
+  if (pa == NULL || g == NULL || st == NULL)
+    return rw_fail (err, RW_ERROR_INTERNAL, "rw_wave_probe_at: NULL argument");
+  memset (pa, 0, sizeof *pa);
+  if (order < 1 || order > RW_WAVE_MAX_ORDER)
+    return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: order %d must be between 1 and %d"),
+                    order, RW_WAVE_MAX_ORDER);
+  const size_t nx = g->nx, ny = g->ny, nz = g->nz, nxy = nx * ny, shift = z0 * nxy;
+  if (st->n < 1 || st->n > RW_GRID_STENCIL_MAX || st->nearest < shift
+      || st->nearest - shift >= nxy * nz)
+    return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: cell %zu is outside the grid"),
+                    st->nearest);
+  const size_t centre = st->nearest - shift;
+  const long cx = (long) (centre % nx), cy = (long) ((centre / nx) % ny),
+             cz = (long) (centre / nxy);
+  /* the stencil's members from the nearest node: within a cell of it
+   * (cubic), two (an FCC octahedron's far vertex) */
+  int s[RW_GRID_STENCIL_MAX][3], spread = 0;
+  for (size_t j = 0; j < st->n; j++)
+    {
+      const size_t c = st->cell[j] - shift;
+      s[j][0] = (int) ((long) (c % nx) - cx);
+      s[j][1] = (int) ((long) ((c / nx) % ny) - cy);
+      s[j][2] = (int) ((long) (c / nxy) - cz);
+      for (int k = 0; k < 3; k++)
+        spread = abs (s[j][k]) > spread ? abs (s[j][k]) : spread;
+      if (st->cell[j] < shift || c >= nxy * nz || spread > 2)
+        return rw_fail (err, RW_ERROR_INTERNAL, "rw_wave_probe_at: stencil member %zu is not "
+                        "beside the nearest node", j);
+    }
+  /* the offsets: rw_wave_probe's */
+  RwWaveProbe *pr = &pa->probe;
+  pr->lattice = g->lattice;
+  pr->n = probe_offsets (g->lattice, order, pr->offset);
+  const int R = order > 1 ? RW_WAVE_PROBE_RADIUS : 1;
+  /* every member of every virtual node: on the grid and in the air */
+  const int reach = R + spread;
+  bool fits = cx >= reach && cy >= reach && cz >= reach && cx + reach < (long) nx
+              && cy + reach < (long) ny && cz + reach < (long) nz;
+  pa->n_w = (int) st->n;
+  memcpy (pa->w, st->weight, st->n * sizeof pa->w[0]);
+  const size_t n_ref = pr->n * st->n;
+  size_t *ref = fits ? malloc (n_ref * sizeof *ref) : NULL;
+  pa->member = fits ? malloc (n_ref * sizeof *pa->member) : NULL;
+  pa->cells = fits ? malloc (n_ref * sizeof *pa->cells) : NULL;
+  if (fits && (ref == NULL || pa->member == NULL || pa->cells == NULL))
+    {
+      free (ref);
+      rw_wave_probe_at_clear (pa);
+      return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+    }
+  for (size_t i = 0; fits && i < pr->n; i++)
+    {
+      const int *o = pr->offset[i];
+      pr->cells[i] = (size_t) ((long) st->nearest + o[0] + (long) nx * (o[1] + (long) ny * o[2]));
+      for (size_t j = 0; fits && j < st->n; j++)
+        {
+          const long c = (long) centre + (o[0] + s[j][0])
+                         + (long) nx * ((o[1] + s[j][1]) + (long) ny * (o[2] + s[j][2]));
+          fits = g->K[c] != 0;
+          ref[i * st->n + j] = (size_t) c + shift;
+        }
+    }
+  if (!fits)
+    {
+      free (ref);
+      rw_wave_probe_at_clear (pa);
+      return rw_fail (err, RW_ERROR_INPUT,
+                      _("directional receiver of order %d at cell (%ld, %ld, %ld): the grid cells "
+                        "within %d cells (%.3f m, spacing %.3f m) must be in the air, and one is "
+                        "not; move it away from the wall or lower the order"),
+                      order, cx, cy, cz + (long) z0, reach, reach * g->h, g->h);
+    }
+  /* the cells, each once, ascending; each reference's place among them */
+  memcpy (pa->cells, ref, n_ref * sizeof *ref);
+  qsort (pa->cells, n_ref, sizeof *pa->cells, cmp_size);
+  size_t u = 0;
+  for (size_t k = 0; k < n_ref; k++)
+    if (k == 0 || pa->cells[k] != pa->cells[u - 1])
+      pa->cells[u++] = pa->cells[k];
+  pa->n_cells = u;
+  for (size_t k = 0; k < n_ref; k++)
+    pa->member[k] = (size_t) ((const size_t *) bsearch (&ref[k], pa->cells, u, sizeof *pa->cells,
+                                                         cmp_size)
+                              - pa->cells);
+  free (ref);
+  return true;
+}
+
+void
+rw_wave_probe_at_mix (const RwWaveProbeAt *pa, const double *const *rec, size_t n, double *out)
+{
+  const size_t nw = (size_t) pa->n_w;
+  for (size_t i = 0; i < pa->probe.n; i++)
+    {
+      double *o = out + i * n;
+      const size_t *m = pa->member + i * nw;
+      for (size_t t = 0; t < n; t++)
+        {
+          double v = pa->w[0] * rec[m[0]][t];
+          for (size_t j = 1; j < nw; j++)
+            v += pa->w[j] * rec[m[j]][t];
+          o[t] = v;
+        }
+    }
 }
 
 /* ---------------------------------------------------------------- the plane-wave fit */
@@ -457,6 +670,15 @@ done:
   return ok;
 }
 
+/* The number of nodes of the ball |o| ≤ RW_WAVE_PROBE_RADIUS on a
+ * lattice (257 cubic, 141 FCC). */
+static size_t
+ball_size (RwLattice lattice)
+{
+  int off[RW_WAVE_PROBE_MAX][3];
+  return probe_offsets (lattice, RW_WAVE_MAX_ORDER, off);
+}
+
 bool
 rw_wave_encode (const RwWaveProbe *probe, const double *const *signals, size_t n, int order,
                 double h, double c, double fs, double *out, RwError *err)
@@ -464,29 +686,33 @@ rw_wave_encode (const RwWaveProbe *probe, const double *const *signals, size_t n
   if (order < 1 || order > RW_WAVE_MAX_ORDER)
     return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: order %d must be between 1 and %d"),
                     order, RW_WAVE_MAX_ORDER);
-  if (probe == NULL || probe->n < RW_PROBE_N || signals == NULL)
+  const size_t n_first = probe != NULL ? rw_wave_first_n (probe->lattice) : 0;
+  if (probe == NULL || probe->n < n_first || signals == NULL)
     return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: no probe"));
   if (!(h > 0.0) || !(c > 0.0) || !(fs > 0.0) || !isfinite (h * c * fs))
     return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: bad spacing, speed or rate"));
   if (out == NULL || n == 0)
     return rw_fail (err, RW_ERROR_INPUT, _("directional receiver: no samples"));
-  if (!rw_wave_first_order (signals, n, c / (fs * h), out, err))
+  /* the first-order probe must be its lattice's, in its order */
+  if (memcmp (probe->offset, first_offsets (probe->lattice), n_first * sizeof probe->offset[0]) != 0)
+    return rw_fail (err, RW_ERROR_INPUT,
+                    _("directional receiver: the probe does not start with its lattice's "
+                      "first-order cells"));
+  if (!first_signals_ok (signals, n_first, n, err) || !courant_ok (c / (fs * h), err))
     return false;
+  first_order_pairs (signals, probe->offset, n_first, n, c / (fs * h), out);
   if (order == 1)
     return true;
   /* orders 2 and 3: the probe must be rw_wave_probe's ball */
   const int R = RW_WAVE_PROBE_RADIUS;
-  size_t ball = 0;
-  for (int oz = -R; oz <= R; oz++)
-    for (int oy = -R; oy <= R; oy++)
-      for (int ox = -R; ox <= R; ox++)
-        ball += ox * ox + oy * oy + oz * oz <= R * R;
-  bool is_ball = probe->n == ball && probe->offset[0][0] == 0 && probe->offset[0][1] == 0
-                 && probe->offset[0][2] == 0;
+  const size_t ball = ball_size (probe->lattice);
+  const bool fcc = probe->lattice == RW_LATTICE_FCC;
+  bool is_ball = probe->n == ball;
   for (size_t i = 0; is_ball && i < probe->n; i++)
     {
       const int *o = probe->offset[i];
-      is_ball = o[0] * o[0] + o[1] * o[1] + o[2] * o[2] <= R * R && signals[i] != NULL;
+      is_ball = o[0] * o[0] + o[1] * o[1] + o[2] * o[2] <= R * R && signals[i] != NULL
+                && (!fcc || ((o[0] + o[1] + o[2]) & 1) == 0);
       for (size_t t = 0; is_ball && t < n; t++)
         if (!isfinite (signals[i][t]))
           return rw_fail (err, RW_ERROR_INPUT,

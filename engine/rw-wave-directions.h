@@ -35,9 +35,22 @@
 #include "rw-error.h"
 #include "rw-voxel.h"
 
-/* The probe's cells, in this order. */
+/* The probe's cells, in this order (the cubic lattice). */
 enum { RW_PROBE_CENTRE, RW_PROBE_XP, RW_PROBE_XM, RW_PROBE_YP, RW_PROBE_YM, RW_PROBE_ZP,
        RW_PROBE_ZM, RW_PROBE_N };
+/* On the FCC lattice (issue #14) the first-order probe is the site and
+ * its 12 nearest sites, in pairs (d, −d):
+ * (1,1,0) (−1,−1,0) (1,−1,0) (−1,1,0) (1,0,1) (−1,0,−1) (1,0,−1) (−1,0,1)
+ * (0,1,1) (0,−1,−1) (0,1,−1) (0,−1,1). Along an axis the four pairs with
+ * a component there give the gradient: Σ of their (p(d) − p(−d)) d_a is
+ * 8 h ∂p/∂x_a to second order (the other components cancel), so
+ *   X[n] = (λ / 8) Σ_{m ≤ n} Σ_pairs d_x (p(d)[m] − p(−d)[m]),
+ * which scales a wave along an axis by sin(κ h)/(κ h) as the cubic
+ * probe's central difference does. */
+#define RW_PROBE_N_FCC 13
+#define RW_PROBE_FIRST_MAX RW_PROBE_N_FCC
+/* The first-order probe's size on a lattice: 7 (cubic) or 13 (FCC). */
+size_t rw_wave_first_n (RwLattice lattice);
 
 /* The seven cells around `centre` (an inside cell): the centre and its
  * face neighbours ±x, ±y, ±z. Fails (RW_ERROR_INPUT) when one of them is
@@ -48,9 +61,11 @@ bool rw_wave_probe_cells (const RwGrid *g, size_t centre, size_t cells[RW_PROBE_
 /* The probe of a receiver of ambisonic order `order` (1 … RW_WAVE_MAX_ORDER):
  * the grid cells whose pressures the encoder reads, each with its
  * offset from the centre in cells. cells[0] is the centre (offset 0),
- * cells[1 … 6] its face neighbours in rw_wave_probe_cells' order. Order
- * 1: those seven. Orders 2 and 3: the ball of the 257 cells within
- * RW_WAVE_PROBE_RADIUS = 4 cells of the centre (|offset| ≤ 4). Fails
+ * cells[1 … 6] its face neighbours in rw_wave_probe_cells' order (FCC:
+ * cells[1 … 12] its 12 nearest sites, RW_PROBE_N_FCC's order). Order
+ * 1: those seven (13). Orders 2 and 3: the ball of the 257 cells within
+ * RW_WAVE_PROBE_RADIUS = 4 cells of the centre (|offset| ≤ 4; FCC: the
+ * 141 sites there, offsets of even parity). Fails
  * (RW_ERROR_INPUT) on an order outside 1 … 3, as rw_wave_probe_cells,
  * and when a cell of the ball is not in the air or off the grid: the
  * message gives the order, the cell, the radius in cells and metres and
@@ -82,6 +97,8 @@ typedef struct {
   size_t n;
   size_t cells[RW_WAVE_PROBE_MAX];
   int offset[RW_WAVE_PROBE_MAX][3];
+  RwLattice lattice;  /* the grid's (0, cubic, in a zeroed probe): its first
+                       * rw_wave_first_n cells are the first-order probe */
 } RwWaveProbe;
 bool rw_wave_probe (const RwGrid *g, size_t centre, int order, RwWaveProbe *probe, RwError *err);
 /* rw_wave_probe for ranks that never hold the whole grid (issue #15,
@@ -93,18 +110,63 @@ bool rw_wave_probe (const RwGrid *g, size_t centre, int order, RwWaveProbe *prob
 bool rw_wave_probe_window (const RwGrid *w, size_t z0, size_t centre, int order, RwWaveProbe *probe,
                            RwError *err);
 /* The window of planes [*z0, *z1) of a grid of nz planes that
- * rw_wave_probe_window needs for a centre on plane z: RW_WAVE_PROBE_RADIUS
- * + 1 planes on each side, clipped to the grid. */
+ * rw_wave_probe_window and rw_wave_probe_at need for a centre on plane
+ * z: RW_WAVE_PROBE_RADIUS + 3 planes on each side (the ball, its
+ * stencils' planes beyond it and the plane whose K the window's
+ * voxeliser needs), clipped to the grid. */
 void rw_wave_probe_planes (size_t z, size_t nz, size_t *z0, size_t *z1);
+
+/* The probe of a receiver at a point P between the nodes (rw-sim.c):
+ * virtual node i is P + o_i, o_i the offsets of rw_wave_probe's probe of
+ * the order on the grid's lattice (lattice vectors), and its pressure is
+ * read as the receiver's omnidirectional IR is read at P: P's stencil
+ * (rw_grid_interp) shifted by o_i, the same weights. So W (that IR),
+ * orders 1 … 3 and the geometrical part all take P itself for the
+ * centre, on either lattice, and not the node nearest to it (up to
+ * √3/2 cells away on the cubic lattice and 1 cell on the FCC one: at
+ * 1.5 m from a source at fmax 500 Hz a direction 3° (cubic) and 4.5°
+ * (FCC) off, measured in sim-spatial). Fitting the nodes' own pressures
+ * about P instead left a lattice's samples unsymmetric about the centre,
+ * and the fit's regularisation then moved order 1 into orders 2 … 5 at
+ * low frequencies (up to 7° off for a source rich in them, wave-encode-fdtd). */
+typedef struct {
+  RwWaveProbe probe;            /* the offsets o_i, the lattice; cells[i] the
+                                 * node P's nearest node + o_i (whole grid) */
+  int n_w;                      /* P's stencil: its members' weights */
+  double w[RW_GRID_STENCIL_MAX];
+  size_t n_cells;               /* the grid cells read (whole grid's indices) */
+  size_t *cells;
+  size_t *member;               /* probe.n × n_w: member j of virtual node i
+                                 * is cells[member[i · n_w + j]] */
+} RwWaveProbeAt;
+/* The probe of `order` about the point whose stencil st is (the whole
+ * grid's indices; st->nearest its nearest node), on g, the planes
+ * [z0, z0 + g->nz) of the whole grid (0 and the grid itself, or
+ * rw_wave_probe_planes' window for the nearest node's plane). Fails
+ * (RW_ERROR_INPUT) as rw_wave_probe does, when a cell a virtual node
+ * reads is not in the air or off the grid: the message gives the order,
+ * the nearest node's cell, the reach in cells and metres and the
+ * spacing. pa is cleared first; rw_wave_probe_at_clear frees it. */
+bool rw_wave_probe_at (const RwGrid *g, size_t z0, const RwGridStencil *st, int order,
+                       RwWaveProbeAt *pa, RwError *err);
+void rw_wave_probe_at_clear (RwWaveProbeAt *pa);
+/* The virtual nodes' signals out[i · n …] (pa->probe.n of them) from the
+ * cells' signals rec[k] (pa->n_cells, n samples each): Σ_j w_j of their
+ * members, in the stencil's order. */
+void rw_wave_probe_at_mix (const RwWaveProbeAt *pa, const double *const *rec, size_t n,
+                           double *out);
 /* The order the wave part gives a receiver of `order`: `order` (1 … 3;
  * clamped). Each order is resolved from a frequency up (below it the
  * gain limit takes it down): with the default 7.75 points per
  * wavelength, order 1 within 2 % from 0.025 fmax, order 2 from
  * 0.075 fmax, order 3 from 0.125 fmax (docs/SPATIAL.md). */
 int rw_wave_encoded_order (int order);
-/* How many cells of air the probe of `order` needs around the receiver's
- * cell in every direction (1 for order 1, RW_WAVE_PROBE_RADIUS above). */
-int rw_wave_probe_radius (int order);
+/* How many cells of air a receiver's probe of `order` (rw_wave_probe_at)
+ * may need around its nearest node in every direction: the virtual
+ * nodes' reach (1 for order 1, RW_WAVE_PROBE_RADIUS above) and their
+ * stencils' beyond (1 cell on the cubic lattice, up to 2 on the FCC
+ * one). */
+int rw_wave_probe_radius (int order, RwLattice lattice);
 /* (order + 1)² channels (ACN, SN3D), out[c · n + i], from the probe's
  * signals (probe->n of n samples each, calibrated pressure at rate fs;
  * spacing h, speed c): W is the centre's pressure, bit for bit. Order 1:

@@ -28,6 +28,7 @@ geometrical part joined, 0.3 s, 2 ranks) every WAV file is byte for byte
 one process's (the PEAK chunk's time stamp, which libsndfile sets to
 the time of writing, masked), the same files are written, and
 results.json equals one process's but for timings and "ranks".
+The same receivers on the FCC scheme: 2 ranks write one process's files.
 What fails it: probe cells in slab-local or window-local indices (other
 cells recorded, or refused as outside the grid), a window too small (the
 ball's K read as 0 on the window's last plane: order 1 instead of 3), the
@@ -132,26 +133,49 @@ for np_ in [1, 2, 3]:
     check(results_but_timings(ja) == results_but_timings(jb),
           f"{np_} rank(s): results.json equals one process's but for timings and ranks")
 
+def against_two_ranks(what, args, name):
+    """simulate with args in one process and on 2 ranks: the same files,
+    every WAV byte for byte, results.json but for timings and ranks.
+    Returns one process's run (or None) and its results.json."""
+    ref = os.path.join(tmp, name + "-one")
+    out = os.path.join(tmp, name + "-np2")
+    p = subprocess.run([cli, "simulate", *args, "--out", ref], capture_output=True, text=True,
+                       timeout=300)
+    check(p.returncode == 0, f"{what}, one process: exit {p.returncode}: {p.stderr[-2000:]}")
+    q = subprocess.run([mpirun, "-np", "2", cli, "simulate", *args, "--out", out],
+                       capture_output=True, text=True, timeout=300)
+    check(q.returncode == 0, f"{what}, 2 ranks: exit {q.returncode}: {q.stderr[-2000:]}")
+    if p.returncode != 0 or q.returncode != 0:
+        return None, None
+    check(sorted(os.listdir(out)) == sorted(os.listdir(ref)), f"{what}: the same files")
+    for f in wavs:
+        a, b = masked(os.path.join(ref, f)), masked(os.path.join(out, f))
+        check(len(a) > 10000 and a == b, f"{what}, 2 ranks: {f} equals one process's byte for byte")
+    ja, jb = (json.load(open(os.path.join(d, "results.json"))) for d in (ref, out))
+    check(results_but_timings(ja) == results_but_timings(jb),
+          f"{what}, 2 ranks: results.json equals one process's but for timings and ranks")
+    return p, ja
+
+
 # the full band (the geometrical part joined to every channel and ear at
 # the crossover; rank 0 alone computes it) on 2 ranks, 0.3 s: the same
 hybrid = [a for a in ARGS if a != "--no-hybrid"]
 hybrid[hybrid.index("0.1")] = "0.3"
-ref = os.path.join(tmp, "hybrid-one")
-out = os.path.join(tmp, "hybrid-np2")
-p = subprocess.run([cli, "simulate", *hybrid, "--out", ref], capture_output=True, text=True,
-                   timeout=300)
-check(p.returncode == 0, f"full band, one process: exit {p.returncode}: {p.stderr[-2000:]}")
-q = subprocess.run([mpirun, "-np", "2", cli, "simulate", *hybrid, "--out", out],
-                   capture_output=True, text=True, timeout=300)
-check(q.returncode == 0, f"full band, 2 ranks: exit {q.returncode}: {q.stderr[-2000:]}")
-if p.returncode == 0 and q.returncode == 0:
-    check(sorted(os.listdir(out)) == sorted(os.listdir(ref)), "full band: the same files")
-    for f in wavs:
-        a, b = masked(os.path.join(ref, f)), masked(os.path.join(out, f))
-        check(len(a) > 10000 and a == b, f"full band, 2 ranks: {f} equals one process's")
-    ja, jb = (json.load(open(os.path.join(d, "results.json"))) for d in (ref, out))
-    check(results_but_timings(ja) == results_but_timings(jb),
-          "full band, 2 ranks: results.json equals one process's but for timings and ranks")
+against_two_ranks("full band", hybrid, "hybrid")
+
+# the FCC scheme (issue #14: spatial receivers probe its sites about
+# their positions, rw_wave_probe_at, from windows of planes two more a
+# side): 2 ranks write one process's files (the same seven WAV files)
+fcc = list(ARGS)
+fcc[fcc.index("cartesian")] = "fcc"
+p, ja = against_two_ranks("FCC", fcc, "fcc")
+if p is not None:
+    check(ja["settings"]["scheme"] == "fcc", f"FCC: the run's scheme {ja['settings']['scheme']}")
+    # receiver 3, 1.7 of the FCC lattice's cells below the ceiling: its
+    # first-order probe about its position would read sites past the
+    # ceiling, so it is taken about its nearest site
+    check("nearest grid node" in p.stderr and "encoded to order 1 only" in p.stderr,
+          f"FCC: receiver 3 about its nearest node, order 1: {p.stderr[-800:]}")
 
 shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(finish())

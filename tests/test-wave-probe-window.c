@@ -8,10 +8,13 @@
  * and, on a refusal, the same message (the cell's whole-grid coordinates
  * in it). On the L-room (re-entrant corner), the 30° ceiling (a sloped
  * wall cut through by the planes) and a box small enough that most
- * windows reach a grid's end, on the 7-point (cubic) lattice, the only one
- * the spatial receivers run on. Seen failing with the window's cells left
- * in its own indices, with a window one plane too thin on each side, and
- * with the messages' z in the window's planes. */
+ * windows reach a grid's end, on the 7-point (cubic) lattice. And the
+ * probes the runs use, about points between the nodes (rw_wave_probe_at:
+ * virtual nodes read through the point's stencil), on both lattices: 400
+ * random points a room, orders 1 and 3, the same both ways. Seen failing
+ * with the window's cells left in its own indices, with a window one
+ * plane too thin on each side, and with the messages' z in the window's
+ * planes. */
 #include "rw-test.h"
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +92,77 @@ main (void)
         }
       rw_grid_free (g);
     }
+  /* probes about points between the nodes (rw_wave_probe_at), on both
+   * lattices: 400 random points of each room's bounding box, each point's
+   * stencil from the whole grid, the probe from the whole grid and from
+   * the window of its nearest node's plane, orders 1 and 3: the same
+   * success or refusal, the same offsets, cells, members and weights, or
+   * the same message */
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int lat = 0; lat < 2; lat++)
+      {
+        RwError err = { 0 };
+        const RwLattice lattice = lat ? RW_LATTICE_FCC : RW_LATTICE_CUBIC;
+        RwGrid *g = lat ? rw_voxelise_fcc (cases[c].m, cases[c].h, 0, &err)
+                        : rw_voxelise (cases[c].m, cases[c].h, 0, &err);
+        RW_CHECK (g != NULL, "%s: %s", cases[c].what, err.message);
+        if (g == NULL)
+          continue;
+        double lo[3], hi[3];
+        for (int k = 0; k < 3; k++)
+          lo[k] = g->origin[k], hi[k] = g->origin[k] + g->h * (double) ((k == 0 ? g->nx : k == 1 ? g->ny : g->nz) - 1);
+        uint64_t seed = 0xa7 + c * 2 + (uint64_t) lat;
+        size_t taken = 0, refused = 0, bad = 0;
+        RwWaveProbeAt *a = malloc (sizeof *a), *b = malloc (sizeof *b);
+        for (int t = 0; a != NULL && b != NULL && t < 400; t++)
+          {
+            double pos[3];
+            for (int k = 0; k < 3; k++)
+              pos[k] = lo[k] + (hi[k] - lo[k]) * rw_test_uniform (&seed);
+            RwGridStencil st;
+            RwError e0 = { 0 };
+            if (!rw_grid_interp (g, pos, "point", &st, &e0))
+              continue;
+            const size_t z = st.nearest / (g->nx * g->ny);
+            size_t z0, z1;
+            rw_wave_probe_planes (z, g->nz, &z0, &z1);
+            RwGrid *w = rw_voxelise_planes (cases[c].m, g->h, lattice, z0, z1, 0, 0, 1, &err);
+            RW_CHECK (w != NULL, "window: %s", err.message);
+            for (int order = 1; w != NULL && order <= 3; order += 2)
+              {
+                RwError e1 = { 0 }, e2 = { 0 };
+                const bool ok1 = rw_wave_probe_at (g, 0, &st, order, a, &e1);
+                const bool ok2 = rw_wave_probe_at (w, z0, &st, order, b, &e2);
+                bool same = ok1 == ok2;
+                if (same && ok1)
+                  same = a->probe.n == b->probe.n && a->n_cells == b->n_cells && a->n_w == b->n_w
+                         && memcmp (a->probe.offset, b->probe.offset, a->probe.n * sizeof a->probe.offset[0]) == 0
+                         && memcmp (a->probe.cells, b->probe.cells, a->probe.n * sizeof a->probe.cells[0]) == 0
+                         && memcmp (a->cells, b->cells, a->n_cells * sizeof a->cells[0]) == 0
+                         && memcmp (a->member, b->member, a->probe.n * (size_t) a->n_w * sizeof a->member[0]) == 0
+                         && memcmp (a->w, b->w, (size_t) a->n_w * sizeof a->w[0]) == 0;
+                else if (same)
+                  same = e1.code == e2.code && strcmp (e1.message, e2.message) == 0;
+                taken += ok1 && same;
+                refused += !ok1 && same;
+                if (!same && bad++ == 0)
+                  RW_CHECK (same, "%s (%s) order %d at (%.3f, %.3f, %.3f): whole grid %s, window %s",
+                            cases[c].what, lat ? "FCC" : "cubic", order, pos[0], pos[1], pos[2],
+                            ok1 ? "ok" : e1.message, ok2 ? "ok" : e2.message);
+                rw_wave_probe_at_clear (a);
+                rw_wave_probe_at_clear (b);
+              }
+            rw_grid_free (w);
+          }
+        free (a);
+        free (b);
+        RW_CHECK (bad == 0, "%s (%s): %zu probes about points differ", cases[c].what, lat ? "FCC" : "cubic", bad);
+        RW_CHECK (taken > 0 && refused > 0, "%s (%s): %zu taken, %zu refused (both wanted)", cases[c].what,
+                  lat ? "FCC" : "cubic", taken, refused);
+        RW_NOTE ("%s (%s): probes about points, orders 1 and 3: %zu taken, %zu refused, the same both ways",
+                 cases[c].what, lat ? "FCC" : "cubic", taken, refused);
+        rw_grid_free (g);
+      }
   /* a centre below the window is refused, not read out of it */
   {
     RwError err = { 0 };

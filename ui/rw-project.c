@@ -1532,25 +1532,13 @@ rw_project_check_scheme (RwProject *self, GError **error)
   g_return_val_if_fail (RW_IS_PROJECT (self), FALSE);
   if (rw_project_get_scheme (self) != RW_SCHEME_FCC)
     return TRUE;
+  /* every receiver type runs on it (rw_sim_check_fcc) */
   if (self->settings.boundary != RW_BOUNDARY_FV)
     {
       g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_SCHEME,
                    _("The FCC scheme has the finite-volume boundary only: choose that boundary form, "
                      "or the Cartesian (7-point) scheme."));
       return FALSE;
-    }
-  for (guint i = 0; i < self->n_receivers; i++)
-    {
-      RwReceiverSpec spec;
-      rw_project_receiver_get_spec (self->receiver_slots[i], &spec);
-      if (spec.type != RW_RECEIVER_OMNI)
-        {
-          g_set_error (error, RW_PROJECT_ERROR, RW_PROJECT_ERROR_SCHEME,
-                       _("Receiver %u is %s: the FCC scheme has omnidirectional receivers only; make it "
-                         "omnidirectional, or choose the Cartesian (7-point) scheme."),
-                       i + 1, rw_receiver_type_label (spec.type));
-          return FALSE;
-        }
     }
   return TRUE;
 }
@@ -2167,8 +2155,8 @@ parse_project (const Request *rq, GCancellable *cancellable, Loaded *l, GError *
   /* The geometrical part's settings are checked with the switch off too
    * (as a hybrid run would take them), so that switching it on never
    * meets a value the file should not have held. */
-  /* What the FCC scheme lacks (the LRS and Savioja boundaries, spatial
-   * receivers) is the window's warning and refused run
+  /* What the FCC scheme lacks (the LRS and Savioja boundaries) is the
+   * window's warning and refused run
    * (rw_project_check_scheme), not a reason to refuse the file: the
    * window saves such a project, and it must open again. The rest is
    * checked as for the 7-point scheme. */

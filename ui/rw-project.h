@@ -264,10 +264,10 @@ RwScheme rw_project_get_scheme (RwProject *self);
 double rw_project_get_ppw (RwProject *self);
 
 /* Whether the run's scheme (rw_project_get_scheme) has the project's
- * boundary form and receivers: the FCC scheme has the finite-volume
- * boundary and omnidirectional receivers only, as rw_sim_check_settings
- * says. FALSE with RW_PROJECT_ERROR_SCHEME and a message saying what to
- * change; the window shows it under the settings and refuses to run. */
+ * boundary form: the FCC scheme has the finite-volume boundary only (and
+ * every receiver type), as rw_sim_check_settings says. FALSE with
+ * RW_PROJECT_ERROR_SCHEME and a message saying what to change; the window
+ * shows it under the settings and refuses to run. */
 gboolean rw_project_check_scheme (RwProject *self, GError **error);
 
 G_END_DECLS

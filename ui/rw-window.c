@@ -1042,14 +1042,8 @@ rw_window_init (RwWindow *self)
   g_signal_group_connect_swapped (self->project_signals, "notify::ppw", G_CALLBACK (update_ppw), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::ppw", G_CALLBACK (on_setting_changed), self);
   g_signal_group_connect_swapped (self->project_signals, "notify::scheme", G_CALLBACK (update_ppw), self);
-  /* AUTO's choice follows the boundary form and the receivers' types
-   * (rw_project_get_scheme) */
+  /* AUTO's choice follows the boundary form (rw_project_get_scheme) */
   g_signal_group_connect_swapped (self->project_signals, "notify::boundary", G_CALLBACK (update_ppw), self);
-  g_signal_group_connect_swapped (self->project_signals, "notify::receiver-specs", G_CALLBACK (update_ppw),
-                                  self);
-  /* the FCC scheme's limits (rw_project_check_scheme) under the settings */
-  g_signal_group_connect_swapped (self->project_signals, "notify::receiver-specs",
-                                  G_CALLBACK (_rw_window_update_estimate), self);
   g_signal_connect_swapped (self->ppw_spin, "value-changed", G_CALLBACK (on_ppw_edited), self);
   g_signal_connect (self->ppw_spin, "output", G_CALLBACK (on_ppw_output), NULL);
   g_signal_connect (self->ppw_spin, "input", G_CALLBACK (on_ppw_input), NULL);

@@ -747,7 +747,7 @@ fi
 if [ "$QUICK" = spatial ]; then
   # Issue #13 on CUDA: the GPU tests; sim-spatial (26 ambisonic receivers
   # of order 3 round a source, wave part and full band) at fmax 500 Hz and
-  # 2 kHz; the demo room with a binaural and an order-3 ambisonic receiver
+  # 2 kHz on both schemes; the demo room with a binaural and an order-3 ambisonic receiver
   # at fmax 1 kHz, 3 s: IACC, the direct sound's cues, a speech
   # auralisation, spectrograms, timings.
   export ROOMWAVE_DATA_DIR=$ROOT/data
@@ -755,11 +755,15 @@ if [ "$QUICK" = spatial ]; then
   meson test -C "$B" --print-errorlogs $GPU_TESTS > "$LOGS/tests.log" 2>&1
   TEST_RC=$?
   grep -E "^ *[0-9]+/[0-9]+ " "$LOGS/tests.log"
+  # both schemes: AUTO (the FCC scheme, which takes spatial receivers
+  # since issue #14) and the 7-point one
   for fm in 500 2000; do
-    RW_SIM_SPATIAL_BACKEND=cuda RW_SIM_SPATIAL_FMAX=$fm timeout 300 "$B/tests/test-sim-spatial" \
-      > "$OUT/sim-spatial-$fm.txt" 2>&1
-    note "sim-spatial cuda fmax $fm: rc $? $(grep -c FAIL "$OUT/sim-spatial-$fm.txt") failed checks"
-    grep -E "wave part|full band|FAIL" "$OUT/sim-spatial-$fm.txt" | head -6
+    for scheme in fcc cartesian; do
+      RW_SIM_SPATIAL_BACKEND=cuda RW_SIM_SPATIAL_FMAX=$fm timeout 300 "$B/tests/test-sim-spatial" $scheme \
+        > "$OUT/sim-spatial-$fm-$scheme.txt" 2>&1
+      note "sim-spatial cuda fmax $fm $scheme: rc $? $(grep -c FAIL "$OUT/sim-spatial-$fm-$scheme.txt") failed checks"
+      grep -E "wave part|full band|FAIL" "$OUT/sim-spatial-$fm-$scheme.txt" | head -6
+    done
   done
   d=$LOGS/demo
   { /usr/bin/time -v "$CLI" simulate --mesh data/rooms/demo-room.obj --source 1.5,2.5,1.5 \
