@@ -162,13 +162,19 @@ with tempfile.TemporaryDirectory() as tmp:
         (g + base + ["--scheme", "yee"], "--scheme", "unknown scheme"),
     ]:
         expect(args, 2, [word], what)
-    # The FCC scheme has the FV boundary and omnidirectional receivers only
-    # (issue #14): refused with exit 1, naming what it lacks.
+    # The FCC scheme has the FV boundary only (issue #14): refused with
+    # exit 1, naming what it lacks.
     expect(g + base + ["--scheme", "fcc", "--boundary", "lrs"], 1, ["FCC", "lrs"], "fcc with LRS")
-    expect(g + ["--source", "1,1,1", "--receiver", "1.2,1.1,1.0:binaural", "--fmax", "200",
-                "--duration", "0.05", "--reflection", "0.9", "--scheme", "fcc", "--out", out],
-           1, ["Receiver 1", "binaural", "cartesian"], "fcc with a binaural receiver")
     check(not os.path.exists(out), "a usage error created the output folder")
+    # A binaural receiver runs on it (its probe the lattice's sites): in
+    # this 2 m box at 200 Hz (0.30 m cells) its wave part has room for
+    # order 1 only, said in a warning, and the binaural file is written.
+    fcc_out = os.path.join(tmp, "fcc-binaural")
+    rc, _, err = expect(g + ["--source", "0.6,0.7,0.8", "--receiver", "1.2,1.1,1.0:binaural", "--fmax", "200",
+                             "--duration", "0.05", "--reflection", "0.9", "--scheme", "fcc", "--no-hybrid",
+                             "--out", fcc_out], 0, ["receiver 1", "order 1"], "fcc with a binaural receiver")
+    check(os.path.exists(os.path.join(fcc_out, "receiver-1-binaural.wav")),
+          "fcc with a binaural receiver: no binaural file: %s" % files_in(fcc_out))
 
     rc, hout, _ = run(["--help"])
     check(rc == 0 and "--mesh" in hout and "--receiver" in hout, "--help")
