@@ -40,8 +40,8 @@
 bool
 rw_sim_check_fcc (const RwSimConfig *cfg, RwError *err)
 {
-  /* spatial receivers too: their probes are the lattice's sites
-   * (rw_wave_probe, docs/SPATIAL.md) */
+  /* spatial receivers too: their probes are the lattice's sites about
+   * each receiver's position (rw_wave_probe_at, docs/SPATIAL.md) */
   if (cfg->boundary != RW_BOUNDARY_FV)
     return rw_fail (err, RW_ERROR_INPUT, _("The FCC scheme has the finite-volume boundary only, "
                                            "not %s: use --scheme cartesian for it"),
@@ -440,12 +440,13 @@ spatial_probes (const RwSimConfig *cfg, const RwMesh *mesh, const RwGrid *view, 
             return false;
         }
       const RwGrid *g = ranked ? window : view;
-      /* orders 2 and 3 need RW_WAVE_PROBE_RADIUS + 1 or 2 cells of air
-       * around the receiver (rw_wave_probe_radius), order 1 2 or 3. Nearer
-       * a wall the probe is taken about the receiver's nearest node
+      /* a probe about the receiver's position needs rw_wave_probe_radius
+       * cells of air round its nearest node (orders 2 and 3:
+       * RW_WAVE_PROBE_RADIUS + 1, on the FCC lattice + 2; order 1: 2 or
+       * 3). Nearer a wall the probe is taken about the nearest node
        * instead (its pressures as they are: RW_WAVE_PROBE_RADIUS cells of
-       * air, 1 for order 1), and failing that the wave part is first
-       * order; each said in a warning */
+       * air, 1 for order 1), then the wave part is first order about the
+       * position, then about the node; each step said in a warning */
       const RwGridStencil node = { .n = 1, .cell = { centre }, .weight = { 1.0 }, .nearest = centre };
       const RwGridStencil *try_st[4] = { &st[r], &node, &st[r], &node };
       const int try_order[4] = { order, order, 1, 1 };
