@@ -21,7 +21,8 @@
 #                                      models)
 #   tests/gpu/run.sh spatial          (build, the GPU tests, issue #13's
 #                                      ambisonic proof on CUDA at 500 Hz
-#                                      and 2 kHz, the demo room with a
+#                                      and 2 kHz on both schemes, the
+#                                      demo room (AUTO: FCC) with a
 #                                      binaural and an ambisonic receiver)
 #   tests/gpu/run.sh fcc              (build, issue #14: the FCC path's
 #                                      checks on the device (bench-fcc
