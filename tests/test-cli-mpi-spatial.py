@@ -5,11 +5,12 @@
 writes.
 
 Each rank voxelises only its slab, while a spatial receiver's probe reads
-the grid cells within RW_WAVE_PROBE_RADIUS = 4 cells of it (257 cells for
-orders 2 and 3): every rank voxelises the planes around each such receiver
-alone (rw_wave_probe_planes, rw_voxelise_planes) and finds the probe's
-cells in the whole grid's indices, which the solver gathers from the
-ranks whose planes hold them.
+the grid cells within RW_WAVE_PROBE_RADIUS = 4 cells of it and its
+stencil's beyond (up to 432 cells for orders 2 and 3, rw_wave_probe_at):
+every rank voxelises the planes around each such receiver alone
+(rw_wave_probe_planes, rw_voxelise_planes) and finds the probe's cells in
+the whole grid's indices, which the solver gathers from the ranks whose
+planes hold them.
 
 The demo room (walls vertical: every inside plane of the grid holds the
 same cells; at this spacing the 38 planes' inside ones are 2 … 35, so
