@@ -453,8 +453,9 @@ spatial_probes (const RwSimConfig *cfg, const RwMesh *mesh, const RwGrid *view, 
       int k = 0;
       while (k < 3 && !rw_wave_probe_at (g, z0, try_st[k], try_order[k], pa, NULL))
         k++;
+      /* the last step again, with the message, when none before fitted */
+      const bool probed = k < 3 || rw_wave_probe_at (g, z0, try_st[k], try_order[k], pa, err);
       sp->probe_order[r] = try_order[k];
-      const bool probed = rw_wave_probe_at (g, z0, try_st[k], try_order[k], pa, err);
       if (probed && try_st[k] == &node)
         rw_sim_warn (out, _("receiver %zu at (%.3f, %.3f, %.3f) m lies within %d grid cells "
                             "(%.3f m) of a wall: its wave part's directions are taken about its "

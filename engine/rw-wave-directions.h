@@ -146,7 +146,8 @@ typedef struct {
  * (RW_ERROR_INPUT) as rw_wave_probe does, when a cell a virtual node
  * reads is not in the air or off the grid: the message gives the order,
  * the nearest node's cell, the reach in cells and metres and the
- * spacing. pa is cleared first; rw_wave_probe_at_clear frees it. */
+ * spacing. pa is overwritten, not freed (rw_wave_probe_at_clear frees a
+ * probe it holds, and leaves it empty), and left empty on failure. */
 bool rw_wave_probe_at (const RwGrid *g, size_t z0, const RwGridStencil *st, int order,
                        RwWaveProbeAt *pa, RwError *err);
 void rw_wave_probe_at_clear (RwWaveProbeAt *pa);
