@@ -10,7 +10,7 @@
  * wall cut through by the planes) and a box small enough that most
  * windows reach a grid's end, on the 7-point (cubic) lattice. And the
  * probes the runs use, about points between the nodes (rw_wave_probe_at:
- * virtual nodes read through the point's stencil), on both lattices: 400
+ * virtual nodes read through the point's stencil), on both lattices: 200
  * random points a room, orders 1 and 3, the same both ways. Seen failing
  * with the window's cells left in its own indices, with a window one
  * plane too thin on each side, and with the messages' z in the window's
@@ -93,7 +93,7 @@ main (void)
       rw_grid_free (g);
     }
   /* probes about points between the nodes (rw_wave_probe_at), on both
-   * lattices: 400 random points of each room's bounding box, each point's
+   * lattices: 200 random points of each room's bounding box, each point's
    * stencil from the whole grid, the probe from the whole grid and from
    * the window of its nearest node's plane, orders 1 and 3: the same
    * success or refusal, the same offsets, cells, members and weights, or
@@ -114,7 +114,7 @@ main (void)
         uint64_t seed = 0xa7 + c * 2 + (uint64_t) lat;
         size_t taken = 0, refused = 0, bad = 0;
         RwWaveProbeAt *a = malloc (sizeof *a), *b = malloc (sizeof *b);
-        for (int t = 0; a != NULL && b != NULL && t < 400; t++)
+        for (int t = 0; a != NULL && b != NULL && t < 200; t++)
           {
             double pos[3];
             for (int k = 0; k < 3; k++)
