@@ -456,14 +456,13 @@ spatial_probes (const RwSimConfig *cfg, const RwMesh *mesh, const RwGrid *view, 
       /* the last step again, with the message, when none before fitted */
       const bool probed = k < 3 || rw_wave_probe_at (g, z0, try_st[k], try_order[k], pa, err);
       sp->probe_order[r] = try_order[k];
+      const int air = rw_wave_probe_radius (try_order[k], view->lattice);
       if (probed && try_st[k] == &node)
         rw_sim_warn (out, _("receiver %zu at (%.3f, %.3f, %.3f) m lies within %d grid cells "
                             "(%.3f m) of a wall: its wave part's directions are taken about its "
                             "nearest grid node, %.3f m away"),
-                     r + 1, cfg->receivers[r][0], cfg->receivers[r][1], cfg->receivers[r][2],
-                     rw_wave_probe_radius (try_order[k], view->lattice),
-                     rw_wave_probe_radius (try_order[k], view->lattice) * view->h,
-                     rw_sim_distance (cfg->receivers[r], out->receivers_at[r]));
+                     r + 1, cfg->receivers[r][0], cfg->receivers[r][1], cfg->receivers[r][2], air,
+                     air * view->h, rw_sim_distance (cfg->receivers[r], out->receivers_at[r]));
       if (probed && try_order[k] < order)
         {
           const int reach = rw_wave_probe_radius (order, view->lattice);
@@ -565,8 +564,9 @@ rotate_to_head (double *ambi, int order, size_t n, double yaw_deg, double pitch_
   return ok;
 }
 
-/* A spatial receiver's wave part: its probe's pressures calibrated as
- * the omni IR's are (rw_postprocess_calibrate: the gain, the time origin,
+/* A spatial receiver's wave part: its probe's virtual nodes
+ * (rw_wave_probe_at_mix) calibrated as the omni IR is
+ * (rw_postprocess_calibrate: the gain, the time origin,
  * the uniform mode's correction with the centre's arrival time for every
  * cell, so that it is the same uniform field everywhere), encoded to
  * ambisonics at the grid rate (rw_wave_encode), each channel above W then
@@ -586,8 +586,8 @@ spatial_wave (const RwSimConfig *cfg, RwSolver *solver, const RwPostprocess *pp,
   const size_t n_enc = (size_t) RW_AMBI_CHANNELS (enc), steps = rw_solver_step (solver);
   const size_t m = steps + 1;   /* calibrated samples */
   const size_t nv = pa->probe.n;
-  double *cal = malloc (pa->n_cells * m * sizeof *cal);
-  double *virt = malloc (nv * m * sizeof *virt);
+  double *virt = malloc (nv * steps * sizeof *virt);
+  double *cal = malloc (nv * m * sizeof *cal);
   const double **rec = calloc (pa->n_cells, sizeof *rec);
   const double **sig = calloc (nv, sizeof *sig);
   double *grid_ambi = malloc (n_enc * m * sizeof *grid_ambi);
@@ -596,18 +596,20 @@ spatial_wave (const RwSimConfig *cfg, RwSolver *solver, const RwPostprocess *pp,
             && ambi != NULL;
   if (!ok)
     rw_fail (err, RW_ERROR_MEMORY, _("Out of memory"));
+  /* the virtual nodes about the receiver's position, read from the raw
+   * cells as its omni IR is read, then each calibrated: the calibration
+   * is affine with one correction for every signal and the stencil's
+   * weights sum to 1, so this is calibrating the cells first, for the
+   * virtual nodes' number of calibrations instead of the cells' */
   for (size_t k = 0; ok && k < pa->n_cells; k++)
-    {
-      ok = rw_postprocess_calibrate (pp, rw_solver_receiver (solver, sp->probe_first[r] + k),
-                                     steps, cal + k * m, err);
-      rec[k] = cal + k * m;
-    }
-  /* the virtual nodes about the receiver's position, read as its omni IR
-   * is read (calibration is linear and the same for every cell) */
+    rec[k] = rw_solver_receiver (solver, sp->probe_first[r] + k);
   if (ok)
-    rw_wave_probe_at_mix (pa, rec, m, virt);
+    rw_wave_probe_at_mix (pa, rec, steps, virt);
   for (size_t i = 0; ok && i < nv; i++)
-    sig[i] = virt + i * m;
+    {
+      ok = rw_postprocess_calibrate (pp, virt + i * steps, steps, cal + i * m, err);
+      sig[i] = cal + i * m;
+    }
   ok = ok && rw_wave_encode (&pa->probe, sig, m, enc, out->spacing_m, out->c, out->fs_grid_hz,
                              grid_ambi, err);
   for (size_t i = 0; ok && i < n; i++)
