@@ -30,12 +30,23 @@ one process's (the PEAK chunk's time stamp, which libsndfile sets to
 the time of writing, masked), the same files are written, and
 results.json equals one process's but for timings and "ranks".
 The same receivers on the FCC scheme: 2 ranks write one process's files.
+With RW_SPATIAL_BACKEND=cuda (test cli-mpi-spatial-cuda; every rank on
+GPU local rank % the GPUs, exit 77 without a device) all of it runs on
+the CUDA backend, and one process on CUDA must first write the CPU
+backend's files byte for byte (fp64 is the same bits on both). What that
+found (H200, 2026-11-29): the AmbiX channels above order 0 took the
+room's uniform mode off every node of the probe, and that sum's rounding
+depends on the order the backend and the ranks add it in; receiver 1's
+AmbiX file differed in 5–37 samples, by a float's last bit, from the CPU
+and between 1 and 2 ranks (rw-sim.c, spatial_wave, now takes the nodes'
+own mean off instead).
 What fails it: probe cells in slab-local or window-local indices (other
 cells recorded, or refused as outside the grid), a window too small (the
 ball's K read as 0 on the window's last plane: order 1 instead of 3), the
 old refusal of spatial receivers under ranks.
 
-Environment (tests/meson.build): ROOMWAVE_CLI, ROOMWAVE_DATA_DIR, MPIRUN."""
+Environment (tests/meson.build): ROOMWAVE_CLI, ROOMWAVE_DATA_DIR, MPIRUN,
+RW_SPATIAL_BACKEND (cpu, the default, or cuda)."""
 import json
 import math
 import os
@@ -57,6 +68,20 @@ ARGS = ["--mesh", demo, "--source", "1.5,1.2,1.3",
         "--fmax", "500", "--duration", "0.1", "--scheme", "cartesian",
         "--backend", "cpu", "--precision", "f64", "--no-hybrid", "--threads", "1"]
 RADIUS = 4  # RW_WAVE_PROBE_RADIUS
+BACKEND = os.environ.get("RW_SPATIAL_BACKEND", "cpu")
+if BACKEND not in ("cpu", "cuda"):
+    print(f"RW_SPATIAL_BACKEND {BACKEND!r}: cpu or cuda", file=sys.stderr)
+    sys.exit(2)
+if BACKEND == "cuda":
+    d = subprocess.run([cli, "devices"], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, LANGUAGE="C", LANG="C"))
+    if not any(l.startswith("cuda:") and "device(s)" in l for l in d.stdout.splitlines()):
+        print("SKIP: no CUDA device (roomwave-cli devices: "
+              f"{[l for l in d.stdout.splitlines() if l.startswith('cuda')]})")
+        shutil.rmtree(tmp, ignore_errors=True)
+        sys.exit(77)
+    CPU_ARGS = list(ARGS)
+    ARGS[ARGS.index("cpu")] = "cuda"
 
 
 def masked(path):
@@ -99,6 +124,19 @@ check(p.returncode == 0, f"one process: exit {p.returncode}: {p.stderr[-2000:]}"
 if p.returncode != 0:
     shutil.rmtree(tmp, ignore_errors=True)
     sys.exit(finish())
+if BACKEND == "cuda":
+    # one process on the CPU backend: the CUDA run's files byte for byte
+    cpu_ref = os.path.join(tmp, "one-cpu")
+    c = subprocess.run([cli, "simulate", *CPU_ARGS, "--out", cpu_ref], capture_output=True,
+                       text=True, timeout=300)
+    check(c.returncode == 0, f"one process on the CPU: exit {c.returncode}: {c.stderr[-2000:]}")
+    if c.returncode == 0:
+        check(sorted(os.listdir(cpu_ref)) == sorted(os.listdir(ref)),
+              "CUDA and the CPU write the same files")
+        for f in sorted(os.listdir(ref)):
+            if f.endswith(".wav"):
+                a, b = masked(os.path.join(cpu_ref, f)), masked(os.path.join(ref, f))
+                check(len(a) > 10000 and a == b, f"CUDA: {f} equals the CPU backend's byte for byte")
 check("encoded to order 1 only" in p.stderr, f"receiver 3 falls back to order 1: {p.stderr[-600:]}")
 ja = json.load(open(os.path.join(ref, "results.json")))
 grid = ja["grid"]

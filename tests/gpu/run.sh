@@ -68,7 +68,9 @@
 #                                      and 2 ranks (2 GPUs where there are,
 #                                      else both on GPU 0), and 2 ranks
 #                                      under compute-sanitizer memcheck;
-#                                      test-slab-backend-ops on CUDA)
+#                                      test-slab-backend-ops on CUDA;
+#                                      cli-mpi-spatial-cuda: spatial
+#                                      receivers over 1–3 ranks on CUDA)
 #
 # The GPU machine has no Assimp, libsndfile, libsamplerate, json-c,
 # cairo or Embree: when .carry/sysroot exists (Debian packages unpacked with dpkg -x,
@@ -387,6 +389,12 @@ if [ "$QUICK" = mpi ]; then
     RW_SLAB_BACKEND=cuda mpi_run racecheck-cuda-np2 300 "${MPIRUN[@]}" -np 2 \
       compute-sanitizer --tool racecheck --report-api-errors no --error-exitcode 99 "$T"
   fi
+  # binaural and ambisonic receivers over 1–3 ranks on CUDA (their probes
+  # straddling the cuts; both schemes), one process on CUDA against the
+  # CPU's files byte for byte (tests/test-cli-mpi-spatial.py)
+  mpi_run cli-spatial-cuda 900 meson test -C "$B" --no-rebuild --print-errorlogs \
+    --timeout-multiplier 1.5 cli-mpi-spatial-cuda
+  grep -hE "^FAIL|checks (passed|failed)|SKIP" "$B/meson-logs/testlog.txt" | head -20 | tee -a "$SUMMARY"
   mpi_e2e
   [ $E2E_RC != 0 ] && MODE_RC=1
   echo
