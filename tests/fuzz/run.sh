@@ -14,20 +14,36 @@ mkdir -p "$OUT"
 if [ ! -f "$B/build.ninja" ]; then
   CC=clang CXX=clang++ CFLAGS="-fsanitize=fuzzer-no-link,address,undefined -g -O1" \
     LDFLAGS="-fsanitize=address,undefined" \
-    meson setup "$B" "$ROOT" -Dgui=disabled -Dcuda=disabled > "$OUT/setup.log"
+    meson setup "$B" "$ROOT" -Dgui=disabled -Dcuda=disabled -Dmpi=disabled -Dnccl=disabled > "$OUT/setup.log"
 fi
-ninja -C "$B" libroomwave.a > "$OUT/build.log"
-LIBS="$B/libroomwave.a $(pkg-config --libs assimp sndfile fftw3 fftw3f samplerate cairo json-c) -lembree3 -lm -fopenmp"  # Embree: no .pc in Debian
+ninja -C "$B" libroomwave.a app/roomwave-cli > "$OUT/build.log"
+LIBS="$B/libroomwave.a $(pkg-config --libs assimp sndfile fftw3 fftw3f samplerate cairo json-c libmysofa) -lembree3 -lm -fopenmp"  # Embree: no .pc in Debian
 for t in files analysis; do
   clang -fsanitize=fuzzer,address,undefined -g -O1 -I"$ROOT/engine" -I"$B" \
     "$ROOT/tests/fuzz/fuzz-$t.c" -o "$OUT/fuzz-$t" $LIBS
 done
 
-# seeds: the bundled library, a map, an audio file, a decaying IR
+# seeds: the bundled library, a map, an audio file, the admittance CSVs
+# of tests/data, a results.json, receivers' texts, a decaying IR
 mkdir -p "$OUT/seeds-files" "$OUT/seeds-analysis"
 { printf '\000'; cat "$ROOT/data/materials.json"; } > "$OUT/seeds-files/library"
 printf '\001{"floor":"carpet on concrete","ceiling":{"R":0.5},"wall":{"alpha":0.3}}' > "$OUT/seeds-files/map"
 { printf '\002'; head -c 4000 "$ROOT/data/audio/clap.flac"; } > "$OUT/seeds-files/audio"
+for f in "$ROOT"/tests/data/admittance/*.csv; do
+  { printf '\003'; cat "$f"; } > "$OUT/seeds-files/csv-$(basename "$f" .csv)"
+done
+# a results folder of a real run (its WAVs stay, each input its results.json)
+ROOMWAVE_DATA_DIR=$ROOT/data ASAN_OPTIONS=detect_leaks=0 "$B/app/roomwave-cli" simulate \
+  --mesh "$ROOT/tests/data/meshes/box.obj" --source 1,1,1 --receiver 2,1.5,1.2 \
+  --receiver 3,2,1.5:ambisonic=1 --fmax 250 --duration 0.05 --threads 2 \
+  --out "$OUT/results" --quiet > "$OUT/simulate.log" 2>&1
+export RW_FUZZ_RESULTS=$OUT/results
+{ printf '\004'; cat "$OUT/results/results.json"; } > "$OUT/seeds-files/results"
+{ printf '\005'; cat "$OUT/results/results.json"; } > "$OUT/seeds-files/validity"
+for r in "1,2,3" "1.5,-2e-3,4:binaural,yaw=30" "0,0,0:ambisonic=3,yaw=-90,pitch=45" \
+         "2,2,2:omni"; do
+  { printf '\006'; printf '%s' "$r"; } > "$OUT/seeds-files/receiver-${#r}"
+done
 python3 -c "
 import math, random, struct
 random.seed(1)
