@@ -26,6 +26,19 @@
 #include <stddef.h>
 
 #include "rw-error.h"
+#include "rw-exact-sum.h"
+
+/* A backend's energy reading: the discrete energy of the current field
+ * pair (rw_field_energy's sum, in double) and the sum of p over the inside
+ * cells (the room's uniform mode, rw_solver_uniform_mode), exact
+ * (rw-exact-sum.h): the same bits whatever the backend, its threads or
+ * blocks, and the ranks. The energy does not see the uniform mode (a
+ * uniform field has none), which λ² rounded down keeps from growing
+ * (rw-scheme.h). */
+typedef struct {
+  double energy;
+  RwExactSum sum;
+} RwEnergyReading;
 
 typedef struct RwSolverSetup RwSolverSetup;
 
@@ -77,12 +90,8 @@ typedef struct RwBackendOps {
    * p at time n and p_prev at time n−1. Either may be NULL. */
   bool (*read_field) (void *state, double *p, double *p_prev, RwError *err);
   /* The growth monitor's reading (rw_solver_advance), taken every
-   * RW_ENERGY_CHECK_STEPS steps: out[0] the discrete energy of the current
-   * field pair (rw_field_energy's sum), out[1] the sum of p over the inside
-   * cells (the room's uniform mode, rw_solver_uniform_mode); both summed in
-   * double. The energy does not see the uniform mode (a uniform field has
-   * none), which λ² rounded down keeps from growing (rw-scheme.h). */
-  bool (*energy) (void *state, double *out, RwError *err);
+   * RW_ENERGY_CHECK_STEPS steps (RwEnergyReading). */
+  bool (*energy) (void *state, RwEnergyReading *out, RwError *err);
   /* Copies one plane of p: axis 0 → x = index (ny·nz values, y fastest),
    * axis 1 → y = index (nx·nz, x fastest), axis 2 → z = index (nx·ny). */
   bool (*read_slice) (void *state, int axis, size_t index, float *out, RwError *err);

@@ -704,6 +704,11 @@ build_strips (CpuState *st, RwError *err)
 #define RW_CPU_CLONES
 #endif
 
+/* The exact sums' reduction over threads (rw-exact-sum.h: any order
+ * gives the same bits) */
+#pragma omp declare reduction (exact : RwExactSum : rw_exact_sum_merge (&omp_out, omp_in)) \
+  initializer (omp_priv = (RwExactSum) { 0 })
+
 #define RW_CPU_FN3(a, b) a##_##b
 #define RW_CPU_FN2(a, b) RW_CPU_FN3 (a, b)
 #define RW_CPU_FN(name) RW_CPU_FN2 (name, RW_CPU_SUFFIX)
@@ -888,7 +893,7 @@ cpu_read_field (void *state, double *p, double *p_prev, RwError *err)
 }
 
 static bool
-cpu_energy (void *state, double *out, RwError *err)
+cpu_energy (void *state, RwEnergyReading *out, RwError *err)
 {
   (void) err;
   CpuState *st = state;
@@ -1451,24 +1456,27 @@ RW_CPU_FN (advance) (CpuState *st, size_t step0, size_t n, int kpass, double *rc
   return true;
 }
 
-/* rw_field_energy's sum over the stored fields (out[0]) and the sum of p
- * (out[1]), each plane summed apart (in double) so that the threads'
- * order does not matter beyond the plane partials. One read of p and p⁻:
- * about a step's memory traffic. */
+/* rw_field_energy's sum over the stored fields (out->energy: each plane
+ * summed apart in double, so that the threads' order does not matter
+ * beyond the plane partials) and the sum of p (out->sum, exact: no order
+ * matters). One read of p and p⁻: about a step's memory traffic. */
 /* The FCC field's part (rw_fcc_field_energy over the stored sites). */
 static void
-RW_CPU_FN (energy_fcc) (const CpuState *st, double *total_out, double *sum_out)
+RW_CPU_FN (energy_fcc) (const CpuState *st, double *total_out, RwExactSum *sum_out)
 {
   const T *p = st->p, *q = st->q;
   const uint8_t *K = st->g->K;
   const size_t nx = st->nx, ny = st->ny, nxf = st->row_len;
   const double w = 0.25 * RW_FCC_LAMBDA2;
-  double total = 0.0, sum = 0.0;
+  double total = 0.0;
+  RwExactSum sum = { 0 };
   const size_t z_lo = cpu_energy_z0 (st), z_hi = cpu_energy_z1 (st);
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : total, sum) num_threads(st->threads)
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : total) reduction(exact : sum) \
+  num_threads(st->threads)
   for (size_t z = z_lo; z < z_hi; z++)
     {
-      double plane = 0.0, plane_sum = 0.0;
+      double plane = 0.0;
+      RwExactSum plane_sum = { 0 };
       for (size_t y = 0; y < ny; y++)
         {
           const size_t P = (y + z) & 1;
@@ -1482,7 +1490,7 @@ RW_CPU_FN (energy_fcc) (const CpuState *st, double *total_out, double *sum_out)
                 continue;
               const double pi = (double) p[i], qi = (double) q[i], d = pi - qi;
               plane += d * d;
-              plane_sum += pi;
+              rw_exact_sum_add (&plane_sum, pi);
               /* a site is never on the outer layer: its neighbours are in the arrays */
               for (int e = 0; e < 6; e++)
                 if (K[c + st->fcc_fwd_cubic[e]] != 0)
@@ -1493,7 +1501,7 @@ RW_CPU_FN (energy_fcc) (const CpuState *st, double *total_out, double *sum_out)
             }
         }
       total += plane;
-      sum += plane_sum;
+      rw_exact_sum_merge (&sum, plane_sum);
     }
   /* the wall entries' part (rw-scheme-fcc.h, "Wall links") */
   for (size_t b = 0; b < st->n_bnd; b++)
@@ -1515,21 +1523,24 @@ RW_CPU_FN (energy_fcc) (const CpuState *st, double *total_out, double *sum_out)
 }
 
 static void
-RW_CPU_FN (energy) (const CpuState *st, double *out)
+RW_CPU_FN (energy) (const CpuState *st, RwEnergyReading *out)
 {
   const T *p = st->p, *q = st->q;
   const uint8_t *K = st->g->K;
   const size_t nx = st->nx, ny = st->ny, nxy = st->nxy;
   const double l2 = RW_LAMBDA2;
-  double total = 0.0, sum = 0.0;
+  double total = 0.0;
+  RwExactSum sum = { 0 };
   const size_t z_lo = cpu_energy_z0 (st), z_hi = cpu_energy_z1 (st);
   if (st->fcc)
     RW_CPU_FN (energy_fcc) (st, &total, &sum);
   else
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : total, sum) num_threads(st->threads)
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : total) reduction(exact : sum) \
+  num_threads(st->threads)
   for (size_t z = z_lo; z < z_hi; z++)
     {
-      double plane = 0.0, plane_sum = 0.0;
+      double plane = 0.0;
+      RwExactSum plane_sum = { 0 };
       for (size_t y = 0; y < ny; y++)
         for (size_t x = 0; x < nx; x++)
           {
@@ -1538,7 +1549,7 @@ RW_CPU_FN (energy) (const CpuState *st, double *out)
               continue;
             const double pi = (double) p[i], qi = (double) q[i], d = pi - qi;
             plane += d * d;
-            plane_sum += pi;
+            rw_exact_sum_add (&plane_sum, pi);
             const size_t nb[3] = { i + 1, i + nx, i + nxy };
             const bool ok[3] = { x + 1 < nx, y + 1 < ny, z + 1 < st->nz };
             for (int a = 0; a < 3; a++)
@@ -1546,7 +1557,7 @@ RW_CPU_FN (energy) (const CpuState *st, double *out)
                 plane += l2 * (pi - (double) p[nb[a]]) * (qi - (double) q[nb[a]]);
           }
       total += plane;
-      sum += plane_sum;
+      rw_exact_sum_merge (&sum, plane_sum);
     }
   /* what the branches store: λ S Σ_m (D̂ v² + F̂ q²) per node (rw-scheme.h;
    * (λ/2) S Σ_m … on the FCC lattice, rw-scheme-fcc.h) */
@@ -1573,8 +1584,8 @@ RW_CPU_FN (energy) (const CpuState *st, double *out)
         }
       total += stored;
     }
-  out[0] = total;
-  out[1] = sum;
+  out->energy = total;
+  out->sum = sum;
 }
 
 /* The value of grid cell (x, y, z) in the stored field a: 0 off the FCC

@@ -869,32 +869,38 @@ record_sum (RwSolver *s, size_t step, double sum)
   return true;
 }
 
-/* The backend's reading; with ranks, the sum of theirs (each over its
- * owned planes) in rank order, the same on every rank. */
+/* The backend's reading: reading[0] the energy, reading[1] the sum of p
+ * (the exact sum's value); with ranks, the sum of theirs (each over its
+ * owned planes): the energies in rank order, the sums of p exactly, the
+ * same on every rank and the same bits as one rank's. */
 static bool
 read_energy (RwSolver *s, double reading[2], RwError *err)
 {
-  bool ok = rw_solver_live (s, err) && s->ops->energy (s->state, reading, err);
-  if (s->comm == NULL)
-    return ok;
-  if (!rw_comm_agree (s->comm, ok, err))
-    return false;
-  double *all = malloc (2 * (size_t) s->size * sizeof *all);
-  if (all == NULL)
-    rw_comm_abort (s->comm, _("Out of memory"));
-  if (!rw_comm_allgather (s->comm, reading, 2 * sizeof (double), all, err))
+  RwEnergyReading own = { 0 };
+  bool ok = rw_solver_live (s, err) && s->ops->energy (s->state, &own, err);
+  if (s->comm != NULL)
     {
+      if (!rw_comm_agree (s->comm, ok, err))
+        return false;
+      RwEnergyReading *all = malloc ((size_t) s->size * sizeof *all);
+      if (all == NULL)
+        rw_comm_abort (s->comm, _("Out of memory"));
+      if (!rw_comm_allgather (s->comm, &own, sizeof own, all, err))
+        {
+          free (all);
+          return false;
+        }
+      own = (RwEnergyReading) { 0 };
+      for (int r = 0; r < s->size; r++)
+        {
+          own.energy += all[r].energy;
+          rw_exact_sum_merge (&own.sum, all[r].sum);
+        }
       free (all);
-      return false;
     }
-  reading[0] = reading[1] = 0.0;
-  for (int r = 0; r < s->size; r++)
-    {
-      reading[0] += all[2 * r];
-      reading[1] += all[2 * r + 1];
-    }
-  free (all);
-  return true;
+  reading[0] = own.energy;
+  reading[1] = rw_exact_sum_value (own.sum);
+  return ok;
 }
 
 bool

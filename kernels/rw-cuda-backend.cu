@@ -1278,7 +1278,7 @@ rw_cuda_read_field (void *state, double *p, double *p_prev, RwError *err)
 }
 
 static bool
-rw_cuda_energy_op (void *state, double *out, RwError *err)
+rw_cuda_energy_op (void *state, RwEnergyReading *out, RwError *err)
 {
   if (rw_cuda_is_fcc (state))
     return rw_cuda_fcc_energy (state, out, err);
@@ -1403,6 +1403,7 @@ rw_cuda_destroy (void *state)
   cudaFree (st->items);
   cudaFree (st->bad);
   cudaFree (st->energy);
+  cudaFree (st->exact);
   cudaFree (st->bn);
   cudaFree (st->b_beta);
   cudaFree (st->b_coef);

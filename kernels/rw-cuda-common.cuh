@@ -259,6 +259,54 @@ rw_energy_blocks (size_t n)
 /* The parts' sums (above): lane l adds the parts l, l + 32, … in order,
  * then the lanes by a fixed tree, into out[j] (written, not added to:
  * every part of a reading comes through here). */
+/* A warp's exact sums s into lane 0's (rw-exact-sum.h: any order, the
+ * same bits). */
+__device__ __forceinline__ void
+rw_warp_exact (RwExactSum &s)
+{
+  for (int o = 16; o > 0; o >>= 1)
+    {
+      const RwExactSum t = { __shfl_down_sync (0xffffffffu, s.hi, o),
+                             __shfl_down_sync (0xffffffffu, s.lo, o) };
+      rw_exact_sum_merge (&s, t);
+    }
+}
+
+/* A block's exact sums (each thread's s) to xpart[blockIdx.x]. Every
+ * thread of the block calls it, and every thread returns from it (call
+ * it before rw_block_parts, from which warps other than the first return
+ * early); blockDim.x a multiple of 32. */
+__device__ __forceinline__ void
+rw_block_exact (RwExactSum s, RwExactSum *__restrict__ xpart)
+{
+  __shared__ RwExactSum warps[32];
+  const unsigned lane = threadIdx.x & 31u, wid = threadIdx.x >> 5;
+  rw_warp_exact (s);
+  if (lane == 0)
+    warps[wid] = s;
+  __syncthreads ();
+  if (wid == 0)
+    {
+      s = lane < (blockDim.x >> 5) ? warps[lane] : RwExactSum { 0u, 0u };
+      rw_warp_exact (s);
+      if (lane == 0)
+        xpart[blockIdx.x] = s;
+    }
+}
+
+/* The exact parts xpart[0, n) into *out, by one warp. */
+template <int UNUSED = 0>
+__global__ void
+rw_kernel_exact_parts (const RwExactSum *__restrict__ xpart, size_t n, RwExactSum *__restrict__ out)
+{
+  RwExactSum s = { 0u, 0u };
+  for (size_t k = threadIdx.x; k < n; k += 32)
+    rw_exact_sum_merge (&s, xpart[k]);
+  rw_warp_exact (s);
+  if (threadIdx.x == 0)
+    *out = s;
+}
+
 template <int K>
 __global__ void
 rw_kernel_sum_parts (const double *__restrict__ part, size_t n_parts, double *__restrict__ out)

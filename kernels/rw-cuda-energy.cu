@@ -5,10 +5,12 @@
  * the post-processing removes), both summed in double.
  *
  * One thread a cell (grid-stride), any precision of storage; each block
- * writes its partial sums to its part (rw_block_parts), the branches'
+ * writes its partial energy to its part (rw_block_parts), the branches'
  * kernel its own after them, and rw_kernel_sum_parts adds them all in a
- * fixed order: the same bits on every run (the sum of p feeds the drift
- * removal, and so the WAVs).
+ * fixed order: the same bits on every run. The sum of p feeds the drift
+ * removal, and so the WAVs: it is exact (rw-exact-sum.h; rw_block_exact,
+ * rw_kernel_exact_parts), the same bits as the CPU backend's and over
+ * any number of ranks.
  * Bytes per cell: the cell byte, and p, p⁻ at inside cells (their +x, +y,
  * +z neighbours are other threads' centres: cache hits) — 9 B in fp32,
  * about one step's traffic; rw_solver_advance reads it every
@@ -26,10 +28,11 @@ template <typename S>
 __global__ void
 rw_kernel_energy (const S *__restrict__ p, const S *__restrict__ q,
                   const uint8_t *__restrict__ cell, size_t i0, size_t i1, size_t sy, size_t sz,
-                  double *__restrict__ part)
+                  double *__restrict__ part, RwExactSum *__restrict__ xpart)
 {
   const double l2 = RW_LAMBDA2;
-  double e = 0.0, m = 0.0;
+  double e = 0.0;
+  RwExactSum m = { 0u, 0u };
   for (size_t i = i0 + blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < i1;
        i += (size_t) gridDim.x * blockDim.x)
     {
@@ -39,23 +42,28 @@ rw_kernel_energy (const S *__restrict__ p, const S *__restrict__ q,
        * inside cell within the array. */
       const double pi = (double) rw_ld (p, i), qi = (double) rw_ld (q, i), d = pi - qi;
       e += d * d;
-      m += pi;
+      rw_exact_sum_add (&m, pi);
       const size_t nb[3] = { i + 1, i + sy, i + sz };
       for (int a = 0; a < 3; a++)
         if (RW_CELL_K (cell[nb[a]]) != 0)
           e += l2 * (pi - (double) rw_ld (p, nb[a])) * (qi - (double) rw_ld (q, nb[a]));
     }
-  double s[2] = { e, m };
+  rw_block_exact (m, xpart);
+  double s[2] = { e, 0.0 };
   rw_block_parts<2> (s, part);
 }
 
 bool
-rw_cuda_energy (RwCudaState *st, double *out, RwError *err)
+rw_cuda_energy (RwCudaState *st, RwEnergyReading *out, RwError *err)
 {
   /* the two sums, then two a part: the field's and the branches'
    * kernels, RW_ENERGY_BLOCKS parts each at most */
   if (st->energy == NULL
       && !RW_CUDA (cudaMalloc ((void **) &st->energy, (2 + 2 * 2 * (size_t) RW_ENERGY_BLOCKS) * sizeof (double))))
+    return false;
+  /* the exact sum of p, then a part a block of the field's kernel */
+  if (st->exact == NULL
+      && !RW_CUDA (cudaMalloc ((void **) &st->exact, (1 + (size_t) RW_ENERGY_BLOCKS) * sizeof (RwExactSum))))
     return false;
   double *part = st->energy + 2;
   const size_t sy = st->nx, sz = st->nx * st->ny;
@@ -64,19 +72,22 @@ rw_cuda_energy (RwCudaState *st, double *out, RwError *err)
   if (st->precision == RW_PRECISION_F64)
     rw_kernel_energy<<<blocks, RW_ENERGY_THREADS, 0, st->stream>>> ((const double *) st->p,
                                                       (const double *) st->q, st->cell, i0, i1,
-                                                      sy, sz, part);
+                                                      sy, sz, part, st->exact + 1);
   else if (st->precision == RW_PRECISION_F16)
     rw_kernel_energy<<<blocks, RW_ENERGY_THREADS, 0, st->stream>>> ((const __half *) st->p,
                                                       (const __half *) st->q, st->cell, i0, i1,
-                                                      sy, sz, part);
+                                                      sy, sz, part, st->exact + 1);
   else
     rw_kernel_energy<<<blocks, RW_ENERGY_THREADS, 0, st->stream>>> ((const float *) st->p,
                                                       (const float *) st->q, st->cell, i0, i1,
-                                                      sy, sz, part);
+                                                      sy, sz, part, st->exact + 1);
   const unsigned parts = blocks + rw_cuda_branch_energy (st, i0, i1, part + 2 * (size_t) blocks);
   rw_kernel_sum_parts<2><<<1, 32, 0, st->stream>>> (part, parts, st->energy);
+  rw_kernel_exact_parts<<<1, 32, 0, st->stream>>> (st->exact + 1, blocks, st->exact);
   return rw_cuda_ok (cudaGetLastError (), err, _("the launch of rw_kernel_energy"))
-         && RW_CUDA (cudaMemcpyAsync (out, st->energy, 2 * sizeof (double), cudaMemcpyDeviceToHost,
-                                      st->stream))
+         && RW_CUDA (cudaMemcpyAsync (&out->energy, st->energy, sizeof (double),
+                                      cudaMemcpyDeviceToHost, st->stream))
+         && RW_CUDA (cudaMemcpyAsync (&out->sum, st->exact, sizeof (RwExactSum),
+                                      cudaMemcpyDeviceToHost, st->stream))
          && RW_CUDA (cudaStreamSynchronize (st->stream));
 }

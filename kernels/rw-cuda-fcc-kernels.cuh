@@ -323,9 +323,10 @@ template <typename S>
 __global__ void
 rw_kernel_fcc_energy (const S *__restrict__ p, const S *__restrict__ q,
                       const uint8_t *__restrict__ kind, size_t pitch, size_t ny, size_t i0,
-                      size_t i1, double *part)
+                      size_t i1, double *part, RwExactSum *__restrict__ xpart)
 {
-  double e = 0, sum = 0;
+  double e = 0;
+  RwExactSum sum = { 0u, 0u };
   const long long sy = (long long) pitch, sz = (long long) (pitch * ny);
   for (size_t i = i0 + blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < i1;
        i += (size_t) gridDim.x * blockDim.x)
@@ -336,7 +337,7 @@ rw_kernel_fcc_energy (const S *__restrict__ p, const S *__restrict__ q,
       const long long P = (long long) ((yz % ny + yz / ny) & 1);
       const double pi = (double) rw_ld (p, i), qi = (double) rw_ld (q, i);
       e += (pi - qi) * (pi - qi);
-      sum += pi;
+      rw_exact_sum_add (&sum, pi);
       /* RW_FCC_FWD_OFFSETS folded (the CPU backend's edges, in its order):
        * dx = +1 lands on the other parity at xf + P, dx = 0 on the same */
       const long long ii = (long long) i, ip = ii + P;
@@ -347,7 +348,8 @@ rw_kernel_fcc_energy (const S *__restrict__ p, const S *__restrict__ q,
           edges += (pi - (double) rw_ld (p, fwd[d])) * (qi - (double) rw_ld (q, fwd[d]));
       e += 0.25 * RW_FCC_LAMBDA2 * edges;
     }
-  double s[2] = { e, sum };
+  rw_block_exact (sum, xpart);
+  double s[2] = { e, 0.0 };
   rw_block_parts<2> (s, part);
 }
 

@@ -116,6 +116,7 @@ struct RwCudaFcc
   double *rcv_dev, *rcv_host;
   int *bad;
   double *esum;
+  RwExactSum *exact;            /* the sum of p (rw-exact-sum.h), then its blocks' parts */
   size_t own_z0, own_z1;        /* the planes the energy sums: a slab's owned ones, else all */
   float *slice;
   size_t slice_cap;
@@ -535,7 +536,9 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
        && RW_CUDA (cudaMalloc ((void **) &st->bad, sizeof (int)))
        /* the two sums, then two a part: the field's, the branches' and
         * the wall links' kernels, RW_ENERGY_BLOCKS parts each at most */
-       && RW_CUDA (cudaMalloc ((void **) &st->esum, (2 + 2 * 3 * (size_t) RW_ENERGY_BLOCKS) * sizeof (double)));
+       && RW_CUDA (cudaMalloc ((void **) &st->esum, (2 + 2 * 3 * (size_t) RW_ENERGY_BLOCKS) * sizeof (double)))
+       /* the exact sum of p, then a part a block of the field's kernel */
+       && RW_CUDA (cudaMalloc ((void **) &st->exact, (1 + (size_t) RW_ENERGY_BLOCKS) * sizeof (RwExactSum)));
   const int big = INT_MAX;
   ok = ok && RW_CUDA (cudaMemcpy (st->bad, &big, sizeof big, cudaMemcpyHostToDevice));
   free (rcv);
@@ -835,7 +838,7 @@ rw_cuda_fcc_read_field (void *state, double *p, double *p_prev, RwError *err)
 }
 
 bool
-rw_cuda_fcc_energy (void *state, double *out, RwError *err)
+rw_cuda_fcc_energy (void *state, RwEnergyReading *out, RwError *err)
 {
   RwCudaFcc *st = (RwCudaFcc *) state;
   if (!RW_FCC_ON_DEVICE (st))
@@ -849,7 +852,9 @@ rw_cuda_fcc_energy (void *state, double *out, RwError *err)
     double *part = st->esum + 2;
     unsigned parts = rw_energy_blocks (i1 - i0);
     rw_kernel_fcc_energy<<<parts, RW_ENERGY_THREADS, 0, st->stream>>> (
-      (const S *) st->p, (const S *) st->q, st->kind, st->pitch, st->ny, i0, i1, part);
+      (const S *) st->p, (const S *) st->q, st->kind, st->pitch, st->ny, i0, i1, part,
+      st->exact + 1);
+    rw_kernel_exact_parts<<<1, 32, 0, st->stream>>> (st->exact + 1, parts, st->exact);
     const unsigned nb = rw_energy_blocks (st->n_nodes);
     if (st->m_max > 0 && st->n_nodes > 0)
       {
@@ -868,7 +873,10 @@ rw_cuda_fcc_energy (void *state, double *out, RwError *err)
     rw_kernel_sum_parts<2><<<1, 32, 0, st->stream>>> (part, parts, st->esum);
   });
   return RW_CUDA (cudaGetLastError ())
-         && RW_CUDA (cudaMemcpyAsync (out, st->esum, 2 * sizeof (double), cudaMemcpyDeviceToHost, st->stream))
+         && RW_CUDA (cudaMemcpyAsync (&out->energy, st->esum, sizeof (double), cudaMemcpyDeviceToHost,
+                                      st->stream))
+         && RW_CUDA (cudaMemcpyAsync (&out->sum, st->exact, sizeof (RwExactSum),
+                                      cudaMemcpyDeviceToHost, st->stream))
          && RW_CUDA (cudaStreamSynchronize (st->stream));
 }
 
@@ -1002,6 +1010,7 @@ rw_cuda_fcc_destroy (void *state)
   cudaFreeHost (st->rcv_host);
   cudaFree (st->bad);
   cudaFree (st->esum);
+  cudaFree (st->exact);
   cudaFree (st->slice);
   rw_cuda_stream_free (&st->stream);
   rw_cuda_stream_free (&st->bstream);

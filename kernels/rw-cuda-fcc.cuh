@@ -14,7 +14,7 @@ void *rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err);
 bool rw_cuda_fcc_advance (void *state, size_t step0, size_t n, double *rcv, size_t stride,
                           RwError *err);
 bool rw_cuda_fcc_read_field (void *state, double *p, double *p_prev, RwError *err);
-bool rw_cuda_fcc_energy (void *state, double *out, RwError *err);
+bool rw_cuda_fcc_energy (void *state, RwEnergyReading *out, RwError *err);
 bool rw_cuda_fcc_read_slice (void *state, int axis, size_t index, float *out, RwError *err);
 /* The test hook rw_cuda_debug_write_field (rw-cuda.h): cubic arrays in,
  * the sites' values stored (every entry that is no site set to 0). */

@@ -83,7 +83,8 @@ struct RwCudaState
   void *field_mem2;             /* variant 13: the spare pair, as field_mem */
   int4 *tb_items;               /* variant 13: x0, y0, z0, z1 of each tile chunk */
   size_t n_tb_items;
-  double *energy;               /* the growth monitor's two sums (rw-cuda-energy.cu) */
+  double *energy;               /* the growth monitor's energy and its parts (rw-cuda-energy.cu) */
+  RwExactSum *exact;            /* the sum of p, then its blocks' parts */
   size_t own_z0, own_z1;        /* the planes they sum: a slab's owned ones (RwSolverSetup), else all */
   /* frequency-dependent FV nodes (rw-cuda-branches.cu): the list (each
    * node with its surface's branch count), per surface Y0 + Σ b,
@@ -122,7 +123,7 @@ unsigned rw_cuda_branch_energy (RwCudaState *st, size_t i0, size_t i1, double *p
 
 /* The discrete energy of the current field pair and the sum of p
  * (RwBackendOps.energy: out[0], out[1]; rw-cuda-energy.cu). */
-bool rw_cuda_energy (RwCudaState *st, double *out, RwError *err);
+bool rw_cuda_energy (RwCudaState *st, RwEnergyReading *out, RwError *err);
 /* Launches one step of the production kernel (no source, no receivers):
  * reads st->p, writes st->q. The caller swaps them. */
 void rw_cuda_launch_step (RwCudaState *st, int step);

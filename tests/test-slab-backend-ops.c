@@ -11,9 +11,10 @@
  *    into plane z + 2 (the same FCC parity) makes read_field's plane
  *    z + 2 plane z's and changes nothing else; in every precision;
  *  - energy over owned planes (own_z0, own_z1): the readings of [0, k)
- *    and [k, nz) of the same field add up to the whole grid's (to 1e-12;
- *    every surface frequency dependent: branch energy, and on FCC the
- *    wall links, counted by one side), and CUDA's equal the CPU's;
+ *    and [k, nz) of the same field add up to the whole grid's (the energy
+ *    to 1e-12; every surface frequency dependent: branch energy, and on
+ *    FCC the wall links, counted by one side; the sums of p, exact, bit
+ *    for bit), and CUDA's equal the CPU's (the sums of p bit for bit);
  *  - checkpoints: save_state after 100 steps, 100 more, load_state and
  *    the same 100 again give the same receivers and field bit for bit;
  *    loaded into a fresh state too (every branch state and the CUDA
@@ -88,12 +89,19 @@ advance (const RwBackendOps *ops, void *st, size_t step0, size_t n, double *rcv)
 }
 
 static void
-energy (const RwBackendOps *ops, void *st, double out[2])
+energy (const RwBackendOps *ops, void *st, RwEnergyReading *out)
 {
   RwError err;
   rw_error_clear (&err);
-  out[0] = out[1] = NAN;
+  out->energy = NAN;
+  out->sum = (RwExactSum) { 0 };
   RW_CHECK (ops->energy (st, out, &err), "%s energy: %s", ops->name, err.message);
+}
+
+static bool
+same_sum (RwExactSum a, RwExactSum b)
+{
+  return a.hi == b.hi && a.lo == b.lo;
 }
 
 /* Planes: the layout against read_field, and set_planes (file comment). */
@@ -247,7 +255,7 @@ run_lattice (RwLattice lattice, const RwBackendOps *const *ops, size_t n_ops)
     .n_receivers = 2, .receiver_cells = cells, .threads = 1,
   };
   const size_t k = g->nz / 2;
-  double split_ref[2][2] = { { NAN, NAN }, { NAN, NAN } };
+  RwEnergyReading split_ref[2] = { { NAN, { 0 } }, { NAN, { 0 } } };
   for (size_t o = 0; o < n_ops; o++)
     {
       const RwBackendOps *b = ops[o];
@@ -258,29 +266,41 @@ run_lattice (RwLattice lattice, const RwBackendOps *const *ops, size_t n_ops)
       if (all && lo && hi && advance (b, all, 0, 200, NULL) && advance (b, lo, 0, 200, NULL)
           && advance (b, hi, 0, 200, NULL))
         {
-          double ea[2], el[2], eh[2];
-          energy (b, all, ea);
-          energy (b, lo, el);
-          energy (b, hi, eh);
+          RwEnergyReading ea, el, eh;
+          energy (b, all, &ea);
+          energy (b, lo, &el);
+          energy (b, hi, &eh);
           snprintf (what, sizeof what, "%s, %s: planes [0, %zu) and [%zu, %zu)", lname, b->name, k,
                     k, g->nz);
-          RW_CHECK (el[0] > 0.05 * ea[0] && eh[0] > 0.05 * ea[0], "%s: both halves hold energy "
-                    "(%g, %g of %g)", what, el[0], eh[0], ea[0]);
-          RW_CHECK_CLOSE (el[0] + eh[0], ea[0], 1e-12 * fabs (ea[0]), what);
-          RW_CHECK_CLOSE (el[1] + eh[1], ea[1], 1e-12 * (fabs (el[1]) + fabs (eh[1])), what);
+          RW_CHECK (el.energy > 0.05 * ea.energy && eh.energy > 0.05 * ea.energy,
+                    "%s: both halves hold energy (%g, %g of %g)", what, el.energy, eh.energy,
+                    ea.energy);
+          RW_CHECK_CLOSE (el.energy + eh.energy, ea.energy, 1e-12 * fabs (ea.energy), what);
+          /* the sums of p are exact: the halves' add up to the whole's bit for bit */
+          RwExactSum both = el.sum;
+          rw_exact_sum_merge (&both, eh.sum);
+          RW_CHECK (same_sum (both, ea.sum) && rw_exact_sum_value (ea.sum) != 0.0,
+                    "%s: the halves' sums of p %.17g + %.17g, the whole's %.17g, not bit for bit",
+                    what, rw_exact_sum_value (el.sum), rw_exact_sum_value (eh.sum),
+                    rw_exact_sum_value (ea.sum));
           if (o == 0)
-            {
-              split_ref[0][0] = el[0], split_ref[0][1] = el[1];
-              split_ref[1][0] = eh[0], split_ref[1][1] = eh[1];
-            }
+            split_ref[0] = el, split_ref[1] = eh;
           else
             {
-              /* the same halves as the first backend (the CPU) counts them */
-              RW_CHECK_CLOSE (el[0], split_ref[0][0], 1e-12 * fabs (ea[0]), "lower half vs the CPU's");
-              RW_CHECK_CLOSE (eh[0], split_ref[1][0], 1e-12 * fabs (ea[0]), "upper half vs the CPU's");
+              /* the same halves as the first backend (the CPU) counts them,
+               * and the same sums of p bit for bit */
+              RW_CHECK_CLOSE (el.energy, split_ref[0].energy, 1e-12 * fabs (ea.energy),
+                              "lower half vs the CPU's");
+              RW_CHECK_CLOSE (eh.energy, split_ref[1].energy, 1e-12 * fabs (ea.energy),
+                              "upper half vs the CPU's");
+              RW_CHECK (same_sum (el.sum, split_ref[0].sum) && same_sum (eh.sum, split_ref[1].sum),
+                        "%s: the halves' sums of p differ from the CPU's (%.17g, %.17g against "
+                        "%.17g, %.17g)", what, rw_exact_sum_value (el.sum),
+                        rw_exact_sum_value (eh.sum), rw_exact_sum_value (split_ref[0].sum),
+                        rw_exact_sum_value (split_ref[1].sum));
             }
-          RW_NOTE ("%s: energy %.9g + %.9g = %.9g (whole %.9g)", what, el[0], eh[0], el[0] + eh[0],
-                   ea[0]);
+          RW_NOTE ("%s: energy %.9g + %.9g = %.9g (whole %.9g); sum of p %.17g", what, el.energy,
+                   eh.energy, el.energy + eh.energy, ea.energy, rw_exact_sum_value (ea.sum));
           snprintf (what, sizeof what, "%s, %s, f64", lname, b->name);
           check_planes (b, all, g, RW_PRECISION_F64, what);
         }
@@ -316,11 +336,11 @@ run_lattice (RwLattice lattice, const RwBackendOps *const *ops, size_t n_ops)
       empty.n_receivers = 0;
       empty.receiver_cells = NULL;
       void *st = create (b, empty, 1, g->nz - 1);
-      double e[2] = { NAN, NAN };
+      RwEnergyReading e = { NAN, { 1u, 1u } };
       if (st && advance (b, st, 0, 50, NULL))
-        energy (b, st, e);
-      RW_CHECK (e[0] == 0.0 && e[1] == 0.0, "%s, %s: no source, no receiver: energy %g", lname,
-                b->name, e[0]);
+        energy (b, st, &e);
+      RW_CHECK (e.energy == 0.0 && e.sum.hi == 0 && e.sum.lo == 0,
+                "%s, %s: no source, no receiver: energy %g", lname, b->name, e.energy);
       if (st)
         b->destroy (st);
     }
