@@ -568,7 +568,9 @@ rotate_to_head (double *ambi, int order, size_t n, double yaw_deg, double pitch_
  * (rw_wave_probe_at_mix) calibrated as the omni IR is
  * (rw_postprocess_calibrate: the gain, the time origin,
  * the uniform mode's correction with the centre's arrival time for every
- * cell, so that it is the same uniform field everywhere), encoded to
+ * node, so that it is the same uniform field everywhere: the solver sums
+ * that mode exactly, so these channels are the same bits on every backend
+ * and over any ranks, rw-exact-sum.h), encoded to
  * ambisonics at the grid rate (rw_wave_encode), each channel above W then
  * filtered and resampled as the omni IR is (rw_postprocess_finish, air
  * absorption): all linear, so the same as finishing every cell first, at
@@ -605,29 +607,11 @@ spatial_wave (const RwSimConfig *cfg, RwSolver *solver, const RwPostprocess *pp,
     rec[k] = rw_solver_receiver (solver, sp->probe_first[r] + k);
   if (ok)
     rw_wave_probe_at_mix (pa, rec, steps, virt);
-  /* The channels above order 0 come from these nodes (order 0 is the omni
-   * IR). They are calibrated without the room's drift (the uniform mode's
-   * share, the same at every node) and taken less their own mean: a term
-   * common to every node puts nothing in those channels, the probes being
-   * sets symmetric about their centre, whose first-order pairs cancel it
-   * and whose fit's degrees 1–3 are orthogonal to it. Subtracting the
-   * solver's uniform mode left only its rounding there, and that sum is
-   * added in an order of the backend's and the ranks' own: receiver 1's
-   * AmbiX file of cli-mpi-spatial differed by a float's last bit in 5–37
-   * samples between CUDA and the CPU backend, and between 1 and 2 ranks
-   * on CUDA (H200, 2026-11-29). The nodes' mean is summed here in one
-   * order, so these channels are a function of the recorded cells alone;
-   * it also takes the rigid room's ramp out before the encoding's
-   * transforms. */
-  RwPostprocess pn = *pp;
-  pn.drift_cells = 0.0;
   for (size_t i = 0; ok && i < nv; i++)
     {
-      ok = rw_postprocess_calibrate (&pn, virt + i * steps, steps, cal + i * m, err);
+      ok = rw_postprocess_calibrate (pp, virt + i * steps, steps, cal + i * m, err);
       sig[i] = cal + i * m;
     }
-  if (ok)
-    rw_wave_probe_less_mean (cal, nv, m);
   ok = ok && rw_wave_encode (&pa->probe, sig, m, enc, out->spacing_m, out->c, out->fs_grid_hz,
                              grid_ambi, err);
   for (size_t i = 0; ok && i < n; i++)

@@ -423,22 +423,6 @@ rw_wave_probe_at_mix (const RwWaveProbeAt *pa, const double *const *rec, size_t 
     }
 }
 
-void
-rw_wave_probe_less_mean (double *sig, size_t nv, size_t n)
-{
-  if (nv == 0)
-    return;
-  for (size_t t = 0; t < n; t++)
-    {
-      double mean = sig[t];
-      for (size_t i = 1; i < nv; i++)
-        mean += sig[i * n + t];
-      mean /= (double) nv;
-      for (size_t i = 0; i < nv; i++)
-        sig[i * n + t] -= mean;
-    }
-}
-
 /* ---------------------------------------------------------------- the plane-wave fit */
 
 #define FIT_NQ ((RW_WAVE_FIT_ORDER + 1) * (RW_WAVE_FIT_ORDER + 1))

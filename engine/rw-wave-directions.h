@@ -156,13 +156,6 @@ void rw_wave_probe_at_clear (RwWaveProbeAt *pa);
  * members, in the stencil's order. */
 void rw_wave_probe_at_mix (const RwWaveProbeAt *pa, const double *const *rec, size_t n,
                            double *out);
-/* The nv signals sig[i · n …] (n samples each) less their mean at each
- * sample, the mean summed in the signals' order. A probe's channels above
- * order 0 do not see a term common to all its nodes (rw_wave_encode's
- * probes are symmetric about their centre), so this takes out only what
- * they would not see: the room's uniform mode whatever its rounding
- * (rw-sim.c, spatial_wave), and the field's own mean over the probe. */
-void rw_wave_probe_less_mean (double *sig, size_t nv, size_t n);
 /* The order the wave part gives a receiver of `order`: `order` (1 … 3;
  * clamped). Each order is resolved from a frequency up (below it the
  * gain limit takes it down): with the default 7.75 points per

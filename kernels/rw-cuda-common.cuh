@@ -180,9 +180,10 @@ rw_kernel_io (S *f, RwCudaSource src, int hard, double s, const size_t *__restri
  * the branches, the wall links): each block writes its K partial sums
  * to part[K · blockIdx.x + j] by rw_block_parts (no atomics), and one
  * warp of rw_kernel_sum_parts adds all the parts in order, so that a
- * reading is the same bits from run to run (the sum of p feeds the drift
- * removal, and so the WAVs: with atomics they differed in the last bits,
- * as the blocks finished). Blocks of RW_ENERGY_THREADS, at most
+ * reading is the same bits from run to run (with atomics they differed in
+ * the last bits, as the blocks finished). The sum of p, which feeds the
+ * drift removal and so the WAVs, is exact instead (rw_block_exact,
+ * rw_kernel_exact_parts): the same bits in any order. Blocks of RW_ENERGY_THREADS, at most
  * RW_ENERGY_BLOCKS a kernel (grid-stride loops). */
 #define RW_ENERGY_THREADS 256u
 #define RW_ENERGY_BLOCKS 1024u
@@ -229,7 +230,7 @@ rw_block_parts (double (&s)[K], double *__restrict__ part)
 /* An energy reading over a list of boundary nodes (the branches of
  * either path, the FCC wall links): a grid-stride loop over nodes[0, n)
  * whose site nd.i lies in the window [i0, i1), part (nd, k) the part of
- * node k, their sum to part as rw_block_parts (the second sum 0). */
+ * node k, their sum to part as rw_block_parts. */
 template <typename N, typename F>
 __device__ __forceinline__ void
 rw_node_window_energy (const N *__restrict__ nodes, size_t n, size_t i0, size_t i1,
@@ -244,8 +245,8 @@ rw_node_window_energy (const N *__restrict__ nodes, size_t n, size_t i0, size_t 
         continue;
       e += node_part (nd, k);
     }
-  double s[2] = { e, 0.0 };
-  rw_block_parts<2> (s, part);
+  double s[1] = { e };
+  rw_block_parts<1> (s, part);
 }
 
 /* The blocks an energy kernel launches over n items (rw_block_parts). */
@@ -256,9 +257,6 @@ rw_energy_blocks (size_t n)
   return (unsigned) (b < 1 ? 1 : b > RW_ENERGY_BLOCKS ? RW_ENERGY_BLOCKS : b);
 }
 
-/* The parts' sums (above): lane l adds the parts l, l + 32, … in order,
- * then the lanes by a fixed tree, into out[j] (written, not added to:
- * every part of a reading comes through here). */
 /* A warp's exact sums s into lane 0's (rw-exact-sum.h: any order, the
  * same bits). */
 __device__ __forceinline__ void
@@ -307,6 +305,9 @@ rw_kernel_exact_parts (const RwExactSum *__restrict__ xpart, size_t n, RwExactSu
     *out = s;
 }
 
+/* The parts' sums (above): lane l adds the parts l, l + 32, … in order,
+ * then the lanes by a fixed tree, into out[j] (written, not added to:
+ * every part of a reading comes through here). */
 template <int K>
 __global__ void
 rw_kernel_sum_parts (const double *__restrict__ part, size_t n_parts, double *__restrict__ out)

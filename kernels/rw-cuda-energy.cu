@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw-cuda-energy.cu — the growth monitor's reading on the GPU: the
  * discrete energy of the FV scheme (rw_field_energy, rw-solver.h) of the
- * current field pair, and the sum of p (the room's uniform mode, which
- * the post-processing removes), both summed in double.
+ * current field pair, summed in double, and the sum of p (the room's
+ * uniform mode, which the post-processing removes), exact.
  *
  * One thread a cell (grid-stride), any precision of storage; each block
  * writes its partial energy to its part (rw_block_parts), the branches'
@@ -49,23 +49,23 @@ rw_kernel_energy (const S *__restrict__ p, const S *__restrict__ q,
           e += l2 * (pi - (double) rw_ld (p, nb[a])) * (qi - (double) rw_ld (q, nb[a]));
     }
   rw_block_exact (m, xpart);
-  double s[2] = { e, 0.0 };
-  rw_block_parts<2> (s, part);
+  double s[1] = { e };
+  rw_block_parts<1> (s, part);
 }
 
 bool
 rw_cuda_energy (RwCudaState *st, RwEnergyReading *out, RwError *err)
 {
-  /* the two sums, then two a part: the field's and the branches'
+  /* the energy, then a part a block: the field's and the branches'
    * kernels, RW_ENERGY_BLOCKS parts each at most */
   if (st->energy == NULL
-      && !RW_CUDA (cudaMalloc ((void **) &st->energy, (2 + 2 * 2 * (size_t) RW_ENERGY_BLOCKS) * sizeof (double))))
+      && !RW_CUDA (cudaMalloc ((void **) &st->energy, (1 + 2 * (size_t) RW_ENERGY_BLOCKS) * sizeof (double))))
     return false;
   /* the exact sum of p, then a part a block of the field's kernel */
   if (st->exact == NULL
       && !RW_CUDA (cudaMalloc ((void **) &st->exact, (1 + (size_t) RW_ENERGY_BLOCKS) * sizeof (RwExactSum))))
     return false;
-  double *part = st->energy + 2;
+  double *part = st->energy + 1;
   const size_t sy = st->nx, sz = st->nx * st->ny;
   const size_t i0 = st->own_z0 * sz, i1 = st->own_z1 * sz;
   const unsigned blocks = rw_energy_blocks (i1 - i0);
@@ -81,8 +81,8 @@ rw_cuda_energy (RwCudaState *st, RwEnergyReading *out, RwError *err)
     rw_kernel_energy<<<blocks, RW_ENERGY_THREADS, 0, st->stream>>> ((const float *) st->p,
                                                       (const float *) st->q, st->cell, i0, i1,
                                                       sy, sz, part, st->exact + 1);
-  const unsigned parts = blocks + rw_cuda_branch_energy (st, i0, i1, part + 2 * (size_t) blocks);
-  rw_kernel_sum_parts<2><<<1, 32, 0, st->stream>>> (part, parts, st->energy);
+  const unsigned parts = blocks + rw_cuda_branch_energy (st, i0, i1, part + blocks);
+  rw_kernel_sum_parts<1><<<1, 32, 0, st->stream>>> (part, parts, st->energy);
   rw_kernel_exact_parts<<<1, 32, 0, st->stream>>> (st->exact + 1, blocks, st->exact);
   return rw_cuda_ok (cudaGetLastError (), err, _("the launch of rw_kernel_energy"))
          && RW_CUDA (cudaMemcpyAsync (&out->energy, st->energy, sizeof (double),

@@ -349,12 +349,12 @@ rw_kernel_fcc_energy (const S *__restrict__ p, const S *__restrict__ q,
       e += 0.25 * RW_FCC_LAMBDA2 * edges;
     }
   rw_block_exact (sum, xpart);
-  double s[2] = { e, 0.0 };
-  rw_block_parts<2> (s, part);
+  double s[1] = { e };
+  rw_block_parts<1> (s, part);
 }
 
 /* What the branches store: (λ/2) S Σ_m (D̂ v² + F̂ q²) (rw-scheme-fcc.h),
- * as parts of the reading (rw_block_parts: the second sum 0). */
+ * as parts of the reading (rw_block_parts). */
 template <typename A>
 __global__ void
 rw_kernel_fcc_branch_energy (const RwFccNode *__restrict__ nodes, size_t n_nodes,

@@ -534,9 +534,9 @@ rw_cuda_fcc_create (const RwSolverSetup *setup, RwError *err)
        && RW_CUDA (cudaMalloc ((void **) &st->rcv_dev, (st->n_rcv * RW_FCC_CHUNK + 1) * sizeof (double)))
        && RW_CUDA (cudaMallocHost ((void **) &st->rcv_host, (st->n_rcv * RW_FCC_CHUNK + 1) * sizeof (double)))
        && RW_CUDA (cudaMalloc ((void **) &st->bad, sizeof (int)))
-       /* the two sums, then two a part: the field's, the branches' and
+       /* the energy, then a part a block: the field's, the branches' and
         * the wall links' kernels, RW_ENERGY_BLOCKS parts each at most */
-       && RW_CUDA (cudaMalloc ((void **) &st->esum, (2 + 2 * 3 * (size_t) RW_ENERGY_BLOCKS) * sizeof (double)))
+       && RW_CUDA (cudaMalloc ((void **) &st->esum, (1 + 3 * (size_t) RW_ENERGY_BLOCKS) * sizeof (double)))
        /* the exact sum of p, then a part a block of the field's kernel */
        && RW_CUDA (cudaMalloc ((void **) &st->exact, (1 + (size_t) RW_ENERGY_BLOCKS) * sizeof (RwExactSum)));
   const int big = INT_MAX;
@@ -847,9 +847,9 @@ rw_cuda_fcc_energy (void *state, RwEnergyReading *out, RwError *err)
   rw_with_storage (st->precision, [&] (auto tag) {
     typedef decltype (tag) S;
     typedef typename RwArith<S>::type A;
-    /* the parts after the two sums (the field's blocks', the branches',
+    /* the parts after the energy (the field's blocks', the branches',
      * the wall links'), added in that order */
-    double *part = st->esum + 2;
+    double *part = st->esum + 1;
     unsigned parts = rw_energy_blocks (i1 - i0);
     rw_kernel_fcc_energy<<<parts, RW_ENERGY_THREADS, 0, st->stream>>> (
       (const S *) st->p, (const S *) st->q, st->kind, st->pitch, st->ny, i0, i1, part,
@@ -860,17 +860,17 @@ rw_cuda_fcc_energy (void *state, RwEnergyReading *out, RwError *err)
       {
         rw_kernel_fcc_branch_energy<<<nb, RW_ENERGY_THREADS, 0, st->stream>>> (
           st->nodes, st->n_nodes, st->en, (const A *) st->bv, (const A *) st->bq, i0, i1,
-          part + 2 * (size_t) parts);
+          part + parts);
         parts += nb;
       }
     if (st->n_nodes > 0)
       {
         rw_kernel_fcc_wall_energy<<<nb, RW_ENERGY_THREADS, 0, st->stream>>> (
           (const S *) st->p, (const S *) st->q, st->nodes, st->n_nodes, st->went, st->pitch,
-          st->ny, i0, i1, part + 2 * (size_t) parts);
+          st->ny, i0, i1, part + parts);
         parts += nb;
       }
-    rw_kernel_sum_parts<2><<<1, 32, 0, st->stream>>> (part, parts, st->esum);
+    rw_kernel_sum_parts<1><<<1, 32, 0, st->stream>>> (part, parts, st->esum);
   });
   return RW_CUDA (cudaGetLastError ())
          && RW_CUDA (cudaMemcpyAsync (&out->energy, st->esum, sizeof (double), cudaMemcpyDeviceToHost,

@@ -116,7 +116,7 @@ void rw_cuda_launch_branches_range (RwCudaState *st, int step, size_t k0, size_t
  * from outside the steps (rw_cuda_debug_write_field). */
 bool rw_cuda_branch_gather (RwCudaState *st, RwError *err);
 /* The branch nodes' stored energy as parts of the energy reading
- * (rw_block_parts: part[2k] its blocks' sums, part[2k + 1] 0), at most
+ * (rw_block_parts: part[k] block k's sum), at most
  * RW_ENERGY_BLOCKS; returns their number (0: no nodes). Only the nodes at
  * padded indices [i0, i1) count (a slab's owned planes). */
 unsigned rw_cuda_branch_energy (RwCudaState *st, size_t i0, size_t i1, double *part);

@@ -38,8 +38,8 @@ found (H200, 2026-11-29): the AmbiX channels above order 0 took the
 room's uniform mode off every node of the probe, and that sum's rounding
 depends on the order the backend and the ranks add it in; receiver 1's
 AmbiX file differed in 5–37 samples, by a float's last bit, from the CPU
-and between 1 and 2 ranks (rw-sim.c, spatial_wave, now takes the nodes'
-own mean off instead).
+and between 1 and 2 ranks; the solver now sums that mode exactly
+(rw-exact-sum.h).
 What fails it: probe cells in slab-local or window-local indices (other
 cells recorded, or refused as outside the grid), a window too small (the
 ball's K read as 0 on the window's last plane: order 1 instead of 3), the
