@@ -290,7 +290,11 @@ rw_fcc_boundary_site (const S *__restrict__ p, const S *pq, S *q, const RwFccNod
  * pass are apart: rw_fcc_tb_pass); om, wo: the means of the wall entries'
  * outside sites from p (rw_kernel_fcc_wall_means) and each entry's site,
  * or NULL (each entry's members summed here). A thread a site, or sites
- * in turn where the grid is smaller (rw_fcc_boundary_grid). */
+ * in turn where the grid is smaller (rw_fcc_boundary_grid). What it
+ * costs beside the air kernel is its L2 sectors, about 7 a site, not its
+ * latency: the members' loads issued at once, the next node loaded
+ * ahead, and 32 registers were no faster (H200, 2026-11-29;
+ * docs/PERFORMANCE.md, fourteenth section). */
 template <typename S>
 __global__ void
 rw_kernel_fcc_boundary (const S *__restrict__ p, const S *pq, S *q,
