@@ -1807,11 +1807,17 @@ voxelise_window (const RwMesh *mesh, double spacing_m, const double origin[3],
           for (size_t x = 0; x < nx; x++)
             out[x] = 0;
         else if (!fcc)
+          /* signed offsets: x − nx as a size_t wraps, and a pointer plus
+           * a wrapped offset is undefined even where the cell exists */
           for (size_t x = 0; x < nx; x++)
-            out[x] = vote[K[x] & 7]
-                     ? (uint16_t) (vote[K[x - 1] & 7] + vote[K[x + 1] & 7] + vote[K[x - nx] & 7]
-                                   + vote[K[x + nx] & 7] + vote[K[x - sxy] & 7] + vote[K[x + sxy] & 7])
-                     : 0;
+            {
+              const uint8_t *k = K + x;
+              const ptrdiff_t sy = (ptrdiff_t) nx, sz = (ptrdiff_t) sxy;
+              out[x] = vote[k[0] & 7]
+                       ? (uint16_t) (vote[k[-1] & 7] + vote[k[1] & 7] + vote[k[-sy] & 7]
+                                     + vote[k[sy] & 7] + vote[k[-sz] & 7] + vote[k[sz] & 7])
+                       : 0;
+            }
         else
           /* the sites of the row: x of the parity of y + z */
           for (size_t x = 0; x < nx; x++)
