@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -523,6 +524,24 @@ get_signals (FILE *f, const char *path, Hash *x, double **out, size_t n, size_t 
   return get (f, path, x, *out, n * k * sizeof (double), err);
 }
 
+/* Whether the readings read are what a run records (rw-solver.c's
+ * check_energy): their steps rising, none past the checkpoint's step,
+ * their sums finite; the energy reference finite and not negative, taken
+ * at a step not past it. */
+static bool
+readings_valid (const Loaded *l)
+{
+  const uint64_t step = l->h[W_STEP];
+  const size_t m = l->h[W_M_COUNT];
+  for (size_t i = 0; i < m; i++)
+    if (l->m_steps[i] > step || (i > 0 && l->m_steps[i] <= l->m_steps[i - 1])
+        || !isfinite (l->m_sums[i]))
+      return false;
+  const double e_first = from_bits (l->h[W_E_FIRST]), e_min = from_bits (l->h[W_E_MIN]);
+  return isfinite (e_first) && e_first >= 0 && isfinite (e_min) && e_min >= 0
+         && l->h[W_E_MIN_STEP] <= step;
+}
+
 /* Reads path and checks it against the solver (rw-checkpoint.h's order);
  * the solver is not touched. */
 static bool
@@ -626,6 +645,18 @@ read_file (RwSolver *s, const char *path, Loaded *l, RwError *err)
     {
       rw_fail (err, RW_ERROR_INPUT, _("%s is corrupt: its checksum does not match its contents"),
                path);
+      goto out;
+    }
+  /* the checksum held, so these are the writer's bugs (or a file made to
+   * pass it), refused all the same: the readings steer the drift's
+   * removal (rw-postprocess.c interpolates between their steps) and the
+   * growth monitor */
+  if (!readings_valid (l))
+    {
+      rw_fail (err, RW_ERROR_INPUT,
+               _("%s is corrupt: its uniform-mode readings or its energy reference are not a "
+                 "run's (steps out of order or past step %llu, or values not finite)"),
+               path, (ull) l->h[W_STEP]);
       goto out;
     }
   ok = true;

@@ -26,7 +26,10 @@
  * it was made by this run (a message naming the file and what differs:
  * the number of ranks it needs, the grid, the precision, the backend, the
  * number of steps, the room, the surfaces, the source or the receivers),
- * then the checksum of the whole, and only then changes the solver.
+ * then the checksum of the whole, then that its uniform-mode readings
+ * and energy reference are a run's (steps rising, values finite: a file
+ * that passes the checksums may still not be), and only then changes the
+ * solver.
  *
  * Writing is atomic (rw-file.h: a temporary file beside the destination,
  * fsync, rename), so a kill during the write leaves the previous

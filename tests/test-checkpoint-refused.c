@@ -8,7 +8,11 @@
  * source moved, other materials, another precision, another number of
  * steps, another lattice, other receivers); a folder holding the
  * checkpoint of a run over 2 ranks, resumed on 1 (the message says it
- * needs 2). Also: resuming from a missing folder starts afresh; a
+ * needs 2); files whose checksums were made right again after a change
+ * (test-checkpoint-fnv.h) and are still not a run's: a uniform-mode
+ * reading's step out of order or past the checkpoint's, a reading not
+ * finite, the energy reference infinite or taken past the step (and,
+ * as the control, the good file with its checksums made again loads). Also: resuming from a missing folder starts afresh; a
  * temporary file a killed write left beside the checkpoint is removed and
  * does not stop the resume; a periodic checkpoint that cannot be written
  * (its folder removed) is a warning naming it, and the run goes on to the
@@ -18,6 +22,7 @@
  * message without the file's name, a load that changes the solver before
  * the checksum is known. */
 #include "test-checkpoint-common.h"
+#include "test-checkpoint-fnv.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,6 +51,55 @@ copy_file (const char *from, const char *to, size_t len, size_t flip)
     fputc (i == flip ? c ^ 0xff : c, out);
   fclose (in);
   fclose (out);
+  return to;
+}
+
+/* The checkpoint's header word w and the offset of its readings (steps,
+ * then sums): after the header and the receivers' k samples of each of
+ * n_user + n_cells + n_local signals (rw-checkpoint.h, the words of
+ * rw-checkpoint.c). */
+enum { CK_W_STEP = 21, CK_W_N_USER, CK_W_N_CELLS, CK_W_N_LOCAL, CK_W_M_COUNT = 26,
+       CK_W_E_FIRST = 27, CK_W_E_MIN_STEP = 29 };
+
+static uint64_t
+ck_word (const unsigned char *buf, int w)
+{
+  uint64_t v;
+  memcpy (&v, buf + 8 * (size_t) w, 8);
+  return v;
+}
+
+static size_t
+ck_readings (const unsigned char *buf)
+{
+  return 8 * CK_HEADER_WORDS
+         + 8 * ck_word (buf, CK_W_STEP)
+             * (ck_word (buf, CK_W_N_USER) + ck_word (buf, CK_W_N_CELLS) + ck_word (buf, CK_W_N_LOCAL));
+}
+
+/* `good` with 8 bytes at `at` replaced by v, both checksums made right
+ * again, at `to`. */
+static const char *
+forged (const char *good, const char *to, size_t at, const void *v)
+{
+  const size_t n = file_size (good);
+  unsigned char *buf = malloc (n);
+  FILE *in = fopen (good, "rb");
+  const bool read = buf != NULL && in != NULL && fread (buf, 1, n, in) == n;
+  if (in != NULL)
+    fclose (in);
+  RW_CHECK (read && at + 8 <= n, "forge %s from %s", to, good);
+  if (read && at + 8 <= n)
+    {
+      if (v != NULL)
+        memcpy (buf + at, v, 8);
+      ck_fix_sums (buf, n);
+      FILE *out = fopen (to, "wb");
+      RW_CHECK (out != NULL && fwrite (buf, 1, n, out) == n, "write %s", to);
+      if (out != NULL)
+        fclose (out);
+    }
+  free (buf);
   return to;
 }
 
@@ -124,6 +178,46 @@ main (void)
            "an empty file");
   refused (victim, rw_test_tmp_path ("missing.ckpt"), "cannot open", "a missing file");
   refused (victim, rw_test_tmpdir (), "folder", "a folder");
+
+  /* files that pass both checksums (made right again after the change)
+   * and are not a run's: the readings' steps out of order or past the
+   * step, a reading or the energy reference not finite, the energy's
+   * least step past the step. First the checksums' restatement itself:
+   * the good file with its sums made again loads. */
+  {
+    unsigned char head[8 * CK_HEADER_WORDS];
+    FILE *in = fopen (good, "rb");
+    const bool read = in != NULL && fread (head, 1, sizeof head, in) == sizeof head;
+    if (in != NULL)
+      fclose (in);
+    RW_CHECK (read, "the good checkpoint's header read");
+    const uint64_t step = read ? ck_word (head, CK_W_STEP) : 0;
+    const size_t m = read ? ck_word (head, CK_W_M_COUNT) : 0, at = read ? ck_readings (head) : 0;
+    RW_CHECK (m >= 3, "the good checkpoint holds %zu uniform-mode readings (at least 3)", m);
+    RwSolver *again = rw_solver_new (&room.su, RW_BACKEND_CPU, &err);
+    const bool same = again != NULL
+                      && rw_solver_checkpoint_load (again, forged (good, rw_test_tmp_path ("resummed.ckpt"), 0, NULL), &err);
+    RW_CHECK (same && rw_solver_step (again) == K_STEPS,
+              "the good checkpoint with its checksums made again loads: %s", same ? "" : err.message);
+    rw_solver_free (again);
+    if (read && m >= 3)
+      {
+        uint64_t v = 0;   /* reading 2's step 0, after reading 1's */
+        refused (victim, forged (good, rw_test_tmp_path ("steps-back.ckpt"), at + 8 * 2, &v),
+                 "uniform-mode readings", "a reading's step before the one before it");
+        v = step + 1;
+        refused (victim, forged (good, rw_test_tmp_path ("steps-past.ckpt"), at + 8 * (m - 1), &v),
+                 "uniform-mode readings", "a reading's step past the checkpoint's");
+        const double nan = NAN, inf = INFINITY;
+        refused (victim, forged (good, rw_test_tmp_path ("sum-nan.ckpt"), at + 8 * (m + 1), &nan),
+                 "uniform-mode readings", "a reading's sum not a number");
+        refused (victim, forged (good, rw_test_tmp_path ("e-inf.ckpt"), 8 * CK_W_E_FIRST, &inf),
+                 "energy reference", "the energy reference infinite");
+        v = step + 1;
+        refused (victim, forged (good, rw_test_tmp_path ("e-step.ckpt"), 8 * CK_W_E_MIN_STEP, &v),
+                 "energy reference", "the energy's least step past the checkpoint's");
+      }
+  }
 
   /* the checkpoint of other setups */
   CkRoom other;
