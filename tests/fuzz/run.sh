@@ -1,31 +1,40 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/fuzz/run.sh [SECONDS] — builds the engine with clang for libFuzzer
-# (ASan + UBSan, GUI and CUDA off) and runs each target for SECONDS
-# (default 300) from the seed corpus made here. Crashes land in
-# $OUT (default /tmp/rw-fuzz). Needs clang and the packages of
-# .ci/install-deps. Not run by CI: fuzzing is open-ended.
+# tests/fuzz/run.sh [SECONDS] — builds the engine and the GUI's library
+# with clang for libFuzzer (ASan + UBSan, CUDA off) and runs each target
+# for SECONDS (default 300) from the seed corpus made here: fuzz-files
+# (the files a user hands the engine), fuzz-analysis (an IR's analysis),
+# fuzz-checkpoint (a checkpoint file, also with its checksums made right
+# after each change), fuzz-project (a .roomwave project file, through the
+# import helper). Crashes land in $OUT (default /tmp/rw-fuzz). Needs clang
+# and the packages of .ci/install-deps. Not run by CI: fuzzing is
+# open-ended.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SECS=${1:-300}
 OUT=${OUT:-/tmp/rw-fuzz}
-B=$OUT/build
+B=$OUT/build-ui
 mkdir -p "$OUT"
 if [ ! -f "$B/build.ninja" ]; then
   CC=clang CXX=clang++ CFLAGS="-fsanitize=fuzzer-no-link,address,undefined -g -O1" \
     LDFLAGS="-fsanitize=address,undefined" \
-    meson setup "$B" "$ROOT" -Dgui=disabled -Dcuda=disabled -Dmpi=disabled -Dnccl=disabled > "$OUT/setup.log"
+    meson setup "$B" "$ROOT" -Dgui=enabled -Dcuda=disabled -Dmpi=disabled -Dnccl=disabled > "$OUT/setup.log"
 fi
-ninja -C "$B" libroomwave.a app/roomwave-cli > "$OUT/build.log"
+ninja -C "$B" libroomwave.a ui/libroomwave-ui.a app/roomwave-cli app/roomwave-import-helper \
+  data/gschemas.compiled > "$OUT/build.log"
 LIBS="$B/libroomwave.a $(pkg-config --libs assimp sndfile fftw3 fftw3f samplerate cairo json-c libmysofa) -lembree3 -lm -fopenmp"  # Embree: no .pc in Debian
-for t in files analysis; do
+for t in files analysis checkpoint; do
   clang -fsanitize=fuzzer,address,undefined -g -O1 -I"$ROOT/engine" -I"$B" \
     "$ROOT/tests/fuzz/fuzz-$t.c" -o "$OUT/fuzz-$t" $LIBS
 done
+clang -fsanitize=fuzzer,address,undefined -g -O1 -I"$ROOT/engine" -I"$ROOT/ui" -I"$B" -I"$B/ui" \
+  $(pkg-config --cflags gtk4) "$ROOT/tests/fuzz/fuzz-project.c" -o "$OUT/fuzz-project" \
+  "$B/ui/libroomwave-ui.a" $LIBS $(pkg-config --libs gtk4 epoxy)
 
 # seeds: the bundled library, a map, an audio file, the admittance CSVs
-# of tests/data, a results.json, receivers' texts, a decaying IR
-mkdir -p "$OUT/seeds-files" "$OUT/seeds-analysis"
+# of tests/data, a results.json, receivers' texts, a decaying IR, a
+# checkpoint
+mkdir -p "$OUT/seeds-files" "$OUT/seeds-analysis" "$OUT/seeds-checkpoint"
 { printf '\000'; cat "$ROOT/data/materials.json"; } > "$OUT/seeds-files/library"
 printf '\001{"floor":"carpet on concrete","ceiling":{"R":0.5},"wall":{"alpha":0.3}}' > "$OUT/seeds-files/map"
 { printf '\002'; head -c 4000 "$ROOT/data/audio/clap.flac"; } > "$OUT/seeds-files/audio"
@@ -51,9 +60,17 @@ d = struct.pack('<HB', 15667, 50) + b''.join(
     struct.pack('<h', int(30000 * math.exp(-i / 2000) * random.uniform(-1, 1))) for i in range(12000))
 open('$OUT/seeds-analysis/ir', 'wb').write(d)"
 
+# a checkpoint of fuzz-checkpoint's room, as it is and with its checksums
+# made right after each mutation; the project the saver makes of a box
+mkdir -p "$OUT/seeds-project"
+RW_FUZZ_SEEDS=$OUT/seeds-checkpoint "$OUT/fuzz-checkpoint" -runs=0 > "$OUT/seeds-checkpoint.log" 2>&1
+export ROOMWAVE_IMPORT_HELPER=$B/app/roomwave-import-helper GSETTINGS_BACKEND=memory \
+  GSETTINGS_SCHEMA_DIR=$B/data
+RW_FUZZ_SEEDS=$OUT/seeds-project "$OUT/fuzz-project" -runs=0 > "$OUT/seeds-project.log" 2>&1
+
 export ROOMWAVE_DATA_DIR=$ROOT/data
 status=0
-for t in files analysis; do
+for t in files analysis checkpoint project; do
   mkdir -p "$OUT/corpus-$t"
   (cd "$OUT" && "./fuzz-$t" -max_total_time="$SECS" -max_len=65536 -rss_limit_mb=2048 \
      "corpus-$t" "seeds-$t" > "log-$t.txt" 2>&1) || status=1
