@@ -12,7 +12,8 @@
  * (test-checkpoint-fnv.h) and are still not a run's: a uniform-mode
  * reading's step out of order or past the checkpoint's, a reading not
  * finite, the energy reference infinite or taken past the step (and,
- * as the control, the good file with its checksums made again loads). Also: resuming from a missing folder starts afresh; a
+ * as the control, the good file with its checksums made again loads).
+ * Also: resuming from a missing folder starts afresh; a
  * temporary file a killed write left beside the checkpoint is removed and
  * does not stop the resume; a periodic checkpoint that cannot be written
  * (its folder removed) is a warning naming it, and the run goes on to the
@@ -74,7 +75,8 @@ ck_readings (const unsigned char *buf)
 {
   return 8 * CK_HEADER_WORDS
          + 8 * ck_word (buf, CK_W_STEP)
-             * (ck_word (buf, CK_W_N_USER) + ck_word (buf, CK_W_N_CELLS) + ck_word (buf, CK_W_N_LOCAL));
+             * (ck_word (buf, CK_W_N_USER) + ck_word (buf, CK_W_N_CELLS)
+                + ck_word (buf, CK_W_N_LOCAL));
 }
 
 /* `good` with 8 bytes at `at` replaced by v, both checksums made right
@@ -195,10 +197,11 @@ main (void)
     const size_t m = read ? ck_word (head, CK_W_M_COUNT) : 0, at = read ? ck_readings (head) : 0;
     RW_CHECK (m >= 3, "the good checkpoint holds %zu uniform-mode readings (at least 3)", m);
     RwSolver *again = rw_solver_new (&room.su, RW_BACKEND_CPU, &err);
-    const bool same = again != NULL
-                      && rw_solver_checkpoint_load (again, forged (good, rw_test_tmp_path ("resummed.ckpt"), 0, NULL), &err);
+    const char *resummed = forged (good, rw_test_tmp_path ("resummed.ckpt"), 0, NULL);
+    const bool same = again != NULL && rw_solver_checkpoint_load (again, resummed, &err);
     RW_CHECK (same && rw_solver_step (again) == K_STEPS,
-              "the good checkpoint with its checksums made again loads: %s", same ? "" : err.message);
+              "the good checkpoint with its checksums made again loads: %s",
+              same ? "" : err.message);
     rw_solver_free (again);
     if (read && m >= 3)
       {

@@ -59,7 +59,8 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
       g_autofree char *text = NULL;
       g_autofree char *to = g_build_filename (seeds, "project", NULL);
       if (!rw_project_load_mesh (p, box, &e) || !rw_project_save (p, f, &e)
-          || !g_file_get_contents (seed, &text, NULL, &e) || !g_file_set_contents (to, text, -1, &e))
+          || !g_file_get_contents (seed, &text, NULL, &e)
+          || !g_file_set_contents (to, text, -1, &e))
         {
           fprintf (stderr, "fuzz-project: no seed: %s\n", e ? e->message : "?");
           exit (1);
@@ -94,7 +95,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   double a[3], b[3];
   rw_project_get_source (p, a);
   rw_project_get_source (q, b);
-  if (memcmp (a, b, sizeof a) != 0 || rw_project_get_n_receivers (p) != rw_project_get_n_receivers (q))
+  if (memcmp (a, b, sizeof a) != 0
+      || rw_project_get_n_receivers (p) != rw_project_get_n_receivers (q))
     {
       fprintf (stderr, "fuzz-project: the source or the receivers changed in the round trip\n");
       abort ();
