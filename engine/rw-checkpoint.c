@@ -494,8 +494,7 @@ check_header (RwSolver *s, const char *path, const uint64_t *h, RwError *err)
                     _("%s holds %llu bytes of the backend's state, and this run's is %zu bytes"),
                     path, (ull) h[W_BLOB], blob);
   /* the checksum held, so these are the writer's bugs, not the disk's */
-  if (h[W_STEP] > s->setup.n_steps || h[W_M_COUNT] > s->setup.n_steps + 2
-      || h[W_E_MIN_STEP] > s->setup.n_steps)
+  if (h[W_STEP] > s->setup.n_steps || h[W_M_COUNT] > s->setup.n_steps + 2)
     return rw_fail (err, RW_ERROR_INPUT, _("%s is corrupt: step %llu of a run of %zu steps"), path,
                     (ull) h[W_STEP], s->setup.n_steps);
   return true;

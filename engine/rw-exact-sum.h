@@ -40,6 +40,17 @@ rw_exact_sum_merge (RwExactSum *s, RwExactSum t)
   s->lo = lo;
 }
 
+/* −s (two's complement; the most negative value is its own negation,
+ * out of range anyway) */
+RW_HD RwExactSum
+rw_exact_sum_neg (RwExactSum s)
+{
+  RwExactSum r = { ~s.hi, ~s.lo };
+  const RwExactSum one = { 0u, 1u };
+  rw_exact_sum_merge (&r, one);
+  return r;
+}
+
 /* x rounded to the sum's grid, as a two's-complement 128-bit value
  * (non-finite: 0, which the energy beside it reports). */
 RW_HD RwExactSum
@@ -75,13 +86,7 @@ rw_exact_sum_of (double x)
         q++;
       v.lo = q;
     }
-  if (b >> 63)
-    {
-      v.hi = ~v.hi, v.lo = ~v.lo;
-      const RwExactSum one = { 0u, 1u };
-      rw_exact_sum_merge (&v, one);
-    }
-  return v;
+  return (b >> 63) ? rw_exact_sum_neg (v) : v;
 }
 
 RW_HD void
@@ -97,11 +102,7 @@ rw_exact_sum_value (RwExactSum s)
 {
   const int neg = (int) (s.hi >> 63);
   if (neg)
-    {
-      s.hi = ~s.hi, s.lo = ~s.lo;
-      const RwExactSum one = { 0u, 1u };
-      rw_exact_sum_merge (&s, one);
-    }
+    s = rw_exact_sum_neg (s);
   /* 2^64 and 2^-SHIFT are powers of two: exact scalings */
   const double v = ((double) s.hi * 18446744073709551616.0 + (double) s.lo)
                    * (1.0 / (double) (1ull << 40) / (double) (1ull << 40));

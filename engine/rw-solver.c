@@ -869,12 +869,12 @@ record_sum (RwSolver *s, size_t step, double sum)
   return true;
 }
 
-/* The backend's reading: reading[0] the energy, reading[1] the sum of p
- * (the exact sum's value); with ranks, the sum of theirs (each over its
- * owned planes): the energies in rank order, the sums of p exactly, the
- * same on every rank and the same bits as one rank's. */
+/* The backend's reading: the energy, and the sum of p as the exact sum's
+ * value; with ranks, the sum of theirs (each over its owned planes): the
+ * energies in rank order, the sums of p exactly, the same on every rank
+ * and the same bits as one rank's. */
 static bool
-read_energy (RwSolver *s, double reading[2], RwError *err)
+read_energy (RwSolver *s, double *energy, double *sum, RwError *err)
 {
   RwEnergyReading own = { 0 };
   bool ok = rw_solver_live (s, err) && s->ops->energy (s->state, &own, err);
@@ -898,35 +898,31 @@ read_energy (RwSolver *s, double reading[2], RwError *err)
         }
       free (all);
     }
-  reading[0] = own.energy;
-  reading[1] = rw_exact_sum_value (own.sum);
+  *energy = own.energy;
+  *sum = rw_exact_sum_value (own.sum);
   return ok;
 }
 
 bool
 rw_solver_energy (RwSolver *s, double *energy, RwError *err)
 {
-  double reading[2];
+  double sum;
   if (s->ops->energy == NULL)
     return rw_fail (err, RW_ERROR_UNSUPPORTED, _("The %s backend does not report the energy"),
                     s->ops->name);
-  if (!read_energy (s, reading, err))
-    return false;
-  *energy = reading[0];
-  return true;
+  return read_energy (s, energy, &sum, err);
 }
 
 /* One growth-monitor reading at the current step (rw-solver.h). */
 static bool
 check_energy (RwSolver *s, RwError *err)
 {
-  double reading[2];
+  double e, sum;
   if (s->ops->energy == NULL)
     return true;
-  if (!read_energy (s, reading, err))
+  if (!read_energy (s, &e, &sum, err))
     return false;
-  const double e = reading[0];
-  if ((s->m_count == 0 && !record_sum (s, 0, 0.0)) || !record_sum (s, s->step, reading[1]))
+  if ((s->m_count == 0 && !record_sum (s, 0, 0.0)) || !record_sum (s, s->step, sum))
     return rw_fail (err, RW_ERROR_MEMORY, _("Out of memory for the solver's uniform-mode readings"));
   if (!isfinite (e))
     return rw_fail (err, RW_ERROR_UNSTABLE,

@@ -183,8 +183,9 @@ rw_kernel_io (S *f, RwCudaSource src, int hard, double s, const size_t *__restri
  * reading is the same bits from run to run (with atomics they differed in
  * the last bits, as the blocks finished). The sum of p, which feeds the
  * drift removal and so the WAVs, is exact instead (rw_block_exact,
- * rw_kernel_exact_parts): the same bits in any order. Blocks of RW_ENERGY_THREADS, at most
- * RW_ENERGY_BLOCKS a kernel (grid-stride loops). */
+ * rw_kernel_exact_parts): the same bits in any order. Blocks of
+ * RW_ENERGY_THREADS, at most RW_ENERGY_BLOCKS a kernel (grid-stride
+ * loops). */
 #define RW_ENERGY_THREADS 256u
 #define RW_ENERGY_BLOCKS 1024u
 
@@ -293,8 +294,7 @@ rw_block_exact (RwExactSum s, RwExactSum *__restrict__ xpart)
 }
 
 /* The exact parts xpart[0, n) into *out, by one warp. */
-template <int UNUSED = 0>
-__global__ void
+static __global__ void
 rw_kernel_exact_parts (const RwExactSum *__restrict__ xpart, size_t n, RwExactSum *__restrict__ out)
 {
   RwExactSum s = { 0u, 0u };

@@ -121,8 +121,8 @@ bool rw_cuda_branch_gather (RwCudaState *st, RwError *err);
  * padded indices [i0, i1) count (a slab's owned planes). */
 unsigned rw_cuda_branch_energy (RwCudaState *st, size_t i0, size_t i1, double *part);
 
-/* The discrete energy of the current field pair and the sum of p
- * (RwBackendOps.energy: out[0], out[1]; rw-cuda-energy.cu). */
+/* The discrete energy of the current field pair and the exact sum of p
+ * (RwBackendOps.energy, RwEnergyReading; rw-cuda-energy.cu). */
 bool rw_cuda_energy (RwCudaState *st, RwEnergyReading *out, RwError *err);
 /* Launches one step of the production kernel (no source, no receivers):
  * reads st->p, writes st->q. The caller swaps them. */
