@@ -109,6 +109,27 @@ count_notify (GObject *object, GParamSpec *pspec, guint *count)
   (*count)++;
 }
 
+/* An asynchronous call's result, kept for wait_result. */
+static void
+keep_result (GObject *source, GAsyncResult *result, gpointer data)
+{
+  (void) source;
+  *(GAsyncResult **) data = g_object_ref (result);
+}
+
+/* Runs the main loop until keep_result has a result (at most a minute). */
+static GAsyncResult *
+wait_result (GAsyncResult **slot)
+{
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (*slot == NULL && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  RW_CHECK (*slot != NULL, "the asynchronous call reported within a minute");
+  if (*slot == NULL)
+    exit (1);
+  return *slot;
+}
+
 static gboolean
 same_spec (const RwReceiverSpec *a, const RwReceiverSpec *b)
 {
@@ -181,6 +202,44 @@ check_receiver_specs (const char *proj_dir, const char *other_dir, const char *b
               && strstr (he->message, "not.sofa"), "a file that is not SOFA is refused naming it: %s",
               he ? he->message : "");
     RW_CHECK (rw_project_get_hrtf_path (p) == NULL, "the bundled set is kept");
+  }
+  /* The window's way (rw_project_set_hrtf_path_async): the set is read in
+   * a worker, so the call returns with nothing set yet; the main loop runs
+   * until the check reports. */
+  {
+    guint notified = 0;
+    gulong id = g_signal_connect (p, "notify::hrtf-path", G_CALLBACK (count_notify), &notified);
+    g_autoptr (GError) he = NULL;
+    g_autoptr (GAsyncResult) r = NULL;
+
+    rw_project_set_hrtf_path_async (p, not_sofa, NULL, keep_result, &r);
+    RW_CHECK (!rw_project_set_hrtf_path_finish (p, wait_result (&r), &he) && he
+              && he->code == RW_PROJECT_ERROR_HRTF && strstr (he->message, "not.sofa"),
+              "async: a file that is not SOFA is refused naming it: %s", he ? he->message : "");
+    RW_CHECK (rw_project_get_hrtf_path (p) == NULL && notified == 0, "async: the bundled set is kept");
+    g_clear_object (&r);
+    g_clear_error (&he);
+
+    g_autoptr (GCancellable) c = g_cancellable_new ();
+    rw_project_set_hrtf_path_async (p, own, c, keep_result, &r);
+    g_cancellable_cancel (c);
+    RW_CHECK (!rw_project_set_hrtf_path_finish (p, wait_result (&r), &he)
+              && g_error_matches (he, G_IO_ERROR, G_IO_ERROR_CANCELLED), "async: cancelled: %s",
+              he ? he->message : "no error");
+    RW_CHECK (rw_project_get_hrtf_path (p) == NULL && notified == 0, "async: a cancelled check sets nothing");
+    g_clear_object (&r);
+    g_clear_error (&he);
+
+    rw_project_set_hrtf_path_async (p, own, NULL, keep_result, &r);
+    RW_CHECK (r == NULL && rw_project_get_hrtf_path (p) == NULL && notified == 0,
+              "async: the call returns before the set is read");
+    RW_CHECK (rw_project_set_hrtf_path_finish (p, wait_result (&r), &he), "async: set the HRTF: %s",
+              he ? he->message : "");
+    RW_CHECK (g_strcmp0 (rw_project_get_hrtf_path (p), own) == 0 && notified == 1, "async: hrtf-path %s, %u notifications",
+              rw_project_get_hrtf_path (p), notified);
+    g_signal_handler_disconnect (p, id);
+    RW_CHECK (rw_project_set_hrtf_path (p, NULL, NULL) && rw_project_get_hrtf_path (p) == NULL,
+              "back to the bundled set");
   }
   RW_CHECK (rw_project_set_hrtf_path (p, own, &e), "set the HRTF: %s", e ? e->message : "");
   RW_CHECK (g_strcmp0 (rw_project_get_hrtf_path (p), own) == 0, "hrtf-path %s", rw_project_get_hrtf_path (p));

@@ -1393,6 +1393,73 @@ rw_project_set_hrtf_path (RwProject *self, const char *path, GError **error)
   return TRUE;
 }
 
+/* The asynchronous setter: check_hrtf in a worker thread (task data: the
+ * absolute path), the path set on the main context by hrtf_checked. */
+static void
+hrtf_check_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+
+  (void) source, (void) cancellable;
+  if (check_hrtf (data, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+hrtf_checked (GObject *source, GAsyncResult *result, gpointer data)
+{
+  RwProject *self = RW_PROJECT (source);
+  g_autoptr (GTask) outer = data;
+  GError *error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_task_return_error (outer, error);
+      return;
+    }
+  /* Cancelled while the set was read (a newer choice, a closed window):
+   * nothing is set. */
+  if (g_task_return_error_if_cancelled (outer))
+    return;
+  g_free (self->hrtf_path);
+  self->hrtf_path = g_strdup (g_task_get_task_data (G_TASK (result)));
+  edited (self, PROP_HRTF_PATH);
+  g_task_return_boolean (outer, TRUE);
+}
+
+void
+rw_project_set_hrtf_path_async (RwProject *self, const char *path, GCancellable *cancellable,
+                                GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (RW_IS_PROJECT (self) && path != NULL);
+  GTask *outer = g_task_new (self, cancellable, callback, user_data);
+  g_autoptr (GTask) check = NULL;
+  char *abs = g_canonicalize_filename (path, NULL);
+
+  g_task_set_source_tag (outer, rw_project_set_hrtf_path_async);
+  if (g_strcmp0 (abs, self->hrtf_path) == 0)
+    {
+      g_free (abs);
+      g_task_return_boolean (outer, TRUE);
+      g_object_unref (outer);
+      return;
+    }
+  check = g_task_new (self, cancellable, hrtf_checked, outer);
+  g_task_set_return_on_cancel (check, TRUE);
+  g_task_set_source_tag (check, hrtf_check_thread);
+  g_task_set_task_data (check, abs, g_free);
+  g_task_run_in_thread (check, hrtf_check_thread);
+}
+
+gboolean
+rw_project_set_hrtf_path_finish (RwProject *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 /* ---- settings --------------------------------------------------------- */
 
 const char *

@@ -231,12 +231,21 @@ void rw_project_get_receiver_spec (RwProject *self, guint i, RwReceiverSpec *spe
  * (RW_PROJECT_ERROR_RECEIVER, the engine's message naming the receiver). */
 gboolean rw_project_set_receiver_spec (RwProject *self, guint i, const RwReceiverSpec *spec, GError **error);
 /* The SOFA file of the binaural receivers (absolute), NULL for the
- * bundled MIT KEMAR set. Setting opens it as a run does (rw_hrtf_open):
- * a file the engine refuses is refused (RW_PROJECT_ERROR_HRTF, naming
- * it); NULL goes back to the bundled set. Saved as "hrtf", relative to the
+ * bundled MIT KEMAR set. Setting opens it as a run does (rw_hrtf_open),
+ * in the calling thread: a file the engine refuses is refused
+ * (RW_PROJECT_ERROR_HRTF, naming it); NULL goes back to the bundled set. Saved as "hrtf", relative to the
  * project file when inside its folder. */
 const char *rw_project_get_hrtf_path (RwProject *self);
 gboolean rw_project_set_hrtf_path (RwProject *self, const char *path, GError **error);
+/* The same for a file (not NULL) without blocking the caller: the set is
+ * opened in a worker thread (reading, resampling and equalising it takes
+ * about half a second for the bundled set), and the path is set on the
+ * caller's main context when it passes and `cancellable` was not
+ * cancelled meanwhile (finish: G_IO_ERROR_CANCELLED, nothing set). The
+ * window's choice of a set goes this way. */
+void rw_project_set_hrtf_path_async (RwProject *self, const char *path, GCancellable *cancellable,
+                                     GAsyncReadyCallback callback, gpointer user_data);
+gboolean rw_project_set_hrtf_path_finish (RwProject *self, GAsyncResult *result, GError **error);
 
 /* Point-in-mesh test on the triangles (majority of three axis rays). */
 gboolean rw_project_point_inside (RwProject *self, const double p[3]);

@@ -173,6 +173,8 @@ open_file (RwWindow *self, GFile *file, gboolean outside_accepted)
   g_autofree char *status = g_strdup_printf (_("Importing %s…"), name);
   rw_project_set_import_scale (self->project, import_scale (self));
   self->import_cancellable = g_cancellable_new ();
+  /* a set still being checked would be set in the project opened now */
+  _rw_window_cancel_hrtf_check (self);
   gtk_label_set_text (self->status_label, status);
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
   self->pulse_id = g_timeout_add (100, pulse_progress, self);

@@ -85,6 +85,7 @@ struct _RwWindow
   GCancellable *probe_cancellable;  /* while the devices are looked for */
   GPtrArray *rank_bars;
   GCancellable *import_cancellable; /* while a file is being opened */
+  GCancellable *hrtf_cancellable;   /* while a chosen HRTF set is checked */
   guint pulse_id;                   /* the progress bar's pulse during an import */
   GSettings *settings;          /* may be NULL (schema not found) */
   GtkWindow *error_dialog;      /* weak */
@@ -102,6 +103,7 @@ void _rw_window_show_error (RwWindow *self, const char *primary, const char *sec
 void _rw_window_update_actions (RwWindow *self);
 void _rw_window_update_title (RwWindow *self);
 void _rw_window_update_estimate (RwWindow *self);
+void _rw_window_cancel_hrtf_check (RwWindow *self);
 /* The devices a run on several GPUs will use: how many are checked and
  * usable (0 when such a run is unavailable). */
 int _rw_window_n_gpus_checked (RwWindow *self);

@@ -583,6 +583,12 @@ update_hrtf (RwWindow *self)
   const char *path = rw_project_get_hrtf_path (self->project);
   g_autofree char *base = path ? g_path_get_basename (path) : NULL;
 
+  if (self->hrtf_cancellable != NULL)
+    {
+      gtk_label_set_text (self->hrtf_label, _("Reading the chosen set…"));
+      gtk_widget_set_sensitive (GTK_WIDGET (self->hrtf_default_button), TRUE);
+      return;
+    }
   gtk_label_set_text (self->hrtf_label, base ? base : _("Bundled MIT KEMAR"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->hrtf_label),
                                path ? path : _("MIT KEMAR, normal pinna (Gardner & Martin 1994), bundled"));
@@ -753,16 +759,80 @@ on_remove_receiver (RwWindow *self)
     }
 }
 
+/* A chosen set is read off the main thread (rw_project_set_hrtf_path_async):
+ * the label says so meanwhile; a newer choice, the bundled set, opening a
+ * file or closing the window cancels the check, and nothing is set. */
+typedef struct {
+  RwWindow *self;               /* a reference */
+  GCancellable *cancellable;    /* this check's */
+} HrtfCheck;
+
+void
+_rw_window_cancel_hrtf_check (RwWindow *self)
+{
+  if (self->hrtf_cancellable == NULL)
+    return;
+  g_cancellable_cancel (self->hrtf_cancellable);
+  g_clear_object (&self->hrtf_cancellable);
+  if (!self->disposed)
+    update_hrtf (self);
+}
+
+static void
+on_hrtf_checked (GObject *source, GAsyncResult *result, gpointer data)
+{
+  HrtfCheck *hc = data;
+  RwWindow *self = hc->self;
+  g_autoptr (GError) error = NULL;
+  gboolean ok = rw_project_set_hrtf_path_finish (RW_PROJECT (source), result, &error);
+
+  if (self->hrtf_cancellable == hc->cancellable)
+    {
+      g_clear_object (&self->hrtf_cancellable);
+      if (!self->disposed)
+        update_hrtf (self);
+    }
+  if (!ok && !self->disposed && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    _rw_window_show_error (self, _("This HRTF file cannot be used"), error->message);
+  g_object_unref (hc->cancellable);
+  g_object_unref (hc->self);
+  g_free (hc);
+}
+
+gboolean
+rw_window_choose_hrtf (RwWindow *self, GFile *file)
+{
+  g_return_val_if_fail (RW_IS_WINDOW (self) && G_IS_FILE (file), FALSE);
+  g_autofree char *path = g_file_get_path (file);
+  HrtfCheck *hc;
+
+  if (path == NULL)
+    return FALSE;
+  _rw_window_cancel_hrtf_check (self);
+  self->hrtf_cancellable = g_cancellable_new ();
+  hc = g_new (HrtfCheck, 1);
+  hc->self = g_object_ref (self);
+  hc->cancellable = g_object_ref (self->hrtf_cancellable);
+  update_hrtf (self);
+  rw_project_set_hrtf_path_async (self->project, path, hc->cancellable, on_hrtf_checked, hc);
+  return TRUE;
+}
+
+gboolean
+rw_window_is_checking_hrtf (RwWindow *self)
+{
+  g_return_val_if_fail (RW_IS_WINDOW (self), FALSE);
+  return self->hrtf_cancellable != NULL;
+}
+
 static void
 on_hrtf_response (GtkNativeDialog *native, int response, RwWindow *self)
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
-      g_autoptr (GError) error = NULL;
-      if (path != NULL && !rw_project_set_hrtf_path (self->project, path, &error))
-        _rw_window_show_error (self, _("This HRTF file cannot be used"), error->message);
+      if (file != NULL)
+        rw_window_choose_hrtf (self, file);
     }
   g_object_unref (native);
 }
@@ -785,6 +855,7 @@ on_choose_hrtf (RwWindow *self)
 static void
 on_default_hrtf (RwWindow *self)
 {
+  _rw_window_cancel_hrtf_check (self);
   rw_project_set_hrtf_path (self->project, NULL, NULL);
 }
 
@@ -866,6 +937,9 @@ rw_window_dispose (GObject *object)
     g_cancellable_cancel (self->import_cancellable);
   if (self->probe_cancellable != NULL)
     g_cancellable_cancel (self->probe_cancellable);
+  if (self->hrtf_cancellable != NULL)
+    g_cancellable_cancel (self->hrtf_cancellable);
+  g_clear_object (&self->hrtf_cancellable);
   g_clear_handle_id (&self->pulse_id, g_source_remove);
   self->disposed = TRUE;
   if (self->project_signals != NULL)

@@ -35,6 +35,14 @@ gboolean rw_window_open_file (RwWindow *self, GFile *file);
  * chosen): roomwave-cli simulate's --out folder or a saved project's
  * NAME.results/. Errors in a dialog naming the file and the problem. */
 gboolean rw_window_open_results (RwWindow *self, GFile *folder);
+/* Sets the binaural receivers' HRTF set as the Choose… dialog does: the
+ * SOFA file is checked in a worker thread (rw_project_set_hrtf_path_async;
+ * the HRTF label says so meanwhile), refused in a dialog naming it; a
+ * check still running is cancelled. FALSE when nothing was started (not a
+ * local file). */
+gboolean rw_window_choose_hrtf (RwWindow *self, GFile *file);
+/* Whether a chosen HRTF set is still being checked. */
+gboolean rw_window_is_checking_hrtf (RwWindow *self);
 /* Saves the project (and its results, beside it in NAME.results/) as
  * win.save does; errors in a dialog. */
 gboolean rw_window_save_to (RwWindow *self, GFile *file);

@@ -72,6 +72,13 @@
  *                screen, the pixel 85 % along the arrow has the arrow's
  *                colour and loses it when the receiver becomes omni
  *                (receiver-arrow.png)
+ *   hrtf         choosing an HRTF set (rw_window_choose_hrtf, as the
+ *                Choose… dialog does) returns before the set is read: the
+ *                label says so, the project is unchanged until the check
+ *                in its worker thread reports, a 10 ms timer keeps firing;
+ *                a file that is not SOFA gives the error dialog naming it
+ *                and keeps the bundled set; the undo button during a
+ *                check cancels it and sets nothing
  *   gpus         a run on several GPUs (issue #15) with the test override
  *                ROOMWAVE_TEST_MPI_CPU=2 (two fake devices whose ranks run
  *                --backend cpu): the device list has two sensitive check
@@ -2111,6 +2118,119 @@ scratch_file (const char *wet_path, const char *dir_prefix, const char *name)
   return NULL;
 }
 
+/* The hrtf mode's copy of the bundled set (a name of its own) and a file
+ * that is not SOFA, in the test's folder. */
+static char *
+hrtf_file (const char *name)
+{
+  g_autofree char *kemar = rw_data_path ("hrtf/MIT_KEMAR_normal_pinna.sofa");
+  g_autofree char *bytes = NULL;
+  gsize len = 0;
+  char *path = g_build_filename (ctx.tmp, name, NULL);
+
+  if (g_str_equal (name, "not.sofa"))
+    RW_CHECK (g_file_set_contents (path, "plain text, not HDF5", -1, NULL), "write %s", path);
+  else
+    RW_CHECK (kemar != NULL && g_file_get_contents (kemar, &bytes, &len, NULL)
+              && g_file_set_contents (path, bytes, (gssize) len, NULL), "copy the bundled set to %s", path);
+  return path;
+}
+
+static gboolean
+poll_hrtf (void)
+{
+  RwProject *p = rw_window_get_project (ctx.win);
+  GtkLabel *label = GTK_LABEL (window_child ("hrtf_label"));
+  static char *mine;
+
+  switch (ctx.state)
+    {
+    case 0:
+      if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || rw_window_is_importing (ctx.win) || ctx.ticks < 5)
+        return TRUE;
+      RW_CHECK (rw_project_get_hrtf_path (p) == NULL && g_str_equal (gtk_label_get_text (label), _("Bundled MIT KEMAR")),
+                "the bundled set at first: %s", gtk_label_get_text (label));
+      mine = hrtf_file ("mine.sofa");
+      {
+        g_autoptr (GFile) f = g_file_new_for_path (mine);
+        ctx.fast_ticks = 0;
+        ctx.fast_max_gap_us = 0;
+        ctx.fast_last_us = g_get_monotonic_time ();
+        ctx.t_cancel_us = ctx.fast_last_us;
+        ctx.fast_id = g_timeout_add (10, count_fast_tick, NULL);
+        RW_CHECK (rw_window_choose_hrtf (ctx.win, f), "the check starts");
+      }
+      RW_CHECK (rw_window_is_checking_hrtf (ctx.win) && rw_project_get_hrtf_path (p) == NULL
+                && !rw_project_get_dirty (p),
+                "the choice returns before the set is read: the project is unchanged");
+      RW_CHECK (g_str_equal (gtk_label_get_text (label), _("Reading the chosen set…")), "the label says so: %s",
+                gtk_label_get_text (label));
+      next ();
+      return TRUE;
+    case 1:
+      if (rw_window_is_checking_hrtf (ctx.win))
+        return TRUE;
+      RW_NOTE ("the set was checked in %.3f s; a 10 ms timer fired %u times meanwhile, longest gap %.3f s",
+               (g_get_monotonic_time () - ctx.t_cancel_us) / 1e6, ctx.fast_ticks, ctx.fast_max_gap_us / 1e6);
+      g_clear_handle_id (&ctx.fast_id, g_source_remove);
+      RW_CHECK (g_strcmp0 (rw_project_get_hrtf_path (p), mine) == 0 && rw_project_get_dirty (p),
+                "then the project holds it (an edit): %s", rw_project_get_hrtf_path (p));
+      RW_CHECK (g_str_equal (gtk_label_get_text (label), "mine.sofa"), "the label names it: %s",
+                gtk_label_get_text (label));
+      RW_CHECK (rw_window_get_error_dialog (ctx.win) == NULL, "no error dialog");
+      {
+        g_autofree char *bad = hrtf_file ("not.sofa");
+        g_autoptr (GFile) f = g_file_new_for_path (bad);
+        RW_CHECK (rw_window_choose_hrtf (ctx.win, f), "the check of a file that is not SOFA starts");
+      }
+      next ();
+      return TRUE;
+    case 2:
+      if (rw_window_is_checking_hrtf (ctx.win))
+        return TRUE;
+      {
+        GtkWindow *dialog = rw_window_get_error_dialog (ctx.win);
+        g_autofree char *secondary = NULL;
+        RW_CHECK (dialog != NULL, "an error dialog");
+        if (dialog != NULL)
+          {
+            g_object_get (dialog, "secondary-text", &secondary, NULL);
+            RW_NOTE ("not SOFA: %s", secondary);
+            RW_CHECK (secondary && strstr (secondary, "not.sofa") && strstr (secondary, "SOFA"),
+                      "the message names the file and the problem: %s", secondary);
+            gtk_window_destroy (dialog);
+          }
+      }
+      RW_CHECK (g_strcmp0 (rw_project_get_hrtf_path (p), mine) == 0
+                && g_str_equal (gtk_label_get_text (label), "mine.sofa"), "the set chosen before is kept");
+      /* back to the bundled set while another copy is still read */
+      {
+        g_autofree char *other = hrtf_file ("other.sofa");
+        g_autoptr (GFile) f = g_file_new_for_path (other);
+        RW_CHECK (rw_window_choose_hrtf (ctx.win, f) && rw_window_is_checking_hrtf (ctx.win), "a third check starts");
+      }
+      g_signal_emit_by_name (window_child ("hrtf_default_button"), "clicked");
+      RW_CHECK (!rw_window_is_checking_hrtf (ctx.win) && rw_project_get_hrtf_path (p) == NULL
+                && g_str_equal (gtk_label_get_text (label), _("Bundled MIT KEMAR")),
+                "the undo button cancels it: the bundled set (%s)", gtk_label_get_text (label));
+      ctx.t_cancel_us = g_get_monotonic_time ();
+      next ();
+      return TRUE;
+    case 3:
+      /* the cancelled worker ends after the set is read; nothing may
+       * follow it */
+      if (g_get_monotonic_time () - ctx.t_cancel_us < 3000000)
+        return TRUE;
+      RW_CHECK (rw_project_get_hrtf_path (p) == NULL && rw_window_get_error_dialog (ctx.win) == NULL,
+                "the cancelled check set nothing and showed nothing: %s",
+                rw_project_get_hrtf_path (p) ? rw_project_get_hrtf_path (p) : "(bundled)");
+      g_clear_pointer (&mine, g_free);
+      done ();
+      return FALSE;
+    }
+  return FALSE;
+}
+
 static gboolean
 poll_receivers (void)
 {
@@ -2744,6 +2864,8 @@ poll (gpointer data)
     return poll_open_results ();
   if (g_str_equal (ctx.mode, "receivers"))
     return poll_receivers ();
+  if (g_str_equal (ctx.mode, "hrtf"))
+    return poll_hrtf ();
   if (g_str_equal (ctx.mode, "gpus"))
     return poll_gpus ();
   if (g_str_equal (ctx.mode, "gpus-one"))
@@ -2791,7 +2913,7 @@ main (int argc, char **argv)
 {
   if (argc < 2)
     {
-      fprintf (stderr, "usage: test-gui starts-demo|run-small|run-demo|broken-mesh|cancel|close-running|project|open-results|import|receivers|gpus|gpus-one|gpus-close\n");
+      fprintf (stderr, "usage: test-gui starts-demo|run-small|run-demo|broken-mesh|cancel|close-running|project|open-results|import|receivers|hrtf|gpus|gpus-one|gpus-close\n");
       return 2;
     }
   /* gpus-close: the run's temporary folder in a folder of its own, to
@@ -2848,7 +2970,7 @@ main (int argc, char **argv)
   if (g_str_equal (ctx.mode, "run-small") || g_str_equal (ctx.mode, "cancel") || g_str_equal (ctx.mode, "project")
       || g_str_equal (ctx.mode, "close-running") || g_str_equal (ctx.mode, "import")
       || g_str_equal (ctx.mode, "open-results") || g_str_equal (ctx.mode, "receivers")
-      || g_str_equal (ctx.mode, "gpus") || g_str_equal (ctx.mode, "gpus-one")
+      || g_str_equal (ctx.mode, "hrtf") || g_str_equal (ctx.mode, "gpus") || g_str_equal (ctx.mode, "gpus-one")
       || g_str_equal (ctx.mode, "gpus-close"))
     {
       app_argv[1] = ctx.box_path;
