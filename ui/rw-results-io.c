@@ -83,3 +83,36 @@ rw_sim_output_load (const char *dir, GError **error)
     }
   return rw_sim_output_new (&results);
 }
+
+static void
+load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+  RwSimOutput *out = rw_sim_output_load (data, &error);
+
+  (void) source, (void) cancellable;
+  if (out == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, out, (GDestroyNotify) rw_sim_output_free);
+}
+
+void
+rw_sim_output_load_async (const char *dir, GCancellable *cancellable, GAsyncReadyCallback callback,
+                          gpointer user_data)
+{
+  g_return_if_fail (dir != NULL);
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, rw_sim_output_load_async);
+  g_task_set_task_data (task, g_strdup (dir), g_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, load_thread);
+}
+
+RwSimOutput *
+rw_sim_output_load_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

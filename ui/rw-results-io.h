@@ -21,5 +21,12 @@ RwSimOutput *rw_sim_output_new (RwResults *results);
 gboolean rw_sim_output_save (const RwSimOutput *out, const char *dir, GError **error);
 /* (transfer full) or NULL with an error naming the file and the problem. */
 RwSimOutput *rw_sim_output_load (const char *dir, GError **error);
+/* The same in a worker thread (GTask; reading and analysing every IR
+ * takes 0.25 s for four receivers of 2 s on a 2-core machine): finish
+ * gives the output (transfer full), the error, or G_IO_ERROR_CANCELLED at
+ * once when `cancellable` is cancelled. */
+void rw_sim_output_load_async (const char *dir, GCancellable *cancellable, GAsyncReadyCallback callback,
+                               gpointer user_data);
+RwSimOutput *rw_sim_output_load_finish (GAsyncResult *result, GError **error);
 
 G_END_DECLS

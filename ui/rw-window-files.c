@@ -399,28 +399,113 @@ rw_window_save_to (RwWindow *self, GFile *file)
   return save_to (self, file);
 }
 
-/* After a project is opened: its saved results, when it names them. */
+/* Reading a results folder (rw_sim_output_load_async: it analyses every
+ * IR) is part of the window's file operation, as an import is: the
+ * import's cancellable is held (rw_window_is_importing; win.cancel stops
+ * it; Open and Run wait) and the progress bar pulses until it reports.
+ * `project`: the folder a project just opened names (its failure a line
+ * in the status bar, as before); else File → Open Results (a dialog). */
+typedef struct {
+  RwWindow *self;               /* a reference */
+  GFile *folder;
+  gboolean project;
+  char *opened;                 /* project: the status line to show again */
+} ResultsRead;
+
+static void
+on_results_read (GObject *source, GAsyncResult *result, gpointer data)
+{
+  ResultsRead *rr = data;
+  RwWindow *self = rr->self;
+  g_autoptr (GError) error = NULL;
+  RwSimOutput *out = rw_sim_output_load_finish (result, &error);
+  g_autofree char *name = g_file_get_parse_name (rr->folder);
+  double box[3];
+
+  (void) source;
+  g_clear_object (&self->import_cancellable);
+  g_clear_handle_id (&self->pulse_id, g_source_remove);
+  g_application_release (g_application_get_default ());
+  if (self->disposed)
+    g_clear_pointer (&out, rw_sim_output_free);
+  else if (out == NULL)
+    {
+      gtk_progress_bar_set_fraction (self->progress_bar, 0);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        gtk_label_set_text (self->status_label, _("Reading the results was cancelled."));
+      else if (rr->project)
+        {
+          g_autofree char *msg = g_strdup_printf (_("The saved results were not loaded: %s"), error->message);
+          gtk_label_set_text (self->status_label, msg);
+        }
+      else
+        {
+          gtk_label_set_text (self->status_label, "");
+          _rw_window_show_error (self, _("The results could not be opened"), error->message);
+        }
+    }
+  else
+    {
+      gtk_progress_bar_set_fraction (self->progress_bar, 0);
+      if (!rr->project)
+        {
+          g_autofree char *text = g_strdup_printf (_("Opened the results in %s (receivers: %u, valid up to %g Hz)"),
+                                                   name, out->n_receivers, out->fmax_hz);
+          gtk_label_set_text (self->status_label, text);
+        }
+      else
+        gtk_label_set_text (self->status_label, rr->opened);
+      rw_results_view_take_output (self->results_view, out,
+                                   rw_project_get_mesh (self->project) && _rw_window_room_box (self, box) ? box : NULL);
+      if (!rr->project)
+        gtk_stack_set_visible_child_name (self->main_stack, "results");
+    }
+  if (!self->disposed)
+    _rw_window_update_actions (self);
+  g_object_unref (rr->folder);
+  g_object_unref (rr->self);
+  g_free (rr->opened);
+  g_free (rr);
+}
+
+static void
+read_results (RwWindow *self, GFile *folder, const char *path, gboolean project)
+{
+  ResultsRead *rr = g_new (ResultsRead, 1);
+  g_autofree char *name = g_file_get_parse_name (folder);
+  g_autofree char *status = g_strdup_printf (_("Reading the results in %s…"), name);
+
+  rr->self = g_object_ref (self);
+  rr->folder = g_object_ref (folder);
+  rr->project = project;
+  rr->opened = g_strdup (gtk_label_get_text (self->status_label));
+  self->import_cancellable = g_cancellable_new ();
+  gtk_label_set_text (self->status_label, status);
+  self->pulse_id = g_timeout_add (100, pulse_progress, self);
+  g_application_hold (g_application_get_default ());
+  _rw_window_update_actions (self);
+  rw_sim_output_load_async (path, self->import_cancellable, on_results_read, rr);
+}
+
+/* After a project is opened (the import's cancellable released): its
+ * saved results, when it names them, read off the main thread. */
 void
 _rw_window_load_results (RwWindow *self, GFile *project_file)
 {
   const char *ref = rw_project_get_results_ref (self->project);
   g_autoptr (GFile) parent = g_file_get_parent (project_file);
-  g_autoptr (GError) error = NULL;
-  double box[3];
 
-  if (ref == NULL || parent == NULL)
+  if (ref == NULL || parent == NULL || self->import_cancellable != NULL)
     return;
   g_autoptr (GFile) dir = g_file_resolve_relative_path (parent, ref);
   g_autofree char *dir_path = g_file_get_path (dir);
-  RwSimOutput *out = dir_path ? rw_sim_output_load (dir_path, &error) : NULL;
-  if (out == NULL)
+  if (dir_path == NULL)
     {
-      g_autofree char *msg = g_strdup_printf (_("The saved results were not loaded: %s"),
-                                              error ? error->message : ref);
+      g_autofree char *msg = g_strdup_printf (_("The saved results were not loaded: %s"), ref);
       gtk_label_set_text (self->status_label, msg);
       return;
     }
-  rw_results_view_take_output (self->results_view, out, _rw_window_room_box (self, box) ? box : NULL);
+  read_results (self, dir, dir_path, TRUE);
 }
 
 static void
@@ -494,28 +579,19 @@ _rw_window_action_save (GSimpleAction *action, GVariant *param, gpointer user_da
 gboolean
 rw_window_open_results (RwWindow *self, GFile *folder)
 {
-  g_autoptr (GError) error = NULL;
   g_autofree char *path = NULL;
-  double box[3];
 
   g_return_val_if_fail (RW_IS_WINDOW (self) && G_IS_FILE (folder), FALSE);
   if (self->job != NULL || self->import_cancellable != NULL)
     return FALSE;
   path = g_file_get_path (folder);
-  RwSimOutput *out = path ? rw_sim_output_load (path, &error) : NULL;
-  if (out == NULL)
+  if (path == NULL)
     {
       _rw_window_show_error (self, _("The results could not be opened"),
-                  error ? error->message : _("The folder is not on this computer's file system."));
+                             _("The folder is not on this computer's file system."));
       return FALSE;
     }
-  g_autofree char *name = g_file_get_parse_name (folder);
-  g_autofree char *text = g_strdup_printf (_("Opened the results in %s (receivers: %u, valid up to %g Hz)"), name, out->n_receivers, out->fmax_hz);
-  rw_results_view_take_output (self->results_view, out,
-                               rw_project_get_mesh (self->project) && _rw_window_room_box (self, box) ? box : NULL);
-  gtk_stack_set_visible_child_name (self->main_stack, "results");
-  gtk_label_set_text (self->status_label, text);
-  _rw_window_update_actions (self);
+  read_results (self, folder, path, FALSE);
   return TRUE;
 }
 

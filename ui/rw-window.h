@@ -33,7 +33,12 @@ RwWindow *rw_window_new (RwApplication *app);
 gboolean rw_window_open_file (RwWindow *self, GFile *file);
 /* Opens a results folder (what win.open-results does once a folder is
  * chosen): roomwave-cli simulate's --out folder or a saved project's
- * NAME.results/. Errors in a dialog naming the file and the problem. */
+ * NAME.results/. The folder is read and its IRs analysed in a worker
+ * thread, as a file operation (rw_window_is_importing until it reports;
+ * win.cancel stops it); errors in a dialog naming the file and the
+ * problem. FALSE when nothing was started (a run or a file operation under
+ * way, not a local folder). A project opened with rw_window_open_file
+ * reads the results it names the same way. */
 gboolean rw_window_open_results (RwWindow *self, GFile *folder);
 /* Sets the binaural receivers' HRTF set as the Choose… dialog does: the
  * SOFA file is checked in a worker thread (rw_project_set_hrtf_path_async;

@@ -327,6 +327,24 @@ status_text (void)
                                                                        "status_label")));
 }
 
+/* The error dialog the window shows: there, its secondary text naming
+ * `a` and saying `b` (NULL: not checked); closed after. */
+static void
+check_error_dialog (const char *what, const char *a, const char *b)
+{
+  GtkWindow *dialog = rw_window_get_error_dialog (ctx.win);
+  g_autofree char *secondary = NULL;
+
+  RW_CHECK (dialog != NULL, "%s: an error dialog", what);
+  if (dialog == NULL)
+    return;
+  g_object_get (dialog, "secondary-text", &secondary, NULL);
+  RW_NOTE ("%s: %s", what, secondary);
+  RW_CHECK (secondary && strstr (secondary, a) && (b == NULL || strstr (secondary, b)),
+            "%s: the message names %s%s%s: %s", what, a, b ? " and says " : "", b ? b : "", secondary);
+  gtk_window_destroy (dialog);
+}
+
 static void
 done (void)
 {
@@ -1779,21 +1797,9 @@ poll_import (void)
     case 3:
       if (rw_window_is_importing (ctx.win))
         return TRUE;
-      {
-        GtkWindow *dialog = rw_window_get_error_dialog (ctx.win);
-        g_autofree char *secondary = NULL;
-        RW_CHECK (!ctx.open_ok, "the crashed import opened nothing");
-        RW_CHECK (dialog != NULL, "an error dialog");
-        if (dialog != NULL)
-          {
-            g_object_get (dialog, "secondary-text", &secondary, NULL);
-            RW_NOTE ("crash: %s", secondary);
-            RW_CHECK (secondary && strstr (secondary, "box.obj") && strstr (secondary, "crashed"),
-                      "the message names the file and the crash: %s", secondary);
-            gtk_window_destroy (dialog);
-          }
-        RW_CHECK (rw_project_get_mesh (p) == ctx.mesh_before, "the room is kept");
-      }
+      RW_CHECK (!ctx.open_ok, "the crashed import opened nothing");
+      check_error_dialog ("crash", "box.obj", "crashed");
+      RW_CHECK (rw_project_get_mesh (p) == ctx.mesh_before, "the room is kept");
       g_unsetenv ("ROOMWAVE_IMPORT_HELPER");
       RW_CHECK (open_and_wait (box), "the real helper imports the room");
       RW_CHECK (rw_project_get_mesh (p) != NULL && rw_project_get_mesh (p)->n_surfaces == 6,
@@ -2188,19 +2194,7 @@ poll_hrtf (void)
     case 2:
       if (rw_window_is_checking_hrtf (ctx.win))
         return TRUE;
-      {
-        GtkWindow *dialog = rw_window_get_error_dialog (ctx.win);
-        g_autofree char *secondary = NULL;
-        RW_CHECK (dialog != NULL, "an error dialog");
-        if (dialog != NULL)
-          {
-            g_object_get (dialog, "secondary-text", &secondary, NULL);
-            RW_NOTE ("not SOFA: %s", secondary);
-            RW_CHECK (secondary && strstr (secondary, "not.sofa") && strstr (secondary, "SOFA"),
-                      "the message names the file and the problem: %s", secondary);
-            gtk_window_destroy (dialog);
-          }
-      }
+      check_error_dialog ("not SOFA", "not.sofa", "not a SOFA file");
       RW_CHECK (g_strcmp0 (rw_project_get_hrtf_path (p), mine) == 0
                 && g_str_equal (gtk_label_get_text (label), "mine.sofa"), "the set chosen before is kept");
       /* back to the bundled set while another copy is still read */
@@ -2502,35 +2496,67 @@ static gboolean
 poll_open_results (void)
 {
   RwResultsView *rv = RW_RESULTS_VIEW (rw_window_get_results_view (ctx.win));
+  static RwSimResult res;
+  static char *dir;
 
-  if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || ctx.ticks < 5)
-    return TRUE;
-  RW_CHECK (action_enabled ("open-results"), "win.open-results is there and enabled");
-
-  /* A folder that is not a results folder: refused, a dialog naming
-   * results.json, nothing shown. */
-  g_autofree char *empty = g_build_filename (ctx.tmp, "not-results", NULL);
-  g_mkdir (empty, 0755);
-  g_autoptr (GFile) ef = g_file_new_for_path (empty);
-  RW_CHECK (!rw_window_open_results (ctx.win, ef), "a folder without results.json is refused");
-  GtkWindow *dialog = rw_window_get_error_dialog (ctx.win);
-  RW_CHECK (dialog != NULL, "with a dialog");
-  if (dialog != NULL)
+  switch (ctx.state)
     {
-      g_autofree char *secondary = NULL;
-      g_object_get (dialog, "secondary-text", &secondary, NULL);
-      RW_NOTE ("dialog: %s", secondary);
-      RW_CHECK (secondary && strstr (secondary, "not-results/results.json"), "the message names the file: %s",
-                secondary);
-      gtk_window_destroy (dialog);
+    case 0:
+      if (!gtk_widget_get_mapped (GTK_WIDGET (ctx.win)) || rw_window_is_importing (ctx.win) || ctx.ticks < 5)
+        return TRUE;
+      RW_CHECK (action_enabled ("open-results"), "win.open-results is there and enabled");
+      {
+        /* A folder that is not a results folder: refused, a dialog naming
+         * results.json, nothing shown. */
+        g_autofree char *empty = g_build_filename (ctx.tmp, "not-results", NULL);
+        g_mkdir (empty, 0755);
+        g_autoptr (GFile) ef = g_file_new_for_path (empty);
+        RW_CHECK (rw_window_open_results (ctx.win, ef), "reading a folder without results.json starts");
+      }
+      next ();
+      return TRUE;
+    case 1:
+      if (rw_window_is_importing (ctx.win))
+        return TRUE;
+      check_error_dialog ("a folder without results.json", "not-results/results.json", NULL);
+      RW_CHECK (rw_results_view_get_output (rv) == NULL, "nothing shown after the refusal");
+      /* The CLI's folder, read in a worker: the call returns before the
+       * IRs are analysed, with Open and Run disabled and Cancel enabled;
+       * a cancel shows nothing. */
+      dir = simulate_cli_folder (&res);
+      {
+        g_autoptr (GFile) folder = g_file_new_for_path (dir);
+        RW_CHECK (rw_window_open_results (ctx.win, folder), "reading the CLI folder starts");
+      }
+      RW_CHECK (rw_window_is_importing (ctx.win) && rw_results_view_get_output (rv) == NULL,
+                "the call returns before the results are read");
+      RW_CHECK (action_enabled ("cancel") && !action_enabled ("run") && !action_enabled ("open")
+                && !action_enabled ("open-results"), "cancel enabled, run and open disabled meanwhile");
+      activate ("cancel");
+      next ();
+      return TRUE;
+    case 2:
+      if (rw_window_is_importing (ctx.win))
+        return TRUE;
+      RW_CHECK (rw_results_view_get_output (rv) == NULL && rw_window_get_error_dialog (ctx.win) == NULL,
+                "a cancelled read shows nothing and no dialog");
+      RW_CHECK (g_str_equal (status_text (), "Reading the results was cancelled."), "the status says so: %s",
+                status_text ());
+      {
+        g_autoptr (GFile) folder = g_file_new_for_path (dir);
+        RW_CHECK (rw_window_open_results (ctx.win, folder), "reading the CLI folder starts again");
+      }
+      next ();
+      return TRUE;
+    case 3:
+      if (rw_window_is_importing (ctx.win))
+        return TRUE;
+      break;
+    default:
+      return FALSE;
     }
-  RW_CHECK (rw_results_view_get_output (rv) == NULL, "nothing shown after the refusal");
 
   /* The CLI's folder: every IR bit for bit, analysed. */
-  RwSimResult res;
-  g_autofree char *dir = simulate_cli_folder (&res);
-  g_autoptr (GFile) folder = g_file_new_for_path (dir);
-  RW_CHECK (rw_window_open_results (ctx.win, folder), "the CLI folder opens");
   const RwSimOutput *out = rw_results_view_get_output (rv);
   RW_CHECK (out != NULL && rw_results_view_is_filled (rv), "every results page is filled");
   if (out != NULL)
@@ -2545,6 +2571,7 @@ poll_open_results (void)
     }
   g_autofree char *status = g_strdup_printf ("Opened the results in %s (receivers: 2, valid up to 250 Hz)", dir);
   RW_CHECK (find_label_text (GTK_WIDGET (ctx.win), status), "the status line says what was opened");
+  RW_CHECK (action_enabled ("run") && action_enabled ("open"), "the window is usable again");
   screenshot (GTK_WIDGET (ctx.win), "open-results.png");
 
   /* Saved with the project: the GUI writes the engine's format. */
@@ -2564,6 +2591,7 @@ poll_open_results (void)
       rw_results_clear (&back);
     }
   rw_sim_result_clear (&res);
+  g_clear_pointer (&dir, g_free);
   done ();
   return FALSE;
 }
