@@ -25,6 +25,7 @@ struct _RwCompareView
   const RwSimOutput *out;
   RwComparison cmp;
   gboolean have_cmp;
+  GCancellable *loading;        /* while a measurement is compared (a worker) */
 
   /* The axes of the plots on the page as last drawn (recorded around
    * rw_report_draw_page, rw-plot.h), in widget units, for the hover
@@ -157,9 +158,19 @@ clear_comparison (RwCompareView *self)
   rw_plot_view_set_draw (self->page_view, NULL, NULL, NULL);
 }
 
+/* A comparison still being made is for the output it started with. */
+static void
+cancel_loading (RwCompareView *self)
+{
+  if (self->loading != NULL)
+    g_cancellable_cancel (self->loading);
+  g_clear_object (&self->loading);
+}
+
 void
 rw_compare_view_set_output (RwCompareView *self, const RwSimOutput *out)
 {
+  cancel_loading (self);
   clear_comparison (self);
   self->out = out;
   gtk_widget_set_sensitive (GTK_WIDGET (self->load_button), out != NULL);
@@ -167,36 +178,71 @@ rw_compare_view_set_output (RwCompareView *self, const RwSimOutput *out)
                                                : _("Run a simulation first."));
 }
 
-gboolean
-rw_compare_view_load_measured (RwCompareView *self, const char *path, GError **error)
+/* What a comparison needs of the simulation, copied, so that a worker
+ * can make it while the results view replaces its output. */
+typedef struct {
+  char *path;
+  float *ir;                    /* receiver 1 */
+  size_t frames;
+  double rate_hz;
+  RwIrValidity validity;
+  RwComparison cmp;             /* the result */
+} CompareJob;
+
+static void
+compare_job_free (CompareJob *job)
+{
+  rw_comparison_clear (&job->cmp);   /* one not taken by install_comparison */
+  g_free (job->path);
+  g_free (job->ir);
+  g_free (job);
+}
+
+static CompareJob *
+compare_job_new (const RwSimOutput *out, const char *path)
+{
+  CompareJob *job = g_new0 (CompareJob, 1);
+  job->path = g_strdup (path);
+  job->ir = g_memdup2 (out->ir[0], out->ir_frames * sizeof (float));
+  job->frames = out->ir_frames;
+  job->rate_hz = out->fs_out_hz;
+  /* what the results say about the simulated IR (rw-results.h): a hybrid
+   * one is valid to the Nyquist frequency, its bands' methods named */
+  rw_results_validity (&out->results, &job->validity);
+  return job;
+}
+
+/* Reads the measurement (channel 1) and compares: any thread. */
+static gboolean
+compare_work (CompareJob *job, GError **error)
 {
   RwAudio meas = { 0 };
   RwError err = { 0 };
-  RwComparison cmp = { 0 };
 
-  g_return_val_if_fail (self->out != NULL, FALSE);
-  if (!rw_audio_read_channel (path, 0, &meas, &err))
+  if (!rw_audio_read_channel (job->path, 0, &meas, &err))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, err.message);
       return FALSE;
     }
-  /* what the results say about the simulated IR (rw-results.h): a hybrid
-   * one is valid to the Nyquist frequency, its bands' methods named */
-  RwIrValidity validity;
-  rw_results_validity (&self->out->results, &validity);
-  gboolean ok = rw_compare_signals (self->out->ir[0], self->out->ir_frames, self->out->fs_out_hz,
-                                    meas.data, meas.frames, meas.rate_hz, validity.valid_up_to_hz, 0,
-                                    &cmp, &err);
+  gboolean ok = rw_compare_signals (job->ir, job->frames, job->rate_hz, meas.data, meas.frames,
+                                    meas.rate_hz, job->validity.valid_up_to_hz, 0, &job->cmp, &err);
   if (ok)
-    rw_ir_validity_apply (&validity, &cmp.sim);
+    rw_ir_validity_apply (&job->validity, &job->cmp.sim);
   rw_audio_clear (&meas);
   if (!ok)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path, err.message);
-      return FALSE;
-    }
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", job->path, err.message);
+  return ok;
+}
+
+/* Shows a comparison made (job->cmp, taken). */
+static void
+install_comparison (RwCompareView *self, CompareJob *job)
+{
+  const char *path = job->path;
+
   clear_comparison (self);
-  self->cmp = cmp;
+  self->cmp = job->cmp;
+  memset (&job->cmp, 0, sizeof job->cmp);
   self->have_cmp = TRUE;
   /* rw_compare_signals takes paths as labels only: name the files. */
   g_strlcpy (self->cmp.sim_path, _("simulation (receiver 1)"), sizeof self->cmp.sim_path);
@@ -207,13 +253,86 @@ rw_compare_view_load_measured (RwCompareView *self, const char *path, GError **e
   g_autofree char *base = g_path_get_basename (path);
   g_autofree char *text =
     g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %zu of %zu band values differ by more than the JND",
-                               "%s: %zu of %zu band values differ by more than the JND", cmp.n_exceeding),
-                     base, cmp.n_exceeding, cmp.n_compared);
+                               "%s: %zu of %zu band values differ by more than the JND", self->cmp.n_exceeding),
+                     base, self->cmp.n_exceeding, self->cmp.n_compared);
   gtk_label_set_text (self->summary_label, text);
   self->page_axes_page = -1;
   rw_plot_view_set_draw (self->page_view, draw_page, readout_page, self);
   g_signal_emit (self, signals[COMPARED], 0);
-  return TRUE;
+}
+
+gboolean
+rw_compare_view_load_measured (RwCompareView *self, const char *path, GError **error)
+{
+  g_return_val_if_fail (self->out != NULL, FALSE);
+  CompareJob *job = compare_job_new (self->out, path);
+  gboolean ok = compare_work (job, error);
+
+  if (ok)
+    {
+      cancel_loading (self);
+      install_comparison (self, job);
+    }
+  compare_job_free (job);
+  return ok;
+}
+
+static void
+compare_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+
+  (void) source, (void) cancellable;
+  if (compare_work (data, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+rw_compare_view_load_measured_async (RwCompareView *self, const char *path, GAsyncReadyCallback callback,
+                                     gpointer user_data)
+{
+  g_return_if_fail (RW_IS_COMPARE_VIEW (self) && self->out != NULL && path != NULL);
+  cancel_loading (self);
+  self->loading = g_cancellable_new ();
+  g_autoptr (GTask) task = g_task_new (self, self->loading, callback, user_data);
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *text = g_strdup_printf (_("Comparing with %s…"), base);
+
+  g_task_set_source_tag (task, rw_compare_view_load_measured_async);
+  g_task_set_task_data (task, compare_job_new (self->out, path), (GDestroyNotify) compare_job_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  gtk_label_set_text (self->summary_label, text);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->load_button), FALSE);
+  g_task_run_in_thread (task, compare_thread);
+}
+
+gboolean
+rw_compare_view_load_measured_finish (RwCompareView *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  GTask *task = G_TASK (result);
+  GCancellable *c = g_task_get_cancellable (task);
+  gboolean ok = g_task_propagate_boolean (task, error);
+
+  /* a newer load or output cleared self->loading (and cancelled this one) */
+  if (c != self->loading)
+    return ok;
+  g_clear_object (&self->loading);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->load_button), self->out != NULL);
+  if (ok)
+    install_comparison (self, g_task_get_task_data (task));
+  else if (!self->have_cmp)
+    gtk_label_set_text (self->summary_label, _("Load a measured impulse response of the real room to compare."));
+  return ok;
+}
+
+gboolean
+rw_compare_view_is_loading (RwCompareView *self)
+{
+  g_return_val_if_fail (RW_IS_COMPARE_VIEW (self), FALSE);
+  return self->loading != NULL;
 }
 
 const RwComparison *
@@ -247,24 +366,34 @@ rw_compare_view_show_page (RwCompareView *self, int page)
 }
 
 static void
+on_compared (GObject *source, GAsyncResult *result, gpointer data)
+{
+  RwCompareView *self = RW_COMPARE_VIEW (source);
+  g_autoptr (GError) error = NULL;
+
+  (void) data;
+  if (rw_compare_view_load_measured_finish (self, result, &error)
+      || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                              GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s",
+                                              _("The measurement could not be compared"));
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
 on_load_response (GtkNativeDialog *native, int response, RwCompareView *self)
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
       g_autofree char *path = g_file_get_path (file);
-      g_autoptr (GError) error = NULL;
-      if (path != NULL && !rw_compare_view_load_measured (self, path, &error))
-        {
-          GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-          GtkWidget *dialog = gtk_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                      GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                                      GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s",
-                                                      _("The measurement could not be compared"));
-          gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
-          g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
-          gtk_window_present (GTK_WINDOW (dialog));
-        }
+      if (path != NULL && self->out != NULL)
+        rw_compare_view_load_measured_async (self, path, on_compared, NULL);
     }
   g_object_unref (native);
 }
@@ -296,6 +425,7 @@ rw_compare_view_dispose (GObject *object)
 {
   RwCompareView *self = RW_COMPARE_VIEW (object);
 
+  cancel_loading (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), RW_TYPE_COMPARE_VIEW);
   G_OBJECT_CLASS (rw_compare_view_parent_class)->dispose (object);
 }

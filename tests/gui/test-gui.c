@@ -1021,6 +1021,60 @@ poll_starts_demo (void)
   return FALSE;
 }
 
+/* An asynchronous comparison's outcome (compared). */
+typedef struct {
+  gboolean done, ok;
+  GError *error;
+} Compared;
+
+static void
+compared (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Compared *c = data;
+  c->ok = rw_compare_view_load_measured_finish (RW_COMPARE_VIEW (source), result, &c->error);
+  c->done = TRUE;
+}
+
+/* The Load button's way (rw_compare_view_load_measured_async), after a
+ * comparison with `meas` is shown: a load of a missing file, replaced at
+ * once by one of `meas`, is cancelled; the call returns before the
+ * comparison is made, which then shows; a file that is not audio is
+ * refused naming it, and the comparison shown stays. */
+static void
+check_compare_async (RwCompareView *cv, const char *meas)
+{
+  const RwComparison *before = rw_compare_view_get_comparison (cv);
+  const size_t n_before = before ? before->n_compared : 0;
+  g_autofree char *missing = g_build_filename (ctx.tmp, "no-such-measurement.wav", NULL);
+  g_autofree char *text = g_build_filename (ctx.tmp, "not-audio.wav", NULL);
+  Compared a = { 0 }, b = { 0 }, c = { 0 };
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  rw_compare_view_load_measured_async (cv, missing, compared, &a);
+  rw_compare_view_load_measured_async (cv, meas, compared, &b);
+  RW_CHECK (rw_compare_view_is_loading (cv) && !b.done && rw_compare_view_get_comparison (cv) == before,
+            "compare: the call returns before the comparison is made");
+  while ((!a.done || !b.done) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  RW_CHECK (a.done && !a.ok && g_error_matches (a.error, G_IO_ERROR, G_IO_ERROR_CANCELLED),
+            "compare: the load replaced is cancelled: %s", a.error ? a.error->message : "no error");
+  RW_CHECK (b.done && b.ok && !rw_compare_view_is_loading (cv), "compare: the load reports: %s",
+            b.error ? b.error->message : "");
+  const RwComparison *cmp = rw_compare_view_get_comparison (cv);
+  RW_CHECK (cmp != NULL && g_str_equal (cmp->meas_path, meas) && cmp->n_compared == n_before
+              && cmp->n_exceeding == 0, "compare: the comparison made in the worker is shown");
+  RW_CHECK (g_file_set_contents (text, "plain text, not audio", -1, NULL), "write %s", text);
+  rw_compare_view_load_measured_async (cv, text, compared, &c);
+  while (!c.done && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  RW_CHECK (c.done && !c.ok && c.error && strstr (c.error->message, "not-audio.wav"),
+            "compare: a file that is not audio is refused naming it: %s", c.error ? c.error->message : "");
+  RW_CHECK (rw_compare_view_get_comparison (cv) != NULL, "compare: the comparison shown stays");
+  g_clear_error (&a.error);
+  g_clear_error (&b.error);
+  g_clear_error (&c.error);
+}
+
 static gboolean
 poll_run_small (void)
 {
@@ -1310,6 +1364,7 @@ poll_run_small (void)
         gsize len = 0;
         RW_CHECK (g_file_get_contents (pdf, &head, &len, NULL) && len > 1000 && memcmp (head, "%PDF", 4) == 0,
                   "the report is a PDF (%zu bytes)", len);
+        check_compare_async (cv, meas);
         rw_results_view_show_page (rv, 6);
       }
       next ();
