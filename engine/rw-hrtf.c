@@ -16,6 +16,8 @@
 #include "rw-air.h"
 #include "rw-analysis.h"
 #include "rw-fftw.h"
+#include "rw-file.h"
+#include "rw-helper.h"
 #include "rw-i18n.h"
 #include "rw-ism.h"
 #include "rw-physics.h"
@@ -426,10 +428,98 @@ normalise_front (RwHrtf *h, RwError *err)
   return true;
 }
 
+/* ---- libmysofa in the helper process -------------------------------------
+ *
+ * libmysofa reads HDF5 itself, and crafted files have overflowed its heap
+ * buffers (its issues #134, #135, #165 and #231; #231's fix, a bound on a
+ * dataset's size in getArray, came after the 1.3.1 that Debian 12 ships).
+ * So a set named by the user is read first in the helper process
+ * (rw-helper.h, rw_hrtf_helper_run): everything of rw_hrtf_open that hands
+ * the file's contents to libmysofa (loading, its checks and ours, the
+ * resampling, the look-up structures); a helper that dies or hangs becomes
+ * an RW_ERROR_INPUT naming the file, and its own error comes back as it
+ * is. Only then does this process read the set. Without an installed
+ * helper, or with ROOMWAVE_IMPORT_IN_PROCESS=1, the set is read here
+ * alone. The message: "RWSO", u8 ok; when not ok, i32 code, u32 length,
+ * the text.
+ */
+
+#define SOFA_MAGIC "RWSO"
+#define SOFA_LIMIT_S 120.0
+
+static RwHrtf *open_set (const char *path, double rate_hz, bool isolate, bool full, RwError *err);
+
+bool
+rw_hrtf_helper_run (const char *path, double rate_hz, int fd)
+{
+  RwError err = { 0 };
+  RwHrtf *h = open_set (path, rate_hz, false, false, &err);
+  uint8_t ok = h != NULL;
+  bool w = rw_file_write_all (fd, SOFA_MAGIC, 4) && rw_file_write_all (fd, &ok, 1);
+
+  rw_hrtf_free (h);
+  if (!ok)
+    {
+      int32_t code = err.code;
+      uint32_t len = (uint32_t) strlen (err.message);
+      w = w && rw_file_write_all (fd, &code, sizeof code) && rw_file_write_all (fd, &len, sizeof len)
+          && rw_file_write_all (fd, err.message, len);
+    }
+  return w;
+}
+
+/* The set read in the helper first: true when it read it (or no helper
+ * could be started: then in-process alone), else its error, or why it
+ * ended without one. */
+static bool
+read_isolated (const char *path, double rate_hz, RwError *err)
+{
+  char rate[32];
+  snprintf (rate, sizeof rate, "%.17g", rate_hz);
+  char *const args[] = { "--sofa", rate, (char *) path, NULL };
+  char *out = NULL;
+  size_t len = 0;
+  int status = 0;
+  bool timed_out = false;
+
+  if (!rw_helper_run (args, SOFA_LIMIT_S, 4096 + sizeof err->message, &out, &len, &status, &timed_out))
+    return true;
+  bool got = len >= 5 && memcmp (out, SOFA_MAGIC, 4) == 0;
+  bool ok = got && out[4] == 1;
+  if (got && !ok)
+    {
+      int32_t code;
+      uint32_t n;
+      got = len >= 13;
+      if (got)
+        {
+          memcpy (&code, out + 5, sizeof code);
+          memcpy (&n, out + 9, sizeof n);
+          got = n < sizeof err->message && len == 13 + (size_t) n && code > RW_OK;
+        }
+      if (got)
+        rw_fail (err, (RwErrorCode) code, "%.*s", (int) n, out + 13);
+    }
+  free (out);
+  if (got)
+    return ok;
+  return rw_helper_failure (path, "libmysofa", SOFA_LIMIT_S, timed_out, status, err);
+}
+
 RwHrtf *
 rw_hrtf_open (const char *path, double rate_hz, RwError *err)
 {
+  return open_set (path, rate_hz, true, true, err);
+}
+
+/* rw_hrtf_open; `isolate`: a user's set read in the helper first; `full`:
+ * on past the resampling (the helper stops there: the rest is this
+ * file's code, and libmysofa's look-up structures, on checked arrays). */
+static RwHrtf *
+open_set (const char *path, double rate_hz, bool isolate, bool full, RwError *err)
+{
   char *found = NULL;
+  const bool bundled = path == NULL;   /* ours: read in-process */
   if (path == NULL)
     {
       found = rw_data_path (RW_HRTF_DEFAULT_FILE);
@@ -492,6 +582,10 @@ rw_hrtf_open (const char *path, double rate_hz, RwError *err)
   free (found);
   path = h->path;
 
+  const char *in_process = getenv ("ROOMWAVE_IMPORT_IN_PROCESS");
+  if (isolate && !bundled && !(in_process != NULL && strcmp (in_process, "1") == 0)
+      && !read_isolated (path, rate_hz, err))
+    goto fail;
   int code = MYSOFA_OK;
   h->sofa = mysofa_load (path, &code);
   if (h->sofa == NULL || code != MYSOFA_OK)
@@ -525,6 +619,8 @@ rw_hrtf_open (const char *path, double rate_hz, RwError *err)
     }
   h->rate_hz = h->sofa->DataSamplingRate.values[0];
   h->n = h->sofa->N;
+  if (!full)
+    return h;
   mysofa_tocartesian (h->sofa);
   h->lookup = mysofa_lookup_init (h->sofa);
   if (h->lookup != NULL)
@@ -534,8 +630,7 @@ rw_hrtf_open (const char *path, double rate_hz, RwError *err)
       rw_fail (err, RW_ERROR_MEMORY, _("%s: out of memory"), path);
       goto fail;
     }
-  if (!equalise_diffuse_field (h, err) || !extend_low_frequencies (h, err)
-      || !normalise_front (h, err))
+  if (!equalise_diffuse_field (h, err) || !extend_low_frequencies (h, err) || !normalise_front (h, err))
     goto fail;
   return h;
 

@@ -111,8 +111,17 @@ typedef struct RwHrtf RwHrtf;
 
 /* Opens the SOFA file at path (NULL: the bundled RW_HRTF_DEFAULT_FILE) at
  * rate_hz (RW_HRTF_MIN_RATE_HZ … RW_HRTF_MAX_RATE_HZ; 0: the set's own
- * rate). NULL on failure, err saying why and naming the file (above). */
+ * rate). NULL on failure, err saying why and naming the file (above). A
+ * user's file is read first in the helper process (rw-hrtf.c, "libmysofa
+ * in the helper process"): a file that crashes or hangs libmysofa is an
+ * RW_ERROR_INPUT ("… libmysofa crashed while reading it …"), not the end
+ * of this process. */
 RwHrtf *rw_hrtf_open (const char *path, double rate_hz, RwError *err);
+/* The helper's body (roomwave-import-helper --sofa RATE PATH): reads the
+ * set as rw_hrtf_open does up to its equalisation (everything that hands
+ * the file to libmysofa) in this process, and writes the outcome to fd in
+ * the helper's format (rw-hrtf.c). False when fd refused the message. */
+bool rw_hrtf_helper_run (const char *path, double rate_hz, int fd);
 void rw_hrtf_free (RwHrtf *h);
 
 const char *rw_hrtf_path (const RwHrtf *h);          /* the file opened */

@@ -27,6 +27,7 @@
  */
 #include "rw-mesh.h"
 #include "rw-file.h"
+#include "rw-helper.h"
 #include "rw-i18n.h"
 #include "rw-config.h"
 
@@ -44,7 +45,6 @@
 #include <string.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -874,16 +874,7 @@ helper_outcome (const char *path, bool got, bool ok, bool timed_out, double limi
     return ok;   /* false: the helper's own error, already in err */
   if (err && err->code == RW_ERROR_MEMORY)
     return false;
-  if (timed_out)
-    return rw_fail (err, RW_ERROR_INPUT,
-                    _("%s: Assimp did not finish reading the file in %.0f s; the file is probably damaged"),
-                    path, limit_s);
-  if (WIFSIGNALED (status))
-    return rw_fail (err, RW_ERROR_INPUT,
-                    _("%s: the file is damaged: Assimp crashed while reading it (%s)"), path,
-                    strsignal (WTERMSIG (status)));
-  return rw_fail (err, RW_ERROR_INPUT, _("%s: the importer failed (exit status %d)"), path,
-                  WIFEXITED (status) ? WEXITSTATUS (status) : -1);
+  return rw_helper_failure (path, "Assimp", limit_s, timed_out, status, err);
 }
 
 /* A stray vertex: farther from the model's median point than
@@ -961,36 +952,24 @@ rw_import_helper_format_scale (double scale, char buf[RW_IMPORT_HELPER_SCALE_LEN
   snprintf (buf, RW_IMPORT_HELPER_SCALE_LEN, "%.17g", scale);
 }
 
-/* Starts the helper (posix_spawn; a fork only without one) with its
- * stdout on fds[1]; the child's pid, or −1. */
+/* Starts the helper (rw_helper_spawn; a fork only without one): the
+ * child's pid and *fd the read end of its stdout, or −1. */
 static pid_t
-start_helper (const char *path, double scale, int fds[2])
+start_helper (const char *path, double scale, int *fd)
 {
-  const char *helper = rw_import_helper_path ();
-  pid_t pid = -1;
-
-  if (helper != NULL)
+  if (rw_import_helper_path () != NULL)
     {
       char scale_arg[RW_IMPORT_HELPER_SCALE_LEN];
       rw_import_helper_format_scale (scale, scale_arg);
-      char *const argv[] = { (char *) helper, scale_arg, (char *) path, NULL };
-      posix_spawn_file_actions_t fa;
-      if (posix_spawn_file_actions_init (&fa) != 0)
-        return -1;
-      /* Assimp prints failed assertions on stderr; the library never
-       * prints (rw-error.h). */
-      bool set = posix_spawn_file_actions_adddup2 (&fa, fds[1], STDOUT_FILENO) == 0
-                 && posix_spawn_file_actions_addopen (&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0) == 0
-                 && posix_spawn_file_actions_addclose (&fa, fds[0]) == 0;
-      extern char **environ;
-      if (!set || posix_spawn (&pid, helper, &fa, NULL, argv, environ) != 0)
-        pid = -1;
-      posix_spawn_file_actions_destroy (&fa);
-      return pid;
+      char *const args[] = { scale_arg, (char *) path, NULL };
+      return rw_helper_spawn (args, fd);
     }
+  int fds[2];
+  if (pipe2 (fds, O_CLOEXEC) != 0)
+    return -1;
   /* Anything the parent buffered must not be written twice by the child. */
   fflush (NULL);
-  pid = fork ();
+  pid_t pid = fork ();
   if (pid == 0)
     {
       int devnull = open ("/dev/null", O_WRONLY);
@@ -1002,6 +981,13 @@ start_helper (const char *path, double scale, int fds[2])
       close (fds[0]);
       _exit (rw_import_helper_run (path, scale, fds[1]) ? 0 : 3);
     }
+  close (fds[1]);
+  if (pid < 0)
+    {
+      close (fds[0]);
+      return -1;
+    }
+  *fd = fds[0];
   return pid;
 }
 
@@ -1010,25 +996,19 @@ import_isolated (const char *path, double scale, double file_bytes, RawMesh *raw
 {
   /* Without a pipe or a child (no file descriptors left, a huge process
    * under strict overcommit), import in-process rather than not at all. */
-  int fds[2];
-  if (pipe2 (fds, O_CLOEXEC) != 0)
-    return import_raw (path, scale, raw, err);
-  pid_t pid = start_helper (path, scale, fds);
-  close (fds[1]);
+  int fd = -1;
+  pid_t pid = start_helper (path, scale, &fd);
   if (pid < 0)
-    {
-      close (fds[0]);
-      return import_raw (path, scale, raw, err);
-    }
+    return import_raw (path, scale, raw, err);
 
   /* Generous: a minute plus 4 s per MB (Assimp reads FBX or IFC slowly). */
   double limit_s = 60.0 + 4.0 * file_bytes / 1e6;
   struct timespec now;
   clock_gettime (CLOCK_MONOTONIC, &now);
-  Reader rd = { .fd = fds[0], .deadline = now.tv_sec + 1e-9 * now.tv_nsec + limit_s };
+  Reader rd = { .fd = fd, .deadline = now.tv_sec + 1e-9 * now.tv_nsec + limit_s };
   bool ok = false;
   bool got = read_message (&rd, path, raw, &ok, err);
-  close (fds[0]);
+  close (fd);
   if (rd.timed_out)
     kill (pid, SIGKILL);
   int status = 0;

@@ -9,7 +9,8 @@
  * attribute's text is patched in place, which libmysofa reads, as it
  * does not verify HDF5 checksums); rates below 8 kHz, above 384 kHz, not
  * finite; a direction of length 0 or not finite; a binaural render of
- * zero samples or of an arrival that is not finite. */
+ * zero samples or of an arrival that is not finite. A user's set goes
+ * through the helper process first (check_helper). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,64 @@ write_bytes (const char *name, const void *data, size_t n)
   return p;
 }
 
+/* An executable script in the test's folder. */
+static const char *
+write_script (const char *name, const char *body)
+{
+  const char *p = rw_test_write_text (name, body);
+  RW_CHECK (chmod (p, 0755) == 0, "chmod %s", p);
+  return p;
+}
+
+/* A user's set is read in the helper process first (rw-hrtf.c): `mine`, a
+ * copy of the bundled set, opens through it; a helper that dies of
+ * SIGSEGV (as libmysofa on a crafted file) or ends without its message is
+ * an RW_ERROR_INPUT naming the file, while the bundled set, read
+ * in-process, still opens, and so does `mine` with
+ * ROOMWAVE_IMPORT_IN_PROCESS=1; `junk`'s refusal through the helper is
+ * the in-process one, word for word. */
+static void
+check_helper (const char *mine, const char *junk)
+{
+  RwError err = { 0 };
+  RwHrtf *h = rw_hrtf_open (mine, 48000, &err);
+  RW_CHECK (h != NULL, "a copy of the bundled set opens through the helper: %s", err.message);
+  rw_hrtf_free (h);
+
+  RwError in = { 0 }, out = { 0 };
+  RW_CHECK (rw_hrtf_open (junk, 48000, &out) == NULL, "junk refused through the helper");
+  setenv ("ROOMWAVE_IMPORT_IN_PROCESS", "1", 1);
+  RW_CHECK (rw_hrtf_open (junk, 48000, &in) == NULL, "junk refused in-process");
+  RW_CHECK (in.code == out.code && strcmp (in.message, out.message) == 0,
+            "the helper's refusal is the in-process one: '%s' / '%s'", out.message, in.message);
+  unsetenv ("ROOMWAVE_IMPORT_IN_PROCESS");
+
+  setenv ("ROOMWAVE_IMPORT_HELPER", write_script ("crash-helper", "#!/bin/sh\nkill -SEGV $$\n"), 1);
+  err = (RwError) { 0 };
+  expect_fail (rw_hrtf_open (mine, 48000, &err), &err, RW_ERROR_INPUT, mine,
+               "libmysofa crashed while reading it", "a helper that crashes");
+  err = (RwError) { 0 };
+  h = rw_hrtf_open (NULL, 48000, &err);
+  RW_CHECK (h != NULL, "the bundled set is read in-process: %s", err.message);
+  rw_hrtf_free (h);
+  setenv ("ROOMWAVE_IMPORT_IN_PROCESS", "1", 1);
+  err = (RwError) { 0 };
+  h = rw_hrtf_open (mine, 48000, &err);
+  RW_CHECK (h != NULL, "ROOMWAVE_IMPORT_IN_PROCESS=1 reads in-process: %s", err.message);
+  rw_hrtf_free (h);
+  unsetenv ("ROOMWAVE_IMPORT_IN_PROCESS");
+
+  setenv ("ROOMWAVE_IMPORT_HELPER", write_script ("mute-helper", "#!/bin/sh\nexit 1\n"), 1);
+  err = (RwError) { 0 };
+  expect_fail (rw_hrtf_open (mine, 48000, &err), &err, RW_ERROR_INPUT, mine, "exit status 1",
+               "a helper that ends without its message");
+  setenv ("ROOMWAVE_IMPORT_HELPER", write_script ("liar-helper", "#!/bin/sh\nprintf 'RWSO\\002'\n"), 1);
+  err = (RwError) { 0 };
+  expect_fail (rw_hrtf_open (mine, 48000, &err), &err, RW_ERROR_INPUT, mine, "exit status 0",
+               "a helper whose message is not one");
+  unsetenv ("ROOMWAVE_IMPORT_HELPER");
+}
+
 int
 main (void)
 {
@@ -89,6 +148,7 @@ main (void)
     junk[i] = (unsigned char) (256.0 * rw_test_uniform (&state));
   err = (RwError) { 0 };
   p = write_bytes ("junk.sofa", junk, sizeof junk);
+  const char *junk_path = p;
   expect_fail (rw_hrtf_open (p, 48000, &err), &err, RW_ERROR_INPUT, p,
                "not a SOFA file libmysofa can read", "HDF5 signature, then noise");
 
@@ -99,6 +159,7 @@ main (void)
   RW_CHECK (data != NULL && n > 100000, "the bundled set %s is readable", RW_HRTF_DEFAULT_FILE);
   if (data != NULL)
     {
+      check_helper (write_bytes ("mine.sofa", data, n), junk_path);
       err = (RwError) { 0 };
       p = write_bytes ("cut.sofa", data, n / 3);
       RwHrtf *h = rw_hrtf_open (p, 48000, &err);

@@ -6,9 +6,12 @@
 # (the files a user hands the engine), fuzz-analysis (an IR's analysis),
 # fuzz-checkpoint (a checkpoint file, also with its checksums made right
 # after each change), fuzz-project (a .roomwave project file, through the
-# import helper). Crashes land in $OUT (default /tmp/rw-fuzz). Needs clang
-# and the packages of .ci/install-deps. Not run by CI: fuzzing is
-# open-ended.
+# import helper), fuzz-sofa (an HRTF set; with RW_FUZZ_MYSOFA_SRC naming a
+# libmysofa source tree of the installed version, 1.3.1 on Debian 12, that
+# library built from it with the same instrumentation; else the system's,
+# where only crashes show). Crashes land in $OUT (default /tmp/rw-fuzz).
+# Needs clang and the packages of .ci/install-deps. Not run by CI: fuzzing
+# is open-ended.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SECS=${1:-300}
@@ -27,6 +30,27 @@ for t in files analysis checkpoint; do
   clang -fsanitize=fuzzer,address,undefined -g -O1 -I"$ROOT/engine" -I"$B" \
     "$ROOT/tests/fuzz/fuzz-$t.c" -o "$OUT/fuzz-$t" $LIBS
 done
+# fuzz-sofa: libmysofa from its sources (its C files, a config.h and an
+# export header of our own: the sources' CMake is not needed), or the
+# system's
+MYSOFA="$(pkg-config --libs libmysofa)"
+if [ -n "${RW_FUZZ_MYSOFA_SRC:-}" ]; then
+  M=$OUT/mysofa
+  mkdir -p "$M/obj" "$M/inc"
+  # reader.c includes "../config.h": found as $M/inc/../config.h
+  printf '#define CMAKE_INSTALL_PREFIX "/usr"\n#define CPACK_PACKAGE_VERSION_MAJOR 1\n#define CPACK_PACKAGE_VERSION_MINOR 3\n#define CPACK_PACKAGE_VERSION_PATCH 1\n' > "$M/config.h"
+  printf '#define MYSOFA_EXPORT\n' > "$M/inc/mysofa_export.h"
+  for f in "$RW_FUZZ_MYSOFA_SRC"/src/hdf/*.c "$RW_FUZZ_MYSOFA_SRC"/src/hrtf/*.c \
+           "$RW_FUZZ_MYSOFA_SRC"/src/resampler/*.c; do
+    clang -fsanitize=fuzzer-no-link,address,undefined -g -O1 -I"$M/inc" -I"$RW_FUZZ_MYSOFA_SRC/src/hrtf" \
+      -c "$f" -o "$M/obj/$(basename "$(dirname "$f")")-$(basename "$f" .c).o"
+  done
+  ar rcs "$M/libmysofa-fuzz.a" "$M"/obj/*.o
+  MYSOFA="$M/libmysofa-fuzz.a -lz"
+fi
+clang -fsanitize=fuzzer,address,undefined -g -O1 -I"$ROOT/engine" -I"$B" "$ROOT/tests/fuzz/fuzz-sofa.c" \
+  -o "$OUT/fuzz-sofa" "$B/libroomwave.a" $(pkg-config --libs assimp sndfile fftw3 fftw3f samplerate cairo json-c) \
+  $MYSOFA -lembree3 -lm -fopenmp
 clang -fsanitize=fuzzer,address,undefined -g -O1 -I"$ROOT/engine" -I"$ROOT/ui" -I"$B" -I"$B/ui" \
   $(pkg-config --cflags gtk4) "$ROOT/tests/fuzz/fuzz-project.c" -o "$OUT/fuzz-project" \
   "$B/ui/libroomwave-ui.a" $LIBS $(pkg-config --libs gtk4 epoxy)
@@ -68,11 +92,20 @@ export ROOMWAVE_IMPORT_HELPER=$B/app/roomwave-import-helper GSETTINGS_BACKEND=me
   GSETTINGS_SCHEMA_DIR=$B/data
 RW_FUZZ_SEEDS=$OUT/seeds-project "$OUT/fuzz-project" -runs=0 > "$OUT/seeds-project.log" 2>&1
 
+# the bundled set, at its own rate and at 48 kHz (the first byte)
+mkdir -p "$OUT/seeds-sofa"
+{ printf '\000'; cat "$ROOT/data/hrtf/MIT_KEMAR_normal_pinna.sofa"; } > "$OUT/seeds-sofa/kemar"
+{ printf '\001'; cat "$ROOT/data/hrtf/MIT_KEMAR_normal_pinna.sofa"; } > "$OUT/seeds-sofa/kemar-48k"
+
 export ROOMWAVE_DATA_DIR=$ROOT/data
 status=0
-for t in files analysis checkpoint project; do
+for t in files analysis checkpoint project sofa; do
   mkdir -p "$OUT/corpus-$t"
-  (cd "$OUT" && "./fuzz-$t" -max_total_time="$SECS" -max_len=65536 -rss_limit_mb=2048 \
+  # a SOFA file is about 1.2 MB; libmysofa's leaks on damaged files stay
+  # in the helper process in a run (fuzz-sofa.c)
+  opts="-max_len=65536 -rss_limit_mb=2048"
+  [ $t = sofa ] && opts="-max_len=1300000 -rss_limit_mb=4096 -detect_leaks=0 -timeout=30"
+  (cd "$OUT" && "./fuzz-$t" -max_total_time="$SECS" $opts \
      "corpus-$t" "seeds-$t" > "log-$t.txt" 2>&1) || status=1
   echo "fuzz-$t: $(grep -a -E '^#[0-9]+' "$OUT/log-$t.txt" | tail -1 | cut -c1-80)"
   grep -a -E "ERROR: |SUMMARY: " "$OUT/log-$t.txt" | head -5 || true

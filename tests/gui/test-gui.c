@@ -77,7 +77,9 @@
  *                label says so, the project is unchanged until the check
  *                in its worker thread reports, a 10 ms timer keeps firing;
  *                a file that is not SOFA gives the error dialog naming it
- *                and keeps the bundled set; the undo button during a
+ *                and keeps the set chosen before, as does a reader
+ *                that crashes (an import helper that kills itself:
+ *                libmysofa runs there); the undo button during a
  *                check cancels it and sets nothing
  *   gpus         a run on several GPUs (issue #15) with the test override
  *                ROOMWAVE_TEST_MPI_CPU=2 (two fake devices whose ranks run
@@ -2252,6 +2254,22 @@ poll_hrtf (void)
       check_error_dialog ("not SOFA", "not.sofa", "not a SOFA file");
       RW_CHECK (g_strcmp0 (rw_project_get_hrtf_path (p), mine) == 0
                 && g_str_equal (gtk_label_get_text (label), "mine.sofa"), "the set chosen before is kept");
+      {
+        /* a helper that crashes, as libmysofa on a crafted file */
+        g_autofree char *crash = write_script ("crash-helper", "kill -SEGV $$");
+        g_autofree char *other = hrtf_file ("other.sofa");
+        g_autoptr (GFile) f = g_file_new_for_path (other);
+        g_setenv ("ROOMWAVE_IMPORT_HELPER", crash, TRUE);
+        RW_CHECK (rw_window_choose_hrtf (ctx.win, f), "a check whose reader crashes starts");
+      }
+      next ();
+      return TRUE;
+    case 3:
+      if (rw_window_is_checking_hrtf (ctx.win))
+        return TRUE;
+      g_unsetenv ("ROOMWAVE_IMPORT_HELPER");
+      check_error_dialog ("reader crashed", "other.sofa", "libmysofa crashed");
+      RW_CHECK (g_strcmp0 (rw_project_get_hrtf_path (p), mine) == 0, "the set chosen before is kept again");
       /* back to the bundled set while another copy is still read */
       {
         g_autofree char *other = hrtf_file ("other.sofa");
@@ -2265,7 +2283,7 @@ poll_hrtf (void)
       ctx.t_cancel_us = g_get_monotonic_time ();
       next ();
       return TRUE;
-    case 3:
+    case 4:
       /* the cancelled worker ends after the set is read; nothing may
        * follow it */
       if (g_get_monotonic_time () - ctx.t_cancel_us < 3000000)
