@@ -9,7 +9,9 @@
 # import helper), fuzz-sofa (an HRTF set; with RW_FUZZ_MYSOFA_SRC naming a
 # libmysofa source tree of the installed version, 1.3.1 on Debian 12, that
 # library built from it with the same instrumentation; else the system's,
-# where only crashes show). Crashes land in $OUT (default /tmp/rw-fuzz).
+# where only crashes show; e.g. `git archive v1.3.1 src | tar x -C DIR`
+# in a clone of github.com/hoene/libmysofa). Crashes land in $OUT
+# (default /tmp/rw-fuzz).
 # Needs clang and the packages of .ci/install-deps. Not run by CI: fuzzing
 # is open-ended.
 set -eu
@@ -35,7 +37,7 @@ done
 # system's
 MYSOFA="$(pkg-config --libs libmysofa)"
 if [ -n "${RW_FUZZ_MYSOFA_SRC:-}" ]; then
-  M=$OUT/mysofa
+  M=$OUT/mysofa-build
   mkdir -p "$M/obj" "$M/inc"
   # reader.c includes "../config.h": found as $M/inc/../config.h
   printf '#define CMAKE_INSTALL_PREFIX "/usr"\n#define CPACK_PACKAGE_VERSION_MAJOR 1\n#define CPACK_PACKAGE_VERSION_MINOR 3\n#define CPACK_PACKAGE_VERSION_PATCH 1\n' > "$M/config.h"
@@ -104,8 +106,9 @@ for t in files analysis checkpoint project sofa; do
   # a SOFA file is about 1.2 MB; libmysofa's leaks on damaged files stay
   # in the helper process in a run (fuzz-sofa.c)
   opts="-max_len=65536 -rss_limit_mb=2048"
-  [ $t = sofa ] && opts="-max_len=1300000 -rss_limit_mb=4096 -detect_leaks=0 -timeout=30"
-  (cd "$OUT" && "./fuzz-$t" -max_total_time="$SECS" $opts \
+  leaks=1
+  [ $t = sofa ] && opts="-max_len=1300000 -rss_limit_mb=4096 -detect_leaks=0 -timeout=30" && leaks=0
+  (cd "$OUT" && ASAN_OPTIONS=detect_leaks=$leaks "./fuzz-$t" -max_total_time="$SECS" $opts \
      "corpus-$t" "seeds-$t" > "log-$t.txt" 2>&1) || status=1
   echo "fuzz-$t: $(grep -a -E '^#[0-9]+' "$OUT/log-$t.txt" | tail -1 | cut -c1-80)"
   grep -a -E "ERROR: |SUMMARY: " "$OUT/log-$t.txt" | head -5 || true
