@@ -9,10 +9,10 @@
  * and writes the triangles, or the error, on stdout in the format
  * rw_mesh_load and rw_mesh_from_helper_output read (engine/rw-import.c);
  * or reads an HRTF set as rw_hrtf_open does at RATE (Hz, 0: its own) up
- * to its equalisation, and writes whether it could (rw_hrtf_helper_run,
- * engine/rw-hrtf.c). Started by the engine (rw-helper.h) and the GUI
- * (GSubprocess), never by hand: a file that crashes or hangs the library
- * kills only this process. Exit status 0 when the message was written
+ * to and including its resampling, and writes whether it could
+ * (rw_hrtf_helper_run, engine/rw-hrtf.c). Started by the engine
+ * (rw-helper.h) and the GUI (GSubprocess), never by hand: a file that
+ * crashes or hangs the library kills only this process. Exit status 0 when the message was written
  * (success or the library's own error), 2 for bad arguments, 3 when
  * stdout refused the message. */
 #include <stdio.h>

@@ -436,7 +436,7 @@ normalise_front (RwHrtf *h, RwError *err)
  * So a set named by the user is read first in the helper process
  * (rw-helper.h, rw_hrtf_helper_run): everything of rw_hrtf_open that hands
  * the file's contents to libmysofa (loading, its checks and ours, the
- * resampling, the look-up structures); a helper that dies or hangs becomes
+ * resampling); a helper that dies or hangs becomes
  * an RW_ERROR_INPUT naming the file, and its own error comes back as it
  * is. Only then does this process read the set. Without an installed
  * helper, or with ROOMWAVE_IMPORT_IN_PROCESS=1, the set is read here

@@ -118,9 +118,10 @@ typedef struct RwHrtf RwHrtf;
  * of this process. */
 RwHrtf *rw_hrtf_open (const char *path, double rate_hz, RwError *err);
 /* The helper's body (roomwave-import-helper --sofa RATE PATH): reads the
- * set as rw_hrtf_open does up to its equalisation (everything that hands
- * the file to libmysofa) in this process, and writes the outcome to fd in
- * the helper's format (rw-hrtf.c). False when fd refused the message. */
+ * set as rw_hrtf_open does up to and including its resampling (everything
+ * that hands the file's contents to libmysofa) in this process, and writes
+ * the outcome to fd in the helper's format (rw-hrtf.c). False when fd
+ * refused the message. */
 bool rw_hrtf_helper_run (const char *path, double rate_hz, int fd);
 void rw_hrtf_free (RwHrtf *h);
 
