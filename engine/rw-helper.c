@@ -16,6 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
+bool
+rw_helper_in_process (void)
+{
+  const char *v = getenv ("ROOMWAVE_IMPORT_IN_PROCESS");
+  return v != NULL && *v != '\0' && strcmp (v, "0") != 0;
+}
+
 pid_t
 rw_helper_spawn (char *const args[], int *fd)
 {

@@ -13,6 +13,11 @@
 #include <sys/types.h>
 #include "rw-error.h"
 
+/* Whether the caller is told to work in-process, without the helper
+ * (ROOMWAVE_IMPORT_IN_PROCESS set to anything but empty or "0":
+ * debugging, the fuzz targets). */
+bool rw_helper_in_process (void);
+
 /* Starts the helper with `args` (its argv after the program's name,
  * NULL-ended): its pid, *fd the read end of its stdout (close-on-exec);
  * −1 when no helper is installed or it could not be started. */

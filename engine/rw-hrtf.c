@@ -447,13 +447,13 @@ normalise_front (RwHrtf *h, RwError *err)
 #define SOFA_MAGIC "RWSO"
 #define SOFA_LIMIT_S 120.0
 
-static RwHrtf *open_set (const char *path, double rate_hz, bool isolate, bool full, RwError *err);
+static RwHrtf *open_set (const char *path, double rate_hz, bool in_helper, RwError *err);
 
 bool
 rw_hrtf_helper_run (const char *path, double rate_hz, int fd)
 {
   RwError err = { 0 };
-  RwHrtf *h = open_set (path, rate_hz, false, false, &err);
+  RwHrtf *h = open_set (path, rate_hz, true, &err);
   uint8_t ok = h != NULL;
   bool w = rw_file_write_all (fd, SOFA_MAGIC, 4) && rw_file_write_all (fd, &ok, 1);
 
@@ -509,14 +509,15 @@ read_isolated (const char *path, double rate_hz, RwError *err)
 RwHrtf *
 rw_hrtf_open (const char *path, double rate_hz, RwError *err)
 {
-  return open_set (path, rate_hz, true, true, err);
+  return open_set (path, rate_hz, false, err);
 }
 
-/* rw_hrtf_open; `isolate`: a user's set read in the helper first; `full`:
- * on past the resampling (the helper stops there: the rest is this
- * file's code, and libmysofa's look-up structures, on checked arrays). */
+/* rw_hrtf_open; `in_helper`: the helper's part alone (rw_hrtf_helper_run):
+ * no helper of its own, and nothing past the resampling (the rest is this
+ * file's code, and libmysofa's look-up structures, on checked arrays);
+ * else a user's set is read in the helper first. */
 static RwHrtf *
-open_set (const char *path, double rate_hz, bool isolate, bool full, RwError *err)
+open_set (const char *path, double rate_hz, bool in_helper, RwError *err)
 {
   char *found = NULL;
   const bool bundled = path == NULL;   /* ours: read in-process */
@@ -582,9 +583,7 @@ open_set (const char *path, double rate_hz, bool isolate, bool full, RwError *er
   free (found);
   path = h->path;
 
-  const char *in_process = getenv ("ROOMWAVE_IMPORT_IN_PROCESS");
-  if (isolate && !bundled && !(in_process != NULL && strcmp (in_process, "1") == 0)
-      && !read_isolated (path, rate_hz, err))
+  if (!in_helper && !bundled && !rw_helper_in_process () && !read_isolated (path, rate_hz, err))
     goto fail;
   int code = MYSOFA_OK;
   h->sofa = mysofa_load (path, &code);
@@ -619,7 +618,7 @@ open_set (const char *path, double rate_hz, bool isolate, bool full, RwError *er
     }
   h->rate_hz = h->sofa->DataSamplingRate.values[0];
   h->n = h->sofa->N;
-  if (!full)
+  if (in_helper)
     return h;
   mysofa_tocartesian (h->sofa);
   h->lookup = mysofa_lookup_init (h->sofa);

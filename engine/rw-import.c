@@ -1067,8 +1067,7 @@ rw_mesh_load (const char *path, double scale, RwError *err)
   RawMesh raw;
   memset (&raw, 0, sizeof raw);
   /* Assimp runs in a helper process unless told otherwise (see import_isolated). */
-  const char *in_process = getenv ("ROOMWAVE_IMPORT_IN_PROCESS");
-  bool ok = in_process && *in_process && strcmp (in_process, "0") != 0
+  bool ok = rw_helper_in_process ()
               ? import_raw (path, scale, &raw, err)
               : import_isolated (path, scale, file_bytes, &raw, err);
   if (!ok)

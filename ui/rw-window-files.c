@@ -419,7 +419,6 @@ on_results_read (GObject *source, GAsyncResult *result, gpointer data)
   RwWindow *self = rr->self;
   g_autoptr (GError) error = NULL;
   RwSimOutput *out = rw_sim_output_load_finish (result, &error);
-  g_autofree char *name = g_file_get_parse_name (rr->folder);
   double box[3];
 
   (void) source;
@@ -428,40 +427,32 @@ on_results_read (GObject *source, GAsyncResult *result, gpointer data)
   g_application_release (g_application_get_default ());
   if (self->disposed)
     g_clear_pointer (&out, rw_sim_output_free);
-  else if (out == NULL)
-    {
-      gtk_progress_bar_set_fraction (self->progress_bar, 0);
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        gtk_label_set_text (self->status_label, _("Reading the results was cancelled."));
-      else if (rr->project)
-        {
-          g_autofree char *msg = g_strdup_printf (_("The saved results were not loaded: %s"), error->message);
-          gtk_label_set_text (self->status_label, msg);
-        }
-      else
-        {
-          gtk_label_set_text (self->status_label, "");
-          _rw_window_show_error (self, _("The results could not be opened"), error->message);
-        }
-    }
   else
     {
+      g_autofree char *text = NULL;
       gtk_progress_bar_set_fraction (self->progress_bar, 0);
-      if (!rr->project)
+      if (out != NULL && rr->project)
+        text = g_strdup (rr->opened);
+      else if (out != NULL)
         {
-          g_autofree char *text = g_strdup_printf (_("Opened the results in %s (receivers: %u, valid up to %g Hz)"),
-                                                   name, out->n_receivers, out->fmax_hz);
-          gtk_label_set_text (self->status_label, text);
+          g_autofree char *name = g_file_get_parse_name (rr->folder);
+          text = g_strdup_printf (_("Opened the results in %s (receivers: %u, valid up to %g Hz)"), name,
+                                  out->n_receivers, out->fmax_hz);
         }
+      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        text = g_strdup (_("Reading the results was cancelled."));
+      else if (rr->project)
+        text = g_strdup_printf (_("The saved results were not loaded: %s"), error->message);
       else
-        gtk_label_set_text (self->status_label, rr->opened);
-      rw_results_view_take_output (self->results_view, out,
-                                   rw_project_get_mesh (self->project) && _rw_window_room_box (self, box) ? box : NULL);
-      if (!rr->project)
+        _rw_window_show_error (self, _("The results could not be opened"), error->message);
+      gtk_label_set_text (self->status_label, text ? text : "");
+      if (out != NULL)
+        rw_results_view_take_output (self->results_view, out,
+                                     rw_project_get_mesh (self->project) && _rw_window_room_box (self, box) ? box : NULL);
+      if (out != NULL && !rr->project)
         gtk_stack_set_visible_child_name (self->main_stack, "results");
+      _rw_window_update_actions (self);
     }
-  if (!self->disposed)
-    _rw_window_update_actions (self);
   g_object_unref (rr->folder);
   g_object_unref (rr->self);
   g_free (rr->opened);
