@@ -55,6 +55,11 @@
  *    single steps. With fp32's rows of 424 entries instead of 448
  *    (2026-11-29): fp32 221.9 against 225.3, fp16 232.3 against 352.0;
  *    in lanes of 2 entries (more warps an SM) 192.6 and 209.9.
+ * A pass without the ring, its second step a few planes behind the first
+ * in one persistent launch so that the L2 still holds what the first
+ * moved, was measured on copy-ceiling's stream first (2026-11-30): with
+ * the first planes' rows an item of 2–4 planes reads again, 13–21 %
+ * slower than single steps; not built.
  * docs/PERFORMANCE.md has the tables. */
 #include "rw-cuda-fcc-wide.cuh"
 

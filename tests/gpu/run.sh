@@ -56,6 +56,9 @@
 #                                      single steps and two-step passes in
 #                                      the hall with face-counted walls,
 #                                      ncu on the single steps)
+#   tests/gpu/run.sh l2wave           (build, issue #14: copy-ceiling with
+#                                      two steps a pass through the L2, and
+#                                      ncu's DRAM bytes on them)
 #   tests/gpu/run.sh hall8k           (build, issue #14: the 1000 m³ box at
 #                                      8 kHz, 2 s, fp16, mesh to WAV on CUDA:
 #                                      wall time, memory, timings)
@@ -728,6 +731,30 @@ if [ "$QUICK" = fabric ]; then
     --kernel production --surfaces faces --precision f32 --block 32x4 --steps 40
   sed 's/  */ /g' "$LOGS/ncu-faces-v5.txt" | grep -E "^ void|__" | cut -c1-100 | tee -a "$SUMMARY"
   mode_end fabric
+fi
+
+# ------------------------------------------- l2wave: issue #14, two steps through the L2
+# copy-ceiling's rates (its last table: two steps a pass whose second
+# step comes to a chunk while the L2 may still hold what the first moved
+# there, wave_kernel), then ncu on the fifth launch of each wave form:
+# time, DRAM bytes, the L2's hit rate (docs/PERFORMANCE.md, "…,
+# sixteenth").
+if [ "$QUICK" = l2wave ]; then
+  "$B/tests/copy-ceiling" > "$LOGS/copy-ceiling.txt" 2>&1
+  note "copy-ceiling: rc $?"
+  tee -a "$SUMMARY" < "$LOGS/copy-ceiling.txt"
+  WM=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
+  WM=$WM,lts__t_sector_hit_rate.pct,dram__throughput.avg.pct_of_peak_sustained_elapsed
+  timeout 300 ncu --clock-control none --cache-control none --metrics "$WM" \
+    --kernel-name regex:"wave2?_kernel|march_kernel" "$B/tests/copy-ceiling" > "$LOGS/ncu-wave.txt" 2>&1
+  note "ncu wave: rc $?"
+  sed 's/  */ /g' "$LOGS/ncu-wave.txt" | awk '/(wave2?|march)_kernel[<(]/ { match($0, /(wave2?|march)_kernel/); k = substr($0, RSTART, RLENGTH); c[k]++ }
+    /gpu__time/ { t = $NF " " $(NF - 1) } /dram__bytes_read/ { r = $NF " " $(NF - 1) }
+    /dram__bytes_write/ { w = $NF " " $(NF - 1) } /dram__throughput/ { d = $NF }
+    /lts__t_sector_hit_rate/ { n = c[k]; if ((k ~ /wave/ && n % 8 == 5) || (k == "march_kernel" && (n == 51 || n == 52 || n == 67 || n == 68)))
+      printf "%s %d %s: DRAM %s + %s (%s %%), L2 hits %s %%\n", k, n, t, r, w, d, $NF }' \
+    | tee -a "$SUMMARY"
+  mode_end l2wave
 fi
 
 # ------------------------------------------- hall8k: issue #14's hall, whole
