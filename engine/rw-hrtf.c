@@ -10,9 +10,11 @@
 #include <complex.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "rw-air.h"
 #include "rw-analysis.h"
 #include "rw-fftw.h"
@@ -442,12 +444,89 @@ normalise_front (RwHrtf *h, RwError *err)
  * helper, or with ROOMWAVE_IMPORT_IN_PROCESS=1, the set is read here
  * alone. The message: "RWSO", u8 ok; when not ok, i32 code, u32 length,
  * the text.
+ *
+ * A file the helper has read, and this process after it, is not handed
+ * to the helper again while it stays the same file (device, inode, size,
+ * modification and change times: a rewrite, a copy over it or a rename
+ * onto it changes them): a run opens a user's set at two rates (the
+ * output's and the geometrical part's), and the GUI opens it once more
+ * when it is chosen (0.4 s a helper run for the MIT set at 48 kHz,
+ * docs/BINAURAL.md). Opening it at another rate then resamples it here
+ * without the helper; what that resampling reads, check_set has sized
+ * and the rate is within RW_HRTF_MIN_RATE_HZ … RW_HRTF_MAX_RATE_HZ.
  */
 
 #define SOFA_MAGIC "RWSO"
 #define SOFA_LIMIT_S 120.0
 
 static RwHrtf *open_set (const char *path, double rate_hz, bool in_helper, RwError *err);
+
+/* A file as stat names it: what a rewrite, a copy over it or a rename onto
+ * its path changes. */
+typedef struct {
+  dev_t dev;
+  ino_t ino;
+  off_t size;
+  struct timespec mtime, ctime;
+} SofaFile;
+
+#define SOFA_READ_MAX 16
+
+/* The files the helper has read (and this process after it), the latest
+ * SOFA_READ_MAX: the worker threads of the GUI and a run may open sets at
+ * once. */
+static struct {
+  pthread_mutex_t lock;
+  SofaFile file[SOFA_READ_MAX];
+  size_t n, next;
+} sofa_read = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static bool
+sofa_file (const char *path, SofaFile *f)
+{
+  struct stat st;
+  if (stat (path, &st) != 0)
+    return false;
+  *f = (SofaFile) { .dev = st.st_dev, .ino = st.st_ino, .size = st.st_size,
+                    .mtime = st.st_mtim, .ctime = st.st_ctim };
+  return true;
+}
+
+static bool
+sofa_same (const SofaFile *a, const SofaFile *b)
+{
+  return a->dev == b->dev && a->ino == b->ino && a->size == b->size
+         && a->mtime.tv_sec == b->mtime.tv_sec && a->mtime.tv_nsec == b->mtime.tv_nsec
+         && a->ctime.tv_sec == b->ctime.tv_sec && a->ctime.tv_nsec == b->ctime.tv_nsec;
+}
+
+static bool
+sofa_was_read (const SofaFile *f)
+{
+  bool found = false;
+  pthread_mutex_lock (&sofa_read.lock);
+  for (size_t i = 0; i < sofa_read.n && !found; i++)
+    found = sofa_same (&sofa_read.file[i], f);
+  pthread_mutex_unlock (&sofa_read.lock);
+  return found;
+}
+
+static void
+sofa_mark_read (const SofaFile *f)
+{
+  pthread_mutex_lock (&sofa_read.lock);
+  bool found = false;
+  for (size_t i = 0; i < sofa_read.n && !found; i++)
+    found = sofa_same (&sofa_read.file[i], f);
+  if (!found)
+    {
+      sofa_read.file[sofa_read.next] = *f;
+      sofa_read.next = (sofa_read.next + 1) % SOFA_READ_MAX;
+      if (sofa_read.n < SOFA_READ_MAX)
+        sofa_read.n++;
+    }
+  pthread_mutex_unlock (&sofa_read.lock);
+}
 
 bool
 rw_hrtf_helper_run (const char *path, double rate_hz, int fd)
@@ -468,11 +547,11 @@ rw_hrtf_helper_run (const char *path, double rate_hz, int fd)
   return w;
 }
 
-/* The set read in the helper first: true when it read it (or no helper
- * could be started: then in-process alone), else its error, or why it
- * ended without one. */
+/* The set read in the helper first: true when it read it (*isolated
+ * true) or no helper could be started (then in-process alone: false),
+ * else its error, or why it ended without one. */
 static bool
-read_isolated (const char *path, double rate_hz, RwError *err)
+read_isolated (const char *path, double rate_hz, bool *isolated, RwError *err)
 {
   char rate[32];
   snprintf (rate, sizeof rate, "%.17g", rate_hz);
@@ -482,6 +561,7 @@ read_isolated (const char *path, double rate_hz, RwError *err)
   int status = 0;
   bool timed_out = false;
 
+  *isolated = false;
   if (!rw_helper_run (args, SOFA_LIMIT_S, 4096 + sizeof err->message, &out, &len, &status, &timed_out))
     return true;
   bool got = len >= 5 && memcmp (out, SOFA_MAGIC, 4) == 0;
@@ -501,6 +581,7 @@ read_isolated (const char *path, double rate_hz, RwError *err)
         rw_fail (err, (RwErrorCode) code, "%.*s", (int) n, out + 13);
     }
   free (out);
+  *isolated = got && ok;
   if (got)
     return ok;
   return rw_helper_failure (path, "libmysofa", SOFA_LIMIT_S, timed_out, status, err);
@@ -515,7 +596,8 @@ rw_hrtf_open (const char *path, double rate_hz, RwError *err)
 /* rw_hrtf_open; `in_helper`: the helper's part alone (rw_hrtf_helper_run):
  * no helper of its own, and nothing past the resampling (the rest is this
  * file's code, and libmysofa's look-up structures, on checked arrays);
- * else a user's set is read in the helper first. */
+ * else a user's set is read in the helper first, unless it has read that
+ * same file before (sofa_was_read). */
 static RwHrtf *
 open_set (const char *path, double rate_hz, bool in_helper, RwError *err)
 {
@@ -583,8 +665,16 @@ open_set (const char *path, double rate_hz, bool in_helper, RwError *err)
   free (found);
   path = h->path;
 
-  if (!in_helper && !bundled && !rw_helper_in_process () && !read_isolated (path, rate_hz, err))
-    goto fail;
+  /* the file as it was before the helper read it: one changed meanwhile
+     is not taken for the one it read */
+  SofaFile file;
+  bool known = false, isolated = false;
+  if (!in_helper && !bundled && !rw_helper_in_process ())
+    {
+      known = sofa_file (path, &file);
+      if (!(known && sofa_was_read (&file)) && !read_isolated (path, rate_hz, &isolated, err))
+        goto fail;
+    }
   int code = MYSOFA_OK;
   h->sofa = mysofa_load (path, &code);
   if (h->sofa == NULL || code != MYSOFA_OK)
@@ -631,6 +721,8 @@ open_set (const char *path, double rate_hz, bool in_helper, RwError *err)
     }
   if (!equalise_diffuse_field (h, err) || !extend_low_frequencies (h, err) || !normalise_front (h, err))
     goto fail;
+  if (known && isolated)
+    sofa_mark_read (&file);
   return h;
 
 fail:

@@ -115,7 +115,9 @@ typedef struct RwHrtf RwHrtf;
  * user's file is read first in the helper process (rw-hrtf.c, "libmysofa
  * in the helper process"): a file that crashes or hangs libmysofa is an
  * RW_ERROR_INPUT ("… libmysofa crashed while reading it …"), not the end
- * of this process. */
+ * of this process. Once the helper and this process have read a file, it
+ * opens again, at any rate, without the helper while stat says it is the
+ * same file. */
 RwHrtf *rw_hrtf_open (const char *path, double rate_hz, RwError *err);
 /* The helper's body (roomwave-import-helper --sofa RATE PATH): reads the
  * set as rw_hrtf_open does up to and including its resampling (everything

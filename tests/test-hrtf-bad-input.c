@@ -68,14 +68,16 @@ write_script (const char *name, const char *body)
 }
 
 /* A user's set is read in the helper process first (rw-hrtf.c): `mine`, a
- * copy of the bundled set, opens through it; a helper that dies of
- * SIGSEGV (as libmysofa on a crafted file) or ends without its message is
- * an RW_ERROR_INPUT naming the file, while the bundled set, read
- * in-process, still opens, and so does `mine` with
+ * copy of the bundled set (`data`, n bytes), opens through it; a helper
+ * that dies of SIGSEGV (as libmysofa on a crafted file) or ends without
+ * its message is an RW_ERROR_INPUT naming the file, while the bundled
+ * set, read in-process, still opens, and so does `mine` with
  * ROOMWAVE_IMPORT_IN_PROCESS=1; `junk`'s refusal through the helper is
- * the in-process one, word for word. */
+ * the in-process one, word for word. A file the helper has read opens
+ * again without it, at another rate too, until a new file takes its
+ * name. */
 static void
-check_helper (const char *mine, const char *junk)
+check_helper (const char *mine, const unsigned char *data, size_t n, const char *junk)
 {
   RwError err = { 0 };
   RwHrtf *h = rw_hrtf_open (mine, 48000, &err);
@@ -91,6 +93,14 @@ check_helper (const char *mine, const char *junk)
   unsetenv ("ROOMWAVE_IMPORT_IN_PROCESS");
 
   setenv ("ROOMWAVE_IMPORT_HELPER", write_script ("crash-helper", "#!/bin/sh\nkill -SEGV $$\n"), 1);
+  err = (RwError) { 0 };
+  h = rw_hrtf_open (mine, 44100, &err);
+  RW_CHECK (h != NULL, "a set the helper has read opens again without it, at another rate: %s",
+            err.message);
+  RW_CHECK (h == NULL || rw_hrtf_rate (h) == 44100, "… at 44.1 kHz");
+  rw_hrtf_free (h);
+  /* the same bytes, a new file in its place */
+  RW_CHECK (rename (write_bytes ("mine-again.sofa", data, n), mine) == 0, "rename onto %s", mine);
   err = (RwError) { 0 };
   expect_fail (rw_hrtf_open (mine, 48000, &err), &err, RW_ERROR_INPUT, mine,
                "libmysofa crashed while reading it", "a helper that crashes");
@@ -159,7 +169,7 @@ main (void)
   RW_CHECK (data != NULL && n > 100000, "the bundled set %s is readable", RW_HRTF_DEFAULT_FILE);
   if (data != NULL)
     {
-      check_helper (write_bytes ("mine.sofa", data, n), junk_path);
+      check_helper (write_bytes ("mine.sofa", data, n), data, n, junk_path);
       err = (RwError) { 0 };
       p = write_bytes ("cut.sofa", data, n / 3);
       RwHrtf *h = rw_hrtf_open (p, 48000, &err);
