@@ -310,8 +310,8 @@ check_run (RwProject *project)
       tmp = g_path_get_dirname (a[1]);
   g_clear_object (&job);
   RW_CHECK (tmp != NULL && !g_file_test (tmp, G_FILE_TEST_EXISTS), "temporary folder %s removed", tmp);
-  rw_sim_output_free (ref.out);
-  rw_sim_output_free (mpi.out);
+  rw_sim_output_unref (ref.out);
+  rw_sim_output_unref (mpi.out);
   g_clear_error (&ref.error);
   g_clear_error (&mpi.error);
   g_main_loop_unref (ref.loop);
@@ -350,7 +350,7 @@ check_run (RwProject *project)
             bad_tmp = g_path_get_dirname (a[1]);
         RW_CHECK (bad_tmp != NULL && !g_file_test (bad_tmp, G_FILE_TEST_EXISTS), "temporary folder removed");
       }
-    rw_sim_output_free (bad.out);
+    rw_sim_output_unref (bad.out);
     g_clear_error (&bad.error);
     g_main_loop_unref (bad.loop);
     g_remove (fake_cli);

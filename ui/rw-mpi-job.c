@@ -167,7 +167,7 @@ load_worker (GTask *task, gpointer source_object, gpointer task_data, GCancellab
   if (out == NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, out, (GDestroyNotify) rw_sim_output_free);
+    g_task_return_pointer (task, out, (GDestroyNotify) rw_sim_output_unref);
 }
 
 /* What the ranks said, for the error dialog (the last 4000 bytes of

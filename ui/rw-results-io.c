@@ -9,7 +9,7 @@
 RwSimOutput *
 rw_sim_output_new (RwResults *results)
 {
-  RwSimOutput *out = g_new0 (RwSimOutput, 1);
+  RwSimOutput *out = g_atomic_rc_box_new0 (RwSimOutput);
   const RwSimResult *res = &results->result;
 
   out->results = *results;
@@ -70,6 +70,54 @@ rw_sim_output_save (const RwSimOutput *out, const char *dir, GError **error)
   return TRUE;
 }
 
+typedef struct {
+  RwSimOutput *out;
+  char *dir;
+} SaveJob;
+
+static void
+save_job_free (SaveJob *job)
+{
+  rw_sim_output_unref (job->out);
+  g_free (job->dir);
+  g_free (job);
+}
+
+static void
+save_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  const SaveJob *job = data;
+  GError *error = NULL;
+
+  (void) source, (void) cancellable;
+  if (rw_sim_output_save (job->out, job->dir, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+rw_sim_output_save_async (RwSimOutput *out, const char *dir, GAsyncReadyCallback callback,
+                          gpointer user_data)
+{
+  g_return_if_fail (out != NULL && dir != NULL);
+  g_autoptr (GTask) task = g_task_new (NULL, NULL, callback, user_data);
+  SaveJob *job = g_new0 (SaveJob, 1);
+
+  job->out = rw_sim_output_ref (out);
+  job->dir = g_strdup (dir);
+  g_task_set_source_tag (task, rw_sim_output_save_async);
+  g_task_set_task_data (task, job, (GDestroyNotify) save_job_free);
+  g_task_run_in_thread (task, save_thread);
+}
+
+gboolean
+rw_sim_output_save_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 RwSimOutput *
 rw_sim_output_load (const char *dir, GError **error)
 {
@@ -94,7 +142,7 @@ load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
   if (out == NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, out, (GDestroyNotify) rw_sim_output_free);
+    g_task_return_pointer (task, out, (GDestroyNotify) rw_sim_output_unref);
 }
 
 void

@@ -19,6 +19,13 @@ G_BEGIN_DECLS
 /* Takes *results (zeroing it) and analyses every IR: (transfer full). */
 RwSimOutput *rw_sim_output_new (RwResults *results);
 gboolean rw_sim_output_save (const RwSimOutput *out, const char *dir, GError **error);
+/* The same in a worker thread (GTask), holding a reference to out until it
+ * ends (a results folder of 14 MB took 11–15 ms on a 2-core machine, and
+ * one grows with receivers, orders and length). Not cancellable: a folder
+ * is written whole. finish gives TRUE, or FALSE with the error. */
+void rw_sim_output_save_async (RwSimOutput *out, const char *dir, GAsyncReadyCallback callback,
+                               gpointer user_data);
+gboolean rw_sim_output_save_finish (GAsyncResult *result, GError **error);
 /* (transfer full) or NULL with an error naming the file and the problem. */
 RwSimOutput *rw_sim_output_load (const char *dir, GError **error);
 /* The same in a worker thread (GTask; reading and analysing every IR

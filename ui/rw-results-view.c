@@ -560,7 +560,7 @@ rw_results_view_take_output (RwResultsView *self, RwSimOutput *out, const double
   self->n_modes = 0;
   rw_listen_view_set_output (self->listen_view, NULL);
   rw_compare_view_set_output (self->compare_view, NULL);
-  g_clear_pointer (&self->out, rw_sim_output_free);
+  g_clear_pointer (&self->out, rw_sim_output_unref);
   self->stale = FALSE;
   self->out = out;
   self->receiver = 0;
@@ -733,7 +733,7 @@ rw_results_view_finalize (GObject *object)
 {
   RwResultsView *self = RW_RESULTS_VIEW (object);
 
-  rw_sim_output_free (self->out);
+  rw_sim_output_unref (self->out);
   if (self->have_spectrum)
     rw_spectrum_clear (&self->spectrum);
   free (self->modes);

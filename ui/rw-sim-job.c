@@ -76,11 +76,9 @@ rw_slice_copy (const RwSlice *s)
 
 G_DEFINE_BOXED_TYPE (RwSlice, rw_slice, rw_slice_copy, rw_slice_free)
 
-void
-rw_sim_output_free (RwSimOutput *out)
+static void
+sim_output_clear (RwSimOutput *out)
 {
-  if (out == NULL)
-    return;
   for (guint r = 0; r < out->n_receivers; r++)
     {
       if (out->analysis)
@@ -93,7 +91,19 @@ rw_sim_output_free (RwSimOutput *out)
   g_free (out->analysis);
   g_free (out->analysis_ok);
   g_free (out->analysis_error);
-  g_free (out);
+}
+
+RwSimOutput *
+rw_sim_output_ref (RwSimOutput *out)
+{
+  return g_atomic_rc_box_acquire (out);
+}
+
+void
+rw_sim_output_unref (RwSimOutput *out)
+{
+  if (out != NULL)
+    g_atomic_rc_box_release_full (out, (GDestroyNotify) sim_output_clear);
 }
 
 static void
@@ -515,7 +525,7 @@ worker (GTask *task, gpointer source_object, gpointer task_data, GCancellable *c
   if (out == NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, out, (GDestroyNotify) rw_sim_output_free);
+    g_task_return_pointer (task, out, (GDestroyNotify) rw_sim_output_unref);
 }
 
 void

@@ -37,8 +37,11 @@ typedef struct {
 GType rw_slice_get_type (void);
 void rw_slice_free (RwSlice *slice);
 
-/* What a finished run (or an opened results folder) hands back, owned by
- * the caller. `results` is the engine's record of the run, the one that is
+/* What a finished run (or an opened results folder) hands back: a
+ * reference owned by the caller (rw_sim_output_ref / _unref; atomic, so a
+ * worker thread may hold one while it writes the output out). Nothing
+ * changes an output once rw_sim_output_new has made it, so threads that
+ * hold references read it at once. `results` is the engine's record of the run, the one that is
  * written to and read from a results folder (rw-results-io.h); the fields
  * after it are copies of its values for the views (made by
  * rw_sim_output_new), and ir points into it. */
@@ -62,8 +65,10 @@ typedef struct {
   char *hrtf_path;
 } RwSimOutput;
 
-void rw_sim_output_free (RwSimOutput *out);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (RwSimOutput, rw_sim_output_free)
+RwSimOutput *rw_sim_output_ref (RwSimOutput *out);
+/* Drops a reference (NULL: nothing); the last frees the output. */
+void rw_sim_output_unref (RwSimOutput *out);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RwSimOutput, rw_sim_output_unref)
 
 #define RW_TYPE_SIM_JOB (rw_sim_job_get_type ())
 G_DECLARE_FINAL_TYPE (RwSimJob, rw_sim_job, RW, SIM_JOB, GObject)

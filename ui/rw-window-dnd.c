@@ -12,7 +12,8 @@ on_drop (GtkDropTarget *target, const GValue *value, double x, double y, RwWindo
   (void) target;
   (void) x;
   (void) y;
-  if (!G_VALUE_HOLDS (value, G_TYPE_FILE) || self->job != NULL || self->import_cancellable != NULL)
+  if (!G_VALUE_HOLDS (value, G_TYPE_FILE) || self->job != NULL || self->import_cancellable != NULL
+      || self->saving)
     return FALSE;
   _rw_window_confirm_discard (self, _rw_window_open_then, g_object_ref (g_value_get_object (value)), g_object_unref);
   return TRUE;

@@ -145,7 +145,7 @@ open_file (RwWindow *self, GFile *file, gboolean outside_accepted)
   g_autofree char *path = g_file_get_path (file);
   g_autofree char *name = g_file_get_parse_name (file);
 
-  if (self->job != NULL || self->import_cancellable != NULL)
+  if (self->job != NULL || self->import_cancellable != NULL || self->saving)
     return FALSE;
   if (path == NULL)
     {
@@ -197,22 +197,33 @@ typedef struct {
   GDestroyNotify data_free;
 } Pending;
 
-static gboolean save_to (RwWindow *self, GFile *file);
+static void save_to (RwWindow *self, GFile *file, Pending *then);
+
+static void
+pending_free (Pending *p)
+{
+  if (p->data_free)
+    p->data_free (p->data);
+  g_free (p);
+}
 
 static void
 on_discard_response (GtkDialog *dialog, int response, Pending *p)
 {
+  GFile *file = rw_project_get_file (p->self->project);
+
   gtk_window_destroy (GTK_WINDOW (dialog));
-  if (response == GTK_RESPONSE_ACCEPT && rw_project_get_file (p->self->project) != NULL)
-    save_to (p->self, rw_project_get_file (p->self->project));
-  if (response == GTK_RESPONSE_REJECT
-      || (response == GTK_RESPONSE_ACCEPT && !rw_project_get_dirty (p->self->project)))
+  /* saved: `then` once the save has ended, if it left nothing unsaved */
+  if (response == GTK_RESPONSE_ACCEPT && file != NULL)
+    {
+      save_to (p->self, file, p);
+      return;
+    }
+  if (response == GTK_RESPONSE_REJECT)
     p->then (p->self, p->data);
   else if (response == GTK_RESPONSE_ACCEPT)
     _rw_window_action_save_as (NULL, NULL, p->self);
-  if (p->data_free)
-    p->data_free (p->data);
-  g_free (p);
+  pending_free (p);
 }
 
 void
@@ -349,54 +360,132 @@ results_dir_name (GFile *project_file)
   return g_strconcat (base, ".results", NULL);
 }
 
-static gboolean
-save_to (RwWindow *self, GFile *file)
+/* Saving: the results first, so that the project only names a folder that
+ * holds them, written in a worker (rw_sim_output_save_async) while the
+ * window waits as for a file operation (rw_window_is_saving: Open, Save,
+ * Run and the settings wait; closing waits for the end, then closes);
+ * then the project file on the main thread (a few kB). A failure with the
+ * results still saves the project, without them. `then` (the discard
+ * question's continuation, or NULL) runs after it when the project is
+ * left with nothing unsaved. */
+typedef struct {
+  RwWindow *self;               /* a reference */
+  GFile *file;
+  char *name;                   /* the results folder's, beside the file */
+  Pending *then;
+} SaveOp;
+
+static void
+save_op_free (SaveOp *op)
 {
+  g_object_unref (op->self);
+  g_object_unref (op->file);
+  g_free (op->name);
+  if (op->then != NULL)
+    pending_free (op->then);
+  g_free (op);
+}
+
+/* The project file, once the results are saved (or failed, or none);
+ * then `then`, or Save As where something is still unsaved. */
+static void
+save_project (SaveOp *op, gboolean results_saved)
+{
+  RwWindow *self = op->self;
   g_autoptr (GError) error = NULL;
-  const RwSimOutput *out = rw_results_view_get_output (self->results_view);
-  gboolean results_saved = FALSE;
 
-  /* The results first, so that the project only names a folder that holds
-   * them. A failure there still saves the project (without results). */
-  rw_project_set_results_ref (self->project, NULL);
-  if (out != NULL)
+  if (self->disposed)
+    return;
+  if (rw_project_save (self->project, op->file, &error))
     {
-      g_autofree char *name = results_dir_name (file);
-      g_autoptr (GFile) parent = g_file_get_parent (file);
-      g_autoptr (GFile) dir = parent ? g_file_get_child (parent, name) : NULL;
-      g_autofree char *dir_path = dir ? g_file_get_path (dir) : NULL;
-      if (dir_path != NULL && rw_sim_output_save (out, dir_path, &error))
-        {
-          rw_project_set_results_ref (self->project, name);
-          results_saved = TRUE;
-        }
-      else if (error != NULL)
+      g_autofree char *uri = g_file_get_uri (op->file);
+      g_autofree char *name = g_file_get_parse_name (op->file);
+      g_autofree char *status = results_saved ? g_strdup_printf (_("Saved %s with its results"), name)
+                                              : g_strdup_printf (_("Saved %s"), name);
+      gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+      gtk_label_set_text (self->status_label, status);
+      _rw_window_update_title (self);
+    }
+  else
+    _rw_window_show_error (self, _("The project could not be saved"), error->message);
+  if (op->then == NULL)
+    return;
+  if (!rw_project_get_dirty (self->project))
+    op->then->then (self, op->then->data);
+  else
+    _rw_window_action_save_as (NULL, NULL, self);
+}
+
+static void
+on_results_saved (GObject *source, GAsyncResult *result, gpointer data)
+{
+  SaveOp *op = data;
+  RwWindow *self = op->self;
+  g_autoptr (GError) error = NULL;
+  gboolean saved = rw_sim_output_save_finish (result, &error);
+
+  (void) source;
+  self->saving = FALSE;
+  if (!self->disposed)
+    {
+      if (saved)
+        rw_project_set_results_ref (self->project, op->name);
+      else
         _rw_window_show_error (self, _("The results could not be saved"), error->message);
-      g_clear_error (&error);
+      _rw_window_update_actions (self);
+      save_project (op, saved);
+      if (self->close_after_save)
+        gtk_window_close (GTK_WINDOW (self));
     }
+  self->close_after_save = FALSE;
+  save_op_free (op);
+}
 
-  if (!rw_project_save (self->project, file, &error))
+static void
+save_to (RwWindow *self, GFile *file, Pending *then)
+{
+  RwSimOutput *out = (RwSimOutput *) rw_results_view_get_output (self->results_view);
+  SaveOp *op = g_new0 (SaveOp, 1);
+
+  op->self = g_object_ref (self);
+  op->file = g_object_ref (file);
+  op->then = then;
+  rw_project_set_results_ref (self->project, NULL);
+  g_autoptr (GFile) parent = g_file_get_parent (file);
+  op->name = results_dir_name (file);
+  g_autoptr (GFile) dir = out != NULL && parent != NULL ? g_file_get_child (parent, op->name) : NULL;
+  g_autofree char *dir_path = dir != NULL ? g_file_get_path (dir) : NULL;
+  if (dir_path == NULL)
     {
-      _rw_window_show_error (self, _("The project could not be saved"), error->message);
-      return FALSE;
+      save_project (op, FALSE);
+      save_op_free (op);
+      return;
     }
-  g_autofree char *uri = g_file_get_uri (file);
   g_autofree char *name = g_file_get_parse_name (file);
-  g_autofree char *status = results_saved ? g_strdup_printf (_("Saved %s with its results"), name)
-                                          : g_strdup_printf (_("Saved %s"), name);
-  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  g_autofree char *status = g_strdup_printf (_("Saving %s with its results…"), name);
   gtk_label_set_text (self->status_label, status);
-  _rw_window_update_title (self);
-  return TRUE;
+  self->saving = TRUE;
+  _rw_window_update_actions (self);
+  /* the output outlives a new run or folder replacing it in the view */
+  rw_sim_output_save_async (out, dir_path, on_results_saved, op);
 }
 
 gboolean
 rw_window_save_to (RwWindow *self, GFile *file)
 {
   g_return_val_if_fail (RW_IS_WINDOW (self) && G_IS_FILE (file), FALSE);
-  if (self->job != NULL || self->import_cancellable != NULL || rw_project_get_mesh (self->project) == NULL)
+  if (self->job != NULL || self->import_cancellable != NULL || self->saving
+      || rw_project_get_mesh (self->project) == NULL)
     return FALSE;
-  return save_to (self, file);
+  save_to (self, file, NULL);
+  return TRUE;
+}
+
+gboolean
+rw_window_is_saving (RwWindow *self)
+{
+  g_return_val_if_fail (RW_IS_WINDOW (self), FALSE);
+  return self->saving;
 }
 
 /* Reading a results folder (rw_sim_output_load_async: it analyses every
@@ -426,7 +515,7 @@ on_results_read (GObject *source, GAsyncResult *result, gpointer data)
   g_clear_handle_id (&self->pulse_id, g_source_remove);
   g_application_release (g_application_get_default ());
   if (self->disposed)
-    g_clear_pointer (&out, rw_sim_output_free);
+    g_clear_pointer (&out, rw_sim_output_unref);
   else
     {
       g_autofree char *text = NULL;
@@ -510,10 +599,10 @@ on_save_response (GtkNativeDialog *native, int response, RwWindow *self)
         {
           g_autofree char *with_ext = g_strconcat (path, ".roomwave", NULL);
           g_autoptr (GFile) f2 = g_file_new_for_path (with_ext);
-          save_to (self, f2);
+          save_to (self, f2, NULL);
         }
       else
-        save_to (self, file);
+        save_to (self, file, NULL);
     }
   g_object_unref (native);
 }
@@ -558,7 +647,7 @@ _rw_window_action_save (GSimpleAction *action, GVariant *param, gpointer user_da
   if (file == NULL)
     _rw_window_action_save_as (action, param, user_data);
   else
-    save_to (self, file);
+    save_to (self, file, NULL);
 }
 
 /* ---- File → Open Results (win.open-results) ------------------------------
@@ -573,7 +662,7 @@ rw_window_open_results (RwWindow *self, GFile *folder)
   g_autofree char *path = NULL;
 
   g_return_val_if_fail (RW_IS_WINDOW (self) && G_IS_FILE (folder), FALSE);
-  if (self->job != NULL || self->import_cancellable != NULL)
+  if (self->job != NULL || self->import_cancellable != NULL || self->saving)
     return FALSE;
   path = g_file_get_path (folder);
   if (path == NULL)

@@ -85,6 +85,8 @@ struct _RwWindow
   GCancellable *probe_cancellable;  /* while the devices are looked for */
   GPtrArray *rank_bars;
   GCancellable *import_cancellable; /* while a file is being opened */
+  gboolean saving;                  /* while a save writes the results (rw-window-files.c) */
+  gboolean close_after_save;        /* closing waits for that save */
   GCancellable *hrtf_cancellable;   /* while a chosen HRTF set is checked */
   guint pulse_id;                   /* the progress bar's pulse during an import */
   GSettings *settings;          /* may be NULL (schema not found) */

@@ -77,7 +77,7 @@ run_ended (RwWindow *self, RwSimOutput *out, GError *error)
   if (self->disposed)
     {
       /* The window was closed during the run (which close cancelled). */
-      rw_sim_output_free (out);
+      rw_sim_output_unref (out);
       g_object_unref (self);
       return;
     }
@@ -274,7 +274,7 @@ _rw_window_action_run (GSimpleAction *action, GVariant *param, gpointer user_dat
   (void) action;
   (void) param;
   if (self->job != NULL || self->mpi_job != NULL || self->import_cancellable != NULL
-      || rw_project_get_mesh (self->project) == NULL)
+      || self->saving || rw_project_get_mesh (self->project) == NULL)
     return;
   /* The engine refuses a boundary or receiver the scheme lacks
    * (rw_sim_check_settings) in words for the command line; refused here

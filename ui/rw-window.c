@@ -67,22 +67,26 @@ void
 _rw_window_update_actions (RwWindow *self)
 {
   gboolean running = self->job != NULL || self->mpi_job != NULL || self->import_cancellable != NULL;
+  /* a save (rw-window-files.c) cannot be cancelled: a results folder is
+     written whole */
+  gboolean busy = running || self->saving;
   gboolean have_mesh = rw_project_get_mesh (self->project) != NULL;
 
-  set_enabled (self, "open", !running);
-  set_enabled (self, "open-recent", !running);
-  set_enabled (self, "open-results", !running);
-  set_enabled (self, "save", have_mesh && !running);
-  set_enabled (self, "save-as", have_mesh && !running);
-  set_enabled (self, "run", have_mesh && !running);
+  set_enabled (self, "open", !busy);
+  set_enabled (self, "open-recent", !busy);
+  set_enabled (self, "open-results", !busy);
+  set_enabled (self, "save", have_mesh && !busy);
+  set_enabled (self, "save-as", have_mesh && !busy);
+  set_enabled (self, "run", have_mesh && !busy);
   set_enabled (self, "cancel", running);
   set_enabled (self, "export-report",
-                                 !running && rw_results_view_get_output (self->results_view) != NULL);
+                                 !busy && rw_results_view_get_output (self->results_view) != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), running);
   gtk_widget_set_visible (GTK_WIDGET (self->run_button), !running);
   /* The job borrows the mesh and reads nothing else afterwards, but the
-   * panels would let the user believe edits apply to the running job. */
-  gtk_widget_set_sensitive (GTK_WIDGET (self->side_stack), !running);
+   * panels would let the user believe edits apply to the running job
+   * (or to the project being saved). */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->side_stack), !busy);
 }
 
 void
@@ -890,6 +894,13 @@ rw_window_close_request (GtkWindow *window)
 {
   RwWindow *self = RW_WINDOW (window);
 
+  /* a save writing the results: closed once it has ended (and written the
+     project file), nothing lost */
+  if (self->saving)
+    {
+      self->close_after_save = TRUE;
+      return TRUE;
+    }
   if (self->job != NULL)
     rw_sim_job_cancel (self->job);
   if (self->run_cancellable != NULL)

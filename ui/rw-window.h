@@ -49,8 +49,13 @@ gboolean rw_window_choose_hrtf (RwWindow *self, GFile *file);
 /* Whether a chosen HRTF set is still being checked. */
 gboolean rw_window_is_checking_hrtf (RwWindow *self);
 /* Saves the project (and its results, beside it in NAME.results/) as
- * win.save does; errors in a dialog. */
+ * win.save does; errors in a dialog. With results, the call returns while
+ * a worker writes them (rw_window_is_saving), and the project file is
+ * written after. FALSE when nothing was started (a run, an open or a save
+ * in progress, or no room). */
 gboolean rw_window_save_to (RwWindow *self, GFile *file);
+/* Whether a save is still writing the results. */
+gboolean rw_window_is_saving (RwWindow *self);
 RwProject *rw_window_get_project (RwWindow *self);
 gboolean rw_window_is_running (RwWindow *self);
 gboolean rw_window_is_importing (RwWindow *self);

@@ -312,6 +312,15 @@ wait_import (void)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* Runs the main loop until the window's save (if any) has written the
+ * results and the project file. */
+static void
+wait_save (void)
+{
+  while (rw_window_is_saving (ctx.win))
+    g_main_context_iteration (NULL, TRUE);
+}
+
 /* Opens a file and waits for the import: whether it opened. */
 static gboolean
 open_and_wait (GFile *file)
@@ -1427,6 +1436,16 @@ poll_run_small (void)
         g_autofree char *wav = g_build_filename (ctx.tmp, "with-results.results", "receiver-2.wav", NULL);
         g_autoptr (GFile) file = g_file_new_for_path (path);
         RW_CHECK (rw_window_save_to (ctx.win, file), "saved with results");
+        /* the results are written in a worker: the call returns first */
+        RW_CHECK (rw_window_is_saving (ctx.win) && !action_enabled ("run") && !action_enabled ("open")
+                    && !action_enabled ("save"),
+                  "the save returns while the results are written; Run, Open and Save wait");
+        RW_CHECK (strstr (status_text (), "with its results…") != NULL, "the status line says so: %s",
+                  status_text ());
+        RW_CHECK (!rw_window_save_to (ctx.win, file), "a second save waits for the first");
+        wait_save ();
+        RW_CHECK (action_enabled ("run") && strstr (status_text (), "Saved ") != NULL,
+                  "then the project is saved and the window usable: %s", status_text ());
         RW_CHECK (g_file_test (wav, G_FILE_TEST_EXISTS), "%s written", wav);
         RW_CHECK (open_and_wait (file), "reopened");
         const RwSimOutput *after = rw_results_view_get_output (rv);
@@ -2651,6 +2670,7 @@ poll_open_results (void)
   g_autofree char *proj = g_build_filename (ctx.tmp, "with-results.roomwave", NULL);
   g_autoptr (GFile) pf = g_file_new_for_path (proj);
   RW_CHECK (rw_window_save_to (ctx.win, pf), "save the project with its results");
+  wait_save ();
   g_autofree char *saved = g_build_filename (ctx.tmp, "with-results.results", NULL);
   RwResults back;
   RwError err = { 0 };
@@ -2663,6 +2683,60 @@ poll_open_results (void)
                 "the saved folder holds the opened results");
       rw_results_clear (&back);
     }
+
+  /* The unsaved-changes question's Save: the save writes the results in
+   * its worker, and what was asked (opening the project again) follows
+   * it. */
+  rw_project_set_dirty (rw_window_get_project (ctx.win), TRUE);
+  g_autofree char *uri = g_file_get_uri (pf);
+  g_action_group_activate_action (G_ACTION_GROUP (ctx.win), "open-recent", g_variant_new_string (uri));
+  GtkDialog *question = NULL;
+  GListModel *tops = gtk_window_get_toplevels ();
+  for (guint i = 0; question == NULL && i < g_list_model_get_n_items (tops); i++)
+    {
+      g_autoptr (GtkWindow) w = g_list_model_get_item (tops, i);
+      if (GTK_IS_MESSAGE_DIALOG (w) && gtk_widget_get_visible (GTK_WIDGET (w)))
+        question = GTK_DIALOG (w);
+    }
+  RW_CHECK (question != NULL, "the window asks whether to save the changes first");
+  if (question != NULL)
+    {
+      gtk_dialog_response (question, GTK_RESPONSE_ACCEPT);
+      RW_CHECK (rw_window_is_saving (ctx.win) && !rw_window_is_importing (ctx.win),
+                "Save writes the results first; the open waits");
+      wait_save ();
+      RW_CHECK (rw_window_is_importing (ctx.win), "then the open starts");
+      wait_import ();
+      RW_CHECK (ctx.open_ok && !rw_project_get_dirty (rw_window_get_project (ctx.win)),
+                "and opens the saved project");
+    }
+
+  /* Closing while a save writes the results waits for it: the window
+   * stays until the folder and the project file are written, then
+   * closes. */
+  g_autofree char *proj2 = g_build_filename (ctx.tmp, "closing.roomwave", NULL);
+  g_autofree char *saved2 = g_build_filename (ctx.tmp, "closing.results", "results.json", NULL);
+  g_autoptr (GFile) pf2 = g_file_new_for_path (proj2);
+  rw_project_set_dirty (rw_window_get_project (ctx.win), TRUE);
+  RW_CHECK (rw_window_save_to (ctx.win, pf2), "save again, then close");
+  GtkWidget *win = GTK_WIDGET (ctx.win);
+  g_object_add_weak_pointer (G_OBJECT (win), (gpointer *) &win);
+  gtk_window_close (GTK_WINDOW (win));
+  RW_CHECK (win != NULL && gtk_widget_get_visible (win) && rw_window_is_saving (ctx.win),
+            "the window stays while its results are written");
+  gint64 until = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (win != NULL && g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, TRUE);
+  RW_CHECK (win == NULL, "it closes once the save has ended");
+  if (win != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (win), (gpointer *) &win);
+  else
+    ctx.win = NULL;
+  RW_CHECK (g_file_test (saved2, G_FILE_TEST_EXISTS) && g_file_test (proj2, G_FILE_TEST_EXISTS),
+            "the results and the project were both written");
+  g_autofree char *text = NULL;
+  RW_CHECK (g_file_get_contents (proj2, &text, NULL, NULL) && strstr (text, "closing.results") != NULL,
+            "the project names its results folder");
   rw_sim_result_clear (&res);
   g_clear_pointer (&dir, g_free);
   done ();
