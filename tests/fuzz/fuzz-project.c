@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-project — libFuzzer target for a .roomwave project file
- * (rw_project_load, ui/rw-project.c): the input is the file's text, in a
+ * (rw_project_load, ui/rw-project-file.c): the input is the file's text, in a
  * folder that holds rooms/box.obj (a 3 × 2.5 × 2.2 m box, the mesh the
  * seed names; its import runs in roomwave-import-helper, which
  * ROOMWAVE_IMPORT_HELPER names). A project that loads must save and load
