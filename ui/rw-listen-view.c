@@ -37,7 +37,7 @@ struct _RwListenView
   GPtrArray *dry_paths;        /* parallel to dry_list */
   GArray *choices;             /* int per receiver_list entry: −1 receivers 1 and 2, r ≥ 0 binaural receiver r */
   char *scratch_dir;           /* IR and wet WAVs; removed on finalize */
-  char *results_dir;           /* the output's results folder in the scratch folder (ensure_results_dir) */
+  char *results_dir;           /* the output's results folder in the scratch folder, once a job wrote it */
   guint results_generation;    /* the generation results_dir was written for */
   char *wet_path;
   char *last_dry;              /* the dry file of the last auralisation, for a head turned afterwards */
@@ -106,6 +106,13 @@ typedef struct {
   gboolean turned;
   char *ambix_path, *hrtf_path;
   double sim_yaw, sim_pitch, yaw, pitch;
+  /* a binaural receiver's IR lies in the output's results folder: the
+   * folder to write first (out a reference; NULL when written already),
+   * whether the job wrote it, and the receiver's file the job needs there */
+  RwSimOutput *out;
+  char *results_dir;
+  gboolean wrote;
+  char *needed;
   atomic_int cancel;           /* set from the task's GCancellable */
 } Job;
 
@@ -118,6 +125,9 @@ job_free (Job *job)
   g_free (job->wet_path);
   g_free (job->ambix_path);
   g_free (job->hrtf_path);
+  rw_sim_output_unref (job->out);
+  g_free (job->results_dir);
+  g_free (job->needed);
   g_free (job);
 }
 
@@ -129,15 +139,46 @@ job_cancelled (GCancellable *cancellable, Job *job)
   atomic_store (&job->cancel, 1);
 }
 
+/* The binaural receiver's results folder written (rw_sim_output_save: the
+ * binaural and ambisonic WAVs with the omnidirectional ones, as
+ * rw_sim_write_outputs writes them, once per output) and the file the job
+ * needs there found; FALSE with the error. */
+static gboolean
+job_results (Job *job, GError **error)
+{
+  if (job->out != NULL)
+    {
+      if (!rw_sim_output_save (job->out, job->results_dir, error))
+        return FALSE;
+      job->wrote = TRUE;
+    }
+  if (job->needed != NULL && !g_file_test (job->needed, G_FILE_TEST_IS_REGULAR))
+    {
+      g_autofree char *name = g_path_get_basename (job->needed);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("These results hold no %s: the run did not write this binaural receiver’s files (a "
+                     "Roomwave without them?). Run the simulation again."),
+                   name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 auralise_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   Job *job = data;
   RwAuraliseOptions opt;
   RwError err = { 0 };
-  gulong handler = g_cancellable_connect (cancellable, G_CALLBACK (job_cancelled), job, NULL);
+  GError *results_error = NULL;
 
   (void) source;
+  if (!job_results (job, &results_error))
+    {
+      g_task_return_error (task, results_error);
+      return;
+    }
+  gulong handler = g_cancellable_connect (cancellable, G_CALLBACK (job_cancelled), job, NULL);
   if (job->turned)
     {
       /* the head turned: its IR from the ambisonic one, no simulation */
@@ -186,6 +227,12 @@ auralise_done (GObject *source, GAsyncResult *result, gpointer user_data)
   gtk_widget_set_sensitive (GTK_WIDGET (self->auralise_button), self->out != NULL);
   if (job->generation != self->generation)
     return;   /* results changed meanwhile */
+  if (job->wrote)
+    {
+      g_free (self->results_dir);
+      self->results_dir = g_steal_pointer (&job->results_dir);
+      self->results_generation = job->generation;
+    }
   if (self->again)
     {
       /* the head turned meanwhile: this one is out of date */
@@ -246,54 +293,26 @@ chosen_receiver (RwListenView *self)
   return sel < self->choices->len ? g_array_index (self->choices, int, sel) : -1;
 }
 
-/* The output's results folder in the scratch folder, as
- * rw_sim_write_outputs writes it (the binaural and ambisonic WAVs with
- * the omnidirectional ones), written once per output. */
-static const char *
-ensure_results_dir (RwListenView *self, GError **error)
-{
-  if (self->results_dir != NULL && self->results_generation == self->generation)
-    return self->results_dir;
-  g_autofree char *name = g_strdup_printf ("results-%u", self->generation);
-  g_autofree char *dir = g_build_filename (scratch (self), name, NULL);
-  if (!rw_sim_output_save (self->out, dir, error))
-    return NULL;
-  g_free (self->results_dir);
-  self->results_dir = g_steal_pointer (&dir);
-  self->results_generation = self->generation;
-  return self->results_dir;
-}
-
-/* A file of receiver r's in the results folder, or NULL (status set)
- * when the run did not write it. */
-static char *
-receiver_file (RwListenView *self, const char *dir, const char *name)
-{
-  char *path = g_build_filename (dir, name, NULL);
-  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    return path;
-  g_autofree char *text =
-    g_strdup_printf (_("These results hold no %s: the run did not write this binaural receiver’s files (a "
-                       "Roomwave without them?). Run the simulation again."), name);
-  refuse (self, text);
-  g_free (path);
-  return NULL;
-}
-
 /* A binaural receiver's IR for the job: receiver-N-binaural.wav at the
- * simulated head, else its ambisonic IR to render for the turned head. */
-static gboolean
+ * simulated head, else its ambisonic IR to render for the turned head;
+ * both in the output's results folder, which the job writes first when
+ * it is not written yet (in its worker: the folder holds every receiver's
+ * IRs). */
+static void
 binaural_job (RwListenView *self, Job *job, int r)
 {
-  g_autoptr (GError) error = NULL;
-  const char *dir = ensure_results_dir (self, &error);
   const RwReceiverSpec *spec = &self->out->results.config.receiver_specs[r];
+  g_autofree char *dir = NULL;
   char name[64];
 
-  if (dir == NULL)
+  if (self->results_dir != NULL && self->results_generation == self->generation)
+    dir = g_strdup (self->results_dir);
+  else
     {
-      refuse (self, error->message);
-      return FALSE;
+      g_autofree char *sub = g_strdup_printf ("results-%u", self->generation);
+      dir = g_build_filename (scratch (self), sub, NULL);
+      job->out = rw_sim_output_ref ((RwSimOutput *) self->out);
+      job->results_dir = g_strdup (dir);
     }
   job->receiver = r;
   job->sim_yaw = spec->yaw_deg;
@@ -304,16 +323,17 @@ binaural_job (RwListenView *self, Job *job, int r)
   if (!job->turned)
     {
       rw_receiver_binaural_name ((size_t) r, name, sizeof name);
-      job->ir_paths[0] = receiver_file (self, dir, name);
-      return job->ir_paths[0] != NULL;
+      job->ir_paths[0] = g_build_filename (dir, name, NULL);
+      job->needed = g_strdup (job->ir_paths[0]);
+      return;
     }
   rw_receiver_ambix_name ((size_t) r, name, sizeof name);
-  job->ambix_path = receiver_file (self, dir, name);
+  job->ambix_path = g_build_filename (dir, name, NULL);
+  job->needed = g_strdup (job->ambix_path);
   /* the set the run used (results.json's settings.hrtf), else the one it was asked for */
   const RwSimResult *res = &self->out->results.result;
   job->hrtf_path = g_strdup (res->hrtf_path[0] != '\0' ? res->hrtf_path : self->out->results.config.hrtf_path);
   job->ir_paths[0] = g_build_filename (scratch (self), "ir-binaural-turned.wav", NULL);
-  return job->ambix_path != NULL;
 }
 
 void
@@ -339,11 +359,8 @@ rw_listen_view_auralise (RwListenView *self, const char *dry_path)
   job->dry_path = g_strdup (dry_path);
   job->wet_path = g_build_filename (dir, "auralisation.wav", NULL);
   job->receiver = -1;
-  if (r >= 0 && !binaural_job (self, job, r))
-    {
-      job_free (job);
-      return;
-    }
+  if (r >= 0)
+    binaural_job (self, job, r);
   /* Receiver 1 (and 2, as the right channel, when there are two). */
   for (guint i = 0; r < 0 && i < MIN (self->out->n_receivers, 2); i++)
     {
@@ -489,6 +506,13 @@ rw_listen_view_get_stream (RwListenView *self)
 }
 
 const char *
+rw_listen_view_get_results_dir (RwListenView *self)
+{
+  g_return_val_if_fail (RW_IS_LISTEN_VIEW (self), NULL);
+  return self->results_dir != NULL && self->results_generation == self->generation ? self->results_dir : NULL;
+}
+
+const char *
 rw_listen_view_get_wet_path (RwListenView *self)
 {
   return self->wet_path;
@@ -582,7 +606,7 @@ on_export_clicked (RwListenView *self)
 /* ---- class -------------------------------------------------------------- */
 
 /* The scratch folder and what is in it: WAVs, and the results folders of
- * ensure_results_dir one level down. */
+ * the binaural jobs (job_results) one level down. */
 static void
 remove_scratch (const char *dir)
 {

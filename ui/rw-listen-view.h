@@ -11,7 +11,8 @@
  * Where to listen (issue #13): receivers 1 and 2 as left and right on
  * loudspeakers (omnidirectional), or a binaural receiver on headphones:
  * its receiver-N-binaural.wav (the output's results folder, written into
- * the scratch folder by rw_sim_output_save) at the simulated head. The
+ * the scratch folder by rw_sim_output_save in the GTask, once per output)
+ * at the simulated head. The
  * head's yaw and pitch can be changed: that orientation's binaural IR is
  * rendered in the GTask from receiver-N-ambix.wav and the HRTF set
  * (rw_listen_binaural_ir, rw-listen-render.h), never by simulating again;
@@ -33,6 +34,9 @@ void rw_listen_view_set_output (RwListenView *self, const RwSimOutput *out);
  * "auralised" (path of the wet WAV or NULL, error message or NULL). */
 void rw_listen_view_auralise (RwListenView *self, const char *dry_path);
 const char *rw_listen_view_get_wet_path (RwListenView *self);
+/* The output's results folder in the scratch folder, once an auralisation
+ * of a binaural receiver has written it (in its worker), else NULL. */
+const char *rw_listen_view_get_results_dir (RwListenView *self);
 /* Chooses where to listen: −1 receivers 1 and 2, r ≥ 0 binaural receiver
  * r (FALSE when the output has no such binaural receiver). */
 gboolean rw_listen_view_choose_receiver (RwListenView *self, int receiver);

@@ -2478,6 +2478,8 @@ poll_receivers (void)
         g_signal_connect (lv, "auralised", G_CALLBACK (on_auralised), NULL);
         ctx.auralised = FALSE;
         rw_listen_view_auralise (lv, NULL);
+        RW_CHECK (rw_listen_view_get_results_dir (lv) == NULL,
+                  "the results folder the binaural IR lies in is written by the worker, not by the call");
       }
       next ();
       return TRUE;
@@ -2510,6 +2512,10 @@ poll_receivers (void)
             RW_NOTE ("head at yaw 90° (%s): the direct sound %.1f dB louder at the left ear", ir, ild_side);
             RW_CHECK (ild_side > 6, "the left ear, facing the source, hears the direct sound louder (%.1f dB)",
                       ild_side);
+            const char *rdir = rw_listen_view_get_results_dir (lv);
+            g_autofree char *bw = rdir != NULL ? g_build_filename (rdir, "receiver-1-binaural.wav", NULL) : NULL;
+            RW_CHECK (bw != NULL && g_str_equal (bw, ir), "then the view knows the folder the job wrote: %s",
+                      rdir ? rdir : "(none)");
           }
         else
           {
