@@ -106,10 +106,12 @@ typedef struct {
   gboolean turned;
   char *ambix_path, *hrtf_path;
   double sim_yaw, sim_pitch, yaw, pitch;
-  /* a binaural receiver's IR lies in the output's results folder: the
-   * folder to write first (out a reference; NULL when written already),
-   * whether the job wrote it, and the receiver's file the job needs there */
+  /* what the job writes first from the output (a reference): receivers 1
+   * and 2's IRs to ir_paths (loudspeakers), or the output's results folder
+   * where a binaural receiver's IR lies (results_dir; NULL when written
+   * already), whether it wrote it, and the receiver's file needed there */
   RwSimOutput *out;
+  gboolean write_irs;
   char *results_dir;
   gboolean wrote;
   char *needed;
@@ -139,14 +141,25 @@ job_cancelled (GCancellable *cancellable, Job *job)
   atomic_store (&job->cancel, 1);
 }
 
-/* The binaural receiver's results folder written (rw_sim_output_save: the
+/* The job's IRs from the output: receivers 1 and 2's written, or the
+ * binaural receiver's results folder written (rw_sim_output_save: the
  * binaural and ambisonic WAVs with the omnidirectional ones, as
  * rw_sim_write_outputs writes them, once per output) and the file the job
  * needs there found; FALSE with the error. */
 static gboolean
-job_results (Job *job, GError **error)
+job_irs (Job *job, GError **error)
 {
-  if (job->out != NULL)
+  for (int i = 0; job->write_irs && i < 2 && job->ir_paths[i] != NULL; i++)
+    {
+      RwAudio a = { job->out->ir[i], job->out->ir_frames, 1, job->out->fs_out_hz };
+      RwError err = { 0 };
+      if (!rw_audio_write (job->ir_paths[i], &a, &err))
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, err.message);
+          return FALSE;
+        }
+    }
+  if (job->results_dir != NULL)
     {
       if (!rw_sim_output_save (job->out, job->results_dir, error))
         return FALSE;
@@ -170,12 +183,12 @@ auralise_thread (GTask *task, gpointer source, gpointer data, GCancellable *canc
   Job *job = data;
   RwAuraliseOptions opt;
   RwError err = { 0 };
-  GError *results_error = NULL;
+  GError *irs_error = NULL;
 
   (void) source;
-  if (!job_results (job, &results_error))
+  if (!job_irs (job, &irs_error))
     {
-      g_task_return_error (task, results_error);
+      g_task_return_error (task, irs_error);
       return;
     }
   gulong handler = g_cancellable_connect (cancellable, G_CALLBACK (job_cancelled), job, NULL);
@@ -340,7 +353,6 @@ void
 rw_listen_view_auralise (RwListenView *self, const char *dry_path)
 {
   const char *dir = scratch (self);
-  RwError err = { 0 };
   guint sel = gtk_drop_down_get_selected (self->dry_dropdown);
   const int r = chosen_receiver (self);
 
@@ -361,18 +373,17 @@ rw_listen_view_auralise (RwListenView *self, const char *dry_path)
   job->receiver = -1;
   if (r >= 0)
     binaural_job (self, job, r);
-  /* Receiver 1 (and 2, as the right channel, when there are two). */
+  /* Receiver 1 (and 2, as the right channel, when there are two),
+   * written by the job */
   for (guint i = 0; r < 0 && i < MIN (self->out->n_receivers, 2); i++)
     {
       g_autofree char *name = g_strdup_printf ("ir-%u.wav", i + 1);
-      RwAudio a = { self->out->ir[i], self->out->ir_frames, 1, self->out->fs_out_hz };
       job->ir_paths[i] = g_build_filename (dir, name, NULL);
-      if (!rw_audio_write (job->ir_paths[i], &a, &err))
-        {
-          refuse (self, err.message);
-          job_free (job);
-          return;
-        }
+    }
+  if (r < 0)
+    {
+      job->out = rw_sim_output_ref ((RwSimOutput *) self->out);
+      job->write_irs = TRUE;
     }
   if (dry_path != self->last_dry)
     {
@@ -606,7 +617,7 @@ on_export_clicked (RwListenView *self)
 /* ---- class -------------------------------------------------------------- */
 
 /* The scratch folder and what is in it: WAVs, and the results folders of
- * the binaural jobs (job_results) one level down. */
+ * the binaural jobs (job_irs) one level down. */
 static void
 remove_scratch (const char *dir)
 {

@@ -3,8 +3,9 @@
  * simulated IR and play it.
  *
  * Choose a bundled dry signal (data/audio/) or any file libsndfile reads;
- * Auralise writes the IR to a WAV in the window's scratch folder and runs
- * rw_auralise_file in a GTask thread (it never touches GTK); the result
+ * Auralise starts a GTask thread (it never touches GTK) that writes the IR
+ * to a WAV in the window's scratch folder, holding a reference to the
+ * output, and runs rw_auralise_file; the result
  * plays in GtkMediaControls over a GtkMediaFile (GTK's GStreamer media
  * backend: libgtk-4-media-gstreamer) and can be exported as WAV.
  *
