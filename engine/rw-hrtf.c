@@ -500,13 +500,21 @@ sofa_same (const SofaFile *a, const SofaFile *b)
          && a->ctime.tv_sec == b->ctime.tv_sec && a->ctime.tv_nsec == b->ctime.tv_nsec;
 }
 
+/* Whether f is among the files read; the caller holds the lock. */
+static bool
+sofa_listed (const SofaFile *f)
+{
+  for (size_t i = 0; i < sofa_read.n; i++)
+    if (sofa_same (&sofa_read.file[i], f))
+      return true;
+  return false;
+}
+
 static bool
 sofa_was_read (const SofaFile *f)
 {
-  bool found = false;
   pthread_mutex_lock (&sofa_read.lock);
-  for (size_t i = 0; i < sofa_read.n && !found; i++)
-    found = sofa_same (&sofa_read.file[i], f);
+  bool found = sofa_listed (f);
   pthread_mutex_unlock (&sofa_read.lock);
   return found;
 }
@@ -515,10 +523,7 @@ static void
 sofa_mark_read (const SofaFile *f)
 {
   pthread_mutex_lock (&sofa_read.lock);
-  bool found = false;
-  for (size_t i = 0; i < sofa_read.n && !found; i++)
-    found = sofa_same (&sofa_read.file[i], f);
-  if (!found)
+  if (!sofa_listed (f))
     {
       sofa_read.file[sofa_read.next] = *f;
       sofa_read.next = (sofa_read.next + 1) % SOFA_READ_MAX;

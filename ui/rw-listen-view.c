@@ -107,11 +107,11 @@ typedef struct {
   char *ambix_path, *hrtf_path;
   double sim_yaw, sim_pitch, yaw, pitch;
   /* what the job writes first from the output (a reference): receivers 1
-   * and 2's IRs to ir_paths (loudspeakers), or the output's results folder
-   * where a binaural receiver's IR lies (results_dir; NULL when written
-   * already), whether it wrote it, and the receiver's file needed there */
+   * and 2's IRs to ir_paths (receiver < 0: loudspeakers), or the output's
+   * results folder where a binaural receiver's IR lies (results_dir; NULL
+   * when written already), whether it wrote it, and the receiver's file
+   * needed there */
   RwSimOutput *out;
-  gboolean write_irs;
   char *results_dir;
   gboolean wrote;
   char *needed;
@@ -149,7 +149,7 @@ job_cancelled (GCancellable *cancellable, Job *job)
 static gboolean
 job_irs (Job *job, GError **error)
 {
-  for (int i = 0; job->write_irs && i < 2 && job->ir_paths[i] != NULL; i++)
+  for (int i = 0; job->receiver < 0 && i < 2 && job->ir_paths[i] != NULL; i++)
     {
       RwAudio a = { job->out->ir[i], job->out->ir_frames, 1, job->out->fs_out_hz };
       RwError err = { 0 };
@@ -318,13 +318,12 @@ binaural_job (RwListenView *self, Job *job, int r)
   g_autofree char *dir = NULL;
   char name[64];
 
-  if (self->results_dir != NULL && self->results_generation == self->generation)
+  if (rw_listen_view_get_results_dir (self) != NULL)
     dir = g_strdup (self->results_dir);
   else
     {
       g_autofree char *sub = g_strdup_printf ("results-%u", self->generation);
       dir = g_build_filename (scratch (self), sub, NULL);
-      job->out = rw_sim_output_ref ((RwSimOutput *) self->out);
       job->results_dir = g_strdup (dir);
     }
   job->receiver = r;
@@ -371,6 +370,7 @@ rw_listen_view_auralise (RwListenView *self, const char *dry_path)
   job->dry_path = g_strdup (dry_path);
   job->wet_path = g_build_filename (dir, "auralisation.wav", NULL);
   job->receiver = -1;
+  job->out = rw_sim_output_ref ((RwSimOutput *) self->out);
   if (r >= 0)
     binaural_job (self, job, r);
   /* Receiver 1 (and 2, as the right channel, when there are two),
@@ -379,11 +379,6 @@ rw_listen_view_auralise (RwListenView *self, const char *dry_path)
     {
       g_autofree char *name = g_strdup_printf ("ir-%u.wav", i + 1);
       job->ir_paths[i] = g_build_filename (dir, name, NULL);
-    }
-  if (r < 0)
-    {
-      job->out = rw_sim_output_ref ((RwSimOutput *) self->out);
-      job->write_irs = TRUE;
     }
   if (dry_path != self->last_dry)
     {

@@ -12,8 +12,7 @@ on_drop (GtkDropTarget *target, const GValue *value, double x, double y, RwWindo
   (void) target;
   (void) x;
   (void) y;
-  if (!G_VALUE_HOLDS (value, G_TYPE_FILE) || self->job != NULL || self->import_cancellable != NULL
-      || self->saving)
+  if (!G_VALUE_HOLDS (value, G_TYPE_FILE) || _rw_window_busy (self))
     return FALSE;
   _rw_window_confirm_discard (self, _rw_window_open_then, g_object_ref (g_value_get_object (value)), g_object_unref);
   return TRUE;

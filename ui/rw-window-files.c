@@ -145,7 +145,7 @@ open_file (RwWindow *self, GFile *file, gboolean outside_accepted)
   g_autofree char *path = g_file_get_path (file);
   g_autofree char *name = g_file_get_parse_name (file);
 
-  if (self->job != NULL || self->import_cancellable != NULL || self->saving)
+  if (_rw_window_busy (self))
     return FALSE;
   if (path == NULL)
     {
@@ -474,8 +474,7 @@ gboolean
 rw_window_save_to (RwWindow *self, GFile *file)
 {
   g_return_val_if_fail (RW_IS_WINDOW (self) && G_IS_FILE (file), FALSE);
-  if (self->job != NULL || self->import_cancellable != NULL || self->saving
-      || rw_project_get_mesh (self->project) == NULL)
+  if (_rw_window_busy (self) || rw_project_get_mesh (self->project) == NULL)
     return FALSE;
   save_to (self, file, NULL);
   return TRUE;
@@ -662,7 +661,7 @@ rw_window_open_results (RwWindow *self, GFile *folder)
   g_autofree char *path = NULL;
 
   g_return_val_if_fail (RW_IS_WINDOW (self) && G_IS_FILE (folder), FALSE);
-  if (self->job != NULL || self->import_cancellable != NULL || self->saving)
+  if (_rw_window_busy (self))
     return FALSE;
   path = g_file_get_path (folder);
   if (path == NULL)

@@ -103,6 +103,9 @@ extern guint _rw_window_signals[RW_WINDOW_N_SIGNALS];
 void _rw_window_present_dialog (RwWindow *self, GtkWidget *dialog);
 void _rw_window_show_error (RwWindow *self, const char *primary, const char *secondary);
 void _rw_window_update_actions (RwWindow *self);
+/* Whether a run, an open (or results read) or a save is in progress: what
+ * Open, Save, Run and a drop wait for. */
+gboolean _rw_window_busy (RwWindow *self);
 void _rw_window_update_title (RwWindow *self);
 void _rw_window_update_estimate (RwWindow *self);
 void _rw_window_cancel_hrtf_check (RwWindow *self);

@@ -273,8 +273,7 @@ _rw_window_action_run (GSimpleAction *action, GVariant *param, gpointer user_dat
 
   (void) action;
   (void) param;
-  if (self->job != NULL || self->mpi_job != NULL || self->import_cancellable != NULL
-      || self->saving || rw_project_get_mesh (self->project) == NULL)
+  if (_rw_window_busy (self) || rw_project_get_mesh (self->project) == NULL)
     return;
   /* The engine refuses a boundary or receiver the scheme lacks
    * (rw_sim_check_settings) in words for the command line; refused here

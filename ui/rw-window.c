@@ -63,13 +63,19 @@ set_enabled (RwWindow *self, const char *name, gboolean enabled)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
 }
 
+gboolean
+_rw_window_busy (RwWindow *self)
+{
+  return self->job != NULL || self->mpi_job != NULL || self->import_cancellable != NULL || self->saving;
+}
+
 void
 _rw_window_update_actions (RwWindow *self)
 {
-  gboolean running = self->job != NULL || self->mpi_job != NULL || self->import_cancellable != NULL;
+  gboolean busy = _rw_window_busy (self);
   /* a save (rw-window-files.c) cannot be cancelled: a results folder is
      written whole */
-  gboolean busy = running || self->saving;
+  gboolean running = busy && !self->saving;
   gboolean have_mesh = rw_project_get_mesh (self->project) != NULL;
 
   set_enabled (self, "open", !busy);
